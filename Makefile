@@ -1,0 +1,140 @@
+# weft — GNU make build. `make`, `make demo` and `make check` run `make deps`
+# and ./configure themselves when config.mk is missing or stale.
+# Targets: all deps demo check check-asan fuzz bench install clean.
+
+VERSION := 0.1.0
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+FUZZ_SECONDS ?= 60
+
+DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev
+
+NOCONF_GOALS := clean deps distclean
+ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
+-include config.mk
+endif
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+WERROR ?=
+SAN ?=
+INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Imodels
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
+	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm
+
+LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c models/*.c models/*/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(wildcard test/unit/*.c)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
+FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
+WEFT := $(BUILD)/weft
+
+.PHONY: all deps demo check check-run check-asan fuzz bench install clean FORCE
+
+all: $(WEFT)
+
+# ---- dependencies and configuration -----------------------------------------
+
+deps:
+	@if ! command -v dpkg-query >/dev/null 2>&1; then \
+	  echo "make deps: not a Debian system; install cJSON, uthash, Check, zlib and autoconf yourself"; \
+	  exit 0; fi; \
+	missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "make deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+	  echo "make deps: missing Debian packages:$$missing"; \
+	  echo "run: sudo apt-get install$$missing"; exit 1; \
+	fi
+
+config.mk: configure.ac config.mk.in
+	@$(MAKE) --no-print-directory deps
+	autoconf
+	./configure --quiet
+
+# Rebuild everything when the compiler flags change.
+$(BUILD)/flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(ALL_CFLAGS) $(LIBS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(LIBS)' > $@
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/flags config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(LIB_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+$(WEFT): $(LIB_OBJS) $(BUILD)/obj/src/main.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+# ---- tests ------------------------------------------------------------------
+
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
+
+$(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
+
+$(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
+	CK_FORK=yes $(BUILD)/unit_tests
+	WEFT=$(abspath $(WEFT)) sh test/e2e/run.sh
+	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
+	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
+
+check: config.mk
+	@$(MAKE) --no-print-directory deps
+	$(MAKE) --no-print-directory WERROR=-Werror check-run
+	$(MAKE) --no-print-directory check-asan
+
+check-asan: config.mk
+	$(MAKE) --no-print-directory BUILD=build-asan WERROR=-Werror CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check-run
+
+fuzz: config.mk
+	@command -v clang >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null; \
+	  else echo "make fuzz: clang is missing; run: sudo apt-get install clang"; exit 1; fi; }
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined" $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o))
+	@for t in $(FUZZ_TARGETS); do \
+	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined $(INCLUDES) $(CJSON_CFLAGS) \
+	    -o build-fuzz/$$t test/fuzz/$$t.c $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) $(LIBS) || exit 1; \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$t test/fuzz/corpus/$$t || exit 1; \
+	done
+
+bench: config.mk
+	$(MAKE) --no-print-directory $(WEFT)
+	WEFT=$(abspath $(WEFT)) sh test/bench/run.sh
+
+# ---- demo, install, clean ---------------------------------------------------
+
+demo: config.mk
+	@$(MAKE) --no-print-directory deps
+	$(MAKE) --no-print-directory $(WEFT)
+	@rm -rf demo && mkdir -p demo
+	$(WEFT) synth -o demo/trace --looms 2 --procs 2 --threads 3 --cpus 4 --events 200000 --seed 1
+	$(WEFT) top demo/trace
+	$(WEFT) dump demo/trace > demo/dump.txt
+	@echo
+	@echo "demo: a synthetic ovni trace is in demo/trace, its event listing in demo/dump.txt"
+
+install: $(WEFT)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/weft
+	install -m 755 $(WEFT) $(DESTDIR)$(PREFIX)/bin/weft
+	install -m 644 doc/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	cp -R cfg $(DESTDIR)$(PREFIX)/share/weft/
+
+clean:
+	rm -rf build build-asan build-fuzz demo bench-out
+
+distclean: clean
+	rm -rf config.mk config.log config.status configure autom4te.cache

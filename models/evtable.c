@@ -1,0 +1,220 @@
+/* evtable: signature and template compilation, field decoding. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtable.h"
+#include "obs.h"
+#include "stream.h"
+
+static const struct {
+	const char *name;
+	enum evf_type type;
+	uint32_t size;
+} type_names[] = {
+	{"u8", EVF_U8, 1},   {"u16", EVF_U16, 2}, {"u32", EVF_U32, 4}, {"u64", EVF_U64, 8},
+	{"i8", EVF_I8, 1},   {"i16", EVF_I16, 2}, {"i32", EVF_I32, 4}, {"i64", EVF_I64, 8},
+	{"str", EVF_STR, 0},
+};
+
+static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft_err *e)
+{
+	const char *p = sig;
+	while (*p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		char ty[8] = {0}, nm[32] = {0};
+		int n = 0;
+		if (sscanf(p, "%7s %31[A-Za-z0-9_]%n", ty, nm, &n) != 2)
+			return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad signature \"%s\"",
+					 model, in->decl->mcv, sig);
+		p += n;
+		size_t k;
+		for (k = 0; k < sizeof(type_names) / sizeof(type_names[0]); k++)
+			if (strcmp(ty, type_names[k].name) == 0)
+				break;
+		if (k == sizeof(type_names) / sizeof(type_names[0]) || in->nf == EV_MAX_FIELDS ||
+		    in->has_str)
+			return weft_fail(e, WEFT_EINTERNAL,
+					 "model %c: event %s: bad signature \"%s\" at \"%s\"", model,
+					 in->decl->mcv, sig, ty);
+		struct evfield *f = &in->f[in->nf++];
+		snprintf(f->name, sizeof(f->name), "%s", nm);
+		f->type = type_names[k].type;
+		f->off = in->size;
+		f->size = type_names[k].size;
+		in->size += f->size;
+		if (f->type == EVF_STR)
+			in->has_str = 1;
+	}
+	return 0;
+}
+
+int evinfo_field(const struct evinfo *i, const char *name)
+{
+	for (int k = 0; k < i->nf; k++)
+		if (strcmp(i->f[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+static int parse_template(struct evinfo *in, char model, struct weft_err *e)
+{
+	const char *p = in->decl->desc;
+	while (*p) {
+		if (in->nseg == EV_MAX_SEGS)
+			return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: template too long", model,
+					 in->decl->mcv);
+		struct evseg *s = &in->seg[in->nseg++];
+		if (p[0] == '%' && p[1] == '{') {
+			const char *end = strchr(p, '}');
+			char nm[32];
+			size_t n = end ? (size_t) (end - p - 2) : 0;
+			if (!end || n == 0 || n >= sizeof(nm))
+				return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad template", model,
+						 in->decl->mcv);
+			memcpy(nm, p + 2, n);
+			nm[n] = '\0';
+			int f = evinfo_field(in, nm);
+			if (f < 0)
+				return weft_fail(e, WEFT_EINTERNAL,
+						 "model %c: event %s: template names unknown field %s", model,
+						 in->decl->mcv, nm);
+			s->lit = NULL;
+			s->field = (int16_t) f;
+			p = end + 1;
+		} else {
+			const char *q = strstr(p, "%{");
+			size_t n = q ? (size_t) (q - p) : strlen(p);
+			s->lit = p;
+			s->len = (uint16_t) n;
+			s->field = -1;
+			p += n;
+		}
+	}
+	return 0;
+}
+
+static int ok_char(char c)
+{
+	return c >= 0x21 && c <= 0x7e;
+}
+
+int evtable_init(struct evtable *t, struct weft_err *e)
+{
+	memset(t, 0, sizeof(*t));
+	const struct weft_model_def *const *all;
+	int n = model_all(&all);
+	for (int i = 0; i < n; i++) {
+		const struct weft_model_def *m = all[i];
+		if (m->nevents == 0)
+			continue;
+		struct evinfo **slots = weft_xcalloc(94 * 94, sizeof(*slots));
+		t->slots[m->id - 0x21] = slots;
+		for (int k = 0; k < m->nevents; k++) {
+			const struct weft_evdecl *d = &m->events[k];
+			if (strlen(d->mcv) != 3 || d->mcv[0] != m->id || !ok_char(d->mcv[1]) ||
+			    !ok_char(d->mcv[2]))
+				return weft_fail(e, WEFT_EINTERNAL, "model %c: bad MCV \"%s\" in its table",
+						 m->id, d->mcv);
+			struct evinfo **slot = &slots[(d->mcv[1] - 0x21) * 94 + (d->mcv[2] - 0x21)];
+			if (*slot)
+				return weft_fail(e, WEFT_EINTERNAL, "model %c: MCV %s listed twice", m->id,
+						 d->mcv);
+			struct evinfo *in = weft_xcalloc(1, sizeof(*in));
+			*slot = in;
+			in->decl = d;
+			in->model = m;
+			if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void evtable_free(struct evtable *t)
+{
+	for (int i = 0; i < 94; i++) {
+		if (!t->slots[i])
+			continue;
+		for (int k = 0; k < 94 * 94; k++)
+			free(t->slots[i][k]);
+		free(t->slots[i]);
+	}
+	memset(t, 0, sizeof(*t));
+}
+
+int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
+{
+	if (i->has_str) {
+		if (ev->payload_len <= i->size)
+			return 0;
+		return memchr(ev->payload + i->size, 0, ev->payload_len - i->size) != NULL;
+	}
+	return ev->payload_len == i->size;
+}
+
+int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev)
+{
+	const struct evfield *f = &i->f[field];
+	const uint8_t *p = ev->payload + f->off;
+	int swap = ev->stream ? ev->stream->swap : 0;
+	switch (f->type) {
+	case EVF_U8:
+		return p[0];
+	case EVF_I8:
+		return (int8_t) p[0];
+	case EVF_U16:
+		return obs_u16(p, swap);
+	case EVF_I16:
+		return (int16_t) obs_u16(p, swap);
+	case EVF_U32:
+		return obs_u32(p, swap);
+	case EVF_I32:
+		return (int32_t) obs_u32(p, swap);
+	case EVF_U64:
+	case EVF_I64:
+		return (int64_t) obs_u64(p, swap);
+	case EVF_STR:
+		return 0;
+	}
+	return 0;
+}
+
+void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev *ev)
+{
+	for (int k = 0; k < i->nseg; k++) {
+		const struct evseg *s = &i->seg[k];
+		if (s->lit) {
+			ob_room(o, s->len);
+			ob_mem(o, s->lit, s->len);
+			continue;
+		}
+		const struct evfield *f = &i->f[s->field];
+		ob_room(o, 24);
+		if (f->type == EVF_STR) {
+			const uint8_t *p = ev->payload + f->off;
+			const uint8_t *end = ev->payload + ev->payload_len;
+			ob_char(o, '"');
+			for (; p < end && *p; p++) {
+				ob_room(o, 8);
+				if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+					ob_char(o, (char) *p);
+				} else {
+					static const char hx[] = "0123456789abcdef";
+					ob_mem(o, "\\x", 2);
+					ob_char(o, hx[*p >> 4]);
+					ob_char(o, hx[*p & 15]);
+				}
+			}
+			ob_room(o, 1);
+			ob_char(o, '"');
+		} else if (f->type == EVF_U64) {
+			ob_u64(o, (uint64_t) ev_field(i, s->field, ev));
+		} else {
+			ob_i64(o, ev_field(i, s->field, ev));
+		}
+	}
+}

@@ -1,0 +1,70 @@
+/* evtable: the models' event tables compiled for fast lookup.
+ * At start-up every row's signature is parsed into fields (type, offset) and
+ * its template into literal/field segments, so per event there is one table
+ * lookup by MCV and no string work. Used by dump (sentences), top (model
+ * names), and later by the emulator and query (fields by name). */
+#ifndef WEFT_EVTABLE_H
+#define WEFT_EVTABLE_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "event.h"
+#include "model.h"
+#include "outbuf.h"
+
+enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR };
+
+#define EV_MAX_FIELDS 16
+#define EV_MAX_SEGS 32
+
+struct evfield {
+	char name[32];
+	enum evf_type type;
+	uint32_t off, size; /* size 0 for str */
+};
+
+struct evseg {
+	const char *lit; /* literal text, or NULL for a field */
+	uint16_t len;
+	int16_t field;
+};
+
+struct evinfo {
+	const struct weft_evdecl *decl;
+	const struct weft_model_def *model;
+	struct evfield f[EV_MAX_FIELDS];
+	int nf;
+	uint32_t size; /* fixed payload bytes (without the str tail) */
+	int has_str;
+	struct evseg seg[EV_MAX_SEGS];
+	int nseg;
+};
+
+struct evtable {
+	/* per model character (0x21..0x7e): NULL or 94*94 slots by (cat, val) */
+	struct evinfo **slots[94];
+};
+
+/* Compile every registered model's table. A malformed row is an internal
+ * error naming the model and MCV. */
+int evtable_init(struct evtable *t, struct weft_err *e);
+void evtable_free(struct evtable *t);
+
+static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t m, uint8_t c,
+						uint8_t v)
+{
+	struct evinfo **s = t->slots[m - 0x21];
+	return s ? s[(c - 0x21) * 94 + (v - 0x21)] : 0;
+}
+
+/* Does the payload have exactly the declared size (at least, with a str)? */
+int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev);
+/* Field value, sign- or zero-extended; the payload must be valid. */
+int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev);
+/* Index of a field by name, or -1. */
+int evinfo_field(const struct evinfo *i, const char *name);
+/* Append the event's sentence (at most a few KiB). */
+void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev *ev);
+
+#endif

@@ -1,0 +1,17 @@
+/* cli: one function per weft command; each parses its own options and
+ * returns the process exit code (0 ok, 1 bad input, 2 usage, 3 internal). */
+#ifndef WEFT_CLI_H
+#define WEFT_CLI_H
+
+#include "err.h"
+
+int cmd_dump(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
+
+/* Print "weft: error: MSG" and return the error's exit code. */
+int cli_report(const struct weft_err *e);
+/* Print "weft CMD: MSG" plus a hint to --help, return 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

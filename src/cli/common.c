@@ -1,0 +1,22 @@
+/* common: error and usage reporting shared by the commands. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+int cli_report(const struct weft_err *e)
+{
+	fprintf(stderr, "weft: error: %s\n", e->msg);
+	return e->code ? e->code : WEFT_EINTERNAL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "weft %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'weft %s --help'.\n", cmd);
+	return WEFT_EUSAGE;
+}

@@ -1,0 +1,136 @@
+/* dump: every event of a trace in merged time order, one line each:
+ *   CLOCK MCV LOOM/PID/TID SENTENCE
+ * Clocks are raw (no offsets); the sentence comes from the model's event
+ * table, unknown MCVs print their payload bytes. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "evtable.h"
+#include "merge.h"
+#include "outbuf.h"
+#include "trace.h"
+
+static const char dump_help[] =
+	"Usage: weft dump [-x] [--stream DIR] TRACE\n"
+	"\n"
+	"Print every event of the ovni trace directory TRACE, merged in time order\n"
+	"(raw clocks, ties broken by stream path order, then by position), one per line:\n"
+	"  CLOCK MCV LOOM/PID/TID DESCRIPTION\n"
+	"Events of models weft has no table for print their payload in hex.\n"
+	"Unordered regions (OU[ .. OU]) are sorted in memory.\n"
+	"\n"
+	"Options:\n"
+	"  -x, --hex           also print each event's payload bytes in hex\n"
+	"      --stream DIR    only the streams under DIR (relative to TRACE,\n"
+	"                      e.g. loom.node0/proc.1/thread.1)\n"
+	"  -h, --help          show this help\n";
+
+/* Payload bytes printed at most per event (jumbo events can be huge). */
+#define HEX_MAX 256
+
+static void put_hex(struct outbuf *o, const struct weft_ev *ev)
+{
+	uint32_t n = ev->payload_len < HEX_MAX ? ev->payload_len : HEX_MAX;
+	if (ev->payload_len == 0) {
+		ob_str(o, "(no payload)");
+		return;
+	}
+	ob_room(o, 40);
+	ob_mem(o, ev->jumbo ? "jumbo payload (" : "payload (", ev->jumbo ? 15 : 9);
+	ob_u64(o, ev->payload_len);
+	ob_mem(o, " bytes): ", 9);
+	ob_hexbytes(o, ev->payload, n);
+	if (n < ev->payload_len)
+		ob_str(o, " ...");
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"hex", no_argument, 0, 'x'},
+		{"stream", required_argument, 0, 's'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int hex = 0;
+	const char *only = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+xh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'x':
+			hex = 1;
+			break;
+		case 's':
+			only = optarg;
+			break;
+		case 'h':
+			fputs(dump_help, stdout);
+			return 0;
+		default:
+			return cli_usage_error("dump", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("dump", "expected one TRACE directory, found %d arguments",
+				       argc - optind);
+
+	struct weft_err e = {0};
+	struct evtable tab;
+	if (evtable_init(&tab, &e))
+		return cli_report(&e);
+	struct weft_trace t;
+	struct trace_opts to = {.mode = STREAM_ORDERED, .only = only};
+	if (trace_open(&t, argv[optind], &to, &e)) {
+		evtable_free(&tab);
+		return cli_report(&e);
+	}
+	struct outbuf o;
+	ob_init(&o, STDOUT_FILENO, 1 << 20);
+	struct weft_merge m;
+	int rc = merge_init(&m, t.streams, t.nstreams, &e);
+	struct weft_ev *ev;
+	while (rc == 0) {
+		int r = merge_next(&m, &ev, &e);
+		if (r <= 0) {
+			rc = r;
+			break;
+		}
+		ob_room(&o, 64 + 512);
+		ob_u64(&o, ev->clock);
+		ob_char(&o, ' ');
+		ob_char(&o, (char) ev->model);
+		ob_char(&o, (char) ev->cat);
+		ob_char(&o, (char) ev->val);
+		ob_char(&o, ' ');
+		ob_str(&o, ev->stream->label);
+		ob_char(&o, ' ');
+		const struct evinfo *in = evtable_find(&tab, ev->model, ev->cat, ev->val);
+		if (in && ev_payload_ok(in, ev)) {
+			ev_sentence(&o, in, ev);
+			if (hex) {
+				ob_str(&o, "  ");
+				put_hex(&o, ev);
+			}
+		} else {
+			if (in)
+				ob_str(&o, "(payload does not match the declaration) ");
+			put_hex(&o, ev);
+		}
+		ob_room(&o, 1);
+		ob_char(&o, '\n');
+	}
+	struct weft_err we = {0};
+	if (ob_flush(&o, &we, "standard output") && rc == 0) {
+		e = we;
+		rc = -1;
+	}
+	ob_free(&o);
+	merge_free(&m);
+	trace_close(&t);
+	evtable_free(&tab);
+	return rc ? cli_report(&e) : 0;
+}

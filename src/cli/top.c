@@ -1,0 +1,142 @@
+/* top: events per MCV (most frequent first, like ovnitop), totals per model,
+ * and the event span. Streams are read one after another in file order: no
+ * merge is needed to count. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "model.h"
+#include "outbuf.h"
+#include "trace.h"
+
+static const char top_help[] =
+	"Usage: weft top TRACE\n"
+	"\n"
+	"Count the events of the ovni trace directory TRACE. Prints one line per MCV,\n"
+	"most frequent first (ties in MCV byte order), in ovnitop's layout; then the\n"
+	"events per model, the number of streams and the span of raw clocks.\n"
+	"Every stream is validated on the way (header, event sizes, clock order\n"
+	"outside unordered regions).\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help   show this help\n";
+
+#define NCH 94
+#define MCV_INDEX(m, c, v) ((((size_t) (m) - 0x21) * NCH + ((c) - 0x21)) * NCH + ((v) - 0x21))
+
+struct mcv_count {
+	uint64_t n;
+	uint32_t idx;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct mcv_count *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(top_help, stdout);
+			return 0;
+		}
+		return cli_usage_error("top", "unknown option");
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("top", "expected one TRACE directory, found %d arguments",
+				       argc - optind);
+	struct weft_err e = {0};
+	struct weft_trace t;
+	struct trace_opts to = {.mode = STREAM_RAW};
+	if (trace_open(&t, argv[optind], &to, &e))
+		return cli_report(&e);
+
+	uint64_t *counts = weft_xcalloc((size_t) NCH * NCH * NCH, sizeof(uint64_t));
+	uint64_t first = UINT64_MAX, last = 0, total = 0;
+	int rc = 0;
+	for (int i = 0; i < t.nstreams && rc == 0; i++) {
+		struct weft_stream *s = &t.streams[i];
+		int r;
+		while ((r = stream_next(s, &e)) > 0) {
+			const struct weft_ev *ev = &s->ev;
+			counts[MCV_INDEX(ev->model, ev->cat, ev->val)]++;
+			if (ev->clock < first)
+				first = ev->clock;
+			if (ev->clock > last)
+				last = ev->clock;
+		}
+		if (r < 0)
+			rc = -1;
+		total += s->nevents;
+		stream_close(s);
+	}
+	if (rc) {
+		free(counts);
+		trace_close(&t);
+		return cli_report(&e);
+	}
+
+	size_t nz = 0, cap = 256;
+	struct mcv_count *list = weft_xmalloc(cap * sizeof(*list));
+	uint64_t per_model[NCH] = {0};
+	for (size_t i = 0; i < (size_t) NCH * NCH * NCH; i++) {
+		if (!counts[i])
+			continue;
+		if (nz == cap) {
+			cap *= 2;
+			list = weft_xrealloc(list, cap * sizeof(*list));
+		}
+		list[nz].n = counts[i];
+		list[nz].idx = (uint32_t) i;
+		nz++;
+		per_model[i / (NCH * NCH)] += counts[i];
+	}
+	qsort(list, nz, sizeof(*list), by_count);
+	struct outbuf o;
+	ob_init(&o, STDOUT_FILENO, 1 << 16);
+	char line[128];
+	for (size_t i = 0; i < nz; i++) {
+		uint32_t x = list[i].idx;
+		snprintf(line, sizeof(line), "%c%c%c %10llu\n", (char) (x / (NCH * NCH) + 0x21),
+			 (char) (x / NCH % NCH + 0x21), (char) (x % NCH + 0x21),
+			 (unsigned long long) list[i].n);
+		ob_str(&o, line);
+	}
+	ob_str(&o, "\nper model:\n");
+	for (int m = 0; m < NCH; m++) {
+		if (!per_model[m])
+			continue;
+		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
+		snprintf(line, sizeof(line), "%c %-10s %10llu\n", (char) (m + 0x21),
+			 d ? d->name : "(unknown)", (unsigned long long) per_model[m]);
+		ob_str(&o, line);
+	}
+	snprintf(line, sizeof(line), "\nevents %llu in %d streams\n", (unsigned long long) total,
+		 t.nstreams);
+	ob_str(&o, line);
+	if (total) {
+		snprintf(line, sizeof(line), "span %llu .. %llu (%llu ns)\n",
+			 (unsigned long long) first, (unsigned long long) last,
+			 (unsigned long long) (last - first));
+		ob_str(&o, line);
+	}
+	rc = ob_flush(&o, &e, "standard output");
+	ob_free(&o);
+	free(list);
+	free(counts);
+	trace_close(&t);
+	return rc ? cli_report(&e) : 0;
+}

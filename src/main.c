@@ -1,0 +1,51 @@
+/* weft: entry point; dispatches to a command by name from a table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *what;
+} commands[] = {
+	{"dump", cmd_dump, "print every event of a trace in time order"},
+	{"top", cmd_top, "count events per MCV and per model"},
+	{"synth", cmd_synth, "write a synthetic ovni trace"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: weft COMMAND [OPTIONS] ARGS...\n\n"
+		   "weft turns parallel-program traces (ovni runtime traces) into answers.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+	fprintf(f, "\n'weft COMMAND --help' describes a command. Exit status: 0 ok, 1 bad input,\n"
+		   "2 usage error, 3 internal error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("weft " WEFT_VERSION "\n");
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "weft: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,180 @@
+/* discover: recursive stream discovery with old-layout detection. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "discover.h"
+
+struct walk {
+	const char *root;
+	struct weft_found *f;
+	int cap;
+	dev_t *dev;   /* directories on the current path, for loop detection */
+	ino_t *ino;
+	int depth, depth_cap;
+	char old_hint[4096]; /* first file that looks like a v1/v2 trace */
+	int old_version;
+	struct weft_err *e;
+};
+
+static void add(struct walk *w, const char *rel)
+{
+	if (w->f->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->f->rel = weft_xrealloc(w->f->rel, (size_t) w->cap * sizeof(char *));
+	}
+	w->f->rel[w->f->n++] = weft_xstrdup(rel);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+	return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+static void note_old(struct walk *w, const char *rel, const char *name, int version)
+{
+	if (w->old_version >= version)
+		return;
+	w->old_version = version;
+	snprintf(w->old_hint, sizeof(w->old_hint), "%s%s%s", rel, rel[0] ? "/" : "", name);
+}
+
+static int walk_dir_at(struct walk *w, const char *rel, const char *path);
+
+static int walk_dir(struct walk *w, const char *rel)
+{
+	char *path = weft_xasprintf("%s%s%s", w->root, rel[0] ? "/" : "", rel);
+	int rc = walk_dir_at(w, rel, path);
+	free(path);
+	return rc;
+}
+
+static int walk_dir_at(struct walk *w, const char *rel, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return weft_fail(w->e, WEFT_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+	for (int i = 0; i < w->depth; i++)
+		if (w->dev[i] == st.st_dev && w->ino[i] == st.st_ino)
+			return 0; /* a symbolic link back up the tree */
+	if (w->depth == w->depth_cap) {
+		w->depth_cap = w->depth_cap ? 2 * w->depth_cap : 16;
+		w->dev = weft_xrealloc(w->dev, (size_t) w->depth_cap * sizeof(*w->dev));
+		w->ino = weft_xrealloc(w->ino, (size_t) w->depth_cap * sizeof(*w->ino));
+	}
+	w->dev[w->depth] = st.st_dev;
+	w->ino[w->depth] = st.st_ino;
+	w->depth++;
+
+	DIR *d = opendir(path);
+	if (!d)
+		return weft_fail(w->e, WEFT_EINPUT, "%s: cannot open directory: %s", path, strerror(errno));
+	int has_json = 0, has_obs = 0, rc = 0; /* rc: first error of this subtree */
+	char **subdirs = NULL;
+	int nsub = 0, capsub = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		char *child = weft_xasprintf("%s/%s", path, name);
+		struct stat cs;
+		int ok = stat(child, &cs) == 0;
+		free(child);
+		if (!ok)
+			continue; /* a dangling link is not part of the trace */
+		if (S_ISDIR(cs.st_mode)) {
+			if (nsub == capsub) {
+				capsub = capsub ? 2 * capsub : 16;
+				subdirs = weft_xrealloc(subdirs, (size_t) capsub * sizeof(char *));
+			}
+			subdirs[nsub++] = weft_xstrdup(name);
+			continue;
+		}
+		if (strcmp(name, "stream.json") == 0)
+			has_json = 1;
+		else if (strcmp(name, "stream.obs") == 0)
+			has_obs = 1;
+		else if (strcmp(name, "metadata.json") == 0)
+			note_old(w, rel, name, 1);
+		else if (strncmp(name, "thread.", 7) == 0 && ends_with(name, ".json"))
+			note_old(w, rel, name, 2);
+		else if (strncmp(name, "thread.", 7) == 0 && ends_with(name, ".obs"))
+			note_old(w, rel, name, 1);
+	}
+	closedir(d);
+	if (has_json && !has_obs)
+		rc = weft_fail(w->e, WEFT_EINPUT,
+			       "%s: stream.json without stream.obs: a stream needs both files", path);
+	else if (has_obs && !has_json)
+		rc = weft_fail(w->e, WEFT_EINPUT,
+			       "%s: stream.obs without stream.json: the stream's metadata is missing "
+			       "(the thread may not have finished)",
+			       path);
+	else if (has_json)
+		add(w, rel[0] ? rel : ".");
+	for (int i = 0; i < nsub; i++) {
+		if (rc == 0) {
+			char *crel = weft_xasprintf("%s%s%s", rel, rel[0] ? "/" : "", subdirs[i]);
+			rc = walk_dir(w, crel);
+			free(crel);
+		}
+		free(subdirs[i]);
+	}
+	free(subdirs);
+	w->depth--;
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e)
+{
+	memset(f, 0, sizeof(*f));
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot read trace: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return weft_fail(e, WEFT_EINPUT, "%s: not a directory (expected an ovni trace directory)",
+				 dir);
+	struct walk w = {.root = dir, .f = f, .e = e};
+	int rc = walk_dir(&w, "");
+	free(w.dev);
+	free(w.ino);
+	if (rc) {
+		discover_free(f);
+		return -1;
+	}
+	if (f->n == 0) {
+		if (w.old_version == 2)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s: this is an ovni trace format v2 (written by libovni 1.5 to "
+					 "1.10; found %s); weft reads format v3 (libovni 1.11 or later, "
+					 "stream.json + stream.obs)",
+					 dir, w.old_hint);
+		if (w.old_version == 1)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s: this is an ovni trace format v1 (written by libovni 1.4 or "
+					 "earlier; found %s); weft reads format v3 (libovni 1.11 or later, "
+					 "stream.json + stream.obs)",
+					 dir, w.old_hint);
+		return weft_fail(e, WEFT_EINPUT, "no ovni streams found under %s", dir);
+	}
+	qsort(f->rel, (size_t) f->n, sizeof(char *), cmp_str);
+	return 0;
+}
+
+void discover_free(struct weft_found *f)
+{
+	for (int i = 0; i < f->n; i++)
+		free(f->rel[i]);
+	free(f->rel);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,21 @@
+/* discover: find the streams of an ovni trace directory.
+ * Every directory below TRACE (symbolic links followed, loops skipped) that
+ * holds stream.json is a stream and must hold stream.obs too, and the reverse.
+ * Streams are returned sorted by their path relative to TRACE, compared byte
+ * by byte (strcmp), the order ovniemu uses. Traces written by libovni before
+ * 1.11 (format v1/v2: metadata.json, thread.*.obs) are recognised and refused
+ * with the ovni version that wrote them. */
+#ifndef WEFT_DISCOVER_H
+#define WEFT_DISCOVER_H
+
+#include "err.h"
+
+struct weft_found {
+	char **rel; /* relative directory of each stream ("." for TRACE itself) */
+	int n;
+};
+
+int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e);
+void discover_free(struct weft_found *f);
+
+#endif

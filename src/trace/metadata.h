@@ -1,0 +1,55 @@
+/* metadata: one stream.json (metadata version 3) read with cJSON.
+ * Checks every key of ovni-trace-format.md §3.2 for presence and type and
+ * returns the stream's own facts; merging across streams (processes, looms,
+ * CPUs, marks) is system.c's job. Comments are tolerated like ovni does. */
+#ifndef WEFT_METADATA_H
+#define WEFT_METADATA_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+struct weft_meta_cpu {
+	int64_t index, phyid;
+};
+
+struct weft_meta_label {
+	int64_t value;
+	char *label;
+};
+
+struct weft_meta_mark {
+	int64_t type; /* 0..99 */
+	char *title;
+	int stack;    /* chan_type "stack" (1) or "single" (0) */
+	struct weft_meta_label *labels;
+	int nlabels;
+};
+
+struct weft_meta_req {
+	char *model;   /* "ovni", "nosv", ... */
+	char *version; /* "major.minor.patch[-suffix]" */
+};
+
+struct weft_meta {
+	char *loom;
+	int64_t pid, tid;
+	int has_app_id, has_rank;
+	int64_t app_id, rank, nranks;
+	char *lib_version, *lib_commit;
+	struct weft_meta_cpu *cpus;
+	int ncpus;
+	struct weft_meta_mark *marks;
+	int nmarks;
+	struct weft_meta_req *req;
+	int nreq;
+};
+
+/* Parse `len` bytes of JSON text; `path` names the file in errors. */
+int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *path,
+	       struct weft_err *e);
+/* Read and parse a stream.json file. */
+int meta_load(struct weft_meta *m, const char *path, struct weft_err *e);
+void meta_free(struct weft_meta *m);
+
+#endif

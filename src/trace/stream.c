@@ -1,0 +1,337 @@
+/* stream: raw and ordered cursors over one stream.obs (see stream.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "obs.h"
+#include "stream.h"
+
+/* Longest span weft sorts in memory: a region this long is an error. */
+#define SPAN_MAX_BYTES (256u << 20)
+
+static int is_ou(const struct weft_ev *ev, uint8_t v)
+{
+	return ev->model == 'O' && ev->cat == 'U' && ev->val == v;
+}
+
+int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e)
+{
+	if (map_open(&s->map, s->obs_path, e))
+		return -1;
+	if (obs_check_header(s->map.data, s->map.size, &s->swap, s->obs_path, e)) {
+		map_close(&s->map);
+		return -1;
+	}
+	s->active = 1;
+	s->mode = mode;
+	if (!s->window)
+		s->window = STREAM_DEFAULT_WINDOW;
+	s->pos = s->scan = OBS_HEADER_SIZE;
+	s->ev.stream = s;
+	return 0;
+}
+
+void stream_close(struct weft_stream *s)
+{
+	map_close(&s->map);
+	free(s->regs);
+	free(s->span);
+	s->regs = NULL;
+	s->span = NULL;
+	s->reg_head = s->reg_tail = s->reg_cap = 0;
+}
+
+static void mcv_str(const struct weft_ev *ev, char out[4])
+{
+	out[0] = (char) ev->model;
+	out[1] = (char) ev->cat;
+	out[2] = (char) ev->val;
+	out[3] = '\0';
+}
+
+/* Decode at `off`; fills ev and returns its size, or -1 with e filled. */
+static int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft_ev *ev, struct weft_err *e)
+{
+	size_t sz;
+	const uint8_t *p = s->map.data + off;
+	size_t n = s->map.size - off;
+	int r = obs_decode(p, n, s->swap, ev, &sz);
+	if (r != OBS_EVENT)
+		return obs_explain(p, n, s->swap, r, s->obs_path, off, e);
+	ev->offset = off;
+	ev->stream = s;
+	ev->time = ev->clock + (uint64_t) s->offset;
+	return (int64_t) sz;
+}
+
+static int backwards(struct weft_stream *s, const struct weft_ev *ev, const char *hint,
+		     struct weft_err *e)
+{
+	char mcv[4];
+	mcv_str(ev, mcv);
+	return weft_fail(e, WEFT_EINPUT,
+			 "%s: clock goes backwards at byte offset %llu (event %s): expected a clock "
+			 ">= %llu (the previous event's), found %llu%s",
+			 s->obs_path, (unsigned long long) ev->offset, mcv,
+			 (unsigned long long) s->last_clock, (unsigned long long) ev->clock, hint);
+}
+
+/* ---- raw mode ---------------------------------------------------------- */
+
+static int next_raw(struct weft_stream *s, struct weft_err *e)
+{
+	if (s->pos >= s->map.size) {
+		if (s->in_region)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s: unordered region (OU[) still open at the end of the stream "
+					 "(byte offset %llu): expected OU]",
+					 s->obs_path, (unsigned long long) s->pos);
+		return 0;
+	}
+	struct weft_ev *ev = &s->ev;
+	int64_t sz = decode_at(s, s->pos, ev, e);
+	if (sz < 0)
+		return -1;
+	s->pos += (uint64_t) sz;
+	s->nevents++;
+	if (ev->model == 'O' && ev->cat == 'U') {
+		if (ev->val == '[') {
+			if (s->in_region)
+				return weft_fail(e, WEFT_EINPUT,
+						 "%s: nested unordered region at byte offset %llu: expected "
+						 "OU] before another OU[",
+						 s->obs_path, (unsigned long long) ev->offset);
+			s->in_region = 1;
+		} else if (ev->val == ']') {
+			if (!s->in_region)
+				return weft_fail(e, WEFT_EINPUT,
+						 "%s: OU] at byte offset %llu closes no unordered region",
+						 s->obs_path, (unsigned long long) ev->offset);
+			s->in_region = 0;
+		}
+	}
+	if (!(s->in_region && !is_ou(ev, '['))) {
+		if (s->have_last && ev->clock < s->last_clock)
+			return backwards(s, ev, "", e);
+		s->last_clock = ev->clock;
+		s->have_last = 1;
+	}
+	map_release(&s->map, s->pos);
+	return 1;
+}
+
+/* ---- ordered mode: the scanner ------------------------------------------ */
+
+static void push_region(struct weft_stream *s, const struct stream_region *r)
+{
+	if (s->reg_head > 0 && s->reg_head == s->reg_tail)
+		s->reg_head = s->reg_tail = 0;
+	if (s->reg_tail == s->reg_cap) {
+		if (s->reg_head > 0) {
+			memmove(s->regs, s->regs + s->reg_head,
+				(size_t) (s->reg_tail - s->reg_head) * sizeof(*s->regs));
+			s->reg_tail -= s->reg_head;
+			s->reg_head = 0;
+		}
+		if (s->reg_tail == s->reg_cap) {
+			s->reg_cap = s->reg_cap ? 2 * s->reg_cap : 16;
+			s->regs = weft_xrealloc(s->regs, (size_t) s->reg_cap * sizeof(*s->regs));
+		}
+	}
+	s->regs[s->reg_tail++] = *r;
+}
+
+static void scan_fail(struct weft_stream *s, uint64_t off)
+{
+	s->scan_failed = 1;
+	s->scan_fail_off = off;
+}
+
+/* Scan ahead until `limit` (and to the end of an open region). */
+static void scan_until(struct weft_stream *s, uint64_t limit)
+{
+	struct weft_ev ev;
+	while (!s->scan_failed && (s->scan < limit || s->scan_open)) {
+		if (s->scan >= s->map.size) {
+			if (s->scan_open) {
+				weft_fail(&s->scan_err, WEFT_EINPUT,
+					  "%s: unordered region (OU[) opened at byte offset %llu is still "
+					  "open at the end of the stream: expected OU]",
+					  s->obs_path, (unsigned long long) s->scan_reg.start);
+				scan_fail(s, s->scan_reg.start);
+			}
+			return;
+		}
+		int64_t sz = decode_at(s, s->scan, &ev, &s->scan_err);
+		if (sz < 0) {
+			/* events before the bad bytes are still yielded, in order */
+			scan_fail(s, s->scan_open ? s->scan_reg.start : s->scan);
+			return;
+		}
+		if (ev.model == 'O' && ev.cat == 'U' && ev.val == '[') {
+			if (s->scan_open) {
+				weft_fail(&s->scan_err, WEFT_EINPUT,
+					  "%s: nested unordered region at byte offset %llu: expected OU] "
+					  "before another OU[",
+					  s->obs_path, (unsigned long long) s->scan);
+				scan_fail(s, s->scan_reg.start);
+				return;
+			}
+			s->scan_open = 1;
+			s->scan_reg.start = s->scan;
+			s->scan_reg.min_clock = ev.clock;
+		} else if (ev.model == 'O' && ev.cat == 'U' && ev.val == ']') {
+			if (!s->scan_open) {
+				weft_fail(&s->scan_err, WEFT_EINPUT,
+					  "%s: OU] at byte offset %llu closes no unordered region",
+					  s->obs_path, (unsigned long long) s->scan);
+				scan_fail(s, s->scan);
+				return;
+			}
+			s->scan_open = 0;
+			s->scan_reg.end = s->scan + (uint64_t) sz;
+			push_region(s, &s->scan_reg);
+		} else if (s->scan_open && ev.clock < s->scan_reg.min_clock) {
+			s->scan_reg.min_clock = ev.clock;
+		}
+		s->scan += (uint64_t) sz;
+		if (s->scan_open && s->scan - s->scan_reg.start > SPAN_MAX_BYTES) {
+			weft_fail(&s->scan_err, WEFT_EINPUT,
+				  "%s: unordered region opened at byte offset %llu is longer than %u "
+				  "MiB: weft sorts regions in memory up to that size",
+				  s->obs_path, (unsigned long long) s->scan_reg.start, SPAN_MAX_BYTES >> 20);
+			scan_fail(s, s->scan_reg.start);
+			return;
+		}
+	}
+}
+
+/* ---- ordered mode: sorted spans ----------------------------------------- */
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct stream_span_ent *x = a, *y = b;
+	if (x->clock != y->clock)
+		return x->clock < y->clock ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void span_add(struct weft_stream *s, uint64_t clock, uint64_t off)
+{
+	if (s->span_len == s->span_cap) {
+		s->span_cap = s->span_cap ? 2 * s->span_cap : 1024;
+		s->span = weft_xrealloc(s->span, s->span_cap * sizeof(*s->span));
+	}
+	s->span[s->span_len].clock = clock;
+	s->span[s->span_len].off = off;
+	s->span_len++;
+}
+
+/* Collect [from, to) into the span; returns the largest clock seen. */
+static uint64_t span_fill(struct weft_stream *s, uint64_t from, uint64_t to, uint64_t maxc)
+{
+	struct weft_ev ev;
+	struct weft_err ignore;
+	while (from < to) {
+		int64_t sz = decode_at(s, from, &ev, &ignore); /* scanned already: cannot fail */
+		span_add(s, ev.clock, from);
+		if (ev.clock > maxc)
+			maxc = ev.clock;
+		from += (uint64_t) sz;
+	}
+	return maxc;
+}
+
+/* Build the sorted span starting at s->pos through the head region's end,
+ * extended while later regions or events still go back before its maximum. */
+static void span_build(struct weft_stream *s)
+{
+	s->span_len = s->span_pos = 0;
+	const struct stream_region *r = &s->regs[s->reg_head++];
+	uint64_t end = r->end;
+	uint64_t maxc = span_fill(s, s->pos, end, 0);
+	for (;;) {
+		scan_until(s, end + s->window);
+		if (s->reg_head < s->reg_tail && s->regs[s->reg_head].min_clock < maxc &&
+		    s->regs[s->reg_head].end - s->pos <= SPAN_MAX_BYTES) {
+			r = &s->regs[s->reg_head++];
+			maxc = span_fill(s, end, r->end, maxc);
+			end = r->end;
+			continue;
+		}
+		/* plain events after the region that are still earlier than it */
+		uint64_t stop = s->reg_head < s->reg_tail ? s->regs[s->reg_head].start : s->scan;
+		if (s->scan_failed && s->scan_fail_off < stop)
+			stop = s->scan_fail_off;
+		struct weft_ev ev;
+		struct weft_err ignore;
+		int grew = 0;
+		while (end < stop) {
+			int64_t sz = decode_at(s, end, &ev, &ignore);
+			if (ev.clock >= maxc)
+				break;
+			span_add(s, ev.clock, end);
+			end += (uint64_t) sz;
+			grew = 1;
+		}
+		if (!grew)
+			break;
+	}
+	qsort(s->span, s->span_len, sizeof(*s->span), span_cmp);
+	s->span_end = end;
+}
+
+static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err *e)
+{
+	struct weft_ev *ev = &s->ev;
+	if (s->have_last && ev->clock < s->last_clock)
+		return backwards(s, ev, hint, e);
+	s->last_clock = ev->clock;
+	s->have_last = 1;
+	s->nevents++;
+	return 1;
+}
+
+static int next_ordered(struct weft_stream *s, struct weft_err *e)
+{
+	struct weft_ev *ev = &s->ev;
+	if (s->span_pos < s->span_len) {
+		decode_at(s, s->span[s->span_pos++].off, ev, e);
+		if (s->span_pos == s->span_len) {
+			s->pos = s->span_end;
+			s->span_len = s->span_pos = 0;
+		}
+		char hint[160];
+		snprintf(hint, sizeof(hint),
+			 " (an unordered region reaches back further than weft's look-back window of "
+			 "%llu bytes)",
+			 (unsigned long long) s->window);
+		return emit_ordered(s, hint, e);
+	}
+	if (s->scan < s->pos + s->window)
+		scan_until(s, s->pos + 2 * s->window);
+	if (s->scan_failed && s->pos >= s->scan_fail_off) {
+		*e = s->scan_err;
+		return -1;
+	}
+	if (s->pos >= s->map.size)
+		return 0;
+	int64_t sz = decode_at(s, s->pos, ev, e);
+	if (sz < 0)
+		return -1;
+	if (s->reg_head < s->reg_tail) {
+		const struct stream_region *r = &s->regs[s->reg_head];
+		if (r->start == s->pos || r->min_clock < ev->clock) {
+			span_build(s);
+			return next_ordered(s, e);
+		}
+	}
+	s->pos += (uint64_t) sz;
+	map_release(&s->map, s->pos);
+	return emit_ordered(s, "", e);
+}
+
+int stream_next(struct weft_stream *s, struct weft_err *e)
+{
+	return s->mode == STREAM_RAW ? next_raw(s, e) : next_ordered(s, e);
+}

@@ -1,0 +1,75 @@
+/* stream: a cursor over one mapped stream.obs.
+ * Two modes:
+ *  - STREAM_RAW yields events in file order (top, counting). Clocks must not
+ *    decrease, except for events inside OU[ .. OU] unordered regions.
+ *  - STREAM_ORDERED yields events in clock order: a scanner runs up to
+ *    `window` bytes ahead of the reader, finds unordered regions, and the
+ *    span from the first event a region must precede through the region's end
+ *    is sorted in memory (stably, by clock then position). Inputs are never
+ *    rewritten. A region reaching back further than the window is reported as
+ *    a clock going backwards, naming the window.
+ * Memory per stream is bounded by the window, never by the stream length. */
+#ifndef WEFT_STREAM_H
+#define WEFT_STREAM_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "mapfile.h"
+
+enum stream_mode { STREAM_RAW, STREAM_ORDERED };
+
+#define STREAM_DEFAULT_WINDOW (4u << 20)
+
+struct stream_region {
+	uint64_t start, end; /* byte offsets of OU[ and just past OU] */
+	uint64_t min_clock;  /* smallest clock inside the region */
+};
+
+struct stream_span_ent {
+	uint64_t clock, off;
+};
+
+struct weft_stream {
+	int index;              /* position in the trace's stream list */
+	int active;             /* opened for reading */
+	char *rel;              /* directory relative to the trace */
+	char *obs_path, *json_path;
+	struct weft_thread *thread;
+	const char *label;      /* "loom/pid/tid" for output */
+	int64_t offset;         /* clock correction added to raw clocks */
+
+	struct mapfile map;
+	int swap;
+	enum stream_mode mode;
+	uint64_t window;
+
+	struct weft_ev ev;      /* the current event after stream_next() == 1 */
+	uint64_t pos;           /* next offset the reader decodes */
+	uint64_t last_clock;    /* of the last ordered event */
+	int have_last;
+	int in_region;          /* raw mode: inside OU[ .. OU] */
+	uint64_t nevents;
+
+	/* ordered mode: scanner state */
+	uint64_t scan;
+	int scan_open;
+	struct stream_region scan_reg;
+	int scan_failed;
+	uint64_t scan_fail_off;
+	struct weft_err scan_err;
+	struct stream_region *regs;
+	int reg_head, reg_tail, reg_cap;
+
+	/* ordered mode: the sorted span being emitted */
+	struct stream_span_ent *span;
+	uint64_t span_len, span_pos, span_cap, span_end;
+};
+
+/* Map the stream and check its header. */
+int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
+/* Advance: 1 = s->ev holds the next event, 0 = end of stream, -1 = error. */
+int stream_next(struct weft_stream *s, struct weft_err *e);
+void stream_close(struct weft_stream *s);
+
+#endif

@@ -1,0 +1,110 @@
+/* trace: discovery + metadata + system + mapped streams. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discover.h"
+#include "trace.h"
+
+static char *join(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 3;
+	char *p = weft_xmalloc(n);
+	if (strcmp(b, ".") == 0)
+		snprintf(p, n, "%s/%s", a, c);
+	else
+		snprintf(p, n, "%s/%s/%s", a, b, c);
+	return p;
+}
+
+/* Does relative path `rel` lie at or under `dir`? */
+static int under(const char *rel, const char *dir)
+{
+	while (dir[0] == '.' && dir[1] == '/')
+		dir += 2;
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	if (n == 0 || (n == 1 && dir[0] == '.'))
+		return 1;
+	return strncmp(rel, dir, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
+}
+
+int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e)
+{
+	memset(t, 0, sizeof(*t));
+	t->dir = weft_xstrdup(dir);
+	sys_init(&t->sys);
+	struct weft_found f;
+	if (discover_streams(dir, &f, e))
+		return -1;
+	t->streams = weft_xcalloc((size_t) f.n, sizeof(*t->streams));
+	t->labels = weft_xcalloc((size_t) f.n, sizeof(*t->labels));
+	t->nstreams = f.n;
+	int rc = 0;
+	for (int i = 0; i < f.n && rc == 0; i++) {
+		struct weft_stream *s = &t->streams[i];
+		s->index = i;
+		s->rel = f.rel[i];
+		f.rel[i] = NULL;
+		s->json_path = join(dir, s->rel, "stream.json");
+		s->obs_path = join(dir, s->rel, "stream.obs");
+		s->window = o ? o->window : 0;
+		struct weft_meta m;
+		rc = meta_load(&m, s->json_path, e);
+		if (rc == 0) {
+			rc = sys_add(&t->sys, &m, i, s->json_path, e);
+			char lab[512];
+			snprintf(lab, sizeof(lab), "%s/%lld/%lld", m.loom, (long long) m.pid,
+				 (long long) m.tid);
+			t->labels[i] = weft_xstrdup(lab);
+			s->label = t->labels[i];
+			meta_free(&m);
+		}
+	}
+	discover_free(&f);
+	if (rc == 0)
+		rc = sys_finish(&t->sys, e);
+	if (rc == 0) {
+		for (int i = 0; i < t->sys.nthreads; i++) {
+			struct weft_thread *th = t->sys.threads[i];
+			t->streams[th->stream].thread = th;
+		}
+	}
+	if (rc == 0 && o && o->only) {
+		int k = 0;
+		for (int i = 0; i < t->nstreams; i++) {
+			if (under(t->streams[i].rel, o->only))
+				k++;
+		}
+		if (k == 0)
+			rc = weft_fail(e, WEFT_EINPUT, "%s: no stream under '%s' (give a directory "
+				       "relative to the trace, e.g. loom.X/proc.P/thread.T)", dir, o->only);
+	}
+	for (int i = 0; i < t->nstreams && rc == 0; i++) {
+		struct weft_stream *s = &t->streams[i];
+		if (o && o->only && !under(s->rel, o->only))
+			continue;
+		rc = stream_open(s, o ? o->mode : STREAM_ORDERED, e);
+	}
+	if (rc)
+		trace_close(t);
+	return rc;
+}
+
+void trace_close(struct weft_trace *t)
+{
+	for (int i = 0; i < t->nstreams; i++) {
+		struct weft_stream *s = &t->streams[i];
+		stream_close(s);
+		free(s->rel);
+		free(s->json_path);
+		free(s->obs_path);
+		free(t->labels[i]);
+	}
+	free(t->streams);
+	free(t->labels);
+	sys_free(&t->sys);
+	free(t->dir);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,80 @@
+/* err: failure records, warnings and checked allocation. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+	e->code = code;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void weft_warn(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("weft: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "weft: internal error: out of memory allocating %zu bytes\n", n);
+	exit(3);
+}
+
+void *weft_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *weft_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		oom(n * sz);
+	return p;
+}
+
+void *weft_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *weft_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = weft_xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *weft_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	char *p = weft_xmalloc((size_t) n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

@@ -1,0 +1,62 @@
+/* mapfile: read-only mmap of inputs, with page release behind the reader. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mapfile.h"
+
+/* Release in steps of this many bytes: one madvise per 8 MiB read. */
+#define RELEASE_STEP (8u << 20)
+
+int map_open(struct mapfile *m, const char *path, struct weft_err *e)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot open for reading: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int er = errno;
+		close(fd);
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot stat: %s", path, strerror(er));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return weft_fail(e, WEFT_EINPUT, "%s: not a regular file", path);
+	}
+	m->size = (size_t) st.st_size;
+	if (m->size > 0) {
+		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			int er = errno;
+			close(fd);
+			return weft_fail(e, WEFT_EINPUT, "%s: cannot map: %s", path, strerror(er));
+		}
+		madvise(p, m->size, MADV_SEQUENTIAL);
+		m->data = p;
+	}
+	close(fd);
+	return 0;
+}
+
+void map_close(struct mapfile *m)
+{
+	if (m->data)
+		munmap((void *) m->data, m->size);
+	memset(m, 0, sizeof(*m));
+}
+
+void map_release(struct mapfile *m, size_t upto)
+{
+	if (!m->data || upto < m->released + RELEASE_STEP)
+		return;
+	size_t page = (size_t) sysconf(_SC_PAGESIZE);
+	size_t end = upto & ~(page - 1);
+	if (end > m->released) {
+		madvise((void *) (m->data + m->released), end - m->released, MADV_DONTNEED);
+		m->released = end;
+	}
+}

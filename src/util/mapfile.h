@@ -1,0 +1,24 @@
+/* mapfile: read-only memory maps of input files.
+ * Inputs are opened O_RDONLY and mapped PROT_READ; nothing here can write
+ * them. map_release() drops already-consumed pages from the resident set so
+ * reading a trace sequentially keeps memory flat whatever its length. */
+#ifndef WEFT_MAPFILE_H
+#define WEFT_MAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct mapfile {
+	const uint8_t *data; /* NULL when the file is empty */
+	size_t size;
+	size_t released;     /* bytes below this offset were given back */
+};
+
+int map_open(struct mapfile *m, const char *path, struct weft_err *e);
+void map_close(struct mapfile *m);
+/* Give back whole pages below `upto` (call as the reader moves on). */
+void map_release(struct mapfile *m, size_t upto);
+
+#endif

@@ -1,0 +1,122 @@
+/* outbuf: buffered output with a digit-pair number formatter. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outbuf.h"
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+size_t fmt_u64(char *dst, uint64_t v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+	while (v >= 100) {
+		unsigned r = (unsigned) (v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char) ('0' + v);
+	}
+	size_t n = (size_t) (tmp + sizeof(tmp) - p);
+	memcpy(dst, p, n);
+	return n;
+}
+
+size_t fmt_i64(char *dst, int64_t v)
+{
+	if (v < 0) {
+		dst[0] = '-';
+		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
+	}
+	return fmt_u64(dst, (uint64_t) v);
+}
+
+void ob_init(struct outbuf *o, int fd, size_t cap)
+{
+	memset(o, 0, sizeof(*o));
+	o->buf = weft_xmalloc(cap);
+	o->cap = cap;
+	o->fd = fd;
+}
+
+void ob_free(struct outbuf *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+}
+
+void ob_drain(struct outbuf *o)
+{
+	size_t off = 0;
+	while (off < o->len && !o->failed) {
+		ssize_t w = write(o->fd, o->buf + off, o->len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			o->failed = errno;
+			break;
+		}
+		off += (size_t) w;
+	}
+	o->written += off;
+	o->len = 0;
+}
+
+int ob_flush(struct outbuf *o, struct weft_err *e, const char *what)
+{
+	ob_drain(o);
+	if (o->failed)
+		return weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", what, strerror(o->failed));
+	return 0;
+}
+
+void ob_str(struct outbuf *o, const char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0) {
+		ob_room(o, 1);
+		size_t k = o->cap - o->len;
+		if (k > n)
+			k = n;
+		ob_mem(o, s, k);
+		s += k;
+		n -= k;
+	}
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+void ob_hexbytes(struct outbuf *o, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		ob_room(o, 3);
+		if (i)
+			ob_char(o, ' ');
+		ob_char(o, hexd[p[i] >> 4]);
+		ob_char(o, hexd[p[i] & 15]);
+	}
+}
+
+void ob_hex64(struct outbuf *o, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+	do {
+		tmp[n++] = hexd[v & 15];
+		v >>= 4;
+	} while (v);
+	ob_char(o, '0');
+	ob_char(o, 'x');
+	while (n)
+		ob_char(o, tmp[--n]);
+}

@@ -1,0 +1,69 @@
+/* outbuf: fast text output without printf.
+ * One large buffer per output file descriptor; numbers are formatted with a
+ * digit-pair table. Callers reserve room for a whole line with ob_room() and
+ * then append with the unchecked ob_* writers. Write errors are latched and
+ * reported by ob_flush()/ob_close(). */
+#ifndef WEFT_OUTBUF_H
+#define WEFT_OUTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "err.h"
+
+struct outbuf {
+	char *buf;
+	size_t len, cap;
+	int fd;
+	int failed;   /* errno of the first failed write, 0 if none */
+	uint64_t written;
+};
+
+void ob_init(struct outbuf *o, int fd, size_t cap);
+void ob_free(struct outbuf *o);
+/* Write out what is buffered; returns -1 and fills e on a write error. */
+int ob_flush(struct outbuf *o, struct weft_err *e, const char *what);
+/* Make sure n more bytes fit (flushes if needed; n must be <= cap). */
+void ob_drain(struct outbuf *o);
+
+static inline void ob_room(struct outbuf *o, size_t n)
+{
+	if (o->len + n > o->cap)
+		ob_drain(o);
+}
+
+static inline void ob_char(struct outbuf *o, char c)
+{
+	o->buf[o->len++] = c;
+}
+
+static inline void ob_mem(struct outbuf *o, const void *p, size_t n)
+{
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+/* Appends a string of any length (checks room itself). */
+void ob_str(struct outbuf *o, const char *s);
+
+/* Number formatters: at most 20 digits (+ sign). */
+size_t fmt_u64(char *dst, uint64_t v);
+size_t fmt_i64(char *dst, int64_t v);
+
+static inline void ob_u64(struct outbuf *o, uint64_t v)
+{
+	o->len += fmt_u64(o->buf + o->len, v);
+}
+
+static inline void ob_i64(struct outbuf *o, int64_t v)
+{
+	o->len += fmt_i64(o->buf + o->len, v);
+}
+
+/* Two lowercase hex digits per byte, separated by spaces. */
+void ob_hexbytes(struct outbuf *o, const uint8_t *p, size_t n);
+/* 0x-prefixed lowercase hex number. */
+void ob_hex64(struct outbuf *o, uint64_t v);
+
+#endif
