@@ -19,12 +19,12 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
-INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Imodels
+INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Imodels
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm
 
-LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c models/*.c models/*/*.c)
+LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c models/*.c models/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -90,6 +90,8 @@ static int parse_template(struct evinfo *in, char model, struct weft_err *e)
 			size_t n = q ? (size_t) (q - p) : strlen(p);
 			s->lit = p;
 			s->len = (uint16_t) n;
+			if (n <= sizeof(s->inl))
+				memcpy(s->inl, p, n);
 			s->field = -1;
 			p += n;
 		}
@@ -188,8 +190,14 @@ void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev 
 	for (int k = 0; k < i->nseg; k++) {
 		const struct evseg *s = &i->seg[k];
 		if (s->lit) {
-			ob_room(o, s->len);
-			ob_mem(o, s->lit, s->len);
+			ob_room(o, s->len + sizeof(s->inl));
+			if (s->len <= sizeof(s->inl)) {
+				/* fixed-size copy: one move, no call */
+				memcpy(o->buf + o->len, s->inl, sizeof(s->inl));
+				o->len += s->len;
+			} else {
+				ob_mem(o, s->lit, s->len);
+			}
 			continue;
 		}
 		const struct evfield *f = &i->f[s->field];

@@ -28,6 +28,7 @@ struct evseg {
 	const char *lit; /* literal text, or NULL for a field */
 	uint16_t len;
 	int16_t field;
+	char inl[32];    /* the literal again when len <= 32: copied whole */
 };
 
 struct evinfo {

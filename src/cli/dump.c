@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -99,14 +100,23 @@ int cmd_dump(int argc, char **argv)
 			rc = r;
 			break;
 		}
-		ob_room(&o, 64 + 512);
+		const struct weft_stream *s = ev->stream;
+		ob_room(&o, 64 + 64 + 8);
 		ob_u64(&o, ev->clock);
-		ob_char(&o, ' ');
-		ob_char(&o, (char) ev->model);
-		ob_char(&o, (char) ev->cat);
-		ob_char(&o, (char) ev->val);
-		ob_char(&o, ' ');
-		ob_str(&o, ev->stream->label);
+		char *p = o.buf + o.len;
+		p[0] = ' ';
+		p[1] = (char) ev->model;
+		p[2] = (char) ev->cat;
+		p[3] = (char) ev->val;
+		p[4] = ' ';
+		o.len += 5;
+		if (s->label_len <= 64) {
+			memcpy(o.buf + o.len, s->label, 64);
+			o.len += s->label_len;
+		} else {
+			ob_str(&o, s->label);
+		}
+		ob_room(&o, 1);
 		ob_char(&o, ' ');
 		const struct evinfo *in = evtable_find(&tab, ev->model, ev->cat, ev->val);
 		if (in && ev_payload_ok(in, ev)) {

@@ -1,2 +1,150 @@
+/* synth: write a synthetic trace. The trace is built in a temporary
+ * directory beside DIR and renamed to DIR when complete, so an interrupted
+ * run never leaves a trace that looks whole. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
-int cmd_synth(int argc, char **argv) { (void) argc; (void) argv; return 3; }
+#include "ovni_synth.h"
+
+static const char synth_help[] =
+	"Usage: weft synth -o DIR [--looms L] [--procs P] [--threads T] [--cpus C]\n"
+	"                  [--events N] [--seed S]\n"
+	"\n"
+	"Write a valid ovni-model trace (format v3) into DIR, which must not exist or\n"
+	"be empty. Each of L looms has C CPUs and P processes of T threads; threads\n"
+	"take turns on a home CPU and emit execute/pause/resume/cool/warm/end, CPU\n"
+	"affinity changes, single and stacked marks, bursts and flushes, obeying every\n"
+	"ovni-model rule. The same options always give the same bytes.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output DIR   where to write the trace (required)\n"
+	"      --looms L      number of looms (nodes), default 2\n"
+	"      --procs P      processes per loom, default 2\n"
+	"      --threads T    threads per process, default 2\n"
+	"      --cpus C       CPUs per loom, default 4\n"
+	"  -n, --events N     about how many events in all, default 1000000\n"
+	"                     (suffixes k, M, G accepted: 20M)\n"
+	"      --seed S       random seed, default 1\n"
+	"  -h, --help         show this help\n";
+
+static int parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || errno || s[0] == '-')
+		return -1;
+	uint64_t mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end != '\0' || v > max / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int cmd_synth(int argc, char **argv)
+{
+	enum { O_LOOMS = 256, O_PROCS, O_THREADS, O_CPUS, O_SEED };
+	static const struct option opts[] = {
+		{"output", required_argument, 0, 'o'},   {"looms", required_argument, 0, O_LOOMS},
+		{"procs", required_argument, 0, O_PROCS}, {"threads", required_argument, 0, O_THREADS},
+		{"cpus", required_argument, 0, O_CPUS},   {"events", required_argument, 0, 'n'},
+		{"seed", required_argument, 0, O_SEED},   {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	struct synth_opts so = {.looms = 2, .procs = 2, .threads = 2, .cpus = 4,
+				.events = 1000000, .seed = 1};
+	const char *out = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:n:h", opts, NULL)) != -1) {
+		uint64_t v;
+		const char *name = NULL;
+		int *field = NULL;
+		switch (c) {
+		case 'o':
+			out = optarg;
+			continue;
+		case 'h':
+			fputs(synth_help, stdout);
+			return 0;
+		case 'n':
+			if (parse_count(optarg, UINT64_MAX, &so.events) || so.events == 0)
+				return cli_usage_error("synth", "--events: expected a positive count, found '%s'",
+						       optarg);
+			continue;
+		case O_SEED:
+			if (parse_count(optarg, UINT64_MAX, &so.seed))
+				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
+			continue;
+		case O_LOOMS:
+			name = "--looms", field = &so.looms;
+			break;
+		case O_PROCS:
+			name = "--procs", field = &so.procs;
+			break;
+		case O_THREADS:
+			name = "--threads", field = &so.threads;
+			break;
+		case O_CPUS:
+			name = "--cpus", field = &so.cpus;
+			break;
+		default:
+			return cli_usage_error("synth", "unknown option");
+		}
+		if (parse_count(optarg, 4096, &v) || v == 0)
+			return cli_usage_error("synth", "%s: expected a number from 1 to 4096, found '%s'",
+					       name, optarg);
+		*field = (int) v;
+	}
+	if (!out)
+		return cli_usage_error("synth", "missing -o DIR");
+	if (optind != argc)
+		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
+	if ((uint64_t) so.procs * (uint64_t) so.threads > 65535)
+		return cli_usage_error("synth", "--procs x --threads must be at most 65535");
+
+	struct weft_err e = {0};
+	struct stat st;
+	if (stat(out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode) || rmdir(out) != 0) {
+			weft_fail(&e, WEFT_EUSAGE, "%s: already exists and is not an empty directory", out);
+			return cli_report(&e);
+		}
+	}
+	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", out);
+	if (!mkdtemp(tmp)) {
+		weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create a temporary directory: %s", tmp,
+			  strerror(errno));
+		free(tmp);
+		return cli_report(&e);
+	}
+	uint64_t n = 0;
+	int rc = synth_ovni(tmp, &so, &n, &e);
+	if (rc == 0 && rename(tmp, out) != 0)
+		rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
+	if (rc) {
+		char *cmd = weft_xasprintf("rm -rf '%s'", tmp);
+		if (system(cmd) != 0)
+			weft_warn("could not remove %s", tmp);
+		free(cmd);
+		free(tmp);
+		return cli_report(&e);
+	}
+	free(tmp);
+	printf("wrote %" PRIu64 " events in %d streams to %s\n", n,
+	       so.looms * so.procs * so.threads, out);
+	return 0;
+}

@@ -3,11 +3,10 @@
 
 #include "merge.h"
 
+/* Branch-free: how streams interleave is unpredictable. */
 static inline int before(const struct weft_stream *a, const struct weft_stream *b)
 {
-	if (a->ev.time != b->ev.time)
-		return a->ev.time < b->ev.time;
-	return a->index < b->index;
+	return (a->ev.time < b->ev.time) | ((a->ev.time == b->ev.time) & (a->index < b->index));
 }
 
 static void sift_down(struct weft_merge *m, int i)
@@ -17,8 +16,8 @@ static void sift_down(struct weft_merge *m, int i)
 		int c = 2 * i + 1;
 		if (c >= m->n)
 			break;
-		if (c + 1 < m->n && before(m->heap[c + 1], m->heap[c]))
-			c++;
+		if (c + 1 < m->n)
+			c += before(m->heap[c + 1], m->heap[c]);
 		if (!before(m->heap[c], x))
 			break;
 		m->heap[i] = m->heap[c];

@@ -147,10 +147,31 @@ static void scan_fail(struct weft_stream *s, uint64_t off)
 	s->scan_fail_off = off;
 }
 
+/* Size of a well-formed event at `off`, or 0. The scanner's fast path: it
+ * reads only flags, the MCV and (inside a region) the clock. */
+static inline uint64_t scan_size(const struct weft_stream *s, uint64_t off)
+{
+	const uint8_t *p = s->map.data + off;
+	uint64_t n = s->map.size - off;
+	if (n < OBS_EV_HEADER)
+		return 0;
+	uint64_t sz;
+	if (p[0] & OBS_FLAG_JUMBO) {
+		if (n < OBS_EV_HEADER + 4)
+			return 0;
+		sz = OBS_EV_HEADER + 4 + (uint64_t) obs_u32(p + OBS_EV_HEADER, s->swap);
+	} else {
+		unsigned c = p[0] & 0x0f;
+		sz = OBS_EV_HEADER + (c ? c + 1 : 0);
+	}
+	if (sz > n || !obs_mcv_ok(p[1]) || !obs_mcv_ok(p[2]) || !obs_mcv_ok(p[3]))
+		return 0;
+	return sz;
+}
+
 /* Scan ahead until `limit` (and to the end of an open region). */
 static void scan_until(struct weft_stream *s, uint64_t limit)
 {
-	struct weft_ev ev;
 	while (!s->scan_failed && (s->scan < limit || s->scan_open)) {
 		if (s->scan >= s->map.size) {
 			if (s->scan_open) {
@@ -162,13 +183,17 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 			}
 			return;
 		}
-		int64_t sz = decode_at(s, s->scan, &ev, &s->scan_err);
-		if (sz < 0) {
+		uint64_t sz = scan_size(s, s->scan);
+		if (sz == 0) {
+			/* bad bytes: the message is built once, here (rare path) */
+			struct weft_ev ev;
+			decode_at(s, s->scan, &ev, &s->scan_err);
 			/* events before the bad bytes are still yielded, in order */
 			scan_fail(s, s->scan_open ? s->scan_reg.start : s->scan);
 			return;
 		}
-		if (ev.model == 'O' && ev.cat == 'U' && ev.val == '[') {
+		const uint8_t *p = s->map.data + s->scan;
+		if (p[1] == 'O' && p[2] == 'U' && p[3] == '[') {
 			if (s->scan_open) {
 				weft_fail(&s->scan_err, WEFT_EINPUT,
 					  "%s: nested unordered region at byte offset %llu: expected OU] "
@@ -179,8 +204,8 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 			}
 			s->scan_open = 1;
 			s->scan_reg.start = s->scan;
-			s->scan_reg.min_clock = ev.clock;
-		} else if (ev.model == 'O' && ev.cat == 'U' && ev.val == ']') {
+			s->scan_reg.min_clock = obs_u64(p + 4, s->swap);
+		} else if (p[1] == 'O' && p[2] == 'U' && p[3] == ']') {
 			if (!s->scan_open) {
 				weft_fail(&s->scan_err, WEFT_EINPUT,
 					  "%s: OU] at byte offset %llu closes no unordered region",
@@ -189,12 +214,14 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 				return;
 			}
 			s->scan_open = 0;
-			s->scan_reg.end = s->scan + (uint64_t) sz;
+			s->scan_reg.end = s->scan + sz;
 			push_region(s, &s->scan_reg);
-		} else if (s->scan_open && ev.clock < s->scan_reg.min_clock) {
-			s->scan_reg.min_clock = ev.clock;
+		} else if (s->scan_open) {
+			uint64_t clk = obs_u64(p + 4, s->swap);
+			if (clk < s->scan_reg.min_clock)
+				s->scan_reg.min_clock = clk;
 		}
-		s->scan += (uint64_t) sz;
+		s->scan += sz;
 		if (s->scan_open && s->scan - s->scan_reg.start > SPAN_MAX_BYTES) {
 			weft_fail(&s->scan_err, WEFT_EINPUT,
 				  "%s: unordered region opened at byte offset %llu is longer than %u "

@@ -19,7 +19,8 @@
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
-#define STREAM_DEFAULT_WINDOW (4u << 20)
+/* Default look-back: how far an unordered region may reach back (bytes). */
+#define STREAM_DEFAULT_WINDOW (1u << 20)
 
 struct stream_region {
 	uint64_t start, end; /* byte offsets of OU[ and just past OU] */
@@ -36,7 +37,8 @@ struct weft_stream {
 	char *rel;              /* directory relative to the trace */
 	char *obs_path, *json_path;
 	struct weft_thread *thread;
-	const char *label;      /* "loom/pid/tid" for output */
+	const char *label;      /* "loom/pid/tid " for output, padded to 64 bytes */
+	uint32_t label_len;     /* without the padding */
 	int64_t offset;         /* clock correction added to raw clocks */
 
 	struct mapfile map;

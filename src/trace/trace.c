@@ -54,11 +54,15 @@ int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o
 		rc = meta_load(&m, s->json_path, e);
 		if (rc == 0) {
 			rc = sys_add(&t->sys, &m, i, s->json_path, e);
-			char lab[512];
-			snprintf(lab, sizeof(lab), "%s/%lld/%lld", m.loom, (long long) m.pid,
-				 (long long) m.tid);
-			t->labels[i] = weft_xstrdup(lab);
+			char *lab = weft_xasprintf("%s/%lld/%lld", m.loom, (long long) m.pid,
+						   (long long) m.tid);
+			size_t n = strlen(lab);
+			/* padding lets writers copy a fixed 64 bytes */
+			t->labels[i] = weft_xcalloc(n + 65, 1);
+			memcpy(t->labels[i], lab, n);
+			free(lab);
 			s->label = t->labels[i];
+			s->label_len = (uint32_t) n;
 			meta_free(&m);
 		}
 	}

@@ -8,9 +8,6 @@
 
 #include "mapfile.h"
 
-/* Release in steps of this many bytes: one madvise per 8 MiB read. */
-#define RELEASE_STEP (8u << 20)
-
 int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 {
 	memset(m, 0, sizeof(*m));
@@ -49,9 +46,9 @@ void map_close(struct mapfile *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void map_release(struct mapfile *m, size_t upto)
+void map_release_now(struct mapfile *m, size_t upto)
 {
-	if (!m->data || upto < m->released + RELEASE_STEP)
+	if (!m->data)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
 	size_t end = upto & ~(page - 1);

@@ -18,7 +18,16 @@ struct mapfile {
 
 int map_open(struct mapfile *m, const char *path, struct weft_err *e);
 void map_close(struct mapfile *m);
-/* Give back whole pages below `upto` (call as the reader moves on). */
-void map_release(struct mapfile *m, size_t upto);
+/* Give back whole pages below `upto` (call as the reader moves on; cheap
+ * until a release step of bytes has been read). */
+void map_release_now(struct mapfile *m, size_t upto);
+
+#define MAP_RELEASE_STEP (2u << 20)
+
+static inline void map_release(struct mapfile *m, size_t upto)
+{
+	if (upto >= m->released + MAP_RELEASE_STEP)
+		map_release_now(m, upto);
+}
 
 #endif

@@ -11,12 +11,13 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-size_t fmt_u64(char *dst, uint64_t v)
+/* Up to 8 digits with 32-bit arithmetic. */
+static size_t fmt_u32_small(char *dst, uint32_t v)
 {
-	char tmp[24];
+	char tmp[12];
 	char *p = tmp + sizeof(tmp);
 	while (v >= 100) {
-		unsigned r = (unsigned) (v % 100);
+		uint32_t r = v % 100;
 		v /= 100;
 		p -= 2;
 		memcpy(p, digit_pairs + 2 * r, 2);
@@ -30,6 +31,34 @@ size_t fmt_u64(char *dst, uint64_t v)
 	size_t n = (size_t) (tmp + sizeof(tmp) - p);
 	memcpy(dst, p, n);
 	return n;
+}
+
+/* Exactly 8 digits, zero-padded. */
+static void fmt_8(char *dst, uint32_t v)
+{
+	uint32_t a = v / 10000, b = v % 10000;
+	memcpy(dst, digit_pairs + 2 * (a / 100), 2);
+	memcpy(dst + 2, digit_pairs + 2 * (a % 100), 2);
+	memcpy(dst + 4, digit_pairs + 2 * (b / 100), 2);
+	memcpy(dst + 6, digit_pairs + 2 * (b % 100), 2);
+}
+
+size_t fmt_u64(char *dst, uint64_t v)
+{
+	if (v < 100000000)
+		return fmt_u32_small(dst, (uint32_t) v);
+	uint64_t hi = v / 100000000;
+	uint32_t lo = (uint32_t) (v % 100000000);
+	size_t n;
+	if (hi < 100000000) {
+		n = fmt_u32_small(dst, (uint32_t) hi);
+	} else {
+		n = fmt_u32_small(dst, (uint32_t) (hi / 100000000));
+		fmt_8(dst + n, (uint32_t) (hi % 100000000));
+		n += 8;
+	}
+	fmt_8(dst + n, lo);
+	return n + 8;
 }
 
 size_t fmt_i64(char *dst, int64_t v)

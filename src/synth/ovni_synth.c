@@ -1,0 +1,276 @@
+/* ovni_synth: generator of ovni-model traces (see ovni_synth.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovni_synth.h"
+#include "writer.h"
+
+#define T0 1000000000000ull /* first clock, like the corpus traces */
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rnd(struct rng *r)
+{
+	/* splitmix64: small, fast, and the same on every machine */
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(struct rng *r, uint64_t n)
+{
+	return rnd(r) % n;
+}
+
+struct sthread {
+	struct ovni_writer w;
+	int64_t pid, tid, creator;
+	int started, ended;
+	uint64_t budget;
+};
+
+struct sloom {
+	struct sthread *th;
+	int nth;
+};
+
+static void ev0(struct sthread *t, const char *mcv, uint64_t clk)
+{
+	ow_event(&t->w, mcv, clk, NULL, 0);
+}
+
+static void ev_i32(struct sthread *t, const char *mcv, uint64_t clk, int32_t a)
+{
+	ow_event(&t->w, mcv, clk, &a, 4);
+}
+
+static void ev_i32_i32(struct sthread *t, const char *mcv, uint64_t clk, int32_t a, int32_t b)
+{
+	uint8_t p[8];
+	memcpy(p, &a, 4);
+	memcpy(p + 4, &b, 4);
+	ow_event(&t->w, mcv, clk, p, 8);
+}
+
+static void ev_mark(struct sthread *t, const char *mcv, uint64_t clk, int64_t value, int32_t type)
+{
+	uint8_t p[12];
+	memcpy(p, &value, 8);
+	memcpy(p + 8, &type, 4);
+	ow_event(&t->w, mcv, clk, p, 12);
+}
+
+static void ev_ohx(struct sthread *t, uint64_t clk, int32_t cpu, int32_t creator, uint64_t tag)
+{
+	uint8_t p[16];
+	memcpy(p, &cpu, 4);
+	memcpy(p + 4, &creator, 4);
+	memcpy(p + 8, &tag, 8);
+	ow_event(&t->w, "OHx", clk, p, 16);
+}
+
+static void ev_ohc(struct sthread *t, uint64_t clk, int32_t cpu, uint64_t tag)
+{
+	uint8_t p[12];
+	memcpy(p, &cpu, 4);
+	memcpy(p + 4, &tag, 8);
+	ow_event(&t->w, "OHC", clk, p, 12);
+}
+
+/* One running slice of thread x on cpu: body events between now and the
+ * returned clock. `sib` are the threads sharing the cpu (for OAr). */
+static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **sib, int nsib,
+			   int32_t cpu, uint64_t now)
+{
+	uint64_t left = x->budget > x->w.nevents + 2 ? x->budget - x->w.nevents - 2 : 0;
+	uint64_t n = 4 + below(r, 40);
+	if (n > left)
+		n = left;
+	int depth = 0;
+	int64_t stack[2];
+	for (uint64_t k = 0; k < n; k++) {
+		now += 1 + below(r, 400);
+		unsigned pick = (unsigned) below(r, 100);
+		if (pick < 30) {
+			ev0(x, "OB.", now);
+		} else if (pick < 60) {
+			if (depth < 2 && (depth == 0 || below(r, 2))) {
+				stack[depth] = 1 + (int64_t) below(r, 6);
+				ev_mark(x, "OM[", now, stack[depth], 2);
+				depth++;
+			} else {
+				depth--;
+				ev_mark(x, "OM]", now, stack[depth], 2);
+			}
+		} else if (pick < 75) {
+			ev_mark(x, "OM=", now, 1 + (int64_t) below(r, 4), 1);
+		} else if (pick < 82) {
+			ev0(x, "OF[", now);
+			now += 500 + below(r, 5000);
+			ev0(x, "OF]", now);
+			k++;
+		} else if (pick < 88) {
+			ev_i32(x, "OAs", now, -1);
+			now += 1 + below(r, 300);
+			ev_i32(x, "OAs", now, cpu);
+			k++;
+		} else if (pick < 94 && nsib > 1) {
+			/* move a paused sibling to the vCPU and back */
+			struct sthread *y = sib[below(r, (uint64_t) nsib)];
+			if (y == x || !y->started || y->ended) {
+				ev0(x, "OB.", now);
+				continue;
+			}
+			ev_i32_i32(x, "OAr", now, -1, (int32_t) y->tid);
+			now += 1 + below(r, 300);
+			ev_i32_i32(x, "OAr", now, cpu, (int32_t) y->tid);
+			k++;
+		} else if (pick < 96) {
+			ev_ohc(x, now, cpu, below(r, 1000));
+		} else {
+			ev0(x, "OB.", now);
+		}
+	}
+	while (depth > 0) {
+		now += 1 + below(r, 100);
+		depth--;
+		ev_mark(x, "OM]", now, stack[depth], 2);
+	}
+	return now;
+}
+
+/* Run every thread whose home is `cpu` to its end, in turns. */
+static void run_cpu(struct rng *r, struct sthread **ths, int n, int32_t cpu, uint64_t now)
+{
+	int alive = n, i = 0;
+	while (alive > 0) {
+		while (ths[i]->ended)
+			i = (i + 1) % n;
+		struct sthread *x = ths[i];
+		if (!x->started) {
+			ev_ohx(x, now, cpu, (int32_t) x->creator, (uint64_t) x->tid);
+			x->started = 1;
+		} else {
+			ev0(x, "OHr", now);
+		}
+		now = slice_body(r, x, ths, n, cpu, now);
+		now += 1 + below(r, 200);
+		if (x->w.nevents + 2 >= x->budget) {
+			ev0(x, "OHe", now);
+			x->ended = 1;
+			alive--;
+			now += 1 + below(r, 200);
+			i = (i + 1) % n;
+			continue;
+		}
+		int j = (i + 1) % n;
+		while (ths[j]->ended)
+			j = (j + 1) % n;
+		struct sthread *y = ths[j];
+		if (y != x && y->started && below(r, 2)) {
+			/* hand-over: x cools and pauses while y warms, then y runs */
+			ev0(x, "OHc", now);
+			ev0(y, "OHw", now);
+			ev0(x, "OHp", now + 1 + below(r, 50));
+			now += 60 + below(r, 100);
+		} else {
+			ev0(x, "OHp", now);
+			now += 1 + below(r, 500);
+		}
+		i = j;
+	}
+}
+
+static char *thread_json(const struct synth_opts *o, const char *loom, int64_t pid, int64_t tid,
+			 int rank)
+{
+	char cpus[8192];
+	size_t off = 0;
+	for (int c = 0; c < o->cpus && off < sizeof(cpus) - 64; c++)
+		off += (size_t) snprintf(cpus + off, sizeof(cpus) - off, "%s{\"index\": %d, \"phyid\": %d}",
+					 c ? ", " : "", c, c);
+	return weft_xasprintf(
+		"{\n"
+		"  \"version\": 3,\n"
+		"  \"ovni\": {\n"
+		"    \"lib\": {\"version\": \"1.14.0\", \"commit\": \"weft-synth\"},\n"
+		"    \"part\": \"thread\",\n"
+		"    \"tid\": %lld,\n"
+		"    \"pid\": %lld,\n"
+		"    \"loom\": \"%s\",\n"
+		"    \"app_id\": 1,\n"
+		"    \"rank\": %d,\n"
+		"    \"nranks\": %d,\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"},\n"
+		"    \"mark\": {\n"
+		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
+		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
+		"      \"2\": {\"title\": \"Synth region\", \"chan_type\": \"stack\",\n"
+		"             \"labels\": {\"1\": \"pack\", \"2\": \"unpack\", \"3\": \"kernel\", \"4\": \"wait\", \"5\": \"copy\", \"6\": \"check\"}}\n"
+		"    },\n"
+		"    \"loom_cpus\": [%s],\n"
+		"    \"finished\": 1\n"
+		"  }\n"
+		"}\n",
+		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs, cpus);
+}
+
+int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)
+{
+	struct rng r = {o->seed * 0x2545f4914f6cdd1dull + 1};
+	int nth = o->procs * o->threads;
+	uint64_t per = o->events / ((uint64_t) o->looms * (uint64_t) nth);
+	if (per < 4)
+		per = 4;
+	/* writers buffer at most ~64 MiB in all */
+	size_t bufsize = (64u << 20) / (size_t) nth;
+	if (bufsize > (1u << 20))
+		bufsize = 1u << 20;
+	int rc = 0;
+	*written = 0;
+	struct sthread *th = weft_xcalloc((size_t) nth, sizeof(*th));
+	struct sthread **ths = weft_xcalloc((size_t) nth, sizeof(*ths));
+	for (int l = 0; l < o->looms && rc == 0; l++) {
+		char loom[32];
+		snprintf(loom, sizeof(loom), "node%02d", l);
+		memset(th, 0, (size_t) nth * sizeof(*th));
+		int opened = 0;
+		for (int j = 0; j < nth && rc == 0; j++) {
+			int p = j / o->threads, t = j % o->threads;
+			struct sthread *x = &th[j];
+			x->pid = (int64_t) (l + 1) * 100000 + p * 1000;
+			x->tid = x->pid + t;
+			x->creator = t == 0 ? -1 : x->pid;
+			x->budget = per;
+			char *sdir = weft_xasprintf("%s/loom.%s/proc.%lld/thread.%lld", dir, loom,
+						    (long long) x->pid, (long long) x->tid);
+			char *json = thread_json(o, loom, x->pid, x->tid, l * o->procs + p);
+			rc = ow_open(&x->w, sdir, bufsize, e);
+			if (rc == 0) {
+				opened++;
+				rc = ow_write_json(sdir, json, e);
+			}
+			free(json);
+			free(sdir);
+		}
+		for (int c = 0; c < o->cpus && rc == 0; c++) {
+			int n = 0;
+			for (int j = c; j < nth; j += o->cpus)
+				ths[n++] = &th[j];
+			if (n)
+				run_cpu(&r, ths, n, c, T0 + (uint64_t) c * 7 + (uint64_t) l * 3);
+		}
+		for (int j = 0; j < opened; j++) {
+			*written += th[j].w.nevents;
+			if (ow_close(&th[j].w, e))
+				rc = -1;
+		}
+	}
+	free(ths);
+	free(th);
+	return rc;
+}

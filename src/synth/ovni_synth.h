@@ -1,0 +1,25 @@
+/* ovni_synth: deterministic synthetic ovni-model traces.
+ * Threads are bound to a home CPU of their loom and take turns on it in
+ * slices; slices start with OHx (first) or OHr, end with OHp (optionally after
+ * OHc, the next thread warming with OHw) or OHe, and hold bursts, single and
+ * stacked marks, flushes, self-moves to the vCPU and back (OAs) and moves of a
+ * paused sibling (OAr). Every ovni-model rule holds: at most one Running
+ * thread per physical CPU, marks balanced, every thread dead at the end.
+ * Same options, same bytes. */
+#ifndef WEFT_OVNI_SYNTH_H
+#define WEFT_OVNI_SYNTH_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+struct synth_opts {
+	int looms, procs, threads, cpus;
+	uint64_t events; /* target total; the result is within a few per thread */
+	uint64_t seed;
+};
+
+/* Write the trace into the existing empty directory `dir`. Sets *written. */
+int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e);
+
+#endif

@@ -1,0 +1,34 @@
+/* writer: produce ovni streams (format v3) on disk.
+ * A stream writer buffers stream.obs bytes in memory and appends them to the
+ * file when the buffer fills (open, append, close: no descriptor is held, so
+ * thousands of streams can be written at once). Events are written in this
+ * machine's byte order, as libovni does. Used by `weft synth` and importers. */
+#ifndef WEFT_WRITER_H
+#define WEFT_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct ovni_writer {
+	char *obs_path;
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t nevents;
+	int failed;
+};
+
+/* Create DIR (and parents) and start DIR/stream.obs with its header. */
+int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_err *e);
+/* Append one normal event (payload 0 or 2..16 bytes). */
+void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
+	      size_t len);
+/* Flush and release; returns -1 on an I/O error (recorded at any time). */
+int ow_close(struct ovni_writer *w, struct weft_err *e);
+/* Write DIR/stream.json with `text` (a complete JSON document). */
+int ow_write_json(const char *dir, const char *text, struct weft_err *e);
+/* mkdir -p */
+int mkdir_p(const char *path, struct weft_err *e);
+
+#endif
