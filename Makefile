@@ -102,13 +102,17 @@ fuzz: config.mk
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null; \
 	  else echo "make fuzz: clang is missing; run: sudo apt-get install clang"; exit 1; fi; }
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
-	  SAN="-fsanitize=fuzzer-no-link,address,undefined" $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o))
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	  $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o))
 	@for t in $(FUZZ_TARGETS); do \
-	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined $(INCLUDES) $(CJSON_CFLAGS) \
+	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    $(INCLUDES) $(CJSON_CFLAGS) \
 	    -o build-fuzz/$$t test/fuzz/$$t.c $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) $(LIBS) || exit 1; \
-	  mkdir -p build-fuzz/corpus-$$t; \
+	  mkdir -p build-fuzz/corpus-$$t build-fuzz/crash-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
-	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$t test/fuzz/corpus/$$t || exit 1; \
+	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/crash-$$t/ \
+	    build-fuzz/corpus-$$t test/fuzz/corpus/$$t || { \
+	    echo "make fuzz: $$t failed; the input is in build-fuzz/crash-$$t/"; exit 1; }; \
 	done
 
 bench: config.mk

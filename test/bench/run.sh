@@ -1,0 +1,46 @@
+#!/bin/sh
+# make bench: a report, never a pass/fail test. Builds synthetic traces with
+# `weft synth` (kept in bench-out/ between runs) and reports events/s and peak
+# RSS of weft top and weft dump at several trace lengths.
+set -eu
+: "${WEFT:?set WEFT to the weft binary}"
+CC=${CC:-cc}
+out=bench-out
+mkdir -p "$out"
+$CC -O2 -o "$out/measure" test/bench/measure.c
+
+sizes=${BENCH_SIZES:-"1M 5M 20M"}
+corpus=$(cd "$(dirname "$0")/../../.." && pwd)/shared/corpus/ovni/o-medium/trace
+
+echo "weft bench on $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d)"
+printf '%-22s %10s %9s %12s %10s\n' "case" "events" "seconds" "events/s" "peak RSS"
+
+row() { # name events seconds rss_kib
+	awk -v n="$1" -v e="$2" -v s="$3" -v r="$4" 'BEGIN {
+		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB\n", n, e, s, (s > 0 ? e / s / 1e6 : 0), r / 1024 }'
+}
+
+for size in $sizes; do
+	t="$out/synth-$size"
+	if [ ! -f "$t.done" ]; then
+		rm -rf "$t"
+		set -- $("$out/measure" "$out/synth.txt" "$WEFT" synth -o "$t" --events "$size" --seed 1)
+		rm -f "$out/synth.txt"
+		events=$("$WEFT" top "$t" | awk '/^events/ {print $2}')
+		echo "$events" > "$t.done"
+		row "synth $size" "$events" "$1" "$2"
+	fi
+	events=$(cat "$t.done")
+	set -- $("$out/measure" /dev/null "$WEFT" top "$t")
+	row "top $size" "$events" "$1" "$2"
+	set -- $("$out/measure" /dev/null "$WEFT" dump "$t")
+	row "dump $size" "$events" "$1" "$2"
+done
+
+if [ -d "$corpus" ]; then
+	events=$("$WEFT" top "$corpus" | awk '/^events/ {print $2}')
+	set -- $("$out/measure" /dev/null "$WEFT" top "$corpus")
+	row "top o-medium" "$events" "$1" "$2"
+	set -- $("$out/measure" /dev/null "$WEFT" dump "$corpus")
+	row "dump o-medium" "$events" "$1" "$2"
+fi
