@@ -50,7 +50,8 @@ static int get_int(struct mctx *c, const cJSON *j, const char *key, int64_t lo, 
 	if (!cJSON_IsNumber(j))
 		return bad(c, key, expected, j);
 	double d = j->valuedouble;
-	if (!(d == floor(d)) || d < (double) lo || d > (double) hi) {
+	/* hi + 1.0: (double) INT64_MAX rounds up to 2^63, which int64_t cannot hold */
+	if (!(d == floor(d)) || d < (double) lo || d >= (double) hi + 1.0) {
 		return weft_fail(c->e, WEFT_EINPUT, "%s: key '%s': expected %s, found %.17g", c->path,
 				 key, expected, d);
 	}

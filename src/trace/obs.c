@@ -3,27 +3,6 @@
 
 #include "obs.h"
 
-uint16_t obs_u16(const uint8_t *p, int swap)
-{
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return swap ? __builtin_bswap16(v) : v;
-}
-
-uint32_t obs_u32(const uint8_t *p, int swap)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-uint64_t obs_u64(const uint8_t *p, int swap)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return swap ? __builtin_bswap64(v) : v;
-}
-
 int obs_check_header(const uint8_t *d, size_t n, int *swap, const char *path, struct weft_err *e)
 {
 	if (n == 0)
@@ -48,40 +27,6 @@ int obs_check_header(const uint8_t *d, size_t n, int *swap, const char *path, st
 				 path, d[4], d[5], d[6], d[7]);
 	}
 	return 0;
-}
-
-int obs_decode(const uint8_t *p, size_t n, int swap, struct weft_ev *ev, size_t *size)
-{
-	if (n < OBS_EV_HEADER)
-		return OBS_TRUNC;
-	uint8_t flags = p[0];
-	size_t sz;
-	if (flags & OBS_FLAG_JUMBO) {
-		if (n < OBS_EV_HEADER + 4)
-			return OBS_TRUNC;
-		uint32_t len = obs_u32(p + OBS_EV_HEADER, swap);
-		sz = (size_t) OBS_EV_HEADER + 4 + len;
-		ev->payload = p + OBS_EV_HEADER + 4;
-		ev->payload_len = len;
-		ev->jumbo = 1;
-	} else {
-		unsigned code = flags & 0x0f;
-		uint32_t len = code ? code + 1 : 0;
-		sz = OBS_EV_HEADER + len;
-		ev->payload = p + OBS_EV_HEADER;
-		ev->payload_len = len;
-		ev->jumbo = 0;
-	}
-	if (sz > n)
-		return OBS_TRUNC;
-	if (!obs_mcv_ok(p[1]) || !obs_mcv_ok(p[2]) || !obs_mcv_ok(p[3]))
-		return OBS_BADMCV;
-	ev->model = p[1];
-	ev->cat = p[2];
-	ev->val = p[3];
-	ev->clock = obs_u64(p + 4, swap);
-	*size = sz;
-	return OBS_EVENT;
 }
 
 int obs_explain(const uint8_t *p, size_t n, int swap, int res, const char *path, uint64_t off,

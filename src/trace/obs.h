@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 #include "event.h"
@@ -27,22 +28,72 @@ enum obs_result {
 	OBS_BADMCV = -2 /* the MCV holds a byte that is not printable ASCII */
 };
 
-/* Decode the event at p (n bytes available). Fills ev (model..payload) and
- * the event's total size. */
-int obs_decode(const uint8_t *p, size_t n, int swap, struct weft_ev *ev, size_t *size);
-
-/* Explain a non-zero obs_decode() result at byte offset `off` of `path`. */
-int obs_explain(const uint8_t *p, size_t n, int swap, int res, const char *path, uint64_t off,
-		struct weft_err *e);
-
 /* Integer readers honouring the stream byte order (unaligned-safe). */
-uint16_t obs_u16(const uint8_t *p, int swap);
-uint32_t obs_u32(const uint8_t *p, int swap);
-uint64_t obs_u64(const uint8_t *p, int swap);
+static inline uint16_t obs_u16(const uint8_t *p, int swap)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t obs_u32(const uint8_t *p, int swap)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t obs_u64(const uint8_t *p, int swap)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
 
 static inline int obs_mcv_ok(uint8_t c)
 {
 	return c >= 0x21 && c <= 0x7e;
 }
+
+/* Decode the event at p (n bytes available). Fills ev (model..payload) and
+ * the event's total size. Inline: this is the per-event hot path. */
+static inline int obs_decode(const uint8_t *p, size_t n, int swap, struct weft_ev *ev, size_t *size)
+{
+	if (__builtin_expect(n < OBS_EV_HEADER, 0))
+		return OBS_TRUNC;
+	uint8_t flags = p[0];
+	size_t sz;
+	if (__builtin_expect(flags & OBS_FLAG_JUMBO, 0)) {
+		if (n < OBS_EV_HEADER + 4)
+			return OBS_TRUNC;
+		uint32_t len = obs_u32(p + OBS_EV_HEADER, swap);
+		sz = (size_t) OBS_EV_HEADER + 4 + len;
+		ev->payload = p + OBS_EV_HEADER + 4;
+		ev->payload_len = len;
+		ev->jumbo = 1;
+	} else {
+		uint32_t code = flags & 0x0fu;
+		uint32_t len = code + (code != 0); /* 0, or code + 1 */
+		sz = OBS_EV_HEADER + len;
+		ev->payload = p + OBS_EV_HEADER;
+		ev->payload_len = len;
+		ev->jumbo = 0;
+	}
+	if (__builtin_expect(sz > n, 0))
+		return OBS_TRUNC;
+	if (__builtin_expect(!obs_mcv_ok(p[1]) || !obs_mcv_ok(p[2]) || !obs_mcv_ok(p[3]), 0))
+		return OBS_BADMCV;
+	ev->model = p[1];
+	ev->cat = p[2];
+	ev->val = p[3];
+	ev->clock = obs_u64(p + 4, swap);
+	*size = sz;
+	return OBS_EVENT;
+}
+
+/* Explain a non-zero obs_decode() result at byte offset `off` of `path`. */
+int obs_explain(const uint8_t *p, size_t n, int swap, int res, const char *path, uint64_t off,
+		struct weft_err *e);
+
 
 #endif

@@ -50,13 +50,13 @@ static void mcv_str(const struct weft_ev *ev, char out[4])
 }
 
 /* Decode at `off`; fills ev and returns its size, or -1 with e filled. */
-static int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft_ev *ev, struct weft_err *e)
+static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft_ev *ev, struct weft_err *e)
 {
 	size_t sz;
 	const uint8_t *p = s->map.data + off;
 	size_t n = s->map.size - off;
 	int r = obs_decode(p, n, s->swap, ev, &sz);
-	if (r != OBS_EVENT)
+	if (__builtin_expect(r != OBS_EVENT, 0))
 		return obs_explain(p, n, s->swap, r, s->obs_path, off, e);
 	ev->offset = off;
 	ev->stream = s;
@@ -139,6 +139,11 @@ static void push_region(struct weft_stream *s, const struct stream_region *r)
 		}
 	}
 	s->regs[s->reg_tail++] = *r;
+	/* A queued region's min_clock also covers every later queued region: an
+	 * event must wait for all of them, not only the next one, and the span
+	 * must reach through the last region that goes back before it. */
+	for (int k = s->reg_tail - 2; k >= s->reg_head && s->regs[k].min_clock > r->min_clock; k--)
+		s->regs[k].min_clock = r->min_clock;
 }
 
 static void scan_fail(struct weft_stream *s, uint64_t off)
@@ -257,10 +262,12 @@ static void span_add(struct weft_stream *s, uint64_t clock, uint64_t off)
 /* Collect [from, to) into the span; returns the largest clock seen. */
 static uint64_t span_fill(struct weft_stream *s, uint64_t from, uint64_t to, uint64_t maxc)
 {
-	struct weft_ev ev;
+	struct weft_ev ev = {0};
 	struct weft_err ignore;
 	while (from < to) {
-		int64_t sz = decode_at(s, from, &ev, &ignore); /* scanned already: cannot fail */
+		int64_t sz = decode_at(s, from, &ev, &ignore);
+		if (sz < 0)
+			break; /* cannot happen: the scanner validated these bytes */
 		span_add(s, ev.clock, from);
 		if (ev.clock > maxc)
 			maxc = ev.clock;
@@ -290,12 +297,12 @@ static void span_build(struct weft_stream *s)
 		uint64_t stop = s->reg_head < s->reg_tail ? s->regs[s->reg_head].start : s->scan;
 		if (s->scan_failed && s->scan_fail_off < stop)
 			stop = s->scan_fail_off;
-		struct weft_ev ev;
+		struct weft_ev ev = {0};
 		struct weft_err ignore;
 		int grew = 0;
 		while (end < stop) {
 			int64_t sz = decode_at(s, end, &ev, &ignore);
-			if (ev.clock >= maxc)
+			if (sz < 0 || ev.clock >= maxc)
 				break;
 			span_add(s, ev.clock, end);
 			end += (uint64_t) sz;

@@ -24,7 +24,8 @@ enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
 struct stream_region {
 	uint64_t start, end; /* byte offsets of OU[ and just past OU] */
-	uint64_t min_clock;  /* smallest clock inside the region */
+	uint64_t min_clock;  /* smallest clock inside the region; once queued, also
+	                      * inside every later queued region */
 };
 
 struct stream_span_ent {

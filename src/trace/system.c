@@ -34,6 +34,9 @@ static struct weft_loom *loom_get(struct weft_system *s, const char *name)
 static int merge_cpus(struct weft_loom *l, const struct weft_meta *m, const char *path,
 		      struct weft_err *e)
 {
+	/* set first: a conflict inside this very list names this file */
+	if (m->ncpus && !l->cpus_from)
+		l->cpus_from = path;
 	for (int i = 0; i < m->ncpus; i++) {
 		struct weft_cpu *c;
 		HASH_FIND(hh, l->cpu_by_phyid, &m->cpus[i].phyid, sizeof(int64_t), c);
@@ -53,8 +56,6 @@ static int merge_cpus(struct weft_loom *l, const struct weft_meta *m, const char
 		HASH_ADD(hh, l->cpu_by_phyid, phyid, sizeof(int64_t), c);
 		l->ncpus++;
 	}
-	if (m->ncpus && !l->cpus_from)
-		l->cpus_from = path;
 	return 0;
 }
 
