@@ -85,6 +85,7 @@ $(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIB_OBJS)
 check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
 	CK_FORK=yes $(BUILD)/unit_tests
 	WEFT=$(abspath $(WEFT)) sh test/e2e/run.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/synth.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 

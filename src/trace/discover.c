@@ -37,10 +37,19 @@ static int ends_with(const char *s, const char *suf)
 
 static void note_old(struct walk *w, const char *rel, const char *name, int version)
 {
-	if (w->old_version >= version)
+	/* highest version first, then the byte-wise smallest path: the message
+	 * must not depend on readdir order */
+	char hint[sizeof(w->old_hint)];
+	snprintf(hint, sizeof(hint), "%s%s%s", rel, rel[0] ? "/" : "", name);
+	if (w->old_version > version || (w->old_version == version && strcmp(hint, w->old_hint) >= 0))
 		return;
 	w->old_version = version;
-	snprintf(w->old_hint, sizeof(w->old_hint), "%s%s%s", rel, rel[0] ? "/" : "", name);
+	memcpy(w->old_hint, hint, sizeof(hint));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
 static int walk_dir_at(struct walk *w, const char *rel, const char *path);
@@ -117,6 +126,10 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 			       path);
 	else if (has_json)
 		add(w, rel[0] ? rel : ".");
+	/* walk subdirectories in byte order, so the first error reported does
+	 * not depend on readdir order either */
+	if (nsub > 1)
+		qsort(subdirs, (size_t) nsub, sizeof(char *), cmp_str);
 	for (int i = 0; i < nsub; i++) {
 		if (rc == 0) {
 			char *crel = weft_xasprintf("%s%s%s", rel, rel[0] ? "/" : "", subdirs[i]);
@@ -128,11 +141,6 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 	free(subdirs);
 	w->depth--;
 	return rc;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
 int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# End-to-end tests of `weft synth`: determinism, validity as read back by
+# weft itself, the event mix it promises, and its output discipline.
+#   WEFT=/abs/path/to/weft sh test/e2e/synth.sh
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+: "${WEFT:?set WEFT to the weft binary}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-synth.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+npass=0
+nfail=0
+pass() { echo "ok $1"; npass=$((npass + 1)); }
+fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
+
+# -- determinism -------------------------------------------------------------
+args="--looms 3 --procs 2 --threads 3 --cpus 4 --events 60000 --seed 5"
+if "$WEFT" synth -o "$tmp/a" $args > "$tmp/a.out" 2>&1 &&
+	"$WEFT" synth -o "$tmp/b" $args > /dev/null 2>&1; then
+	if diff -r "$tmp/a" "$tmp/b" > /dev/null; then
+		pass "same arguments give identical bytes"
+	else
+		fail "determinism" "two runs differ"
+	fi
+else
+	fail "synth runs" "$(cat "$tmp/a.out")"
+fi
+"$WEFT" synth -o "$tmp/c" --looms 3 --procs 2 --threads 3 --cpus 4 --events 60000 --seed 6 > /dev/null 2>&1
+if diff -r "$tmp/a" "$tmp/c" > /dev/null 2>&1; then
+	fail "seed" "a different seed gave the same trace"
+else
+	pass "a different seed gives a different trace"
+fi
+
+# -- layout --------------------------------------------------------------------
+n=$(find "$tmp/a" -name stream.obs | wc -l)
+[ "$n" -eq 18 ] && pass "3 looms x 2 procs x 3 threads = 18 streams" ||
+	fail "layout" "expected 18 streams, found $n"
+[ -f "$tmp/a/loom.node02/proc.301000/thread.301002/stream.json" ] &&
+	pass "stream paths follow loom.nodeNN/proc.PID/thread.TID" ||
+	fail "layout" "loom.node02/proc.301000/thread.301002 missing"
+if ls -d "$tmp"/a.tmp-* > /dev/null 2>&1; then
+	fail "temporary directory" "left behind"
+else
+	pass "no temporary directory left behind"
+fi
+
+# -- read back by weft ---------------------------------------------------------
+if "$WEFT" top "$tmp/a" > "$tmp/top" 2> "$tmp/err"; then
+	pass "weft top validates the synthetic trace"
+else
+	fail "weft top" "$(cat "$tmp/err")"
+fi
+total=$(awk '/^events/ {print $2}' "$tmp/top")
+reported=$(awk '{print $2}' "$tmp/a.out")
+[ "$total" = "$reported" ] && pass "synth reports the number of events it wrote ($total)" ||
+	fail "event count" "synth said $reported, top counts $total"
+# within a few events per thread of the target
+if [ "$total" -ge 59900 ] && [ "$total" -le 60100 ]; then
+	pass "about --events events ($total for 60000)"
+else
+	fail "event target" "$total events for --events 60000"
+fi
+missing=""
+for mcv in OHx OHC OHp OHr OHc OHw OHe OAs OAr OF[ OF] OB. OM[ OM] OM=; do
+	awk -v m="$mcv" '$1 == m {f = 1} END {exit !f}' "$tmp/top" || missing="$missing $mcv"
+done
+[ -z "$missing" ] && pass "every ovni-model event kind is present" ||
+	fail "event mix" "missing:$missing"
+x=$(awk '$1 == "OHx" {print $2}' "$tmp/top")
+e=$(awk '$1 == "OHe" {print $2}' "$tmp/top")
+[ "$x" = 18 ] && [ "$e" = 18 ] && pass "every thread starts once and ends once" ||
+	fail "life cycle" "OHx $x, OHe $e for 18 threads"
+push=$(awk '$1 == "OM[" {print $2}' "$tmp/top")
+pop=$(awk '$1 == "OM]" {print $2}' "$tmp/top")
+[ "$push" = "$pop" ] && pass "stacked marks are balanced ($push)" || fail "marks" "$push pushes, $pop pops"
+fb=$(awk '$1 == "OF[" {print $2}' "$tmp/top")
+fe=$(awk '$1 == "OF]" {print $2}' "$tmp/top")
+[ "$fb" = "$fe" ] && pass "flushes are paired ($fb)" || fail "flushes" "$fb begin, $fe end"
+if "$WEFT" dump "$tmp/a" > "$tmp/dump" 2> "$tmp/err"; then
+	lines=$(wc -l < "$tmp/dump")
+	[ "$lines" -eq "$total" ] && pass "weft dump reads all $total events" ||
+		fail "dump" "$lines lines for $total events"
+else
+	fail "weft dump" "$(cat "$tmp/err")"
+fi
+
+# -- output discipline ---------------------------------------------------------
+mkdir "$tmp/full" && echo keep > "$tmp/full/file"
+"$WEFT" synth -o "$tmp/full" --events 1000 > /dev/null 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -qF "already exists and is not an empty directory" "$tmp/err" &&
+	[ "$(cat "$tmp/full/file")" = keep ] && [ "$(ls "$tmp/full")" = file ]; then
+	pass "refuses a non-empty output directory and leaves it alone"
+else
+	fail "non-empty output" "exit $rc: $(cat "$tmp/err")"
+fi
+mkdir "$tmp/empty"
+if "$WEFT" synth -o "$tmp/empty" --events 1000 > /dev/null 2>&1 && [ -d "$tmp/empty/loom.node00" ]; then
+	pass "writes into an existing empty directory"
+else
+	fail "empty output dir" "not written"
+fi
+for bad in "--looms 0" "--cpus x" "--events 0" "--threads 5000" "--bogus 1"; do
+	"$WEFT" synth -o "$tmp/u" $bad > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$tmp/u" ]; then
+		pass "usage error exits 2: $bad"
+	else
+		fail "usage $bad" "exit $rc"
+	fi
+done
+"$WEFT" synth --events 10 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -qF "missing -o DIR" "$tmp/err" && pass "missing -o exits 2" ||
+	fail "missing -o" "$(cat "$tmp/err")"
+
+echo "$npass passed, $nfail failed"
+[ $nfail -eq 0 ]

@@ -1,0 +1,22 @@
+/* Unit test runner: every suite of suites.h in one SRunner.
+ * CK_FORK=yes (Check's default) runs each test in its own process, so a
+ * crash fails that test only. Exit status 0 when every test passed. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(obs_suite());
+	srunner_add_suite(sr, metadata_suite());
+	srunner_add_suite(sr, system_suite());
+	srunner_add_suite(sr, discover_suite());
+	srunner_add_suite(sr, outbuf_suite());
+	srunner_add_suite(sr, stream_suite());
+	srunner_add_suite(sr, merge_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,15 @@
+/* suites: one Check suite per tested module; main.c runs them all. */
+#ifndef WEFT_SUITES_H
+#define WEFT_SUITES_H
+
+#include <check.h>
+
+Suite *obs_suite(void);
+Suite *metadata_suite(void);
+Suite *system_suite(void);
+Suite *discover_suite(void);
+Suite *outbuf_suite(void);
+Suite *stream_suite(void);
+Suite *merge_suite(void);
+
+#endif

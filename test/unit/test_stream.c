@@ -1,0 +1,797 @@
+/* Unit tests of src/trace/stream.c: raw and ordered cursors over stream.obs
+ * files written into temp dirs. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream.h"
+#include "suites.h"
+#include "testutil.h"
+
+static char *dir;
+static char *path; /* dir/stream.obs */
+
+static void setup(void)
+{
+	dir = tu_mkdtemp();
+	path = tu_join(dir, "stream.obs");
+}
+
+static void teardown(void)
+{
+	tu_rmtree(dir);
+	free(dir);
+	free(path);
+	dir = path = NULL;
+}
+
+/* One yielded event, as the tests compare it. */
+struct got {
+	char mcv[4];
+	uint64_t clock, off;
+};
+
+struct run {
+	struct got ev[64];
+	int n;          /* events yielded */
+	int rc;         /* last stream_next() result: 0 end, -1 error */
+	struct weft_err e;
+};
+
+static void open_file(struct weft_stream *s, enum stream_mode mode, uint64_t window)
+{
+	memset(s, 0, sizeof(*s));
+	s->obs_path = path;
+	s->window = window;
+	struct weft_err e = {0};
+	ck_assert_msg(stream_open(s, mode, &e) == 0, "stream_open: %s", e.msg);
+	ck_assert_int_eq(s->active, 1);
+}
+
+/* Write b to the stream file and read it to the end or the first error. */
+static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, struct run *r)
+{
+	tu_write(path, b->d, b->n);
+	struct weft_stream s;
+	open_file(&s, mode, window);
+	memset(r, 0, sizeof(*r));
+	for (;;) {
+		r->rc = stream_next(&s, &r->e);
+		if (r->rc != 1)
+			break;
+		ck_assert_int_lt(r->n, 64);
+		struct got *g = &r->ev[r->n++];
+		g->mcv[0] = (char) s.ev.model;
+		g->mcv[1] = (char) s.ev.cat;
+		g->mcv[2] = (char) s.ev.val;
+		g->mcv[3] = '\0';
+		g->clock = s.ev.clock;
+		g->off = s.ev.offset;
+		ck_assert_ptr_eq(s.ev.stream, &s);
+		ck_assert(s.ev.time == s.ev.clock);
+	}
+	if (r->rc == 0) {
+		/* the end is sticky */
+		struct weft_err e2 = {0};
+		ck_assert_int_eq(stream_next(&s, &e2), 0);
+		ck_assert_uint_eq(s.nevents, (uint64_t) r->n);
+	}
+	stream_close(&s);
+	ck_assert_ptr_null(s.map.data);
+}
+
+/* Expected events as "MCV clock offset" triples. */
+struct want {
+	const char *mcv;
+	uint64_t clock, off;
+};
+
+static void check_events(const struct run *r, const struct want *w, int n)
+{
+	ck_assert_int_eq(r->n, n);
+	for (int i = 0; i < n; i++) {
+		ck_assert_msg(strcmp(r->ev[i].mcv, w[i].mcv) == 0 && r->ev[i].clock == w[i].clock &&
+				      r->ev[i].off == w[i].off,
+			      "event %d: got %s %llu @%llu, expected %s %llu @%llu", i, r->ev[i].mcv,
+			      (unsigned long long) r->ev[i].clock, (unsigned long long) r->ev[i].off,
+			      w[i].mcv, (unsigned long long) w[i].clock, (unsigned long long) w[i].off);
+	}
+}
+
+static void check_error(const struct run *r, const char *fmt_after_path)
+{
+	ck_assert_int_eq(r->rc, -1);
+	ck_assert_int_eq(r->e.code, WEFT_EINPUT);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s%s", path, fmt_after_path);
+	ck_assert_str_eq(r->e.msg, want);
+}
+
+/* ---- plain streams ----------------------------------------------------------- */
+
+START_TEST(raw_and_ordered_plain)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	uint8_t pl[16];
+	for (int i = 0; i < 16; i++)
+		pl[i] = (uint8_t) i;
+	ck_assert_uint_eq(eb_ev(&b, "OHx", 10, pl, 4), 8);
+	ck_assert_uint_eq(eb_ev(&b, "OHp", 10, NULL, 0), 24);
+	ck_assert_uint_eq(eb_jumbo(&b, "VYc", 11, "abc", 3), 36);
+	ck_assert_uint_eq(eb_ev(&b, "OHe", 20, pl, 16), 55);
+	ck_assert_uint_eq(b.n, 83);
+	static const struct want w[] = {
+		{"OHx", 10, 8}, {"OHp", 10, 24}, {"VYc", 11, 36}, {"OHe", 20, 55}};
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 4);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 4);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(payload_points_into_the_map)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OHx", 10, "\x01\x02\x03\x04", 4);
+	eb_jumbo(&b, "VYc", 11, "jumbo!", 6);
+	tu_write(path, b.d, b.n);
+	for (int mode = 0; mode < 2; mode++) {
+		struct weft_stream s;
+		struct weft_err e = {0};
+		open_file(&s, mode ? STREAM_ORDERED : STREAM_RAW, 0);
+		ck_assert_int_eq(stream_next(&s, &e), 1);
+		ck_assert_ptr_eq(s.ev.payload, s.map.data + 20);
+		ck_assert_uint_eq(s.ev.payload_len, 4);
+		ck_assert_mem_eq(s.ev.payload, "\x01\x02\x03\x04", 4);
+		ck_assert_int_eq(stream_next(&s, &e), 1);
+		ck_assert_int_eq(s.ev.jumbo, 1);
+		ck_assert_uint_eq(s.ev.payload_len, 6);
+		ck_assert_ptr_eq(s.ev.payload, s.map.data + 40);
+		ck_assert_mem_eq(s.ev.payload, "jumbo!", 6);
+		ck_assert_int_eq(stream_next(&s, &e), 0);
+		stream_close(&s);
+	}
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(header_only_stream)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 0);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 0);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(other_byte_order)
+{
+	struct evbuf b;
+	eb_init(&b, !tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OHx", 0x0102030405ull, NULL, 0);
+	eb_jumbo(&b, "VYc", 0x0102030406ull, "ab", 2);
+	eb_ev(&b, "OHe", 0x0102030404ull, NULL, 0);
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	static const struct want w[] = {{"OHx", 0x0102030405ull, 8}, {"VYc", 0x0102030406ull, 20}};
+	check_events(&r, w, 2);
+	check_error(&r, ": clock goes backwards at byte offset 38 (event OHe): expected a clock >= "
+			"4328719366 (the previous event's), found 4328719364");
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(open_errors)
+{
+	struct weft_stream s;
+	struct weft_err e = {0};
+	char want[1024];
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	ck_assert_int_eq(stream_open(&s, STREAM_RAW, &e), -1);
+	snprintf(want, sizeof(want), "%s: cannot open for reading: No such file or directory", path);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(s.active, 0);
+
+	tu_write(path, "", 0);
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	ck_assert_int_eq(stream_open(&s, STREAM_ORDERED, &e), -1);
+	snprintf(want, sizeof(want), "%s: empty file, expected the 8-byte stream header", path);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(s.active, 0);
+
+	tu_write(path, "ovni\1\0\0", 7);
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	ck_assert_int_eq(stream_open(&s, STREAM_RAW, &e), -1);
+	snprintf(want, sizeof(want), "%s: incomplete stream header: 7 bytes, expected at least 8", path);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_ptr_null(s.map.data);
+
+	tu_write(path, "ovni\2\0\0\0", 8);
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	ck_assert_int_eq(stream_open(&s, STREAM_RAW, &e), -1);
+	snprintf(want, sizeof(want),
+		 "%s: unsupported stream format version at byte offset 4: expected 1 (in either byte "
+		 "order), found bytes 02 00 00 00",
+		 path);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_ptr_null(s.map.data);
+}
+END_TEST
+
+/* ---- clock order ----------------------------------------------------------------- */
+
+START_TEST(clock_backwards)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 100, NULL, 0);
+	eb_ev(&b, "Bbb", 100, "xy", 2);
+	eb_ev(&b, "Ccc", 50, NULL, 0);
+	eb_ev(&b, "Ddd", 200, NULL, 0);
+	const char *msg = ": clock goes backwards at byte offset 34 (event Ccc): expected a clock >= "
+			  "100 (the previous event's), found 50";
+	static const struct want w[] = {{"Aaa", 100, 8}, {"Bbb", 100, 20}};
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	check_events(&r, w, 2);
+	check_error(&r, msg);
+	run(&b, STREAM_ORDERED, 0, &r);
+	check_events(&r, w, 2);
+	check_error(&r, msg);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(clock_backwards_large_values)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", UINT64_MAX, NULL, 0);
+	eb_ev(&b, "Bbb", UINT64_MAX - 1, NULL, 0);
+	struct run r;
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, ": clock goes backwards at byte offset 20 (event Bbb): expected a clock >= "
+			"18446744073709551615 (the previous event's), found 18446744073709551614");
+	eb_free(&b);
+}
+END_TEST
+
+/* ---- unordered regions ------------------------------------------------------------ */
+
+/* A region at the start of the stream, sorted in ordered mode and passed
+ * through untouched in raw mode. */
+START_TEST(region_sorted)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OU[", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Xxx", 30, NULL, 0); /* 20 */
+	eb_ev(&b, "Yyy", 20, NULL, 0); /* 32 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
+	eb_ev(&b, "Zzz", 45, NULL, 0); /* 56 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want raw[] = {
+		{"OU[", 10, 8}, {"Xxx", 30, 20}, {"Yyy", 20, 32}, {"OU]", 40, 44}, {"Zzz", 45, 56}};
+	check_events(&r, raw, 5);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {
+		{"OU[", 10, 8}, {"Yyy", 20, 32}, {"Xxx", 30, 20}, {"OU]", 40, 44}, {"Zzz", 45, 56}};
+	check_events(&r, ord, 5);
+	eb_free(&b);
+}
+END_TEST
+
+/* Events inside the region go back before events that precede the OU[. */
+START_TEST(region_reaches_back)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 32 */
+	eb_ev(&b, "Xxx", 15, NULL, 0); /* 44 */
+	eb_ev(&b, "Yyy", 25, NULL, 0); /* 56 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 68 */
+	eb_ev(&b, "Ccc", 50, NULL, 0); /* 80 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 7);
+	ck_assert_uint_eq(r.ev[3].clock, 15);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {{"Aaa", 10, 8},  {"Xxx", 15, 44}, {"Bbb", 20, 20},
+					  {"Yyy", 25, 56}, {"OU[", 30, 32}, {"OU]", 40, 68},
+					  {"Ccc", 50, 80}};
+	check_events(&r, ord, 7);
+	eb_free(&b);
+}
+END_TEST
+
+/* Reaching back before every earlier event: the whole prefix is sorted. */
+START_TEST(region_reaches_back_to_start)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 32 */
+	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 44 */
+	eb_ev(&b, "OU]", 31, NULL, 0); /* 56 */
+	struct run r;
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {
+		{"Xxx", 5, 44}, {"Aaa", 10, 8}, {"Bbb", 20, 20}, {"OU[", 30, 32}, {"OU]", 31, 56}};
+	check_events(&r, ord, 5);
+	eb_free(&b);
+}
+END_TEST
+
+/* A plain event after OU] that is earlier than an event inside the region
+ * (legal in raw mode: it is later than OU]) is sorted in as well. */
+START_TEST(region_absorbs_later_events)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OU[", 30, NULL, 0);  /* 8 */
+	eb_ev(&b, "Xxx", 100, NULL, 0); /* 20 */
+	eb_ev(&b, "OU]", 40, NULL, 0);  /* 32 */
+	eb_ev(&b, "Ddd", 60, NULL, 0);  /* 44 */
+	eb_ev(&b, "Eee", 200, NULL, 0); /* 56 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 5);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {
+		{"OU[", 30, 8}, {"OU]", 40, 32}, {"Ddd", 60, 44}, {"Xxx", 100, 20}, {"Eee", 200, 56}};
+	check_events(&r, ord, 5);
+	eb_free(&b);
+}
+END_TEST
+
+/* A second region overlapping the first one in time joins its span. */
+START_TEST(regions_chained)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OU[", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Xxx", 50, NULL, 0); /* 20 */
+	eb_ev(&b, "OU]", 20, NULL, 0); /* 32 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 44 */
+	eb_ev(&b, "Yyy", 40, NULL, 0); /* 56 */
+	eb_ev(&b, "OU]", 60, NULL, 0); /* 68 */
+	eb_ev(&b, "Zzz", 70, NULL, 0); /* 80 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 7);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {{"OU[", 10, 8},  {"OU]", 20, 32}, {"OU[", 30, 44},
+					  {"Yyy", 40, 56}, {"Xxx", 50, 20}, {"OU]", 60, 68},
+					  {"Zzz", 70, 80}};
+	check_events(&r, ord, 7);
+	eb_free(&b);
+}
+END_TEST
+
+/* A later region reaching back further than an earlier one: the event
+ * before both must wait for the later one too. */
+START_TEST(later_region_reaches_further)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 50, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 60, NULL, 0); /* 20 */
+	eb_ev(&b, "Xxx", 61, NULL, 0); /* 32 */
+	eb_ev(&b, "OU]", 62, NULL, 0); /* 44 */
+	eb_ev(&b, "OU[", 70, NULL, 0); /* 56 */
+	eb_ev(&b, "Yyy", 10, NULL, 0); /* 68 */
+	eb_ev(&b, "OU]", 80, NULL, 0); /* 80 */
+	eb_ev(&b, "Zzz", 90, NULL, 0); /* 92 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 8);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_msg(r.rc == 0, "%s", r.e.msg);
+	static const struct want ord[] = {{"Yyy", 10, 68}, {"Aaa", 50, 8},  {"OU[", 60, 20},
+					  {"Xxx", 61, 32}, {"OU]", 62, 44}, {"OU[", 70, 56},
+					  {"OU]", 80, 80}, {"Zzz", 90, 92}};
+	check_events(&r, ord, 8);
+	eb_free(&b);
+}
+END_TEST
+
+/* Equal clocks keep their file order (the sort is by clock, then offset). */
+START_TEST(region_ties_keep_file_order)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 20, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 25, NULL, 0); /* 20 */
+	eb_ev(&b, "Ppp", 30, NULL, 0); /* 32 */
+	eb_ev(&b, "Qqq", 20, NULL, 0); /* 44 */
+	eb_ev(&b, "Rrr", 30, NULL, 0); /* 56 */
+	eb_ev(&b, "Sss", 20, NULL, 0); /* 68 */
+	eb_ev(&b, "OU]", 30, NULL, 0); /* 80 */
+	struct run r;
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want ord[] = {{"Aaa", 20, 8},  {"Qqq", 20, 44}, {"Sss", 20, 68},
+					  {"OU[", 25, 20}, {"Ppp", 30, 32}, {"Rrr", 30, 56},
+					  {"OU]", 30, 80}};
+	check_events(&r, ord, 7);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(raw_region_rules)
+{
+	/* raw mode: OU[ and OU] themselves must follow the clock order */
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 50, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 60, NULL, 0); /* 20 */
+	eb_ev(&b, "Xxx", 1, NULL, 0);  /* 32 */
+	eb_ev(&b, "OU]", 70, NULL, 0); /* 44 */
+	eb_ev(&b, "Bbb", 65, NULL, 0); /* 56 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 4);
+	check_error(&r, ": clock goes backwards at byte offset 56 (event Bbb): expected a clock >= 70 "
+			"(the previous event's), found 65");
+	eb_free(&b);
+
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 50, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 40, NULL, 0); /* 20 */
+	eb_ev(&b, "OU]", 70, NULL, 0); /* 32 */
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, ": clock goes backwards at byte offset 20 (event OU[): expected a clock >= 50 "
+			"(the previous event's), found 40");
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(region_beyond_window)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Ccc", 30, NULL, 0); /* 32 */
+	eb_ev(&b, "Ddd", 40, NULL, 0); /* 44 */
+	eb_ev(&b, "OU[", 50, NULL, 0); /* 56 */
+	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 68 */
+	eb_ev(&b, "OU]", 60, NULL, 0); /* 80 */
+	struct run r;
+	/* a small window cannot reach back to the start */
+	run(&b, STREAM_ORDERED, 12, &r);
+	static const struct want w[] = {
+		{"Aaa", 10, 8}, {"Bbb", 20, 20}, {"Ccc", 30, 32}, {"Ddd", 40, 44}};
+	check_events(&r, w, 4);
+	check_error(&r, ": clock goes backwards at byte offset 68 (event Xxx): expected a clock >= 40 "
+			"(the previous event's), found 5 (an unordered region reaches back further "
+			"than weft's look-back window of 12 bytes)");
+	/* the default window does */
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want all[] = {{"Xxx", 5, 68},  {"Aaa", 10, 8},  {"Bbb", 20, 20},
+					  {"Ccc", 30, 32}, {"Ddd", 40, 44}, {"OU[", 50, 56},
+					  {"OU]", 60, 80}};
+	check_events(&r, all, 7);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(nested_region)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 32 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
+	eb_ev(&b, "OU]", 50, NULL, 0); /* 56 */
+	const char *msg = ": nested unordered region at byte offset 32: expected OU] before another "
+			  "OU[";
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, msg);
+	run(&b, STREAM_ORDERED, 0, &r);
+	/* the events before the region are still yielded */
+	static const struct want w[] = {{"Aaa", 10, 8}};
+	check_events(&r, w, 1);
+	check_error(&r, msg);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(close_without_open)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
+	const char *msg = ": OU] at byte offset 20 closes no unordered region";
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, msg);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, msg);
+	eb_free(&b);
+
+	/* a second OU] after a closed region */
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "OU[", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "OU]", 30, NULL, 0); /* 32 */
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(region_open_at_end)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 32 */
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, ": unordered region (OU[) still open at the end of the stream (byte offset "
+			"44): expected OU]");
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, ": unordered region (OU[) opened at byte offset 20 is still open at the end "
+			"of the stream: expected OU]");
+	eb_free(&b);
+}
+END_TEST
+
+/* ---- damaged bytes ------------------------------------------------------------------- */
+
+START_TEST(truncated_tail)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_bytes(&b, "\x03" "Ccc" "\x01", 5); /* 32 */
+	const char *msg = ": truncated event at byte offset 32: expected a 12-byte event header, found 5 "
+			  "bytes before the end of the file";
+	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	check_events(&r, w, 2);
+	check_error(&r, msg);
+	run(&b, STREAM_ORDERED, 0, &r);
+	check_events(&r, w, 2);
+	check_error(&r, msg);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(truncated_jumbo_tail)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);            /* 8 */
+	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20 */
+	b.n -= 3;                                  /* cut the last 3 data bytes */
+	const char *msg = ": truncated event VYc at byte offset 20: expected 26 bytes, found 23 before "
+			  "the end of the file";
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, msg);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, msg);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(garbage_inside_region)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	uint8_t z[12] = {0};
+	eb_bytes(&b, z, sizeof(z)); /* 32 */
+	eb_ev(&b, "OU]", 30, NULL, 0);
+	const char *msg = ": garbage at byte offset 32: expected an event header with a printable "
+			  "MCV, found bytes 00 00 00 00";
+	struct run r;
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, msg);
+	/* ordered mode cannot sort the region: it stops before the OU[ */
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r, msg);
+	eb_free(&b);
+}
+END_TEST
+
+/* ---- volume ----------------------------------------------------------------------------- */
+
+struct pair {
+	uint64_t clock, off;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	if (x->clock != y->clock)
+		return x->clock < y->clock ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Thousands of blocks, each with a region reaching back before the plain
+ * event that precedes it, read with windows from tiny to default. */
+START_TEST(many_regions)
+{
+	enum { BLOCKS = 3000 };
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	struct pair *want = malloc(sizeof(*want) * BLOCKS * 6);
+	ck_assert_ptr_nonnull(want);
+	size_t n = 0;
+	for (uint64_t i = 0; i < BLOCKS; i++) {
+		uint64_t t = 1000 + 1000 * i;
+		static const struct {
+			const char *mcv;
+			int64_t dt;
+		} blk[] = {{"Ppp", 0}, {"OU[", 100}, {"Xxx", 90}, {"Yyy", -10}, {"Zzz", 150}, {"OU]", 200}};
+		for (int k = 0; k < 6; k++) {
+			uint64_t c = (uint64_t) ((int64_t) t + blk[k].dt);
+			size_t off = eb_ev(&b, blk[k].mcv, c, k == 4 ? "pp" : NULL, k == 4 ? 2 : 0);
+			want[n].clock = c;
+			want[n].off = off;
+			n++;
+		}
+	}
+	qsort(want, n, sizeof(*want), pair_cmp);
+	tu_write(path, b.d, b.n);
+	static const uint64_t windows[] = {100, 4096, 0};
+	for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		struct weft_stream s;
+		open_file(&s, STREAM_ORDERED, windows[w]);
+		struct weft_err e = {0};
+		size_t i = 0;
+		int r;
+		while ((r = stream_next(&s, &e)) == 1) {
+			ck_assert_uint_lt(i, n);
+			ck_assert_msg(s.ev.clock == want[i].clock && s.ev.offset == want[i].off,
+				      "window %llu, event %zu: got %llu @%llu, expected %llu @%llu",
+				      (unsigned long long) windows[w], i,
+				      (unsigned long long) s.ev.clock, (unsigned long long) s.ev.offset,
+				      (unsigned long long) want[i].clock,
+				      (unsigned long long) want[i].off);
+			i++;
+		}
+		ck_assert_msg(r == 0, "window %llu: %s", (unsigned long long) windows[w], e.msg);
+		ck_assert_uint_eq(i, n);
+		ck_assert_uint_eq(s.nevents, n);
+		stream_close(&s);
+	}
+	/* raw mode accepts the file as it is */
+	struct weft_stream s;
+	open_file(&s, STREAM_RAW, 0);
+	struct weft_err e = {0};
+	size_t i = 0;
+	int r;
+	while ((r = stream_next(&s, &e)) == 1)
+		i++;
+	ck_assert_msg(r == 0, "raw: %s", e.msg);
+	ck_assert_uint_eq(i, n);
+	stream_close(&s);
+	free(want);
+	eb_free(&b);
+}
+END_TEST
+
+Suite *stream_suite(void)
+{
+	Suite *s = suite_create("stream");
+	TCase *tc = tcase_create("plain");
+	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, raw_and_ordered_plain);
+	tcase_add_test(tc, payload_points_into_the_map);
+	tcase_add_test(tc, header_only_stream);
+	tcase_add_test(tc, other_byte_order);
+	tcase_add_test(tc, open_errors);
+	tcase_add_test(tc, clock_backwards);
+	tcase_add_test(tc, clock_backwards_large_values);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("regions");
+	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, region_sorted);
+	tcase_add_test(tc, region_reaches_back);
+	tcase_add_test(tc, region_reaches_back_to_start);
+	tcase_add_test(tc, region_absorbs_later_events);
+	tcase_add_test(tc, regions_chained);
+	tcase_add_test(tc, later_region_reaches_further);
+	tcase_add_test(tc, region_ties_keep_file_order);
+	tcase_add_test(tc, raw_region_rules);
+	tcase_add_test(tc, region_beyond_window);
+	tcase_add_test(tc, nested_region);
+	tcase_add_test(tc, close_without_open);
+	tcase_add_test(tc, region_open_at_end);
+	tcase_add_test(tc, many_regions);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("damaged");
+	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, truncated_tail);
+	tcase_add_test(tc, truncated_jumbo_tail);
+	tcase_add_test(tc, garbage_inside_region);
+	suite_add_tcase(s, tc);
+	return s;
+}
