@@ -19,13 +19,16 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
-INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Imodels
+INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Isrc/prv -Isrc/clock \
+	-Imodels -Imodels/ovni
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm
 
-LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c models/*.c models/*/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
+	src/clock/*.c models/*.c models/*/*.c)
+CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
@@ -69,6 +72,16 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/flags config.mk
 
 -include $(LIB_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
+# The view files are compiled in, so weft can copy them beside its outputs
+# from wherever it is installed.
+$(BUILD)/gen/cfg_files.c: $(CFG_FILES) src/prv/embed_cfg.sh
+	@mkdir -p $(dir $@)
+	sh src/prv/embed_cfg.sh $(CFG_FILES) > $@
+
+$(BUILD)/obj/gen/cfg_files.o: $(BUILD)/gen/cfg_files.c $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(WEFT): $(LIB_OBJS) $(BUILD)/obj/src/main.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
@@ -82,12 +95,18 @@ $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
 $(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
-check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
+# prvdiff: compares two Paraver traces semantically (the oracle against ovniemu).
+$(BUILD)/prvdiff: test/tools/prvdiff.c $(BUILD)/flags config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ test/tools/prvdiff.c $(ZLIB_LIBS)
+
+check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) $(BUILD)/prvdiff
 	CK_FORK=yes $(BUILD)/unit_tests
 	WEFT=$(abspath $(WEFT)) sh test/e2e/run.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/synth.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
+	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 
 check: config.mk
 	@$(MAKE) --no-print-directory deps

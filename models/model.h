@@ -10,11 +10,22 @@
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H
 
+struct emu;
+struct weft_ev;
+struct evinfo;
+struct weft_err;
+
+/* How the emulator handles one event: 0 ok, -1 fatal error (err filled),
+ * 1 the event was rejected and skipped (--keep-going). */
+typedef int (*weft_handler)(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+			    struct weft_err *err);
+
 struct weft_evdecl {
-	const char *mcv;  /* three characters */
-	int jumbo;        /* 1 if written as a jumbo event */
-	const char *sig;  /* payload signature */
-	const char *desc; /* sentence template */
+	const char *mcv;      /* three characters */
+	int jumbo;            /* 1 if written as a jumbo event */
+	const char *sig;      /* payload signature */
+	const char *desc;     /* sentence template */
+	weft_handler handler; /* NULL: the emulator does not model it yet */
 };
 
 struct weft_model_def {

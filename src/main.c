@@ -9,6 +9,7 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *what;
 } commands[] = {
+	{"emu", cmd_emu, "emulate an ovni trace into Paraver traces"},
 	{"dump", cmd_dump, "print every event of a trace in time order"},
 	{"top", cmd_top, "count events per MCV and per model"},
 	{"synth", cmd_synth, "write a synthetic ovni trace"},

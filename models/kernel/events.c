@@ -1,10 +1,12 @@
 /* kernel model (K) event table: context switches copied from the kernel
  * (ovni-trace-format.md §10.3). */
+#include <stddef.h>
+
 #include "model.h"
 
 static const struct weft_evdecl kernel_events[] = {
-	{"KCO", 0, "", "is switched out of its cpu by the kernel"},
-	{"KCI", 0, "", "is switched back onto a cpu by the kernel"},
+	{"KCO", 0, "", "is switched out of its cpu by the kernel", NULL},
+	{"KCI", 0, "", "is switched back onto a cpu by the kernel", NULL},
 };
 
 const struct weft_model_def model_kernel = {

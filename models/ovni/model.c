@@ -1,0 +1,424 @@
+/* ovni model (O): the thread state machine, CPU bookkeeping, affinity,
+ * marks and flushes (ovni-trace-format.md §8), and the rows it shows
+ * (§9.1, §9.2). Transition rules are a table, not a cascade. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovni.h"
+
+#define MARK_STACK_MAX 512
+#define LARGE_FLUSH_NS 10000000ull
+
+static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
+
+static int is_active(enum th_state s)
+{
+	return s == TH_RUNNING || s == TH_COOLING || s == TH_WARMING;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+static void thread_row(struct emu *e, struct emu_thread *t)
+{
+	int r = t->row;
+	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
+	if (e->writing) {
+		prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
+		prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
+	}
+	int act = is_active(t->state);
+	emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
+	emu_out(e, EMU_THREAD_FILE, r, OT_STATE, t->state);
+	emu_out(e, EMU_THREAD_FILE, r, OT_TID, act ? t->sys->tid : 0);
+	emu_out(e, EMU_THREAD_FILE, r, OT_FLUSH, t->flushing);
+	for (int k = 0; k < e->nmarks; k++)
+		emu_out(e, EMU_THREAD_FILE, r, OT_MARK0 + k, act ? t->mark[k] : 0);
+}
+
+static void cpu_row(struct emu *e, struct emu_cpu *c)
+{
+	int n = 0;
+	struct emu_thread *run = NULL;
+	for (int i = 0; i < c->nth; i++)
+		if (c->th[i]->state == TH_RUNNING) {
+			n++;
+			run = c->th[i];
+		}
+	c->nrunning = n;
+	c->running = n == 1 ? run : NULL;
+	run = c->running;
+	int r = c->row;
+	emu_out(e, EMU_CPU_FILE, r, OC_PID, run ? run->sys->proc->pid : 0);
+	emu_out(e, EMU_CPU_FILE, r, OC_TID, run ? run->sys->tid : 0);
+	emu_out(e, EMU_CPU_FILE, r, OC_NRUN, n);
+	emu_out(e, EMU_CPU_FILE, r, OC_FLUSH, run ? run->flushing : 0);
+	for (int k = 0; k < e->nmarks; k++)
+		emu_out(e, EMU_CPU_FILE, r, OC_MARK0 + k, run ? run->mark[k] : 0);
+}
+
+/* A physical CPU runs at most one thread (ovni-trace-format.md §8.3). */
+static int check_cpu(struct emu *e, struct emu_cpu *c, struct weft_err *err)
+{
+	if (c->sys->is_virtual || c->nrunning <= 1)
+		return 0;
+	return emu_model_error(e, err, "physical cpu %lld (phyid %lld) of loom %s has %d threads running at once",
+			       (long long) c->sys->index, (long long) c->sys->phyid, c->sys->loom->name,
+			       c->nrunning);
+}
+
+static void cpu_add(struct emu_cpu *c, struct emu_thread *t)
+{
+	if (c->nth == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4;
+		c->th = weft_xrealloc(c->th, (size_t) c->cap * sizeof(*c->th));
+	}
+	c->th[c->nth++] = t;
+	t->cpu = c;
+}
+
+static void cpu_remove(struct emu_cpu *c, struct emu_thread *t)
+{
+	for (int i = 0; i < c->nth; i++)
+		if (c->th[i] == t) {
+			memmove(&c->th[i], &c->th[i + 1], (size_t) (c->nth - i - 1) * sizeof(*c->th));
+			c->nth--;
+			break;
+		}
+	t->cpu = NULL;
+}
+
+static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
+{
+	return &e->th[ev->stream->index];
+}
+
+static struct emu_cpu *cpu_by_index(struct emu *e, struct emu_thread *t, int64_t index)
+{
+	struct weft_cpu *c = sys_cpu_by_index(t->sys->proc->loom, index);
+	return c ? &e->cpu[c->gindex] : NULL;
+}
+
+/* ---- thread life cycle -------------------------------------------------- */
+
+int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	struct emu_thread *t = cur(e, ev);
+	if (t->state != TH_UNKNOWN && t->state != TH_DEAD)
+		return emu_model_error(e, err, "thread %lld is %s: expected it not started (Unknown) or Dead",
+				       (long long) t->sys->tid, state_name[t->state]);
+	int64_t index = ev_field(in, 0, ev);
+	struct emu_cpu *c = cpu_by_index(e, t, index);
+	if (!c)
+		return emu_model_error(e, err, "cannot find cpu with index %lld in loom %s (it has %d cpus)",
+				       (long long) index, t->sys->proc->loom->name, t->sys->proc->loom->ncpus);
+	t->state = TH_RUNNING;
+	cpu_add(c, t);
+	cpu_row(e, c);
+	thread_row(e, t);
+	return check_cpu(e, c, err);
+}
+
+int ovni_ohc_create(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) e, (void) ev, (void) in, (void) err;
+	return 0; /* informational: the new thread announces itself with OHx */
+}
+
+/* Allowed transitions by value character: from-set bitmask and target. */
+static const struct {
+	char val;
+	unsigned from; /* bit per enum th_state */
+	enum th_state to;
+} transitions[] = {
+	{'p', 1u << TH_RUNNING | 1u << TH_COOLING, TH_PAUSED},
+	{'r', 1u << TH_PAUSED | 1u << TH_WARMING, TH_RUNNING},
+	{'c', 1u << TH_RUNNING, TH_COOLING},
+	{'w', 1u << TH_PAUSED, TH_WARMING},
+	{'e', 1u << TH_RUNNING | 1u << TH_COOLING, TH_DEAD},
+};
+
+int ovni_state(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct emu_thread *t = cur(e, ev);
+	size_t k = 0;
+	while (transitions[k].val != (char) ev->val)
+		k++;
+	if (!(transitions[k].from & (1u << t->state))) {
+		char from[64] = "";
+		for (int s = 0; s <= TH_WARMING; s++)
+			if (transitions[k].from & (1u << s)) {
+				if (from[0])
+					strcat(from, " or ");
+				strcat(from, state_name[s]);
+			}
+		return emu_model_error(e, err, "thread %lld is %s: expected %s", (long long) t->sys->tid,
+				       state_name[t->state], from);
+	}
+	t->state = transitions[k].to;
+	struct emu_cpu *c = t->cpu;
+	if (t->state == TH_DEAD && c)
+		cpu_remove(c, t);
+	if (c)
+		cpu_row(e, c);
+	thread_row(e, t);
+	return c ? check_cpu(e, c, err) : 0;
+}
+
+/* ---- affinity ------------------------------------------------------------ */
+
+static int move(struct emu *e, struct emu_thread *t, struct emu_cpu *to, struct weft_err *err)
+{
+	struct emu_cpu *from = t->cpu;
+	cpu_remove(from, t);
+	cpu_add(to, t);
+	cpu_row(e, from);
+	cpu_row(e, to);
+	thread_row(e, t);
+	return check_cpu(e, to, err);
+}
+
+int ovni_oas(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	struct emu_thread *t = cur(e, ev);
+	if (!t->cpu)
+		return emu_model_error(e, err, "thread %lld has no cpu (state %s): expected one before OAs",
+				       (long long) t->sys->tid, state_name[t->state]);
+	if (!is_active(t->state))
+		return emu_model_error(e, err, "thread %lld is %s: expected it active (Running, Cooling or Warming)",
+				       (long long) t->sys->tid, state_name[t->state]);
+	int64_t index = ev_field(in, 0, ev);
+	struct emu_cpu *c = cpu_by_index(e, t, index);
+	if (!c)
+		return emu_model_error(e, err, "cannot find cpu with index %lld in loom %s",
+				       (long long) index, t->sys->proc->loom->name);
+	if (c == t->cpu)
+		return 0; /* moving to the cpu it is on is a no-op */
+	return move(e, t, c, err);
+}
+
+int ovni_oar(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	struct emu_thread *t = cur(e, ev);
+	int64_t index = ev_field(in, 0, ev);
+	int64_t tid = ev_field(in, 1, ev);
+	struct emu_thread *r = emu_find_thread(e, t, tid);
+	if (!r)
+		return emu_model_error(e, err, "thread %lld not found in process %lld or loom %s",
+				       (long long) tid, (long long) t->sys->proc->pid, t->sys->proc->loom->name);
+	if (r->state == TH_DEAD || r->state == TH_UNKNOWN || !r->cpu)
+		return emu_model_error(e, err, "thread %lld is %s: expected a started, live thread with a cpu",
+				       (long long) tid, state_name[r->state]);
+	struct emu_cpu *c = cpu_by_index(e, r, index);
+	if (!c)
+		return emu_model_error(e, err, "cannot find cpu with index %lld in loom %s",
+				       (long long) index, r->sys->proc->loom->name);
+	if (c == r->cpu)
+		return emu_model_error(e, err, "thread %lld is already on cpu %lld: expected another cpu",
+				       (long long) tid, (long long) index);
+	return move(e, r, c, err);
+}
+
+int ovni_ocn(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) e, (void) ev, (void) in, (void) err;
+	return 0; /* obsolete cpu count: the metadata has the cpus */
+}
+
+int ovni_nop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) e, (void) ev, (void) in, (void) err;
+	return 0; /* unordered-region markers: the reader already sorted them */
+}
+
+/* ---- flushes, bursts ------------------------------------------------------ */
+
+int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct emu_thread *t = cur(e, ev);
+	int start = ev->val == '[';
+	if (t->flushing == start)
+		return emu_model_error(e, err, "thread %lld %s: expected %s", (long long) t->sys->tid,
+				       start ? "is already flushing" : "is not flushing",
+				       start ? "OF] before another OF[" : "OF[ before OF]");
+	t->flushing = start;
+	if (start) {
+		t->flush_start = e->now;
+	} else if (t->state == TH_RUNNING && e->now - t->flush_start > LARGE_FLUSH_NS && !e->o.quiet) {
+		weft_warn("thread %lld spent %.1f ms flushing its buffer while running (at %llu ns)",
+			  (long long) t->sys->tid, (double) (e->now - t->flush_start) / 1e6,
+			  (unsigned long long) e->now);
+	}
+	thread_row(e, t);
+	if (t->cpu)
+		cpu_row(e, t->cpu);
+	return 0;
+}
+
+int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in, (void) err;
+	cur(e, ev)->nbursts++;
+	return 0;
+}
+
+/* ---- marks ---------------------------------------------------------------- */
+
+int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	struct emu_thread *t = cur(e, ev);
+	int64_t value = ev_field(in, 0, ev);
+	int64_t type = ev_field(in, 1, ev);
+	int slot = type >= 0 && type < 100 ? e->mark_slot[type] : -1;
+	if (slot < 0)
+		return emu_model_error(e, err, "cannot find mark with type %lld: expected a type declared in "
+				       "ovni.mark of stream.json", (long long) type);
+	if (value == 0)
+		return emu_model_error(e, err, "mark value cannot be zero (type %lld)", (long long) type);
+	int stacked = e->tr.sys.marks[type].stack;
+	struct mark_stack *s = &t->stack[slot];
+	if (ev->val == '=') {
+		if (stacked)
+			return emu_model_error(e, err, "OM= on mark type %lld, which is a stack: expected OM[ or OM]",
+					       (long long) type);
+		t->mark[slot] = value;
+	} else if (!stacked) {
+		return emu_model_error(e, err, "%s on mark type %lld, which is single: expected OM=",
+				       ev->val == '[' ? "OM[" : "OM]", (long long) type);
+	} else if (ev->val == '[') {
+		if (s->n == MARK_STACK_MAX)
+			return emu_model_error(e, err, "mark type %lld stack is %d deep: expected pops",
+					       (long long) type, MARK_STACK_MAX);
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 8;
+			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
+		}
+		s->v[s->n++] = value;
+		t->mark[slot] = value;
+	} else {
+		if (s->n == 0)
+			return emu_model_error(e, err, "pop of value %lld from mark type %lld: the stack is empty",
+					       (long long) value, (long long) type);
+		if (s->v[s->n - 1] != value)
+			return emu_model_error(e, err, "pop of value %lld from mark type %lld: expected the top "
+					       "of the stack, %lld", (long long) value, (long long) type,
+					       (long long) s->v[s->n - 1]);
+		s->n--;
+		t->mark[slot] = s->n ? s->v[s->n - 1] : 0;
+	}
+	thread_row(e, t);
+	if (t->cpu)
+		cpu_row(e, t->cpu);
+	return 0;
+}
+
+/* ---- setup, end, labels ----------------------------------------------------- */
+
+int ovni_setup(struct emu *e, struct weft_err *err)
+{
+	(void) err;
+	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
+	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
+	emu_slot(e, EMU_THREAD_FILE, 2, "Thread: TID of the ACTIVE thread");
+	emu_slot(e, EMU_THREAD_FILE, 7, "Flushing ovni buffer");
+	emu_slot(e, EMU_CPU_FILE, 1, "CPU: PID of the RUNNING thread");
+	emu_slot(e, EMU_CPU_FILE, 2, "CPU: TID of the RUNNING thread");
+	emu_slot(e, EMU_CPU_FILE, 3, "CPU: Number of RUNNING threads");
+	emu_slot(e, EMU_CPU_FILE, 7, "Flushing ovni buffer of the RUNNING thread");
+	for (int k = 0; k < e->nmarks; k++) {
+		const struct weft_mark_type *m = &e->tr.sys.marks[e->mark_type[k]];
+		emu_slot(e, EMU_THREAD_FILE, 100 + e->mark_type[k], m->title);
+		emu_slot(e, EMU_CPU_FILE, 100 + e->mark_type[k], m->title);
+	}
+	for (int i = 0; i < e->nth; i++) {
+		e->th[i].mark = weft_xcalloc((size_t) e->nmarks + 1, sizeof(int64_t));
+		e->th[i].stack = weft_xcalloc((size_t) e->nmarks + 1, sizeof(struct mark_stack));
+	}
+	return 0;
+}
+
+int ovni_finish(struct emu *e, int complete, struct weft_err *err)
+{
+	if (!complete)
+		return 0;
+	for (int i = 0; i < e->nth; i++) {
+		struct emu_thread *t = &e->th[i];
+		e->ev = NULL;
+		if (t->state != TH_DEAD &&
+		    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) is %s at the end of the trace: "
+				    "expected Dead (OHe)", (long long) t->sys->tid, t->sys->proc->loom->name,
+				    (long long) t->sys->proc->pid, state_name[t->state]) < 0)
+			return -1;
+		if (!e->o.lint)
+			continue;
+		for (int k = 0; k < e->nmarks; k++)
+			if (t->stack[k].n &&
+			    emu_model_error(e, err, "thread %lld ends with %d values on the stack of mark type %d",
+					    (long long) t->sys->tid, t->stack[k].n, e->mark_type[k]) < 0)
+				return -1;
+		if (t->flushing &&
+		    emu_model_error(e, err, "thread %lld ends while flushing (OF[ without OF])",
+				    (long long) t->sys->tid) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void pcf_marks(struct emu *e, struct strbuf *b)
+{
+	for (int k = 0; k < e->nmarks; k++) {
+		const struct weft_mark_type *m = &e->tr.sys.marks[e->mark_type[k]];
+		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", 100 + e->mark_type[k], m->title);
+		if (m->nlabels) {
+			sb_printf(b, "VALUES\n");
+			for (int j = 0; j < m->nlabels; j++)
+				if (m->labels[j].value >= INT32_MIN && m->labels[j].value <= INT32_MAX)
+					sb_printf(b, "%lld %s\n", (long long) m->labels[j].value, m->labels[j].label);
+		}
+		sb_printf(b, "\n");
+	}
+}
+
+static void cpu_name(struct strbuf *b, const struct weft_cpu *c)
+{
+	if (c->is_virtual)
+		sb_printf(b, "vCPU %d.* %s", c->loom->gindex, c->loom->name);
+	else
+		sb_printf(b, "CPU %d.%lld %s", c->loom->gindex, (long long) c->phyid, c->loom->name);
+}
+
+void ovni_pcf(struct emu *e, int file, struct strbuf *b)
+{
+	if (file == EMU_THREAD_FILE) {
+		sb_printf(b, "EVENT_TYPE\n0 6 Thread: CPU affinity\nVALUES\n");
+		for (int i = 0; i < e->ncpu; i++) {
+			sb_printf(b, "%d ", i + 1);
+			cpu_name(b, e->cpu[i].sys);
+			sb_printf(b, "\n");
+		}
+		sb_printf(b, "\nEVENT_TYPE\n0 2 Thread: TID of the ACTIVE thread\n\n");
+		sb_printf(b, "EVENT_TYPE\n0 4 Thread: thread state\nVALUES\n");
+		for (int s = 0; s <= TH_WARMING; s++)
+			sb_printf(b, "%d %s\n", s, state_name[s]);
+		sb_printf(b, "\nEVENT_TYPE\n0 7 Flushing ovni buffer\nVALUES\n1 Flushing\n\n");
+	} else {
+		sb_printf(b, "EVENT_TYPE\n0 1 CPU: PID of the RUNNING thread\n\n");
+		sb_printf(b, "EVENT_TYPE\n0 2 CPU: TID of the RUNNING thread\n\n");
+		sb_printf(b, "EVENT_TYPE\n0 3 CPU: Number of RUNNING threads\n\n");
+		sb_printf(b, "EVENT_TYPE\n0 7 Flushing ovni buffer of the RUNNING thread\nVALUES\n1 Flushing\n\n");
+	}
+	pcf_marks(e, b);
+}
+
+void ovni_free(struct emu *e)
+{
+	for (int i = 0; i < e->nth; i++) {
+		struct emu_thread *t = &e->th[i];
+		if (t->stack)
+			for (int k = 0; k < e->nmarks; k++)
+				free(t->stack[k].v);
+		free(t->stack);
+		free(t->mark);
+	}
+}

@@ -1,0 +1,32 @@
+/* ovni model (O): thread life cycle, CPU affinity, marks, flushes and bursts
+ * (ovni-trace-format.md §8, §9). Private to the model folder: the handlers
+ * named by its event table and the setup/finish/labels hooks the emulator
+ * calls. Paraver types and values are ovniemu's, so ovni's views work. */
+#ifndef WEFT_OVNI_H
+#define WEFT_OVNI_H
+
+#include "emu.h"
+#include "strbuf.h"
+
+/* Paraver slots of the ovni model, registered in this order. */
+enum { OT_AFFINITY, OT_STATE, OT_TID, OT_FLUSH, OT_MARK0 }; /* thread.prv */
+enum { OC_PID, OC_TID, OC_NRUN, OC_FLUSH, OC_MARK0 };       /* cpu.prv */
+
+int ovni_setup(struct emu *e, struct weft_err *err);
+int ovni_finish(struct emu *e, int complete, struct weft_err *err);
+void ovni_pcf(struct emu *e, int file, struct strbuf *b);
+void ovni_free(struct emu *e);
+
+int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_ohc_create(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+		    struct weft_err *err);
+int ovni_state(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_oas(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_oar(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_ocn(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_nop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+
+#endif

@@ -1,0 +1,272 @@
+/* emu: open a trace for emulation, correct clocks, merge, dispatch to the
+ * models, report what was skipped, finish the sinks. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu.h"
+#include "offsets.h"
+#include "ovni.h"
+#include "paraver_out.h"
+#include "progress.h"
+
+#define CLOCK_GATE_NS 3600000000000ll /* one hour */
+
+int emu_slot(struct emu *e, int file, int32_t type, const char *label)
+{
+	int s = e->nslots[file]++;
+	e->slot_type[file][s] = type;
+	e->slot_label[file][s] = label;
+	return s;
+}
+
+int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
+{
+	char what[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const struct weft_ev *ev = e->ev;
+	if (ev)
+		weft_fail(err, WEFT_EINPUT,
+			  "%s: event %c%c%c at byte offset %llu (clock %llu, time %llu ns), thread %lld: %s",
+			  ev->stream->obs_path, ev->model, ev->cat, ev->val,
+			  (unsigned long long) ev->offset, (unsigned long long) ev->clock,
+			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
+	else
+		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.dir, what);
+	if (!e->o.keep_going)
+		return -1;
+	e->nerrors++;
+	if (e->nerrors <= 20)
+		weft_warn("%s", err->msg);
+	else if (e->nerrors == 21)
+		weft_warn("more model errors follow; only the count is reported");
+	return 1;
+}
+
+struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid)
+{
+	struct weft_thread *t;
+	HASH_FIND(hh, from->sys->proc->thread_by_tid, &tid, sizeof(int64_t), t);
+	if (!t) {
+		const struct weft_loom *l = from->sys->proc->loom;
+		for (int i = 0; i < l->nprocs && !t; i++)
+			HASH_FIND(hh, l->procs[i]->thread_by_tid, &tid, sizeof(int64_t), t);
+	}
+	return t ? &e->th[t->stream] : NULL;
+}
+
+/* Offsets per loom from the ovnisync table; the trace's own
+ * clock-offsets.txt is used when no -c is given, as ovniemu does. */
+static int apply_offsets(struct emu *e, struct weft_err *err, int *have)
+{
+	char *def = weft_xasprintf("%s/clock-offsets.txt", e->tr.dir);
+	const char *path = e->o.clock_file;
+	struct stat st;
+	if (!path && stat(def, &st) == 0)
+		path = def;
+	*have = 0;
+	int rc = 0;
+	if (path) {
+		struct clkoff t;
+		rc = clkoff_load(&t, path, err);
+		if (rc == 0) {
+			*have = 1;
+			int64_t *loom_off = weft_xcalloc((size_t) e->tr.sys.nlooms + 1, sizeof(int64_t));
+			int64_t min = 0;
+			for (int i = 0; i < e->tr.sys.nlooms; i++) {
+				struct clkoff_entry *en = clkoff_find(&t, e->tr.sys.looms[i]->hostname);
+				int64_t off = en ? en->offset : 0;
+				if (en)
+					en->used = 1;
+				else if (!e->o.quiet)
+					weft_warn("%s: no offset for loom %s (host %s): using 0", path,
+						  e->tr.sys.looms[i]->name, e->tr.sys.looms[i]->hostname);
+				loom_off[i] = off;
+				if (off < min)
+					min = off;
+			}
+			for (int k = 0; k < t.n; k++)
+				if (!t.ent[k].used && !e->o.quiet)
+					weft_warn("%s:%d: host %s matches no loom of the trace", path, t.ent[k].line,
+						  t.ent[k].host);
+			/* shift so every corrected clock stays non-negative */
+			for (int s = 0; s < e->tr.nstreams; s++) {
+				struct weft_stream *st2 = &e->tr.streams[s];
+				int li = st2->thread->proc->loom->gindex;
+				st2->offset = loom_off[li] - min;
+			}
+			free(loom_off);
+			clkoff_free(&t);
+		}
+	}
+	free(def);
+	return rc;
+}
+
+/* Without offsets, looms whose first events are hours apart cannot be one
+ * run on one clock: refuse instead of drawing nonsense. */
+static int clock_gate(struct emu *e, struct weft_err *err)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	const char *a = NULL, *b = NULL;
+	for (int l = 0; l < e->tr.sys.nlooms; l++) {
+		uint64_t m = UINT64_MAX;
+		for (int s = 0; s < e->tr.nstreams; s++) {
+			struct weft_stream *st = &e->tr.streams[s];
+			if (st->thread->proc->loom->gindex == l && st->nevents && st->ev.time < m)
+				m = st->ev.time;
+		}
+		if (m == UINT64_MAX)
+			continue;
+		if (m < first)
+			first = m, a = e->tr.sys.looms[l]->name;
+		if (m > last)
+			last = m, b = e->tr.sys.looms[l]->name;
+	}
+	if (a && last - first > (uint64_t) CLOCK_GATE_NS)
+		return weft_fail(err, WEFT_EINPUT,
+				 "%s: the first events of loom %s and loom %s are %.1f hours apart: their "
+				 "clocks need offsets (run ovnisync during the job, or pass -c FILE with "
+				 "an offset table)",
+				 e->tr.dir, a, b, (double) (last - first) / 3.6e12);
+	return 0;
+}
+
+int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->o = *o;
+	if (evtable_init(&e->tab, err))
+		return -1;
+	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window};
+	if (trace_open(&e->tr, trace, &to, err))
+		return -1;
+	struct weft_system *sys = &e->tr.sys;
+	e->nth = e->tr.nstreams;
+	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
+	for (int i = 0; i < e->nth; i++) {
+		e->th[i].stream = &e->tr.streams[i];
+		e->th[i].sys = e->tr.streams[i].thread;
+	}
+	e->ncpu = sys->ncpus;
+	e->cpu = weft_xcalloc((size_t) e->ncpu, sizeof(*e->cpu));
+	for (int i = 0; i < e->ncpu; i++) {
+		e->cpu[i].sys = sys->cpus[i];
+		e->cpu[i].row = i;
+	}
+	for (int t = 0; t < 100; t++) {
+		e->mark_slot[t] = -1;
+		if (sys->marks[t].defined) {
+			e->mark_slot[t] = e->nmarks;
+			e->mark_type[e->nmarks++] = t;
+		}
+	}
+	paraver_rows(e);
+	int have = 0;
+	if (apply_offsets(e, err, &have))
+		return -1;
+	if (ovni_setup(e, err))
+		return -1;
+	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
+		return -1;
+	if (!have && clock_gate(e, err))
+		return -1;
+	if (o->outdir && paraver_open(e, err))
+		return -1;
+	return 0;
+}
+
+static void report_skipped(struct emu *e)
+{
+	for (int m = 0; m < 94; m++) {
+		if (!e->skipped[m])
+			continue;
+		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
+		weft_warn("skipped %llu events of model %c (%s): weft does not emulate it yet",
+			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown");
+	}
+}
+
+int emu_run(struct emu *e, struct weft_err *err)
+{
+	struct weft_ev *ev;
+	int r, first = 1;
+	struct progress pg;
+	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
+	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
+		if (first) {
+			e->t0 = ev->time;
+			first = 0;
+		}
+		e->now = ev->time - e->t0;
+		e->ev = ev;
+		e->nevents++;
+		if (e->writing) {
+			prv_time(&e->prv[EMU_THREAD_FILE], e->now);
+			prv_time(&e->prv[EMU_CPU_FILE], e->now);
+		}
+		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
+		int rc;
+		if (in && in->decl->handler) {
+			if (!ev_payload_ok(in, ev))
+				rc = emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
+						     ev->payload_len, in->size, in->decl->sig);
+			else
+				rc = in->decl->handler(e, ev, in, err);
+		} else if (ev->model == 'O') {
+			rc = emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
+		} else if (e->o.strict) {
+			const struct weft_model_def *d = model_by_id((char) ev->model);
+			rc = emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)",
+					     ev->model, d ? d->name : "unknown");
+		} else {
+			e->skipped[ev->model - 0x21]++;
+			rc = 0;
+		}
+		if (rc < 0)
+			break;
+		if ((e->nevents & 0xfffff) == 0)
+			progress_update(&pg, e->nevents);
+	}
+	progress_end(&pg);
+	e->ev = NULL;
+	if (r < 0)
+		return -1;
+	if (!e->o.quiet)
+		report_skipped(e);
+	if (ovni_finish(e, 1, err))
+		return -1;
+	if (e->nerrors && !e->o.quiet)
+		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
+	return 0;
+}
+
+int emu_close(struct emu *e, struct weft_err *err)
+{
+	if (!e->writing)
+		return 0;
+	return paraver_close(e, err);
+}
+
+void emu_free(struct emu *e)
+{
+	if (e->writing)
+		paraver_abort(e);
+	ovni_free(e);
+	for (int i = 0; i < e->ncpu; i++)
+		free(e->cpu[i].th);
+	free(e->cpu);
+	free(e->th);
+	free(e->by_row);
+	merge_free(&e->merge);
+	trace_close(&e->tr);
+	evtable_free(&e->tab);
+	memset(e, 0, sizeof(*e));
+}

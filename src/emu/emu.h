@@ -1,0 +1,114 @@
+/* emu: one emulation run — the context every stage shares.
+ * It owns the opened trace (sources), the clock correction, the merge, the
+ * per-thread and per-CPU emulation state, the models (dispatched by model
+ * character through a table) and the sinks (Paraver files, when asked).
+ * Models read events and update state held here; they never open files.
+ * All mutable state of a run lives in struct emu: there is no other. */
+#ifndef WEFT_EMU_H
+#define WEFT_EMU_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "evtable.h"
+#include "merge.h"
+#include "prv_writer.h"
+#include "trace.h"
+
+enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
+
+/* Thread states of the ovni model (Paraver state values). */
+enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_WARMING };
+
+struct emu_cpu;
+
+struct mark_stack {
+	int64_t *v;
+	int n, cap;
+};
+
+struct emu_thread {
+	struct weft_thread *sys;
+	struct weft_stream *stream;
+	int row;                /* row in thread.prv (Paraver order) */
+	enum th_state state;
+	struct emu_cpu *cpu;    /* assigned CPU, NULL when none */
+	int flushing;
+	uint64_t flush_start;
+	int64_t *mark;          /* value per declared mark type (slot order) */
+	struct mark_stack *stack; /* per declared mark type (used when stacked) */
+	uint64_t nbursts;
+};
+
+struct emu_cpu {
+	struct weft_cpu *sys;
+	int row;                /* row in cpu.prv = global CPU index */
+	struct emu_thread **th; /* threads assigned to it */
+	int nth, cap;
+	int nrunning;
+	struct emu_thread *running; /* the unique Running thread, or NULL */
+};
+
+struct emu_opts {
+	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
+	const char *outdir;     /* NULL: no Paraver output (query, checks) */
+	int keep_going, lint, strict, gzip, quiet, progress;
+	uint64_t window;
+};
+
+struct emu {
+	struct emu_opts o;
+	struct weft_trace tr;
+	struct evtable tab;
+	struct weft_merge merge;
+	struct emu_thread *th;  /* by stream index */
+	struct emu_cpu *cpu;    /* by global CPU index */
+	int nth, ncpu;
+	struct emu_thread **by_row; /* thread.prv row -> thread */
+
+	/* declared mark types, in type order: slot k is type mark_type[k] */
+	int nmarks;
+	int mark_type[100];
+	int mark_slot[100];     /* type -> slot, -1 if undeclared */
+
+	uint64_t t0;            /* corrected time of the first event */
+	uint64_t now;           /* dclock of the current event */
+	uint64_t nevents;
+	struct weft_ev *ev;     /* the event being handled */
+	uint64_t nerrors;       /* model errors turned into warnings */
+	uint64_t skipped[94];   /* events of models weft does not emulate */
+
+	/* sinks */
+	int writing;
+	struct prv_file prv[EMU_NFILES];
+	int nslots[EMU_NFILES];
+	int32_t slot_type[EMU_NFILES][128];
+	const char *slot_label[EMU_NFILES][128];
+};
+
+int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
+/* Run every event through the models; returns 0 or -1. */
+int emu_run(struct emu *e, struct weft_err *err);
+/* Finish the sinks (rename outputs into place). */
+int emu_close(struct emu *e, struct weft_err *err);
+/* Release everything; removes unfinished outputs. */
+void emu_free(struct emu *e);
+
+/* Register a Paraver event type in one file; returns its slot. */
+int emu_slot(struct emu *e, int file, int32_t type, const char *label);
+
+static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v)
+{
+	if (e->writing)
+		prv_set(&e->prv[file], row, slot, v);
+}
+
+/* A model found an inconsistency in the current event. Returns -1 (fatal)
+ * or, with --keep-going, prints a warning, counts it and returns 1 (the
+ * caller skips the event). */
+int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid);
+
+#endif

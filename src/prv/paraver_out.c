@@ -1,0 +1,299 @@
+/* paraver_out: headers, rows, labels and views of the emulator's output. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "ovni.h"
+#include "paraver_out.h"
+#include "strbuf.h"
+#include "writer.h"
+
+static int cmp_app(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct application ids in ascending order. */
+static int apps(struct emu *e, int64_t **out)
+{
+	struct weft_system *s = &e->tr.sys;
+	int64_t *ids = weft_xcalloc((size_t) s->nprocs + 1, sizeof(*ids));
+	int n = 0;
+	for (int l = 0; l < s->nlooms; l++)
+		for (int p = 0; p < s->looms[l]->nprocs; p++)
+			ids[n++] = s->looms[l]->procs[p]->app_id;
+	qsort(ids, (size_t) n, sizeof(*ids), cmp_app);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (k == 0 || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	*out = ids;
+	return k;
+}
+
+void paraver_rows(struct emu *e)
+{
+	struct weft_system *s = &e->tr.sys;
+	int64_t *ids;
+	int na = apps(e, &ids);
+	e->by_row = weft_xcalloc((size_t) e->nth + 1, sizeof(*e->by_row));
+	int row = 0;
+	for (int a = 0; a < na; a++)
+		for (int l = 0; l < s->nlooms; l++)
+			for (int p = 0; p < s->looms[l]->nprocs; p++) {
+				struct weft_proc *pr = s->looms[l]->procs[p];
+				if (pr->app_id != ids[a])
+					continue;
+				for (int t = 0; t < pr->nthreads; t++) {
+					struct emu_thread *th = &e->th[pr->threads[t]->stream];
+					th->row = row;
+					e->by_row[row++] = th;
+				}
+			}
+	free(ids);
+}
+
+static void resources(struct emu *e, struct strbuf *b)
+{
+	struct weft_system *s = &e->tr.sys;
+	sb_printf(b, "%d(", s->nlooms);
+	for (int l = 0; l < s->nlooms; l++)
+		sb_printf(b, "%s%d", l ? "," : "", s->looms[l]->ncpus + 1);
+	sb_printf(b, ")");
+}
+
+static void thread_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
+{
+	struct weft_system *s = &e->tr.sys;
+	resources(e, b);
+	int64_t *app;
+	int na = apps(e, &app);
+	sb_printf(b, ":%d:", na);
+	int row = 0;
+	for (int a = 0; a < na; a++) {
+		int ntask = 0;
+		for (int l = 0; l < s->nlooms; l++)
+			for (int p = 0; p < s->looms[l]->nprocs; p++)
+				ntask += s->looms[l]->procs[p]->app_id == app[a];
+		sb_printf(b, "%s%d(", a ? "," : "", ntask);
+		int task = 0;
+		for (int l = 0; l < s->nlooms; l++)
+			for (int p = 0; p < s->looms[l]->nprocs; p++) {
+				struct weft_proc *pr = s->looms[l]->procs[p];
+				if (pr->app_id != app[a])
+					continue;
+				sb_printf(b, "%s%d:%d", task ? "," : "", pr->nthreads, l + 1);
+				task++;
+				for (int t = 0; t < pr->nthreads; t++, row++) {
+					ids[row][0] = (uint32_t) a + 1;
+					ids[row][1] = (uint32_t) task;
+					ids[row][2] = (uint32_t) t + 1;
+				}
+			}
+		sb_printf(b, ")");
+	}
+	free(app);
+}
+
+static void cpu_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
+{
+	struct weft_system *s = &e->tr.sys;
+	resources(e, b);
+	sb_printf(b, ":1:%d(", s->nlooms);
+	int row = 0;
+	for (int l = 0; l < s->nlooms; l++) {
+		sb_printf(b, "%s%d:%d", l ? "," : "", s->looms[l]->ncpus + 1, l + 1);
+		for (int c = 0; c <= s->looms[l]->ncpus; c++, row++) {
+			ids[row][0] = 1;
+			ids[row][1] = (uint32_t) l + 1;
+			ids[row][2] = (uint32_t) c + 1;
+		}
+	}
+	sb_printf(b, ")");
+}
+
+/* The run's date: the oldest stream.obs modification time (ovni records no
+ * absolute clock), in UTC. */
+static void run_date(struct emu *e, char *out, size_t n)
+{
+	time_t oldest = 0;
+	for (int i = 0; i < e->tr.nstreams; i++) {
+		struct stat st;
+		if (stat(e->tr.streams[i].obs_path, &st) == 0 && (!oldest || st.st_mtime < oldest))
+			oldest = st.st_mtime;
+	}
+	struct tm tm;
+	gmtime_r(&oldest, &tm);
+	strftime(out, n, "%d/%m/%Y at %H:%M", &tm);
+}
+
+static char *out_path(struct emu *e, const char *name)
+{
+	return weft_xasprintf("%s/%s", e->o.outdir, name);
+}
+
+int paraver_open(struct emu *e, struct weft_err *err)
+{
+	if (mkdir_p(e->o.outdir, err))
+		return -1;
+	char date[64];
+	run_date(e, date, sizeof(date));
+	struct strbuf h = {0};
+	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
+	thread_header(e, &h, ids);
+	char *p = out_path(e, "thread.prv");
+	int rc = prv_open(&e->prv[EMU_THREAD_FILE], p, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
+			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
+	free(p);
+	sb_free(&h);
+	if (rc == 0) {
+		cpu_header(e, &h, ids);
+		p = out_path(e, "cpu.prv");
+		rc = prv_open(&e->prv[EMU_CPU_FILE], p, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
+			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
+		free(p);
+		sb_free(&h);
+		if (rc)
+			prv_abort(&e->prv[EMU_THREAD_FILE]);
+	}
+	free(ids);
+	if (rc == 0) {
+		e->writing = 1;
+		for (int i = 0; i < e->ncpu; i++)
+			prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+	}
+	return rc;
+}
+
+static const char *const thread_state_label[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
+
+static void pcf(struct emu *e, int file, struct strbuf *b)
+{
+	sb_printf(b, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+		     "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+		     "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
+		     "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n");
+	for (int s = 0; s <= TH_WARMING; s++)
+		sb_printf(b, "%d %s\n", s, thread_state_label[s]);
+	sb_printf(b, "\n\nSTATES_COLOR\n0 {0,0,0}\n1 {70,130,230}\n2 {180,180,180}\n3 {120,30,30}\n"
+		     "4 {110,200,230}\n5 {240,170,60}\n\n\n");
+	ovni_pcf(e, file, b);
+}
+
+static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
+{
+	if (c->is_virtual)
+		sb_printf(b, "vCPU %d.* %s\n", c->loom->gindex, c->loom->name);
+	else
+		sb_printf(b, "CPU %d.%lld %s\n", c->loom->gindex, (long long) c->phyid, c->loom->name);
+}
+
+static void row_file(struct emu *e, int file, struct strbuf *b)
+{
+	struct weft_system *s = &e->tr.sys;
+	sb_printf(b, "LEVEL CPU SIZE %d\n", e->ncpu);
+	for (int i = 0; i < e->ncpu; i++)
+		cpu_row_name(b, e->cpu[i].sys);
+	sb_printf(b, "\nLEVEL NODE SIZE %d\n", s->nlooms);
+	for (int l = 0; l < s->nlooms; l++)
+		sb_printf(b, "%s\n", s->looms[l]->name);
+	if (file == EMU_CPU_FILE) {
+		sb_printf(b, "\nLEVEL APPL SIZE 1\nCPUs\n\nLEVEL TASK SIZE %d\n", s->nlooms);
+		for (int l = 0; l < s->nlooms; l++)
+			sb_printf(b, "%s\n", s->looms[l]->name);
+		sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->ncpu);
+		for (int i = 0; i < e->ncpu; i++)
+			cpu_row_name(b, e->cpu[i].sys);
+		return;
+	}
+	int64_t *app;
+	int na = apps(e, &app);
+	sb_printf(b, "\nLEVEL APPL SIZE %d\n", na);
+	for (int a = 0; a < na; a++)
+		sb_printf(b, "app %lld\n", (long long) app[a]);
+	sb_printf(b, "\nLEVEL TASK SIZE %d\n", s->nprocs);
+	for (int a = 0; a < na; a++)
+		for (int l = 0; l < s->nlooms; l++)
+			for (int p = 0; p < s->looms[l]->nprocs; p++) {
+				struct weft_proc *pr = s->looms[l]->procs[p];
+				if (pr->app_id != app[a])
+					continue;
+				if (pr->has_rank)
+					sb_printf(b, "rank %lld %s/%lld\n", (long long) pr->rank, s->looms[l]->name,
+						  (long long) pr->pid);
+				else
+					sb_printf(b, "%s/%lld\n", s->looms[l]->name, (long long) pr->pid);
+			}
+	free(app);
+	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->nth);
+	for (int r = 0; r < e->nth; r++) {
+		const struct weft_thread *t = e->by_row[r]->sys;
+		sb_printf(b, "TH %lld.%lld %s/%lld\n", (long long) t->proc->app_id, (long long) t->tid,
+			  t->proc->loom->name, (long long) t->proc->pid);
+	}
+}
+
+static int write_text(struct emu *e, const char *name, struct strbuf *b, struct weft_err *err)
+{
+	char *p = out_path(e, name);
+	int rc = write_file_atomic(p, b->s ? b->s : "", b->len, err);
+	free(p);
+	sb_free(b);
+	return rc;
+}
+
+/* Copy the view files beside the output, replacing stale copies. */
+static int copy_cfg(struct emu *e, struct weft_err *err)
+{
+	for (int i = 0; i < weft_cfg_nfiles; i++) {
+		char *p = weft_xasprintf("%s/cfg/%s", e->o.outdir, weft_cfg_files[i].path);
+		char *dir = weft_xstrdup(p);
+		*strrchr(dir, '/') = '\0';
+		int rc = mkdir_p(dir, err);
+		if (rc == 0)
+			rc = write_file_atomic(p, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
+		free(dir);
+		free(p);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int paraver_close(struct emu *e, struct weft_err *err)
+{
+	struct strbuf b = {0};
+	pcf(e, EMU_THREAD_FILE, &b);
+	if (write_text(e, "thread.pcf", &b, err))
+		return -1;
+	pcf(e, EMU_CPU_FILE, &b);
+	if (write_text(e, "cpu.pcf", &b, err))
+		return -1;
+	row_file(e, EMU_THREAD_FILE, &b);
+	if (write_text(e, "thread.row", &b, err))
+		return -1;
+	row_file(e, EMU_CPU_FILE, &b);
+	if (write_text(e, "cpu.row", &b, err))
+		return -1;
+	if (copy_cfg(e, err))
+		return -1;
+	/* the traces last: a .prv in place means the run finished */
+	int rc = prv_close(&e->prv[EMU_THREAD_FILE], e->now, err);
+	if (rc == 0)
+		rc = prv_close(&e->prv[EMU_CPU_FILE], e->now, err);
+	else
+		prv_abort(&e->prv[EMU_CPU_FILE]);
+	e->writing = 0;
+	return rc;
+}
+
+void paraver_abort(struct emu *e)
+{
+	prv_abort(&e->prv[EMU_THREAD_FILE]);
+	prv_abort(&e->prv[EMU_CPU_FILE]);
+	e->writing = 0;
+}

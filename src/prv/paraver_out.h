@@ -1,0 +1,27 @@
+/* paraver_out: the emulator's Paraver sink — thread.{prv,pcf,row} and
+ * cpu.{prv,pcf,row} in the output directory, with a real resource model
+ * (nodes = looms, their CPUs plus the vCPU) and process model (thread.prv:
+ * appl = application id, task = process, thread = thread; cpu.prv: one
+ * application whose tasks are the looms and threads their CPUs), and the
+ * view files of cfg/ copied beside them. Everything is written under
+ * temporary names and renamed only when the run succeeded. */
+#ifndef WEFT_PARAVER_OUT_H
+#define WEFT_PARAVER_OUT_H
+
+#include "emu.h"
+
+/* Assign thread.prv rows (Paraver order: appl, task, thread). */
+void paraver_rows(struct emu *e);
+int paraver_open(struct emu *e, struct weft_err *err);
+int paraver_close(struct emu *e, struct weft_err *err);
+void paraver_abort(struct emu *e);
+
+/* The view files compiled into weft (generated from cfg/ at build time). */
+struct cfg_file {
+	const char *path; /* relative to cfg/ */
+	const char *text;
+};
+extern const struct cfg_file weft_cfg_files[];
+extern const int weft_cfg_nfiles;
+
+#endif

@@ -1,0 +1,15 @@
+/* strbuf: a growable string for small generated files (.pcf, .row). */
+#ifndef WEFT_STRBUF_H
+#define WEFT_STRBUF_H
+
+#include <stddef.h>
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct strbuf *b);
+
+#endif
