@@ -10,7 +10,7 @@
 #include "prv_writer.h"
 
 #define END_WIDTH 20 /* digits of a patchable time */
-#define OUTBUF_SIZE (8u << 20)
+#define OUTBUF_SIZE (1u << 20)
 
 static char *tmp_name(const char *path)
 {
@@ -53,7 +53,13 @@ int prv_open(struct prv_file *f, const char *path, const char *date, const char 
 		int n = snprintf(f->rows[r].prefix, sizeof(f->rows[r].prefix), "%u:%u:%u", ids[r][0],
 				 ids[r][1], ids[r][2]);
 		f->rows[r].prefix_len = (uint32_t) n;
+		f->rows[r].head_cpu = ~0u;
 	}
+	f->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*f->slot_str));
+	f->slot_len = weft_xcalloc((size_t) nslots + 1, 1);
+	for (int s = 0; s < nslots; s++)
+		f->slot_len[s] = (uint8_t) snprintf(f->slot_str[s], sizeof(f->slot_str[s]), ":%d:",
+						    (int) slot_type[s]);
 	f->slot_type = weft_xcalloc((size_t) nslots, sizeof(*f->slot_type));
 	memcpy(f->slot_type, slot_type, (size_t) nslots * sizeof(*slot_type));
 	f->chan = weft_xcalloc((size_t) nrows * (size_t) nslots, sizeof(*f->chan));
@@ -86,16 +92,29 @@ static void patch20(struct prv_file *f, uint64_t off, uint64_t v)
 		f->ob.failed = errno ? errno : EIO;
 }
 
-static inline void put_head(struct prv_file *f, char kind, const struct prv_row *r)
+/* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
+static inline const struct prv_row *row_head(struct prv_row *r)
+{
+	if (r->head_cpu != r->cpu) {
+		uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
+		r->head[n++] = ':';
+		memcpy(r->head + n, r->prefix, r->prefix_len);
+		n += r->prefix_len;
+		r->head[n++] = ':';
+		r->head_len = n;
+		r->head_cpu = r->cpu;
+	}
+	return r;
+}
+
+static inline void put_head(struct prv_file *f, char kind, struct prv_row *r)
 {
 	struct outbuf *o = &f->ob;
+	row_head(r);
 	o->buf[o->len++] = kind;
 	o->buf[o->len++] = ':';
-	ob_u64(o, r->cpu);
-	o->buf[o->len++] = ':';
-	memcpy(o->buf + o->len, r->prefix, sizeof(r->prefix));
-	o->len += r->prefix_len;
-	o->buf[o->len++] = ':';
+	memcpy(o->buf + o->len, r->head, sizeof(r->head));
+	o->len += r->head_len;
 }
 
 static void write_states(struct prv_file *f)
@@ -126,11 +145,16 @@ static void write_states(struct prv_file *f)
 	f->nsdirty = 0;
 }
 
+/* Write the values that changed at `now`. Consecutive pairs of one row go
+ * on one line ("2:...:time:t1:v1:t2:v2"), and the time is formatted once. */
 void prv_flush_now(struct prv_file *f)
 {
 	if (f->nsdirty)
 		write_states(f);
 	struct outbuf *o = &f->ob;
+	char tbuf[24];
+	size_t tlen = fmt_u64(tbuf, f->now);
+	uint32_t open_row = ~0u;
 	for (uint32_t k = 0; k < f->ndirty; k++) {
 		uint32_t i = f->dirty[k];
 		struct prv_chan *c = &f->chan[i];
@@ -138,17 +162,28 @@ void prv_flush_now(struct prv_file *f)
 		if (c->pend == c->last)
 			continue;
 		c->last = c->pend;
-		const struct prv_row *r = &f->rows[i / (uint32_t) f->nslots];
-		ob_room(o, 128);
-		put_head(f, '2', r);
-		ob_u64(o, f->now);
-		o->buf[o->len++] = ':';
-		ob_u64(o, (uint64_t) f->slot_type[i % (uint32_t) f->nslots]);
-		o->buf[o->len++] = ':';
+		uint32_t row = i / (uint32_t) f->nslots, slot = i % (uint32_t) f->nslots;
+		if (o->len + 160 > o->cap) {
+			if (open_row != ~0u)
+				o->buf[o->len++] = '\n';
+			ob_drain(o);
+			open_row = ~0u;
+		}
+		if (row != open_row) {
+			if (open_row != ~0u)
+				o->buf[o->len++] = '\n';
+			put_head(f, '2', &f->rows[row]);
+			memcpy(o->buf + o->len, tbuf, sizeof(tbuf));
+			o->len += tlen;
+			open_row = row;
+			f->nrecords++;
+		}
+		memcpy(o->buf + o->len, f->slot_str[slot], sizeof(f->slot_str[slot]));
+		o->len += f->slot_len[slot];
 		ob_i64(o, c->pend);
-		o->buf[o->len++] = '\n';
-		f->nrecords++;
 	}
+	if (open_row != ~0u)
+		o->buf[o->len++] = '\n';
 	f->ndirty = 0;
 }
 
@@ -157,6 +192,8 @@ static void release(struct prv_file *f)
 	ob_free(&f->ob);
 	free(f->rows);
 	free(f->slot_type);
+	free(f->slot_str);
+	free(f->slot_len);
 	free(f->chan);
 	free(f->dirty);
 	free(f->sdirty);

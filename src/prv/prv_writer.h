@@ -26,6 +26,9 @@ struct prv_row {
 	char prefix[40];     /* "appl:task:thread" */
 	uint32_t prefix_len;
 	uint32_t cpu;        /* CPU field of this row's records (0 = none) */
+	char head[64];       /* "cpu:appl:task:thread:" for the current cpu */
+	uint32_t head_len;
+	uint32_t head_cpu;   /* cpu the head was built for; ~0 = not built */
 	uint32_t state;      /* state of the open record, 0 = none */
 	uint32_t pend_state;
 	uint8_t state_dirty;
@@ -41,6 +44,8 @@ struct prv_file {
 	int nrows, nslots;
 	struct prv_row *rows;
 	int32_t *slot_type;  /* Paraver event type of each slot */
+	char (*slot_str)[16]; /* ":type:" of each slot */
+	uint8_t *slot_len;
 	struct prv_chan *chan; /* nrows * nslots */
 	uint32_t *dirty;     /* channel indices changed at `now` */
 	uint32_t ndirty;
