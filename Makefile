@@ -23,7 +23,7 @@ INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Isrc/prv -Is
 	-Imodels -Imodels/ovni
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
-LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm
+LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
 	src/clock/*.c models/*.c models/*/*.c)
@@ -105,6 +105,8 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/run.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/synth.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
+	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/emu.sh
+	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 

@@ -250,9 +250,10 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			  (long long) t->sys->tid, (double) (e->now - t->flush_start) / 1e6,
 			  (unsigned long long) e->now);
 	}
-	thread_row(e, t);
-	if (t->cpu)
-		cpu_row(e, t->cpu);
+	/* only the flush columns change */
+	emu_out(e, EMU_THREAD_FILE, t->row, OT_FLUSH, t->flushing);
+	if (t->cpu && t->cpu->running == t)
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, OC_FLUSH, t->flushing);
 	return 0;
 }
 
@@ -307,9 +308,10 @@ int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 		s->n--;
 		t->mark[slot] = s->n ? s->v[s->n - 1] : 0;
 	}
-	thread_row(e, t);
-	if (t->cpu)
-		cpu_row(e, t->cpu);
+	/* only this mark's columns change */
+	emu_out(e, EMU_THREAD_FILE, t->row, OT_MARK0 + slot, is_active(t->state) ? t->mark[slot] : 0);
+	if (t->cpu && t->cpu->running == t)
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, OC_MARK0 + slot, t->mark[slot]);
 	return 0;
 }
 

@@ -230,8 +230,10 @@ int emu_run(struct emu *e, struct weft_err *err)
 			e->skipped[ev->model - 0x21]++;
 			rc = 0;
 		}
-		if (rc < 0)
+		if (rc < 0) {
+			r = -1;
 			break;
+		}
 		if ((e->nevents & 0xfffff) == 0)
 			progress_update(&pg, e->nevents);
 	}

@@ -80,6 +80,7 @@ struct emu {
 
 	/* sinks */
 	int writing;
+	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
 	int nslots[EMU_NFILES];
 	int32_t slot_type[EMU_NFILES][128];

@@ -267,9 +267,9 @@ struct lp {
 };
 
 /* A field that did not parse: missing, not a number, or out of range. */
-static COLD int fld_bad(struct prvchk *c, const struct lp *l, const char *what, const char *type,
-			uint64_t max)
+static COLD int fld_bad(struct prvchk *c, const struct lp *l, const char *what, int sgn, uint64_t max)
 {
+	const char *type = sgn ? "a signed 64-bit integer" : "an unsigned integer";
 	char tok[128];
 	const char *p = l->p, *e = l->e;
 	if (p >= e) {
@@ -278,7 +278,7 @@ static COLD int fld_bad(struct prvchk *c, const struct lp *l, const char *what, 
 		return -1;
 	}
 	const char *t = p;
-	if (t < e && *t == '-')
+	if (sgn && t < e && *t == '-')
 		t++;
 	const char *d = t;
 	while (t < e && *t >= '0' && *t <= '9')
@@ -292,97 +292,111 @@ static COLD int fld_bad(struct prvchk *c, const struct lp *l, const char *what, 
 	return -1;
 }
 
-/* Text after a field where ':' or the end of the line belongs. */
+/* Text after a field where ':' or the end of the line belongs (`last` as
+ * in fld_u). */
 static COLD int fld_after(struct prvchk *c, const struct lp *l, const char *p, const char *what, int last)
 {
 	char tok[128];
-	if (last)
-		rec_err(c, "unexpected %s after field %u (%s); expected the end of the line", token(tok, p, l->e),
-			l->field - 1, what);
-	else if (p >= l->e)
+	if (last == 0 && p >= l->e)
 		rec_err(c, "the record ends after field %u (%s); expected ':' and more fields", l->field - 1,
 			what);
 	else
-		rec_err(c, "field %u (%s): expected digits then ':', found %s", l->field - 1, what,
-			token(tok, l->p, l->e));
+		rec_err(c, "unexpected %s after field %u (%s); expected %s", token(tok, p, l->e), l->field - 1,
+			what,
+			last > 0 ? "the end of the line" : last == 0 ? "':'" : "':' or the end of the line");
 	return -1;
 }
 
-/* An unsigned decimal field <= max, then ':' (or the end of the line when
- * `last`). Returns 0, or reports and returns -1. */
+/* Every line handed to the record parsers is followed by a '\n' (the one
+ * memchr found, or one written after the carried copy), so digit loops stop
+ * there without a bound check. */
+
+/* The digits at s with overflow detection, for numbers of 20 digits or more
+ * (zero-padded fields). */
+static COLD const char *digits_slow(const char *s, int *ovf, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned d;
+	*ovf = 0;
+	while ((d = (unsigned) (unsigned char) *s - '0') <= 9) {
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t) d, &v))
+			*ovf = 1;
+		s++;
+	}
+	*out = v;
+	return s;
+}
+
+/* What follows a field at p. last > 0: the end of the line must follow;
+ * last == 0: ':' must follow and is consumed; last < 0: either may follow
+ * and l->p is left on it. */
+static inline int fld_sep(struct prvchk *c, struct lp *l, const char *p, const char *what, int last)
+{
+	l->field++;
+	if (last > 0) {
+		if (__builtin_expect(p != l->e, 0))
+			return fld_after(c, l, p, what, 1);
+	} else if (last == 0) {
+		if (__builtin_expect(p == l->e || *p != ':', 0))
+			return fld_after(c, l, p, what, 0);
+		p++;
+	} else if (__builtin_expect(p != l->e && *p != ':', 0)) {
+		return fld_after(c, l, p, what, -1);
+	}
+	l->p = p;
+	return 0;
+}
+
+/* An unsigned decimal field <= max, then the separator `last` asks for.
+ * Returns 0, or reports and returns -1. */
 static inline int fld_u(struct prvchk *c, struct lp *l, const char *what, uint64_t max, uint64_t *out,
 			int last)
 {
-	const char *p = l->p, *e = l->e, *s = p;
+	const char *p = l->p, *s = p;
 	uint64_t v = 0;
-	while (p < e) {
-		unsigned d = (unsigned) (unsigned char) *p - '0';
-		if (d > 9)
-			break;
-		if (__builtin_expect(p - s >= 19, 0)) {
-			if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
-				return fld_bad(c, l, what, "an unsigned integer", max);
-		} else {
-			v = v * 10 + d;
-		}
+	unsigned d;
+	while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
+		v = v * 10 + d;
 		p++;
+	}
+	if (__builtin_expect(p - s > 19, 0)) {
+		int ovf;
+		p = digits_slow(s, &ovf, &v);
+		if (ovf)
+			return fld_bad(c, l, what, 0, max);
 	}
 	if (__builtin_expect(p == s || v > max, 0))
-		return fld_bad(c, l, what, "an unsigned integer", max);
-	l->field++;
-	if (last) {
-		if (__builtin_expect(p != e, 0))
-			return fld_after(c, l, p, what, 1);
-	} else {
-		if (__builtin_expect(p == e || *p != ':', 0))
-			return fld_after(c, l, p, what, 0);
-		p++;
-	}
-	l->p = p;
+		return fld_bad(c, l, what, 0, max);
+	if (fld_sep(c, l, p, what, last))
+		return -1;
 	*out = v;
 	return 0;
 }
 
-/* A signed int64 decimal field (optional '-'). `last` as in fld_u; with
- * last < 0 the field may be followed either by ':' or the end of the line and
- * l->p is left on that separator. */
+/* A signed int64 decimal field (optional '-'); `last` as in fld_sep. */
 static inline int fld_i(struct prvchk *c, struct lp *l, const char *what, int64_t *out, int last)
 {
-	const char *p = l->p, *e = l->e;
-	int neg = 0;
-	if (p < e && *p == '-') {
-		neg = 1;
-		p++;
-	}
+	const char *p = l->p;
+	int neg = *p == '-';
+	p += neg;
 	const char *s = p;
 	uint64_t v = 0;
-	while (p < e) {
-		unsigned d = (unsigned) (unsigned char) *p - '0';
-		if (d > 9)
-			break;
-		if (__builtin_expect(p - s >= 18, 0)) {
-			if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
-				return fld_bad(c, l, what, "a signed 64-bit integer", INT64_MAX);
-		} else {
-			v = v * 10 + d;
-		}
+	unsigned d;
+	while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
+		v = v * 10 + d;
 		p++;
+	}
+	if (__builtin_expect(p - s > 19, 0)) {
+		int ovf;
+		p = digits_slow(s, &ovf, &v);
+		if (ovf)
+			return fld_bad(c, l, what, 1, INT64_MAX);
 	}
 	uint64_t lim = neg ? (UINT64_C(1) << 63) : (uint64_t) INT64_MAX;
 	if (__builtin_expect(p == s || v > lim, 0))
-		return fld_bad(c, l, what, "a signed 64-bit integer", INT64_MAX);
-	l->field++;
-	if (last > 0) {
-		if (__builtin_expect(p != e, 0))
-			return fld_after(c, l, p, what, 1);
-	} else if (last == 0) {
-		if (__builtin_expect(p == e || *p != ':', 0))
-			return fld_after(c, l, p, what, 0);
-		p++;
-	} else if (__builtin_expect(p != e && *p != ':', 0)) {
-		return fld_after(c, l, p, what, 1);
-	}
-	l->p = p;
+		return fld_bad(c, l, what, 1, INT64_MAX);
+	if (fld_sep(c, l, p, what, last))
+		return -1;
 	*out = neg ? (int64_t) (0 - v) : (int64_t) v;
 	return 0;
 }
@@ -434,12 +448,13 @@ static int hdr_uint(struct prvchk *c, struct hcur *h, const char *what, uint64_t
 
 static int hdr_expect(struct prvchk *c, struct hcur *h, char ch, const char *where)
 {
-	char tok[128];
+	char tok[16];
 	if (h->p < h->e && *h->p == ch) {
 		h->p++;
 		return 0;
 	}
-	return hdr_err(c, h, "expected '%c' %s, found %s", ch, where, token(tok, h->p, h->e));
+	return hdr_err(c, h, "expected '%c' %s, found %s", ch, where,
+		       h->p < h->e ? quote(tok, h->p, 1, 1) : "the end of the line");
 }
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elsz)
@@ -508,7 +523,7 @@ static int parse_header(struct prvchk *c, const char *line, size_t n)
 		return -1;
 
 	/* RESOURCES */
-	size_t ccap = 0, ncap = 0;
+	size_t ccap = 0;
 	uint64_t v;
 	if (h.p < h.e && *h.p == '0') {
 		h.p++;
@@ -568,7 +583,7 @@ static int parse_header(struct prvchk *c, const char *line, size_t n)
 	if (hdr_expect(c, &h, ':', "after NAPPL"))
 		return -1;
 	c->appl_task0 = weft_xcalloc(c->st.nappl + 1, sizeof(uint32_t));
-	size_t tcap = 0;
+	size_t tcap = 0, ncap = 0;
 	uint32_t ntasks = 0, nthreads = 0;
 	for (uint32_t a = 1; a <= c->st.nappl; a++) {
 		snprintf(where, sizeof(where), "NTASKS of application %u", a);
@@ -581,9 +596,8 @@ static int parse_header(struct prvchk *c, const char *line, size_t n)
 		snprintf(where, sizeof(where), "after NTASKS of application %u", a);
 		if (hdr_expect(c, &h, '(', where))
 			return -1;
-		size_t cap0 = tcap;
 		c->task_thread0 = grow(c->task_thread0, &tcap, (size_t) ntasks + nt + 1, sizeof(uint32_t));
-		c->task_node = grow(c->task_node, &cap0, (size_t) ntasks + nt + 1, sizeof(uint32_t));
+		c->task_node = grow(c->task_node, &ncap, (size_t) ntasks + nt + 1, sizeof(uint32_t));
 		for (uint32_t t = 1; t <= nt; t++) {
 			snprintf(where, sizeof(where), "NTHREADS of task %u:%u", a, t);
 			if (hdr_uint(c, &h, where, 1, MAX_OBJ, &v))
@@ -652,7 +666,7 @@ static int parse_header(struct prvchk *c, const char *line, size_t n)
 
 /* Global thread index of appl:task:thread after checking that it exists and
  * that `cpu` may carry it. `who` prefixes the messages ("" or "receiver "). */
-static inline int locate(struct prvchk *c, const char *who, uint64_t cpu, uint64_t appl, uint64_t task,
+static inline __attribute__((always_inline)) int locate(struct prvchk *c, const char *who, uint64_t cpu, uint64_t appl, uint64_t task,
 			 uint64_t thread, uint32_t *gt)
 {
 	if (__builtin_expect(appl == 0 || appl > c->st.nappl, 0)) {
@@ -755,8 +769,8 @@ static inline void label_event(struct prvchk *c, uint64_t type, int64_t value)
 static void rec_state(struct prvchk *c, const char *p, size_t n)
 {
 	struct lp l = {p + 2, p + n, 2};
-	uint64_t cpu, appl, task, thread, b, e, s;
-	uint32_t gt;
+	uint64_t cpu = 0, appl = 0, task = 0, thread = 0, b = 0, e = 0, s = 0;
+	uint32_t gt = 0;
 	c->kind = "state";
 	c->st.states++;
 	if (fld_u(c, &l, "CPU", UINT64_MAX, &cpu, 0) || fld_u(c, &l, "application", UINT64_MAX, &appl, 0) ||
@@ -786,43 +800,41 @@ static void rec_state(struct prvchk *c, const char *p, size_t n)
 		h->state_end = e;
 		h->state_line = c->lineno;
 	}
-	int added;
-	hs_add(&c->used_states, s, 0, c->lineno, &added);
-	if (added && c->used_states.n > MAX_TRACK) {
-		/* keep the set bounded: forget it, count the loss */
-		c->dropped++;
-	}
+	track(c, &c->used_states, s, 0);
 }
 
 static void rec_event(struct prvchk *c, const char *p, size_t n)
 {
 	struct lp l = {p + 2, p + n, 2};
-	uint64_t cpu, appl, task, thread, t, type;
-	int64_t value;
-	uint32_t gt;
+	uint64_t cpu = 0, appl = 0, task = 0, thread = 0, t = 0, type = 0;
+	int64_t value = 0;
+	uint32_t gt = 0;
 	c->kind = "event";
 	c->st.events++;
 	if (fld_u(c, &l, "CPU", UINT64_MAX, &cpu, 0) || fld_u(c, &l, "application", UINT64_MAX, &appl, 0) ||
 	    fld_u(c, &l, "task", UINT64_MAX, &task, 0) || fld_u(c, &l, "thread", UINT64_MAX, &thread, 0))
 		return;
-	if (fld_u(c, &l, "time", UINT64_MAX, &t, -1 == 0)) {
+	if (fld_u(c, &l, "time", UINT64_MAX, &t, -1))
+		return;
+	if (__builtin_expect(l.p >= l.e, 0)) {
+		rec_err(c, "no type:value pair after the time; expected at least one");
 		return;
 	}
+	l.p++;
 	if (locate(c, "", cpu, appl, task, thread, &gt))
 		return;
 	if (__builtin_expect(t > c->st.ftime, 0))
 		err_ftime(c, "time", t);
 	order(c, gt, t, appl, task, thread, "time");
 	for (;;) {
-		if (fld_u(c, &l, "event type", UINT32_MAX, &type, 0)) {
+		if (fld_u(c, &l, "event type", UINT32_MAX, &type, -1))
 			return;
-		}
-		(void) 0;
-		if (__builtin_expect(l.p >= l.e, 0)) {
+		if (__builtin_expect(l.p + 1 >= l.e, 0)) {
 			rec_err(c, "event type %llu has no value; expected type:value pairs",
 				(unsigned long long) type);
 			return;
 		}
+		l.p++;
 		if (fld_i(c, &l, "event value", &value, -1))
 			return;
 		c->st.pairs++;
@@ -836,9 +848,9 @@ static void rec_event(struct prvchk *c, const char *p, size_t n)
 static void rec_comm(struct prvchk *c, const char *p, size_t n)
 {
 	struct lp l = {p + 2, p + n, 2};
-	uint64_t cs, as, ts, hs, ls, ps, cr, ar, tr, hr, lr, pr;
-	int64_t size, tag;
-	uint32_t gs, gr;
+	uint64_t cs = 0, as = 0, ts = 0, hs = 0, ls = 0, ps = 0, cr = 0, ar = 0, tr = 0, hr = 0, lr = 0, pr = 0;
+	int64_t size = 0, tag = 0;
+	uint32_t gs = 0, gr = 0;
 	c->kind = "communication";
 	c->st.comms++;
 	if (fld_u(c, &l, "sender CPU", UINT64_MAX, &cs, 0) ||
@@ -980,7 +992,7 @@ static void carry_add(struct prvchk *c, const char *p, size_t n)
 		c->carry_overlong = 1;
 		return;
 	}
-	c->carry = grow(c->carry, &c->carry_cap, c->carry_len + n, 1);
+	c->carry = grow(c->carry, &c->carry_cap, c->carry_len + n + 1, 1); /* + the '\n' sentinel */
 	memcpy(c->carry + c->carry_len, p, n);
 	c->carry_len += n;
 }
@@ -991,6 +1003,8 @@ static void carry_flush(struct prvchk *c)
 		c->lineno++;
 		ERR(c, c->name, c->lineno, "line longer than %u MiB; not checked", MAX_LINE >> 20);
 	} else {
+		c->carry = grow(c->carry, &c->carry_cap, c->carry_len + 1, 1);
+		c->carry[c->carry_len] = '\n';
 		one_line(c, c->carry, c->carry_len);
 	}
 	c->carry_len = 0;
@@ -1060,6 +1074,7 @@ struct pcfblock {
 	uint64_t line;        /* the EVENT_TYPE keyword's line */
 	uint32_t *types;
 	size_t ntypes, cap;
+	size_t nlines;        /* lines in the block, well formed or not */
 	size_t nvalues;
 };
 
@@ -1137,12 +1152,13 @@ static int color_line(const char *p, const char *e, int64_t *v, int *big)
 
 static void pcf_end_block(struct prvchk *c, struct pcfblock *b)
 {
-	if (b->line && b->ntypes == 0)
+	if (b->line && b->nlines == 0)
 		ERR(c, c->pcfname, b->line,
 		    "EVENT_TYPE block without a type line; expected '<n> <type> <label>' lines after it");
 	b->line = 0;
 	b->ntypes = 0;
 	b->nvalues = 0;
+	b->nlines = 0;
 }
 
 static void pcf_line(struct prvchk *c, struct pcfblock *b, enum psec *sec, uint64_t ln, const char *p,
@@ -1170,6 +1186,8 @@ static void pcf_line(struct prvchk *c, struct pcfblock *b, enum psec *sec, uint6
 			return;
 		}
 	}
+	if (*sec == S_TYPES || *sec == S_VALUES)
+		b->nlines++;
 	if (n == 6 && memcmp(p, "VALUES", 6) == 0) {
 		if (*sec == S_TYPES && b->ntypes > 0)
 			*sec = S_VALUES;
@@ -1267,15 +1285,20 @@ static void pcf_line(struct prvchk *c, struct pcfblock *b, enum psec *sec, uint6
 		break;
 	}
 	case S_VALUES:
-		if (value_label(p, e, &v, &big) || v < INT32_MIN || v > INT32_MAX) {
-			if (big || (!value_label(p, e, &v, &big)))
-				ERR(c, c->pcfname, ln,
-				    "value label %s is outside int32; the reader (stoi) drops it (event values may be "
-				    "int64, their labels may not)",
+		if (value_label(p, e, &v, &big)) {
+			if (big)
+				ERR(c, c->pcfname, ln, "value out of range in %s; expected an int32",
 				    quote(q, p, n, QUOTE_MAX));
 			else
 				ERR(c, c->pcfname, ln, "expected '<value> <label>' after VALUES, found %s",
 				    quote(q, p, n, QUOTE_MAX));
+			break;
+		}
+		if (v < INT32_MIN || v > INT32_MAX) {
+			ERR(c, c->pcfname, ln,
+			    "value %lld is outside int32; the reader (stoi) drops this label (event values may be "
+			    "int64, their labels may not)",
+			    (long long) v);
 			break;
 		}
 		for (size_t i = 0; i < b->ntypes; i++) {
@@ -1601,12 +1624,12 @@ static void body_gz(struct prvchk *c, const char *path)
 		prvchk_feed(c, buf, (size_t) n);
 		total += (uint64_t) n;
 	}
-	int failed = 0;
-	if (n < 0) {
-		int zerr;
-		const char *msg = gzerror(g, &zerr);
-		ERR(c, path, 0, "gzip read failed after %llu uncompressed bytes: %s", (unsigned long long) total,
-		    msg && *msg ? msg : "unknown error");
+	/* a truncated stream ends like EOF, with Z_BUF_ERROR left in gzerror() */
+	int failed = 0, zerr = Z_OK;
+	const char *msg = gzerror(g, &zerr);
+	if (n < 0 || zerr != Z_OK) {
+		ERR(c, path, 0, "gzip read failed after %llu uncompressed bytes: %s; the body is not checked further",
+		    (unsigned long long) total, msg && *msg ? msg : "unknown error");
 		failed = 1;
 	}
 	free(buf);

@@ -146,19 +146,23 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
 	char *p = out_path(e, "thread.prv");
-	int rc = prv_open(&e->prv[EMU_THREAD_FILE], p, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
+	e->pipe = prv_pipe_start();
+	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
 			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
 	free(p);
 	sb_free(&h);
 	if (rc == 0) {
 		cpu_header(e, &h, ids);
 		p = out_path(e, "cpu.prv");
-		rc = prv_open(&e->prv[EMU_CPU_FILE], p, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
+		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
 			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
 		free(p);
 		sb_free(&h);
 		if (rc)
-			prv_abort(&e->prv[EMU_THREAD_FILE]);
+			paraver_abort(e);
+	} else {
+		prv_pipe_finish(e->pipe);
+		e->pipe = NULL;
 	}
 	free(ids);
 	if (rc == 0) {
@@ -267,6 +271,11 @@ static int copy_cfg(struct emu *e, struct weft_err *err)
 int paraver_close(struct emu *e, struct weft_err *err)
 {
 	struct strbuf b = {0};
+	/* the writer thread drains; the files are ours from here on */
+	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_pipe_finish(e->pipe);
+	e->pipe = NULL;
 	pcf(e, EMU_THREAD_FILE, &b);
 	if (write_text(e, "thread.pcf", &b, err))
 		return -1;
@@ -293,6 +302,8 @@ int paraver_close(struct emu *e, struct weft_err *err)
 
 void paraver_abort(struct emu *e)
 {
+	prv_pipe_finish(e->pipe);
+	e->pipe = NULL;
 	prv_abort(&e->prv[EMU_THREAD_FILE]);
 	prv_abort(&e->prv[EMU_CPU_FILE]);
 	e->writing = 0;

@@ -1,6 +1,7 @@
-/* prv_writer: sorted Paraver body with patched state ends (see header). */
+/* prv_writer: sorted Paraver bodies, front/back halves (see header). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,268 @@
 
 #define END_WIDTH 20 /* digits of a patchable time */
 #define OUTBUF_SIZE (1u << 20)
+#define OP_ROOM 200  /* bytes one op may append */
+#define PIPE_FILES 4
+
+struct prv_pipe {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct prv_op *chunk[PRV_PIPE_CHUNKS];
+	uint32_t len[PRV_PIPE_CHUNKS];
+	int head, count;  /* filled chunks: [head, head + count) */
+	int prod;         /* the chunk being filled */
+	uint32_t plen;
+	int stop;
+	struct prv_back *back[PIPE_FILES];
+	int nfiles;
+};
+
+/* ---- back ----------------------------------------------------------------- */
+
+static void pad20(char *dst, uint64_t v)
+{
+	for (int i = END_WIDTH - 1; i >= 0; i--) {
+		dst[i] = (char) ('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/* Overwrite 20 digits at absolute offset `off`: in the buffer if they are
+ * still there, else in the file. */
+static void patch20(struct prv_back *b, uint64_t off, uint64_t v)
+{
+	char d[END_WIDTH];
+	pad20(d, v);
+	if (off >= b->ob.written) {
+		memcpy(b->ob.buf + (off - b->ob.written), d, END_WIDTH);
+		return;
+	}
+	if (pwrite(b->fd, d, END_WIDTH, (off_t) off) != END_WIDTH && !b->ob.failed)
+		b->ob.failed = errno ? errno : EIO;
+}
+
+/* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
+static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
+{
+	struct outbuf *o = &b->ob;
+	if (r->head_cpu != r->cpu) {
+		uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
+		r->head[n++] = ':';
+		memcpy(r->head + n, r->prefix, r->prefix_len);
+		n += r->prefix_len;
+		r->head[n++] = ':';
+		r->head_len = n;
+		r->head_cpu = r->cpu;
+	}
+	o->buf[o->len++] = kind;
+	o->buf[o->len++] = ':';
+	memcpy(o->buf + o->len, r->head, sizeof(r->head));
+	o->len += r->head_len;
+}
+
+static inline void close_line(struct prv_back *b)
+{
+	if (b->open_row != ~0u) {
+		b->ob.buf[b->ob.len++] = '\n';
+		b->open_row = ~0u;
+	}
+}
+
+/* Bring the decimal time string to `now`: times only grow, and usually by
+ * little, so adding the difference digit by digit beats formatting anew. */
+static void time_string(struct prv_back *b)
+{
+	uint64_t d = b->now - b->tval;
+	if (d == 0 && b->tlen)
+		return;
+	int i = (int) b->tlen - 1;
+	unsigned carry = 0;
+	while ((d || carry) && i >= 0) {
+		unsigned x = (unsigned) (b->tstr[i] - '0') + (unsigned) (d % 10) + carry;
+		d /= 10;
+		carry = x >= 10;
+		b->tstr[i] = (char) ('0' + (carry ? x - 10 : x));
+		i--;
+	}
+	if (d || carry || !b->tlen)
+		b->tlen = (uint32_t) fmt_u64(b->tstr, b->now); /* grew a digit */
+	b->tval = b->now;
+}
+
+static void back_apply(struct prv_back *b, const struct prv_op *op)
+{
+	struct outbuf *o = &b->ob;
+	if (o->len + OP_ROOM > o->cap)
+		ob_drain(o); /* an open line may be split across writes: bytes are bytes */
+	switch (op->kind) {
+	case PRV_OP_TIME:
+		close_line(b);
+		b->now = (uint64_t) op->value;
+		time_string(b);
+		break;
+	case PRV_OP_CPU:
+		b->rows[op->row].cpu = (uint32_t) op->value;
+		break;
+	case PRV_OP_STATE: {
+		close_line(b);
+		struct prv_back_row *r = &b->rows[op->row];
+		if (r->state)
+			patch20(b, r->state_end_off, b->now);
+		r->state = (uint32_t) op->value;
+		if (!r->state)
+			break;
+		put_head(b, '1', r);
+		memcpy(o->buf + o->len, b->tstr, sizeof(b->tstr));
+		o->len += b->tlen;
+		o->buf[o->len++] = ':';
+		r->state_end_off = o->written + o->len;
+		pad20(o->buf + o->len, b->now);
+		o->len += END_WIDTH;
+		o->buf[o->len++] = ':';
+		ob_u64(o, r->state);
+		o->buf[o->len++] = '\n';
+		b->nrecords++;
+		break;
+	}
+	case PRV_OP_EVENT:
+		if (op->row != b->open_row) {
+			close_line(b);
+			put_head(b, '2', &b->rows[op->row]);
+			memcpy(o->buf + o->len, b->tstr, sizeof(b->tstr));
+			o->len += b->tlen;
+			b->open_row = op->row;
+			b->nrecords++;
+		}
+		memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
+		o->len += b->slot_len[op->slot];
+		ob_i64(o, op->value);
+		break;
+	}
+}
+
+/* ---- pipe ----------------------------------------------------------------- */
+
+static void *pipe_main(void *arg)
+{
+	struct prv_pipe *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->count == 0 && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->count == 0)
+			break;
+		int c = p->head;
+		pthread_mutex_unlock(&p->mu);
+		const struct prv_op *ops = p->chunk[c];
+		for (uint32_t i = 0; i < p->len[c]; i++)
+			back_apply(p->back[ops[i].file], &ops[i]);
+		pthread_mutex_lock(&p->mu);
+		p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
+		p->count--;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+struct prv_pipe *prv_pipe_start(void)
+{
+	struct prv_pipe *p = weft_xcalloc(1, sizeof(*p));
+	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+		p->chunk[i] = weft_xmalloc(PRV_PIPE_OPS * sizeof(struct prv_op));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
+		for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+			free(p->chunk[i]);
+		free(p);
+		return NULL; /* callers fall back to the inline back */
+	}
+	return p;
+}
+
+static void pipe_publish(struct prv_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->len[p->prod] = p->plen;
+	p->count++;
+	pthread_cond_broadcast(&p->cv);
+	while (p->count == PRV_PIPE_CHUNKS)
+		pthread_cond_wait(&p->cv, &p->mu);
+	p->prod = (p->head + p->count) % PRV_PIPE_CHUNKS;
+	pthread_mutex_unlock(&p->mu);
+	p->plen = 0;
+}
+
+void prv_pipe_finish(struct prv_pipe *p)
+{
+	if (!p)
+		return;
+	if (p->plen)
+		pipe_publish(p);
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->th, NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+		free(p->chunk[i]);
+	free(p);
+}
+
+/* ---- front ---------------------------------------------------------------- */
+
+static inline void emit(struct prv_file *f, uint8_t kind, uint32_t row, uint32_t slot, int64_t value)
+{
+	struct prv_op op = {kind, (uint8_t) f->id, (uint16_t) slot, row, value};
+	struct prv_pipe *p = f->pipe;
+	if (!p) {
+		back_apply(&f->back, &op);
+		return;
+	}
+	p->chunk[p->prod][p->plen++] = op;
+	if (p->plen == PRV_PIPE_OPS)
+		pipe_publish(p);
+}
+
+static inline void emit_cpu(struct prv_file *f, uint32_t row)
+{
+	struct prv_front_row *r = &f->rows[row];
+	if (r->cpu != r->sent_cpu) {
+		r->sent_cpu = r->cpu;
+		emit(f, PRV_OP_CPU, row, 0, r->cpu);
+	}
+}
+
+void prv_flush_now(struct prv_file *f)
+{
+	emit(f, PRV_OP_TIME, 0, 0, (int64_t) f->now);
+	for (uint32_t k = 0; k < f->nsdirty; k++) {
+		uint32_t row = f->sdirty[k];
+		struct prv_front_row *r = &f->rows[row];
+		r->state_dirty = 0;
+		if (r->pend_state == r->state)
+			continue;
+		r->state = r->pend_state;
+		emit_cpu(f, row);
+		emit(f, PRV_OP_STATE, row, 0, r->state);
+	}
+	f->nsdirty = 0;
+	for (uint32_t k = 0; k < f->ndirty; k++) {
+		const struct prv_dirty *d = &f->dirty[k];
+		struct prv_chan *c = &f->chan[d->chan];
+		c->dirty = 0;
+		if (c->pend == c->last)
+			continue;
+		c->last = c->pend;
+		emit_cpu(f, d->row);
+		emit(f, PRV_OP_EVENT, d->row, d->slot, c->pend);
+	}
+	f->ndirty = 0;
+}
 
 static char *tmp_name(const char *path)
 {
@@ -21,194 +284,88 @@ static char *tmp_name(const char *path)
 	return weft_xasprintf(".%s.weft-tmp-%ld", path, (long) getpid());
 }
 
-static void pad20(char *dst, uint64_t v)
-{
-	for (int i = END_WIDTH - 1; i >= 0; i--) {
-		dst[i] = (char) ('0' + v % 10);
-		v /= 10;
-	}
-}
-
-int prv_open(struct prv_file *f, const char *path, const char *date, const char *rest, int nrows,
-	     const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, int gzip,
-	     struct weft_err *e)
+int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *date,
+	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
+	     const int32_t *slot_type, int gzip, struct weft_err *e)
 {
 	memset(f, 0, sizeof(*f));
-	f->path = weft_xstrdup(path);
-	f->tmp_path = tmp_name(path);
-	f->gzip = gzip;
-	f->fd = open(f->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (f->fd < 0) {
+	struct prv_back *b = &f->back;
+	b->path = weft_xstrdup(path);
+	b->tmp_path = tmp_name(path);
+	b->gzip = gzip;
+	b->fd = open(b->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (b->fd < 0) {
 		int er = errno;
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", f->tmp_path, strerror(er));
-		free(f->path);
-		free(f->tmp_path);
+		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", b->tmp_path, strerror(er));
+		free(b->path);
+		free(b->tmp_path);
 		return -1;
 	}
-	ob_init(&f->ob, f->fd, OUTBUF_SIZE);
-	f->nrows = nrows;
-	f->nslots = nslots;
-	f->rows = weft_xcalloc((size_t) nrows, sizeof(*f->rows));
-	for (int r = 0; r < nrows; r++) {
-		int n = snprintf(f->rows[r].prefix, sizeof(f->rows[r].prefix), "%u:%u:%u", ids[r][0],
-				 ids[r][1], ids[r][2]);
-		f->rows[r].prefix_len = (uint32_t) n;
-		f->rows[r].head_cpu = ~0u;
+	if (pipe) {
+		if (pipe->nfiles == PIPE_FILES)
+			pipe = NULL;
+		else {
+			f->id = pipe->nfiles;
+			pipe->back[pipe->nfiles++] = b;
+		}
 	}
-	f->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*f->slot_str));
-	f->slot_len = weft_xcalloc((size_t) nslots + 1, 1);
+	f->pipe = pipe;
+	ob_init(&b->ob, b->fd, OUTBUF_SIZE);
+	f->nrows = b->nrows = nrows;
+	f->nslots = b->nslots = nslots;
+	f->rows = weft_xcalloc((size_t) nrows, sizeof(*f->rows));
+	b->rows = weft_xcalloc((size_t) nrows, sizeof(*b->rows));
+	for (int r = 0; r < nrows; r++) {
+		int n = snprintf(b->rows[r].prefix, sizeof(b->rows[r].prefix), "%u:%u:%u", ids[r][0],
+				 ids[r][1], ids[r][2]);
+		b->rows[r].prefix_len = (uint32_t) n;
+		b->rows[r].head_cpu = ~0u;
+	}
+	b->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*b->slot_str));
+	b->slot_len = weft_xcalloc((size_t) nslots + 1, 1);
 	for (int s = 0; s < nslots; s++)
-		f->slot_len[s] = (uint8_t) snprintf(f->slot_str[s], sizeof(f->slot_str[s]), ":%d:",
+		b->slot_len[s] = (uint8_t) snprintf(b->slot_str[s], sizeof(b->slot_str[s]), ":%d:",
 						    (int) slot_type[s]);
-	f->slot_type = weft_xcalloc((size_t) nslots, sizeof(*f->slot_type));
-	memcpy(f->slot_type, slot_type, (size_t) nslots * sizeof(*slot_type));
+	b->open_row = ~0u;
 	f->chan = weft_xcalloc((size_t) nrows * (size_t) nslots, sizeof(*f->chan));
 	f->dirty = weft_xcalloc((size_t) nrows * (size_t) nslots, sizeof(*f->dirty));
 	f->sdirty = weft_xcalloc((size_t) nrows, sizeof(*f->sdirty));
-	ob_str(&f->ob, "#Paraver (");
-	ob_str(&f->ob, date);
-	ob_str(&f->ob, "):");
-	f->ftime_off = f->ob.written + f->ob.len;
-	ob_room(&f->ob, END_WIDTH);
-	pad20(f->ob.buf + f->ob.len, 0);
-	f->ob.len += END_WIDTH;
-	ob_str(&f->ob, "_ns:");
-	ob_str(&f->ob, rest);
-	ob_str(&f->ob, "\n");
+	ob_str(&b->ob, "#Paraver (");
+	ob_str(&b->ob, date);
+	ob_str(&b->ob, "):");
+	b->ftime_off = b->ob.written + b->ob.len;
+	ob_room(&b->ob, END_WIDTH);
+	pad20(b->ob.buf + b->ob.len, 0);
+	b->ob.len += END_WIDTH;
+	ob_str(&b->ob, "_ns:");
+	ob_str(&b->ob, rest);
+	ob_str(&b->ob, "\n");
+	f->open = 1;
 	return 0;
-}
-
-/* Overwrite 20 digits at absolute offset `off`: in the buffer if it is
- * still there, else in the file. */
-static void patch20(struct prv_file *f, uint64_t off, uint64_t v)
-{
-	char d[END_WIDTH];
-	pad20(d, v);
-	if (off >= f->ob.written) {
-		memcpy(f->ob.buf + (off - f->ob.written), d, END_WIDTH);
-		return;
-	}
-	if (pwrite(f->fd, d, END_WIDTH, (off_t) off) != END_WIDTH && !f->ob.failed)
-		f->ob.failed = errno ? errno : EIO;
-}
-
-/* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
-static inline const struct prv_row *row_head(struct prv_row *r)
-{
-	if (r->head_cpu != r->cpu) {
-		uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
-		r->head[n++] = ':';
-		memcpy(r->head + n, r->prefix, r->prefix_len);
-		n += r->prefix_len;
-		r->head[n++] = ':';
-		r->head_len = n;
-		r->head_cpu = r->cpu;
-	}
-	return r;
-}
-
-static inline void put_head(struct prv_file *f, char kind, struct prv_row *r)
-{
-	struct outbuf *o = &f->ob;
-	row_head(r);
-	o->buf[o->len++] = kind;
-	o->buf[o->len++] = ':';
-	memcpy(o->buf + o->len, r->head, sizeof(r->head));
-	o->len += r->head_len;
-}
-
-static void write_states(struct prv_file *f)
-{
-	struct outbuf *o = &f->ob;
-	for (uint32_t k = 0; k < f->nsdirty; k++) {
-		struct prv_row *r = &f->rows[f->sdirty[k]];
-		r->state_dirty = 0;
-		if (r->pend_state == r->state)
-			continue;
-		if (r->state)
-			patch20(f, r->state_end_off, f->now);
-		r->state = r->pend_state;
-		if (!r->state)
-			continue;
-		ob_room(o, 128);
-		put_head(f, '1', r);
-		ob_u64(o, f->now);
-		o->buf[o->len++] = ':';
-		r->state_end_off = o->written + o->len;
-		pad20(o->buf + o->len, f->now);
-		o->len += END_WIDTH;
-		o->buf[o->len++] = ':';
-		ob_u64(o, r->state);
-		o->buf[o->len++] = '\n';
-		f->nrecords++;
-	}
-	f->nsdirty = 0;
-}
-
-/* Write the values that changed at `now`. Consecutive pairs of one row go
- * on one line ("2:...:time:t1:v1:t2:v2"), and the time is formatted once. */
-void prv_flush_now(struct prv_file *f)
-{
-	if (f->nsdirty)
-		write_states(f);
-	struct outbuf *o = &f->ob;
-	char tbuf[24];
-	size_t tlen = fmt_u64(tbuf, f->now);
-	uint32_t open_row = ~0u;
-	for (uint32_t k = 0; k < f->ndirty; k++) {
-		uint32_t i = f->dirty[k];
-		struct prv_chan *c = &f->chan[i];
-		c->dirty = 0;
-		if (c->pend == c->last)
-			continue;
-		c->last = c->pend;
-		uint32_t row = i / (uint32_t) f->nslots, slot = i % (uint32_t) f->nslots;
-		if (o->len + 160 > o->cap) {
-			if (open_row != ~0u)
-				o->buf[o->len++] = '\n';
-			ob_drain(o);
-			open_row = ~0u;
-		}
-		if (row != open_row) {
-			if (open_row != ~0u)
-				o->buf[o->len++] = '\n';
-			put_head(f, '2', &f->rows[row]);
-			memcpy(o->buf + o->len, tbuf, sizeof(tbuf));
-			o->len += tlen;
-			open_row = row;
-			f->nrecords++;
-		}
-		memcpy(o->buf + o->len, f->slot_str[slot], sizeof(f->slot_str[slot]));
-		o->len += f->slot_len[slot];
-		ob_i64(o, c->pend);
-	}
-	if (open_row != ~0u)
-		o->buf[o->len++] = '\n';
-	f->ndirty = 0;
 }
 
 static void release(struct prv_file *f)
 {
-	ob_free(&f->ob);
+	struct prv_back *b = &f->back;
+	ob_free(&b->ob);
+	free(b->rows);
+	free(b->slot_str);
+	free(b->slot_len);
+	free(b->path);
+	free(b->tmp_path);
 	free(f->rows);
-	free(f->slot_type);
-	free(f->slot_str);
-	free(f->slot_len);
 	free(f->chan);
 	free(f->dirty);
 	free(f->sdirty);
-	free(f->path);
-	free(f->tmp_path);
 	memset(f, 0, sizeof(*f));
-	f->fd = -1;
 }
 
 void prv_abort(struct prv_file *f)
 {
-	if (f->fd >= 0 && f->tmp_path) {
-		close(f->fd);
-		unlink(f->tmp_path);
-	}
+	if (!f->open)
+		return;
+	close(f->back.fd);
+	unlink(f->back.tmp_path);
 	release(f);
 }
 
@@ -221,9 +378,7 @@ static int gzip_copy(int fd, const char *gzpath, struct weft_err *e)
 	int rc = 0;
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rewind the temporary trace: %s", strerror(errno));
-	for (;;) {
-		if (rc)
-			break;
+	while (rc == 0) {
 		ssize_t n = read(fd, buf, 1u << 20);
 		if (n < 0) {
 			rc = weft_fail(e, WEFT_EINTERNAL, "cannot read the temporary trace: %s", strerror(errno));
@@ -242,33 +397,36 @@ static int gzip_copy(int fd, const char *gzpath, struct weft_err *e)
 
 int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 {
+	struct prv_back *b = &f->back;
+	f->pipe = NULL; /* the caller finished the pipe: the back is ours now */
 	prv_time(f, ftime);
 	prv_flush_now(f);
-	for (int r = 0; r < f->nrows; r++)
-		if (f->rows[r].state)
-			patch20(f, f->rows[r].state_end_off, ftime);
-	patch20(f, f->ftime_off, ftime);
-	int rc = ob_flush(&f->ob, e, f->tmp_path);
-	if (rc == 0 && f->gzip) {
-		char *gztmp = weft_xasprintf("%s.gz", f->tmp_path);
-		char *gzpath = weft_xasprintf("%s.gz", f->path);
-		rc = gzip_copy(f->fd, gztmp, e);
+	back_apply(b, &(struct prv_op){PRV_OP_TIME, 0, 0, 0, (int64_t) ftime});
+	for (int r = 0; r < b->nrows; r++)
+		if (b->rows[r].state)
+			patch20(b, b->rows[r].state_end_off, ftime);
+	patch20(b, b->ftime_off, ftime);
+	int rc = ob_flush(&b->ob, e, b->tmp_path);
+	if (rc == 0 && b->gzip) {
+		char *gztmp = weft_xasprintf("%s.gz", b->tmp_path);
+		char *gzpath = weft_xasprintf("%s.gz", b->path);
+		rc = gzip_copy(b->fd, gztmp, e);
 		if (rc == 0 && rename(gztmp, gzpath) != 0)
 			rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", gztmp, gzpath,
 				       strerror(errno));
 		if (rc)
 			unlink(gztmp);
-		unlink(f->tmp_path);
+		unlink(b->tmp_path);
 		free(gztmp);
 		free(gzpath);
-	} else if (rc == 0 && rename(f->tmp_path, f->path) != 0) {
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", f->tmp_path, f->path,
+	} else if (rc == 0 && rename(b->tmp_path, b->path) != 0) {
+		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", b->tmp_path, b->path,
 			       strerror(errno));
 	}
-	if (close(f->fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: close failed: %s", f->path, strerror(errno));
+	if (close(b->fd) != 0 && rc == 0)
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: close failed: %s", b->path, strerror(errno));
 	if (rc)
-		unlink(f->tmp_path);
+		unlink(b->tmp_path);
 	release(f);
 	return rc;
 }

@@ -1,14 +1,19 @@
-/* prv_writer: one Paraver .prv body written in time order, fast.
+/* prv_writer: Paraver .prv bodies written in time order, fast.
  * Callers set (row, slot) values and row states at a current time that never
  * decreases. Changes at one instant are collected and written when time
  * moves on: at most one value per (row, type, time), only values that differ
  * from the last one written (Paraver reads a missing value as 0), states
- * before events. A state record is written when its interval opens, with a
- * fixed-width end that is patched when it closes (in the buffer, or with
- * pwrite once flushed), so the body stays sorted by first time without
- * holding records back. Numbers are formatted by outbuf's digit-pair code.
- * The file is written under a temporary name and renamed by prv_close();
- * with gzip it is compressed at close. */
+ * before events, the pairs of one row and instant on one line. A state record
+ * is written when its interval opens, with a fixed-width end that is patched
+ * when it closes (in the buffer, or with pwrite once flushed), so the body
+ * stays sorted by first time without holding records back.
+ *
+ * Two halves: the front (the caller's thread) keeps the last values and
+ * turns each instant's changes into 16-byte ops; the back formats ops into
+ * text with the digit-pair code and writes the file. With a prv_pipe the
+ * back runs in its own thread (formatting and write(2) overlap emulation);
+ * without one it runs inline. Files are written under a temporary name and
+ * renamed by prv_close(); with gzip they are compressed at close. */
 #ifndef WEFT_PRV_WRITER_H
 #define WEFT_PRV_WRITER_H
 
@@ -17,49 +22,94 @@
 #include "err.h"
 #include "outbuf.h"
 
+struct prv_op {
+	uint8_t kind;  /* PRV_OP_* */
+	uint8_t file;  /* which prv_file of the pipe */
+	uint16_t slot;
+	uint32_t row;
+	int64_t value;
+};
+
+enum { PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE, PRV_OP_EVENT };
+
+/* ---- back: text formatting and output ---------------------------------- */
+
+struct prv_back_row {
+	char prefix[40];      /* "appl:task:thread" */
+	uint32_t prefix_len;
+	uint32_t cpu;
+	char head[64];        /* "cpu:appl:task:thread:" for `cpu` */
+	uint32_t head_len;
+	uint32_t head_cpu;    /* cpu the head was built for; ~0 = none */
+	uint32_t state;       /* state of the open record, 0 = none */
+	uint64_t state_end_off;
+};
+
+struct prv_back {
+	char *path, *tmp_path;
+	int fd, gzip;
+	struct outbuf ob;
+	int nrows, nslots;
+	struct prv_back_row *rows;
+	char (*slot_str)[16]; /* ":type:" */
+	uint8_t *slot_len;
+	uint64_t now;
+	char tstr[24];        /* `now` in decimal, updated incrementally */
+	uint32_t tlen;
+	uint64_t tval;
+	uint32_t open_row;    /* row of the event line being written, ~0 none */
+	uint64_t ftime_off;
+	uint64_t nrecords;
+};
+
+/* ---- the pipe between the halves ---------------------------------------- */
+
+#define PRV_PIPE_CHUNKS 32
+#define PRV_PIPE_OPS 8192
+
+struct prv_pipe;
+
+/* Start a writer thread serving up to 4 files. */
+struct prv_pipe *prv_pipe_start(void);
+
+/* ---- front: the caller's side --------------------------------------------- */
+
 struct prv_chan {
 	int64_t last, pend;
 	uint8_t dirty;
 };
 
-struct prv_row {
-	char prefix[40];     /* "appl:task:thread" */
-	uint32_t prefix_len;
-	uint32_t cpu;        /* CPU field of this row's records (0 = none) */
-	char head[64];       /* "cpu:appl:task:thread:" for the current cpu */
-	uint32_t head_len;
-	uint32_t head_cpu;   /* cpu the head was built for; ~0 = not built */
-	uint32_t state;      /* state of the open record, 0 = none */
-	uint32_t pend_state;
+struct prv_front_row {
+	uint32_t cpu, sent_cpu;
+	uint32_t state, pend_state;
 	uint8_t state_dirty;
-	uint64_t state_end_off; /* absolute offset of the open record's end field */
+};
+
+struct prv_dirty {
+	uint32_t chan, row, slot;
 };
 
 struct prv_file {
-	char *path, *tmp_path;
-	int fd;
-	int gzip;
-	struct outbuf ob;
-	uint64_t now;        /* current time, ns from the trace start */
+	int id;               /* index in the pipe */
+	struct prv_pipe *pipe;/* NULL: the back runs inline */
+	uint64_t now;
 	int nrows, nslots;
-	struct prv_row *rows;
-	int32_t *slot_type;  /* Paraver event type of each slot */
-	char (*slot_str)[16]; /* ":type:" of each slot */
-	uint8_t *slot_len;
-	struct prv_chan *chan; /* nrows * nslots */
-	uint32_t *dirty;     /* channel indices changed at `now` */
+	struct prv_front_row *rows;
+	struct prv_chan *chan;/* nrows * nslots */
+	struct prv_dirty *dirty;
 	uint32_t ndirty;
-	uint32_t *sdirty;    /* rows whose state changed at `now` */
+	uint32_t *sdirty;
 	uint32_t nsdirty;
-	uint64_t ftime_off;  /* offset of the header's FTIME digits */
-	uint64_t nrecords;
+	struct prv_back back;
+	int open;
 };
 
 /* Create PATH's temporary file and write the header
- * "#Paraver (DATE):<FTIME>_ns:<rest>". `ids[r]` is row r's appl:task:thread. */
-int prv_open(struct prv_file *f, const char *path, const char *date, const char *rest, int nrows,
-	     const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, int gzip,
-	     struct weft_err *e);
+ * "#Paraver (DATE):<FTIME>_ns:<rest>". `ids[r]` is row r's appl:task:thread.
+ * `pipe` may be NULL (synchronous). */
+int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *date,
+	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
+	     const int32_t *slot_type, int gzip, struct weft_err *e);
 
 void prv_flush_now(struct prv_file *f);
 
@@ -79,13 +129,16 @@ static inline void prv_set(struct prv_file *f, int row, int slot, int64_t value)
 	c->pend = value;
 	if (!c->dirty && value != c->last) {
 		c->dirty = 1;
-		f->dirty[f->ndirty++] = i;
+		struct prv_dirty *d = &f->dirty[f->ndirty++];
+		d->chan = i;
+		d->row = (uint32_t) row;
+		d->slot = (uint32_t) slot;
 	}
 }
 
 static inline void prv_state(struct prv_file *f, int row, uint32_t state)
 {
-	struct prv_row *r = &f->rows[row];
+	struct prv_front_row *r = &f->rows[row];
 	r->pend_state = state;
 	if (!r->state_dirty && state != r->state) {
 		r->state_dirty = 1;
@@ -99,10 +152,14 @@ static inline void prv_cpu(struct prv_file *f, int row, uint32_t cpu)
 }
 
 /* Write what is pending, close open states at `ftime`, patch the header's
- * end time, compress if asked, and rename into place. */
+ * end time, compress if asked, and rename into place. With a pipe, call
+ * prv_pipe_finish() first. */
 int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
+
+/* Send what is queued and stop the writer thread (before prv_close). */
+void prv_pipe_finish(struct prv_pipe *p);
 
 /* Write `text` to PATH through a temporary file and rename. */
 int write_file_atomic(const char *path, const char *text, size_t len, struct weft_err *e);

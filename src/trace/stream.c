@@ -174,11 +174,15 @@ static inline uint64_t scan_size(const struct weft_stream *s, uint64_t off)
 	return sz;
 }
 
-/* Scan ahead until `limit` (and to the end of an open region). */
+/* Scan ahead until `limit` (and to the end of an open region). The loop
+ * keeps its position in a local: it runs once per event of the trace. */
 static void scan_until(struct weft_stream *s, uint64_t limit)
 {
-	while (!s->scan_failed && (s->scan < limit || s->scan_open)) {
-		if (s->scan >= s->map.size) {
+	const uint8_t *d = s->map.data;
+	const uint64_t size = s->map.size;
+	uint64_t pos = s->scan;
+	while (!s->scan_failed && (pos < limit || s->scan_open)) {
+		if (pos >= size) {
 			if (s->scan_open) {
 				weft_fail(&s->scan_err, WEFT_EINPUT,
 					  "%s: unordered region (OU[) opened at byte offset %llu is still "
@@ -186,56 +190,59 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 					  s->obs_path, (unsigned long long) s->scan_reg.start);
 				scan_fail(s, s->scan_reg.start);
 			}
-			return;
+			break;
 		}
-		uint64_t sz = scan_size(s, s->scan);
-		if (sz == 0) {
+		uint64_t sz = scan_size(s, pos);
+		if (__builtin_expect(sz == 0, 0)) {
 			/* bad bytes: the message is built once, here (rare path) */
 			struct weft_ev ev;
-			decode_at(s, s->scan, &ev, &s->scan_err);
+			decode_at(s, pos, &ev, &s->scan_err);
 			/* events before the bad bytes are still yielded, in order */
-			scan_fail(s, s->scan_open ? s->scan_reg.start : s->scan);
-			return;
+			scan_fail(s, s->scan_open ? s->scan_reg.start : pos);
+			break;
 		}
-		const uint8_t *p = s->map.data + s->scan;
-		if (p[1] == 'O' && p[2] == 'U' && p[3] == '[') {
-			if (s->scan_open) {
-				weft_fail(&s->scan_err, WEFT_EINPUT,
-					  "%s: nested unordered region at byte offset %llu: expected OU] "
-					  "before another OU[",
-					  s->obs_path, (unsigned long long) s->scan);
-				scan_fail(s, s->scan_reg.start);
-				return;
+		const uint8_t *p = d + pos;
+		if (__builtin_expect(p[1] == 'O' && p[2] == 'U', 0)) {
+			if (p[3] == '[') {
+				if (s->scan_open) {
+					weft_fail(&s->scan_err, WEFT_EINPUT,
+						  "%s: nested unordered region at byte offset %llu: expected "
+						  "OU] before another OU[",
+						  s->obs_path, (unsigned long long) pos);
+					scan_fail(s, s->scan_reg.start);
+					break;
+				}
+				s->scan_open = 1;
+				s->scan_reg.start = pos;
+				s->scan_reg.min_clock = obs_u64(p + 4, s->swap);
+			} else if (p[3] == ']') {
+				if (!s->scan_open) {
+					weft_fail(&s->scan_err, WEFT_EINPUT,
+						  "%s: OU] at byte offset %llu closes no unordered region",
+						  s->obs_path, (unsigned long long) pos);
+					scan_fail(s, pos);
+					break;
+				}
+				s->scan_open = 0;
+				s->scan_reg.end = pos + sz;
+				push_region(s, &s->scan_reg);
 			}
-			s->scan_open = 1;
-			s->scan_reg.start = s->scan;
-			s->scan_reg.min_clock = obs_u64(p + 4, s->swap);
-		} else if (p[1] == 'O' && p[2] == 'U' && p[3] == ']') {
-			if (!s->scan_open) {
-				weft_fail(&s->scan_err, WEFT_EINPUT,
-					  "%s: OU] at byte offset %llu closes no unordered region",
-					  s->obs_path, (unsigned long long) s->scan);
-				scan_fail(s, s->scan);
-				return;
-			}
-			s->scan_open = 0;
-			s->scan_reg.end = s->scan + sz;
-			push_region(s, &s->scan_reg);
 		} else if (s->scan_open) {
 			uint64_t clk = obs_u64(p + 4, s->swap);
 			if (clk < s->scan_reg.min_clock)
 				s->scan_reg.min_clock = clk;
 		}
-		s->scan += sz;
-		if (s->scan_open && s->scan - s->scan_reg.start > SPAN_MAX_BYTES) {
+		pos += sz;
+		if (s->scan_open && pos - s->scan_reg.start > SPAN_MAX_BYTES) {
 			weft_fail(&s->scan_err, WEFT_EINPUT,
 				  "%s: unordered region opened at byte offset %llu is longer than %u "
 				  "MiB: weft sorts regions in memory up to that size",
 				  s->obs_path, (unsigned long long) s->scan_reg.start, SPAN_MAX_BYTES >> 20);
 			scan_fail(s, s->scan_reg.start);
-			return;
+			break;
 		}
 	}
+	s->scan = pos;
 }
 
 /* ---- ordered mode: sorted spans ----------------------------------------- */
@@ -326,9 +333,33 @@ static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err
 	return 1;
 }
 
+/* Where plain reading may go without looking at regions: no region is
+ * queued, and a whole window stays scanned ahead (the look-back). */
+static void set_fast_until(struct weft_stream *s)
+{
+	uint64_t f = s->pos;
+	if (s->reg_head == s->reg_tail && !s->scan_failed && s->scan > s->pos + s->window)
+		f = s->scan - s->window;
+	s->fast_until = f;
+}
+
 static int next_ordered(struct weft_stream *s, struct weft_err *e)
 {
 	struct weft_ev *ev = &s->ev;
+	if (__builtin_expect(s->pos < s->fast_until, 1)) {
+		/* the common case: plain events, scanned already */
+		int64_t sz = decode_at(s, s->pos, ev, e);
+		if (__builtin_expect(sz < 0, 0))
+			return -1;
+		s->pos += (uint64_t) sz;
+		map_release(&s->map, s->pos);
+		if (__builtin_expect(s->have_last && ev->clock < s->last_clock, 0))
+			return backwards(s, ev, "", e);
+		s->last_clock = ev->clock;
+		s->have_last = 1;
+		s->nevents++;
+		return 1;
+	}
 	if (s->span_pos < s->span_len) {
 		decode_at(s, s->span[s->span_pos++].off, ev, e);
 		if (s->span_pos == s->span_len) {
@@ -344,6 +375,9 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	}
 	if (s->scan < s->pos + s->window)
 		scan_until(s, s->pos + 2 * s->window);
+	set_fast_until(s);
+	if (s->pos < s->fast_until)
+		return next_ordered(s, e);
 	if (s->scan_failed && s->pos >= s->scan_fail_off) {
 		*e = s->scan_err;
 		return -1;

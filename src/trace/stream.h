@@ -49,6 +49,7 @@ struct weft_stream {
 
 	struct weft_ev ev;      /* the current event after stream_next() == 1 */
 	uint64_t pos;           /* next offset the reader decodes */
+	uint64_t fast_until;    /* plain events can be read up to here unchecked */
 	uint64_t last_clock;    /* of the last ordered event */
 	int have_last;
 	int in_region;          /* raw mode: inside OU[ .. OU] */

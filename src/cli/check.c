@@ -1,0 +1,128 @@
+/* check: validate Paraver traces (.prv or .prv.gz, with .pcf and .row).
+ * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
+ * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves
+ * live in src/prv/check.c. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "prvcheck.h"
+
+static const char check_help[] =
+	"Usage: weft check [-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
+	"\n"
+	"Check Paraver traces the way paraver-kernel (paramedir, wxParaver) reads\n"
+	"them, plus what the reader silently gets wrong:\n"
+	"  - the header: #Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:APPLS[,NCOMM], object\n"
+	"    counts, task nodes, the NCOMM communicator lines;\n"
+	"  - every record: kinds 1 (state), 2 (event), 3 (communication), 4 (global\n"
+	"    operation, accepted with a warning), '#' comments and empty lines; integer\n"
+	"    fields only; the thread exists and the CPU is 0 or one of its task's node;\n"
+	"  - per thread: records in time order, states not overlapping, begin <= end;\n"
+	"    every time <= FTIME; lsend <= psend and lrecv <= precv; at least one record;\n"
+	"  - TRACE.pcf: its sections parse, and every event type, every non-zero value\n"
+	"    of a type with a VALUES list, and every state in the body has a label;\n"
+	"  - TRACE.row: LEVEL blocks well formed, sizes equal to the header's counts.\n"
+	"Valid: prints 'TRACE: ok: N records (...)' and exits 0 (warnings may be\n"
+	"printed on stderr). Invalid: prints each error as\n"
+	"'weft: error: FILE:LINE: ...' on stderr and exits 1.\n"
+	"\n"
+	"Options:\n"
+	"  -q, --quiet           print nothing for a valid trace\n"
+	"  -n, --max-errors N    errors shown per trace (default 20; 0 = all)\n"
+	"  -h, --help            show this help\n";
+
+struct printer {
+	unsigned long long shown_err, shown_warn;
+};
+
+static void print_problem(void *ctx, const struct prvchk_problem *p)
+{
+	struct printer *pr = ctx;
+	if (p->level == PRVCHK_ERROR)
+		pr->shown_err++;
+	else
+		pr->shown_warn++;
+	const char *lv = p->level == PRVCHK_ERROR ? "error" : "warning";
+	if (p->line)
+		fprintf(stderr, "weft: %s: %s:%llu: %s\n", lv, p->file, (unsigned long long) p->line, p->msg);
+	else
+		fprintf(stderr, "weft: %s: %s: %s\n", lv, p->file, p->msg);
+}
+
+static int check_one(const char *path, int quiet, unsigned long long max)
+{
+	struct printer pr = {0, 0};
+	struct prvchk_opts o = {print_problem, &pr, max};
+	struct prvchk_stats st;
+	memset(&st, 0, sizeof(st));
+	int rc = prvchk_file(path, &o, &st);
+	if (st.errors > pr.shown_err)
+		fprintf(stderr, "weft: error: %s: %llu more error(s) not shown (%llu in all)\n", path,
+			(unsigned long long) (st.errors - pr.shown_err), (unsigned long long) st.errors);
+	if (st.warnings > pr.shown_warn)
+		fprintf(stderr, "weft: warning: %s: %llu more warning(s) not shown\n", path,
+			(unsigned long long) (st.warnings - pr.shown_warn));
+	if (rc) {
+		fprintf(stderr, "weft: %s: invalid: %llu error(s), %llu warning(s)\n", path,
+			(unsigned long long) st.errors, (unsigned long long) st.warnings);
+		return WEFT_EINPUT;
+	}
+	if (!quiet) {
+		printf("%s: ok: %llu records (%llu states, %llu events, %llu communications", path,
+		       (unsigned long long) st.records, (unsigned long long) st.states,
+		       (unsigned long long) st.events, (unsigned long long) st.comms);
+		if (st.globalops)
+			printf(", %llu global operations", (unsigned long long) st.globalops);
+		printf("), %u threads, %llu %s\n", st.nthreads, (unsigned long long) st.ftime, st.unit);
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"quiet", no_argument, 0, 'q'},
+		{"max-errors", required_argument, 0, 'n'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int quiet = 0;
+	unsigned long long max = 20;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+qn:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = 1;
+			break;
+		case 'n': {
+			char *end;
+			if (optarg[0] < '0' || optarg[0] > '9')
+				return cli_usage_error("check", "--max-errors: expected a number, found '%s'", optarg);
+			max = strtoull(optarg, &end, 10);
+			if (*end)
+				return cli_usage_error("check", "--max-errors: expected a number, found '%s'", optarg);
+			break;
+		}
+		case 'h':
+			fputs(check_help, stdout);
+			return 0;
+		default:
+			return cli_usage_error("check", "unknown option");
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage_error("check", "expected a TRACE.prv or TRACE.prv.gz file");
+	int rc = 0;
+	for (int i = optind; i < argc; i++)
+		if (check_one(argv[i], quiet, max))
+			rc = WEFT_EINPUT;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "weft: error: cannot write to standard output\n");
+		return WEFT_EINTERNAL;
+	}
+	return rc;
+}
