@@ -150,8 +150,13 @@ demo: config.mk
 	$(WEFT) synth -o demo/trace --looms 2 --procs 2 --threads 3 --cpus 4 --events 200000 --seed 1
 	$(WEFT) top demo/trace
 	$(WEFT) dump demo/trace > demo/dump.txt
+	$(WEFT) emu -o demo/paraver demo/trace
+	$(WEFT) check demo/paraver/thread.prv
+	$(WEFT) check demo/paraver/cpu.prv
 	@echo
-	@echo "demo: a synthetic ovni trace is in demo/trace, its event listing in demo/dump.txt"
+	@echo "demo: the synthetic ovni trace is in demo/trace (event listing: demo/dump.txt);"
+	@echo "      its Paraver traces are demo/paraver/thread.prv and demo/paraver/cpu.prv"
+	@echo "      (open them in wxParaver; views in demo/paraver/cfg/)"
 
 install: $(WEFT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/weft

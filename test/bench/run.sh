@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: a report, never a pass/fail test. Builds synthetic traces with
 # `weft synth` (kept in bench-out/ between runs) and reports events/s and peak
-# RSS of weft top and weft dump at several trace lengths.
+# RSS of weft top, weft dump and weft emu at several trace lengths, plus the
+# Paraver bytes weft emu writes per second.
 set -eu
 : "${WEFT:?set WEFT to the weft binary}"
 CC=${CC:-cc}
@@ -13,11 +14,22 @@ sizes=${BENCH_SIZES:-"1M 5M 20M"}
 corpus=$(cd "$(dirname "$0")/../../.." && pwd)/shared/corpus/ovni/o-medium/trace
 
 echo "weft bench on $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d)"
-printf '%-22s %10s %9s %12s %10s\n' "case" "events" "seconds" "events/s" "peak RSS"
+printf '%-22s %10s %9s %12s %11s %12s\n' "case" "events" "seconds" "events/s" "peak RSS" "output"
 
-row() { # name events seconds rss_kib
-	awk -v n="$1" -v e="$2" -v s="$3" -v r="$4" 'BEGIN {
-		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB\n", n, e, s, (s > 0 ? e / s / 1e6 : 0), r / 1024 }'
+row() { # name events seconds rss_kib [output_bytes]
+	awk -v n="$1" -v e="$2" -v s="$3" -v r="$4" -v b="${5:-}" 'BEGIN {
+		out = ""
+		if (b != "")
+			out = sprintf("%6.0f MB, %5.0f MB/s", b / 1e6, (s > 0 ? b / s / 1e6 : 0))
+		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB  %s\n", n, e, s, (s > 0 ? e / s / 1e6 : 0), r / 1024, out }'
+}
+
+emu_row() { # name events trace
+	rm -rf "$out/emu"
+	set -- "$1" "$2" $("$out/measure" /dev/null "$WEFT" emu -q -o "$out/emu" "$3")
+	bytes=$(cat "$out"/emu/*.prv | wc -c)
+	row "$1" "$2" "$3" "$4" "$bytes"
+	rm -rf "$out/emu"
 }
 
 for size in $sizes; do
@@ -35,6 +47,7 @@ for size in $sizes; do
 	row "top $size" "$events" "$1" "$2"
 	set -- $("$out/measure" /dev/null "$WEFT" dump "$t")
 	row "dump $size" "$events" "$1" "$2"
+	emu_row "emu $size" "$events" "$t"
 done
 
 if [ -d "$corpus" ]; then
@@ -43,4 +56,5 @@ if [ -d "$corpus" ]; then
 	row "top o-medium" "$events" "$1" "$2"
 	set -- $("$out/measure" /dev/null "$WEFT" dump "$corpus")
 	row "dump o-medium" "$events" "$1" "$2"
+	emu_row "emu o-medium" "$events" "$corpus"
 fi
