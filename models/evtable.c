@@ -148,41 +148,11 @@ void evtable_free(struct evtable *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
+int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev)
 {
-	if (i->has_str) {
-		if (ev->payload_len <= i->size)
-			return 0;
-		return memchr(ev->payload + i->size, 0, ev->payload_len - i->size) != NULL;
-	}
-	return ev->payload_len == i->size;
-}
-
-int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev)
-{
-	const struct evfield *f = &i->f[field];
-	const uint8_t *p = ev->payload + f->off;
-	int swap = ev->stream ? ev->stream->swap : 0;
-	switch (f->type) {
-	case EVF_U8:
-		return p[0];
-	case EVF_I8:
-		return (int8_t) p[0];
-	case EVF_U16:
-		return obs_u16(p, swap);
-	case EVF_I16:
-		return (int16_t) obs_u16(p, swap);
-	case EVF_U32:
-		return obs_u32(p, swap);
-	case EVF_I32:
-		return (int32_t) obs_u32(p, swap);
-	case EVF_U64:
-	case EVF_I64:
-		return (int64_t) obs_u64(p, swap);
-	case EVF_STR:
+	if (ev->payload_len <= i->size)
 		return 0;
-	}
-	return 0;
+	return memchr(ev->payload + i->size, 0, ev->payload_len - i->size) != NULL;
 }
 
 void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev *ev)

@@ -11,7 +11,9 @@
 #include "err.h"
 #include "event.h"
 #include "model.h"
+#include "obs.h"
 #include "outbuf.h"
+#include "stream.h"
 
 enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR };
 
@@ -59,10 +61,44 @@ static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t
 	return s ? s[(c - 0x21) * 94 + (v - 0x21)] : 0;
 }
 
+int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev);
+
 /* Does the payload have exactly the declared size (at least, with a str)? */
-int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev);
-/* Field value, sign- or zero-extended; the payload must be valid. */
-int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev);
+static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
+{
+	if (__builtin_expect(i->has_str, 0))
+		return ev_payload_ok_str(i, ev);
+	return ev->payload_len == i->size;
+}
+
+/* Field value, sign- or zero-extended; the payload must be valid. Inline:
+ * handlers call it on every event. */
+static inline int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev)
+{
+	const struct evfield *f = &i->f[field];
+	const uint8_t *p = ev->payload + f->off;
+	int swap = ev->stream ? ev->stream->swap : 0;
+	switch (f->type) {
+	case EVF_U8:
+		return p[0];
+	case EVF_I8:
+		return (int8_t) p[0];
+	case EVF_U16:
+		return obs_u16(p, swap);
+	case EVF_I16:
+		return (int16_t) obs_u16(p, swap);
+	case EVF_U32:
+		return obs_u32(p, swap);
+	case EVF_I32:
+		return (int32_t) obs_u32(p, swap);
+	case EVF_U64:
+	case EVF_I64:
+		return (int64_t) obs_u64(p, swap);
+	case EVF_STR:
+		return 0;
+	}
+	return 0;
+}
 /* Index of a field by name, or -1. */
 int evinfo_field(const struct evinfo *i, const char *name);
 /* Append the event's sentence (at most a few KiB). */

@@ -356,7 +356,7 @@ int ovni_finish(struct emu *e, int complete, struct weft_err *err)
 			continue;
 		for (int k = 0; k < e->nmarks; k++)
 			if (t->stack[k].n &&
-			    emu_model_error(e, err, "thread %lld ends with %d values on the stack of mark type %d",
+			    emu_model_error(e, err, "thread %lld ends with %d value(s) on the stack of mark type %d",
 					    (long long) t->sys->tid, t->stack[k].n, e->mark_type[k]) < 0)
 				return -1;
 		if (t->flushing &&

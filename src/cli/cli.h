@@ -14,6 +14,9 @@ int cmd_check(int argc, char **argv);
 
 /* Print "weft: error: MSG" and return the error's exit code. */
 int cli_report(const struct weft_err *e);
+/* Report a getopt_long failure ('?' unknown option, ':' missing argument;
+ * call with opterr = 0 and a ":"-prefixed option string). Returns 2. */
+int cli_bad_option(const char *cmd, int c, int optopt_char, char **argv, int optind_now);
 /* Print "weft CMD: MSG" plus a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

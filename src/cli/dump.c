@@ -60,7 +60,8 @@ int cmd_dump(int argc, char **argv)
 	const char *only = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+xh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:xh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			hex = 1;
@@ -72,7 +73,7 @@ int cmd_dump(int argc, char **argv)
 			fputs(dump_help, stdout);
 			return 0;
 		default:
-			return cli_usage_error("dump", "unknown option");
+			return cli_bad_option("dump", c, optopt, argv, optind);
 		}
 	}
 	if (argc - optind != 1)

@@ -45,7 +45,8 @@ int cmd_emu(int argc, char **argv)
 	struct emu_opts o = {.progress = 1};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:c:klzqh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:c:klzqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.outdir = optarg;
@@ -81,7 +82,7 @@ int cmd_emu(int argc, char **argv)
 			fputs(emu_help, stdout);
 			return 0;
 		default:
-			return cli_usage_error("emu", "unknown option");
+			return cli_bad_option("emu", c, optopt, argv, optind);
 		}
 	}
 	if (argc - optind != 1)

@@ -69,7 +69,8 @@ int cmd_synth(int argc, char **argv)
 	const char *out = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:n:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:n:h", opts, NULL)) != -1) {
 		uint64_t v;
 		const char *name = NULL;
 		int *field = NULL;
@@ -102,7 +103,7 @@ int cmd_synth(int argc, char **argv)
 			name = "--cpus", field = &so.cpus;
 			break;
 		default:
-			return cli_usage_error("synth", "unknown option");
+			return cli_bad_option("synth", c, optopt, argv, optind);
 		}
 		if (parse_count(optarg, 4096, &v) || v == 0)
 			return cli_usage_error("synth", "%s: expected a number from 1 to 4096, found '%s'",

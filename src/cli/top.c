@@ -48,12 +48,13 @@ int cmd_top(int argc, char **argv)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(top_help, stdout);
 			return 0;
 		}
-		return cli_usage_error("top", "unknown option");
+		return cli_bad_option("top", c, optopt, argv, optind);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("top", "expected one TRACE directory, found %d arguments",

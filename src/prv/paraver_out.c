@@ -276,6 +276,11 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
+	if (e->prv[EMU_THREAD_FILE].back.nrecords == 0)
+		return weft_fail(err, WEFT_EINPUT,
+				 "%s: no Paraver record to write (no event changed any thread): an "
+				 "empty trace cannot be loaded by Paraver",
+				 e->tr.dir);
 	pcf(e, EMU_THREAD_FILE, &b);
 	if (write_text(e, "thread.pcf", &b, err))
 		return -1;
