@@ -107,6 +107,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
 	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/emu.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/check.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 

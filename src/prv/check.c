@@ -1587,53 +1587,67 @@ static void aux_file(struct prvchk *c, const char *path, const char *why,
 	map_close(&m);
 }
 
-static void body_plain(struct prvchk *c, const char *path)
-{
+/* The .prv, opened before the side files so a missing trace is one error. */
+struct body {
+	const char *path;
+	int gz;
 	struct mapfile m;
+	gzFile g;
+};
+
+static int body_open(struct prvchk *c, struct body *b)
+{
+	if (b->gz) {
+		b->g = gzopen(b->path, "rb");
+		if (!b->g) {
+			ERR(c, b->path, 0, "cannot open for reading");
+			return -1;
+		}
+		gzbuffer(b->g, 256u << 10);
+		return 0;
+	}
 	struct weft_err e = {0};
-	if (map_open(&m, path, &e)) {
-		size_t k = strlen(path);
-		ERR(c, path, 0, "%s", strncmp(e.msg, path, k) == 0 && e.msg[k] == ':' ? e.msg + k + 2 : e.msg);
-		c->phase = PH_SKIP;
-		return;
+	if (map_open(&b->m, b->path, &e)) {
+		size_t k = strlen(b->path);
+		ERR(c, b->path, 0, "%s",
+		    strncmp(e.msg, b->path, k) == 0 && e.msg[k] == ':' ? e.msg + k + 2 : e.msg);
+		return -1;
 	}
+	return 0;
+}
+
+static void body_plain(struct prvchk *c, struct body *b)
+{
 	const size_t step = 32u << 20;
-	for (size_t off = 0; off < m.size; off += step) {
-		size_t n = m.size - off < step ? m.size - off : step;
-		prvchk_feed(c, m.data + off, n);
-		map_release(&m, off + n);
+	for (size_t off = 0; off < b->m.size; off += step) {
+		size_t n = b->m.size - off < step ? b->m.size - off : step;
+		prvchk_feed(c, b->m.data + off, n);
+		map_release(&b->m, off + n);
 	}
-	map_close(&m);
+	map_close(&b->m);
 	prvchk_end(c);
 }
 
-static void body_gz(struct prvchk *c, const char *path)
+static void body_gz(struct prvchk *c, struct body *b)
 {
-	gzFile g = gzopen(path, "rb");
-	if (!g) {
-		ERR(c, path, 0, "cannot open for reading");
-		c->phase = PH_SKIP;
-		return;
-	}
-	gzbuffer(g, 256u << 10);
 	const unsigned cap = 1u << 20;
 	char *buf = weft_xmalloc(cap);
 	uint64_t total = 0;
 	int n;
-	while ((n = gzread(g, buf, cap)) > 0) {
+	while ((n = gzread(b->g, buf, cap)) > 0) {
 		prvchk_feed(c, buf, (size_t) n);
 		total += (uint64_t) n;
 	}
 	/* a truncated stream ends like EOF, with Z_BUF_ERROR left in gzerror() */
 	int failed = 0, zerr = Z_OK;
-	const char *msg = gzerror(g, &zerr);
+	const char *msg = gzerror(b->g, &zerr);
 	if (n < 0 || zerr != Z_OK) {
-		ERR(c, path, 0, "gzip read failed after %llu uncompressed bytes: %s; the body is not checked further",
+		ERR(c, b->path, 0, "gzip read failed after %llu uncompressed bytes: %s; the body is not checked further",
 		    (unsigned long long) total, msg && *msg ? msg : "unknown error");
 		failed = 1;
 	}
 	free(buf);
-	gzclose(g);
+	gzclose(b->g);
 	if (failed) {
 		c->phase = PH_SKIP;
 		return;
@@ -1657,16 +1671,19 @@ int prvchk_file(const char *path, const struct prvchk_opts *o, struct prvchk_sta
 
 	char *pcf = base ? weft_xasprintf("%s.pcf", base) : NULL;
 	char *row = base ? weft_xasprintf("%s.row", base) : NULL;
-	if (pcf)
-		aux_file(c, pcf, "the reader falls back to default labels; expected one beside the .prv",
-			 prvchk_pcf);
-	if (gz)
-		body_gz(c, path);
-	else
-		body_plain(c, path);
-	if (row)
-		aux_file(c, row, "the reader falls back to default names; expected one beside the .prv",
-			 prvchk_row);
+	struct body b = {path, gz, {0}, NULL};
+	if (body_open(c, &b) == 0) {
+		if (pcf)
+			aux_file(c, pcf, "the reader falls back to default labels; expected one beside the .prv",
+				 prvchk_pcf);
+		if (gz)
+			body_gz(c, &b);
+		else
+			body_plain(c, &b);
+		if (row)
+			aux_file(c, row, "the reader falls back to default names; expected one beside the .prv",
+				 prvchk_row);
+	}
 	prvchk_finish(c, st);
 	int rc = c->st.errors ? 1 : 0;
 	prvchk_free(c);
