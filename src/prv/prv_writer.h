@@ -64,7 +64,7 @@ struct prv_back {
 
 /* ---- the pipe between the halves ---------------------------------------- */
 
-#define PRV_PIPE_CHUNKS 32
+#define PRV_PIPE_CHUNKS 16
 #define PRV_PIPE_OPS 8192
 
 struct prv_pipe;
@@ -100,8 +100,10 @@ struct prv_file {
 	uint32_t ndirty;
 	uint32_t *sdirty;
 	uint32_t nsdirty;
-	struct prv_back back;
 	int open;
+	/* written by the writer thread: keep it off the front's cache lines */
+	struct prv_back back __attribute__((aligned(64)));
+	char pad[64];
 };
 
 /* Create PATH's temporary file and write the header
