@@ -13,6 +13,7 @@ static const struct {
 	{"dump", cmd_dump, "print every event of a trace in time order"},
 	{"top", cmd_top, "count events per MCV and per model"},
 	{"synth", cmd_synth, "write a synthetic ovni trace"},
+	{"import", cmd_import, "convert a legacy log into an ovni trace directory"},
 	{"models", cmd_models, "list the models and event tables weft knows"},
 	{"check", cmd_check, "validate a Paraver trace (.prv/.prv.gz with .pcf, .row)"},
 };

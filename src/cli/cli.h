@@ -10,6 +10,7 @@ int cmd_top(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_emu(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
 /* Print "weft: error: MSG" and return the error's exit code. */

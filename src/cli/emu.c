@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -10,7 +11,8 @@
 static const char emu_help[] =
 	"Usage: weft emu [OPTIONS] TRACE\n"
 	"\n"
-	"Emulate the ovni trace directory TRACE and write Paraver traces:\n"
+	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
+	"and write Paraver traces:\n"
 	"thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
 	"CPU, plus one virtual CPU per loom), and the view files in cfg/.\n"
 	"The ovni model (thread states, CPU affinity, marks, flushes) is emulated with\n"
@@ -19,7 +21,8 @@ static const char emu_help[] =
 	"Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present.\n"
 	"\n"
 	"Options:\n"
-	"  -o, --output DIR   write into DIR (default: TRACE itself, like ovniemu)\n"
+	"  -o, --output DIR   write into DIR (default: TRACE itself, like ovniemu; for a\n"
+	"                     log file, FILE.paraver)\n"
 	"  -c, --clock FILE   ovnisync offset table to use (then it must exist)\n"
 	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
 	"  -l, --lint         also check at the end: mark stacks empty, no open flush\n"
@@ -27,6 +30,9 @@ static const char emu_help[] =
 	"  -z, --gzip         write thread.prv.gz and cpu.prv.gz\n"
 	"  -q, --quiet        no warnings, no progress, no summary\n"
 	"      --lookback N   bytes an unordered region may reach back (default 1 MiB)\n"
+	"      --format NAME  read TRACE as this log format instead of detecting it\n"
+	"      --time-unit U  time unit of a VisAndOr log (ns, us, ms, s)\n"
+	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad input or model error, 2 usage, 3 internal error.\n"
@@ -34,12 +40,15 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK };
+	enum { O_STRICT = 256, O_LOOKBACK, O_FORMAT, O_TIME_UNIT, O_PROFILE };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
+		{"format", required_argument, 0, O_FORMAT},
+		{"time-unit", required_argument, 0, O_TIME_UNIT},
+		{"charisma-profile", required_argument, 0, O_PROFILE},
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
 	struct emu_opts o = {.progress = 1};
@@ -78,6 +87,15 @@ int cmd_emu(int argc, char **argv)
 			o.window = v;
 			break;
 		}
+		case O_FORMAT:
+			o.imp.format = optarg;
+			break;
+		case O_TIME_UNIT:
+			o.imp.time_unit = optarg;
+			break;
+		case O_PROFILE:
+			o.imp.profile = optarg;
+			break;
 		case 'h':
 			fputs(emu_help, stdout);
 			return 0;
@@ -88,6 +106,10 @@ int cmd_emu(int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage_error("emu", "expected one TRACE directory, found %d arguments", argc - optind);
 	const char *trace = argv[optind];
+	char *outdef = NULL;
+	struct stat st;
+	if (!o.outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
+		o.outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
 	if (!o.outdir)
 		o.outdir = trace;
 
@@ -103,8 +125,10 @@ int cmd_emu(int argc, char **argv)
 	uint64_t n = e.nevents;
 	int nth = e.nth, ncpu = e.ncpu;
 	emu_free(&e);
-	if (rc)
+	if (rc) {
+		free(outdef);
 		return cli_report(&err);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!o.quiet)
@@ -112,5 +136,6 @@ int cmd_emu(int argc, char **argv)
 				"%s/cpu.prv%s (%d rows)\n",
 			(unsigned long long) n, s, s > 0 ? (double) n / s / 1e6 : 0.0, o.outdir,
 			o.gzip ? ".gz" : "", nth, o.outdir, o.gzip ? ".gz" : "", ncpu);
+	free(outdef);
 	return 0;
 }

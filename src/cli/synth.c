@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "formats.h"
 #include "ovni_synth.h"
 
 static const char synth_help[] =
@@ -24,6 +25,7 @@ static const char synth_help[] =
 	"ovni-model rule. The same options always give the same bytes.\n"
 	"\n"
 	"Options:\n"
+	"      --format NAME  ovni (default) or a legacy log format (see below)\n"
 	"  -o, --output DIR   where to write the trace (required)\n"
 	"      --looms L      number of looms (nodes), default 2\n"
 	"      --procs P      processes per loom, default 2\n"
@@ -54,8 +56,42 @@ static int parse_count(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* `--format NAME` picks another generator, which parses the rest itself. */
+static int other_format(int argc, char **argv, int *handled)
+{
+	*handled = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *name = NULL;
+		int skip = 0;
+		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+			name = argv[i + 1], skip = 2;
+		else if (strncmp(argv[i], "--format=", 9) == 0)
+			name = argv[i] + 9, skip = 1;
+		if (!name)
+			continue;
+		*handled = 1;
+		if (strcmp(name, "ovni") == 0) {
+			memmove(&argv[i], &argv[i + skip], (size_t) (argc - i - skip + 1) * sizeof(char *));
+			*handled = 0;
+			return argc - skip;
+		}
+		for (int k = 0; synth_formats[k]; k++)
+			if (strcmp(synth_formats[k]->name, name) == 0) {
+				memmove(&argv[i], &argv[i + skip], (size_t) (argc - i - skip + 1) * sizeof(char *));
+				return synth_formats[k]->run(argc - skip, argv);
+			}
+		return cli_usage_error("synth", "--format: unknown format '%s'", name);
+	}
+	return argc;
+}
+
 int cmd_synth(int argc, char **argv)
 {
+	int handled;
+	int r = other_format(argc, argv, &handled);
+	if (handled)
+		return r;
+	argc = r;
 	enum { O_LOOMS = 256, O_PROCS, O_THREADS, O_CPUS, O_SEED };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'},   {"looms", required_argument, 0, O_LOOMS},
@@ -80,6 +116,8 @@ int cmd_synth(int argc, char **argv)
 			continue;
 		case 'h':
 			fputs(synth_help, stdout);
+			for (int k = 0; synth_formats[k]; k++)
+				printf("  --format %-10s %s\n", synth_formats[k]->name, synth_formats[k]->what);
 			return 0;
 		case 'n':
 			if (parse_count(optarg, UINT64_MAX, &so.events) || so.events == 0)

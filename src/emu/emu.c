@@ -10,7 +10,6 @@
 
 #include "emu.h"
 #include "offsets.h"
-#include "ovni.h"
 #include "paraver_out.h"
 #include "progress.h"
 
@@ -145,7 +144,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	e->o = *o;
 	if (evtable_init(&e->tab, err))
 		return -1;
-	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp};
+	e->state_owner = 'O';
 	if (trace_open(&e->tr, trace, &to, err))
 		return -1;
 	struct weft_system *sys = &e->tr.sys;
@@ -172,8 +172,23 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	int have = 0;
 	if (apply_offsets(e, err, &have))
 		return -1;
-	if (ovni_setup(e, err))
-		return -1;
+	/* ovni is always on; another emulated model is on when a stream requires it */
+	const struct weft_model_def *const *all;
+	int nall = model_all(&all);
+	for (int i = 0; i < nall; i++) {
+		const struct weft_model_def *d = all[i];
+		if (!d->hooks)
+			continue;
+		int on = d->id == 'O';
+		for (int t = 0; t < e->nth && !on; t++)
+			on = e->th[t].sys->req[d->id - 0x21];
+		if (!on)
+			continue;
+		e->enabled[d->id - 0x21] = 1;
+		e->model[e->nmodels++] = d;
+		if (d->hooks->setup && d->hooks->setup(e, err))
+			return -1;
+	}
 	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
 		return -1;
 	if (!have && clock_gate(e, err))
@@ -214,7 +229,10 @@ int emu_run(struct emu *e, struct weft_err *err)
 		}
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
 		int rc;
-		if (in && in->decl->handler) {
+		if (in && in->decl->handler && !e->enabled[ev->model - 0x21]) {
+			rc = emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require",
+					     ev->model, in->model->name);
+		} else if (in && in->decl->handler) {
 			if (!ev_payload_ok(in, ev))
 				rc = emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
 						     ev->payload_len, in->size, in->decl->sig);
@@ -243,8 +261,9 @@ int emu_run(struct emu *e, struct weft_err *err)
 		return -1;
 	if (!e->o.quiet)
 		report_skipped(e);
-	if (ovni_finish(e, 1, err))
-		return -1;
+	for (int m = 0; m < e->nmodels; m++)
+		if (e->model[m]->hooks->finish && e->model[m]->hooks->finish(e, err))
+			return -1;
 	if (e->nerrors && !e->o.quiet)
 		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
 	return 0;
@@ -261,7 +280,9 @@ void emu_free(struct emu *e)
 {
 	if (e->writing)
 		paraver_abort(e);
-	ovni_free(e);
+	for (int m = 0; m < e->nmodels; m++)
+		if (e->model[m]->hooks->release)
+			e->model[m]->hooks->release(e);
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);
 	free(e->cpu);

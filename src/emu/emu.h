@@ -50,6 +50,7 @@ struct emu_cpu {
 };
 
 struct emu_opts {
+	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
@@ -77,6 +78,13 @@ struct emu {
 	struct weft_ev *ev;     /* the event being handled */
 	uint64_t nerrors;       /* model errors turned into warnings */
 	uint64_t skipped[94];   /* events of models weft does not emulate */
+	/* emulated models in use, in model-character order */
+	const struct weft_model_def *model[94];
+	int nmodels;
+	uint8_t enabled[94];
+	void *mstate[94];       /* each emulated model's own state, by model character */
+	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
+				 * a legacy model claims it in its setup) */
 
 	/* sinks */
 	int writing;
@@ -102,6 +110,14 @@ static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v
 {
 	if (e->writing)
 		prv_set(&e->prv[file], row, slot, v);
+}
+
+/* Set the Paraver state of a thread row (a value of the owning model's
+ * state table; 0 = no state). */
+static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, uint32_t state)
+{
+	if (e->writing)
+		prv_state(&e->prv[EMU_THREAD_FILE], t->row, state);
 }
 
 /* A model found an inconsistency in the current event. Returns -1 (fatal)

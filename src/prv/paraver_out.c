@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "ovni.h"
 #include "paraver_out.h"
 #include "strbuf.h"
 #include "writer.h"
@@ -173,19 +172,27 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	return rc;
 }
 
-static const char *const thread_state_label[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
-
 static void pcf(struct emu *e, int file, struct strbuf *b)
 {
 	sb_printf(b, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
 		     "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
 		     "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
 		     "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n");
-	for (int s = 0; s <= TH_WARMING; s++)
-		sb_printf(b, "%d %s\n", s, thread_state_label[s]);
-	sb_printf(b, "\n\nSTATES_COLOR\n0 {0,0,0}\n1 {70,130,230}\n2 {180,180,180}\n3 {120,30,30}\n"
-		     "4 {110,200,230}\n5 {240,170,60}\n\n\n");
-	ovni_pcf(e, file, b);
+	/* every model's state values are distinct: one section names them all */
+	for (int m = 0; m < e->nmodels; m++)
+		for (int s = 0; s < e->model[m]->hooks->nstates; s++)
+			sb_printf(b, "%d %s\n", e->model[m]->hooks->states[s].value,
+				  e->model[m]->hooks->states[s].label);
+	sb_printf(b, "\n\nSTATES_COLOR\n");
+	for (int m = 0; m < e->nmodels; m++)
+		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
+			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
+			sb_printf(b, "%d {%d,%d,%d}\n", l->value, l->rgb[0], l->rgb[1], l->rgb[2]);
+		}
+	sb_printf(b, "\n\n");
+	for (int m = 0; m < e->nmodels; m++)
+		if (e->model[m]->hooks->pcf)
+			e->model[m]->hooks->pcf(e, file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)

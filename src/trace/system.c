@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "system.h"
 
 void sys_init(struct weft_system *s)
@@ -152,6 +153,11 @@ int sys_add(struct weft_system *s, const struct weft_meta *m, int stream, const 
 	t = weft_xcalloc(1, sizeof(*t));
 	t->tid = m->tid;
 	t->proc = p;
+	for (int i = 0; i < m->nreq; i++) {
+		const struct weft_model_def *d = model_by_name(m->req[i].model);
+		if (d)
+			t->req[d->id - 0x21] = 1;
+	}
 	t->stream = stream;
 	HASH_ADD(hh, p->thread_by_tid, tid, sizeof(int64_t), t);
 	p->nthreads++;

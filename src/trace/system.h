@@ -25,6 +25,7 @@ struct weft_cpu {
 
 struct weft_thread {
 	int64_t tid;
+	uint8_t req[94];        /* 1 for each model character its ovni.require names */
 	struct weft_proc *proc;
 	int stream;             /* index of its stream in the trace */
 	int gindex;

@@ -1,5 +1,7 @@
 /* trace: discovery + metadata + system + mapped streams. */
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,14 +32,42 @@ static int under(const char *rel, const char *dir)
 	return strncmp(rel, dir, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
 }
 
+/* A regular file in place of a trace directory is a legacy log: convert it
+ * into a temporary directory and read that. */
+static int import_if_file(struct weft_trace *t, const char **dir, const struct trace_opts *o,
+			  struct weft_err *e)
+{
+	struct stat st;
+	if (stat(*dir, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	const char *base = getenv("TMPDIR");
+	char *tmp = weft_xasprintf("%s/weft-import-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(tmp)) {
+		int er = errno;
+		free(tmp);
+		return weft_fail(e, WEFT_EINTERNAL, "cannot create a temporary directory: %s", strerror(er));
+	}
+	t->tmpdir = tmp;
+	if (import_to_dir(*dir, o ? o->import : NULL, tmp, e))
+		return -1;
+	*dir = tmp;
+	return 0;
+}
+
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e)
 {
 	memset(t, 0, sizeof(*t));
-	t->dir = weft_xstrdup(dir);
 	sys_init(&t->sys);
-	struct weft_found f;
-	if (discover_streams(dir, &f, e))
+	if (import_if_file(t, &dir, o, e)) {
+		trace_close(t);
 		return -1;
+	}
+	t->dir = weft_xstrdup(dir);
+	struct weft_found f;
+	if (discover_streams(dir, &f, e)) {
+		trace_close(t);
+		return -1;
+	}
 	t->streams = weft_xcalloc((size_t) f.n, sizeof(*t->streams));
 	t->labels = weft_xcalloc((size_t) f.n, sizeof(*t->labels));
 	t->nstreams = f.n;
@@ -110,5 +140,9 @@ void trace_close(struct weft_trace *t)
 	free(t->labels);
 	sys_free(&t->sys);
 	free(t->dir);
+	if (t->tmpdir) {
+		remove_tree(t->tmpdir);
+		free(t->tmpdir);
+	}
 	memset(t, 0, sizeof(*t));
 }

@@ -272,7 +272,7 @@ check2 v2-layout "$C" \
 
 newcase trace-is-file
 good_obs >"$C/file"
-check2 trace-is-file "$C/file" "$C/file: not a directory (expected an ovni trace directory)"
+check2 trace-is-file "$C/file" "$C/file: not an ovni trace directory, and not a log in a format weft recognises"
 
 newcase trace-missing
 check2 trace-missing "$C/nothing" "$C/nothing: cannot read trace: No such file or directory"

@@ -1,0 +1,84 @@
+/* import: the format table, detection and conversion driver. */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "import.h"
+#include "mapfile.h"
+
+/* One row per format; importers add themselves here. */
+static const struct weft_import_fmt *const formats[] = {
+	NULL, /* keeps the array non-empty until the first importer lands */
+};
+
+int import_formats(const struct weft_import_fmt *const **out)
+{
+	*out = formats;
+	int n = 0;
+	while (n < (int) (sizeof(formats) / sizeof(formats[0])) && formats[n])
+		n++;
+	return n;
+}
+
+const struct weft_import_fmt *import_by_name(const char *name)
+{
+	const struct weft_import_fmt *const *f;
+	int n = import_formats(&f);
+	for (int i = 0; i < n; i++)
+		if (strcmp(f[i]->name, name) == 0)
+			return f[i];
+	return NULL;
+}
+
+int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
+		  struct weft_err *e)
+{
+	const struct weft_import_fmt *const *f;
+	int n = import_formats(&f);
+	struct mapfile m;
+	if (map_open(&m, path, e))
+		return -1;
+	const struct weft_import_fmt *fmt = NULL;
+	if (o && o->format) {
+		fmt = import_by_name(o->format);
+		if (!fmt) {
+			map_close(&m);
+			return weft_fail(e, WEFT_EUSAGE, "unknown format '%s' (weft imports: %s)", o->format,
+					 n ? f[0]->name : "nothing yet");
+		}
+	} else {
+		for (int i = 0; i < n && !fmt; i++)
+			if (f[i]->detect(m.data, m.size))
+				fmt = f[i];
+	}
+	int rc;
+	if (!fmt) {
+		char names[256] = "";
+		for (int i = 0; i < n; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 f[i]->name);
+		rc = weft_fail(e, WEFT_EINPUT,
+			       "%s: not an ovni trace directory, and not a log in a format weft "
+			       "recognises (%s)",
+			       path, n ? names : "no importer yet");
+	} else {
+		static const struct import_opts none = {0};
+		rc = fmt->convert(path, m.data, m.size, o ? o : &none, outdir, e);
+	}
+	map_close(&m);
+	return rc;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void) sb, (void) flag, (void) ftw;
+	remove(p);
+	return 0;
+}
+
+void remove_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,46 @@
+/* import: legacy trace formats as sources.
+ * An importer turns one legacy log into real ovni streams (format v3: a
+ * stream.json and stream.obs per thread, events of its own models) written
+ * with the ovni stream writer. `weft import` keeps them; every other command
+ * converts a log given in place of a trace directory into a temporary
+ * directory and reads that, so dump, top, emu and query work on every format
+ * through one path. Formats are a table: detection by content, conversion. */
+#ifndef WEFT_IMPORT_H
+#define WEFT_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+/* Options an importer may use; NULL/0 mean its default. */
+struct import_opts {
+	const char *format;    /* force a format by name instead of detecting */
+	const char *time_unit; /* "ns", "us", "ms", "s" (VisAndOr) */
+	const char *profile;   /* CHARISMA machine profile: name or file */
+};
+
+struct weft_import_fmt {
+	const char *name;
+	const char *what;      /* one line for --help */
+	/* 1 if the bytes look like this format */
+	int (*detect)(const uint8_t *data, size_t len);
+	/* Write ovni streams for the log at `path` into the existing empty
+	 * directory `outdir`. Errors name the file and line or byte offset. */
+	int (*convert)(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
+		       const char *outdir, struct weft_err *e);
+};
+
+/* All formats weft can import; returns the count. */
+int import_formats(const struct weft_import_fmt *const **out);
+const struct weft_import_fmt *import_by_name(const char *name);
+
+/* Convert the log at `path` into `outdir` (which must exist and be empty),
+ * detecting its format unless o->format names one. */
+int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
+		  struct weft_err *e);
+
+/* Remove a directory tree (the temporary conversions). */
+void remove_tree(const char *dir);
+
+#endif
