@@ -28,16 +28,40 @@ struct weft_evdecl {
 	weft_handler handler; /* NULL: the emulator does not model it yet */
 };
 
+struct strbuf;
+
+/* A Paraver state value a model writes on thread rows, with its label and
+ * colour. Values are unique across models (ovni 0-5, andfork 10-19,
+ * orbranch 20-29, msg 30-49, fileio 50-59) so one .pcf STATES section can
+ * name them all. */
+struct weft_state_label {
+	int value;
+	const char *label;
+	unsigned char rgb[3];
+};
+
+/* What the emulator calls on an emulated model; NULL members are skipped. */
+struct weft_model_hooks {
+	int (*setup)(struct emu *e, struct weft_err *err);   /* register slots, state */
+	int (*finish)(struct emu *e, struct weft_err *err);  /* end-of-trace checks */
+	void (*pcf)(struct emu *e, int file, struct strbuf *b); /* EVENT_TYPE blocks */
+	void (*release)(struct emu *e);
+	const struct weft_state_label *states;
+	int nstates;
+};
+
 struct weft_model_def {
 	char id;              /* model character */
 	const char *name;     /* ovni's name for it ("ovni", "nosv", ...) */
 	const char *version;  /* model version weft implements, "" if none */
 	const struct weft_evdecl *events;
 	int nevents;          /* 0: weft knows the model's name only */
+	const struct weft_model_hooks *hooks; /* NULL: not emulated */
 };
 
-/* Every model weft knows, by character; NULL if unknown. */
+/* Every model weft knows, by character or by name; NULL if unknown. */
 const struct weft_model_def *model_by_id(char id);
+const struct weft_model_def *model_by_name(const char *name);
 /* All known models in character order; returns the count. */
 int model_all(const struct weft_model_def *const **out);
 

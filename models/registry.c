@@ -2,18 +2,19 @@
  * with no events are recognised by name only (their events are counted and
  * dumped raw until a table is written for them). */
 #include <stddef.h>
+#include <string.h>
 
 #include "model.h"
 
-static const struct weft_model_def model_nanos6 = {'6', "nanos6", "", NULL, 0};
-static const struct weft_model_def model_nodes = {'D', "nodes", "", NULL, 0};
-static const struct weft_model_def model_openmp = {'P', "openmp", "", NULL, 0};
-static const struct weft_model_def model_tampi = {'T', "tampi", "", NULL, 0};
-static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0};
-static const struct weft_model_def model_andfork = {'A', "andfork", "", NULL, 0};
-static const struct weft_model_def model_fileio = {'F', "fileio", "", NULL, 0};
-static const struct weft_model_def model_orbranch = {'R', "orbranch", "", NULL, 0};
-static const struct weft_model_def model_msg = {'X', "msg", "", NULL, 0};
+static const struct weft_model_def model_nanos6 = {'6', "nanos6", "", NULL, 0, NULL};
+static const struct weft_model_def model_nodes = {'D', "nodes", "", NULL, 0, NULL};
+static const struct weft_model_def model_openmp = {'P', "openmp", "", NULL, 0, NULL};
+static const struct weft_model_def model_tampi = {'T', "tampi", "", NULL, 0, NULL};
+static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0, NULL};
+static const struct weft_model_def model_andfork = {'A', "andfork", "", NULL, 0, NULL};
+static const struct weft_model_def model_fileio = {'F', "fileio", "", NULL, 0, NULL};
+static const struct weft_model_def model_orbranch = {'R', "orbranch", "", NULL, 0, NULL};
+static const struct weft_model_def model_msg = {'X', "msg", "", NULL, 0, NULL};
 
 static const struct weft_model_def *const all_models[] = {
 	&model_nanos6, &model_andfork, &model_nodes,  &model_fileio, &model_kernel,
@@ -31,6 +32,14 @@ const struct weft_model_def *model_by_id(char id)
 {
 	for (size_t i = 0; i < sizeof(all_models) / sizeof(all_models[0]); i++)
 		if (all_models[i]->id == id)
+			return all_models[i];
+	return NULL;
+}
+
+const struct weft_model_def *model_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(all_models) / sizeof(all_models[0]); i++)
+		if (strcmp(all_models[i]->name, name) == 0)
 			return all_models[i];
 	return NULL;
 }

@@ -11,5 +11,5 @@ static const struct weft_evdecl kernel_events[] = {
 
 const struct weft_model_def model_kernel = {
 	'K', "kernel", "1.0.0", kernel_events,
-	(int) (sizeof(kernel_events) / sizeof(kernel_events[0])),
+	(int) (sizeof(kernel_events) / sizeof(kernel_events[0])), NULL,
 };

@@ -107,5 +107,5 @@ static const struct weft_evdecl mpi_events[] = {
 };
 
 const struct weft_model_def model_mpi = {
-	'M', "mpi", "1.0.0", mpi_events, (int) (sizeof(mpi_events) / sizeof(mpi_events[0])),
+	'M', "mpi", "1.0.0", mpi_events, (int) (sizeof(mpi_events) / sizeof(mpi_events[0])), NULL,
 };

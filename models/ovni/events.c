@@ -27,6 +27,18 @@ static const struct weft_evdecl ovni_events[] = {
 	{"OM=", 0, "i64 value, i32 type", "sets mark type %{type} to value %{value}", ovni_mark},
 };
 
+static const struct weft_state_label ovni_states[] = {
+	{0, "Unknown", {0, 0, 0}},       {1, "Running", {70, 130, 230}},
+	{2, "Paused", {180, 180, 180}},  {3, "Dead", {120, 30, 30}},
+	{4, "Cooling", {110, 200, 230}}, {5, "Warming", {240, 170, 60}},
+};
+
+static const struct weft_model_hooks ovni_hooks = {
+	ovni_setup, ovni_finish, ovni_pcf, ovni_free, ovni_states,
+	(int) (sizeof(ovni_states) / sizeof(ovni_states[0])),
+};
+
 const struct weft_model_def model_ovni = {
 	'O', "ovni", "1.1.0", ovni_events, (int) (sizeof(ovni_events) / sizeof(ovni_events[0])),
+	&ovni_hooks,
 };

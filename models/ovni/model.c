@@ -24,7 +24,8 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
 	if (e->writing) {
 		prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
+		if (e->state_owner == 'O')
+			prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
 	}
 	int act = is_active(t->state);
 	emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
@@ -340,13 +341,13 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-int ovni_finish(struct emu *e, int complete, struct weft_err *err)
+int ovni_finish(struct emu *e, struct weft_err *err)
 {
-	if (!complete)
-		return 0;
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
 		e->ev = NULL;
+		if (!t->sys->req['O' - 0x21])
+			continue; /* an imported stream that does not use the ovni model */
 		if (t->state != TH_DEAD &&
 		    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) is %s at the end of the trace: "
 				    "expected Dead (OHe)", (long long) t->sys->tid, t->sys->proc->loom->name,

@@ -13,7 +13,7 @@ enum { OT_AFFINITY, OT_STATE, OT_TID, OT_FLUSH, OT_MARK0 }; /* thread.prv */
 enum { OC_PID, OC_TID, OC_NRUN, OC_FLUSH, OC_MARK0 };       /* cpu.prv */
 
 int ovni_setup(struct emu *e, struct weft_err *err);
-int ovni_finish(struct emu *e, int complete, struct weft_err *err);
+int ovni_finish(struct emu *e, struct weft_err *err);
 void ovni_pcf(struct emu *e, int file, struct strbuf *b);
 void ovni_free(struct emu *e);
 
