@@ -11,10 +11,10 @@ static const struct weft_model_def model_nodes = {'D', "nodes", "", NULL, 0, NUL
 static const struct weft_model_def model_openmp = {'P', "openmp", "", NULL, 0, NULL};
 static const struct weft_model_def model_tampi = {'T', "tampi", "", NULL, 0, NULL};
 static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0, NULL};
-static const struct weft_model_def model_andfork = {'A', "andfork", "", NULL, 0, NULL};
-static const struct weft_model_def model_fileio = {'F', "fileio", "", NULL, 0, NULL};
-static const struct weft_model_def model_orbranch = {'R', "orbranch", "", NULL, 0, NULL};
-static const struct weft_model_def model_msg = {'X', "msg", "", NULL, 0, NULL};
+extern const struct weft_model_def model_andfork;
+extern const struct weft_model_def model_fileio;
+extern const struct weft_model_def model_orbranch;
+extern const struct weft_model_def model_msg;
 
 static const struct weft_model_def *const all_models[] = {
 	&model_nanos6, &model_andfork, &model_nodes,  &model_fileio, &model_kernel,

@@ -212,17 +212,18 @@ static void report_skipped(struct emu *e)
 int emu_run(struct emu *e, struct weft_err *err)
 {
 	struct weft_ev *ev;
-	int r, first = 1;
+	int r = 0, pause = 0;
 	struct progress pg;
 	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
-	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
-		if (first) {
+	while (!pause && (r = merge_next(&e->merge, &ev, err)) > 0) {
+		if (e->nevents == 0)
 			e->t0 = ev->time;
-			first = 0;
-		}
 		e->now = ev->time - e->t0;
 		e->ev = ev;
 		e->nevents++;
+		/* an observer (query) sees each event with the states before it */
+		if (e->on_event && e->on_event(e->on_event_arg, ev))
+			pause = 1;
 		if (e->writing) {
 			prv_time(&e->prv[EMU_THREAD_FILE], e->now);
 			prv_time(&e->prv[EMU_CPU_FILE], e->now);
@@ -259,6 +260,8 @@ int emu_run(struct emu *e, struct weft_err *err)
 	e->ev = NULL;
 	if (r < 0)
 		return -1;
+	if (pause)
+		return 0; /* paused by the observer: emu_run again goes on */
 	if (!e->o.quiet)
 		report_skipped(e);
 	for (int m = 0; m < e->nmodels; m++)

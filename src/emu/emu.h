@@ -83,8 +83,15 @@ struct emu {
 	int nmodels;
 	uint8_t enabled[94];
 	void *mstate[94];       /* each emulated model's own state, by model character */
+	/* observer called before each event is handled; nonzero pauses emu_run
+	 * after that event (emu_run again resumes) */
+	int (*on_event)(void *arg, const struct weft_ev *ev);
+	void *on_event_arg;
 	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
 				 * a legacy model claims it in its setup) */
+	/* thread.row names: a legacy model may name its rows (NULL, or a return
+	 * of 0 for a row: "TH app.tid loom/pid") */
+	int (*thread_name)(const struct emu *e, const struct emu_thread *t, char *buf, int n);
 
 	/* sinks */
 	int writing;
@@ -118,6 +125,38 @@ static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, u
 {
 	if (e->writing)
 		prv_state(&e->prv[EMU_THREAD_FILE], t->row, state);
+}
+
+/* Paraver communication records in thread.prv (prv_comm_send). A send is
+ * written at the current time (lsend = e->now) from thread `from`; the
+ * returned id names it in the other calls. psend is lsend until
+ * emu_comm_psend; emu_comm_recv gives the receiving thread and the logical
+ * and physical receive times (either may be earlier than lsend); a send
+ * never received is dropped (a '#' comment line), by emu_comm_drop or at the
+ * end of the run. Without Paraver output these do nothing. */
+static inline uint64_t emu_comm_send(struct emu *e, const struct emu_thread *from, int64_t size,
+				     int64_t tag)
+{
+	return e->writing ? prv_comm_send(&e->prv[EMU_THREAD_FILE], from->row, e->now, size, tag) : 0;
+}
+
+static inline void emu_comm_psend(struct emu *e, uint64_t id, uint64_t psend)
+{
+	if (e->writing)
+		prv_comm_psend(&e->prv[EMU_THREAD_FILE], id, psend);
+}
+
+static inline void emu_comm_recv(struct emu *e, uint64_t id, const struct emu_thread *to, uint64_t lrecv,
+				 uint64_t precv)
+{
+	if (e->writing)
+		prv_comm_recv(&e->prv[EMU_THREAD_FILE], id, to->row, lrecv, precv);
+}
+
+static inline void emu_comm_drop(struct emu *e, uint64_t id)
+{
+	if (e->writing)
+		prv_comm_drop(&e->prv[EMU_THREAD_FILE], id);
 }
 
 /* A model found an inconsistency in the current event. Returns -1 (fatal)

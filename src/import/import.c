@@ -8,8 +8,15 @@
 #include "import.h"
 #include "mapfile.h"
 
+extern const struct weft_import_fmt import_visandor;
+extern const struct weft_import_fmt import_picl;
+
 /* One row per format; importers add themselves here. */
+extern const struct weft_import_fmt import_charisma;
 static const struct weft_import_fmt *const formats[] = {
+	&import_charisma,
+	&import_visandor,
+	&import_picl,
 	NULL, /* keeps the array non-empty until the first importer lands */
 };
 

@@ -243,6 +243,11 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->nth);
 	for (int r = 0; r < e->nth; r++) {
 		const struct weft_thread *t = e->by_row[r]->sys;
+		char nm[128];
+		if (e->thread_name && e->thread_name(e, e->by_row[r], nm, (int) sizeof(nm))) {
+			sb_printf(b, "%s\n", nm);
+			continue;
+		}
 		sb_printf(b, "TH %lld.%lld %s/%lld\n", (long long) t->proc->app_id, (long long) t->tid,
 			  t->proc->loom->name, (long long) t->proc->pid);
 	}

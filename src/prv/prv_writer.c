@@ -58,6 +58,22 @@ static void patch20(struct prv_back *b, uint64_t off, uint64_t v)
 		b->ob.failed = errno ? errno : EIO;
 }
 
+/* Overwrite `n` bytes at absolute offset `off`, the part still buffered in
+ * the buffer and the part already written with pwrite. */
+static void patch_bytes(struct prv_back *b, uint64_t off, const char *d, size_t n)
+{
+	if (off < b->ob.written) {
+		size_t k = off + n <= b->ob.written ? n : (size_t) (b->ob.written - off);
+		if (pwrite(b->fd, d, k, (off_t) off) != (ssize_t) k && !b->ob.failed)
+			b->ob.failed = errno ? errno : EIO;
+		off += k;
+		d += k;
+		n -= k;
+	}
+	if (n)
+		memcpy(b->ob.buf + (off - b->ob.written), d, n);
+}
+
 /* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
 static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
 {
@@ -83,6 +99,110 @@ static inline void close_line(struct prv_back *b)
 		b->ob.buf[b->ob.len++] = '\n';
 		b->open_row = ~0u;
 	}
+}
+
+/* ---- communications ------------------------------------------------------- */
+
+#define COMM_ID_W 10
+#define COMM_RECV_LEN (4 * (COMM_ID_W + 1) + 2 * (END_WIDTH + 1) - 1)
+#define COMM_ROOM 320
+#define COMM_NONE UINT64_MAX
+#define COMM_RECVD (UINT64_MAX - 1) /* received: psend may still be patched */
+
+static void padw(char *dst, uint64_t v, int w)
+{
+	for (int i = w - 1; i >= 0; i--) {
+		dst[i] = (char) ('0' + v % 10);
+		v /= 10;
+	}
+}
+
+static void comm_slot(struct prv_back *b, uint64_t id)
+{
+	if (id < b->ncomm_off)
+		return;
+	uint64_t n = b->ncomm_off ? b->ncomm_off : 1024;
+	while (n <= id)
+		n *= 2;
+	/* two offsets per comm: the record's first byte and its psend field */
+	b->comm_off = weft_xrealloc(b->comm_off, (size_t) n * 2 * sizeof(*b->comm_off));
+	for (uint64_t i = b->ncomm_off; i < n; i++)
+		b->comm_off[2 * i] = b->comm_off[2 * i + 1] = COMM_NONE;
+	b->ncomm_off = n;
+}
+
+static void comm_send(struct prv_back *b, const struct prv_op *op)
+{
+	struct outbuf *o = &b->ob;
+	if (o->len + COMM_ROOM > o->cap)
+		ob_drain(o);
+	close_line(b);
+	uint64_t id = (uint64_t) op->value;
+	comm_slot(b, id);
+	b->comm_off[2 * id] = o->written + o->len;
+	put_head(b, '3', &b->rows[op->row]);
+	ob_u64(o, (uint64_t) b->arg[0]);
+	o->buf[o->len++] = ':';
+	b->comm_off[2 * id + 1] = o->written + o->len;
+	pad20(o->buf + o->len, (uint64_t) b->arg[0]);
+	o->len += END_WIDTH;
+	for (int k = 0; k < 4; k++) {
+		o->buf[o->len++] = ':';
+		padw(o->buf + o->len, 0, COMM_ID_W);
+		o->len += COMM_ID_W;
+	}
+	for (int k = 0; k < 2; k++) {
+		o->buf[o->len++] = ':';
+		pad20(o->buf + o->len, 0);
+		o->len += END_WIDTH;
+	}
+	o->buf[o->len++] = ':';
+	ob_i64(o, b->arg[1]);
+	o->buf[o->len++] = ':';
+	ob_i64(o, b->arg[2]);
+	o->buf[o->len++] = '\n';
+	b->nrecords++;
+	b->ncomms++;
+}
+
+static int comm_open(const struct prv_back *b, uint64_t id)
+{
+	return id < b->ncomm_off && b->comm_off[2 * id] != COMM_NONE && b->comm_off[2 * id] != COMM_RECVD;
+}
+
+static int comm_patchable(const struct prv_back *b, uint64_t id)
+{
+	return id < b->ncomm_off && b->comm_off[2 * id + 1] != COMM_NONE;
+}
+
+static void comm_recv(struct prv_back *b, const struct prv_op *op)
+{
+	uint64_t id = (uint64_t) op->value;
+	if (!comm_open(b, id))
+		return;
+	const struct prv_back_row *r = &b->rows[(uint32_t) b->arg[0]];
+	char d[COMM_RECV_LEN];
+	padw(d, r->cpu, COMM_ID_W);
+	for (int k = 0; k < 3; k++) {
+		d[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
+		padw(d + (k + 1) * (COMM_ID_W + 1), r->id[k], COMM_ID_W);
+	}
+	char *t = d + 4 * (COMM_ID_W + 1);
+	t[-1] = ':';
+	pad20(t, (uint64_t) b->arg[1]);
+	t[END_WIDTH] = ':';
+	pad20(t + END_WIDTH + 1, (uint64_t) b->arg[2]);
+	patch_bytes(b, b->comm_off[2 * id + 1] + END_WIDTH + 1, d, sizeof(d));
+	b->comm_off[2 * id] = COMM_RECVD;
+}
+
+static void comm_drop(struct prv_back *b, uint64_t id)
+{
+	if (!comm_open(b, id))
+		return;
+	patch_bytes(b, b->comm_off[2 * id], "#", 1);
+	b->comm_off[2 * id] = b->comm_off[2 * id + 1] = COMM_NONE;
+	b->ndropped++;
 }
 
 /* Bring the decimal time string to `now`: times only grow, and usually by
@@ -153,6 +273,26 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
 		o->len += b->slot_len[op->slot];
 		ob_i64(o, op->value);
+		break;
+	case PRV_OP_ARG:
+		b->arg[b->narg++ & 3] = op->value;
+		break;
+	case PRV_OP_COMM_SEND:
+		comm_send(b, op);
+		b->narg = 0;
+		break;
+	case PRV_OP_COMM_PSEND:
+		if (comm_patchable(b, (uint64_t) op->value))
+			patch20(b, b->comm_off[2 * (uint64_t) op->value + 1], (uint64_t) b->arg[0]);
+		b->narg = 0;
+		break;
+	case PRV_OP_COMM_RECV:
+		comm_recv(b, op);
+		b->narg = 0;
+		break;
+	case PRV_OP_COMM_DROP:
+		comm_drop(b, (uint64_t) op->value);
+		b->narg = 0;
 		break;
 	}
 }
@@ -296,6 +436,37 @@ void prv_flush_now(struct prv_file *f)
 	f->ndirty = 0;
 }
 
+uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
+{
+	uint64_t id = f->next_comm++;
+	emit_cpu(f, (uint32_t) row);
+	emit(f, PRV_OP_ARG, 0, 0, (int64_t) lsend);
+	emit(f, PRV_OP_ARG, 0, 0, size);
+	emit(f, PRV_OP_ARG, 0, 0, tag);
+	emit(f, PRV_OP_COMM_SEND, (uint32_t) row, 0, (int64_t) id);
+	return id;
+}
+
+void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
+{
+	emit(f, PRV_OP_ARG, 0, 0, (int64_t) psend);
+	emit(f, PRV_OP_COMM_PSEND, 0, 0, (int64_t) id);
+}
+
+void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
+{
+	emit_cpu(f, (uint32_t) row);
+	emit(f, PRV_OP_ARG, 0, 0, row);
+	emit(f, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
+	emit(f, PRV_OP_ARG, 0, 0, (int64_t) precv);
+	emit(f, PRV_OP_COMM_RECV, 0, 0, (int64_t) id);
+}
+
+void prv_comm_drop(struct prv_file *f, uint64_t id)
+{
+	emit(f, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
+}
+
 static char *tmp_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -340,6 +511,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		int n = snprintf(b->rows[r].prefix, sizeof(b->rows[r].prefix), "%u:%u:%u", ids[r][0],
 				 ids[r][1], ids[r][2]);
 		b->rows[r].prefix_len = (uint32_t) n;
+		memcpy(b->rows[r].id, ids[r], sizeof(b->rows[r].id));
 		b->rows[r].head_cpu = ~0u;
 	}
 	b->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*b->slot_str));
@@ -372,6 +544,7 @@ static void release(struct prv_file *f)
 	free(b->rows);
 	free(b->slot_str);
 	free(b->slot_len);
+	free(b->comm_off);
 	free(b->path);
 	free(b->tmp_path);
 	free(f->rows);
@@ -426,6 +599,8 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	for (int r = 0; r < b->nrows; r++)
 		if (b->rows[r].state)
 			patch20(b, b->rows[r].state_end_off, ftime);
+	for (uint64_t id = 0; id < b->ncomm_off; id++)
+		comm_drop(b, id); /* sends never received become comments */
 	patch20(b, b->ftime_off, ftime);
 	int rc = ob_flush(&b->ob, e, b->tmp_path);
 	if (rc == 0 && b->gzip) {

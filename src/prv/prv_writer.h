@@ -30,12 +30,18 @@ struct prv_op {
 	int64_t value;
 };
 
-enum { PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE, PRV_OP_EVENT };
+enum {
+	PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE, PRV_OP_EVENT,
+	/* communications (see prv_comm_send): ARG ops carry operands for the
+	 * command op that follows them */
+	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_PSEND, PRV_OP_COMM_RECV, PRV_OP_COMM_DROP
+};
 
 /* ---- back: text formatting and output ---------------------------------- */
 
 struct prv_back_row {
 	char prefix[40];      /* "appl:task:thread" */
+	uint32_t id[3];       /* appl, task, thread */
 	uint32_t prefix_len;
 	uint32_t cpu;
 	char head[64];        /* "cpu:appl:task:thread:" for `cpu` */
@@ -60,6 +66,14 @@ struct prv_back {
 	uint32_t open_row;    /* row of the event line being written, ~0 none */
 	uint64_t ftime_off;
 	uint64_t nrecords;
+	/* communication records still open, by comm id: offset of the psend
+	 * field (the receiver block follows it), ~0 = closed or never sent */
+	uint64_t *comm_off;
+	uint64_t ncomm_off;
+	int64_t arg[4];
+	int narg;
+	uint64_t ncomms;      /* records written (patched to comments included) */
+	uint64_t ndropped;    /* sends turned into comments: never received */
 };
 
 /* ---- the pipe between the halves ---------------------------------------- */
@@ -101,6 +115,7 @@ struct prv_file {
 	uint32_t *sdirty;
 	uint32_t nsdirty;
 	int open;
+	uint64_t next_comm;   /* comm ids handed out */
 	/* written by the writer thread: keep it off the front's cache lines */
 	struct prv_back back __attribute__((aligned(64)));
 	char pad[64];
@@ -152,6 +167,22 @@ static inline void prv_cpu(struct prv_file *f, int row, uint32_t cpu)
 {
 	f->rows[row].cpu = cpu;
 }
+
+/* Communication records "3:cpu_s:appl_s:task_s:thread_s:lsend:psend:cpu_r:
+ * appl_r:task_r:thread_r:lrecv:precv:size:tag", kept sorted by lsend: the
+ * record is written when the send happens (lsend = the current time, which
+ * must not be earlier than any time already given to prv_time), with psend
+ * and the whole receiver part as fixed-width zero-padded fields that are
+ * patched later. prv_comm_send returns the comm id the other calls take.
+ * psend is lsend until prv_comm_psend; prv_comm_recv fills the receiver
+ * (row, lrecv, precv; lrecv may be earlier than lsend); prv_comm_drop, or
+ * prv_close for a send never received, turns the record into a '#' comment.
+ * The receiver CPU is the receiving row's CPU when prv_comm_recv is
+ * called. */
+uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag);
+void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend);
+void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv);
+void prv_comm_drop(struct prv_file *f, uint64_t id);
 
 /* Write what is pending, close open states at `ftime`, patch the header's
  * end time, compress if asked, and rename into place. With a pipe, call

@@ -3,6 +3,9 @@
 
 #include "formats.h"
 
+extern const struct synth_format synth_format_visandor;
+
 const struct synth_format *const synth_formats[] = {
+	&synth_format_visandor,
 	NULL,
 };

@@ -1,0 +1,42 @@
+/* fileio model (F): file-system requests of legacy logs (CHARISMA, and the
+ * PICL file I/O events). Private to the model folder: the handlers named by
+ * its event table and the setup/pcf/release hooks. Paraver types 1070-1099,
+ * thread states 50-59 (doc/models/fileio.md). */
+#ifndef WEFT_FILEIO_H
+#define WEFT_FILEIO_H
+
+#include "emu.h"
+#include "strbuf.h"
+
+enum fio_state { FS_READ = 50, FS_WRITE, FS_WAIT, FS_OPENING, FS_CLOSING };
+
+/* Paraver event types (thread.prv). */
+enum {
+	FT_BREAD = 1070, FT_BWRITE, FT_FILE, FT_OFFSET, FT_NOPEN, FT_INFLIGHT, FT_OP, FT_FSIZE,
+	FT_LINKS, FT_FCNTL, FT_FLAGS
+};
+#define FT_CPU_IO 1090 /* cpu.prv */
+#define FT_FIRST FT_BREAD
+#define FT_COUNT (FT_FLAGS - FT_BREAD + 1)
+
+/* Values of FT_OP, the punctual file operations. */
+enum { FOP_OPEN = 1, FOP_CLOSE, FOP_EXTEND, FOP_TRUNC, FOP_LINK, FOP_UNLINK, FOP_FCNTL, FOP_APPOPEN,
+       FOP_APPCLOSE };
+
+int fio_setup(struct emu *e, struct weft_err *err);
+void fio_pcf(struct emu *e, int file, struct strbuf *b);
+void fio_free(struct emu *e);
+
+int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+
+#endif

@@ -1,0 +1,35 @@
+/* msg model (X) event table: PICL calls as entries, exits and marks. */
+#include "model.h"
+#include "msg.h"
+
+static const struct weft_evdecl msg_events[] = {
+	{"XE[", 0, "i32 type, i32 a, i32 b, i32 c",
+	 "enters PICL event %{type} (data %{a} %{b} %{c})", msg_entry},
+	{"XE]", 0, "i32 type, i32 a, i32 b, i32 c",
+	 "exits PICL event %{type} (data %{a} %{b} %{c})", msg_exit},
+	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c",
+	 "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
+	{"XU.", 0, "i32 rtype, i32 type", "writes user record %{rtype} of event %{type}", msg_user},
+};
+
+static const struct weft_state_label msg_states[] = {
+	{MSG_RUNNING, "Running", {117, 195, 255}},
+	{MSG_SENDING, "Sending", {255, 46, 0}},
+	{MSG_RECEIVING, "Receiving (blocked)", {0, 0, 255}},
+	{MSG_WAITING, "Waiting", {179, 0, 0}},
+	{MSG_PROBING, "Probing", {255, 255, 0}},
+	{MSG_SYNC, "Sync", {255, 0, 174}},
+	{MSG_CLOCKSYNC, "Clock sync", {0, 162, 0}},
+	{MSG_IDLE, "Idle", {192, 192, 192}},
+	{MSG_OVERHEAD, "Overhead", {139, 121, 177}},
+	{MSG_TRACING, "Tracing", {255, 145, 0}},
+};
+
+static const struct weft_model_hooks msg_hooks = {
+	msg_setup, msg_finish, msg_pcf, msg_free, msg_states,
+	(int) (sizeof(msg_states) / sizeof(msg_states[0])),
+};
+
+const struct weft_model_def model_msg = {
+	'X', "msg", "1.0.0", msg_events, (int) (sizeof(msg_events) / sizeof(msg_events[0])), &msg_hooks,
+};

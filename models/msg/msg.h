@@ -1,0 +1,42 @@
+/* msg model (X): PICL's message-passing view (legacy-formats.md §2-5).
+ * Private to the model folder. The PICL importer writes, per processor
+ * thread, entries, exits and marks of PICL event types with up to three
+ * integer data fields (the ones the model needs: length, message type,
+ * partner, or a request id); the model turns them into thread states, punctual
+ * events and matched communication records. */
+#ifndef WEFT_MSG_H
+#define WEFT_MSG_H
+
+#include "emu.h"
+#include "strbuf.h"
+
+/* Paraver state values (30-49). */
+enum {
+	MSG_RUNNING = 30, MSG_SENDING, MSG_RECEIVING, MSG_WAITING, MSG_PROBING, MSG_SYNC,
+	MSG_CLOCKSYNC, MSG_IDLE, MSG_OVERHEAD, MSG_TRACING
+};
+
+/* Paraver event types (1040-1069), thread.prv. */
+enum {
+	MSG_T_CALL = 1040,  /* PICL event type of the innermost open call, negated */
+	MSG_T_SEND_SIZE = 1041, MSG_T_SEND_TAG = 1042, MSG_T_SEND_TO = 1043,
+	MSG_T_RECV_SIZE = 1044, MSG_T_RECV_TAG = 1045, MSG_T_RECV_FROM = 1046,
+	MSG_T_MARK = 1047,  /* PICL mark, event type negated (user types: type + 1) */
+	MSG_T_FILE_OP = 1048, MSG_T_FILE_LEN = 1049, MSG_T_FILE_FD = 1050,
+	MSG_T_USER_REC = 1051 /* user record: record type + 1 */
+};
+
+int msg_setup(struct emu *e, struct weft_err *err);
+int msg_finish(struct emu *e, struct weft_err *err);
+void msg_pcf(struct emu *e, int file, struct strbuf *b);
+void msg_free(struct emu *e);
+
+int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+
+/* State value of a PICL system event type (0 if it has none). */
+int msg_state_of(int type);
+
+#endif

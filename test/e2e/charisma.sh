@@ -1,0 +1,416 @@
+#!/bin/sh
+# End-to-end tests of the CHARISMA importer and the file I/O model.
+#
+#   WEFT=/abs/weft sh test/e2e/charisma.sh
+#
+# Every fixture is built here, byte by byte, with a small layout helper that
+# places each field as C does (at the next multiple of its alignment, capped
+# by the profile: 8 for charisma-default, 4 for charisma-align4, 1 for
+# charisma-packed; the record rounded to its largest alignment). Checks:
+#   - one file holding all 16 record types (RW with several requests, an
+#     app-wide open/close, async RW + ASYNCH_END, APP_LOAD with 0 clients,
+#     records out of time order), for each built-in profile and both byte
+#     orders: the profile is probed and named; time per state (Reading,
+#     Writing, Waiting for I/O) and bytes read/written per client equal the
+#     hand computation; the 6 thread.prv bodies are identical; weft check;
+#   - the header sizes per profile (8 + 144 / 135 / 140 bytes);
+#   - a profile file: the iPSC RW variant, a machine-dependent record, all
+#     clients on one node;
+#   - weft import charisma FILE -o DIR, then emu DIR == emu FILE;
+#   - malformed files: bad magic, version 2, truncated record, unknown record
+#     type, count running past the file, ambiguous and impossible probes —
+#     exact messages.
+# Prints "ok NAME" / "FAIL NAME: why"; exits 1 on failures, 2 if it cannot run.
+
+set -u
+if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
+	echo "charisma.sh: set WEFT to the weft binary (an absolute path)" >&2
+	exit 2
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-charisma.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' HUP INT PIPE TERM
+
+if "$WEFT" check --help >/dev/null 2>&1; then HAVE_CHECK=1; else HAVE_CHECK=0; fi
+
+npass=0
+nfail=0
+result() { # NAME WHY ("" = passed)
+	if [ -z "$2" ]; then
+		npass=$((npass + 1))
+		echo "ok $1"
+	else
+		nfail=$((nfail + 1))
+		echo "FAIL $1: $2"
+	fi
+}
+
+# ---- layout helper -------------------------------------------------------------
+# F: the file; ORD: le|be; CAP: alignment cap; P: offset in the record; RA: the
+# record's alignment so far.
+
+emit() { # N VALUE: an N-byte integer in byte order ORD
+	_n=$1
+	_v=$2
+	_s=
+	_i=0
+	while [ $_i -lt "$_n" ]; do
+		if [ "$ORD" = le ]; then _sh=$((8 * _i)); else _sh=$((8 * (_n - 1 - _i))); fi
+		_s="$_s\\$(printf '%03o' $(((_v >> _sh) & 255)))"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2059
+	printf "$_s" >>"$F"
+	P=$((P + _n))
+}
+pad() { # A: align to min(A, CAP)
+	_a=$1
+	[ "$_a" -gt "$CAP" ] && _a=$CAP
+	[ "$_a" -gt "$RA" ] && RA=$_a
+	while [ $((P % _a)) -ne 0 ]; do emit 1 0; done
+}
+fld() { pad "$2"; emit "$1" "$3"; } # SIZE ALIGN VALUE
+byte() { fld 1 1 "$1"; }
+ushort() { fld 2 2 "$1"; }
+int() { fld 4 4 "$1"; } # int, long, u_long, time_t and the Trace*Id types
+ts() { fld 8 8 "$1"; }  # TimestampType, BigInt
+dbl() { # HEX: 16 hex digits of an IEEE double, most significant first
+	pad 8
+	_h=$1
+	_k=0
+	while [ $_k -lt 8 ]; do
+		if [ "$ORD" = be ]; then _o=$((2 * _k)); else _o=$((14 - 2 * _k)); fi
+		_c=$(printf '%s' "$_h" | cut -c $((_o + 1))-$((_o + 2)))
+		emit 1 $((0x$_c))
+		_k=$((_k + 1))
+	done
+}
+str() { # N TEXT: char[N], NUL padded
+	_t=$2
+	_k=0
+	while [ $_k -lt "$1" ]; do
+		if [ -n "$_t" ]; then
+			emit 1 "$(printf '%d' "'$(printf '%s' "$_t" | cut -c1)")"
+			_t=$(printf '%s' "$_t" | cut -c2-)
+		else
+			emit 1 0
+		fi
+		_k=$((_k + 1))
+	done
+}
+rbegin() { P=0; RA=1; ushort "$1"; }
+rend() { pad "$RA"; }
+req() { # OFFSET MEMOFF SIZE CLIENT: one TraceIORequest (aligned as its struct)
+	pad 8
+	ts "$1"
+	int "$2"
+	ts "$3"
+	int "$4"
+	pad 8
+}
+magic() { P=0; RA=1; int 19088743; int "${1:-1}"; } # 0x01234567, version
+
+header() { # SYSTEM_TYPE [UNIT_HEX]
+	rbegin 0
+	int 700000000 # start_date 1992-03-07
+	int 0         # gmt_offset
+	ts 0          # timestamp
+	int 2164392708
+	byte "$1"
+	int 1
+	str 80 "NX/2 R3.3"
+	int 128
+	int 8
+	int 4
+	int 4
+	int 16
+	dbl "${2:-3eb0c6f7a0b5ed8d}" # 1e-6 s per tick: 1 tick = 1000 ns
+	rend
+}
+app_load() { # T APP CLIENT... (0 clients: the [1] element is there, as zero)
+	_t=$1
+	_app=$2
+	shift 2
+	rbegin 1
+	ts "$_t"
+	str 32 "ocean"
+	str 128 "/usr/nas/ocean"
+	int 501
+	int 65536
+	int "$_app"
+	ushort $#
+	pad 4
+	_ao=$P
+	if [ $# -eq 0 ]; then int 0; fi
+	for _c in "$@"; do int "$_c"; done
+	atail "$_ao" 4
+}
+# atail ARRAY_OFFSET ELEMENT_SIZE: the [1] idiom: after the last element comes
+# the tail padding of the one-element struct (not a re-rounding).
+atail() {
+	_s1=$((($1 + $2 + RA - 1) / RA * RA))
+	_k=$((_s1 - $1 - $2))
+	while [ $_k -gt 0 ]; do emit 1 0; _k=$((_k - 1)); done
+}
+rec_app_client() { rbegin "$1"; ts "$2"; int "$3"; int "$4"; rend; } # TYPE T APP CLIENT
+app_exit() { rbegin 2; ts "$1"; int "$2"; rend; }
+open_rec() { # TYPE T APP|CLIENT FILE FD SIZE FLAGS
+	rbegin "$1"
+	ts "$2"
+	int "$3"
+	str 32 "data"
+	str 128 "/cfs/data"
+	int "$4"
+	int "$5"
+	ts "$6"
+	int 699999000
+	byte "$7"
+	rend
+}
+close_rec() { rbegin "$1"; ts "$2"; int "$3"; int "$4"; ts "$5"; rend; } # TYPE T WHO FD SIZE
+rw() { # START END FD OP AID APP N, then the requests (req ...) and rend
+	rbegin 9
+	ts "$1"
+	ts "$2"
+	int "$3"
+	byte "$4"
+	int "$5"
+	int "$6"
+	ushort "$7"
+	pad 8
+	AO=$P
+}
+rwend() { atail "$AO" "$ESIZE"; } # after the requests of rw
+aend() { rbegin 14; ts "$1"; ts "$2"; int "$3"; int "$4"; int "$5"; rend; } # CALL END AID CLIENT APP
+size_rec() { rbegin "$1"; ts "$2"; int "$3"; int "$4"; ts "$5"; ts "$6"; rend; }
+link_rec() { rbegin "$1"; ts "$2"; int "$3"; int "$4"; ushort "$5"; rend; }
+fcntl_rec() { rbegin 15; ts "$1"; int "$2"; int "$3"; int "$4"; int "$5"; rend; }
+
+# The scenario (times in ticks of 1 us). Clients 3, 5, 9 in application 7
+# (9 joins), client 12 joins application 8 (loaded with 0 clients).
+scenario() {
+	magic
+	header 1
+	app_load 100 7 3 5
+	rec_app_client 3 110 7 9
+	app_load 120 8
+	rec_app_client 3 130 8 12
+	rw 140 145 2 4 0 8 1; req 0 0 64 12; rwend                  # client 12 reads 64 B, 5 us
+	open_rec 5 200 7 42 4 0 12                                  # APP_OPEN write|create
+	open_rec 6 210 9 43 6 8192 1                                # CLIENT_OPEN read
+	rw 300 350 4 2 0 7 3                                         # app-wide sync write, 50 us
+	req 0 0 1000 3
+	req 1000 0 2000 5
+	req 3000 0 500 9
+	rwend
+	rw 400 420 6 4 0 7 1; req 0 0 4096 9; rwend                  # read 20 us
+	rw 500 0 6 5 11 7 1; req 4096 0 8192 9; rwend                # async read
+	aend 560 600 11 9 7                                          # waits 40 us
+	size_rec 10 900 3 42 3500 8192                               # EXTEND (out of order)
+	rw 700 760 4 6 0 7 1; req 5000 0 100 3; rwend                # write 60 us
+	rw 800 830 4 4 0 7 1; req 0 0 300 5; rwend                   # read 30 us
+	size_rec 11 910 5 42 8192 4000                               # TRUNCATE
+	link_rec 12 920 9 43 2                                       # LINK
+	link_rec 13 930 9 43 1                                       # UNLINK
+	fcntl_rec 940 3 4 3 0
+	close_rec 8 950 9 6 12288                                    # CLIENT_CLOSE
+	close_rec 7 960 7 4 4000                                     # APP_CLOSE
+	rec_app_client 4 970 7 9                                     # APP_CLIENT_LEAVE
+	app_exit 1000 7
+	app_exit 1000 8
+}
+
+# Expected per thread (tid = client + 1): "tid read_ns write_ns wait_ns bytes_read bytes_written"
+EXPECTED='4 0 110000 0 0 1100
+6 30000 50000 0 300 2000
+10 20000 50000 40000 12288 500
+13 5000 0 0 64 0'
+
+# summary DIR: the same line per thread from thread.prv and thread.row.
+summary() {
+	sed -n '/^LEVEL THREAD/,$p' "$1/thread.row" | awk 'NR > 1 && NF { split($2, b, "."); print b[2] }' >"$TMP/tids"
+	# rows in Paraver order (appl, task, thread) are the distinct ids of the body, sorted
+	awk -F: 'FNR > 1 { print $3 ":" $4 ":" $5 }' "$1/thread.prv" | sort -t: -k1,1n -k2,2n -k3,3n -u >"$TMP/keys"
+	awk -F: '
+	FILENAME == ARGV[1] { tid[FNR] = $0; next }
+	FILENAME == ARGV[2] { key[$0] = FNR; next }
+	FNR == 1 { next }
+	{ k = key[$3 ":" $4 ":" $5] }
+	$1 == 1 { d = $7 - $6; if ($8 == 50) rd[k] += d; if ($8 == 51) wr[k] += d; if ($8 == 52) wt[k] += d }
+	$1 == 2 { for (i = 7; i < NF; i += 2) { if ($i == 1070) br[k] += $(i + 1); if ($i == 1071) bw[k] += $(i + 1) } }
+	END { for (r = 1; r in tid; r++) printf "%s %d %d %d %d %d\n", tid[r], rd[r], wr[r], wt[r], br[r], bw[r] }
+	' "$TMP/tids" "$TMP/keys" "$1/thread.prv" | sort -n
+}
+
+check_prv() { # NAME DIR
+	[ $HAVE_CHECK = 1 ] || return 0
+	if "$WEFT" check -q "$2/thread.prv" "$2/cpu.prv" >"$TMP/out" 2>&1; then
+		result "$1" ""
+	else
+		result "$1" "weft check: $(head -n 2 "$TMP/out" | tr '\n' ' ')"
+	fi
+}
+
+# ---- the scenario, per profile and byte order ------------------------------------
+
+for prof in default packed align4; do
+	case $prof in
+	default) CAP=8 HSIZE=144 ESIZE=32 ;;
+	packed) CAP=1 HSIZE=135 ESIZE=24 ;;
+	align4) CAP=4 HSIZE=140 ESIZE=24 ;;
+	esac
+	for ORD in le be; do
+		name=$prof-$ORD
+		F=$TMP/hdr-$name.bin
+		: >"$F"
+		magic
+		header 3
+		sz=$(wc -c <"$F")
+		result "$name header size" "$([ "$sz" -eq $((8 + HSIZE)) ] || echo "$sz bytes, expected $((8 + HSIZE))")"
+
+		F=$TMP/$name.bin
+		: >"$F"
+		scenario
+		out=$TMP/out-$name
+		"$WEFT" emu -q -o "$out" "$F" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			result "$name emu" "exit $rc: $(head -n 3 "$TMP/err" | tr '\n' ' ')"
+			continue
+		fi
+		result "$name emu" ""
+		want="weft: $F: CHARISMA machine profile charisma-$prof (probed on the header record)"
+		result "$name probe named" "$(grep -qxF "$want" "$TMP/err" || echo "stderr: $(head -c 300 "$TMP/err")")"
+		summary "$out" >"$TMP/got"
+		printf '%s\n' "$EXPECTED" >"$TMP/want"
+		result "$name states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
+		grep -q '^50 Reading$' "$out/thread.pcf" && grep -q '^51 Writing$' "$out/thread.pcf" &&
+			grep -q '^52 Waiting for I/O$' "$out/thread.pcf"
+		result "$name state labels" "$([ $? -eq 0 ] || echo "missing in thread.pcf")"
+		check_prv "$name weft check" "$out"
+		tail -n +2 "$out/thread.prv" >"$TMP/body-$name"
+		if [ "$name" != default-le ]; then
+			result "$name body = default-le body" \
+				"$(cmp -s "$TMP/body-default-le" "$TMP/body-$name" || diff "$TMP/body-default-le" "$TMP/body-$name" | head -n 4 | tr '\n' '|')"
+		fi
+		# the explicit profile gives the same
+		"$WEFT" emu -q --charisma-profile charisma-$prof -o "$out.p" "$F" >/dev/null 2>"$TMP/err"
+		tail -n +2 "$out.p/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-$name"
+		result "$name --charisma-profile" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+	done
+done
+
+# The Paraver date is the trace's start_date (1992-03-07 20:26 UTC).
+head -n 1 "$TMP/out-default-le/thread.prv" | grep -q '^#Paraver (07/03/1992 at 20:26)'
+result "paraver date" "$([ $? -eq 0 ] || head -c 60 "$TMP/out-default-le/thread.prv")"
+
+# ---- weft import, read back ------------------------------------------------------------
+
+F=$TMP/default-be.bin
+"$WEFT" import charisma "$F" -o "$TMP/imp" >/dev/null 2>"$TMP/err"
+rc=$?
+result "import" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+n=$(find "$TMP/imp" -name stream.obs | wc -l)
+result "import streams" "$([ "$n" -eq 4 ] || echo "$n streams, expected 4")"
+"$WEFT" emu -q -o "$TMP/imp-out" "$TMP/imp" >/dev/null 2>"$TMP/err"
+tail -n +2 "$TMP/imp-out/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-default-le"
+result "import read back" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+
+# ---- a profile file: the iPSC RW variant, a machine-dependent record, one node -------------
+
+cat >"$TMP/ipsc.profile" <<'PROF'
+# iPSC/860: RW records without appl_id and num_clients
+base = charisma-default
+rw_app_fields = absent
+nodes = one
+record.16 = disk_config: int disk, int capacity_mb, char[6] model
+PROF
+CAP=8
+for ORD in le be; do
+	F=$TMP/ipsc-$ORD.bin
+	: >"$F"
+	magic
+	header 1
+	rbegin 16; int 0; int 760; str 6 "MAXTOR"; rend                # 2+2+4+4+6 = 18 -> 20
+	app_load 100 1 0 1
+	open_rec 5 110 1 77 3 0 1
+	rbegin 9; ts 200 ; ts 260; int 3; byte 4; int 0; req 0 0 512 0; rend    # 72 bytes
+	rbegin 9; ts 300 ; ts 310; int 3; byte 6; int 0; req 512 0 256 1; rend
+	rbegin 9; ts 400 ; ts 0; int 3; byte 5; int 21; req 768 0 128 1; rend
+	aend 450 470 21 1 -1
+	app_exit 500 1
+	"$WEFT" emu -q --charisma-profile "$TMP/ipsc.profile" -o "$TMP/ipsc-$ORD" "$F" >/dev/null 2>"$TMP/err"
+	rc=$?
+	result "ipsc-$ORD emu" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+	[ $rc -eq 0 ] || continue
+	summary "$TMP/ipsc-$ORD" >"$TMP/got"
+	printf '1 60000 0 0 512 0\n2 0 10000 20000 128 256\n' >"$TMP/want"
+	result "ipsc-$ORD states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
+	n=$(sed -n 's/^LEVEL NODE SIZE //p' "$TMP/ipsc-$ORD/thread.row")
+	result "ipsc-$ORD one node" "$([ "$n" = 1 ] || echo "$n nodes")"
+	check_prv "ipsc-$ORD weft check" "$TMP/ipsc-$ORD"
+done
+
+# ---- malformed files ------------------------------------------------------------------------
+
+# bad NAME WANT [OPTIONS]: weft import charisma exits 1 with exactly WANT.
+bad() {
+	_n=$1
+	_w=$2
+	shift 2
+	"$WEFT" import "$@" charisma "$F" -o "$TMP/bad-$_n" >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	if [ $_rc -ne 1 ]; then
+		result "malformed $_n" "exit $_rc, expected 1 ($(head -c 300 "$TMP/err"))"
+	elif ! grep -qxF "weft: error: $_w" "$TMP/err"; then
+		result "malformed $_n" "stderr: $(head -c 400 "$TMP/err")"
+	elif [ -e "$TMP/bad-$_n" ]; then
+		result "malformed $_n" "left $TMP/bad-$_n behind"
+	else
+		result "malformed $_n" ""
+	fi
+}
+ORD=le
+CAP=8
+F=$TMP/m-magic.bin
+printf '\211\253\315\357\001\000\000\000' >"$F"
+bad magic "$F: byte offset 0: field MAGIC: expected 67 45 23 01 (little-endian) or 01 23 45 67 (big-endian), found 89 ab cd ef: not a CHARISMA trace"
+
+F=$TMP/m-version.bin
+: >"$F"
+ORD=be
+magic 2
+header 1
+bad version "$F: byte offset 4: field FORMAT_VERSION: expected 1, found 2"
+ORD=le
+
+F=$TMP/m-trunc.bin
+: >"$F"
+magic
+header 1
+rbegin 9; ts 10; int 20 # 20 bytes of an 80-byte RW: endtime is cut
+bad truncated "$F: byte offset 152: record RW (9), field endtime: the record runs past the end of the file (it needs at least 80 bytes, 20 are left)" --charisma-profile charisma-default
+
+F=$TMP/m-unknown.bin
+: >"$F"
+magic
+header 1
+app_load 100 1 1
+rbegin 77; ts 5; rend
+bad unknown-type "$F: byte offset 352: record type 77, field record_type: unknown record type (CHARISMA defines 0..15; declare machine-dependent records in the profile as record.77 = NAME: TYPE FIELD, ...)" --charisma-profile charisma-default
+
+F=$TMP/m-count.bin
+: >"$F"
+magic
+header 1
+rbegin 1; ts 100; str 32 x; str 128 y; int 1; int 0; int 1; ushort 1000; int 4; rend
+bad count "$F: byte offset 152: record APP_LOAD (1), field num_clients: 1000 clients run past the end of the file (the record needs 4196 bytes, 200 are left)" --charisma-profile charisma-default
+
+F=$TMP/m-none.bin
+: >"$F"
+magic
+header 0
+bad probe-none "$F: byte offset 8: record HEADER (0): no built-in machine profile reads a plausible header (charisma-default: field system_type: expected 1..8, found 0; charisma-packed: field system_type: expected 1..8, found 0; charisma-align4: field timestamp_unit: expected a positive number of seconds per tick, found -4.18678e-151): pass --charisma-profile NAME|FILE"
+
+echo "$npass passed, $nfail failed"
+[ $nfail -eq 0 ]
