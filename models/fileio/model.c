@@ -51,14 +51,7 @@ static void out(struct emu *e, const struct weft_ev *ev, int type, int64_t v)
  * changes). */
 static void punct(struct emu *e, const struct weft_ev *ev, int type, int64_t v)
 {
-	if (!e->writing)
-		return;
-	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
-	int row = cur(e, ev)->row, slot = st(e)->slot[type - FT_FIRST];
-	struct prv_chan *c = &f->chan[(uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot];
-	if (!c->dirty)
-		c->last = v == INT64_MIN ? 0 : INT64_MIN;
-	prv_set(f, row, slot, v);
+	emu_punct(e, EMU_THREAD_FILE, cur(e, ev)->row, st(e)->slot[type - FT_FIRST], v);
 }
 
 static void show_state(struct emu *e, const struct weft_ev *ev)

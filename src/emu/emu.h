@@ -119,6 +119,13 @@ static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v
 		prv_set(&e->prv[file], row, slot, v);
 }
 
+/* A punctual event value: written even when equal to the previous one. */
+static inline void emu_punct(struct emu *e, int file, int row, int slot, int64_t v)
+{
+	if (e->writing)
+		prv_punct(&e->prv[file], row, slot, v);
+}
+
 /* Set the Paraver state of a thread row (a value of the owning model's
  * state table; 0 = no state). */
 static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, uint32_t state)

@@ -427,8 +427,9 @@ void prv_flush_now(struct prv_file *f)
 		const struct prv_dirty *d = &f->dirty[k];
 		struct prv_chan *c = &f->chan[d->chan];
 		c->dirty = 0;
-		if (c->pend == c->last)
+		if (c->pend == c->last && !c->force)
 			continue;
+		c->force = 0;
 		c->last = c->pend;
 		emit_cpu(f, d->row);
 		emit(f, PRV_OP_EVENT, d->row, d->slot, c->pend);

@@ -91,6 +91,7 @@ struct prv_pipe *prv_pipe_start(void);
 struct prv_chan {
 	int64_t last, pend;
 	uint8_t dirty;
+	uint8_t force; /* write even if pend == last (punctual values) */
 };
 
 struct prv_front_row {
@@ -145,6 +146,23 @@ static inline void prv_set(struct prv_file *f, int row, int slot, int64_t value)
 	struct prv_chan *c = &f->chan[i];
 	c->pend = value;
 	if (!c->dirty && value != c->last) {
+		c->dirty = 1;
+		struct prv_dirty *d = &f->dirty[f->ndirty++];
+		d->chan = i;
+		d->row = (uint32_t) row;
+		d->slot = (uint32_t) slot;
+	}
+}
+
+/* A punctual value: written at the current time even when it equals the last
+ * value written (each occurrence is a record; the last of an instant wins). */
+static inline void prv_punct(struct prv_file *f, int row, int slot, int64_t value)
+{
+	uint32_t i = (uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot;
+	struct prv_chan *c = &f->chan[i];
+	c->pend = value;
+	c->force = 1;
+	if (!c->dirty) {
 		c->dirty = 1;
 		struct prv_dirty *d = &f->dirty[f->ndirty++];
 		d->chan = i;
