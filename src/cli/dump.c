@@ -12,10 +12,11 @@
 #include "evtable.h"
 #include "merge.h"
 #include "outbuf.h"
+#include "query.h"
 #include "trace.h"
 
 static const char dump_help[] =
-	"Usage: weft dump [-x] [--stream DIR] TRACE\n"
+	"Usage: weft dump [-x] [--stream DIR] [--filter EXPR] TRACE\n"
 	"\n"
 	"Print every event of the ovni trace directory TRACE, merged in time order\n"
 	"(raw clocks, ties broken by stream path order, then by position), one per line:\n"
@@ -27,6 +28,9 @@ static const char dump_help[] =
 	"  -x, --hex           also print each event's payload bytes in hex\n"
 	"      --stream DIR    only the streams under DIR (relative to TRACE,\n"
 	"                      e.g. loom.node0/proc.1/thread.1)\n"
+	"      --filter EXPR   only the events for which EXPR holds (the condition\n"
+	"                      of a weft query pattern, e.g. 'mcv = \"OHx\" and tid > 5';\n"
+	"                      time counts from the first event, without clock offsets)\n"
 	"  -h, --help          show this help\n";
 
 /* Payload bytes printed at most per event (jumbo events can be huge). */
@@ -53,11 +57,12 @@ int cmd_dump(int argc, char **argv)
 	static const struct option opts[] = {
 		{"hex", no_argument, 0, 'x'},
 		{"stream", required_argument, 0, 's'},
+		{"filter", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int hex = 0;
-	const char *only = NULL;
+	const char *only = NULL, *filter = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -68,6 +73,9 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 's':
 			only = optarg;
+			break;
+		case 'F':
+			filter = optarg;
 			break;
 		case 'h':
 			fputs(dump_help, stdout);
@@ -84,9 +92,24 @@ int cmd_dump(int argc, char **argv)
 	struct evtable tab;
 	if (evtable_init(&tab, &e))
 		return cli_report(&e);
+	struct query *q = NULL;
+	if (filter) {
+		q = weft_xcalloc(1, sizeof(*q));
+		if (query_init(q, &e) || query_add_filter(q, filter, "--filter", &e) ||
+		    (q->needs_emu && weft_fail(&e, WEFT_EUSAGE, "--filter: state.<model> and cpu need "
+					       "the models to run: use weft query"))) {
+			query_free(q);
+			free(q);
+			evtable_free(&tab);
+			return cli_report(&e);
+		}
+	}
 	struct weft_trace t;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .only = only};
 	if (trace_open(&t, argv[optind], &to, &e)) {
+		if (q)
+			query_free(q);
+		free(q);
 		evtable_free(&tab);
 		return cli_report(&e);
 	}
@@ -94,6 +117,8 @@ int cmd_dump(int argc, char **argv)
 	ob_init(&o, STDOUT_FILENO, 1 << 20);
 	struct weft_merge m;
 	int rc = merge_init(&m, t.streams, t.nstreams, &e);
+	if (rc == 0 && q && (rc = query_bind(q, &t, NULL, &e)) == 0)
+		query_start(q, query_merge_t0(&m));
 	struct weft_ev *ev;
 	while (rc == 0) {
 		int r = merge_next(&m, &ev, &e);
@@ -101,6 +126,8 @@ int cmd_dump(int argc, char **argv)
 			rc = r;
 			break;
 		}
+		if (q && !query_match(q, ev))
+			continue;
 		const struct weft_stream *s = ev->stream;
 		ob_room(&o, 64 + 64 + 8);
 		ob_u64(&o, ev->clock);
@@ -143,5 +170,8 @@ int cmd_dump(int argc, char **argv)
 	merge_free(&m);
 	trace_close(&t);
 	evtable_free(&tab);
+	if (q)
+		query_free(q);
+	free(q);
 	return rc ? cli_report(&e) : 0;
 }

@@ -11,5 +11,6 @@ Suite *discover_suite(void);
 Suite *outbuf_suite(void);
 Suite *stream_suite(void);
 Suite *merge_suite(void);
+Suite *query_suite(void);
 
 #endif

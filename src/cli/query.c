@@ -1,0 +1,547 @@
+/* query: event patterns over the merged trace, in one pass (doc/patterns.md).
+ *
+ * Every pattern is checked on every event. Without state.<model> or cpu the
+ * events come straight from the merge (clock offsets applied as weft emu
+ * does); with them the emulator runs, with no Paraver output, and calls back
+ * before each event reaches the models, so states are those before the
+ * event. -i opens the interactive toplevel; it always runs the emulator, and
+ * its prompt runs inside that callback while the run is paused. */
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "emu.h"
+#include "merge.h"
+#include "offsets.h"
+#include "outbuf.h"
+#include "query.h"
+#include "trace.h"
+
+static const char query_help[] =
+	"Usage: weft query [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE PATTERN...\n"
+	"       weft query -i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n"
+	"\n"
+	"Check event patterns against every event of TRACE in merged time order, in\n"
+	"one pass. A pattern is\n"
+	"  LABEL: when EXPR do ACTION, ...\n"
+	"EXPR combines conditions ATTR OP VALUE, true and has(ATTR) with not, and, or\n"
+	"and parentheses (not > and > or). OP: = \\= != < > =< <= >= in notin contains.\n"
+	"VALUE: 12, 10ms (time units ns us ms s), \"text\", word, [a, b, 3..9], 1s..2s.\n"
+	"ATTR: mcv model cat val model_name time clock chrono loom pid tid rank app cpu\n"
+	"stream state.ovni, or a payload field by its event-table name (field.NAME when\n"
+	"a built-in has the same name); desc (the event's sentence) can be printed.\n"
+	"ACTION: current(ATTR, ...) count count(ATTR) sum(ATTR) first last stop.\n"
+	"Each matching event prints one line led by the labels of every pattern it\n"
+	"matched; counts and sums are printed at the end. See weft-query(1).\n"
+	"\n"
+	"Options:\n"
+	"  -f, --file FILE       read patterns from FILE, one per line ('#' comments)\n"
+	"  -i, --interactive     the toplevel: add, remove, reset, go, step, current,\n"
+	"                        list, summary, help, quit (commands from stdin;\n"
+	"                        PATTERNs given are there from the start)\n"
+	"      --json            one JSON object per line, and a final summary object\n"
+	"  -c, --clock FILE      clock offset table (default TRACE/clock-offsets.txt)\n"
+	"  -k, --keep-going      with the emulator: model errors become warnings\n"
+	"  -h, --help            show this help\n";
+
+static const char repl_help[] =
+	"commands:\n"
+	"  add LABEL: when EXPR do ACTIONS   add a pattern (checked from the next event)\n"
+	"  remove LABEL                      remove a pattern\n"
+	"  list                              show the patterns\n"
+	"  go                                run to the next match of a pattern with stop\n"
+	"                                    (or to the end of the trace)\n"
+	"  step                              move to the next event\n"
+	"  current [(ATTR, ...)]             attributes of the current event (states are\n"
+	"                                    those before it)\n"
+	"  summary                           counts and sums so far\n"
+	"  reset                             back to the start of the trace, counts cleared\n"
+	"  help                              this list\n"
+	"  quit                              leave\n";
+
+enum { MODE_GO, MODE_STEP };
+enum { WANT_NONE, WANT_QUIT, WANT_RESET };
+enum { AT_START, AT_EVENT, AT_END };
+
+struct qsession {
+	struct query q;
+	struct outbuf out;
+	const char *trace;
+	const char *clock_file;
+	int keep_going, interactive, tty, use_emu;
+	/* the source */
+	int open;
+	struct emu emu;
+	struct weft_trace tr;
+	struct weft_merge m;
+	/* interactive */
+	int mode, want, where;
+	const struct weft_ev *cur;
+	uint64_t cur_chrono;
+	struct weft_err err;
+	int failed;
+};
+
+/* ---- sources ------------------------------------------------------------- */
+
+/* The clock offsets of weft emu, for the plain merge: a constant per loom
+ * from the ovnisync table, shifted so no corrected clock is negative. */
+static int plain_offsets(struct weft_trace *t, const char *clock_file, struct weft_err *e)
+{
+	char *def = weft_xasprintf("%s/clock-offsets.txt", t->dir);
+	const char *path = clock_file;
+	struct stat st;
+	if (!path && stat(def, &st) == 0)
+		path = def;
+	int rc = 0;
+	if (path) {
+		struct clkoff tab;
+		rc = clkoff_load(&tab, path, e);
+		if (rc == 0) {
+			int64_t *off = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(int64_t));
+			int64_t min = 0;
+			for (int i = 0; i < t->sys.nlooms; i++) {
+				struct clkoff_entry *en = clkoff_find(&tab, t->sys.looms[i]->hostname);
+				off[t->sys.looms[i]->gindex] = en ? en->offset : 0;
+				if (en && en->offset < min)
+					min = en->offset;
+			}
+			for (int s = 0; s < t->nstreams; s++) {
+				struct weft_stream *ws = &t->streams[s];
+				ws->offset = off[ws->thread->proc->loom->gindex] - min;
+			}
+			free(off);
+			clkoff_free(&tab);
+		}
+	}
+	free(def);
+	return rc;
+}
+
+static int on_event(void *arg, const struct weft_ev *ev);
+
+static int source_open(struct qsession *s, struct weft_err *e)
+{
+	s->open = 1;
+	if (s->use_emu) {
+		struct emu_opts o = {0};
+		o.clock_file = s->clock_file;
+		o.outdir = NULL;
+		o.keep_going = s->keep_going;
+		o.quiet = 1;
+		if (emu_open(&s->emu, s->trace, &o, e))
+			return -1;
+		s->emu.on_event = on_event;
+		s->emu.on_event_arg = s;
+		if (query_bind(&s->q, &s->emu.tr, &s->emu, e))
+			return -1;
+		query_start(&s->q, query_merge_t0(&s->emu.merge));
+		return 0;
+	}
+	struct trace_opts to = {.mode = STREAM_ORDERED};
+	if (trace_open(&s->tr, s->trace, &to, e)) {
+		s->open = 0;
+		return -1;
+	}
+	if (plain_offsets(&s->tr, s->clock_file, e))
+		return -1;
+	if (merge_init(&s->m, s->tr.streams, s->tr.nstreams, e))
+		return -1;
+	if (query_bind(&s->q, &s->tr, NULL, e))
+		return -1;
+	query_start(&s->q, query_merge_t0(&s->m));
+	return 0;
+}
+
+static void source_close(struct qsession *s)
+{
+	if (!s->open)
+		return;
+	if (s->use_emu) {
+		emu_free(&s->emu);
+	} else {
+		merge_free(&s->m);
+		trace_close(&s->tr);
+	}
+	s->open = 0;
+}
+
+/* Run to the end or until stopped; 0 or -1. */
+static int source_run(struct qsession *s, struct weft_err *e)
+{
+	if (s->use_emu)
+		return emu_run(&s->emu, e);
+	struct query *q = &s->q;
+	struct weft_ev *ev;
+	int r;
+	if (s->interactive) {
+		while ((r = merge_next(&s->m, &ev, e)) > 0)
+			if (on_event(s, ev))
+				break;
+		return r < 0 ? -1 : 0;
+	}
+	while ((r = merge_next(&s->m, &ev, e)) > 0)
+		if (query_feed(q, ev))
+			break;
+	return r < 0 ? -1 : 0;
+}
+
+/* ---- interactive toplevel ------------------------------------------------- */
+
+static void say(struct qsession *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct qsession *s, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ob_str(&s->out, buf);
+}
+
+static void flush_out(struct qsession *s)
+{
+	ob_drain(&s->out);
+}
+
+static void show_event(struct qsession *s, const char *label, const struct qattr *attrs, int n)
+{
+	const char *labels[1] = {label};
+	query_print_event(&s->q, s->cur, s->cur_chrono, labels, 1, attrs, n);
+}
+
+static void cmd_current(struct qsession *s, const char *rest)
+{
+	if (s->where != AT_EVENT) {
+		say(s, "error: no current event (%s)\n",
+		    s->where == AT_START ? "at the start of the trace: step or go first" : "at the end of the trace");
+		return;
+	}
+	while (*rest == ' ' || *rest == '\t')
+		rest++;
+	if (!*rest) {
+		const struct qattr *def;
+		int n = query_default_attrs(&s->q, 1, &def);
+		show_event(s, "current", def, n);
+		return;
+	}
+	char *text = weft_xstrdup(rest);
+	size_t n = strlen(text);
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		text[--n] = '\0';
+	/* current(a, b) or current a, b */
+	char *body = text;
+	if (*body == '(') {
+		if (n < 2 || text[n - 1] != ')') {
+			say(s, "error: current: expected ')' at the end of \"%s\"\n", text);
+			free(text);
+			return;
+		}
+		text[n - 1] = '\0';
+		body++;
+	}
+	struct qattr *attrs;
+	struct weft_err e = {0};
+	int na = query_parse_attrs(&s->q, body, "current", &attrs, &e);
+	if (na < 0) {
+		say(s, "error: %s\n", e.msg);
+	} else {
+		show_event(s, "current", attrs, na);
+		query_free_attrs(attrs, na);
+	}
+	free(text);
+}
+
+/* Read commands until one moves the run (go, step), resets or quits. */
+static void repl(struct qsession *s)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	for (;;) {
+		if (s->tty)
+			ob_str(&s->out, "weft> ");
+		flush_out(s);
+		ssize_t n = getline(&line, &cap, stdin);
+		if (n < 0) {
+			if (s->tty)
+				say(s, "\n");
+			s->want = WANT_QUIT;
+			break;
+		}
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
+				 line[n - 1] == '\t'))
+			line[--n] = '\0';
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		size_t w = 0;
+		while (p[w] && p[w] != ' ' && p[w] != '\t' && p[w] != '(')
+			w++;
+		char *rest = p + w;
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+#define IS(word) (w == strlen(word) && strncasecmp(p, word, w) == 0)
+		if (IS("quit") || IS("exit") || IS("q")) {
+			s->want = WANT_QUIT;
+			break;
+		} else if (IS("help") || IS("?")) {
+			ob_str(&s->out, repl_help);
+		} else if (IS("add")) {
+			struct weft_err e = {0};
+			if (query_add(&s->q, rest, "pattern", &e) == 0)
+				say(s, "added %s\n", s->q.pat[s->q.npat - 1]->label);
+			else
+				say(s, "error: %s\n", e.msg);
+		} else if (IS("remove")) {
+			if (!*rest)
+				say(s, "error: remove: expected a LABEL\n");
+			else if (query_remove(&s->q, rest) == 0)
+				say(s, "removed %s\n", rest);
+			else
+				say(s, "error: remove: no pattern is labelled \"%s\"\n", rest);
+		} else if (IS("list")) {
+			if (!s->q.npat)
+				say(s, "no patterns\n");
+			for (int k = 0; k < s->q.npat; k++)
+				say(s, "%s\n", s->q.pat[k]->text);
+		} else if (IS("reset")) {
+			s->want = WANT_RESET;
+			break;
+		} else if (IS("go") || IS("step")) {
+			if (*rest) {
+				say(s, "error: %.*s takes no argument\n", (int) w, p);
+				continue;
+			}
+			if (s->where == AT_END) {
+				say(s, "end of trace (reset goes back to the start)\n");
+				continue;
+			}
+			s->mode = IS("go") ? MODE_GO : MODE_STEP;
+			break;
+		} else if (IS("current")) {
+			cmd_current(s, rest);
+		} else if (IS("summary")) {
+			query_summary(&s->q, s->q.chrono);
+		} else {
+			say(s, "error: unknown command \"%.*s\" (help lists the commands)\n", (int) w, p);
+		}
+#undef IS
+	}
+	free(line);
+	flush_out(s);
+}
+
+static int on_event(void *arg, const struct weft_ev *ev)
+{
+	struct qsession *s = arg;
+	struct query *q = &s->q;
+	if (!s->interactive)
+		return query_feed(q, ev);
+	uint64_t mk = query_match(q, ev);
+	if (mk)
+		query_act(q, ev, mk);
+	int stop = q->stopped;
+	q->stopped = 0;
+	if (s->mode != MODE_STEP && !stop)
+		return 0;
+	s->cur = ev;
+	s->cur_chrono = q->chrono - 1;
+	s->where = AT_EVENT;
+	const struct qattr *def;
+	int n = query_default_attrs(q, 0, &def);
+	show_event(s, s->mode == MODE_STEP ? "step" : "stop", def, n);
+	repl(s);
+	s->cur = NULL;
+	return s->want != WANT_NONE;
+}
+
+static int run_interactive(struct qsession *s)
+{
+	for (;;) {
+		struct weft_err e = {0};
+		if (source_open(s, &e)) {
+			source_close(s);
+			ob_flush(&s->out, &e, "standard output");
+			return cli_report(&e);
+		}
+		s->want = WANT_NONE;
+		s->where = AT_START;
+		if (s->tty)
+			say(s, "weft query: %s, %d patterns (help lists the commands)\n", s->trace, s->q.npat);
+		repl(s);
+		if (s->want == WANT_NONE) {
+			if (source_run(s, &e)) {
+				source_close(s);
+				struct weft_err we = {0};
+				ob_flush(&s->out, &we, "standard output");
+				return cli_report(&e);
+			}
+			if (s->want == WANT_NONE) {
+				s->where = AT_END;
+				say(s, "end of trace after %llu events\n", (unsigned long long) s->q.chrono);
+				query_summary(&s->q, s->q.chrono);
+				repl(s);
+			}
+		}
+		source_close(s);
+		if (s->want == WANT_QUIT)
+			break;
+	}
+	struct weft_err e = {0};
+	if (ob_flush(&s->out, &e, "standard output"))
+		return cli_report(&e);
+	return 0;
+}
+
+/* ---- command ------------------------------------------------------------- */
+
+static int add_file(struct qsession *s, const char *path, int *num, struct weft_err *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return weft_fail(e, WEFT_EUSAGE, "%s: cannot open: %s", path, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (memchr(line, '\0', (size_t) n)) {
+			rc = weft_fail(e, WEFT_EUSAGE, "%s line %d: a NUL byte in a pattern", path, lineno);
+			break;
+		}
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		char where[4200];
+		snprintf(where, sizeof(where), "pattern %d (%s line %d)", ++*num, path, lineno);
+		if (query_add(&s->q, line, where, e)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f))
+		rc = weft_fail(e, WEFT_EUSAGE, "%s: read error", path);
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"file", required_argument, 0, 'f'},
+		{"interactive", no_argument, 0, 'i'},
+		{"json", no_argument, 0, 'J'},
+		{"clock", required_argument, 0, 'c'},
+		{"keep-going", no_argument, 0, 'k'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	struct qsession *s = weft_xcalloc(1, sizeof(*s));
+	const char **files = weft_xcalloc((size_t) argc + 1, sizeof(*files));
+	int nfiles = 0, json = 0, c, rc = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:ic:kh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			files[nfiles++] = optarg;
+			break;
+		case 'i':
+			s->interactive = 1;
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'c':
+			s->clock_file = optarg;
+			break;
+		case 'k':
+			s->keep_going = 1;
+			break;
+		case 'h':
+			fputs(query_help, stdout);
+			free(files);
+			free(s);
+			return 0;
+		default:
+			free(files);
+			free(s);
+			return cli_bad_option("query", c, optopt, argv, optind);
+		}
+	}
+	if (optind >= argc) {
+		free(files);
+		free(s);
+		return cli_usage_error("query", "expected a TRACE directory");
+	}
+	s->trace = argv[optind++];
+	if (!s->interactive && optind >= argc && nfiles == 0) {
+		free(files);
+		free(s);
+		return cli_usage_error("query", "expected at least one PATTERN after TRACE (or -f FILE)");
+	}
+	struct weft_err e = {0};
+	if (query_init(&s->q, &e)) {
+		free(files);
+		free(s);
+		return cli_report(&e);
+	}
+	s->q.json = json;
+	int num = 0;
+	for (int i = 0; i < nfiles && rc == 0; i++)
+		if (add_file(s, files[i], &num, &e))
+			rc = -1;
+	for (int i = optind; i < argc && rc == 0; i++) {
+		char where[32];
+		snprintf(where, sizeof(where), "pattern %d", ++num);
+		if (query_add(&s->q, argv[i], where, &e))
+			rc = -1;
+	}
+	free(files);
+	if (rc) {
+		query_free(&s->q);
+		free(s);
+		return cli_report(&e);
+	}
+	ob_init(&s->out, STDOUT_FILENO, 1 << 20);
+	s->q.out = &s->out;
+	if (s->interactive) {
+		s->tty = isatty(STDIN_FILENO);
+		s->use_emu = 1;
+		rc = run_interactive(s);
+	} else {
+		s->use_emu = s->q.needs_emu;
+		if (source_open(s, &e) || source_run(s, &e)) {
+			rc = -1;
+		} else {
+			query_summary(&s->q, s->q.chrono);
+		}
+		struct weft_err we = {0};
+		if (ob_flush(&s->out, &we, "standard output") && rc == 0) {
+			e = we;
+			rc = -1;
+		}
+		source_close(s);
+		rc = rc ? cli_report(&e) : 0;
+	}
+	ob_free(&s->out);
+	query_free(&s->q);
+	free(s);
+	return rc;
+}

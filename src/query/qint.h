@@ -1,0 +1,114 @@
+/* qint: what the query files share among themselves (not an API). */
+#ifndef WEFT_QINT_H
+#define WEFT_QINT_H
+
+#include "emu.h"
+#include "query.h"
+
+/* The ovni thread states by number (enum th_state). */
+#define QSTATE_N 6
+extern const char *const qstate_name[QSTATE_N];
+
+/* A fetched attribute value. Text values point into the trace, the payload,
+ * the scratch buffer or buf. */
+struct qv {
+	int ok;                 /* 0: the event has no such attribute */
+	int is_str;
+	int64_t i;              /* integer, interned id or state number */
+	const char *s;
+	size_t n;
+	char buf[4];
+};
+
+/* Integer built-ins: 1 and *x set, or 0 when the event has none. */
+static inline int int_attr(const struct query *q, enum qattr_kind k, const struct weft_ev *ev,
+			   uint64_t chrono, int64_t *x)
+{
+	const struct weft_thread *th = ev->stream ? ev->stream->thread : NULL;
+	switch (k) {
+	case QA_TIME:
+		*x = (int64_t) (ev->time - q->t0);
+		return 1;
+	case QA_CLOCK:
+		*x = (int64_t) ev->clock;
+		return 1;
+	case QA_CHRONO:
+		*x = (int64_t) chrono;
+		return 1;
+	case QA_PID:
+		if (!th)
+			return 0;
+		*x = th->proc->pid;
+		return 1;
+	case QA_TID:
+		if (!th)
+			return 0;
+		*x = th->tid;
+		return 1;
+	case QA_RANK:
+		if (!th || !th->proc->has_rank)
+			return 0;
+		*x = th->proc->rank;
+		return 1;
+	case QA_APP:
+		if (!th || !th->proc->has_app_id)
+			return 0;
+		*x = th->proc->app_id;
+		return 1;
+	case QA_CPU:
+		if (q->emu && ev->stream) {
+			const struct emu_thread *t = &q->emu->th[ev->stream->index];
+			if (t->cpu) {
+				*x = t->cpu->sys->index;
+				return 1;
+			}
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The interned id of an enumerated attribute, or -1. */
+static inline int enum_id(const struct query *q, enum qattr_kind k, const struct weft_ev *ev)
+{
+	switch (k) {
+	case QA_MODEL:
+	case QA_MODEL_NAME:
+		return ev->model - 0x21;
+	case QA_CAT:
+		return ev->cat - 0x21;
+	case QA_VAL:
+		return ev->val - 0x21;
+	case QA_LOOM:
+		return ev->stream && ev->stream->thread ? ev->stream->thread->proc->loom->gindex : -1;
+	case QA_STREAM:
+		return ev->stream ? ev->stream->index : -1;
+	case QA_STATE:
+		return q->emu && ev->stream ? (int) q->emu->th[ev->stream->index].state : -1;
+	default:
+		return -1;
+	}
+}
+
+int qop_int(const struct qcond *c, int64_t x);
+int qop_str(const struct qcond *c, const char *s, size_t n);
+void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, uint64_t chrono,
+	    struct qv *v);
+int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint64_t chrono);
+/* Index into a->loc for this MCV, or -1. */
+int qfield_loc(const struct qattr *a, uint32_t mcv);
+
+int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
+void qbuild_prefilter(struct query *q);
+
+/* Fill p->conj from p->root. */
+void qsplit_conj(struct qpattern *p);
+void qattr_free(struct qattr *a);
+void qattr_copy(struct qattr *dst, const struct qattr *src);
+void qpattern_free(struct qpattern *p);
+/* Resolve an attribute name; 0 or -1 with a message in msg. */
+int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, char *msg,
+		  size_t msgsz);
+
+#endif

@@ -1,0 +1,294 @@
+/* query: event patterns over the merged event stream (doc/patterns.md).
+ *
+ *   label: when EXPR do ACTIONS
+ *
+ * Parsing resolves every attribute once: payload field names through the
+ * models' event tables (which MCVs have the field, at which index), state
+ * names to numbers, keywords to operators. Binding to an opened trace turns
+ * loom names and stream paths into truth tables indexed by interned ids, and
+ * builds the MCV prefilter: for every possible MCV (94^3), a class number
+ * naming which patterns may match an event with that MCV and which surely do,
+ * kept as one block of 94*94 classes per model character (models on which
+ * every pattern decides alike share one uniform block). A second level, per
+ * stream, says the same from the conditions on loom, pid, tid, rank, app and
+ * stream, which are constant per stream. Per event the hot path is two
+ * dependent loads; an event whose MCV no pattern can match costs nothing
+ * more. Only the patterns both levels name are evaluated, only when neither
+ * decides them, and then only on the conjuncts neither level decides.
+ *
+ * Attribute values: mcv/model/cat/val/model_name/loom/stream are text; time
+ * (corrected, from the first event), clock (raw), chrono (merged index),
+ * pid, tid, rank, app, cpu are integers; state.ovni is a state (name and
+ * number); payload fields are integers or text as their table declares. An
+ * attribute the event does not have makes its condition false. */
+#ifndef WEFT_QUERY_H
+#define WEFT_QUERY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <uthash.h>
+
+#include "err.h"
+#include "event.h"
+#include "evtable.h"
+#include "outbuf.h"
+
+struct emu;
+struct weft_trace;
+struct weft_merge;
+
+#define QUERY_MAX_PATTERNS 64
+#define QMCV_INDEX(m, c, v) ((((uint32_t) (m) - 0x21) * 94 + ((uint32_t) (c) - 0x21)) * 94 + \
+			     ((uint32_t) (v) - 0x21))
+
+enum qop { QOP_EQ, QOP_NE, QOP_LT, QOP_LE, QOP_GT, QOP_GE, QOP_IN, QOP_NOTIN, QOP_CONTAINS };
+
+enum qattr_kind {
+	QA_MCV, QA_MODEL, QA_CAT, QA_VAL, QA_MODEL_NAME,
+	QA_TIME, QA_CLOCK, QA_CHRONO,
+	QA_LOOM, QA_PID, QA_TID, QA_RANK, QA_APP, QA_CPU, QA_STREAM,
+	QA_STATE, QA_FIELD, QA_DESC
+};
+
+/* Where a payload field lives: one entry per MCV whose table row has it. */
+struct qfloc {
+	uint32_t mcv;   /* QMCV_INDEX */
+	uint8_t idx;    /* field index in the evinfo */
+	uint8_t is_str;
+};
+
+enum qtype { QT_INT, QT_TEXT, QT_STATE, QT_MIXED };
+
+struct qattr {
+	enum qattr_kind kind;
+	enum qtype type;
+	char name[48];          /* as written, for output */
+	char model;             /* QA_STATE: model character */
+	struct qfloc *loc;      /* QA_FIELD: sorted by mcv */
+	int nloc;
+	/* QA_FIELD: the last MCV looked up (+1; 0 = none), its location and
+	 * table row: events of one MCV come in runs */
+	uint32_t memo_key;
+	int memo_loc;
+	const struct evinfo *memo_in;
+};
+
+enum qval_kind { QV_INT, QV_STR, QV_RANGE, QV_LIST };
+
+struct qval {
+	enum qval_kind kind;
+	int64_t lo, hi;         /* QV_INT: lo; QV_RANGE: lo..hi (inclusive) */
+	char *s;                /* QV_STR */
+	size_t slen;
+	struct qval *item;      /* QV_LIST: scalars and ranges */
+	int nitem;
+};
+
+/* How a condition is evaluated. */
+enum qck { QCK_ENUM, QCK_MCV, QCK_INT, QCK_FIELD };
+
+struct qcond {
+	struct qattr a;
+	enum qop op;
+	struct qval v;
+	enum qck ck;
+	uint8_t *tab;           /* QCK_ENUM: truth per interned id */
+	int ntab;
+	uint32_t *codes;        /* QCK_MCV with =, !=, in, notin: packed MCVs */
+	int ncodes;
+};
+
+enum qnode_type { QN_TRUE, QN_AND, QN_OR, QN_NOT, QN_COND, QN_HAS };
+
+struct qnode {
+	enum qnode_type type;
+	struct qnode *l, *r;
+	struct qcond *c;        /* QN_COND; QN_HAS uses c->a only */
+};
+
+/* One group of count(attr). */
+struct qgroup {
+	UT_hash_handle hh;
+	uint64_t n;
+	int missing, is_str;
+	int64_t i;
+	size_t klen;
+	char key[];             /* tag byte + value bytes */
+};
+
+struct qagg {
+	struct qattr a;
+	struct qgroup *groups;  /* count(attr) */
+	struct qgroup *last;    /* the text group of the previous match */
+	struct qgroup *cache[64]; /* integer groups by a hash of the value */
+	uint64_t sum;           /* sum(attr), modulo 2^64 */
+};
+
+struct qpattern {
+	char *label;
+	char *text;             /* the pattern as given */
+	struct qnode *root;
+	/* What is left to test once the prefilter says the event may match: the
+	 * top-level conjuncts of root that depend neither on the MCV alone nor on
+	 * the stream alone (those are true whenever both prefilter levels name
+	 * the pattern). */
+	struct qnode **conj;
+	int nconj;
+	int depth;              /* 0..3: how much of the MCV the expression looks at */
+	int needs_emu;          /* uses state.<model> or cpu */
+	struct qattr *cur;      /* current(...) */
+	int ncur;
+	int count;
+	struct qagg *cby;       /* count(attr) */
+	int ncby;
+	struct qagg *sum;       /* sum(attr) */
+	int nsum;
+	int first, last, stop;
+	int prints;             /* prints its matches (current, or no count/sum) */
+	/* run state */
+	uint64_t matches;
+	int done;               /* `first` fired */
+	char *saved;            /* `last`: the rendered line of the last match */
+	size_t saved_len;
+};
+
+struct qclass {
+	uint64_t maybe, sure;
+};
+
+struct query {
+	struct evtable tab;
+	struct qpattern *pat[QUERY_MAX_PATTERNS];
+	int npat;
+	int needs_emu;
+	int json;
+
+	/* binding */
+	const struct weft_trace *tr;
+	struct emu *emu;
+	int bound;
+
+	/* prefilter: class per MCV, class 0 = no pattern can match:
+	 * blk[model - 0x21][(cat - 0x21) * 94 + val - 0x21] */
+	uint32_t *blk[94];
+	uint32_t **owned;       /* every block allocated, to free */
+	int nowned;
+	struct qclass *classes;
+	int nclasses;
+	/* second level, per stream (loom, pid, tid, rank, app and stream are
+	 * constant per stream): which patterns may / surely match there */
+	uint64_t *smaybe, *ssure;
+	int nsmask;
+	uint64_t nocond;        /* patterns with nothing left to test (conj empty) */
+	uint64_t active;        /* patterns still checked */
+	uint64_t heavymask;     /* patterns whose matches need more than a count */
+
+	/* run */
+	uint64_t t0;
+	uint64_t chrono;        /* events seen so far */
+	int stopped;            /* a `stop` pattern matched */
+	struct outbuf *out;
+	struct outbuf scratch;  /* sentences (desc), fd -1: never written out */
+	struct outbuf line;     /* lines kept by `last`, fd -1 */
+	const struct qattr **ubuf; /* attributes of one output line */
+	int ucap;
+	struct qattr def[9];    /* chrono time mcv loom pid tid desc, cpu state.ovni */
+};
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+/* An empty query over the registered models' event tables. */
+int query_init(struct query *q, struct weft_err *e);
+void query_free(struct query *q);
+
+/* Parse one pattern; `where` prefixes errors ("pattern 2", "x.txt:4"), e.g.
+ * "pattern 1, column 17: expected an operator (...), found \"foo\"". The
+ * error code is WEFT_EUSAGE. If the query is bound, the pattern is bound and
+ * the prefilter rebuilt. */
+int query_add(struct query *q, const char *text, const char *where, struct weft_err *e);
+/* A bare expression (dump --filter): a pattern labelled "filter" with no
+ * action. */
+int query_add_filter(struct query *q, const char *expr, const char *where, struct weft_err *e);
+/* Remove a pattern by label: 0, or -1 when there is none. */
+int query_remove(struct query *q, const char *label);
+/* Parse an attribute list "a, b, c" (interactive current); returns the
+ * count or -1. *out is allocated. */
+int query_parse_attrs(struct query *q, const char *text, const char *where, struct qattr **out,
+		      struct weft_err *e);
+void query_free_attrs(struct qattr *a, int n);
+
+/* Bind to an opened trace (and the emulator, if it runs: state.<model> and
+ * cpu need it) and build the prefilter. Can be called again after reopening. */
+int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, struct weft_err *e);
+/* Start a run: t0 is the corrected time of the first event; counts reset. */
+void query_start(struct query *q, uint64_t t0);
+/* t0 of a merge just initialised: the time of the event it will return
+ * first (0 for an empty trace). */
+uint64_t query_merge_t0(const struct weft_merge *m);
+
+/* ---- per event --------------------------------------------------------------- */
+
+uint64_t query_match_slow(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono);
+
+/* Every event must pass here, in merged order. Returns the set of patterns
+ * the event matched (bit k = q->pat[k]). */
+static inline uint64_t query_match(struct query *q, const struct weft_ev *ev)
+{
+	uint64_t chrono = q->chrono++;
+	uint32_t c = q->blk[ev->model - 0x21][(ev->cat - 0x21) * 94 + (ev->val - 0x21)];
+	if (__builtin_expect(c == 0, 1))
+		return 0;
+	return query_match_slow(q, ev, c, chrono);
+}
+
+/* The prefilter class of an MCV (tests). */
+static inline uint32_t query_class(const struct query *q, uint8_t m, uint8_t c, uint8_t v)
+{
+	return q->blk[m - 0x21][(c - 0x21) * 94 + (v - 0x21)];
+}
+
+/* The rest of query_feed: `may` are the patterns both prefilter levels
+ * name, `sure` those they decide. */
+int query_hit(struct query *q, const struct weft_ev *ev, uint64_t may, uint64_t sure);
+
+/* Match and act (the batch driver's path); nonzero when the run should end
+ * (a stop matched, or every pattern is done). Events the prefilter rejects,
+ * and those it decides for patterns that only count, never leave here. */
+static inline int query_feed(struct query *q, const struct weft_ev *ev)
+{
+	q->chrono++;
+	uint32_t c = q->blk[ev->model - 0x21][(ev->cat - 0x21) * 94 + (ev->val - 0x21)];
+	if (__builtin_expect(c == 0, 1))
+		return 0;
+	const struct qclass *k = &q->classes[c];
+	uint64_t may = k->maybe & q->active, sure = k->sure;
+	if (q->smaybe && ev->stream) {
+		int si = ev->stream->index;
+		may &= q->smaybe[si];
+		sure |= q->ssure[si];
+	}
+	sure = (sure | q->nocond) & may;
+	if (may == sure && !(sure & q->heavymask)) {
+		for (; sure; sure &= sure - 1)
+			q->pat[__builtin_ctzll(sure)]->matches++;
+		return 0;
+	}
+	return query_hit(q, ev, may, sure);
+}
+
+/* Run the actions of the patterns in `mask` for the event just matched
+ * (its chrono is q->chrono - 1): count, sum, keep, print, stop. */
+void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask);
+/* Print one line for an event: labels then attributes (text or JSON). */
+void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chrono,
+		       const char *const *labels, int nlabels, const struct qattr *attrs, int nattrs);
+/* The attributes printed when a pattern names none: chrono time mcv loom pid
+ * tid desc; `with_state` adds cpu and state.ovni. Returns the count. */
+int query_default_attrs(struct query *q, int with_state, const struct qattr **out);
+/* End of a run: the saved `last` lines, then counts and sums. */
+void query_summary(struct query *q, uint64_t events);
+
+/* The truth of a pattern's expression for one event (tests). */
+int query_eval(struct query *q, int pattern, const struct weft_ev *ev, uint64_t chrono);
+
+#endif

@@ -1,0 +1,502 @@
+/* run: what happens to a match — counts, sums, kept lines, printed lines —
+ * and the summary at the end of a run. Output lines:
+ *
+ *   text:  sends,slowio: time=1200 rank=0 dst=1 size=1048576
+ *   json:  {"labels":["sends","slowio"],"time":1200,"rank":0,"dst":1,"size":1048576}
+ *
+ * A text value is printed bare unless it is empty or holds a space, a quote,
+ * a backslash, '=' or a control byte; then it is quoted with C escapes. A
+ * missing attribute prints as '-' (JSON null). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qint.h"
+
+/* ---- value formatting ---------------------------------------------------- */
+
+static void put_mem(struct outbuf *o, const char *s, size_t n)
+{
+	while (n > 0) {
+		ob_room(o, 1);
+		size_t k = o->cap - o->len;
+		if (k > n)
+			k = n;
+		ob_mem(o, s, k);
+		s += k;
+		n -= k;
+	}
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+static void put_text(struct outbuf *o, const char *s, size_t n)
+{
+	int quote = n == 0;
+	for (size_t i = 0; i < n && !quote; i++) {
+		unsigned char c = (unsigned char) s[i];
+		quote = c <= ' ' || c >= 0x7f || c == '"' || c == '\\' || c == '=';
+	}
+	if (!quote) {
+		put_mem(o, s, n);
+		return;
+	}
+	ob_room(o, 1);
+	ob_char(o, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char) s[i];
+		ob_room(o, 4);
+		if (c == '"' || c == '\\') {
+			ob_char(o, '\\');
+			ob_char(o, (char) c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			ob_char(o, '\\');
+			ob_char(o, 'x');
+			ob_char(o, hexd[c >> 4]);
+			ob_char(o, hexd[c & 15]);
+		} else {
+			ob_char(o, (char) c);
+		}
+	}
+	ob_room(o, 1);
+	ob_char(o, '"');
+}
+
+static void put_json_str(struct outbuf *o, const char *s, size_t n)
+{
+	ob_room(o, 1);
+	ob_char(o, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char) s[i];
+		ob_room(o, 6);
+		if (c == '"' || c == '\\') {
+			ob_char(o, '\\');
+			ob_char(o, (char) c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			/* bytes, not UTF-8: each one as a code point, so the line stays valid JSON */
+			ob_mem(o, "\\u00", 4);
+			ob_char(o, hexd[c >> 4]);
+			ob_char(o, hexd[c & 15]);
+		} else {
+			ob_char(o, (char) c);
+		}
+	}
+	ob_room(o, 1);
+	ob_char(o, '"');
+}
+
+static void put_value(struct query *q, struct outbuf *o, const struct qattr *a,
+		      const struct weft_ev *ev, uint64_t chrono)
+{
+	struct qv v;
+	qfetch(q, a, ev, chrono, &v);
+	if (!v.ok) {
+		if (q->json)
+			put_mem(o, "null", 4);
+		else
+			put_mem(o, "-", 1);
+	} else if (v.is_str) {
+		if (q->json)
+			put_json_str(o, v.s, v.n);
+		else
+			put_text(o, v.s, v.n);
+	} else {
+		ob_room(o, 24);
+		ob_i64(o, v.i);
+	}
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+static void emit(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
+		 const char *const *labels, int nl, const struct qattr *const *attrs, int na)
+{
+	if (q->json) {
+		put_mem(o, "{\"labels\":[", 11);
+		for (int i = 0; i < nl; i++) {
+			if (i)
+				put_mem(o, ",", 1);
+			put_json_str(o, labels[i], strlen(labels[i]));
+		}
+		put_mem(o, "]", 1);
+		for (int i = 0; i < na; i++) {
+			put_mem(o, ",", 1);
+			put_json_str(o, attrs[i]->name, strlen(attrs[i]->name));
+			put_mem(o, ":", 1);
+			put_value(q, o, attrs[i], ev, chrono);
+		}
+		put_mem(o, "}\n", 2);
+		return;
+	}
+	for (int i = 0; i < nl; i++) {
+		if (i)
+			put_mem(o, ",", 1);
+		put_mem(o, labels[i], strlen(labels[i]));
+	}
+	put_mem(o, ":", 1);
+	for (int i = 0; i < na; i++) {
+		put_mem(o, " ", 1);
+		put_mem(o, attrs[i]->name, strlen(attrs[i]->name));
+		put_mem(o, "=", 1);
+		put_value(q, o, attrs[i], ev, chrono);
+	}
+	put_mem(o, "\n", 1);
+}
+
+int query_default_attrs(struct query *q, int with_state, const struct qattr **out)
+{
+	*out = q->def;
+	return with_state ? 9 : 7;
+}
+
+static void union_add(struct query *q, int *n, const struct qattr *a)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(q->ubuf[i]->name, a->name) == 0)
+			return;
+	if (*n == q->ucap) {
+		q->ucap = q->ucap ? 2 * q->ucap : 32;
+		q->ubuf = weft_xrealloc(q->ubuf, (size_t) q->ucap * sizeof(*q->ubuf));
+	}
+	q->ubuf[(*n)++] = a;
+}
+
+void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chrono,
+		       const char *const *labels, int nlabels, const struct qattr *attrs, int nattrs)
+{
+	int n = 0;
+	for (int i = 0; i < nattrs; i++) {
+		if (n == q->ucap) {
+			q->ucap = q->ucap ? 2 * q->ucap : 32;
+			q->ubuf = weft_xrealloc(q->ubuf, (size_t) q->ucap * sizeof(*q->ubuf));
+		}
+		q->ubuf[n++] = &attrs[i];
+	}
+	emit(q, q->out, ev, chrono, labels, nlabels, q->ubuf, n);
+}
+
+/* ---- aggregates ---------------------------------------------------------- */
+
+/* Built-in integer attributes straight, the rest through qfetch. */
+static inline void fetch_fast(struct query *q, const struct qattr *a, const struct weft_ev *ev,
+			      uint64_t chrono, struct qv *v)
+{
+	if (a->type == QT_INT && a->kind != QA_FIELD) {
+		v->is_str = 0;
+		v->ok = int_attr(q, a->kind, ev, chrono, &v->i);
+		return;
+	}
+	qfetch(q, a, ev, chrono, v);
+}
+
+static void group_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono)
+{
+	struct qv v;
+	fetch_fast(q, &g->a, ev, chrono, &v);
+	/* a few groups are hot: a direct-mapped cache in front of the hash */
+	int is_int = v.ok && !(v.is_str && g->a.type != QT_STATE);
+	unsigned slot = 0;
+	if (is_int) {
+		slot = (unsigned) (((uint64_t) v.i * 0x9e3779b97f4a7c15ull) >> 58);
+		struct qgroup *l = g->cache[slot];
+		if (l && l->i == v.i) {
+			l->n++;
+			return;
+		}
+	} else if (v.ok && g->last && g->last->is_str && g->last->klen == v.n + 1 &&
+		   memcmp(g->last->key + 1, v.s, v.n) == 0) {
+		g->last->n++;
+		return;
+	}
+	char small[256];
+	char *key = small;
+	size_t klen;
+	if (!v.ok) {
+		key[0] = 'm';
+		klen = 1;
+	} else if (v.is_str && g->a.type != QT_STATE) {
+		klen = 1 + v.n;
+		if (klen > sizeof(small))
+			key = weft_xmalloc(klen);
+		key[0] = 's';
+		memcpy(key + 1, v.s, v.n);
+	} else {
+		key[0] = 'i';
+		memcpy(key + 1, &v.i, sizeof(v.i));
+		klen = 1 + sizeof(v.i);
+	}
+	struct qgroup *x;
+	HASH_FIND(hh, g->groups, key, klen, x);
+	if (!x) {
+		x = weft_xcalloc(1, sizeof(*x) + klen);
+		memcpy(x->key, key, klen);
+		x->klen = klen;
+		x->missing = !v.ok;
+		x->is_str = key[0] == 's';
+		x->i = v.ok ? v.i : 0;
+		HASH_ADD(hh, g->groups, key, klen, x);
+	}
+	x->n++;
+	if (is_int)
+		g->cache[slot] = x;
+	else if (x->is_str)
+		g->last = x;
+	if (key != small)
+		free(key);
+}
+
+static void sum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono)
+{
+	struct qv v;
+	fetch_fast(q, &g->a, ev, chrono, &v);
+	if (v.ok && !v.is_str)
+		g->sum += (uint64_t) v.i;
+}
+
+static void keep_last(struct query *q, struct qpattern *p, const struct weft_ev *ev, uint64_t chrono)
+{
+	struct outbuf *o = &q->line;
+	o->len = 0;
+	o->failed = 0;
+	const struct qattr *def;
+	int nd = query_default_attrs(q, 0, &def);
+	const struct qattr *const *attrs;
+	int na = 0;
+	for (int i = 0; i < (p->ncur ? p->ncur : nd); i++)
+		union_add(q, &na, p->ncur ? &p->cur[i] : &def[i]);
+	attrs = q->ubuf;
+	const char *label = p->label;
+	emit(q, o, ev, chrono, &label, 1, attrs, na);
+	p->saved = weft_xrealloc(p->saved, o->len + 1);
+	memcpy(p->saved, o->buf, o->len);
+	p->saved_len = o->len;
+}
+
+void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
+{
+	uint64_t chrono = q->chrono - 1;
+	const char *labels[QUERY_MAX_PATTERNS];
+	int nl = 0;
+	uint64_t printers = 0;
+	for (uint64_t m = mask; m; m &= m - 1) {
+		int b = __builtin_ctzll(m);
+		struct qpattern *p = q->pat[b];
+		p->matches++;
+		for (int i = 0; i < p->ncby; i++)
+			group_add(q, &p->cby[i], ev, chrono);
+		for (int i = 0; i < p->nsum; i++)
+			sum_add(q, &p->sum[i], ev, chrono);
+		if (p->last) {
+			keep_last(q, p, ev, chrono);
+		} else {
+			labels[nl++] = p->label;
+			if (p->prints)
+				printers |= 1ull << b;
+		}
+		if (p->first) {
+			p->done = 1;
+			q->active &= ~(1ull << b);
+		}
+		if (p->stop)
+			q->stopped = 1;
+	}
+	if (!printers)
+		return;
+	int na = 0;
+	const struct qattr *def;
+	int nd = query_default_attrs(q, 0, &def);
+	for (uint64_t m = printers; m; m &= m - 1) {
+		const struct qpattern *p = q->pat[__builtin_ctzll(m)];
+		if (p->ncur)
+			for (int i = 0; i < p->ncur; i++)
+				union_add(q, &na, &p->cur[i]);
+		else
+			for (int i = 0; i < nd; i++)
+				union_add(q, &na, &def[i]);
+	}
+	emit(q, q->out, ev, chrono, labels, nl, q->ubuf, na);
+}
+
+void query_start(struct query *q, uint64_t t0)
+{
+	q->t0 = t0;
+	q->chrono = 0;
+	q->stopped = 0;
+	q->active = 0;
+	for (int k = 0; k < q->npat; k++) {
+		struct qpattern *p = q->pat[k];
+		p->matches = 0;
+		p->done = 0;
+		free(p->saved);
+		p->saved = NULL;
+		p->saved_len = 0;
+		for (int i = 0; i < p->ncby; i++) {
+			struct qgroup *g, *tmp;
+			HASH_ITER(hh, p->cby[i].groups, g, tmp) {
+				HASH_DEL(p->cby[i].groups, g);
+				free(g);
+			}
+			p->cby[i].last = NULL;
+			memset(p->cby[i].cache, 0, sizeof(p->cby[i].cache));
+		}
+		for (int i = 0; i < p->nsum; i++)
+			p->sum[i].sum = 0;
+		q->active |= 1ull << k;
+	}
+}
+
+/* ---- summary ------------------------------------------------------------- */
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct qgroup *x = *(const struct qgroup *const *) a;
+	const struct qgroup *y = *(const struct qgroup *const *) b;
+	if (x->missing != y->missing)
+		return x->missing - y->missing;
+	if (x->is_str != y->is_str)
+		return x->is_str - y->is_str;
+	if (!x->is_str)
+		return x->i < y->i ? -1 : x->i > y->i;
+	size_t n = x->klen < y->klen ? x->klen : y->klen;
+	int r = memcmp(x->key, y->key, n);
+	if (r)
+		return r;
+	return x->klen < y->klen ? -1 : x->klen > y->klen;
+}
+
+static void put_group_value(struct query *q, struct outbuf *o, const struct qagg *g,
+			    const struct qgroup *x)
+{
+	if (x->missing) {
+		put_mem(o, q->json ? "null" : "-", q->json ? 4 : 1);
+	} else if (x->is_str) {
+		if (q->json)
+			put_json_str(o, x->key + 1, x->klen - 1);
+		else
+			put_text(o, x->key + 1, x->klen - 1);
+	} else if (g->a.type == QT_STATE && x->i >= 0 && x->i < QSTATE_N) {
+		const char *s = qstate_name[x->i];
+		if (q->json)
+			put_json_str(o, s, strlen(s));
+		else
+			put_mem(o, s, strlen(s));
+	} else {
+		ob_room(o, 24);
+		ob_i64(o, x->i);
+	}
+}
+
+static struct qgroup **sorted_groups(const struct qagg *g, int *n)
+{
+	*n = (int) HASH_COUNT(g->groups);
+	struct qgroup **v = weft_xmalloc(((size_t) *n + 1) * sizeof(*v));
+	int k = 0;
+	for (struct qgroup *x = g->groups; x; x = x->hh.next)
+		v[k++] = x;
+	qsort(v, (size_t) k, sizeof(*v), group_cmp);
+	return v;
+}
+
+static void put_u64(struct outbuf *o, uint64_t v)
+{
+	ob_room(o, 24);
+	ob_u64(o, v);
+}
+
+static void summary_text(struct query *q, struct outbuf *o)
+{
+	for (int k = 0; k < q->npat; k++) {
+		struct qpattern *p = q->pat[k];
+		size_t ll = strlen(p->label);
+		if (p->count) {
+			put_mem(o, p->label, ll);
+			put_mem(o, ": count ", 8);
+			put_u64(o, p->matches);
+			put_mem(o, "\n", 1);
+		}
+		for (int i = 0; i < p->ncby; i++) {
+			int n;
+			struct qgroup **v = sorted_groups(&p->cby[i], &n);
+			for (int j = 0; j < n; j++) {
+				put_mem(o, p->label, ll);
+				put_mem(o, ": count(", 8);
+				put_mem(o, p->cby[i].a.name, strlen(p->cby[i].a.name));
+				put_mem(o, ") ", 2);
+				put_group_value(q, o, &p->cby[i], v[j]);
+				put_mem(o, " ", 1);
+				put_u64(o, v[j]->n);
+				put_mem(o, "\n", 1);
+			}
+			free(v);
+		}
+		for (int i = 0; i < p->nsum; i++) {
+			put_mem(o, p->label, ll);
+			put_mem(o, ": sum(", 6);
+			put_mem(o, p->sum[i].a.name, strlen(p->sum[i].a.name));
+			put_mem(o, ") ", 2);
+			ob_room(o, 24);
+			ob_i64(o, (int64_t) p->sum[i].sum);
+			put_mem(o, "\n", 1);
+		}
+	}
+}
+
+static void summary_json(struct query *q, struct outbuf *o, uint64_t events)
+{
+	put_mem(o, "{\"summary\":{\"events\":", 21);
+	put_u64(o, events);
+	put_mem(o, ",\"patterns\":[", 13);
+	for (int k = 0; k < q->npat; k++) {
+		struct qpattern *p = q->pat[k];
+		if (k)
+			put_mem(o, ",", 1);
+		put_mem(o, "{\"label\":", 9);
+		put_json_str(o, p->label, strlen(p->label));
+		put_mem(o, ",\"matches\":", 11);
+		put_u64(o, p->matches);
+		if (p->count) {
+			put_mem(o, ",\"count\":", 9);
+			put_u64(o, p->matches);
+		}
+		for (int i = 0; i < p->ncby; i++) {
+			char key[64];
+			int kn = snprintf(key, sizeof(key), "count(%s)", p->cby[i].a.name);
+			put_mem(o, ",", 1);
+			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
+			put_mem(o, ":[", 2);
+			int n;
+			struct qgroup **v = sorted_groups(&p->cby[i], &n);
+			for (int j = 0; j < n; j++) {
+				put_mem(o, j ? ",[" : "[", j ? 2 : 1);
+				put_group_value(q, o, &p->cby[i], v[j]);
+				put_mem(o, ",", 1);
+				put_u64(o, v[j]->n);
+				put_mem(o, "]", 1);
+			}
+			free(v);
+			put_mem(o, "]", 1);
+		}
+		for (int i = 0; i < p->nsum; i++) {
+			char key[64];
+			int kn = snprintf(key, sizeof(key), "sum(%s)", p->sum[i].a.name);
+			put_mem(o, ",", 1);
+			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
+			put_mem(o, ":", 1);
+			ob_room(o, 24);
+			ob_i64(o, (int64_t) p->sum[i].sum);
+		}
+		put_mem(o, "}", 1);
+	}
+	put_mem(o, "]}}\n", 4);
+}
+
+void query_summary(struct query *q, uint64_t events)
+{
+	struct outbuf *o = q->out;
+	for (int k = 0; k < q->npat; k++)
+		if (q->pat[k]->saved)
+			put_mem(o, q->pat[k]->saved, q->pat[k]->saved_len);
+	if (q->json)
+		summary_json(q, o, events);
+	else
+		summary_text(q, o);
+}

@@ -1,0 +1,584 @@
+/* Unit tests of src/query/: the pattern parser (every operator, precedence,
+ * lists, ranges, units, the exact text of each parse error), evaluation on
+ * hand-made events over a small fake system, the MCV prefilter and the
+ * actions. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "query.h"
+#include "suites.h"
+#include "trace.h"
+
+/* ---- a fake system: two looms, one process and one thread each ------------ */
+
+static struct weft_loom loom[2];
+static struct weft_loom *loomp[2];
+static struct weft_proc proc[2];
+static struct weft_thread thr[2];
+static struct weft_stream strm[2];
+static struct weft_trace tr;
+static char rel0[] = "loom.node00/proc.100/thread.1000";
+static char rel1[] = "loom.node01/proc.200/thread.2000";
+static char name0[] = "node00", name1[] = "node01";
+
+static void fake_system(void)
+{
+	memset(loom, 0, sizeof(loom));
+	memset(proc, 0, sizeof(proc));
+	memset(thr, 0, sizeof(thr));
+	memset(strm, 0, sizeof(strm));
+	memset(&tr, 0, sizeof(tr));
+	loom[0].name = name0;
+	loom[1].name = name1;
+	for (int i = 0; i < 2; i++) {
+		loom[i].gindex = i;
+		loomp[i] = &loom[i];
+		proc[i].pid = 100 * (i + 1);
+		proc[i].loom = &loom[i];
+		proc[i].has_app_id = 1;
+		proc[i].app_id = 7;
+		thr[i].tid = 1000 * (i + 1);
+		thr[i].proc = &proc[i];
+		strm[i].index = i;
+		strm[i].thread = &thr[i];
+	}
+	proc[0].has_rank = 1;
+	proc[0].rank = 3;
+	strm[0].rel = rel0;
+	strm[1].rel = rel1;
+	tr.sys.looms = loomp;
+	tr.sys.nlooms = 2;
+	tr.streams = strm;
+	tr.nstreams = 2;
+}
+
+/* An event of stream s at time t (t0 is 1000). */
+static struct weft_ev mkev(const char *mcv, int s, uint64_t t, const void *payload, uint32_t len)
+{
+	struct weft_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.model = (uint8_t) mcv[0];
+	ev.cat = (uint8_t) mcv[1];
+	ev.val = (uint8_t) mcv[2];
+	ev.clock = t + 5;
+	ev.time = 1000 + t;
+	ev.payload = payload;
+	ev.payload_len = len;
+	ev.stream = &strm[s];
+	return ev;
+}
+
+/* OM[ / OM] / OM= payload: i64 value, i32 type; a few live at once */
+static uint8_t markpl[8][12];
+static int nmark;
+
+static struct weft_ev mark(const char *mcv, int s, uint64_t t, int64_t value, int32_t type)
+{
+	uint8_t *pl = markpl[nmark++ % 8];
+	memcpy(pl, &value, 8);
+	memcpy(pl + 8, &type, 4);
+	return mkev(mcv, s, t, pl, 12);
+}
+
+static struct query *Q;
+
+static void setup(void)
+{
+	fake_system();
+	Q = calloc(1, sizeof(*Q));
+	ck_assert_ptr_nonnull(Q);
+	struct weft_err e = {0};
+	ck_assert_msg(query_init(Q, &e) == 0, "%s", e.msg);
+}
+
+static void teardown(void)
+{
+	query_free(Q);
+	free(Q);
+	Q = NULL;
+}
+
+static void add(const char *text)
+{
+	struct weft_err e = {0};
+	ck_assert_msg(query_add(Q, text, "pattern 1", &e) == 0, "%s: %s", text, e.msg);
+}
+
+static void bind(void)
+{
+	struct weft_err e = {0};
+	ck_assert_msg(query_bind(Q, &tr, NULL, &e) == 0, "%s", e.msg);
+	query_start(Q, 1000);
+}
+
+/* Truth of the expression EXPR for event ev (a fresh query each time). */
+static int truth(const char *expr, const struct weft_ev *ev)
+{
+	query_free(Q);
+	struct weft_err e = {0};
+	ck_assert(query_init(Q, &e) == 0);
+	char text[1024];
+	snprintf(text, sizeof(text), "t: when %s do count", expr);
+	add(text);
+	bind();
+	int direct = query_eval(Q, 0, ev, 0);
+	/* the prefilter must agree with the full evaluation */
+	uint64_t m = query_match(Q, ev);
+	ck_assert_msg((m != 0) == (direct != 0), "prefilter and evaluation disagree on %s", expr);
+	return direct;
+}
+
+/* The error message of a pattern that must not parse. */
+static const char *perr(const char *text)
+{
+	static struct weft_err e;
+	memset(&e, 0, sizeof(e));
+	ck_assert_msg(query_add(Q, text, "pattern 1", &e) != 0, "parsed: %s", text);
+	ck_assert_int_eq(e.code, WEFT_EUSAGE);
+	return e.msg;
+}
+
+#define T(expr, ev) ck_assert_msg(truth(expr, ev), "expected true: %s", expr)
+#define F(expr, ev) ck_assert_msg(!truth(expr, ev), "expected false: %s", expr)
+
+/* ---- operators --------------------------------------------------------- */
+
+START_TEST(int_operators)
+{
+	struct weft_ev ev = mkev("OHp", 0, 500, NULL, 0); /* tid 1000 */
+	T("tid = 1000", &ev);
+	F("tid = 999", &ev);
+	T("tid \\= 999", &ev);
+	T("tid != 999", &ev);
+	F("tid != 1000", &ev);
+	T("tid < 1001", &ev);
+	F("tid < 1000", &ev);
+	T("tid > 999", &ev);
+	F("tid > 1000", &ev);
+	T("tid =< 1000", &ev);
+	T("tid <= 1000", &ev);
+	F("tid <= 999", &ev);
+	T("tid >= 1000", &ev);
+	F("tid >= 1001", &ev);
+	T("tid in [1, 1000, 3]", &ev);
+	F("tid in [1, 2]", &ev);
+	T("tid notin [1, 2]", &ev);
+	F("tid notin [1000]", &ev);
+	T("pid = 100 and app = 7 and rank = 3", &ev);
+	T("chrono = 0", &ev);
+	T("time = 500 and clock = 505", &ev);
+	T("tid = 0x3e8", &ev);
+	T("tid > -5", &ev);
+}
+END_TEST
+
+START_TEST(text_operators)
+{
+	struct weft_ev ev = mkev("OHp", 1, 500, NULL, 0); /* node01 */
+	T("loom = \"node01\"", &ev);
+	T("loom = node01", &ev);
+	F("loom = node00", &ev);
+	T("loom != node00", &ev);
+	T("loom \\= node00", &ev);
+	T("loom > node00", &ev);
+	F("loom < node00", &ev);
+	T("loom >= node01 and loom =< node01 and loom <= node01", &ev);
+	T("loom in [node00, node01]", &ev);
+	F("loom notin [node01]", &ev);
+	T("loom contains \"de0\"", &ev);
+	F("loom contains \"xyz\"", &ev);
+	T("stream contains \"thread.2000\"", &ev);
+	T("mcv = \"OHp\" and model = \"O\" and cat = \"H\" and val = \"p\"", &ev);
+	T("mcv = OHp", &ev);
+	T("mcv in [\"OHx\", \"OHp\"]", &ev);
+	F("mcv notin [\"OHx\", \"OHp\"]", &ev);
+	T("mcv contains \"Hp\"", &ev);
+	T("mcv > \"OHo\" and mcv < \"OHq\"", &ev);
+	/* orderings the prefilter decides from a prefix */
+	T("mcv >= \"O\"", &ev);
+	F("mcv < \"O\"", &ev);
+	F("mcv > \"P\"", &ev);
+	T("mcv <= \"OHp\" and mcv >= \"OHp\"", &ev);
+	T("mcv > \"KZZ\" and mcv < \"OI\"", &ev);
+	T("mcv notin [\"OHx\", \"KCO\"]", &ev);
+	F("mcv != OHp", &ev);
+	T("model_name = ovni", &ev);
+	F("model_name = mpi", &ev);
+	T("model_name in [kernel, ovni]", &ev);
+	T("model_name contains \"vn\"", &ev);
+}
+END_TEST
+
+START_TEST(fields)
+{
+	struct weft_ev ev = mark("OM[", 0, 10, -42, 5);
+	T("value = -42", &ev);
+	T("type = 5 and value < 0", &ev);
+	T("field.value = -42", &ev);
+	T("has(value)", &ev);
+	/* a field this event does not have: false, and not(false) is true */
+	F("ncpus = 3", &ev);
+	F("ncpus != 3", &ev);
+	T("not ncpus = 3", &ev);
+	F("has(ncpus)", &ev);
+	/* cpu is the built-in (the thread's cpu: absent without the emulator);
+	 * the payload field is field.cpu */
+	int32_t pl[4] = {2, 7, 0, 0}; /* OHx: i32 cpu, i32 creator, u64 tag */
+	struct weft_ev x = mkev("OHx", 0, 10, pl, 16);
+	F("cpu = 2", &x);
+	F("has(cpu)", &x);
+	T("field.cpu = 2 and creator = 7 and tag = 0", &x);
+	/* a payload that does not match its declaration has no fields */
+	struct weft_ev bad = mkev("OM[", 0, 10, markpl[0], 4);
+	F("has(value)", &bad);
+	F("value = -42", &bad);
+	/* rank is missing for the second process */
+	struct weft_ev r = mkev("OHp", 1, 10, NULL, 0);
+	F("rank = 3", &r);
+	F("rank != 3", &r);
+	F("has(rank)", &r);
+	T("has(app)", &r);
+	/* no emulator: no state */
+	F("has(state.ovni)", &r);
+}
+END_TEST
+
+
+/* ---- precedence, lists, ranges, units ----------------------------------- */
+
+START_TEST(precedence)
+{
+	struct weft_ev ev = mkev("OHp", 0, 500, NULL, 0);
+	/* not > and > or */
+	T("true or true and not true", &ev);      /* true or (true and false) */
+	F("not true and true", &ev);              /* (not true) and true */
+	T("not true or true", &ev);               /* (not true) or true */
+	F("(true or true) and not true", &ev);
+	T("tid = 1 or tid = 1000 and pid = 100", &ev);
+	F("(tid = 1 or tid = 1000) and pid = 1", &ev);
+	T("tid = 1000 or tid = 1 and pid = 1", &ev); /* or binds loosest */
+	F("not (tid = 1000 or tid = 1)", &ev);
+	T("not not true", &ev);
+	T("NOT tid = 1 AND TRUE Or tid = 5", &ev); /* keywords in any case */
+	T("((((true))))", &ev);
+}
+END_TEST
+
+START_TEST(lists_ranges_units)
+{
+	struct weft_ev ev = mkev("OHp", 0, 15000000000ull, NULL, 0); /* time 15 s */
+	T("time in 10s..20s", &ev);
+	F("time in 16s..20s", &ev);
+	T("time notin 16s..20s", &ev);
+	T("time = 15s", &ev);
+	T("time = 15000ms and time = 15000000us and time = 15000000000ns", &ev);
+	T("time in [1, 2, 14s..15s]", &ev);
+	F("time in [1, 2, 14s..14999ms]", &ev);
+	T("time in 14999999999..15000000000", &ev);
+	T("tid in [5..10, 999..1001]", &ev);
+	F("tid in [5..10, 1001..1002]", &ev);
+	T("tid in 1000..1000", &ev);
+	T("tid in [-5..-1, 1000]", &ev);
+	T("clock > 14s", &ev);
+}
+END_TEST
+
+/* ---- parse errors -------------------------------------------------------- */
+
+START_TEST(errors)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"x: when mcv foo 5 do count",
+		 "pattern 1, column 13: expected an operator (=, \\=, !=, <, >, =<, <=, >=, in, notin, "
+		 "contains), found \"foo\""},
+		{": when true do count",
+		 "pattern 1, column 1: expected a label (letters, digits, '_' or '-') followed by ':', found \":\""},
+		{"", "pattern 1, column 1: expected a label (letters, digits, '_' or '-') followed by ':', "
+		     "found the end of the pattern"},
+		{"x when true do count", "pattern 1, column 3: expected ':' after the label \"x\", found \"when\""},
+		{"x: if true do count", "pattern 1, column 4: expected 'when', found \"if\""},
+		{"x: when do count",
+		 "pattern 1, column 9: expected a condition (an attribute, true, has(...), not or '('), found \"do\""},
+		{"x: when true count", "pattern 1, column 14: expected 'do' or a connective (and, or), found \"count\""},
+		{"x: when true do", "pattern 1, column 16: expected an action (current, count, sum, first, last, stop), "
+				    "found the end of the pattern"},
+		{"x: when true do cnt",
+		 "pattern 1, column 17: expected an action (current, count, sum, first, last, stop), found \"cnt\""},
+		{"x: when true do count count",
+		 "pattern 1, column 23: expected ',' or the end of the pattern after an action, found \"count\""},
+		{"x: when (true do count", "pattern 1, column 15: expected ')' or a connective (and, or), found \"do\""},
+		{"x: when tid = do count",
+		 "pattern 1, column 15: expected a value (an integer, a \"string\", a word, a [list] or a range a..b), "
+		 "found \"do\""},
+		{"x: when tid = \"a\" do count",
+		 "pattern 1, column 15: tid is a number: expected an integer, found the string \"a\""},
+		{"x: when tid = abc do count", "pattern 1, column 15: tid is a number: expected an integer, found \"abc\""},
+		{"x: when tid in [1, 2 do count", "pattern 1, column 22: expected ',' or ']' in the list, found \"do\""},
+		{"x: when tid in [1, [2]] do count", "pattern 1, column 20: lists cannot be nested"},
+		{"x: when tid in 5 do count",
+		 "pattern 1, column 16: in needs a list [a, b, ...] or a range a..b, found \"5\""},
+		{"x: when tid = [1] do count", "pattern 1, column 15: = needs a single value, found a list (use in)"},
+		{"x: when tid = 1..2 do count", "pattern 1, column 15: = needs a single value, found a range (use in)"},
+		{"x: when tid in 1.. do count", "pattern 1, column 20: expected an integer after '..', found \"do\""},
+		{"x: when tid in 5..1 do count",
+		 "pattern 1, column 16: empty range 5..1: the first bound is larger than the second"},
+		{"x: when loom in a..b do count", "pattern 1, column 17: a range a..b needs integers at both ends"},
+		{"x: when loom in 1..2 do count", "pattern 1, column 17: loom is text: a range a..b needs a number attribute"},
+		{"x: when time > 5xs do count", "pattern 1, column 17: unknown unit \"xs\" (expected ns, us, ms or s)"},
+		{"x: when tid > 5ms do count",
+		 "pattern 1, column 16: a time unit (ms) is only allowed with time or clock, not with tid"},
+		{"x: when loom = 5s do count",
+		 "pattern 1, column 17: a time unit (s) is only allowed with time or clock, not with loom"},
+		{"x: when time > 99999999999s do count",
+		 "pattern 1, column 16: 99999999999s is out of range in ns (64-bit signed)"},
+		{"x: when tid = 99999999999999999999 do count",
+		 "pattern 1, column 15: integer 99999999999999999999 is out of range (64-bit signed)"},
+		{"x: when bogus = 1 do count",
+		 "pattern 1, column 9: unknown attribute \"bogus\" (expected mcv, model, cat, val, model_name, time, "
+		 "clock, chrono, loom, pid, tid, rank, app, cpu, stream, desc, state.<model> or a payload field of "
+		 "an event table: see weft models)"},
+		{"x: when field.bogus = 1 do count",
+		 "pattern 1, column 9: no event table has a payload field \"bogus\" (see weft models)"},
+		{"x: when state.foo = 1 do count",
+		 "pattern 1, column 9: unknown model \"foo\" in state.foo (models: nanos6, andfork, nodes, fileio, "
+		 "kernel, mpi, ovni, openmp, orbranch, tampi, nosv, msg)"},
+		{"x: when state.mpi = 1 do count",
+		 "pattern 1, column 9: the mpi model does not show its thread states to queries yet (state.ovni does)"},
+		{"x: when state.ovni = Runing do count",
+		 "pattern 1, column 22: unknown ovni state \"Runing\" (expected Unknown, Running, Paused, Dead, "
+		 "Cooling, Warming or a number)"},
+		{"x: when mcv = \"OH\" do count",
+		 "pattern 1, column 15: mcv is three characters: expected a 3-character string, found \"OH\""},
+		{"x: when model = \"OH\" do count",
+		 "pattern 1, column 17: model is one character: expected a 1-character string, found \"OH\""},
+		{"x: when model_name = foo do count",
+		 "pattern 1, column 22: unknown model \"foo\" (models: nanos6, andfork, nodes, fileio, kernel, mpi, "
+		 "ovni, openmp, orbranch, tampi, nosv, msg)"},
+		{"x: when tid contains \"5\" do count", "pattern 1, column 13: contains needs a text attribute: tid is a number"},
+		{"x: when true do sum(loom)", "pattern 1, column 21: sum needs a number attribute: loom is text"},
+		{"x: when true do sum(state.ovni)", "pattern 1, column 21: sum needs a number attribute: state.ovni is a state"},
+		{"x: when true do current(tid", "pattern 1, column 28: expected ',' or ')' after an attribute, found the end of the pattern"},
+		{"x: when true do current tid", "pattern 1, column 25: expected '(' after current, found \"tid\""},
+		{"x: when true do first, last", "pattern 1, column 24: first and last cannot be combined in one pattern"},
+		{"x: when desc = 1 do count",
+		 "pattern 1, column 9: desc (the event's sentence) can be printed or counted, not tested"},
+		{"x: when has(tid do count", "pattern 1, column 17: expected ')' after the attribute, found \"do\""},
+		{"x: when has tid do count", "pattern 1, column 13: expected '(' after has, found \"tid\""},
+		{"x: when \"abc do count", "pattern 1, column 9: unterminated string: expected a closing '\"'"},
+		{"x: when loom = \"a\\qb\" do count",
+		 "pattern 1, column 18: unknown escape \"\\q\" in a string (expected \\\", \\\\, \\n or \\t)"},
+		{"x: when tid $ 5 do count", "pattern 1, column 13: unexpected character '$'"},
+		{"x: when tid ! 5 do count", "pattern 1, column 13: unexpected character '!' (did you mean !=?)"},
+		{"x: when tid . 5 do count", "pattern 1, column 13: unexpected character '.' (a range is written a..b)"},
+		{"x: when tid = 5 do count(", "pattern 1, column 26: expected an attribute, found the end of the pattern"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(perr(cases[i].text), cases[i].msg);
+	/* a second pattern with the same label */
+	add("x: when true do count");
+	struct weft_err e = {0};
+	ck_assert(query_add(Q, "x: when true do count", "pattern 2", &e) != 0);
+	ck_assert_str_eq(e.msg, "pattern 2, column 1: label \"x\" is already used by another pattern");
+	/* filters */
+	ck_assert(query_add_filter(Q, "tid = 1 do", "--filter", &e) != 0);
+	ck_assert_str_eq(e.msg, "--filter, column 9: expected a connective (and, or) or the end of the "
+				"expression, found \"do\"");
+}
+END_TEST
+
+START_TEST(comments_and_spacing)
+{
+	add("  a-1_b :when tid=5 do count # a comment");
+	add("b:when(tid=5)or(tid=6)do count,first");
+	add("c: when loom = \"a # not a comment\" do current(tid,pid)");
+	ck_assert_int_eq(Q->npat, 3);
+	ck_assert_str_eq(Q->pat[0]->label, "a-1_b");
+	ck_assert(Q->pat[1]->first && Q->pat[1]->count);
+	ck_assert_int_eq(Q->pat[2]->ncur, 2);
+	ck_assert(Q->pat[2]->prints);
+	ck_assert(!Q->pat[0]->prints);
+}
+END_TEST
+
+/* ---- prefilter and actions ------------------------------------------------- */
+
+START_TEST(prefilter)
+{
+	add("a: when mcv = \"OHp\" do count");
+	add("b: when model = \"O\" and cat = \"M\" and value > 5 do count");
+	add("c: when tid = 2000 do count");
+	add("d: when not (model_name = ovni) do count");
+	bind();
+	struct weft_ev p0 = mkev("OHp", 0, 1, NULL, 0);
+	struct weft_ev p1 = mkev("OHp", 1, 2, NULL, 0);
+	struct weft_ev m6 = mark("OM=", 0, 3, 6, 1);
+	struct weft_ev m4 = mark("OM[", 1, 4, 4, 1);
+	struct weft_ev k = mkev("KCO", 0, 5, NULL, 0);
+	struct weft_ev z = mkev("zzz", 0, 6, NULL, 0);
+	ck_assert_uint_eq(query_match(Q, &p0), 0x1);
+	ck_assert_uint_eq(query_match(Q, &p1), 0x5);
+	ck_assert_uint_eq(query_match(Q, &m6), 0x2);
+	ck_assert_uint_eq(query_match(Q, &m4), 0x4);
+	ck_assert_uint_eq(query_match(Q, &k), 0x8);
+	ck_assert_uint_eq(query_match(Q, &z), 0x8);
+	ck_assert_uint_eq(Q->chrono, 6);
+	/* only c (any MCV) may match OHx; a and b are rejected by the table */
+	ck_assert_uint_eq(Q->classes[query_class(Q, 'O', 'H', 'x')].maybe, 0x4);
+	/* without c, MCVs no pattern can match cost one lookup: class 0 */
+	ck_assert_int_eq(query_remove(Q, "c"), 0);
+	ck_assert_uint_eq(query_class(Q, 'O', 'H', 'x'), 0);
+	ck_assert_uint_ne(query_class(Q, 'K', 'C', 'O'), 0);
+	/* a decides OHp alone, surely */
+	uint32_t c = query_class(Q, 'O', 'H', 'p');
+	ck_assert(Q->classes[c].sure & 1);
+	ck_assert(!(Q->classes[query_class(Q, 'O', 'M', '[')].sure & 2));
+}
+END_TEST
+
+static char *read_all(int fd)
+{
+	static char buf[65536];
+	lseek(fd, 0, SEEK_SET);
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	ck_assert(n >= 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(actions)
+{
+	char path[] = "/tmp/weft-query-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	unlink(path);
+	struct outbuf o;
+	ob_init(&o, fd, 4096);
+	Q->out = &o;
+	add("p: when mcv = \"OHp\" do current(tid, loom)");
+	add("n: when true do count, count(loom), sum(tid)");
+	add("f: when mcv = \"OHp\" do first, current(chrono)");
+	add("l: when mcv = \"OHp\" do last, current(chrono, rank)");
+	add("s: when tid = 2000 and mcv = \"OHr\" do stop");
+	bind();
+	struct weft_ev evs[] = {
+		mkev("OHp", 0, 1, NULL, 0), mkev("OHr", 0, 2, NULL, 0),
+		mkev("OHp", 1, 3, NULL, 0), mkev("OHr", 1, 4, NULL, 0),
+	};
+	uint64_t n = 0;
+	for (size_t i = 0; i < 4 && !Q->stopped; i++) {
+		uint64_t m = query_match(Q, &evs[i]);
+		if (m)
+			query_act(Q, &evs[i], m);
+		n++;
+	}
+	ck_assert_uint_eq(n, 4);
+	ck_assert(Q->stopped);
+	query_summary(Q, n);
+	struct weft_err e = {0};
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	ck_assert_str_eq(read_all(fd),
+			 "p,n,f: tid=1000 loom=node00 chrono=0\n"
+			 "p,n: tid=2000 loom=node01\n"
+			 "n,s: chrono=3 time=4 mcv=OHr loom=node01 pid=200 tid=2000 desc=resumes\n"
+			 "l: chrono=2 rank=-\n"
+			 "n: count 4\n"
+			 "n: count(loom) node00 2\n"
+			 "n: count(loom) node01 2\n"
+			 "n: sum(tid) 6000\n");
+	ob_free(&o);
+	close(fd);
+}
+END_TEST
+
+START_TEST(json_lines)
+{
+	char path[] = "/tmp/weft-query-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	unlink(path);
+	struct outbuf o;
+	ob_init(&o, fd, 4096);
+	Q->out = &o;
+	Q->json = 1;
+	add("p: when true do current(tid, loom, rank, mcv), count(mcv)");
+	bind();
+	struct weft_ev ev = mkev("OHp", 0, 1, NULL, 0);
+	uint64_t m = query_match(Q, &ev);
+	query_act(Q, &ev, m);
+	struct weft_ev ev2 = mkev("O\"\\", 1, 1, NULL, 0);
+	m = query_match(Q, &ev2);
+	query_act(Q, &ev2, m);
+	query_summary(Q, 2);
+	struct weft_err e = {0};
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	ck_assert_str_eq(read_all(fd),
+			 "{\"labels\":[\"p\"],\"tid\":1000,\"loom\":\"node00\",\"rank\":3,\"mcv\":\"OHp\"}\n"
+			 "{\"labels\":[\"p\"],\"tid\":2000,\"loom\":\"node01\",\"rank\":null,\"mcv\":\"O\\\"\\\\\"}\n"
+			 "{\"summary\":{\"events\":2,\"patterns\":[{\"label\":\"p\",\"matches\":2,"
+			 "\"count(mcv)\":[[\"O\\\"\\\\\",1],[\"OHp\",1]]}]}}\n");
+	ob_free(&o);
+	close(fd);
+}
+END_TEST
+
+START_TEST(attr_lists_and_remove)
+{
+	struct qattr *a;
+	struct weft_err e = {0};
+	int n = query_parse_attrs(Q, "time, state.ovni, value", "current", &a, &e);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(a[1].name, "state.ovni");
+	query_free_attrs(a, n);
+	ck_assert_int_eq(query_parse_attrs(Q, "time tid", "current", &a, &e), -1);
+	ck_assert_str_eq(e.msg, "current, column 6: expected ',' or the end of the attribute list, found \"tid\"");
+	add("a: when true do count");
+	add("b: when state.ovni = Running do count");
+	ck_assert(Q->needs_emu);
+	ck_assert_int_eq(query_remove(Q, "b"), 0);
+	ck_assert(!Q->needs_emu);
+	ck_assert_int_eq(query_remove(Q, "b"), -1);
+	ck_assert_int_eq(Q->npat, 1);
+}
+END_TEST
+
+START_TEST(too_many_patterns)
+{
+	char text[64];
+	struct weft_err e = {0};
+	for (int i = 0; i < QUERY_MAX_PATTERNS; i++) {
+		snprintf(text, sizeof(text), "p%d: when tid = %d do count", i, i);
+		add(text);
+	}
+	ck_assert(query_add(Q, "extra: when true do count", "pattern 65", &e) != 0);
+	ck_assert_str_eq(e.msg, "too many patterns: at most 64 at once");
+	bind();
+	struct weft_ev ev = mkev("OHp", 0, 1, NULL, 0); /* tid 1000: none */
+	ck_assert_uint_eq(query_match(Q, &ev), 0);
+}
+END_TEST
+
+Suite *query_suite(void)
+{
+	Suite *s = suite_create("query");
+	TCase *tc = tcase_create("query");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, int_operators);
+	tcase_add_test(tc, text_operators);
+	tcase_add_test(tc, fields);
+	tcase_add_test(tc, precedence);
+	tcase_add_test(tc, lists_ranges_units);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, comments_and_spacing);
+	tcase_add_test(tc, prefilter);
+	tcase_add_test(tc, actions);
+	tcase_add_test(tc, json_lines);
+	tcase_add_test(tc, attr_lists_and_remove);
+	tcase_add_test(tc, too_many_patterns);
+	suite_add_tcase(s, tc);
+	return s;
+}
