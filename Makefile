@@ -125,17 +125,19 @@ check-asan: config.mk
 	$(MAKE) --no-print-directory BUILD=build-asan WERROR=-Werror CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check-run
 
+FUZZ_OBJS = $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) build-fuzz/obj/gen/cfg_files.o
+
 fuzz: config.mk
 	@command -v clang >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null; \
 	  else echo "make fuzz: clang is missing; run: sudo apt-get install clang"; exit 1; fi; }
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
-	  $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o))
+	  $(FUZZ_OBJS)
 	@for t in $(FUZZ_TARGETS); do \
 	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(INCLUDES) $(CJSON_CFLAGS) \
-	    -o build-fuzz/$$t test/fuzz/$$t.c $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) $(LIBS) || exit 1; \
+	    -o build-fuzz/$$t test/fuzz/$$t.c $(FUZZ_OBJS) $(LIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus-$$t build-fuzz/crash-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
 	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/crash-$$t/ \
