@@ -4,8 +4,9 @@
 # RSS of weft top, weft dump and weft emu at several trace lengths, plus the
 # Paraver bytes weft emu writes per second, and weft query with one simple
 # pattern and with four patterns at once (targets on the largest trace: one
-# pattern >= 15 M events/s, four <= 1.5x the time of one; query rows are the
-# best of three runs, as they compare two timings).
+# pattern >= 15 M events/s, four <= 1.5x the time of one). Every timed row is
+# the best of three runs: this machine class varies by +-30% between identical
+# runs, and the best run is the one least disturbed by its neighbours.
 set -eu
 : "${WEFT:?set WEFT to the weft binary}"
 CC=${CC:-cc}
@@ -40,7 +41,7 @@ best3() { # measure ARGS... -> the smallest seconds and the largest RSS of three
 
 emu_row() { # name events trace
 	rm -rf "$out/emu"
-	set -- "$1" "$2" $("$out/measure" /dev/null "$WEFT" emu -q -o "$out/emu" "$3")
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$3")
 	bytes=$(cat "$out"/emu/*.prv | wc -c)
 	row "$1" "$2" "$3" "$4" "$bytes"
 	rm -rf "$out/emu"
@@ -57,9 +58,9 @@ for size in $sizes; do
 		row "synth $size" "$events" "$1" "$2"
 	fi
 	events=$(cat "$t.done")
-	set -- $("$out/measure" /dev/null "$WEFT" top "$t")
+	set -- $(best3 /dev/null "$WEFT" top "$t")
 	row "top $size" "$events" "$1" "$2"
-	set -- $("$out/measure" /dev/null "$WEFT" dump "$t")
+	set -- $(best3 /dev/null "$WEFT" dump "$t")
 	row "dump $size" "$events" "$1" "$2"
 	emu_row "emu $size" "$events" "$t"
 	set -- $(best3 "$out/query.txt" "$WEFT" query "$t" 'pauses: when mcv = "OHp" do count')
@@ -78,9 +79,9 @@ awk -v a="${q1:-0}" -v b="${q4:-0}" 'BEGIN { if (a > 0) printf "query: four patt
 
 if [ -d "$corpus" ]; then
 	events=$("$WEFT" top "$corpus" | awk '/^events/ {print $2}')
-	set -- $("$out/measure" /dev/null "$WEFT" top "$corpus")
+	set -- $(best3 /dev/null "$WEFT" top "$corpus")
 	row "top o-medium" "$events" "$1" "$2"
-	set -- $("$out/measure" /dev/null "$WEFT" dump "$corpus")
+	set -- $(best3 /dev/null "$WEFT" dump "$corpus")
 	row "dump o-medium" "$events" "$1" "$2"
 	emu_row "emu o-medium" "$events" "$corpus"
 fi
