@@ -95,11 +95,6 @@ __attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct wef
 	return 0;
 }
 
-static int owner(struct emu *e)
-{
-	return e->state_owner == 'A';
-}
-
 static void show(struct emu *e, struct emu_thread *t)
 {
 	struct af *a = st(e);
@@ -107,8 +102,7 @@ static void show(struct emu *e, struct emu_thread *t)
 	const struct af_frame *f = g->n ? &g->f[g->n - 1] : NULL;
 	uint32_t s = !f ? AF_ST_IDLE : f->wait ? AF_ST_WAITING : AF_ST_RUNNING;
 	int cr = a->cpu_row[t->stream->index];
-	if (owner(e))
-		emu_thread_state(e, t, s);
+	emu_model_state(e, t, 'A', s);
 	if (cr >= 0)
 		emu_out(e, EMU_CPU_FILE, cr, a->sc_node, !f ? 0 : f->wait ? f->wait : f->goal);
 	emu_out(e, EMU_THREAD_FILE, t->row, a->s_node, !f ? 0 : f->wait ? f->wait : f->goal);

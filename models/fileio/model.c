@@ -56,8 +56,6 @@ static void punct(struct emu *e, const struct weft_ev *ev, int type, int64_t v)
 
 static void show_state(struct emu *e, const struct weft_ev *ev)
 {
-	if (e->state_owner != 'F')
-		return;
 	struct fio_thread *t = fth(e, ev);
 	struct emu_thread *et = cur(e, ev);
 	uint32_t s = t->nwrite	    ? FS_WRITE
@@ -66,7 +64,9 @@ static void show_state(struct emu *e, const struct weft_ev *ev)
 		     : t->nopening  ? FS_OPENING
 		     : t->nclosing  ? FS_CLOSING
 				    : 0;
-	emu_thread_state(e, et, s);
+	emu_model_state(e, et, 'F', s);
+	if (e->state_owner != 'F')
+		return;
 	/* the node's first CPU counts its clients in I/O */
 	int was = t->state != 0, now = s != 0;
 	t->state = s;

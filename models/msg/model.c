@@ -189,7 +189,7 @@ static void show_state(struct emu *e, struct emu_thread *t, struct mthread *x)
 			break;
 		}
 	}
-	emu_thread_state(e, t, st);
+	emu_model_state(e, t, 'X', st);
 	out(e, t, ms(e)->s_call, call);
 }
 

@@ -108,8 +108,7 @@ static void show(struct emu *e, struct emu_thread *t)
 	struct ob_agent *g = &o->ag[t->stream->index];
 	uint32_t s = g->nslave ? OB_ST_SLAVE : g->running ? OB_ST_RUNNING : OB_ST_IDLE;
 	int cr = o->cpu_row[t->stream->index];
-	if (e->state_owner == 'R')
-		emu_thread_state(e, t, s);
+	emu_model_state(e, t, 'R', s);
 	int64_t node = 0, br = 0;
 	if (g->nslave) {
 		node = g->slave[g->nslave - 1].node;

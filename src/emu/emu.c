@@ -146,6 +146,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp};
 	e->state_owner = 'O';
+	memset(e->model_slot, -1, sizeof(e->model_slot));
 	if (trace_open(&e->tr, trace, &to, err))
 		return -1;
 	struct weft_system *sys = &e->tr.sys;
@@ -185,6 +186,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		if (!on)
 			continue;
 		e->enabled[d->id - 0x21] = 1;
+		e->model_slot[d->id - 0x21] = (int8_t) e->nmodels;
 		e->model[e->nmodels++] = d;
 		if (d->hooks->setup && d->hooks->setup(e, err))
 			return -1;

@@ -38,6 +38,7 @@ struct emu_thread {
 	int64_t *mark;          /* value per declared mark type (slot order) */
 	struct mark_stack *stack; /* per declared mark type (used when stacked) */
 	uint64_t nbursts;
+	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
 };
 
 struct emu_cpu {
@@ -81,6 +82,7 @@ struct emu {
 	/* emulated models in use, in model-character order */
 	const struct weft_model_def *model[94];
 	int nmodels;
+	int8_t model_slot[94];  /* model character -> index in model[], -1 if off */
 	uint8_t enabled[94];
 	void *mstate[94];       /* each emulated model's own state, by model character */
 	/* observer called before each event is handled; nonzero pauses emu_run
@@ -132,6 +134,17 @@ static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, u
 {
 	if (e->writing)
 		prv_state(&e->prv[EMU_THREAD_FILE], t->row, state);
+}
+
+/* A model's state of a thread changed: remembered for queries
+ * (state.<model>), and shown in thread.prv when the model owns the states. */
+static inline void emu_model_state(struct emu *e, struct emu_thread *t, char model, uint32_t state)
+{
+	int k = e->model_slot[model - 0x21];
+	if (k >= 0 && k < 8)
+		t->model_state[k] = state;
+	if (e->state_owner == model)
+		emu_thread_state(e, t, state);
 }
 
 /* Paraver communication records in thread.prv (prv_comm_send). A send is

@@ -254,6 +254,14 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 			v->i = ev->stream->index;
 		}
 		return;
+	case QA_MSTATE: {
+		int64_t x;
+		if (mstate_attr(q, a->model, ev, &x)) {
+			v->ok = 1;
+			v->i = x;
+		}
+		return;
+	}
 	case QA_STATE:
 		if (q->emu && ev->stream) {
 			unsigned s = (unsigned) q->emu->th[ev->stream->index].state;
@@ -298,7 +306,8 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 	}
 	case QCK_INT: {
 		int64_t x;
-		if (!int_attr(q, c->a.kind, ev, chrono, &x))
+		if (c->a.kind == QA_MSTATE ? !mstate_attr(q, c->a.model, ev, &x)
+					   : !int_attr(q, c->a.kind, ev, chrono, &x))
 			return 0;
 		switch (c->op) { /* the common ones inline */
 		case QOP_EQ:

@@ -430,11 +430,16 @@ int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, 
 			snprintf(msg, msgsz, "unknown model \"%s\" in %s (models: %s)", m, a->name, names);
 			return -1;
 		}
-		if (d->id != 'O') {
-			snprintf(msg, msgsz,
-				 "the %s model does not show its thread states to queries yet (state.ovni does)",
-				 m);
+		if (!d->hooks || !d->hooks->nstates) {
+			snprintf(msg, msgsz, "the %s model has no thread states (%s)", m, a->name);
 			return -1;
+		}
+		if (d->id != 'O') {
+			/* a number from the model's state table; names resolve when parsed */
+			a->kind = QA_MSTATE;
+			a->type = QT_INT;
+			a->model = d->id;
+			return 0;
 		}
 		a->kind = QA_STATE;
 		a->type = QT_STATE;
@@ -490,7 +495,7 @@ static int parse_attr(struct parser *ps, struct qattr *a)
 	char msg[1024];
 	if (qresolve_attr(ps->q, ps->src + t->start, t->n, a, msg, sizeof(msg)))
 		return perr_at(ps, t->start, "%s", msg);
-	if (ps->p && (a->kind == QA_STATE || a->kind == QA_CPU))
+	if (ps->p && (a->kind == QA_STATE || a->kind == QA_MSTATE || a->kind == QA_CPU))
 		ps->p->needs_emu = 1;
 	return 0;
 }
@@ -639,6 +644,22 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 	if (t->t == TK_STR || (t->t == TK_WORD && !is_keyword(ps, t))) {
 		const char *s = t->t == TK_STR ? t->s : ps->src + t->start;
 		size_t n = t->t == TK_STR ? t->slen : t->n;
+		if (a->kind == QA_MSTATE && op != QOP_CONTAINS) {
+			/* a state label of that model, e.g. state.msg = "Sending" */
+			const struct weft_model_hooks *h = model_by_id(a->model)->hooks;
+			int found = 0;
+			for (int j = 0; j < h->nstates && !found; j++)
+				if (strlen(h->states[j].label) == n &&
+				    strncasecmp(h->states[j].label, s, n) == 0) {
+					v->kind = QV_INT;
+					v->lo = h->states[j].value;
+					found = 1;
+				}
+			if (found)
+				return 0;
+			return perr_at(ps, col, "unknown %s state \"%.*s\" (expected one of its state labels or a number)",
+				       model_by_id(a->model)->name, (int) (n > 60 ? 60 : n), s);
+		}
 		if (a->type == QT_INT) {
 			char f[128];
 			describe(ps, t, f, sizeof(f));
@@ -1250,7 +1271,7 @@ static struct qpattern *parse_pattern(struct query *q, const char *text, const c
 	if (parse_actions(&ps, p))
 		goto out;
 	for (int k = 0; k < p->ncur; k++)
-		if (p->cur[k].kind == QA_STATE || p->cur[k].kind == QA_CPU)
+		if (p->cur[k].kind == QA_STATE || p->cur[k].kind == QA_MSTATE || p->cur[k].kind == QA_CPU)
 			p->needs_emu = 1;
 	p->prints = p->ncur > 0 || (!p->count && !p->ncby && !p->nsum);
 	rc = 0;

@@ -55,6 +55,9 @@ static inline int int_attr(const struct query *q, enum qattr_kind k, const struc
 			return 0;
 		*x = th->proc->app_id;
 		return 1;
+	case QA_MSTATE:
+		/* a->model is not at hand here: int_attr_mstate() handles it */
+		return 0;
 	case QA_CPU:
 		if (q->emu && ev->stream) {
 			const struct emu_thread *t = &q->emu->th[ev->stream->index];
@@ -67,6 +70,19 @@ static inline int int_attr(const struct query *q, enum qattr_kind k, const struc
 	default:
 		return 0;
 	}
+}
+
+/* state.<model> of a model other than ovni: the thread's value, if the model
+ * is in use in this trace. */
+static inline int mstate_attr(const struct query *q, char model, const struct weft_ev *ev, int64_t *x)
+{
+	if (!q->emu || !ev->stream)
+		return 0;
+	int k = q->emu->model_slot[model - 0x21];
+	if (k < 0)
+		return 0;
+	*x = q->emu->th[ev->stream->index].model_state[k];
+	return 1;
 }
 
 /* The interned id of an enumerated attribute, or -1. */

@@ -47,7 +47,8 @@ enum qattr_kind {
 	QA_MCV, QA_MODEL, QA_CAT, QA_VAL, QA_MODEL_NAME,
 	QA_TIME, QA_CLOCK, QA_CHRONO,
 	QA_LOOM, QA_PID, QA_TID, QA_RANK, QA_APP, QA_CPU, QA_STREAM,
-	QA_STATE, QA_FIELD, QA_DESC
+	QA_STATE, QA_FIELD, QA_DESC,
+	QA_MSTATE /* state.<model> of a model other than ovni: its state value */
 };
 
 /* Where a payload field lives: one entry per MCV whose table row has it. */

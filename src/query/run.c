@@ -180,7 +180,7 @@ void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chron
 static inline void fetch_fast(struct query *q, const struct qattr *a, const struct weft_ev *ev,
 			      uint64_t chrono, struct qv *v)
 {
-	if (a->type == QT_INT && a->kind != QA_FIELD) {
+	if (a->type == QT_INT && a->kind != QA_FIELD && a->kind != QA_MSTATE) {
 		v->is_str = 0;
 		v->ok = int_attr(q, a->kind, ev, chrono, &v->i);
 		return;

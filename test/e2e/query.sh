@@ -422,5 +422,23 @@ done
 [ $? = 2 ] && [ "$(cat "$tmp/msg")" = 'weft: error: --filter, column 6: expected a value (an integer, a "string", a word, a [list] or a range a..b), found the end of the expression' ] &&
 	pass "dump --filter parse error names the column" || fail "dump --filter error" "$(cat "$tmp/msg")"
 
+# ---- state.<model> of an imported model (msg, from the PICL Table 20 example)
+t20="$here/picl/table20.trf"
+"$WEFT" query "$t20" 's: when true do count(state.msg)' > "$tmp/out" 2> "$tmp/msg"
+want='s: count(state.msg) 0 3
+s: count(state.msg) 30 16
+s: count(state.msg) 31 1
+s: count(state.msg) 32 2
+s: count(state.msg) 36 1
+s: count(state.msg) 38 1
+s: count(state.msg) 39 2'
+[ "$(cat "$tmp/out")" = "$want" ] && pass "count(state.msg) groups the events by the msg state before them" ||
+	fail "count(state.msg)" "$(cat "$tmp/out" "$tmp/msg" | tr '\n' '|')"
+n=$("$WEFT" query "$t20" 's: when state.msg = "Receiving (blocked)" do count' 2> "$tmp/msg" | awk '{print $NF}')
+[ "$n" = 2 ] && pass "state.msg compares by state label" || fail "state.msg label" "got '$n' $(cat "$tmp/msg")"
+"$WEFT" query "$t20" 's: when state.msg = "Bogus" do count' > /dev/null 2> "$tmp/msg"
+[ $? = 2 ] && grep -qF 'unknown msg state "Bogus"' "$tmp/msg" && pass "an unknown state label is a parse error" ||
+	fail "state.msg bogus" "$(cat "$tmp/msg")"
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -347,7 +347,7 @@ START_TEST(errors)
 		 "pattern 1, column 9: unknown model \"foo\" in state.foo (models: nanos6, andfork, nodes, fileio, "
 		 "kernel, mpi, ovni, openmp, orbranch, tampi, nosv, msg)"},
 		{"x: when state.mpi = 1 do count",
-		 "pattern 1, column 9: the mpi model does not show its thread states to queries yet (state.ovni does)"},
+		 "pattern 1, column 9: the mpi model has no thread states (state.mpi)"},
 		{"x: when state.ovni = Runing do count",
 		 "pattern 1, column 22: unknown ovni state \"Runing\" (expected Unknown, Running, Paused, Dead, "
 		 "Cooling, Warming or a number)"},
