@@ -409,9 +409,25 @@ static inline void emit_cpu(struct prv_file *f, uint32_t row)
 	}
 }
 
+static inline void send_time(struct prv_file *f)
+{
+	if (f->sent_time != f->now) {
+		f->sent_time = f->now;
+		emit(f, PRV_OP_TIME, 0, 0, (int64_t) f->now);
+	}
+}
+
+void prv_emit_value(struct prv_file *f, int row, int slot, int64_t value)
+{
+	send_time(f);
+	emit_cpu(f, (uint32_t) row);
+	emit(f, PRV_OP_EVENT, (uint32_t) row, (uint32_t) slot, value);
+}
+
+/* States changed at `now` (collected: a thread may pass through several
+ * states in one instant, and only the last one starts a record). */
 void prv_flush_now(struct prv_file *f)
 {
-	emit(f, PRV_OP_TIME, 0, 0, (int64_t) f->now);
 	for (uint32_t k = 0; k < f->nsdirty; k++) {
 		uint32_t row = f->sdirty[k];
 		struct prv_front_row *r = &f->rows[row];
@@ -419,22 +435,11 @@ void prv_flush_now(struct prv_file *f)
 		if (r->pend_state == r->state)
 			continue;
 		r->state = r->pend_state;
+		send_time(f);
 		emit_cpu(f, row);
 		emit(f, PRV_OP_STATE, row, 0, r->state);
 	}
 	f->nsdirty = 0;
-	for (uint32_t k = 0; k < f->ndirty; k++) {
-		const struct prv_dirty *d = &f->dirty[k];
-		struct prv_chan *c = &f->chan[d->chan];
-		c->dirty = 0;
-		if (c->pend == c->last && !c->force)
-			continue;
-		c->force = 0;
-		c->last = c->pend;
-		emit_cpu(f, d->row);
-		emit(f, PRV_OP_EVENT, d->row, d->slot, c->pend);
-	}
-	f->ndirty = 0;
 }
 
 uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
@@ -534,6 +539,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	ob_str(&b->ob, "_ns:");
 	ob_str(&b->ob, rest);
 	ob_str(&b->ob, "\n");
+	f->sent_time = ~0ull;
 	f->open = 1;
 	return 0;
 }

@@ -117,6 +117,7 @@ struct prv_file {
 	uint32_t nsdirty;
 	int open;
 	uint64_t next_comm;   /* comm ids handed out */
+	uint64_t sent_time;   /* the time of the last TIME op sent (~0: none) */
 	/* written by the writer thread: keep it off the front's cache lines */
 	struct prv_back back __attribute__((aligned(64)));
 	char pad[64];
@@ -134,41 +135,34 @@ void prv_flush_now(struct prv_file *f);
 static inline void prv_time(struct prv_file *f, uint64_t t)
 {
 	if (t != f->now) {
-		if (f->ndirty || f->nsdirty)
+		if (f->nsdirty)
 			prv_flush_now(f);
 		f->now = t;
 	}
 }
 
+/* Send one value op now (the front's slow path; see prv_set). */
+void prv_emit_value(struct prv_file *f, int row, int slot, int64_t value);
+
+/* A value of (row, slot) at the current time. Only changes are written; a
+ * change goes out as an op at once (no per-instant pass: Paraver keeps the
+ * last value of an instant, so a value changed twice in one instant reads
+ * the same). */
 static inline void prv_set(struct prv_file *f, int row, int slot, int64_t value)
 {
-	uint32_t i = (uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot;
-	struct prv_chan *c = &f->chan[i];
-	c->pend = value;
-	if (!c->dirty && value != c->last) {
-		c->dirty = 1;
-		struct prv_dirty *d = &f->dirty[f->ndirty++];
-		d->chan = i;
-		d->row = (uint32_t) row;
-		d->slot = (uint32_t) slot;
-	}
+	struct prv_chan *c = &f->chan[(uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot];
+	if (value == c->last)
+		return;
+	c->last = value;
+	prv_emit_value(f, row, slot, value);
 }
 
 /* A punctual value: written at the current time even when it equals the last
  * value written (each occurrence is a record; the last of an instant wins). */
 static inline void prv_punct(struct prv_file *f, int row, int slot, int64_t value)
 {
-	uint32_t i = (uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot;
-	struct prv_chan *c = &f->chan[i];
-	c->pend = value;
-	c->force = 1;
-	if (!c->dirty) {
-		c->dirty = 1;
-		struct prv_dirty *d = &f->dirty[f->ndirty++];
-		d->chan = i;
-		d->row = (uint32_t) row;
-		d->slot = (uint32_t) slot;
-	}
+	f->chan[(uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot].last = value;
+	prv_emit_value(f, row, slot, value);
 }
 
 static inline void prv_state(struct prv_file *f, int row, uint32_t state)
