@@ -93,7 +93,7 @@ int cmd_check(int argc, char **argv)
 	unsigned long long max = 20;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+qn:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qn:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = 1;

@@ -66,7 +66,7 @@ int cmd_dump(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:xh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":xh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			hex = 1;

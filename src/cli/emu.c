@@ -55,7 +55,7 @@ int cmd_emu(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:c:klzqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:c:klzqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.outdir = optarg;

@@ -106,7 +106,7 @@ int cmd_synth(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
 		uint64_t v;
 		const char *name = NULL;
 		int *field = NULL;
