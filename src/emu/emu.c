@@ -31,14 +31,20 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	const struct weft_ev *ev = e->ev;
-	if (ev)
+	if (ev && e->tr.source)
+		/* an imported log: the converted stream is temporary, name the log */
+		weft_fail(err, WEFT_EINPUT,
+			  "%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
+			  e->tr.source, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
+			  (long long) e->th[ev->stream->index].sys->tid, ev->stream->rel, what);
+	else if (ev)
 		weft_fail(err, WEFT_EINPUT,
 			  "%s: event %c%c%c at byte offset %llu (clock %llu, time %llu ns), thread %lld: %s",
 			  ev->stream->obs_path, ev->model, ev->cat, ev->val,
 			  (unsigned long long) ev->offset, (unsigned long long) ev->clock,
 			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
 	else
-		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.dir, what);
+		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
 	if (!e->o.keep_going)
 		return -1;
 	e->nerrors++;

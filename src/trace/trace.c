@@ -48,6 +48,7 @@ static int import_if_file(struct weft_trace *t, const char **dir, const struct t
 		return weft_fail(e, WEFT_EINTERNAL, "cannot create a temporary directory: %s", strerror(er));
 	}
 	t->tmpdir = tmp;
+	t->source = weft_xstrdup(*dir);
 	if (import_to_dir(*dir, o ? o->import : NULL, tmp, e))
 		return -1;
 	*dir = tmp;
@@ -144,5 +145,6 @@ void trace_close(struct weft_trace *t)
 		remove_tree(t->tmpdir);
 		free(t->tmpdir);
 	}
+	free(t->source);
 	memset(t, 0, sizeof(*t));
 }

@@ -18,6 +18,7 @@ struct weft_trace {
 	struct weft_system sys;
 	char **labels; /* "loom/pid/tid" per stream */
 	char *tmpdir;  /* a legacy log converted here, removed at close */
+	char *source;  /* the legacy log itself (NULL for an ovni directory) */
 };
 
 struct trace_opts {

@@ -157,7 +157,7 @@ case_err empty '1\n\n' - --format visandor
 printf '0\n0 5 0 0 0 0\n10 1 7 2 0 0\n20 1 7 2 0 0\n30 6 0 0 0 0\n' >"$tmp/reopen.vao"
 if (cd "$tmp" && "$WEFT" emu -o r.out reopen.vao) 2>"$tmp/err"; then
 	fail "FORK of an open node" "accepted"
-elif grep -q "thread 1: FORK of and-node 7, which is still open: expected a Nodeid not in use" "$tmp/err"; then
+elif grep -q "^weft: error: reopen.vao: event AF. (time 20000 ns, thread 1, converted stream [^)]*): FORK of and-node 7, which is still open: expected a Nodeid not in use" "$tmp/err"; then
 	pass "FORK of an open node"
 else
 	fail "FORK of an open node" "$(head -1 "$tmp/err")"
