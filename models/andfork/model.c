@@ -10,6 +10,7 @@
 #include <uthash.h>
 
 #include "andfork.h"
+#include "visandor/common.h"
 
 #define AF_MAX_COMM_TASKS 4096 /* communication lines for the first tasks of a fork */
 #define AF_MAX_WARN 20
@@ -48,9 +49,8 @@ struct af {
 	struct af_agent *ag;   /* by stream index */
 	int rows_done;
 	uint64_t nwarn;
-	int s_node, s_task, s_depth, s_active, s_nact, s_wam, s_other; /* slots */
-	int32_t code[64];       /* other event codes seen (labels) */
-	int ncode;              /* -1: too many to label */
+	int s_node, s_task, s_depth; /* slots */
+	struct vao_common vc;   /* activity, WAM, other codes (shared with the other model) */
 	int *cpu_row;          /* per agent: its CPU's row in cpu.prv, -1 none */
 	int sc_node, sc_agent;  /* cpu.prv slots */
 	uint8_t *other_set;    /* punctual value written at other_time */
@@ -114,23 +114,12 @@ static void show(struct emu *e, struct emu_thread *t)
 static void rows(struct emu *e)
 {
 	struct af *a = st(e);
-	if (a->rows_done || !e->writing)
+	if (a->rows_done || !vao_agent_cpus(e, 'A', a->cpu_row, a->sc_agent))
 		return;
 	a->rows_done = 1;
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *t = &e->th[i];
-		if (!t->sys->req['A' - 0x21])
-			continue;
-		struct weft_cpu *c;
-		int64_t phy = t->sys->tid - 1;
-		HASH_FIND(hh, t->sys->proc->loom->cpu_by_phyid, &phy, sizeof(int64_t), c);
-		if (c) {
-			prv_cpu(&e->prv[EMU_THREAD_FILE], t->row, (uint32_t) c->gindex + 1);
-			a->cpu_row[i] = c->gindex;
-			emu_out(e, EMU_CPU_FILE, c->gindex, a->sc_agent, t->sys->tid);
-		}
-		show(e, t);
-	}
+	for (int i = 0; i < e->nth; i++)
+		if (e->th[i].sys->req['A' - 0x21])
+			show(e, &e->th[i]);
 }
 
 /* Reset the punctual "other code" values written at an earlier instant. */
@@ -141,7 +130,7 @@ static void enter(struct emu *e)
 	struct emu_thread *t = cur(e, e->ev);
 	int i = t->stream->index;
 	if (a->other_set[i] && a->other_time[i] < e->now) {
-		emu_out(e, EMU_THREAD_FILE, t->row, a->s_other, 0);
+		emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, 0);
 		a->other_set[i] = 0;
 	}
 }
@@ -358,10 +347,7 @@ int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 {
 	(void) err;
 	enter(e);
-	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_active, ev->val == '[' ? 1 : 2);
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_nact, ev_field(in, 1, ev));
+	vao_activity(e, &st(e)->vc, ev, in);
 	return 0;
 }
 
@@ -369,22 +355,8 @@ int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 {
 	(void) err;
 	enter(e);
-	emu_out(e, EMU_THREAD_FILE, cur(e, ev)->row, st(e)->s_wam, ev_field(in, 0, ev));
+	vao_wam(e, &st(e)->vc, ev, in);
 	return 0;
-}
-
-/* Remember an other-code value for its label (-1 once there are too many). */
-static void note_code(int32_t *code, int *ncode, int32_t c)
-{
-	if (*ncode < 0)
-		return;
-	for (int i = 0; i < *ncode; i++)
-		if (code[i] == c)
-			return;
-	if (*ncode == 64)
-		*ncode = -1;
-	else
-		code[(*ncode)++] = c;
 }
 
 int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
@@ -394,8 +366,8 @@ int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct af *a = st(e);
 	struct emu_thread *t = cur(e, ev);
 	int i = t->stream->index;
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_other, ev_field(in, 0, ev));
-	note_code(a->code, &a->ncode, (int32_t) ev_field(in, 0, ev));
+	emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, ev_field(in, 0, ev));
+	vao_note_code(&a->vc, (int32_t) ev_field(in, 0, ev));
 	a->other_set[i] = 1;
 	a->other_time[i] = e->now;
 	return 0;
@@ -428,10 +400,10 @@ int af_setup(struct emu *e, struct weft_err *err)
 	a->s_node = emu_slot(e, EMU_THREAD_FILE, AF_T_NODE, "And-fork: current and-node");
 	a->s_task = emu_slot(e, EMU_THREAD_FILE, AF_T_TASK, "And-fork: task number + 1");
 	a->s_depth = emu_slot(e, EMU_THREAD_FILE, AF_T_DEPTH, "And-fork: nesting depth");
-	a->s_active = emu_slot(e, EMU_THREAD_FILE, AF_T_ACTIVE, "And-fork: agent activity");
-	a->s_nact = emu_slot(e, EMU_THREAD_FILE, AF_T_NACT, "And-fork: AGENT_BUSY/IDLE field 4");
-	a->s_wam = emu_slot(e, EMU_THREAD_FILE, AF_T_WAM, "And-fork: WAM id");
-	a->s_other = emu_slot(e, EMU_THREAD_FILE, AF_T_OTHER, "And-fork: other event code");
+	a->vc.s_active = emu_slot(e, EMU_THREAD_FILE, AF_T_ACTIVE, "And-fork: agent activity");
+	a->vc.s_nact = emu_slot(e, EMU_THREAD_FILE, AF_T_NACT, "And-fork: AGENT_BUSY/IDLE field 4");
+	a->vc.s_wam = emu_slot(e, EMU_THREAD_FILE, AF_T_WAM, "And-fork: WAM id");
+	a->vc.s_other = emu_slot(e, EMU_THREAD_FILE, AF_T_OTHER, "And-fork: other event code");
 	/* an and-parallel log owns the thread states; with or-branch events as
 	 * well, the model that receives START_TIME (the flag's) takes them */
 	e->state_owner = 'A';
@@ -470,13 +442,7 @@ void af_pcf(struct emu *e, int file, struct strbuf *b)
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: AGENT_BUSY/IDLE field 4\n\n", AF_T_NACT);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: WAM id\n\n", AF_T_WAM);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: other event code\n", AF_T_OTHER);
-	if (a->ncode > 0) {
-		sb_printf(b, "VALUES\n");
-		for (int i = 0; i < a->ncode; i++)
-			sb_printf(b, "%d %s\n", (int) a->code[i],
-				  a->code[i] == 9 ? "CREATE_WAM" : a->code[i] == 10 ? "CREATE_AGENT"
-				  : a->code[i] == 7 ? "AGENT_BUSY" : a->code[i] == 8 ? "AGENT_IDLE" : "unknown code");
-	}
+	vao_pcf_codes(&a->vc, b);
 	sb_printf(b, "\n");
 }
 

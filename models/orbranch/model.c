@@ -13,6 +13,7 @@
 #include <uthash.h>
 
 #include "orbranch.h"
+#include "visandor/common.h"
 
 #define OB_MAX_COMM 4096
 #define OB_MAX_WARN 20
@@ -61,9 +62,8 @@ struct ob {
 	struct ob_agent *ag;
 	int rows_done;
 	uint64_t nwarn;
-	int s_node, s_branch, s_outcome, s_open, s_active, s_nact, s_wam, s_other;
-	int32_t code[64];       /* other event codes seen (labels) */
-	int ncode;              /* -1: too many to label */
+	int s_node, s_branch, s_outcome, s_open;
+	struct vao_common vc;   /* activity, WAM, other codes (shared with the other model) */
 	int *cpu_row;           /* per agent: its CPU's row in cpu.prv, -1 none */
 	int sc_node, sc_agent;  /* cpu.prv slots */
 	uint64_t *punct_time;   /* per agent: instant of the last punctual values */
@@ -127,23 +127,12 @@ static void show(struct emu *e, struct emu_thread *t)
 static void rows(struct emu *e)
 {
 	struct ob *o = st(e);
-	if (o->rows_done || !e->writing)
+	if (o->rows_done || !vao_agent_cpus(e, 'R', o->cpu_row, o->sc_agent))
 		return;
 	o->rows_done = 1;
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *t = &e->th[i];
-		if (!t->sys->req['R' - 0x21])
-			continue;
-		struct weft_cpu *c;
-		int64_t phy = t->sys->tid - 1;
-		HASH_FIND(hh, t->sys->proc->loom->cpu_by_phyid, &phy, sizeof(int64_t), c);
-		if (c) {
-			prv_cpu(&e->prv[EMU_THREAD_FILE], t->row, (uint32_t) c->gindex + 1);
-			o->cpu_row[i] = c->gindex;
-			emu_out(e, EMU_CPU_FILE, c->gindex, o->sc_agent, t->sys->tid);
-		}
-		show(e, t);
-	}
+	for (int i = 0; i < e->nth; i++)
+		if (e->th[i].sys->req['R' - 0x21])
+			show(e, &e->th[i]);
 }
 
 static void enter(struct emu *e)
@@ -154,7 +143,7 @@ static void enter(struct emu *e)
 	int i = t->stream->index;
 	if (o->punct_set[i] && o->punct_time[i] < e->now) {
 		emu_out(e, EMU_THREAD_FILE, t->row, o->s_outcome, 0);
-		emu_out(e, EMU_THREAD_FILE, t->row, o->s_other, 0);
+		emu_out(e, EMU_THREAD_FILE, t->row, o->vc.s_other, 0);
 		o->punct_set[i] = 0;
 	}
 }
@@ -398,10 +387,7 @@ int orb_active(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 {
 	(void) err;
 	enter(e);
-	struct ob *o = st(e);
-	struct emu_thread *t = cur(e, ev);
-	emu_out(e, EMU_THREAD_FILE, t->row, o->s_active, ev->val == '[' ? 1 : 2);
-	emu_out(e, EMU_THREAD_FILE, t->row, o->s_nact, ev_field(in, 1, ev));
+	vao_activity(e, &st(e)->vc, ev, in);
 	return 0;
 }
 
@@ -409,30 +395,16 @@ int orb_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 {
 	(void) err;
 	enter(e);
-	emu_out(e, EMU_THREAD_FILE, cur(e, ev)->row, st(e)->s_wam, ev_field(in, 0, ev));
+	vao_wam(e, &st(e)->vc, ev, in);
 	return 0;
-}
-
-/* Remember an other-code value for its label (-1 once there are too many). */
-static void note_code(int32_t *code, int *ncode, int32_t c)
-{
-	if (*ncode < 0)
-		return;
-	for (int i = 0; i < *ncode; i++)
-		if (code[i] == c)
-			return;
-	if (*ncode == 64)
-		*ncode = -1;
-	else
-		code[(*ncode)++] = c;
 }
 
 int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
 	enter(e);
-	punct(e, cur(e, ev), st(e)->s_other, ev_field(in, 0, ev));
-	note_code(st(e)->code, &st(e)->ncode, (int32_t) ev_field(in, 0, ev));
+	punct(e, cur(e, ev), st(e)->vc.s_other, ev_field(in, 0, ev));
+	vao_note_code(&st(e)->vc, (int32_t) ev_field(in, 0, ev));
 	return 0;
 }
 
@@ -464,10 +436,10 @@ int orb_setup(struct emu *e, struct weft_err *err)
 	o->s_branch = emu_slot(e, EMU_THREAD_FILE, OB_T_BRANCH, "Or-branch: branch number + 1");
 	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, OB_T_OUTCOME, "Or-branch: branch outcome");
 	o->s_open = emu_slot(e, EMU_THREAD_FILE, OB_T_OPEN, "Or-branch: public nodes open");
-	o->s_active = emu_slot(e, EMU_THREAD_FILE, OB_T_ACTIVE, "Or-branch: agent activity");
-	o->s_nact = emu_slot(e, EMU_THREAD_FILE, OB_T_NACT, "Or-branch: AGENT_BUSY/IDLE field 4");
-	o->s_wam = emu_slot(e, EMU_THREAD_FILE, OB_T_WAM, "Or-branch: WAM id");
-	o->s_other = emu_slot(e, EMU_THREAD_FILE, OB_T_OTHER, "Or-branch: other event code");
+	o->vc.s_active = emu_slot(e, EMU_THREAD_FILE, OB_T_ACTIVE, "Or-branch: agent activity");
+	o->vc.s_nact = emu_slot(e, EMU_THREAD_FILE, OB_T_NACT, "Or-branch: AGENT_BUSY/IDLE field 4");
+	o->vc.s_wam = emu_slot(e, EMU_THREAD_FILE, OB_T_WAM, "Or-branch: WAM id");
+	o->vc.s_other = emu_slot(e, EMU_THREAD_FILE, OB_T_OTHER, "Or-branch: other event code");
 	/* an or-parallel log owns the thread states, unless and-fork is on too:
 	 * then the model that receives START_TIME (the flag's) takes them */
 	int andf = 0;
@@ -524,13 +496,7 @@ void orb_pcf(struct emu *e, int file, struct strbuf *b)
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: AGENT_BUSY/IDLE field 4\n\n", OB_T_NACT);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: WAM id\n\n", OB_T_WAM);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: other event code\n", OB_T_OTHER);
-	if (o->ncode > 0) {
-		sb_printf(b, "VALUES\n");
-		for (int i = 0; i < o->ncode; i++)
-			sb_printf(b, "%d %s\n", (int) o->code[i],
-				  o->code[i] == 9 ? "CREATE_WAM" : o->code[i] == 10 ? "CREATE_AGENT"
-				  : o->code[i] == 7 ? "AGENT_BUSY" : o->code[i] == 8 ? "AGENT_IDLE" : "unknown code");
-	}
+	vao_pcf_codes(&o->vc, b);
 	sb_printf(b, "\n");
 }
 

@@ -1,0 +1,75 @@
+/* visandor/common: VisAndOr events shared by the and-fork and or-branch
+ * models (see common.h). */
+#include "common.h"
+
+int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
+{
+	if (!e->writing)
+		return 0;
+	for (int i = 0; i < e->nth; i++) {
+		struct emu_thread *t = &e->th[i];
+		if (!t->sys->req[model - 0x21])
+			continue;
+		struct weft_cpu *cpu;
+		int64_t phy = t->sys->tid - 1;
+		HASH_FIND(hh, t->sys->proc->loom->cpu_by_phyid, &phy, sizeof(int64_t), cpu);
+		if (cpu) {
+			prv_cpu(&e->prv[EMU_THREAD_FILE], t->row, (uint32_t) cpu->gindex + 1);
+			cpu_row[i] = cpu->gindex;
+			emu_out(e, EMU_CPU_FILE, cpu->gindex, sc_agent, t->sys->tid);
+		}
+	}
+	return 1;
+}
+
+void vao_activity(struct emu *e, const struct vao_common *c, const struct weft_ev *ev,
+		  const struct evinfo *in)
+{
+	int row = e->th[ev->stream->index].row;
+	emu_out(e, EMU_THREAD_FILE, row, c->s_active, ev->val == '[' ? 1 : 2);
+	emu_out(e, EMU_THREAD_FILE, row, c->s_nact, ev_field(in, 1, ev));
+}
+
+void vao_wam(struct emu *e, const struct vao_common *c, const struct weft_ev *ev,
+	     const struct evinfo *in)
+{
+	emu_out(e, EMU_THREAD_FILE, e->th[ev->stream->index].row, c->s_wam, ev_field(in, 0, ev));
+}
+
+void vao_note_code(struct vao_common *c, int32_t code)
+{
+	if (c->ncode < 0)
+		return;
+	for (int i = 0; i < c->ncode; i++)
+		if (c->code[i] == code)
+			return;
+	if (c->ncode == 64)
+		c->ncode = -1;
+	else
+		c->code[c->ncode++] = code;
+}
+
+static const char *code_name(int32_t code)
+{
+	switch (code) {
+	case 7:
+		return "AGENT_BUSY";
+	case 8:
+		return "AGENT_IDLE";
+	case 9:
+		return "CREATE_WAM";
+	case 10:
+		return "CREATE_AGENT";
+	default:
+		return "unknown code";
+	}
+}
+
+void vao_pcf_codes(const struct vao_common *c, struct strbuf *b)
+{
+	if (c->ncode <= 0)
+		return;
+	sb_printf(b, "VALUES\n");
+	for (int i = 0; i < c->ncode; i++)
+		sb_printf(b, "%d %s\n", (int) c->code[i], code_name(c->code[i]));
+}
