@@ -18,22 +18,32 @@ static int is_active(enum th_state s)
 
 /* ---- rows ------------------------------------------------------------- */
 
+/* The rows show what the model holds; each column is written only when
+ * what it shows changed (the shown_* fields remember it). Flushes and
+ * marks of shown threads are written by their handlers directly. */
 static void thread_row(struct emu *e, struct emu_thread *t)
 {
 	int r = t->row;
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
-	if (e->writing) {
-		prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		if (e->state_owner == 'O')
-			prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
+	if (cpu != t->shown_cpu) {
+		t->shown_cpu = cpu;
+		if (e->writing)
+			prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
+		emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
 	}
-	int act = is_active(t->state);
-	emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
+	if (t->state == t->shown_state)
+		return;
+	t->shown_state = t->state;
+	if (e->writing && e->state_owner == 'O')
+		prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
 	emu_out(e, EMU_THREAD_FILE, r, OT_STATE, t->state);
-	emu_out(e, EMU_THREAD_FILE, r, OT_TID, act ? t->sys->tid : 0);
-	emu_out(e, EMU_THREAD_FILE, r, OT_FLUSH, t->flushing);
-	for (int k = 0; k < e->nmarks; k++)
-		emu_out(e, EMU_THREAD_FILE, r, OT_MARK0 + k, act ? t->mark[k] : 0);
+	int act = is_active(t->state);
+	if (act != t->marks_act) {
+		t->marks_act = act;
+		emu_out(e, EMU_THREAD_FILE, r, OT_TID, act ? t->sys->tid : 0);
+		for (int k = 0; k < e->nmarks; k++)
+			emu_out(e, EMU_THREAD_FILE, r, OT_MARK0 + k, act ? t->mark[k] : 0);
+	}
 }
 
 static void cpu_row(struct emu *e, struct emu_cpu *c)
@@ -49,9 +59,19 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	c->running = n == 1 ? run : NULL;
 	run = c->running;
 	int r = c->row;
-	emu_out(e, EMU_CPU_FILE, r, OC_PID, run ? run->sys->proc->pid : 0);
-	emu_out(e, EMU_CPU_FILE, r, OC_TID, run ? run->sys->tid : 0);
-	emu_out(e, EMU_CPU_FILE, r, OC_NRUN, n);
+	/* columns in ovniemu's order: pid, tid, nrun, flush, marks */
+	int new_run = run != c->marks_of;
+	if (new_run) {
+		emu_out(e, EMU_CPU_FILE, r, OC_PID, run ? run->sys->proc->pid : 0);
+		emu_out(e, EMU_CPU_FILE, r, OC_TID, run ? run->sys->tid : 0);
+	}
+	if (n != c->shown_nrun) {
+		c->shown_nrun = n;
+		emu_out(e, EMU_CPU_FILE, r, OC_NRUN, n);
+	}
+	if (!new_run)
+		return;
+	c->marks_of = run;
 	emu_out(e, EMU_CPU_FILE, r, OC_FLUSH, run ? run->flushing : 0);
 	for (int k = 0; k < e->nmarks; k++)
 		emu_out(e, EMU_CPU_FILE, r, OC_MARK0 + k, run ? run->mark[k] : 0);

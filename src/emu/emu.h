@@ -38,6 +38,10 @@ struct emu_thread {
 	int64_t *mark;          /* value per declared mark type (slot order) */
 	struct mark_stack *stack; /* per declared mark type (used when stacked) */
 	uint64_t nbursts;
+	/* what its ovni columns show now (thread_row writes changes only) */
+	uint32_t shown_cpu;
+	enum th_state shown_state;
+	int marks_act;          /* tid and mark columns show its own (1) or zeros */
 	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
 };
 
@@ -48,6 +52,8 @@ struct emu_cpu {
 	int nth, cap;
 	int nrunning;
 	struct emu_thread *running; /* the unique Running thread, or NULL */
+	struct emu_thread *marks_of; /* whose pid, tid, flush, marks it shows */
+	int shown_nrun;
 };
 
 struct emu_opts {

@@ -17,12 +17,10 @@
 
 struct prv_pipe {
 	/* the producer's own fields, on their own cache line: the consumer
-	 * must not share a line the producer writes on every op */
-	struct {
-		struct prv_op *cur; /* the chunk being filled */
-		uint32_t plen;
-		int prod;
-	} __attribute__((aligned(64))) w;
+	 * must not share a line the producer writes on every op. First
+	 * member: prv_file reaches it as a struct prv_pipe_w *. */
+	struct prv_pipe_w w __attribute__((aligned(64)));
+	struct prv_tclock clk __attribute__((aligned(64))); /* the writer thread's */
 	pthread_t th __attribute__((aligned(64)));
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -36,12 +34,15 @@ struct prv_pipe {
 
 /* ---- back ----------------------------------------------------------------- */
 
-static void pad20(char *dst, uint64_t v)
+/* 20 digits, zero-padded (any uint64_t fits). */
+static inline void pad20(char *dst, uint64_t v)
 {
-	for (int i = END_WIDTH - 1; i >= 0; i--) {
-		dst[i] = (char) ('0' + v % 10);
-		v /= 10;
-	}
+	uint64_t hi = v / 10000000000000000ull; /* at most 4 digits */
+	uint64_t lo = v % 10000000000000000ull;
+	memcpy(dst, ob_digit_pairs + 2 * (hi / 100), 2);
+	memcpy(dst + 2, ob_digit_pairs + 2 * (hi % 100), 2);
+	fmt_8(dst + 4, (uint32_t) (lo / 100000000));
+	fmt_8(dst + 12, (uint32_t) (lo % 100000000));
 }
 
 /* Overwrite 20 digits at absolute offset `off`: in the buffer if they are
@@ -205,25 +206,59 @@ static void comm_drop(struct prv_back *b, uint64_t id)
 	b->ndropped++;
 }
 
-/* Bring the decimal time string to `now`: times only grow, and usually by
- * little, so adding the difference digit by digit beats formatting anew. */
-static void time_string(struct prv_back *b)
+/* The decimal string of the clock's `now`, made when a record needs it.
+ * Times grow by little: the digits above the last eight rarely change, so
+ * they are kept and only the low eight are formatted again. */
+static inline void time_string(struct prv_tclock *c)
 {
-	uint64_t d = b->now - b->tval;
-	if (d == 0 && b->tlen)
+	if (c->tval == c->now)
 		return;
-	int i = (int) b->tlen - 1;
-	unsigned carry = 0;
-	while ((d || carry) && i >= 0) {
-		unsigned x = (unsigned) (b->tstr[i] - '0') + (unsigned) (d % 10) + carry;
-		d /= 10;
-		carry = x >= 10;
-		b->tstr[i] = (char) ('0' + (carry ? x - 10 : x));
-		i--;
+	uint64_t hi = c->now / 100000000;
+	if (hi == 0) {
+		c->tlen = (uint32_t) fmt_u64(c->tstr, c->now);
+		c->hlen = 0;
+	} else {
+		if (hi != c->hi || c->hlen == 0) {
+			c->hlen = (uint32_t) fmt_u64(c->tstr, hi);
+			c->hi = hi;
+		}
+		fmt_8(c->tstr + c->hlen, (uint32_t) (c->now % 100000000));
+		c->tlen = c->hlen + 8;
 	}
-	if (d || carry || !b->tlen)
-		b->tlen = (uint32_t) fmt_u64(b->tstr, b->now); /* grew a digit */
-	b->tval = b->now;
+	c->tval = c->now;
+}
+
+static void tclock_init(struct prv_tclock *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tval = ~0ull;
+}
+
+/* "2:cpu:appl:task:thread:time" opening the event line of op->row, then
+ * ":type:value" (the common op: kept small so the pipe loop inlines it).
+ * PRV_OP_EVENT values equal to the last one written are dropped. */
+static inline __attribute__((always_inline)) void put_event(struct prv_back *b, const struct prv_op *op)
+{
+	int64_t *last = &b->last[(size_t) op->row * (size_t) b->nslots + op->slot];
+	if (op->kind == PRV_OP_EVENT && *last == op->value)
+		return;
+	*last = op->value;
+	struct outbuf *o = &b->ob;
+	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
+		ob_drain(o);
+	if (op->row != b->open_row) {
+		close_line(b);
+		put_head(b, '2', &b->rows[op->row]);
+		struct prv_tclock *c = b->clk;
+		time_string(c);
+		memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
+		o->len += c->tlen;
+		b->open_row = op->row;
+		b->nrecords++;
+	}
+	memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
+	o->len += b->slot_len[op->slot];
+	ob_i64(o, op->value);
 }
 
 static void back_apply(struct prv_back *b, const struct prv_op *op)
@@ -234,8 +269,7 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 	switch (op->kind) {
 	case PRV_OP_TIME:
 		close_line(b);
-		b->now = (uint64_t) op->value;
-		time_string(b);
+		b->clk->now = (uint64_t) op->value;
 		break;
 	case PRV_OP_CPU:
 		b->rows[op->row].cpu = (uint32_t) op->value;
@@ -243,17 +277,19 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 	case PRV_OP_STATE: {
 		close_line(b);
 		struct prv_back_row *r = &b->rows[op->row];
+		struct prv_tclock *c = b->clk;
 		if (r->state)
-			patch20(b, r->state_end_off, b->now);
+			patch20(b, r->state_end_off, c->now);
 		r->state = (uint32_t) op->value;
 		if (!r->state)
 			break;
 		put_head(b, '1', r);
-		memcpy(o->buf + o->len, b->tstr, sizeof(b->tstr));
-		o->len += b->tlen;
+		time_string(c);
+		memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
+		o->len += c->tlen;
 		o->buf[o->len++] = ':';
 		r->state_end_off = o->written + o->len;
-		pad20(o->buf + o->len, b->now);
+		pad20(o->buf + o->len, c->now);
 		o->len += END_WIDTH;
 		o->buf[o->len++] = ':';
 		ob_u64(o, r->state);
@@ -262,17 +298,8 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		break;
 	}
 	case PRV_OP_EVENT:
-		if (op->row != b->open_row) {
-			close_line(b);
-			put_head(b, '2', &b->rows[op->row]);
-			memcpy(o->buf + o->len, b->tstr, sizeof(b->tstr));
-			o->len += b->tlen;
-			b->open_row = op->row;
-			b->nrecords++;
-		}
-		memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
-		o->len += b->slot_len[op->slot];
-		ob_i64(o, op->value);
+	case PRV_OP_PUNCT:
+		put_event(b, op);
 		break;
 	case PRV_OP_ARG:
 		b->arg[b->narg++ & 3] = op->value;
@@ -314,8 +341,20 @@ static void *pipe_main(void *arg)
 		struct prv_back *back[PIPE_FILES];
 		memcpy(back, p->back, sizeof(back));
 		pthread_mutex_unlock(&p->mu);
-		for (uint32_t i = 0; i < n; i++)
-			back_apply(back[ops[i].file], &ops[i]);
+		int nb = p->nfiles;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct prv_op *op = &ops[i];
+			if (op->kind == PRV_OP_EVENT) {
+				put_event(back[op->file], op);
+			} else if (op->kind == PRV_OP_TIME) {
+				/* one TIME op moves every file of the pipe */
+				p->clk.now = (uint64_t) op->value;
+				for (int k = 0; k < nb; k++)
+					close_line(back[k]);
+			} else {
+				back_apply(back[op->file], op);
+			}
+		}
 		pthread_mutex_lock(&p->mu);
 		p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
 		p->count--;
@@ -337,6 +376,8 @@ struct prv_pipe *prv_pipe_start(void)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->w.cur = p->chunk[0];
+	p->w.sent_time = ~0ull;
+	tclock_init(&p->clk);
 	if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
 		for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
 			free(p->chunk[i]);
@@ -346,7 +387,7 @@ struct prv_pipe *prv_pipe_start(void)
 	return p;
 }
 
-static void pipe_publish(struct prv_pipe *p)
+void prv_pipe_publish(struct prv_pipe *p)
 {
 	pthread_mutex_lock(&p->mu);
 	p->len[p->w.prod] = p->w.plen;
@@ -365,12 +406,17 @@ void prv_pipe_finish(struct prv_pipe *p)
 	if (!p)
 		return;
 	if (p->w.plen)
-		pipe_publish(p);
+		prv_pipe_publish(p);
 	pthread_mutex_lock(&p->mu);
 	p->stop = 1;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	pthread_join(p->th, NULL);
+	/* the backs go on alone (prv_close): each takes the clock with it */
+	for (int k = 0; k < p->nfiles; k++) {
+		p->back[k]->own = p->clk;
+		p->back[k]->clk = &p->back[k]->own;
+	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
@@ -380,48 +426,21 @@ void prv_pipe_finish(struct prv_pipe *p)
 
 /* ---- front ---------------------------------------------------------------- */
 
-static inline void emit(struct prv_file *f, uint8_t kind, uint32_t row, uint32_t slot, int64_t value)
+void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
+		     int64_t value)
 {
-	struct prv_pipe *p = f->pipe;
-	if (!p) {
-		struct prv_op op = {kind, (uint8_t) f->id, (uint16_t) slot, row, value};
-		back_apply(&f->back, &op);
-		return;
-	}
-	/* fields written in place: composing the op elsewhere and copying it
-	 * as one 16-byte load stalls on store forwarding */
-	struct prv_op *o = &p->w.cur[p->w.plen];
-	o->kind = kind;
-	o->file = (uint8_t) f->id;
-	o->slot = (uint16_t) slot;
-	o->row = row;
-	o->value = value;
-	if (++p->w.plen == PRV_PIPE_OPS)
-		pipe_publish(p);
-}
-
-static inline void emit_cpu(struct prv_file *f, uint32_t row)
-{
-	struct prv_front_row *r = &f->rows[row];
-	if (r->cpu != r->sent_cpu) {
-		r->sent_cpu = r->cpu;
-		emit(f, PRV_OP_CPU, row, 0, r->cpu);
-	}
-}
-
-static inline void send_time(struct prv_file *f)
-{
-	if (f->sent_time != f->now) {
+	if (timed && f->sent_time != f->now) {
 		f->sent_time = f->now;
-		emit(f, PRV_OP_TIME, 0, 0, (int64_t) f->now);
+		back_apply(&f->back, &(struct prv_op){PRV_OP_TIME, 0, 0, 0, (int64_t) f->now});
 	}
+	struct prv_op op = {kind, (uint8_t) f->id, (uint16_t) slot, row, value};
+	back_apply(&f->back, &op);
 }
 
-void prv_emit_value(struct prv_file *f, int row, int slot, int64_t value)
+void prv_pipe_time(struct prv_file *f)
 {
-	send_time(f);
-	emit_cpu(f, (uint32_t) row);
-	emit(f, PRV_OP_EVENT, (uint32_t) row, (uint32_t) slot, value);
+	f->pw->sent_time = f->now;
+	prv_emit_op(f, 0, PRV_OP_TIME, 0, 0, (int64_t) f->now);
 }
 
 /* States changed at `now` (collected: a thread may pass through several
@@ -435,9 +454,7 @@ void prv_flush_now(struct prv_file *f)
 		if (r->pend_state == r->state)
 			continue;
 		r->state = r->pend_state;
-		send_time(f);
-		emit_cpu(f, row);
-		emit(f, PRV_OP_STATE, row, 0, r->state);
+		prv_emit_op(f, 1, PRV_OP_STATE, row, 0, r->state);
 	}
 	f->nsdirty = 0;
 }
@@ -445,32 +462,30 @@ void prv_flush_now(struct prv_file *f)
 uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
 {
 	uint64_t id = f->next_comm++;
-	emit_cpu(f, (uint32_t) row);
-	emit(f, PRV_OP_ARG, 0, 0, (int64_t) lsend);
-	emit(f, PRV_OP_ARG, 0, 0, size);
-	emit(f, PRV_OP_ARG, 0, 0, tag);
-	emit(f, PRV_OP_COMM_SEND, (uint32_t) row, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lsend);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, size);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, tag);
+	prv_emit_op(f, 0, PRV_OP_COMM_SEND, (uint32_t) row, 0, (int64_t) id);
 	return id;
 }
 
 void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
 {
-	emit(f, PRV_OP_ARG, 0, 0, (int64_t) psend);
-	emit(f, PRV_OP_COMM_PSEND, 0, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) psend);
+	prv_emit_op(f, 0, PRV_OP_COMM_PSEND, 0, 0, (int64_t) id);
 }
 
 void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
 {
-	emit_cpu(f, (uint32_t) row);
-	emit(f, PRV_OP_ARG, 0, 0, row);
-	emit(f, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
-	emit(f, PRV_OP_ARG, 0, 0, (int64_t) precv);
-	emit(f, PRV_OP_COMM_RECV, 0, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, row);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
+	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) precv);
+	prv_emit_op(f, 0, PRV_OP_COMM_RECV, 0, 0, (int64_t) id);
 }
 
 void prv_comm_drop(struct prv_file *f, uint64_t id)
 {
-	emit(f, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
 }
 
 static char *tmp_name(const char *path)
@@ -508,6 +523,9 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		}
 	}
 	f->pipe = pipe;
+	f->pw = pipe ? &pipe->w : NULL;
+	tclock_init(&b->own);
+	b->clk = pipe ? &pipe->clk : &b->own;
 	ob_init(&b->ob, b->fd, OUTBUF_SIZE);
 	f->nrows = b->nrows = nrows;
 	f->nslots = b->nslots = nslots;
@@ -526,8 +544,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		b->slot_len[s] = (uint8_t) snprintf(b->slot_str[s], sizeof(b->slot_str[s]), ":%d:",
 						    (int) slot_type[s]);
 	b->open_row = ~0u;
-	f->chan = weft_xcalloc((size_t) nrows * (size_t) nslots, sizeof(*f->chan));
-	f->dirty = weft_xcalloc((size_t) nrows * (size_t) nslots, sizeof(*f->dirty));
+	b->last = weft_xcalloc((size_t) nrows * (size_t) nslots + 1, sizeof(*b->last));
 	f->sdirty = weft_xcalloc((size_t) nrows, sizeof(*f->sdirty));
 	ob_str(&b->ob, "#Paraver (");
 	ob_str(&b->ob, date);
@@ -555,8 +572,7 @@ static void release(struct prv_file *f)
 	free(b->path);
 	free(b->tmp_path);
 	free(f->rows);
-	free(f->chan);
-	free(f->dirty);
+	free(b->last);
 	free(f->sdirty);
 	memset(f, 0, sizeof(*f));
 }
@@ -600,6 +616,7 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 {
 	struct prv_back *b = &f->back;
 	f->pipe = NULL; /* the caller finished the pipe: the back is ours now */
+	f->pw = NULL;
 	prv_time(f, ftime);
 	prv_flush_now(f);
 	back_apply(b, &(struct prv_op){PRV_OP_TIME, 0, 0, 0, (int64_t) ftime});

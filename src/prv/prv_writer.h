@@ -31,7 +31,9 @@ struct prv_op {
 };
 
 enum {
-	PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE, PRV_OP_EVENT,
+	PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE,
+	PRV_OP_EVENT, /* a value written if it differs from the last one */
+	PRV_OP_PUNCT, /* a value written always */
 	/* communications (see prv_comm_send): ARG ops carry operands for the
 	 * command op that follows them */
 	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_PSEND, PRV_OP_COMM_RECV, PRV_OP_COMM_DROP
@@ -51,18 +53,27 @@ struct prv_back_row {
 	uint64_t state_end_off;
 };
 
+/* The current time and its decimal string, made only when a record needs
+ * it. The files of one pipe share one (they move through time together). */
+struct prv_tclock {
+	uint64_t now;
+	uint64_t tval;        /* the time tstr spells; ~0 = none */
+	uint64_t hi;          /* tval / 10^8 when tstr is hi digits + 8 digits */
+	uint32_t tlen, hlen;
+	char tstr[24];
+};
+
 struct prv_back {
 	char *path, *tmp_path;
 	int fd, gzip;
 	struct outbuf ob;
 	int nrows, nslots;
 	struct prv_back_row *rows;
+	int64_t *last;        /* last value written per (row, slot) */
 	char (*slot_str)[16]; /* ":type:" */
 	uint8_t *slot_len;
-	uint64_t now;
-	char tstr[24];        /* `now` in decimal, updated incrementally */
-	uint32_t tlen;
-	uint64_t tval;
+	struct prv_tclock *clk; /* the pipe's, or own */
+	struct prv_tclock own;
 	uint32_t open_row;    /* row of the event line being written, ~0 none */
 	uint64_t ftime_off;
 	uint64_t nrecords;
@@ -83,36 +94,35 @@ struct prv_back {
 
 struct prv_pipe;
 
+/* The producer's end of a pipe: ops are written in place into the chunk
+ * being filled; a full chunk is handed over by prv_pipe_publish(). */
+struct prv_pipe_w {
+	struct prv_op *cur;
+	uint32_t plen;
+	int prod;
+	uint64_t sent_time; /* of the last TIME op (~0: none) */
+};
+
+void prv_pipe_publish(struct prv_pipe *p);
+
 /* Start a writer thread serving up to 4 files. */
 struct prv_pipe *prv_pipe_start(void);
 
 /* ---- front: the caller's side --------------------------------------------- */
 
-struct prv_chan {
-	int64_t last, pend;
-	uint8_t dirty;
-	uint8_t force; /* write even if pend == last (punctual values) */
-};
-
 struct prv_front_row {
-	uint32_t cpu, sent_cpu;
+	uint32_t cpu;
 	uint32_t state, pend_state;
 	uint8_t state_dirty;
-};
-
-struct prv_dirty {
-	uint32_t chan, row, slot;
 };
 
 struct prv_file {
 	int id;               /* index in the pipe */
 	struct prv_pipe *pipe;/* NULL: the back runs inline */
+	struct prv_pipe_w *pw;/* the pipe's producer end, NULL with no pipe */
 	uint64_t now;
 	int nrows, nslots;
 	struct prv_front_row *rows;
-	struct prv_chan *chan;/* nrows * nslots */
-	struct prv_dirty *dirty;
-	uint32_t ndirty;
 	uint32_t *sdirty;
 	uint32_t nsdirty;
 	int open;
@@ -141,28 +151,54 @@ static inline void prv_time(struct prv_file *f, uint64_t t)
 	}
 }
 
-/* Send one value op now (the front's slow path; see prv_set). */
-void prv_emit_value(struct prv_file *f, int row, int slot, int64_t value);
+/* ---- op emission (inline: every value passes here) ---- */
 
-/* A value of (row, slot) at the current time. Only changes are written; a
- * change goes out as an op at once (no per-instant pass: Paraver keeps the
- * last value of an instant, so a value changed twice in one instant reads
- * the same). */
+/* Without a pipe: apply the op to the back at once (`timed`: TIME first). */
+void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
+		     int64_t value);
+/* Queue a TIME op for f->now (one per instant for all the pipe's files). */
+void prv_pipe_time(struct prv_file *f);
+
+/* Queue one op. `timed`: it writes a record, so the pipe's time must be
+ * f->now first. */
+static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
+			       int64_t value)
+{
+	struct prv_pipe_w *w = f->pw;
+	if (__builtin_expect(!w, 0)) {
+		prv_emit_inline(f, timed, kind, row, slot, value);
+		return;
+	}
+	if (timed && __builtin_expect(w->sent_time != f->now, 0)) {
+		prv_pipe_time(f);
+		w = f->pw;
+	}
+	/* fields written in place: composing the op elsewhere and copying it
+	 * as one 16-byte load stalls on store forwarding */
+	struct prv_op *o = &w->cur[w->plen];
+	o->kind = kind;
+	o->file = (uint8_t) f->id;
+	o->slot = (uint16_t) slot;
+	o->row = row;
+	o->value = value;
+	if (__builtin_expect(++w->plen == PRV_PIPE_OPS, 0))
+		prv_pipe_publish(f->pipe);
+}
+
+/* A value of (row, slot) at the current time. Only changes are written:
+ * the back compares with the last value written (the writer thread does
+ * it, off the emulation's path). A value changed twice in one instant is
+ * written twice; Paraver keeps the last, so it reads the same. */
 static inline void prv_set(struct prv_file *f, int row, int slot, int64_t value)
 {
-	struct prv_chan *c = &f->chan[(uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot];
-	if (value == c->last)
-		return;
-	c->last = value;
-	prv_emit_value(f, row, slot, value);
+	prv_emit_op(f, 1, PRV_OP_EVENT, (uint32_t) row, (uint32_t) slot, value);
 }
 
 /* A punctual value: written at the current time even when it equals the last
  * value written (each occurrence is a record; the last of an instant wins). */
 static inline void prv_punct(struct prv_file *f, int row, int slot, int64_t value)
 {
-	f->chan[(uint32_t) row * (uint32_t) f->nslots + (uint32_t) slot].last = value;
-	prv_emit_value(f, row, slot, value);
+	prv_emit_op(f, 1, PRV_OP_PUNCT, (uint32_t) row, (uint32_t) slot, value);
 }
 
 static inline void prv_state(struct prv_file *f, int row, uint32_t state)
@@ -175,11 +211,15 @@ static inline void prv_state(struct prv_file *f, int row, uint32_t state)
 	}
 }
 
+/* The CPU a row's records name from now on. */
 static inline void prv_cpu(struct prv_file *f, int row, uint32_t cpu)
 {
-	f->rows[row].cpu = cpu;
+	struct prv_front_row *r = &f->rows[row];
+	if (r->cpu != cpu) {
+		r->cpu = cpu;
+		prv_emit_op(f, 0, PRV_OP_CPU, (uint32_t) row, 0, cpu);
+	}
 }
-
 /* Communication records "3:cpu_s:appl_s:task_s:thread_s:lsend:psend:cpu_r:
  * appl_r:task_r:thread_r:lrecv:precv:size:tag", kept sorted by lsend: the
  * record is written when the send happens (lsend = the current time, which

@@ -918,5 +918,5 @@ int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, st
 
 uint64_t query_merge_t0(const struct weft_merge *m)
 {
-	return m->n ? m->heap[0]->ev.time : 0;
+	return merge_peek_time(m);
 }

@@ -27,7 +27,10 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	if (!s->window)
 		s->window = STREAM_DEFAULT_WINDOW;
 	s->pos = s->scan = OBS_HEADER_SIZE;
+	s->fast_until = 0; /* raw mode never reads unchecked */
 	s->ev.stream = s;
+	s->last_clock = 0; /* no clock is below it: the fast path needs no flag */
+	s->have_last = 0;
 	return 0;
 }
 
@@ -174,6 +177,40 @@ static inline uint64_t scan_size(const struct weft_stream *s, uint64_t off)
 	return sz;
 }
 
+/* Are the three MCV bytes of the header word w (flags in the low byte,
+ * model in the next) printable, 0x21..0x7e? Bytewise, without branches. */
+static inline int mcv_word_ok(uint32_t w)
+{
+	uint32_t t = w >> 8;
+	uint32_t high = (t | (t + 0x010101u)) & 0x808080u; /* a byte >= 0x7f */
+	uint32_t low = ((t | 0x808080u) - 0x212121u) & 0x808080u; /* bit clear: < 0x21 */
+	return (high | (low ^ 0x808080u)) == 0;
+}
+
+/* The scanner's common case: plain events outside any region, up to
+ * `limit`. Stops before anything else (a jumbo event, an OU event, bad or
+ * truncated bytes) and leaves it to the careful loop. */
+static inline uint64_t scan_plain(const uint8_t *d, uint64_t size, uint64_t pos, uint64_t limit)
+{
+	if (limit > size)
+		limit = size;
+	/* every normal event is 12..28 bytes: while pos + 28 <= size, its
+	 * header and payload are inside the map */
+	uint64_t safe = size >= 28 ? size - 28 : 0;
+	if (limit > safe)
+		limit = safe;
+	while (pos < limit) {
+		const uint8_t *p = d + pos;
+		uint32_t w = (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+		if (__builtin_expect((p[0] & OBS_FLAG_JUMBO) || !mcv_word_ok(w) ||
+				     (p[1] == 'O' && p[2] == 'U'), 0))
+			break;
+		unsigned c = p[0] & 0x0fu;
+		pos += OBS_EV_HEADER + c + (c != 0);
+	}
+	return pos;
+}
+
 /* Scan ahead until `limit` (and to the end of an open region). The loop
  * keeps its position in a local: it runs once per event of the trace. */
 static void scan_until(struct weft_stream *s, uint64_t limit)
@@ -181,6 +218,8 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 	const uint8_t *d = s->map.data;
 	const uint64_t size = s->map.size;
 	uint64_t pos = s->scan;
+	if (!s->scan_failed && !s->scan_open)
+		pos = scan_plain(d, size, pos, limit);
 	while (!s->scan_failed && (pos < limit || s->scan_open)) {
 		if (pos >= size) {
 			if (s->scan_open) {
@@ -338,28 +377,20 @@ static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err
 static void set_fast_until(struct weft_stream *s)
 {
 	uint64_t f = s->pos;
-	if (s->reg_head == s->reg_tail && !s->scan_failed && s->scan > s->pos + s->window)
-		f = s->scan - s->window;
+	if (s->reg_head == s->reg_tail && !s->scan_failed) {
+		if (s->scan >= s->map.size && !s->scan_open)
+			f = s->map.size; /* scanned to the end: no region can come */
+		else if (s->scan > s->pos + s->window)
+			f = s->scan - s->window;
+	}
 	s->fast_until = f;
 }
 
 static int next_ordered(struct weft_stream *s, struct weft_err *e)
 {
 	struct weft_ev *ev = &s->ev;
-	if (__builtin_expect(s->pos < s->fast_until, 1)) {
-		/* the common case: plain events, scanned already */
-		int64_t sz = decode_at(s, s->pos, ev, e);
-		if (__builtin_expect(sz < 0, 0))
-			return -1;
-		s->pos += (uint64_t) sz;
-		map_release(&s->map, s->pos);
-		if (__builtin_expect(s->have_last && ev->clock < s->last_clock, 0))
-			return backwards(s, ev, "", e);
-		s->last_clock = ev->clock;
-		s->have_last = 1;
-		s->nevents++;
-		return 1;
-	}
+	if (s->pos < s->fast_until)
+		return stream_next(s, e); /* the inline fast path */
 	if (s->span_pos < s->span_len) {
 		decode_at(s, s->span[s->span_pos++].off, ev, e);
 		if (s->span_pos == s->span_len) {
@@ -399,7 +430,12 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	return emit_ordered(s, "", e);
 }
 
-int stream_next(struct weft_stream *s, struct weft_err *e)
+int stream_backwards(struct weft_stream *s, struct weft_err *e)
+{
+	return backwards(s, &s->ev, "", e);
+}
+
+int stream_next_slow(struct weft_stream *s, struct weft_err *e)
 {
 	return s->mode == STREAM_RAW ? next_raw(s, e) : next_ordered(s, e);
 }

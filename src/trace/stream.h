@@ -16,6 +16,7 @@
 
 #include "event.h"
 #include "mapfile.h"
+#include "obs.h"
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
@@ -72,8 +73,55 @@ struct weft_stream {
 
 /* Map the stream and check its header. */
 int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
-/* Advance: 1 = s->ev holds the next event, 0 = end of stream, -1 = error. */
-int stream_next(struct weft_stream *s, struct weft_err *e);
+int stream_next_slow(struct weft_stream *s, struct weft_err *e);
+int stream_backwards(struct weft_stream *s, struct weft_err *e);
+
+/* Decode an event the scanner has already checked (its size fits and its
+ * MCV is printable): no check is repeated. */
+static inline uint64_t stream_decode_scanned(struct weft_stream *s, uint64_t off, struct weft_ev *ev)
+{
+	const uint8_t *p = s->map.data + off;
+	uint64_t sz;
+	if (__builtin_expect(p[0] & OBS_FLAG_JUMBO, 0)) {
+		uint32_t len = obs_u32(p + OBS_EV_HEADER, s->swap);
+		ev->payload = p + OBS_EV_HEADER + 4;
+		ev->payload_len = len;
+		ev->jumbo = 1;
+		sz = OBS_EV_HEADER + 4 + (uint64_t) len;
+	} else {
+		uint32_t code = p[0] & 0x0fu;
+		uint32_t len = code + (code != 0);
+		ev->payload = p + OBS_EV_HEADER;
+		ev->payload_len = len;
+		ev->jumbo = 0;
+		sz = OBS_EV_HEADER + len;
+	}
+	ev->model = p[1];
+	ev->cat = p[2];
+	ev->val = p[3];
+	ev->clock = obs_u64(p + 4, s->swap);
+	ev->offset = off;
+	ev->time = ev->clock + (uint64_t) s->offset;
+	return sz;
+}
+
+/* Advance: 1 = s->ev holds the next event, 0 = end of stream, -1 = error.
+ * Inline for the common case: plain events the scanner has passed (ordered
+ * mode, no unordered region near). */
+static inline int stream_next(struct weft_stream *s, struct weft_err *e)
+{
+	if (__builtin_expect(s->pos >= s->fast_until, 0))
+		return stream_next_slow(s, e);
+	struct weft_ev *ev = &s->ev;
+	s->pos += stream_decode_scanned(s, s->pos, ev);
+	map_release(&s->map, s->pos);
+	if (__builtin_expect(ev->clock < s->last_clock, 0))
+		return stream_backwards(s, e);
+	s->last_clock = ev->clock;
+	s->have_last = 1;
+	s->nevents++;
+	return 1;
+}
 void stream_close(struct weft_stream *s);
 
 #endif

@@ -6,44 +6,27 @@
 
 #include "outbuf.h"
 
-static const char digit_pairs[201] =
+const char ob_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Up to 8 digits with 32-bit arithmetic. */
-static size_t fmt_u32_small(char *dst, uint32_t v)
+/* Digits of v (v < 100000000): the eight zero-padded digits are made with
+ * four pair lookups and the leading zeros dropped by copying from the
+ * right place (one 8-byte copy: up to 8 bytes at dst are written). */
+static inline size_t fmt_u32_small(char *dst, uint32_t v)
 {
-	char tmp[12];
-	char *p = tmp + sizeof(tmp);
-	while (v >= 100) {
-		uint32_t r = v % 100;
-		v /= 100;
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
-	} else {
-		*--p = (char) ('0' + v);
-	}
-	size_t n = (size_t) (tmp + sizeof(tmp) - p);
-	memcpy(dst, p, n);
+	char tmp[16];
+	size_t n = v < 100 ? (v < 10 ? 1 : 2)
+		 : v < 10000 ? (v < 1000 ? 3 : 4)
+		 : v < 1000000 ? (v < 100000 ? 5 : 6)
+		 : (v < 10000000 ? 7 : 8);
+	fmt_8(tmp, v);
+	memcpy(dst, tmp + 8 - n, 8);
 	return n;
 }
 
-/* Exactly 8 digits, zero-padded. */
-static void fmt_8(char *dst, uint32_t v)
-{
-	uint32_t a = v / 10000, b = v % 10000;
-	memcpy(dst, digit_pairs + 2 * (a / 100), 2);
-	memcpy(dst + 2, digit_pairs + 2 * (a % 100), 2);
-	memcpy(dst + 4, digit_pairs + 2 * (b / 100), 2);
-	memcpy(dst + 6, digit_pairs + 2 * (b % 100), 2);
-}
-
-size_t fmt_u64(char *dst, uint64_t v)
+size_t fmt_u64_big(char *dst, uint64_t v)
 {
 	if (v < 100000000)
 		return fmt_u32_small(dst, (uint32_t) v);
@@ -61,19 +44,10 @@ size_t fmt_u64(char *dst, uint64_t v)
 	return n + 8;
 }
 
-size_t fmt_i64(char *dst, int64_t v)
-{
-	if (v < 0) {
-		dst[0] = '-';
-		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
-	}
-	return fmt_u64(dst, (uint64_t) v);
-}
-
 void ob_init(struct outbuf *o, int fd, size_t cap)
 {
 	memset(o, 0, sizeof(*o));
-	o->buf = weft_xmalloc(cap);
+	o->buf = weft_xmalloc(cap + 32); /* slack: formatters write whole words */
 	o->cap = cap;
 	o->fd = fd;
 }

@@ -47,9 +47,43 @@ static inline void ob_mem(struct outbuf *o, const void *p, size_t n)
 /* Appends a string of any length (checks room itself). */
 void ob_str(struct outbuf *o, const char *s);
 
-/* Number formatters: at most 20 digits (+ sign). */
-size_t fmt_u64(char *dst, uint64_t v);
-size_t fmt_i64(char *dst, int64_t v);
+/* Number formatters: at most 20 digits (+ sign); they may write up to 21
+ * bytes at dst whatever the length they return. Inline, with the small
+ * values most records carry (0..99) handled without a call. */
+extern const char ob_digit_pairs[201];
+size_t fmt_u64_big(char *dst, uint64_t v);
+
+/* Exactly 8 digits, zero-padded (v < 100000000). */
+static inline void fmt_8(char *dst, uint32_t v)
+{
+	uint32_t a = v / 10000, b = v % 10000;
+	memcpy(dst, ob_digit_pairs + 2 * (a / 100), 2);
+	memcpy(dst + 2, ob_digit_pairs + 2 * (a % 100), 2);
+	memcpy(dst + 4, ob_digit_pairs + 2 * (b / 100), 2);
+	memcpy(dst + 6, ob_digit_pairs + 2 * (b % 100), 2);
+}
+
+static inline size_t fmt_u64(char *dst, uint64_t v)
+{
+	if (v < 10) {
+		dst[0] = (char) ('0' + v);
+		return 1;
+	}
+	if (v < 100) {
+		memcpy(dst, ob_digit_pairs + 2 * v, 2);
+		return 2;
+	}
+	return fmt_u64_big(dst, v);
+}
+
+static inline size_t fmt_i64(char *dst, int64_t v)
+{
+	if (v < 0) {
+		dst[0] = '-';
+		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
+	}
+	return fmt_u64(dst, (uint64_t) v);
+}
 
 static inline void ob_u64(struct outbuf *o, uint64_t v)
 {
