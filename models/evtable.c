@@ -128,6 +128,7 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 			struct evinfo *in = weft_xcalloc(1, sizeof(*in));
 			*slot = in;
 			in->decl = d;
+			in->handler = d->handler;
 			in->model = m;
 			if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
 				return -1;

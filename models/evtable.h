@@ -34,12 +34,14 @@ struct evseg {
 };
 
 struct evinfo {
+	/* hot fields first, on one cache line: the emulator reads them per event */
+	weft_handler handler;  /* decl->handler */
+	uint32_t size; /* fixed payload bytes (without the str tail) */
+	int has_str;
 	const struct weft_evdecl *decl;
 	const struct weft_model_def *model;
 	struct evfield f[EV_MAX_FIELDS];
 	int nf;
-	uint32_t size; /* fixed payload bytes (without the str tail) */
-	int has_str;
 	struct evseg seg[EV_MAX_SEGS];
 	int nseg;
 };

@@ -238,15 +238,15 @@ int emu_run(struct emu *e, struct weft_err *err)
 		}
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
 		int rc;
-		if (in && in->decl->handler && !e->enabled[ev->model - 0x21]) {
+		if (in && in->handler && !e->enabled[ev->model - 0x21]) {
 			rc = emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require",
 					     ev->model, in->model->name);
-		} else if (in && in->decl->handler) {
+		} else if (in && in->handler) {
 			if (!ev_payload_ok(in, ev))
 				rc = emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
 						     ev->payload_len, in->size, in->decl->sig);
 			else
-				rc = in->decl->handler(e, ev, in, err);
+				rc = in->handler(e, ev, in, err);
 		} else if (ev->model == 'O') {
 			rc = emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
 		} else if (e->o.strict) {
