@@ -278,12 +278,6 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	return 0;
 }
 
-int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
-{
-	(void) in, (void) err;
-	cur(e, ev)->nbursts++;
-	return 0;
-}
 
 /* ---- marks ---------------------------------------------------------------- */
 
@@ -363,6 +357,8 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 
 int ovni_finish(struct emu *e, struct weft_err *err)
 {
+	if (e->writing && !e->o.quiet)
+		ovni_bursts_report(e);
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
 		e->ev = NULL;
@@ -436,6 +432,7 @@ void ovni_pcf(struct emu *e, int file, struct strbuf *b)
 
 void ovni_free(struct emu *e)
 {
+	ovni_bursts_free(e);
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
 		if (t->stack)

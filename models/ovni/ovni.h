@@ -27,6 +27,9 @@ int ovni_ocn(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int ovni_nop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+/* bursts.c: statistics reported once at the end (not with -q) */
+void ovni_bursts_report(struct emu *e);
+void ovni_bursts_free(struct emu *e);
 int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

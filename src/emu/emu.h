@@ -38,6 +38,7 @@ struct emu_thread {
 	int64_t *mark;          /* value per declared mark type (slot order) */
 	struct mark_stack *stack; /* per declared mark type (used when stacked) */
 	uint64_t nbursts;
+	struct ovni_bursts *bursts; /* the ovni model's, NULL until a burst */
 	/* what its ovni columns show now (thread_row writes changes only) */
 	uint32_t shown_cpu;
 	enum th_state shown_state;

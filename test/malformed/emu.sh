@@ -220,6 +220,31 @@ newcase valid-two-threads
 { hdr; ohx 105 -1; oar 210 0 1; oas 220 1; st OHp 230; st OHr 240; st OHe 310; } >"$(obs 2)"
 accepts -l
 
+# Bursts: groups of 100; group 1 has 98 gaps of 50 ns and one of 500 (median
+# 50), group 2 has 99 gaps of 150 (median 150, above 100 ns: a warning); the
+# 201st burst starts a third group that never completes (not reported).
+newcase burst-stats
+bursts() { # FIRST_CLOCK GAP COUNT
+	_c=$1
+	_k=0
+	while [ $_k -lt "$3" ]; do
+		st OB. $_c
+		_c=$((_c + $2))
+		_k=$((_k + 1))
+	done
+}
+{ hdr; ohx 100 0; bursts 1000 50 50; bursts 3950 50 50; bursts 10000 150 100; st OB. 30000
+  st OHe 40000; } >"$(obs 1)"
+accepts -- "weft: bursts of thread 1 (loom a, pid 1): 2 groups of 100, median gap per group min/avg/max = 50/100/150 ns, largest gap 500 ns"
+NAME=burst-stats-slow
+accepts -- "weft: warning: thread 1: 1 of 2 burst groups have a median gap above 100 ns"
+"$WEFT" emu -q -o "$OUT" "$T" >"$IO/out" 2>"$IO/err" </dev/null
+if [ $? -ne 0 ] || [ -s "$IO/err" ]; then
+	result burst-stats-quiet "emu -q printed \"$(errtext)\" or failed"
+else
+	result burst-stats-quiet ""
+fi
+
 newcase valid-vcpu-shared
 { hdr; ohx 100 -1; st OHe 300; } >"$(obs 1)"
 { hdr; ohx 110 -1; st OHe 310; } >"$(obs 2)"
