@@ -95,8 +95,16 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 	for (uint64_t k = 0; k < n; k++) {
 		now += 1 + below(r, 400);
 		unsigned pick = (unsigned) below(r, 100);
-		if (pick < 30) {
-			ev0(x, "OB.", now);
+		if (pick < 10) {
+			/* burst probes come in tight runs, as libovni emits them */
+			uint64_t len = 3 + below(r, 4);
+			for (uint64_t j = 0; j < len && k < n; j++, k++) {
+				ev0(x, "OB.", now);
+				now += 25 + below(r, 20);
+			}
+			k--;
+		} else if (pick < 30) {
+			ev_mark(x, "OM=", now, 1 + (int64_t) below(r, 4), 1);
 		} else if (pick < 60) {
 			if (depth < 2 && (depth == 0 || below(r, 2))) {
 				stack[depth] = 1 + (int64_t) below(r, 6);
