@@ -75,6 +75,9 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	emu_out(e, EMU_CPU_FILE, r, OC_FLUSH, run ? run->flushing : 0);
 	for (int k = 0; k < e->nmarks; k++)
 		emu_out(e, EMU_CPU_FILE, r, OC_MARK0 + k, run ? run->mark[k] : 0);
+	/* other models' running-thread channels (the kernel's context switch) */
+	for (int k = 0; k < e->ntrack; k++)
+		emu_out(e, EMU_CPU_FILE, r, e->track_slot[k], run ? run->track[k] : 0);
 }
 
 /* A physical CPU runs at most one thread (ovni-trace-format.md §8.3). */

@@ -194,9 +194,17 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		e->enabled[d->id - 0x21] = 1;
 		e->model_slot[d->id - 0x21] = (int8_t) e->nmodels;
 		e->model[e->nmodels++] = d;
-		if (d->hooks->setup && d->hooks->setup(e, err))
-			return -1;
 	}
+	/* ovni's setup first: its Paraver slots are the first of each file
+	 * (models/ovni/ovni.h numbers them from 0) */
+	for (int pass = 0; pass < 2; pass++)
+		for (int m = 0; m < e->nmodels; m++) {
+			const struct weft_model_def *d = e->model[m];
+			if ((d->id == 'O') != (pass == 0) || !d->hooks->setup)
+				continue;
+			if (d->hooks->setup(e, err))
+				return -1;
+		}
 	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
 		return -1;
 	if (!have && clock_gate(e, err))
@@ -215,6 +223,23 @@ static void report_skipped(struct emu *e)
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate it yet",
 			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown");
 	}
+}
+
+int emu_track(struct emu *e, int cpu_slot)
+{
+	if (e->ntrack == EMU_MAX_TRACK)
+		return -1;
+	e->track_slot[e->ntrack] = cpu_slot;
+	return e->ntrack++;
+}
+
+/* ovni events of a thread the kernel took off its CPU (ovni-trace-format.md
+ * §8.1): the thread cannot be running code that emits them. */
+static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
+{
+	const struct emu_thread *t = &e->th[ev->stream->index];
+	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "ovni event until KCI", (long long) t->sys->tid);
 }
 
 int emu_run(struct emu *e, struct weft_err *err)
@@ -242,7 +267,10 @@ int emu_run(struct emu *e, struct weft_err *err)
 			rc = emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require",
 					     ev->model, in->model->name);
 		} else if (in && in->handler) {
-			if (!ev_payload_ok(in, ev))
+			if (__builtin_expect(e->guard_off_cpu, 0) && ev->model == 'O' &&
+			    e->th[ev->stream->index].off_cpu)
+				rc = off_cpu_event(e, ev, err);
+			else if (!ev_payload_ok(in, ev))
 				rc = emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
 						     ev->payload_len, in->size, in->decl->sig);
 			else

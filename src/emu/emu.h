@@ -22,6 +22,10 @@ enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_W
 
 struct emu_cpu;
 
+/* Channels other models keep per thread that CPU rows show for the CPU's
+ * running thread (emu_track). */
+#define EMU_MAX_TRACK 8
+
 struct mark_stack {
 	int64_t *v;
 	int n, cap;
@@ -44,6 +48,8 @@ struct emu_thread {
 	enum th_state shown_state;
 	int marks_act;          /* tid and mark columns show its own (1) or zeros */
 	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
+	int64_t track[EMU_MAX_TRACK]; /* values CPU rows show for their running thread */
+	uint8_t off_cpu;        /* the kernel took it off its CPU (KCO without KCI) */
 };
 
 struct emu_cpu {
@@ -101,6 +107,10 @@ struct emu {
 	/* thread.row names: a legacy model may name its rows (NULL, or a return
 	 * of 0 for a row: "TH app.tid loom/pid") */
 	int (*thread_name)(const struct emu *e, const struct emu_thread *t, char *buf, int n);
+	/* running-thread channels: cpu.prv slot of each (emu_track) */
+	int ntrack;
+	int track_slot[EMU_MAX_TRACK];
+	int guard_off_cpu;      /* a model marks threads off their CPU: ovni events check it */
 
 	/* sinks */
 	int writing;
@@ -126,6 +136,21 @@ static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v
 {
 	if (e->writing)
 		prv_set(&e->prv[file], row, slot, v);
+}
+
+/* Register a per-thread channel that CPU rows show for their running thread
+ * (in cpu.prv slot `cpu_slot`); returns its index, or -1 when all
+ * EMU_MAX_TRACK are taken. The ovni model, which knows which thread runs
+ * where, writes it when a CPU's running thread changes. */
+int emu_track(struct emu *e, int cpu_slot);
+
+/* Set thread t's value of tracked channel k: its CPU's row follows when t is
+ * the thread running there. */
+static inline void emu_track_set(struct emu *e, struct emu_thread *t, int k, int64_t v)
+{
+	t->track[k] = v;
+	if (t->cpu && t->cpu->running == t)
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, e->track_slot[k], v);
 }
 
 /* A punctual event value: written even when equal to the previous one. */

@@ -113,6 +113,7 @@ CPUS='"loom_cpus":[{"index":0,"phyid":0},{"index":1,"phyid":1}],'
 # newcase NAME: a fresh case; the trace is $T, the output directory $OUT.
 newcase() {
 	NAME=$1
+	REQUIRE='"ovni":"1.1.0"' # the models the streams require
 	C=$TMP/cases/$1
 	T=$C/trace
 	OUT=$C/out
@@ -125,8 +126,8 @@ obs() {
 	_d=$T/loom.a/proc.1/thread.$1
 	mkdir -p "$_d"
 	printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$_d/stream.json"
-	printf '"tid":%s,"pid":1,"loom":"a","app_id":1,%s%s"finished":1,"require":{"ovni":"1.1.0"}}}\n' \
-		"$1" "$CPUS" "$MARKS" >>"$_d/stream.json"
+	printf '"tid":%s,"pid":1,"loom":"a","app_id":1,%s%s"finished":1,"require":{%s}}}\n' \
+		"$1" "$CPUS" "$MARKS" "$REQUIRE" >>"$_d/stream.json"
 	echo "$_d/stream.obs"
 }
 
@@ -271,6 +272,40 @@ accepts
 newcase valid-mark-stack-left-without-lint
 { hdr; ohx 100 0; mark 'OM[' 110 4 2; st OHe 300; } >"$(obs 1)"
 accepts
+
+# ---- kernel model: context switches ------------------------------------------
+
+KERNEL='"ovni":"1.1.0","kernel":"1.0.0"'
+
+# Thread 1 runs on CPU 0 and is switched out at clock 200 (time 100), back in
+# at 300: type 45 value 3 on its row and on CPU 0's row, then 0.
+newcase kernel-valid
+REQUIRE=$KERNEL
+{ hdr; ohx 100 0; st KCO 200; st KCI 300; st OHe 400; } >"$(obs 1)"
+accepts
+for _f in thread cpu; do
+	_got=$(grep -c -e ':100:45:3$' -e ':200:45:0$' "$OUT/$_f.prv" 2>/dev/null)
+	if [ "$_got" = 2 ]; then
+		result "kernel-valid $_f.prv 45:3 at 100, 45:0 at 200" ""
+	else
+		result "kernel-valid $_f.prv 45:3 at 100, 45:0 at 200" "found $_got of the 2 records"
+	fi
+done
+
+newcase kernel-kco-twice
+REQUIRE=$KERNEL
+{ hdr; ohx 100 0; st KCO 200; st KCO 300; st KCI 350; st OHe 400; } >"$(obs 1)"
+rejects "$(at 1 KCO 48 300 200)thread 1 is already out of its CPU: expected KCI before another KCO"
+
+newcase kernel-kci-without-kco
+REQUIRE=$KERNEL
+{ hdr; ohx 100 0; st KCI 200; st OHe 400; } >"$(obs 1)"
+rejects "$(at 1 KCI 36 200 100)thread 1 is not out of its CPU: expected KCO before KCI"
+
+newcase kernel-ovni-event-while-out
+REQUIRE=$KERNEL
+{ hdr; ohx 100 0; st KCO 200; st OHp 250; st KCI 300; st OHe 400; } >"$(obs 1)"
+rejects "$(at 1 OHp 48 250 150)thread 1 is out of its CPU (KCO without KCI): expected no ovni event until KCI"
 
 # ---- thread states -----------------------------------------------------------
 
