@@ -110,13 +110,17 @@ static inline void close_line(struct prv_back *b)
 #define COMM_NONE UINT64_MAX
 #define COMM_RECVD (UINT64_MAX - 1) /* received: psend may still be patched */
 
-static void padw(char *dst, uint64_t v, int w)
+/* COMM_ID_W (10) digits, zero-padded (v < 10^10). */
+static inline void pad10(char *dst, uint64_t v)
 {
-	for (int i = w - 1; i >= 0; i--) {
-		dst[i] = (char) ('0' + v % 10);
-		v /= 10;
-	}
+	memcpy(dst, ob_digit_pairs + 2 * (v / 100000000), 2);
+	fmt_8(dst + 2, (uint32_t) (v % 100000000));
 }
+
+/* The receiver part of a communication record before it is known: four
+ * 10-digit ids and two 20-digit times, all zeros. */
+static const char comm_blank[] = ":0000000000:0000000000:0000000000:0000000000"
+				 ":00000000000000000000:00000000000000000000";
 
 static void comm_slot(struct prv_back *b, uint64_t id)
 {
@@ -147,16 +151,8 @@ static void comm_send(struct prv_back *b, const struct prv_op *op)
 	b->comm_off[2 * id + 1] = o->written + o->len;
 	pad20(o->buf + o->len, (uint64_t) b->arg[0]);
 	o->len += END_WIDTH;
-	for (int k = 0; k < 4; k++) {
-		o->buf[o->len++] = ':';
-		padw(o->buf + o->len, 0, COMM_ID_W);
-		o->len += COMM_ID_W;
-	}
-	for (int k = 0; k < 2; k++) {
-		o->buf[o->len++] = ':';
-		pad20(o->buf + o->len, 0);
-		o->len += END_WIDTH;
-	}
+	memcpy(o->buf + o->len, comm_blank, sizeof(comm_blank) - 1);
+	o->len += sizeof(comm_blank) - 1;
 	o->buf[o->len++] = ':';
 	ob_i64(o, b->arg[1]);
 	o->buf[o->len++] = ':';
@@ -183,10 +179,10 @@ static void comm_recv(struct prv_back *b, const struct prv_op *op)
 		return;
 	const struct prv_back_row *r = &b->rows[(uint32_t) b->arg[0]];
 	char d[COMM_RECV_LEN];
-	padw(d, r->cpu, COMM_ID_W);
+	pad10(d, r->cpu);
 	for (int k = 0; k < 3; k++) {
 		d[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
-		padw(d + (k + 1) * (COMM_ID_W + 1), r->id[k], COMM_ID_W);
+		pad10(d + (k + 1) * (COMM_ID_W + 1), r->id[k]);
 	}
 	char *t = d + 4 * (COMM_ID_W + 1);
 	t[-1] = ':';
@@ -289,7 +285,9 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		o->len += c->tlen;
 		o->buf[o->len++] = ':';
 		r->state_end_off = o->written + o->len;
-		pad20(o->buf + o->len, c->now);
+		/* a placeholder: the end is patched when the state closes (or at
+		 * prv_close) */
+		memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
 		o->len += END_WIDTH;
 		o->buf[o->len++] = ':';
 		ob_u64(o, r->state);
