@@ -1,0 +1,98 @@
+/* picl_int: private to the PICL importer (src/import/picl*.c).
+ * picl.c detects the format and drives the conversion; picl_lex.c splits
+ * lines and reads numbers exactly; picl_new.c reads new-format records
+ * (descriptors, scoped -6 aliases, subsets, statistics), with a fast path
+ * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
+ * and turns calls into entries and exits; picl_write.c sorts the records and
+ * writes one ovni stream per processor. */
+#ifndef WEFT_PICL_INT_H
+#define WEFT_PICL_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define HOST 32767
+#define NPROC_IDS 32768 /* processor ids 0..32767 (32767 = host) */
+#define MAX_WARN 20
+
+enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT };
+
+struct orec {
+	int64_t t;     /* ns */
+	uint32_t line, seq;
+	int32_t proc;  /* 0..32767 */
+	uint8_t kind;
+	uint8_t sub;   /* K_STAT: 't', 'c' or 'v' (-101, -102, -103) */
+	uint8_t digits; /* K_STAT time: decimals of the value */
+	int32_t type, a, b, c; /* K_STAT: event type, context, value (b low, c high) */
+};
+
+struct tok {
+	const char *p;
+	size_t n;
+};
+
+struct label {
+	int64_t value;
+	char *text;
+};
+
+struct picl {
+	const char *path;
+	struct orec *r;
+	size_t n, cap;
+	struct tok *tk;
+	int ntk, ctk;
+	struct label *lab;
+	int nlab, clab;
+	int nwarn;
+	int ts_digits; /* most decimals seen in a timestamp */
+	/* -6 aliases: code -> control string */
+	struct { int64_t code; char *ctrl; } *alias;
+	int nalias, calias;
+	struct weft_err *err;
+};
+
+struct oldrec {
+	int64_t t;
+	uint32_t line;
+	int32_t proc;
+	int key;
+	int64_t f[5];
+};
+
+struct oldlog {
+	struct oldrec *v;
+	size_t n, cap;
+};
+
+#define FIELD_ERR(line, k, name, exp)                                                                   \
+	weft_fail(p->err, WEFT_EINPUT, "%s:%u: field %d (%s): expected %s, found '%.*s'", p->path, line, \
+		  (k) + 1, name, exp, (int) (p->tk[k].n > 40 ? 40 : p->tk[k].n), p->tk[k].p)
+
+
+void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what);
+struct orec *picl_add(struct picl *p);
+void picl_add_label(struct picl *p, int64_t value, const char *s, size_t n);
+
+/* Split [s, e) at white space; a token starting with '"' runs to the next
+ * '"'. Returns -1 on an unterminated quote. */
+int picl_tokenize(struct picl *p, const char *s, const char *e);
+int picl_tok_int(const struct tok *t, int64_t lo, int64_t hi, int64_t *out);
+/* Decimal seconds to ns exactly (half to even), no binary floating point. */
+int picl_tok_seconds(const struct tok *t, int64_t *out);
+int picl_tok_decimals(const struct tok *t);
+
+/* One tokenized new-format record (p->tk); -1 with p->err filled. */
+int picl_new_line(struct picl *p, unsigned line);
+
+int picl_old_key(const struct tok *t);
+int picl_old_line(struct picl *p, unsigned line, struct oldlog *L, int *skipping);
+void picl_old_convert(struct picl *p, struct oldlog *L);
+
+/* Sort the records by (time, line, seq) and write the streams. */
+int picl_write_streams(struct picl *p, const char *outdir);
+
+#endif
