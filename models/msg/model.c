@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
-
+#include "keys.h"
 #include "msg.h"
 
 #define STACK_MAX 256
@@ -37,29 +36,12 @@ struct mthread {
 	int clear;               /* punctual values to reset at the next event */
 };
 
-struct pend {
-	uint64_t id;             /* sends: comm id */
-	uint64_t ltime, ptime;   /* sends: lsend; receives: lrecv, precv */
-	struct emu_thread *th;   /* receives: the receiver */
-};
-
-struct fifo {
-	struct pend *v;
-	size_t head, n, cap;
-};
-
-struct key {
-	struct { int32_t src, dst, tag; } k;
-	struct fifo sends, recvs;
-	UT_hash_handle hh;
-};
-
 struct mstate {
 	struct mthread *th;      /* by stream index */
 	struct emu_thread **by_proc_v;
 	int32_t *by_proc_k;
 	int nproc;
-	struct key *keys;
+	struct keytab keys;
 	uint64_t npending, nmatched, ncausal, noverflow, nsends, nrecvs;
 	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_fop, s_flen, s_ffd, s_user;
 };
@@ -164,45 +146,6 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-/* ---- FIFOs ---------------------------------------------------------------- */
-
-static void fifo_push(struct fifo *f, const struct pend *p)
-{
-	if (f->n == f->cap) {
-		size_t nc = f->cap ? 2 * f->cap : 4;
-		struct pend *v = weft_xcalloc(nc, sizeof(*v));
-		for (size_t i = 0; i < f->n; i++)
-			v[i] = f->v[(f->head + i) % f->cap];
-		free(f->v);
-		f->v = v;
-		f->head = 0;
-		f->cap = nc;
-	}
-	f->v[(f->head + f->n++) % f->cap] = *p;
-}
-
-static struct pend fifo_pop(struct fifo *f)
-{
-	struct pend p = f->v[f->head];
-	f->head = (f->head + 1) % f->cap;
-	f->n--;
-	return p;
-}
-
-static struct key *key_get(struct mstate *m, int32_t src, int32_t dst, int32_t tag)
-{
-	struct key probe, *k;
-	memset(&probe, 0, sizeof(probe));
-	probe.k.src = src, probe.k.dst = dst, probe.k.tag = tag;
-	HASH_FIND(hh, m->keys, &probe.k, sizeof(probe.k), k);
-	if (!k) {
-		k = weft_xcalloc(1, sizeof(*k));
-		k->k = probe.k;
-		HASH_ADD(hh, m->keys, k, sizeof(k->k), k);
-	}
-	return k;
-}
-
 /* ---- output helpers ------------------------------------------------------- */
 
 static void out(struct emu *e, struct emu_thread *t, int slot, int64_t v)
@@ -246,7 +189,7 @@ static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x
 	struct mstate *m = ms(e);
 	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	struct key *k = key_get(m, x->proc, to, tag);
+	struct key *k = keytab_get(&m->keys, x->proc, to, tag);
 	if (k->recvs.n) {
 		struct pend r = fifo_pop(&k->recvs);
 		m->npending--;
@@ -269,7 +212,7 @@ static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int
 {
 	struct mstate *m = ms(e);
 	m->nrecvs++;
-	struct key *k = key_get(m, from, x->proc, tag);
+	struct key *k = keytab_get(&m->keys, from, x->proc, tag);
 	if (k->sends.n) {
 		struct pend s = fifo_pop(&k->sends);
 		m->npending--;
@@ -546,8 +489,8 @@ int msg_finish(struct emu *e, struct weft_err *err)
 	struct mstate *m = ms(e);
 	uint64_t us = 0, ur = 0;
 	int shown = 0;
-	struct key *k, *tmp;
-	HASH_ITER(hh, m->keys, k, tmp) {
+	for (size_t i = 0; i < m->keys.norder; i++) {
+		struct key *k = m->keys.order[i];
 		if (!k->sends.n && !k->recvs.n)
 			continue;
 		size_t ns = k->sends.n;
@@ -559,7 +502,7 @@ int msg_finish(struct emu *e, struct weft_err *err)
 		}
 		if (!e->o.quiet && shown++ < REPORT_KEYS)
 			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->k.src, k->k.dst, k->k.tag, ns,
+				  k->src, k->dst, k->tag, ns,
 				  (size_t) k->recvs.n);
 	}
 	if (!e->o.quiet) {
@@ -609,13 +552,7 @@ void msg_free(struct emu *e)
 	struct mstate *m = ms(e);
 	if (!m)
 		return;
-	struct key *k, *tmp;
-	HASH_ITER(hh, m->keys, k, tmp) {
-		HASH_DEL(m->keys, k);
-		free(k->sends.v);
-		free(k->recvs.v);
-		free(k);
-	}
+	keytab_free(&m->keys);
 	for (int i = 0; i < e->nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)

@@ -111,6 +111,8 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 	else if (fmt == 0)
 		rc = weft_fail(e, WEFT_EINPUT, "%s: not a PICL trace: no line looks like a PICL record", path);
 	struct oldlog L = {0};
+	p.cap = len / 24 + 4096; /* records are longer than that: no regrowth */
+	p.r = weft_xmalloc(p.cap * sizeof(*p.r));
 	const char *s = (const char *) data, *end = s + len;
 	unsigned line = 0;
 	int skipping = 0;
@@ -119,7 +121,9 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 		if (!q)
 			q = end;
 		line++;
-		if (picl_tokenize(&p, s, q))
+		if (fmt == 1 && picl_fast_line(&p, s, q, line))
+			;
+		else if (picl_tokenize(&p, s, q))
 			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", path, line);
 		else if (p.ntk == 0)
 			;

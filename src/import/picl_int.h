@@ -87,6 +87,10 @@ int picl_tok_decimals(const struct tok *t);
 
 /* One tokenized new-format record (p->tk); -1 with p->err filled. */
 int picl_new_line(struct picl *p, unsigned line);
+/* A plain new-format line [s, e) read without tokenizing: 1 stored, 0 not
+ * plain (read it with picl_tokenize and picl_new_line, which also report
+ * its errors). */
+int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line);
 
 int picl_old_key(const struct tok *t);
 int picl_old_line(struct picl *p, unsigned line, struct oldlog *L, int *skipping);

@@ -76,7 +76,11 @@ static void json_str(struct strbuf *b, const char *s)
 int picl_write_streams(struct picl *p, const char *outdir)
 {
 	struct weft_err *err = p->err;
-	qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
+	size_t sorted = 1;
+	while (sorted < p->n && cmp_orec(&p->r[sorted - 1], &p->r[sorted]) <= 0)
+		sorted++;
+	if (sorted < p->n) /* logs are usually sorted already */
+		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
 	int64_t t0 = p->n ? p->r[0].t : 0;
 	struct pstream **st = weft_xcalloc(NPROC_IDS, sizeof(*st));
 	/* mark labels: -5 labels, defaults for the user types used */
