@@ -137,7 +137,8 @@ int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	if (!t->nclosing)
 		acct(e, ev, EMU_OP_MARK, FIO_OP_CLOSE, -1);
 	punct(e, ev, FT_OP, ev->val == 'a' ? FOP_APPCLOSE : FOP_CLOSE);
-	punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
+	if (ev_field(in, 1, ev) >= 0) /* -1: the format gives no size */
+		punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
 	out(e, ev, FT_NOPEN, t->nopen);
 	return 0;
 }

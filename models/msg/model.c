@@ -43,7 +43,7 @@ struct mstate {
 	int nproc;
 	struct keytab keys;
 	uint64_t npending, nmatched, ncausal, noverflow, nsends, nrecvs;
-	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_fop, s_flen, s_ffd, s_user;
+	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_user;
 };
 
 static const struct {
@@ -55,7 +55,6 @@ static const struct {
 	{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
 	{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
 	{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
-	{201, "file open"}, {202, "file close"}, {221, "file write"}, {251, "file read"},
 	{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
 	{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
 	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
@@ -97,22 +96,17 @@ int msg_state_of(int type)
  * statistic, §2.3.7), -1 if none. */
 static int64_t entry_bytes(int32_t type, int32_t a)
 {
-	return type == -21 || type == -27 || type == -221 || type == -911 ? a : -1;
+	return type == -21 || type == -27 || type == -911 ? a : -1;
 }
 
 static int64_t exit_bytes(int32_t type, int32_t a)
 {
 	switch (type) {
-	case -51: case -52: case -56: case -58: case -60: case -61: case -251: case -912:
+	case -51: case -52: case -56: case -58: case -60: case -61: case -912:
 		return a;
 	default:
 		return -1;
 	}
-}
-
-static int is_file(int type)
-{
-	return type == -201 || type == -202 || type == -221 || type == -251;
 }
 
 int msg_setup(struct emu *e, struct weft_err *err)
@@ -139,9 +133,6 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	m->s_rtag = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_TAG, "Message type received");
 	m->s_rfrom = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_FROM, "Message received from processor (+1)");
 	m->s_mark = emu_slot(e, EMU_THREAD_FILE, MSG_T_MARK, "PICL mark");
-	m->s_fop = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_OP, "File I/O operation");
-	m->s_flen = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_LEN, "File I/O length (bytes)");
-	m->s_ffd = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_FD, "File descriptor");
 	m->s_user = emu_slot(e, EMU_THREAD_FILE, MSG_T_USER_REC, "PICL user record");
 	return 0;
 }
@@ -175,7 +166,7 @@ static void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *
 	if (!x->clear)
 		return;
 	struct mstate *m = ms(e);
-	int slots[] = {m->s_rsize, m->s_rtag, m->s_rfrom, m->s_mark, m->s_fop, m->s_flen, m->s_ffd, m->s_user};
+	int slots[] = {m->s_rsize, m->s_rtag, m->s_rfrom, m->s_mark, m->s_user};
 	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
 		out(e, t, slots[i], 0);
 	x->clear = 0;
@@ -294,16 +285,6 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
 	if (c->type == -21 || c->type == -27)
 		call_send(e, t, x, c);
-	if (is_file(c->type)) {
-		out(e, t, m->s_fop, -c->type);
-		if (c->type == -202)
-			out(e, t, m->s_ffd, c->a);
-		if (c->type == -221) {
-			out(e, t, m->s_flen, c->a);
-			out(e, t, m->s_ffd, c->b);
-		}
-		x->clear = 1;
-	}
 	show_state(e, t, x);
 	return 0;
 }
@@ -378,17 +359,6 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		x->clear = 1;
 		break;
 	}
-	case -201:
-		out(e, t, m->s_fop, 201);
-		out(e, t, m->s_ffd, a);
-		x->clear = 1;
-		break;
-	case -251:
-		out(e, t, m->s_fop, 251);
-		out(e, t, m->s_flen, a);
-		out(e, t, m->s_ffd, b);
-		x->clear = 1;
-		break;
 	default:
 		break;
 	}
@@ -438,8 +408,10 @@ int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		if (kinds[k].val == ev->val)
 			c.record = kinds[k].record, c.what = kinds[k].what;
-	c.model = 'X';
 	c.op = (int32_t) ev_field(in, 0, ev);
+	/* PICL's file I/O is emulated by the fileio model, which numbers its
+	 * operations as PICL does */
+	c.model = c.op == -201 || c.op == -202 || c.op == -221 || c.op == -251 ? 'F' : 'X';
 	c.value = ev_field(in, 1, ev);
 	c.ctx = (int32_t) ev_field(in, 2, ev);
 	c.ctx_model = c.ctx == -1 ? 0 : 'X';
@@ -535,13 +507,11 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}
-	sb_printf(b, "EVENT_TYPE\n0 %d File I/O operation\nVALUES\n201 open\n202 close\n221 write\n"
-		     "251 read\n\n\n", MSG_T_FILE_OP);
 	for (int s = 0; s < e->nslots[EMU_THREAD_FILE]; s++) {
 		int ty = e->slot_type[EMU_THREAD_FILE][s];
 		if (ty >= 1041 && ty <= 1046 && ty != 1047)
 			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
-		if (ty == MSG_T_FILE_LEN || ty == MSG_T_FILE_FD || ty == MSG_T_USER_REC)
+		if (ty == MSG_T_USER_REC)
 			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
 	}
 	(void) m;

@@ -90,6 +90,50 @@ static int picl_detect(const uint8_t *data, size_t len)
 
 /* ---- convert ---------------------------------------------------------------- */
 
+/* A line [s, q) whose last non-blank character is '\\' continues on the
+ * next one (the seed's typeset tables break long records so; legacy-
+ * formats.md §2.4.1). Joins it and its continuations into *buf, each '\\'
+ * replaced by a space, sets [*rs, *rq) to the record and *next to the line
+ * after it. Returns the number of lines joined (>= 2), 0 if the line is not
+ * continued, -1 if the file ends inside the record. */
+static int join_lines(const char *s, const char *q, const char *end, char **buf, size_t *cap, const char **rs,
+		      const char **rq, const char **next)
+{
+	int n = 0;
+	size_t len = 0;
+	for (;;) {
+		const char *t = q;
+		while (t > s && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
+			t--;
+		int more = t > s && t[-1] == '\\';
+		if (!more && n == 0)
+			return 0;
+		size_t k = (size_t) (t - s) - (size_t) more;
+		if (len + k + 2 > *cap) {
+			*cap = 2 * (len + k + 2) + 256;
+			*buf = weft_xrealloc(*buf, *cap);
+		}
+		memcpy(*buf + len, s, k);
+		len += k;
+		(*buf)[len++] = ' ';
+		n++;
+		if (!more)
+			break;
+		if (q >= end)
+			return -1;
+		s = q + 1;
+		q = memchr(s, '\n', (size_t) (end - s));
+		if (!q)
+			q = end;
+		if (s >= end)
+			return -1;
+	}
+	*rs = *buf;
+	*rq = *buf + len;
+	*next = q < end ? q + 1 : end;
+	return n;
+}
+
 static int picl_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
 			const char *outdir, struct weft_err *e)
 {
@@ -116,23 +160,40 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 	const char *s = (const char *) data, *end = s + len;
 	unsigned line = 0;
 	int skipping = 0;
+	char *joined = NULL;
+	size_t jcap = 0;
+	unsigned ncont = 0;
 	while (rc == 0 && s < end) {
 		const char *q = memchr(s, '\n', (size_t) (end - s));
 		if (!q)
 			q = end;
-		line++;
-		if (fmt == 1 && picl_fast_line(&p, s, q, line))
+		const char *next = q < end ? q + 1 : end;
+		unsigned at = ++line; /* the record's first line */
+		int nl = join_lines(s, q, end, &joined, &jcap, &s, &q, &next);
+		if (nl < 0) {
+			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: record continued with '\\': expected a continuation "
+				       "line, found the end of the file", path, at);
+			break;
+		}
+		if (nl > 0) {
+			line += (unsigned) nl - 1;
+			if (ncont++ == 0)
+				picl_warn(&p, at, "record continued on the next line with '\\': joined (PICL files "
+					  "have one record per line)", NULL);
+		}
+		if (fmt == 1 && picl_fast_line(&p, s, q, at))
 			;
 		else if (picl_tokenize(&p, s, q))
-			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", path, line);
+			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", path, at);
 		else if (p.ntk == 0)
 			;
 		else if (fmt == 1)
-			rc = picl_new_line(&p, line);
+			rc = picl_new_line(&p, at);
 		else
-			rc = picl_old_line(&p, line, &L, &skipping);
-		s = q + 1;
+			rc = picl_old_line(&p, at, &L, &skipping);
+		s = next;
 	}
+	free(joined);
 	if (rc == 0 && fmt == 2)
 		picl_old_convert(&p, &L);
 	if (rc == 0 && p.n == 0)
@@ -145,9 +206,10 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 	for (int i = 0; i < p.nlab; i++)
 		free(p.lab[i].text);
 	free(p.lab);
-	for (int i = 0; i < p.nalias; i++)
-		free(p.alias[i].ctrl);
-	free(p.alias);
+	for (int i = 0; i < p.nfile; i++)
+		free(p.file[i]);
+	free(p.file);
+	picl_scope_free(&p);
 	return rc;
 }
 

@@ -134,6 +134,8 @@ int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line)
 		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
 	} else {
 		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
+		if (picl_is_file(o->type))
+			p->has_files = 1;
 	}
 	return 1;
 }

@@ -39,6 +39,19 @@ struct label {
 	char *text;
 };
 
+struct picl_alias {        /* a -6 record: code -> control string, in scope */
+	int64_t code;
+	char *ctrl;
+	int64_t et, proc, process; /* -1 all, >= 0 one, < -1 a subset */
+};
+
+struct picl_subset {
+	int kind;              /* 0 processors (-201), 1 processes (-202), 2 event types (-203) */
+	int64_t id;
+	int64_t *m;
+	int n;
+};
+
 struct picl {
 	const char *path;
 	struct orec *r;
@@ -49,9 +62,13 @@ struct picl {
 	int nlab, clab;
 	int nwarn;
 	int ts_digits; /* most decimals seen in a timestamp */
-	/* -6 aliases: code -> control string */
-	struct { int64_t code; char *ctrl; } *alias;
+	char **file;   /* file names of -201 records; id = index + 1 */
+	int nfile, cfile;
+	int has_files; /* any file I/O record: streams require fileio */
+	struct picl_alias *alias; /* -6 records, in file order */
 	int nalias, calias;
+	struct picl_subset *subset; /* -201/-202/-203 records */
+	int nsubset, csubset;
 	struct weft_err *err;
 };
 
@@ -95,6 +112,26 @@ int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line);
 int picl_old_key(const struct tok *t);
 int picl_old_line(struct picl *p, unsigned line, struct oldlog *L, int *skipping);
 void picl_old_convert(struct picl *p, struct oldlog *L);
+
+/* The control string code `code` stands for in a record of event type et,
+ * processor proc and process `process`; 0 if no -6 record defines it there. */
+int picl_alias_find(const struct picl *p, int64_t code, int64_t et, int64_t proc, int64_t process,
+		    const char **s, size_t *n);
+void picl_alias_add(struct picl *p, int64_t code, const char *ctrl, size_t n, int64_t et, int64_t proc,
+		    int64_t process);
+/* A -201/-202/-203 record (rt) whose data start at token `first`. */
+int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
+void picl_scope_free(struct picl *p);
+
+struct ovni_writer;
+int picl_is_file(int32_t type);
+/* The id of a file name (1, 2, ... in order of first appearance). */
+int32_t picl_file_id(struct picl *p, const char *s, size_t n);
+/* Give each file entry and exit the data of its other end (sorted records). */
+void picl_files_pair(struct picl *p);
+/* The fileio events of one file I/O entry, exit or mark. */
+void picl_file_event(struct ovni_writer *w, const struct orec *r, uint64_t clk);
+void picl_file_close(struct ovni_writer *w, int32_t type, uint64_t clk);
 
 /* Sort the records by (time, line, seq) and write the streams. */
 int picl_write_streams(struct picl *p, const char *outdir);

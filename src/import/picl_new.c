@@ -38,17 +38,6 @@ static int ctrl_tokens(const char *s, size_t n)
 	return k ? k : -1;
 }
 
-static int ctrl_of_code(struct picl *p, int64_t code, const char **s, size_t *n)
-{
-	for (int i = p->nalias - 1; i >= 0; i--)
-		if (p->alias[i].code == code) {
-			*s = p->alias[i].ctrl;
-			*n = strlen(p->alias[i].ctrl);
-			return 1;
-		}
-	return 0;
-}
-
 static int new_proc(struct picl *p, unsigned line, int64_t proc, int32_t *out)
 {
 	if (proc == HOST || (proc >= 0 && proc < HOST)) {
@@ -151,7 +140,7 @@ int picl_new_line(struct picl *p, unsigned line)
 			cs = d->p + 1, cn = d->n - 2;
 		} else if (picl_tok_int(d, INT32_MIN, INT32_MAX, &code)) {
 			return FIELD_ERR(line, 6, "data descriptor", "an integer code or a quoted control string");
-		} else if (!ctrl_of_code(p, code, &cs, &cn)) {
+		} else if (!picl_alias_find(p, code, et, proc, process, &cs, &cn)) {
 			if (code == 0 || code == 1)
 				chars = 1;
 			else if (code < 0 || code > 5) {
@@ -177,12 +166,7 @@ int picl_new_line(struct picl *p, unsigned line)
 						 "%s:%u: descriptor record: expected a code and a quoted control "
 						 "string as data",
 						 p->path, line);
-			if (p->nalias == p->calias) {
-				p->calias = p->calias ? 2 * p->calias : 8;
-				p->alias = weft_xrealloc(p->alias, (size_t) p->calias * sizeof(*p->alias));
-			}
-			p->alias[p->nalias].code = c;
-			p->alias[p->nalias++].ctrl = weft_xasprintf("%.*s", (int) p->tk[8].n - 2, p->tk[8].p + 1);
+			picl_alias_add(p, c, p->tk[8].p + 1, p->tk[8].n - 2, et, proc, process);
 			return 0;
 		}
 		if (!chars && p->ntk - first != nd * per)
@@ -208,8 +192,11 @@ int picl_new_line(struct picl *p, unsigned line)
 	}
 	if (rt <= -101 && rt >= -103)
 		return stat_line(p, line, rt, et, t, proc, chars, first);
+	if (rt >= -203 && rt <= -201)
+		return chars ? (picl_warn(p, line, "subset record with character data: skipped", NULL), 0)
+			     : picl_subset_add(p, line, rt, first);
 	if (rt == -7 || rt <= -101)
-		return 0; /* messages and subsets: not on the timeline */
+		return 0; /* messages: not on the timeline */
 	if (rt != -2 && rt != -3 && rt != -4 && rt < 0) {
 		picl_warn(p, line, "unknown system record type: skipped", NULL);
 		return 0;
@@ -240,6 +227,14 @@ int picl_new_line(struct picl *p, unsigned line)
 		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
 	} else {
 		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
+		if (picl_is_file(o->type))
+			p->has_files = 1;
+		if (o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
+			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
+			if (*s == '"' && e > s + 1 && e[-1] == '"')
+				s++, e--;
+			o->a = picl_file_id(p, s, (size_t) (e - s));
+		}
 	}
 	return 0;
 }

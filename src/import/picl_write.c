@@ -81,6 +81,7 @@ int picl_write_streams(struct picl *p, const char *outdir)
 		sorted++;
 	if (sorted < p->n) /* logs are usually sorted already */
 		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
+	picl_files_pair(p);
 	int64_t t0 = p->n ? p->r[0].t : 0;
 	struct pstream **st = weft_xcalloc(NPROC_IDS, sizeof(*st));
 	/* mark labels: -5 labels, defaults for the user types used */
@@ -127,11 +128,11 @@ int picl_write_streams(struct picl *p, const char *outdir)
 				  "{\n  \"version\": 3,\n  \"ovni\": {\n    \"lib\": {\"version\": \"1.14.0\", "
 				  "\"commit\": \"weft-import-picl\"},\n    \"part\": \"thread\",\n    \"tid\": %lld,\n"
 				  "    \"pid\": %lld,\n    \"loom\": \"%s\",\n    \"app_id\": 1,\n"
-				  "    \"require\": {\"ovni\": \"1.1.0\", \"msg\": \"1.0.0\"},\n"
+				  "    \"require\": {\"ovni\": \"1.1.0\", \"msg\": \"1.0.0\"%s},\n"
 				  "    \"mark\": {\"0\": {\"title\": \"PICL user block\", \"chan_type\": \"stack\", "
 				  "\"labels\": {%s}}},\n"
 				  "    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
-				  id, id, loom, labels.s ? labels.s : "");
+				  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "");
 			rc = ow_open(&s->w, dir, 1u << 16, err);
 			if (rc == 0) {
 				s->open = 1;
@@ -151,7 +152,10 @@ int picl_write_streams(struct picl *p, const char *outdir)
 		switch (r->kind) {
 		case K_ENTRY:
 			push(&s->sys, &s->nsys, &s->csys, r->type);
-			xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
+			if (picl_is_file(r->type))
+				picl_file_event(&s->w, r, clk);
+			else
+				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_EXIT: {
 			int k = s->nsys - 1;
@@ -164,11 +168,17 @@ int picl_write_streams(struct picl *p, const char *outdir)
 			}
 			memmove(&s->sys[k], &s->sys[k + 1], (size_t) (s->nsys - k - 1) * sizeof(*s->sys));
 			s->nsys--;
-			xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+			if (picl_is_file(r->type))
+				picl_file_event(&s->w, r, clk);
+			else
+				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
 			break;
 		}
 		case K_MARK:
-			xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
+			if (picl_is_file(r->type))
+				picl_file_event(&s->w, r, clk);
+			else
+				xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_USER: {
 			int32_t pl[2] = {r->a, r->type};
@@ -235,8 +245,11 @@ int picl_write_streams(struct picl *p, const char *outdir)
 					xev(s, "XE]", s->last, ty, -1, -1, -1);
 			}
 			while (s->nsys) {
-				s->nsys--;
-				xev(s, "XE]", s->last, s->sys[s->nsys], -1, -1, -1);
+				int32_t ty = s->sys[--s->nsys];
+				if (picl_is_file(ty))
+					picl_file_close(&s->w, ty, s->last);
+				else
+					xev(s, "XE]", s->last, ty, -1, -1, -1);
 			}
 			ow_event(&s->w, "OHe", s->last, NULL, 0);
 		}

@@ -96,7 +96,8 @@ if emu causal; then
 fi
 
 # unmatched send: a '#' line, reported per key; host 32767 on its own loom;
-# -5 label; file I/O as punctual events
+# -5 label; file I/O as events of the fileio model (open at its exit: file
+# operation 1 open, file id 1, one open file)
 if emu unmatched; then
 	expect "unmatched comms" "$(comms unmatched | wc -l | tr -d ' ')" 0
 	expect "unmatched comment" "$(grep -c '^#:1:1:1:1:2000:' "$tmp/unmatched/thread.prv")" 1
@@ -104,8 +105,10 @@ if emu unmatched; then
 	expect "unmatched report" "$(grep -c 'processor 0 to processor 1, type 11: 1 sends and 0 receives unmatched' "$tmp/err")" 1
 	expect "unmatched label" "$(grep -c '^1 phase one' "$tmp/unmatched/thread.pcf")" 1
 	expect "unmatched host loom" "$(grep -c '^picl.host$' "$tmp/unmatched/thread.row")" 1
-	expect "unmatched file open" "$(grep -c ':5000:1048:201' "$tmp/unmatched/thread.prv")" 1
-	expect "unmatched file fd" "$(grep -c ':6000:.*1050:3' "$tmp/unmatched/thread.prv")" 1
+	expect "unmatched file open" "$(grep -c '^2:1:1:1:1:6000:1076:1:1072:1:1080:0:1074:1$' "$tmp/unmatched/thread.prv")" 1
+	expect "unmatched ovni values at the start, not fileio ones" \
+		"$(awk -F: '$1 == 2 && $6 == 0' "$tmp/unmatched/thread.prv" | tr '\n' ' ')" \
+		"2:1:1:1:1:0:6:1:4:1:2:1 2:3:1:2:1:0:6:3:4:1:2:32768 "
 fi
 
 # old format, verbose lines: send state to the second compstats
