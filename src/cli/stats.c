@@ -76,6 +76,25 @@ static const char *model_name(char id)
 	return d ? d->name : "?";
 }
 
+/* A thread's state rows worth showing, in model order: the model names the
+ * value, and it is not a model's initial 0 never left. Returns the count;
+ * free *out. */
+static int shown_states(const struct acct *a, int thread, const struct acct_state ***out)
+{
+	const struct acct_thread *x = &a->th[thread];
+	const struct acct_state **v = weft_xcalloc((size_t) x->nst + 1, sizeof(*v));
+	int n = 0;
+	for (int m = 0; m < a->e->nmodels; m++)
+		for (int s = 0; s < x->nst; s++) {
+			const struct acct_state *st = &x->st[s];
+			if (st->model == a->e->model[m]->id && acct_state_label(st->model, st->value) &&
+			    (st->ns || st->count > 1 || st->value != 0))
+				v[n++] = st;
+		}
+	*out = v;
+	return n;
+}
+
 /* ---- aligned tables -------------------------------------------------------- */
 
 #define MAXCOL 9
@@ -147,20 +166,18 @@ static void print_tables(const struct acct *a, const char *trace)
 	t_add(&t, head);
 	for (int r = 0; r < e->nth; r++) {
 		int i = (int) (e->by_row[r] - e->th);
-		const struct acct_thread *x = &a->th[i];
 		char th[160], tm[48], cnt[32], by[32], name[200], ctx[200];
 		thread_name(e, i, th, sizeof(th));
-		for (int m = 0; m < e->nmodels; m++)
-			for (int s = 0; s < x->nst; s++) {
-				const struct acct_state *st = &x->st[s];
-				const char *lab = acct_state_label(st->model, st->value);
-				if (st->model != e->model[m]->id || !lab || (!st->ns && st->count <= 1 && st->value == 0))
-					continue;
-				secs(tm, (int64_t) st->ns, 9);
-				snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long) st->count);
-				const char *row[] = {th, model_name(st->model), "state", "-", lab, tm, cnt, "-"};
-				t_add(&t, row);
-			}
+		const struct acct_state **sts;
+		int nst = shown_states(a, i, &sts);
+		for (int k = 0; k < nst; k++) {
+			secs(tm, (int64_t) sts[k]->ns, 9);
+			snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long) sts[k]->count);
+			const char *row[] = {th, model_name(sts[k]->model), "state", "-",
+					     acct_state_label(sts[k]->model, sts[k]->value), tm, cnt, "-"};
+			t_add(&t, row);
+		}
+		free(sts);
 		struct acct_op **ops;
 		int n = acct_sorted_ops(a, i, &ops);
 		for (int k = 0; k < n; k++) {
@@ -256,7 +273,6 @@ static void print_json(const struct acct *a, const char *trace)
 	cJSON *ths = cJSON_AddArrayToObject(root, "threads");
 	for (int r = 0; r < e->nth; r++) {
 		int i = (int) (e->by_row[r] - e->th);
-		const struct acct_thread *x = &a->th[i];
 		char th[160];
 		thread_name(e, i, th, sizeof(th));
 		cJSON *jt = cJSON_CreateObject();
@@ -266,20 +282,18 @@ static void print_json(const struct acct *a, const char *trace)
 		cJSON_AddNumberToObject(jt, "tid", (double) e->th[i].sys->tid);
 		cJSON_AddNumberToObject(jt, "row", r + 1);
 		cJSON *js = cJSON_AddArrayToObject(jt, "states");
-		for (int m = 0; m < e->nmodels; m++)
-			for (int s = 0; s < x->nst; s++) {
-				const struct acct_state *st = &x->st[s];
-				const char *lab = acct_state_label(st->model, st->value);
-				if (st->model != e->model[m]->id || !lab || (!st->ns && st->count <= 1 && st->value == 0))
-					continue;
-				cJSON *o = cJSON_CreateObject();
-				cJSON_AddStringToObject(o, "model", model_name(st->model));
-				cJSON_AddNumberToObject(o, "value", st->value);
-				cJSON_AddStringToObject(o, "label", lab);
-				cJSON_AddNumberToObject(o, "time_ns", (double) st->ns);
-				cJSON_AddNumberToObject(o, "count", (double) st->count);
-				cJSON_AddItemToArray(js, o);
-			}
+		const struct acct_state **sts;
+		int nst = shown_states(a, i, &sts);
+		for (int k = 0; k < nst; k++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "model", model_name(sts[k]->model));
+			cJSON_AddNumberToObject(o, "value", sts[k]->value);
+			cJSON_AddStringToObject(o, "label", acct_state_label(sts[k]->model, sts[k]->value));
+			cJSON_AddNumberToObject(o, "time_ns", (double) sts[k]->ns);
+			cJSON_AddNumberToObject(o, "count", (double) sts[k]->count);
+			cJSON_AddItemToArray(js, o);
+		}
+		free(sts);
 		cJSON *jo = cJSON_AddArrayToObject(jt, "operations");
 		struct acct_op **ops;
 		int n = acct_sorted_ops(a, i, &ops);

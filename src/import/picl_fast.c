@@ -127,15 +127,6 @@ int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line)
 	o->proc = (int32_t) proc;
 	o->type = (int32_t) et;
 	o->a = d[0], o->b = d[1], o->c = d[2];
-	if (rt >= 0) {
-		o->kind = K_USER;
-		o->a = (int32_t) rt;
-	} else if (et >= 0) {
-		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
-	} else {
-		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
-		if (picl_is_file(o->type))
-			p->has_files = 1;
-	}
+	picl_set_kind(p, o, rt);
 	return 1;
 }

@@ -92,6 +92,9 @@ struct oldlog {
 
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what);
 struct orec *picl_add(struct picl *p);
+/* The kind of an event record (o->type set) of record type rt: user
+ * record, user event entry/exit/mark, system entry/exit/mark. */
+void picl_set_kind(struct picl *p, struct orec *o, int64_t rt);
 void picl_add_label(struct picl *p, int64_t value, const char *s, size_t n);
 
 /* Split [s, e) at white space; a token starting with '"' runs to the next

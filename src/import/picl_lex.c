@@ -183,3 +183,17 @@ int picl_tok_decimals(const struct tok *t)
 	}
 	return d < 0 ? 0 : d > 9 ? 9 : d;
 }
+
+void picl_set_kind(struct picl *p, struct orec *o, int64_t rt)
+{
+	if (rt >= 0) {
+		o->kind = K_USER;
+		o->a = (int32_t) rt;
+	} else if (o->type >= 0) {
+		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
+	} else {
+		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
+		if (picl_is_file(o->type))
+			p->has_files = 1;
+	}
+}

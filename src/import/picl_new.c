@@ -220,21 +220,12 @@ int picl_new_line(struct picl *p, unsigned line)
 		if (picl_tok_int(&p->tk[first + k], INT32_MIN, INT32_MAX, &v) == 0)
 			*dv[k] = (int32_t) v;
 	}
-	if (rt >= 0) {
-		o->kind = K_USER;
-		o->a = (int32_t) rt;
-	} else if (et >= 0) {
-		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
-	} else {
-		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
-		if (picl_is_file(o->type))
-			p->has_files = 1;
-		if (o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
+	picl_set_kind(p, o, rt);
+	if (o->kind != K_USER && o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
 			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
-			if (*s == '"' && e > s + 1 && e[-1] == '"')
-				s++, e--;
-			o->a = picl_file_id(p, s, (size_t) (e - s));
-		}
+		if (*s == '"' && e > s + 1 && e[-1] == '"')
+			s++, e--;
+		o->a = picl_file_id(p, s, (size_t) (e - s));
 	}
 	return 0;
 }

@@ -88,6 +88,22 @@ static int create_tmp(const char *path, char **tmp, struct weft_err *e)
 	return fd;
 }
 
+/* Flush and close the temporary file, then rename it to `path` (or remove
+ * it on failure); frees tmp and the buffer. */
+static int finish_tmp(struct outbuf *ob, int fd, char *tmp, const char *path, struct weft_err *e)
+{
+	int rc = ob_flush(ob, e, tmp);
+	ob_free(ob);
+	if (close(fd) != 0 && rc == 0)
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
 /* ---- random numbers (splitmix64) ---------------------------------------- */
 
 static uint64_t rnd(uint64_t *s)
@@ -180,26 +196,6 @@ static int parse_ppm(const char *s, int64_t *ppb)
 	if (parse_time(buf, 1, ppb))
 		return -1;
 	return *ppb > 1000000 || *ppb < -1000000 ? -1 : 0;
-}
-
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || errno || s[0] == '-')
-		return -1;
-	uint64_t mul = 1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1000, end++;
-	else if (*end == 'M')
-		mul = 1000000, end++;
-	else if (*end == 'G')
-		mul = 1000000000, end++;
-	if (*end || v > UINT64_MAX / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
 }
 
 /* ---- the generator -------------------------------------------------------- */
@@ -606,16 +602,7 @@ static int write_truth(struct gen *g, const char *path, struct weft_err *e)
 		ob_str(&ob, i + 1 < g->o.procs ? "},\n" : "}\n");
 	}
 	ob_str(&ob, "  ]\n}\n");
-	int rc = ob_flush(&ob, e, tmp);
-	ob_free(&ob);
-	if (close(fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return finish_tmp(&ob, fd, tmp, path, e);
 }
 
 static int generate(struct gen *g, const char *out, struct weft_err *e)
@@ -664,15 +651,7 @@ static int generate(struct gen *g, const char *out, struct weft_err *e)
 		}
 	}
 	drain(g, 1);
-	int rc = ob_flush(&g->ob, e, tmp);
-	if (close(fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, out) != 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	ob_free(&g->ob);
+	int rc = finish_tmp(&g->ob, fd, tmp, out, e);
 	free(g->inbox);
 	free(g->ninbox);
 	free(g->inbox_start);
@@ -709,7 +688,7 @@ int synth_picl(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case O_TRUTH: truth = optarg; break;
 		case O_PROCS:
-			if (parse_count(optarg, &v) || v < 2 || v > 32767)
+			if (cli_parse_count(optarg, UINT64_MAX, &v) || v < 2 || v > 32767)
 				return cli_usage_error("synth", "--procs: expected 2 to 32767, found '%s'", optarg);
 			o.procs = (int) v;
 			break;
@@ -725,7 +704,7 @@ int synth_picl(int argc, char **argv)
 						       optarg);
 			break;
 		case 'n':
-			if (parse_count(optarg, &o.records) || o.records == 0)
+			if (cli_parse_count(optarg, UINT64_MAX, &o.records) || o.records == 0)
 				return cli_usage_error("synth", "--records: expected a positive count, found '%s'",
 						       optarg);
 			have_records = 1;
@@ -736,7 +715,7 @@ int synth_picl(int argc, char **argv)
 						       optarg);
 			break;
 		case O_SEED:
-			if (parse_count(optarg, &o.seed))
+			if (cli_parse_count(optarg, UINT64_MAX, &o.seed))
 				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
 			break;
 		case O_OFFSET: o.off_arg = optarg; break;
@@ -756,7 +735,7 @@ int synth_picl(int argc, char **argv)
 						       optarg);
 			break;
 		case O_DIGITS:
-			if (parse_count(optarg, &v) || v > 9)
+			if (cli_parse_count(optarg, UINT64_MAX, &v) || v > 9)
 				return cli_usage_error("synth", "--digits: expected 0 to 9, found '%s'", optarg);
 			o.digits = (int) v;
 			break;
