@@ -81,4 +81,6 @@ static void release(struct emu *e)
 	e->mstate['K' - 0x21] = NULL;
 }
 
-const struct weft_model_hooks kernel_hooks = {setup, NULL, pcf, release, NULL, 0};
+const struct weft_model_hooks kernel_hooks = {
+	.setup = setup, .pcf = pcf, .release = release,
+};

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
-
+#include "keys.h"
 #include "msg.h"
 
 #define STACK_MAX 256
@@ -37,31 +36,30 @@ struct mthread {
 	int clear;               /* punctual values to reset at the next event */
 };
 
-struct pend {
-	uint64_t id;             /* sends: comm id */
-	uint64_t ltime, ptime;   /* sends: lsend; receives: lrecv, precv */
-	struct emu_thread *th;   /* receives: the receiver */
-};
-
-struct fifo {
-	struct pend *v;
-	size_t head, n, cap;
-};
-
-struct key {
-	struct { int32_t src, dst, tag; } k;
-	struct fifo sends, recvs;
-	UT_hash_handle hh;
-};
-
 struct mstate {
 	struct mthread *th;      /* by stream index */
 	struct emu_thread **by_proc_v;
 	int32_t *by_proc_k;
 	int nproc;
-	struct key *keys;
+	struct keytab keys;
 	uint64_t npending, nmatched, ncausal, noverflow, nsends, nrecvs;
-	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_fop, s_flen, s_ffd, s_user;
+	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_user;
+};
+
+static const struct {
+	int v;
+	const char *l;
+} calls[] = {
+	{11, "open0"}, {12, "close0"}, {21, "send0"}, {27, "sendbegin0"}, {28, "sendstatus0"},
+	{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
+	{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
+	{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
+	{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
+	{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
+	{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
+	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
+	{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
+	{914, "trace buffer full (overwriting)"},
 };
 
 static struct mstate *ms(struct emu *e)
@@ -94,9 +92,21 @@ int msg_state_of(int type)
 	return 0;
 }
 
-static int is_file(int type)
+/* Bytes an entry or an exit carries in its first data field (PICL's volume
+ * statistic, §2.3.7), -1 if none. */
+static int64_t entry_bytes(int32_t type, int32_t a)
 {
-	return type == -201 || type == -202 || type == -221 || type == -251;
+	return type == -21 || type == -27 || type == -911 ? a : -1;
+}
+
+static int64_t exit_bytes(int32_t type, int32_t a)
+{
+	switch (type) {
+	case -51: case -52: case -56: case -58: case -60: case -61: case -912:
+		return a;
+	default:
+		return -1;
+	}
 }
 
 int msg_setup(struct emu *e, struct weft_err *err)
@@ -123,50 +133,8 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	m->s_rtag = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_TAG, "Message type received");
 	m->s_rfrom = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_FROM, "Message received from processor (+1)");
 	m->s_mark = emu_slot(e, EMU_THREAD_FILE, MSG_T_MARK, "PICL mark");
-	m->s_fop = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_OP, "File I/O operation");
-	m->s_flen = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_LEN, "File I/O length (bytes)");
-	m->s_ffd = emu_slot(e, EMU_THREAD_FILE, MSG_T_FILE_FD, "File descriptor");
 	m->s_user = emu_slot(e, EMU_THREAD_FILE, MSG_T_USER_REC, "PICL user record");
 	return 0;
-}
-
-/* ---- FIFOs ---------------------------------------------------------------- */
-
-static void fifo_push(struct fifo *f, const struct pend *p)
-{
-	if (f->n == f->cap) {
-		size_t nc = f->cap ? 2 * f->cap : 4;
-		struct pend *v = weft_xcalloc(nc, sizeof(*v));
-		for (size_t i = 0; i < f->n; i++)
-			v[i] = f->v[(f->head + i) % f->cap];
-		free(f->v);
-		f->v = v;
-		f->head = 0;
-		f->cap = nc;
-	}
-	f->v[(f->head + f->n++) % f->cap] = *p;
-}
-
-static struct pend fifo_pop(struct fifo *f)
-{
-	struct pend p = f->v[f->head];
-	f->head = (f->head + 1) % f->cap;
-	f->n--;
-	return p;
-}
-
-static struct key *key_get(struct mstate *m, int32_t src, int32_t dst, int32_t tag)
-{
-	struct key probe, *k;
-	memset(&probe, 0, sizeof(probe));
-	probe.k.src = src, probe.k.dst = dst, probe.k.tag = tag;
-	HASH_FIND(hh, m->keys, &probe.k, sizeof(probe.k), k);
-	if (!k) {
-		k = weft_xcalloc(1, sizeof(*k));
-		k->k = probe.k;
-		HASH_ADD(hh, m->keys, k, sizeof(k->k), k);
-	}
-	return k;
 }
 
 /* ---- output helpers ------------------------------------------------------- */
@@ -198,7 +166,7 @@ static void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *
 	if (!x->clear)
 		return;
 	struct mstate *m = ms(e);
-	int slots[] = {m->s_rsize, m->s_rtag, m->s_rfrom, m->s_mark, m->s_fop, m->s_flen, m->s_ffd, m->s_user};
+	int slots[] = {m->s_rsize, m->s_rtag, m->s_rfrom, m->s_mark, m->s_user};
 	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
 		out(e, t, slots[i], 0);
 	x->clear = 0;
@@ -212,7 +180,7 @@ static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x
 	struct mstate *m = ms(e);
 	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	struct key *k = key_get(m, x->proc, to, tag);
+	struct key *k = keytab_get(&m->keys, x->proc, to, tag);
 	if (k->recvs.n) {
 		struct pend r = fifo_pop(&k->recvs);
 		m->npending--;
@@ -235,7 +203,7 @@ static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int
 {
 	struct mstate *m = ms(e);
 	m->nrecvs++;
-	struct key *k = key_get(m, from, x->proc, tag);
+	struct key *k = keytab_get(&m->keys, from, x->proc, tag);
 	if (k->sends.n) {
 		struct pend s = fifo_pop(&k->sends);
 		m->npending--;
@@ -314,18 +282,9 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	c->b = (int32_t) ev_field(in, 2, ev);
 	c->c = (int32_t) ev_field(in, 3, ev);
 	c->time = e->now;
+	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
 	if (c->type == -21 || c->type == -27)
 		call_send(e, t, x, c);
-	if (is_file(c->type)) {
-		out(e, t, m->s_fop, -c->type);
-		if (c->type == -202)
-			out(e, t, m->s_ffd, c->a);
-		if (c->type == -221) {
-			out(e, t, m->s_flen, c->a);
-			out(e, t, m->s_ffd, c->b);
-		}
-		x->clear = 1;
-	}
 	show_state(e, t, x);
 	return 0;
 }
@@ -347,6 +306,7 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct call c = x->stack[i];
 	memmove(&x->stack[i], &x->stack[i + 1], (size_t) (x->n - i - 1) * sizeof(*x->stack));
 	x->n--;
+	emu_acct_op(e, t, 'X', EMU_OP_END, type, exit_bytes(type, a), type >= 0);
 	struct req r;
 	switch (type) {
 	case -21:
@@ -399,17 +359,6 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		x->clear = 1;
 		break;
 	}
-	case -201:
-		out(e, t, m->s_fop, 201);
-		out(e, t, m->s_ffd, a);
-		x->clear = 1;
-		break;
-	case -251:
-		out(e, t, m->s_fop, 251);
-		out(e, t, m->s_flen, a);
-		out(e, t, m->s_ffd, b);
-		x->clear = 1;
-		break;
 	default:
 		break;
 	}
@@ -426,6 +375,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int32_t type = (int32_t) ev_field(in, 0, ev);
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
 	out(e, t, m->s_mark, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
 	x->clear = 1;
 	return 0;
@@ -443,14 +393,76 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	return 0;
 }
 
+/* A PICL statistics record's pair, as a figure to compare with what weft
+ * measures (legacy-formats.md §2.1: -101 time, -102 count, -103 volume of
+ * event type `type` relative to event type `ctx`). */
+int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	struct emu_thread *t = &e->th[ev->stream->index];
+	static const struct { char val; int32_t record; enum emu_claim_what what; } kinds[] = {
+		{'t', -101, EMU_CLAIM_TIME}, {'c', -102, EMU_CLAIM_COUNT}, {'v', -103, EMU_CLAIM_BYTES},
+	};
+	struct emu_claim c;
+	memset(&c, 0, sizeof(c));
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (kinds[k].val == ev->val)
+			c.record = kinds[k].record, c.what = kinds[k].what;
+	c.op = (int32_t) ev_field(in, 0, ev);
+	/* PICL's file I/O is emulated by the fileio model, which numbers its
+	 * operations as PICL does */
+	c.model = c.op == -201 || c.op == -202 || c.op == -221 || c.op == -251 ? 'F' : 'X';
+	c.value = ev_field(in, 1, ev);
+	c.ctx = (int32_t) ev_field(in, 2, ev);
+	c.ctx_model = c.ctx == -1 ? 0 : 'X';
+	c.unit_ns = c.ts_unit_ns = 1;
+	if (c.what == EMU_CLAIM_TIME) {
+		for (int64_t d = ev_field(in, 3, ev); d < 9; d++)
+			c.unit_ns *= 10;
+		for (int64_t d = ev_field(in, 4, ev); d < 9; d++)
+			c.ts_unit_ns *= 10;
+	}
+	static const int32_t unrecorded[] = {-13, -14, -29, -53, -54, -55, -59};
+	for (size_t k = 0; k < sizeof(unrecorded) / sizeof(unrecorded[0]); k++)
+		if (c.op == unrecorded[k])
+			c.why_not = "PICL writes no records for this event type";
+	if (c.op <= -1001 || c.op == -1)
+		c.why_not = "a subset of event types";
+	else if (c.ctx < -1)
+		c.why_not = c.ctx <= -1001 ? "relative to a subset of event types"
+					   : "relative to a system event type (weft measures within user events)";
+	emu_acct_claim(e, t, &c);
+	return 0;
+}
+
+void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
+{
+	if (op >= 0) {
+		const struct weft_mark_type *mk = &e->tr.sys.marks[0];
+		for (int i = 0; mk->defined && i < mk->nlabels; i++)
+			if (mk->labels[i].value == (int64_t) op + 1) {
+				snprintf(buf, (size_t) n, "%s", mk->labels[i].label);
+				return;
+			}
+		snprintf(buf, (size_t) n, "user event %d", op);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (calls[i].v == -op) {
+			snprintf(buf, (size_t) n, "%s", calls[i].l);
+			return;
+		}
+	snprintf(buf, (size_t) n, "PICL event %d", op);
+}
+
 int msg_finish(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct mstate *m = ms(e);
 	uint64_t us = 0, ur = 0;
 	int shown = 0;
-	struct key *k, *tmp;
-	HASH_ITER(hh, m->keys, k, tmp) {
+	for (size_t i = 0; i < m->keys.norder; i++) {
+		struct key *k = m->keys.order[i];
 		if (!k->sends.n && !k->recvs.n)
 			continue;
 		size_t ns = k->sends.n;
@@ -462,7 +474,7 @@ int msg_finish(struct emu *e, struct weft_err *err)
 		}
 		if (!e->o.quiet && shown++ < REPORT_KEYS)
 			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->k.src, k->k.dst, k->k.tag, ns,
+				  k->src, k->dst, k->tag, ns,
 				  (size_t) k->recvs.n);
 	}
 	if (!e->o.quiet) {
@@ -487,19 +499,6 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 	struct mstate *m = ms(e);
 	if (file != EMU_THREAD_FILE)
 		return;
-	static const struct { int v; const char *l; } calls[] = {
-		{11, "open0"}, {12, "close0"}, {21, "send0"}, {27, "sendbegin0"}, {28, "sendstatus0"},
-		{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
-		{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
-		{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
-		{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
-		{201, "file open"}, {202, "file close"}, {221, "file write"}, {251, "file read"},
-		{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
-		{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
-		{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
-		{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
-		{914, "trace buffer full (overwriting)"},
-	};
 	int types[] = {MSG_T_CALL, MSG_T_MARK};
 	for (int k = 0; k < 2; k++) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\nVALUES\n", types[k],
@@ -508,13 +507,11 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}
-	sb_printf(b, "EVENT_TYPE\n0 %d File I/O operation\nVALUES\n201 open\n202 close\n221 write\n"
-		     "251 read\n\n\n", MSG_T_FILE_OP);
 	for (int s = 0; s < e->nslots[EMU_THREAD_FILE]; s++) {
 		int ty = e->slot_type[EMU_THREAD_FILE][s];
 		if (ty >= 1041 && ty <= 1046 && ty != 1047)
 			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
-		if (ty == MSG_T_FILE_LEN || ty == MSG_T_FILE_FD || ty == MSG_T_USER_REC)
+		if (ty == MSG_T_USER_REC)
 			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
 	}
 	(void) m;
@@ -525,13 +522,7 @@ void msg_free(struct emu *e)
 	struct mstate *m = ms(e);
 	if (!m)
 		return;
-	struct key *k, *tmp;
-	HASH_ITER(hh, m->keys, k, tmp) {
-		HASH_DEL(m->keys, k);
-		free(k->sends.v);
-		free(k->recvs.v);
-		free(k);
-	}
+	keytab_free(&m->keys);
 	for (int i = 0; i < e->nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)

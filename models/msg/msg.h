@@ -22,7 +22,7 @@ enum {
 	MSG_T_SEND_SIZE = 1041, MSG_T_SEND_TAG = 1042, MSG_T_SEND_TO = 1043,
 	MSG_T_RECV_SIZE = 1044, MSG_T_RECV_TAG = 1045, MSG_T_RECV_FROM = 1046,
 	MSG_T_MARK = 1047,  /* PICL mark, event type negated (user types: type + 1) */
-	MSG_T_FILE_OP = 1048, MSG_T_FILE_LEN = 1049, MSG_T_FILE_FD = 1050,
+	/* 1048-1050: unused (PICL file I/O is in the fileio model) */
 	MSG_T_USER_REC = 1051 /* user record: record type + 1 */
 };
 
@@ -35,6 +35,8 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+void msg_op_label(const struct emu *e, int32_t op, char *buf, int n);
 
 /* State value of a PICL system event type (0 if it has none). */
 int msg_state_of(int type);

@@ -16,6 +16,22 @@ static int is_active(enum th_state s)
 	return s == TH_RUNNING || s == TH_COOLING || s == TH_WARMING;
 }
 
+/* The model's first slot in thread.prv and cpu.prv: models set up before
+ * it (in model-character order, e.g. fileio) registered theirs first. */
+struct ovni_slots {
+	int t, c;
+};
+
+static inline int ts(const struct emu *e, int k)
+{
+	return ((const struct ovni_slots *) e->mstate['O' - 0x21])->t + k;
+}
+
+static inline int cs(const struct emu *e, int k)
+{
+	return ((const struct ovni_slots *) e->mstate['O' - 0x21])->c + k;
+}
+
 /* ---- rows ------------------------------------------------------------- */
 
 /* The rows show what the model holds; each column is written only when
@@ -29,20 +45,19 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 		t->shown_cpu = cpu;
 		if (e->writing)
 			prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
+		emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_AFFINITY), cpu);
 	}
 	if (t->state == t->shown_state)
 		return;
 	t->shown_state = t->state;
-	if (e->writing && e->state_owner == 'O')
-		prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
-	emu_out(e, EMU_THREAD_FILE, r, OT_STATE, t->state);
+	emu_model_state(e, t, 'O', (uint32_t) t->state);
+	emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_STATE), t->state);
 	int act = is_active(t->state);
 	if (act != t->marks_act) {
 		t->marks_act = act;
-		emu_out(e, EMU_THREAD_FILE, r, OT_TID, act ? t->sys->tid : 0);
+		emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_TID), act ? t->sys->tid : 0);
 		for (int k = 0; k < e->nmarks; k++)
-			emu_out(e, EMU_THREAD_FILE, r, OT_MARK0 + k, act ? t->mark[k] : 0);
+			emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_MARK0 + k), act ? t->mark[k] : 0);
 	}
 }
 
@@ -62,19 +77,19 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	/* columns in ovniemu's order: pid, tid, nrun, flush, marks */
 	int new_run = run != c->marks_of;
 	if (new_run) {
-		emu_out(e, EMU_CPU_FILE, r, OC_PID, run ? run->sys->proc->pid : 0);
-		emu_out(e, EMU_CPU_FILE, r, OC_TID, run ? run->sys->tid : 0);
+		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_PID), run ? run->sys->proc->pid : 0);
+		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_TID), run ? run->sys->tid : 0);
 	}
 	if (n != c->shown_nrun) {
 		c->shown_nrun = n;
-		emu_out(e, EMU_CPU_FILE, r, OC_NRUN, n);
+		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_NRUN), n);
 	}
 	if (!new_run)
 		return;
 	c->marks_of = run;
-	emu_out(e, EMU_CPU_FILE, r, OC_FLUSH, run ? run->flushing : 0);
+	emu_out(e, EMU_CPU_FILE, r, cs(e, OC_FLUSH), run ? run->flushing : 0);
 	for (int k = 0; k < e->nmarks; k++)
-		emu_out(e, EMU_CPU_FILE, r, OC_MARK0 + k, run ? run->mark[k] : 0);
+		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_MARK0 + k), run ? run->mark[k] : 0);
 	/* other models' running-thread channels (the kernel's context switch) */
 	for (int k = 0; k < e->ntrack; k++)
 		emu_out(e, EMU_CPU_FILE, r, e->track_slot[k], run ? run->track[k] : 0);
@@ -275,9 +290,9 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			  (unsigned long long) e->now);
 	}
 	/* only the flush columns change */
-	emu_out(e, EMU_THREAD_FILE, t->row, OT_FLUSH, t->flushing);
+	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_FLUSH), t->flushing);
 	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, OC_FLUSH, t->flushing);
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_FLUSH), t->flushing);
 	return 0;
 }
 
@@ -327,9 +342,9 @@ int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 		t->mark[slot] = s->n ? s->v[s->n - 1] : 0;
 	}
 	/* only this mark's columns change */
-	emu_out(e, EMU_THREAD_FILE, t->row, OT_MARK0 + slot, is_active(t->state) ? t->mark[slot] : 0);
+	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_MARK0 + slot), is_active(t->state) ? t->mark[slot] : 0);
 	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, OC_MARK0 + slot, t->mark[slot]);
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_MARK0 + slot), t->mark[slot]);
 	return 0;
 }
 
@@ -338,6 +353,10 @@ int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 int ovni_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
+	struct ovni_slots *sl = weft_xcalloc(1, sizeof(*sl));
+	sl->t = e->nslots[EMU_THREAD_FILE];
+	sl->c = e->nslots[EMU_CPU_FILE];
+	e->mstate['O' - 0x21] = sl;
 	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
 	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
 	emu_slot(e, EMU_THREAD_FILE, 2, "Thread: TID of the ACTIVE thread");
@@ -444,4 +463,6 @@ void ovni_free(struct emu *e)
 		free(t->stack);
 		free(t->mark);
 	}
+	free(e->mstate['O' - 0x21]);
+	e->mstate['O' - 0x21] = NULL;
 }

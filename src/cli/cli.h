@@ -3,6 +3,8 @@
 #ifndef WEFT_CLI_H
 #define WEFT_CLI_H
 
+#include <stdint.h>
+
 #include "err.h"
 
 int cmd_dump(int argc, char **argv);
@@ -13,12 +15,16 @@ int cmd_models(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Print "weft: error: MSG" and return the error's exit code. */
 int cli_report(const struct weft_err *e);
 /* Report a getopt_long failure ('?' unknown option, ':' missing argument;
  * call with opterr = 0 and a ":"-prefixed option string). Returns 2. */
 int cli_bad_option(const char *cmd, int c, int optopt_char, char **argv, int optind_now);
+/* A count with an optional suffix k, M or G (10^3, 10^6, 10^9), at most
+ * max: 0, or -1 if it is not one. */
+int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
 /* Print "weft CMD: MSG" plus a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,6 +1,8 @@
 /* common: error and usage reporting shared by the commands. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -28,4 +30,24 @@ int cli_bad_option(const char *cmd, int c, int optopt_char, char **argv, int opt
 	if (optopt_char)
 		return cli_usage_error(cmd, "unknown option '-%c'", optopt_char);
 	return cli_usage_error(cmd, "unknown option '%s'", argv[optind_now - 1]);
+}
+
+int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s || errno || s[0] == '-')
+		return -1;
+	uint64_t mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end != '\0' || v > max / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
 }

@@ -36,26 +36,6 @@ static const char synth_help[] =
 	"      --seed S       random seed, default 1\n"
 	"  -h, --help         show this help\n";
 
-static int parse_count(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || errno || s[0] == '-')
-		return -1;
-	uint64_t mul = 1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1000, end++;
-	else if (*end == 'M')
-		mul = 1000000, end++;
-	else if (*end == 'G')
-		mul = 1000000000, end++;
-	if (*end != '\0' || v > max / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
 /* `--format NAME` picks another generator, which parses the rest itself. */
 static int other_format(int argc, char **argv, int *handled)
 {
@@ -120,12 +100,12 @@ int cmd_synth(int argc, char **argv)
 				printf("  --format %-10s %s\n", synth_formats[k]->name, synth_formats[k]->what);
 			return 0;
 		case 'n':
-			if (parse_count(optarg, UINT64_MAX, &so.events) || so.events == 0)
+			if (cli_parse_count(optarg, UINT64_MAX, &so.events) || so.events == 0)
 				return cli_usage_error("synth", "--events: expected a positive count, found '%s'",
 						       optarg);
 			continue;
 		case O_SEED:
-			if (parse_count(optarg, UINT64_MAX, &so.seed))
+			if (cli_parse_count(optarg, UINT64_MAX, &so.seed))
 				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
 			continue;
 		case O_LOOMS:
@@ -143,7 +123,7 @@ int cmd_synth(int argc, char **argv)
 		default:
 			return cli_bad_option("synth", c, optopt, argv, optind);
 		}
-		if (parse_count(optarg, 4096, &v) || v == 0)
+		if (cli_parse_count(optarg, 4096, &v) || v == 0)
 			return cli_usage_error("synth", "%s: expected a number from 1 to 4096, found '%s'",
 					       name, optarg);
 		*field = (int) v;

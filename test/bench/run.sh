@@ -4,7 +4,11 @@
 # RSS of weft top, weft dump and weft emu at several trace lengths, plus the
 # Paraver bytes weft emu writes per second, and weft query with one simple
 # pattern and with four patterns at once (targets on the largest trace: one
-# pattern >= 15 M events/s, four <= 1.5x the time of one). Every timed row is
+# pattern >= 15 M events/s, four <= 1.5x the time of one), and PICL import
+# end to end: `weft synth --format picl` makes a log of at least 100 MB
+# (BENCH_PICL_RECORDS records, default 4200k: about 120 MB), then `weft emu
+# FILE -o DIR` is timed (import + emulation + Paraver written; target >= 100
+# MB/s of PICL text), with `weft import` alone beside it. Every timed row is
 # the best of three runs: this machine class varies by +-30% between identical
 # runs, and the best run is the one least disturbed by its neighbours.
 set -eu
@@ -85,3 +89,36 @@ if [ -d "$corpus" ]; then
 	row "dump o-medium" "$events" "$1" "$2"
 	emu_row "emu o-medium" "$events" "$corpus"
 fi
+
+# ---- PICL text into a finished Paraver trace ----------------------------------
+precs=${BENCH_PICL_RECORDS:-4200k}
+plog="$out/picl-$precs.trf"
+if [ ! -f "$plog.done" ]; then
+	rm -f "$plog"
+	set -- $("$out/measure" /dev/null "$WEFT" synth --format picl -o "$plog" --procs 64 --traffic random \
+		-n "$precs" --offset 20us --drift 50 --seed 1)
+	touch "$plog.done"
+	echo "synth picl: $(wc -c < "$plog") bytes in $1 s"
+fi
+pbytes=$(wc -c < "$plog")
+precords=$(wc -l < "$plog")
+picl_row() { # name seconds rss
+	awk -v n="$1" -v e="$precords" -v s="$2" -v r="$3" -v b="$pbytes" 'BEGIN {
+		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB  %6.0f MB in, %5.1f MB/s\n", n, e, s,
+			(s > 0 ? e / s / 1e6 : 0), r / 1024, b / 1e6, (s > 0 ? b / s / 1e6 : 0) }'
+}
+_s="" _r=0
+for _i in 1 2 3; do
+	rm -rf "$out/picl-imp"
+	set -- $("$out/measure" /dev/null "$WEFT" import picl "$plog" -o "$out/picl-imp")
+	if [ -z "$_s" ] || awk -v a="$1" -v b="$_s" 'BEGIN { exit !(a < b) }'; then _s=$1; fi
+	[ "$2" -gt "$_r" ] && _r=$2
+done
+picl_row "import picl" "$_s" "$_r"
+set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/picl-emu" "$out/picl-imp")
+picl_row "emu imported picl" "$1" "$2"
+rm -rf "$out/picl-emu"
+set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/picl-emu" "$plog")
+picl_row "emu picl (end to end)" "$1" "$2"
+awk -v b="$pbytes" -v s="$1" 'BEGIN { printf "picl: %.1f MB/s of PICL text into a finished Paraver trace (target >= 100)\n", b / s / 1e6 }'
+rm -rf "$out/picl-emu" "$out/picl-imp"

@@ -6,8 +6,11 @@
 # Fixtures in test/e2e/picl/ (hand-written, times hand-computed; the
 # origin is each log's earliest record): state intervals, communication
 # records (lsend psend receiver lrecv precv size tag) and unmatched sends
-# written as '#' comments, checked from thread.prv; every output passes
-# `weft check`; malformed logs fail with their exact error.
+# written as '#' comments, file I/O as fileio records, scoped -6 aliases,
+# records continued with '\', checked from thread.prv; `weft synth --format
+# picl` (determinism, validity, causality, clocks, truth file, usage
+# errors); every output passes `weft check`; malformed logs fail with their
+# exact error.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -96,7 +99,8 @@ if emu causal; then
 fi
 
 # unmatched send: a '#' line, reported per key; host 32767 on its own loom;
-# -5 label; file I/O as punctual events
+# -5 label; file I/O as events of the fileio model (open at its exit: file
+# operation 1 open, file id 1, one open file)
 if emu unmatched; then
 	expect "unmatched comms" "$(comms unmatched | wc -l | tr -d ' ')" 0
 	expect "unmatched comment" "$(grep -c '^#:1:1:1:1:2000:' "$tmp/unmatched/thread.prv")" 1
@@ -104,8 +108,10 @@ if emu unmatched; then
 	expect "unmatched report" "$(grep -c 'processor 0 to processor 1, type 11: 1 sends and 0 receives unmatched' "$tmp/err")" 1
 	expect "unmatched label" "$(grep -c '^1 phase one' "$tmp/unmatched/thread.pcf")" 1
 	expect "unmatched host loom" "$(grep -c '^picl.host$' "$tmp/unmatched/thread.row")" 1
-	expect "unmatched file open" "$(grep -c ':5000:1048:201' "$tmp/unmatched/thread.prv")" 1
-	expect "unmatched file fd" "$(grep -c ':6000:.*1050:3' "$tmp/unmatched/thread.prv")" 1
+	expect "unmatched file open" "$(grep -c '^2:1:1:1:1:6000:1076:1:1072:1:1080:0:1074:1$' "$tmp/unmatched/thread.prv")" 1
+	expect "unmatched ovni values at the start, not fileio ones" \
+		"$(awk -F: '$1 == 2 && $6 == 0' "$tmp/unmatched/thread.prv" | tr '\n' ' ')" \
+		"2:1:1:1:1:0:6:1:4:1:2:1 2:3:1:2:1:0:6:3:4:1:2:32768 "
 fi
 
 # old format, verbose lines: send state to the second compstats
@@ -120,6 +126,91 @@ if emu oldhost; then
 	expect "oldhost Receiving" "$(state_time oldhost 1 32)" 150000
 	expect "oldhost block" "$(grep -c ':400000:100:4' "$tmp/oldhost/thread.prv")" 1
 fi
+
+# the seed's Table 20 with its long records broken by '\' as typeset: joined
+if emu table20-cont; then
+	expect "table20-cont Sending" "$(state_time table20-cont 1 31)" 46000
+	expect "table20-cont Receiving (blocked)" "$(state_time table20-cont 1 32)" 1213000
+	"$WEFT" emu -o "$tmp/t20c2" "$fx/table20-cont.trf" 2>"$tmp/err" >/dev/null
+	expect "table20-cont one warning" "$(grep -c "record continued on the next line with '\\\\': joined" "$tmp/err")" 1
+	expect "table20-cont warning line" "$(grep -o 'table20-cont.trf:[0-9]*: record continued' "$tmp/err")" \
+		"table20-cont.trf:25: record continued"
+fi
+
+# file I/O as fileio events: open (op 1, file 1, one open file) at the open's
+# exit, write 4096 and read 100 bytes of file 1 (by descriptor 5), close
+# (op 2), a write mark of 8 bytes after the close (no file any more); user
+# event 1 as mark type 100 value 2
+if emu files; then
+	expect "files fileio records" "$(awk -F: '$1 == 2' "$tmp/files/thread.prv" | tr '\n' ' ')" \
+		"2:1:1:1:1:0:6:1:4:1:2:1 2:1:1:1:1:1000:100:2 2:1:1:1:1:12000:1076:1:1072:1:1080:0:1074:1 2:1:1:1:1:20000:1071:4096:1072:1 2:1:1:1:1:60000:1070:100:1072:1 2:1:1:1:1:81000:1072:1:1076:2:1074:0 2:1:1:1:1:90000:100:0 2:1:1:1:1:95000:1071:8 2:0:1:1:1:100000:6:0:4:3:2:0 "
+	expect "files requires fileio" "$("$WEFT" import picl "$fx/files.trf" -o "$tmp/files-imp" >/dev/null 2>&1 &&
+		grep -c '"fileio": "1.0.0"' "$tmp/files-imp/loom.picl.0/proc.1/thread.1/stream.json")" 1
+	expect "files events" "$("$WEFT" top "$tmp/files-imp" | awk '$1 ~ /^F..$/ {printf "%s=%s ", $1, $2}' | tr ' ' '\n' | sort | tr '\n' ' ')" \
+		"FC.=1 FD.=3 FO.=1 FR[=1 FR]=1 FW[=2 FW]=2 Fc[=1 Fc]=1 Fo[=1 Fo]=1 "
+	expect "files pcf" "$(grep -c '^0 1071 File I/O: bytes written$' "$tmp/files/thread.pcf")" 1
+fi
+
+# scoped -6 aliases: code 9 for event -21 everywhere (one field of 3
+# integers), code 8 two integers per field on the processors of subset -7
+# (1 and 2) but one on processor 0
+if emu alias; then
+	expect "alias comms" "$(comms alias | tr '\n' ' ')" \
+		"3:1:1:1:1:1000:2000:3:1:2:1:1000:5000:16:4 3:3:1:2:1:7000:8000:1:1:1:1:6000:9000:8:3 "
+fi
+
+# weft synth --format picl: same options, same bytes; valid; causal in true
+# time; clock offsets and drift give receives before sends
+synth() { "$WEFT" synth --format picl "$@" >"$tmp/synth.out" 2>&1; }
+if synth -o "$tmp/s1.trf" --procs 6 -n 20000 --traffic random --seed 3 --offset 30us --drift 40 \
+	--truth "$tmp/s1.json" && synth -o "$tmp/s2.trf" --procs 6 -n 20000 --traffic random --seed 3 \
+	--offset 30us --drift 40; then
+	expect "synth deterministic" "$(cmp "$tmp/s1.trf" "$tmp/s2.trf" && echo same)" same
+	synth -o "$tmp/s3.trf" --procs 6 -n 20000 --traffic random --seed 4 --offset 30us --drift 40
+	expect "synth seed matters" "$(cmp -s "$tmp/s1.trf" "$tmp/s3.trf" || echo differ)" differ
+	expect "synth no temporary left" "$(ls "$tmp" | grep -c 'tmp-')" 0
+	expect "synth truth processors" "$(grep -c '"offset_ns"' "$tmp/s1.json")" 6
+	expect "synth truth reference" "$(grep -c '{"id": 0, "offset_ns": 0, "drift_ppm": 0.000}' "$tmp/s1.json")" 1
+	n=$(wc -l <"$tmp/s1.trf")
+	[ "$n" -ge 19000 ] && [ "$n" -le 20100 ] && pass "synth about -n records ($n)" || fail "synth records" "$n for 20000"
+	sends=$(grep -c '^-3 -21 ' "$tmp/s1.trf")
+	rm -rf "$tmp/s1"
+	if "$WEFT" emu -o "$tmp/s1" "$tmp/s1.trf" >/dev/null 2>"$tmp/err" && "$WEFT" check -q "$tmp/s1/thread.prv" >/dev/null; then
+		pass "synth emu+check"
+		expect "synth every send one comm" "$(awk -F: '$1 == 3' "$tmp/s1/thread.prv" | wc -l | tr -d ' ')" "$sends"
+		expect "synth skew seen" "$(grep -c 'received before they were sent' "$tmp/err")" 1
+		expect "synth sorted by local time" "$(awk '$1 > -100 {print $3}' "$tmp/s1.trf" | sort -c -g 2>&1 | wc -l | tr -d ' ')" 0
+	else
+		fail "synth emu+check" "$(head -3 "$tmp/err")"
+	fi
+	# true clocks, nanosecond timestamps: every message arrives after its
+	# send plus the smallest latency, none before it was sent
+	synth -o "$tmp/s4.trf" --procs 5 -n 10000 --traffic all --digits 9 --latency 3us-7us
+	rm -rf "$tmp/s4"
+	"$WEFT" emu -o "$tmp/s4" "$tmp/s4.trf" >/dev/null 2>"$tmp/err"
+	expect "synth causal in true time" "$(grep -c 'received before' "$tmp/err")" 0
+	expect "synth latency" "$(awk -F: '$1 == 3 && $13 - $6 < 3000' "$tmp/s4/thread.prv" | wc -l | tr -d ' ')" 0
+	expect "synth ns digits" "$(head -1 "$tmp/s4.trf" | awk '{print length($3)}')" 11
+	synth -o "$tmp/s5.trf" --procs 3 --duration 2ms --offset 0,1500,-2us --drift 0,2.5,-1 --no-stats \
+		--truth "$tmp/s5.json"
+	expect "synth explicit clocks" "$(grep -o '"offset_ns": [-0-9]*, "drift_ppm": [-.0-9]*' "$tmp/s5.json" | tr '\n' ' ')" \
+		'"offset_ns": 0, "drift_ppm": 0.000 "offset_ns": 1500, "drift_ppm": 2.500 "offset_ns": -2000, "drift_ppm": -1.000 '
+	expect "synth no stats" "$(grep -c '^-10[123] ' "$tmp/s5.trf")" 0
+else
+	fail "synth runs" "$(cat "$tmp/synth.out")"
+fi
+synth_bad() { # name expected-error args...
+	_n=$1 _w=$2
+	shift 2
+	"$WEFT" synth --format picl -o "$tmp/bad.trf" "$@" >/dev/null 2>"$tmp/err"
+	_rc=$?
+	expect "synth usage $_n" "$_rc $(head -1 "$tmp/err")" "2 $_w"
+}
+synth_bad drift "weft synth: --drift: expected 0 to 1000 ppm or a comma list, found '2000'" --drift 2000
+synth_bad latency "weft synth: --latency: expected MIN-MAX (e.g. 2us-10us), found '10-2'" --latency 10-2
+synth_bad offsets "weft synth: --offset: more values than processors at '3' (item 3 of 2 processors)" --procs 2 --offset 1,2,3
+synth_bad procs "weft synth: --procs: expected 2 to 32767, found '1'" --procs 1
+synth_bad traffic "weft synth: --traffic: expected ring, all or random, found 'star'" --traffic star
 
 # malformed logs: exact errors
 bad() { # name text expected-error
@@ -145,6 +236,16 @@ bad oldkey '1 0 0 0 0 0 0
 4 0 x 0 1 2 3' '2: field 3 (microseconds): expected an integer, found '\''x'\'''
 bad oldfields '1 0 0 0 0 0 0
 4 0 10 0 1 2' '2: send record: expected 3 fields after the node, found 2'
+
+bad subset '-201 -1 0.0 -1 -1 2 2 3 1
+-3 -901 0.0 0 0 0' '1: field 8 (subset id): expected an integer below -1, found '\''3'\'''
+bad statpairs '-3 -901 0.0 0 0 0
+-101 -1 0.1 0 0 1 "%d%lf" -21' '2: data: expected 2 tokens (1 fields of 2), found 1'
+bad contend '-3 -901 0.0 0 0 0
+-3 -21 0.1 0 0 3 2 8 1 \' "2: record continued with '\\': expected a continuation line, found the end of the file"
+bad aliasscope '-6 -1 0.0 0 -1 1 "%d%s" 8 "%d"
+-3 -901 0.0 0 0 0
+-3 -52 0.000006 0 0 1 8 3 4' '3: data: expected 1 tokens (1 fields of 1), found 2'
 
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -1,0 +1,231 @@
+/* picl_new: new-format records (ORNL/TM-12125; legacy-formats.md §2.4). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picl_int.h"
+
+/* ---- new format ----------------------------------------------------------- */
+
+/* Tokens one data field of control string `s` takes, or 0 for character
+ * data (the rest of the line), -1 if it has no conversion. */
+static int ctrl_tokens(const char *s, size_t n)
+{
+	int k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '%')
+			continue;
+		i++;
+		if (i < n && s[i] == '%')
+			continue;
+		while (i < n && (isdigit((unsigned char) s[i]) || s[i] == '.' || s[i] == '-'))
+			i++;
+		while (i < n && (s[i] == 'l' || s[i] == 'h'))
+			i++;
+		if (i >= n)
+			return -1;
+		switch (s[i]) {
+		case 'd': case 'i': case 'u': case 'f': case 'e': case 'g': case 'x':
+			k++;
+			break;
+		case 's': case 'c':
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	return k ? k : -1;
+}
+
+static int new_proc(struct picl *p, unsigned line, int64_t proc, int32_t *out)
+{
+	if (proc == HOST || (proc >= 0 && proc < HOST)) {
+		*out = (int32_t) proc;
+		return 0;
+	}
+	return FIELD_ERR(line, 3, "processor id", "0..32766 or the host 32767 (-1 and below are global)");
+}
+
+/* -101/-102/-103: pairs (event type, statistic) become K_STAT records of
+ * the processor, compared by weft stats with what weft measures. -1 values
+ * ("not measured") are dropped, as are global records. */
+static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int64_t t, int64_t proc, int chars,
+		     int first)
+{
+	if (chars || proc < 0) {
+		picl_warn(p, line, chars ? "statistics record with character data: skipped"
+				     : "statistics record of a global processor id: skipped", NULL);
+		return 0;
+	}
+	if (ctx < INT16_MIN || ctx > INT16_MAX) {
+		picl_warn(p, line, "statistics relative to an event type beyond -32768..32767: skipped", NULL);
+		return 0;
+	}
+	int32_t pr = 0;
+	if (new_proc(p, line, proc, &pr))
+		return -1;
+	if ((p->ntk - first) % 2)
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: statistics record: expected pairs of event type and value, found %d tokens",
+				 p->path, line, p->ntk - first);
+	for (int k = first; k + 1 < p->ntk; k += 2) {
+		int64_t type, v;
+		if (picl_tok_int(&p->tk[k], INT32_MIN, INT32_MAX, &type))
+			return FIELD_ERR(line, k, "event type of a statistic", "an integer");
+		int digits = 0;
+		if (rt == -101) {
+			if (picl_tok_seconds(&p->tk[k + 1], &v))
+				return FIELD_ERR(line, k + 1, "cumulative time", "decimal seconds");
+			digits = picl_tok_decimals(&p->tk[k + 1]);
+		} else if (picl_tok_int(&p->tk[k + 1], INT64_MIN / 2, INT64_MAX / 2, &v)) {
+			return FIELD_ERR(line, k + 1, rt == -102 ? "count" : "volume", "an integer");
+		}
+		if (v < 0)
+			continue; /* -1: not measured */
+		struct orec *o = picl_add(p);
+		o->t = t;
+		o->line = line;
+		o->seq = 3;
+		o->proc = pr;
+		o->kind = K_STAT;
+		o->sub = rt == -101 ? 't' : rt == -102 ? 'c' : 'v';
+		o->digits = (uint8_t) digits;
+		o->type = (int32_t) type;
+		o->a = (int32_t) ctx;
+		o->b = (int32_t) (uint32_t) ((uint64_t) v & 0xffffffffu);
+		o->c = (int32_t) (uint32_t) ((uint64_t) v >> 32);
+	}
+	return 0;
+}
+
+int picl_new_line(struct picl *p, unsigned line)
+{
+	int64_t rt, et, proc, process, nd;
+	int64_t t;
+	if (p->ntk < 6) {
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: record of %d fields: expected at least 6 (record type, event type, "
+				 "timestamp, processor, process, number of data fields)",
+				 p->path, line, p->ntk);
+	}
+	if (picl_tok_int(&p->tk[0], INT32_MIN, INT32_MAX, &rt))
+		return FIELD_ERR(line, 0, "record type", "an integer");
+	if (picl_tok_int(&p->tk[1], INT32_MIN, INT32_MAX, &et))
+		return FIELD_ERR(line, 1, "event type", "an integer");
+	if (picl_tok_seconds(&p->tk[2], &t))
+		return FIELD_ERR(line, 2, "timestamp", "decimal seconds");
+	int td = picl_tok_decimals(&p->tk[2]);
+	if (td > p->ts_digits)
+		p->ts_digits = td;
+	if (picl_tok_int(&p->tk[3], INT32_MIN, INT32_MAX, &proc))
+		return FIELD_ERR(line, 3, "processor id", "an integer");
+	if (picl_tok_int(&p->tk[4], INT32_MIN, INT32_MAX, &process))
+		return FIELD_ERR(line, 4, "process id", "an integer");
+	if (picl_tok_int(&p->tk[5], 0, 1000000, &nd))
+		return FIELD_ERR(line, 5, "number of data fields", "an integer >= 0");
+	int per = 1, chars = 0, first = 6;
+	int32_t pr = 0;
+	if (nd > 0) {
+		if (p->ntk < 7)
+			return weft_fail(p->err, WEFT_EINPUT,
+					 "%s:%u: field 7 (data descriptor): expected a code or a quoted control "
+					 "string for %lld data fields, found the end of the line",
+					 p->path, line, (long long) nd);
+		const struct tok *d = &p->tk[6];
+		const char *cs = NULL;
+		size_t cn = 0;
+		int64_t code;
+		if (d->p[0] == '"') {
+			cs = d->p + 1, cn = d->n - 2;
+		} else if (picl_tok_int(d, INT32_MIN, INT32_MAX, &code)) {
+			return FIELD_ERR(line, 6, "data descriptor", "an integer code or a quoted control string");
+		} else if (!picl_alias_find(p, code, et, proc, process, &cs, &cn)) {
+			if (code == 0 || code == 1)
+				chars = 1;
+			else if (code < 0 || code > 5) {
+				picl_warn(p, line, "unknown data descriptor code: data kept as raw tokens", NULL);
+				chars = 1;
+			}
+		}
+		if (cs) {
+			int k = ctrl_tokens(cs, cn);
+			if (k < 0)
+				return FIELD_ERR(line, 6, "data descriptor", "a control string with conversions");
+			if (k == 0)
+				chars = 1;
+			else
+				per = k;
+		}
+		first = 7;
+		if (rt == -6) {
+			/* descriptor: an integer code and a quoted control string */
+			int64_t c;
+			if (p->ntk != 9 || picl_tok_int(&p->tk[7], INT32_MIN, INT32_MAX, &c) || p->tk[8].p[0] != '"')
+				return weft_fail(p->err, WEFT_EINPUT,
+						 "%s:%u: descriptor record: expected a code and a quoted control "
+						 "string as data",
+						 p->path, line);
+			picl_alias_add(p, c, p->tk[8].p + 1, p->tk[8].n - 2, et, proc, process);
+			return 0;
+		}
+		if (!chars && p->ntk - first != nd * per)
+			return weft_fail(p->err, WEFT_EINPUT,
+					 "%s:%u: data: expected %lld tokens (%lld fields of %d), found %d", p->path,
+					 line, (long long) (nd * per), (long long) nd, per, p->ntk - first);
+		if (chars && p->ntk == first)
+			return weft_fail(p->err, WEFT_EINPUT, "%s:%u: data: expected character data, found "
+					 "the end of the line", p->path, line);
+	} else if (p->ntk != 6) {
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: field 7: expected the end of the line (0 data fields), found '%.*s'",
+				 p->path, line, (int) (p->tk[6].n > 40 ? 40 : p->tk[6].n), p->tk[6].p);
+	}
+	if (rt == -5) {
+		if (nd > 0 && et >= 0) {
+			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
+			if (*s == '"' && e > s + 1 && e[-1] == '"')
+				s++, e--;
+			picl_add_label(p, et + 1, s, (size_t) (e - s));
+		}
+		return 0;
+	}
+	if (rt <= -101 && rt >= -103)
+		return stat_line(p, line, rt, et, t, proc, chars, first);
+	if (rt >= -203 && rt <= -201)
+		return chars ? (picl_warn(p, line, "subset record with character data: skipped", NULL), 0)
+			     : picl_subset_add(p, line, rt, first);
+	if (rt == -7 || rt <= -101)
+		return 0; /* messages: not on the timeline */
+	if (rt != -2 && rt != -3 && rt != -4 && rt < 0) {
+		picl_warn(p, line, "unknown system record type: skipped", NULL);
+		return 0;
+	}
+
+	if (proc < 0) {
+		picl_warn(p, line, "event record of a global processor id (-1 or below): skipped", NULL);
+		return 0;
+	}
+	if (new_proc(p, line, proc, &pr))
+		return -1;
+	struct orec *o = picl_add(p);
+	o->t = t;
+	o->line = line;
+	o->proc = pr;
+	o->type = (int32_t) et;
+	o->a = o->b = o->c = -1;
+	int32_t *dv[3] = {&o->a, &o->b, &o->c};
+	for (int k = 0; k < 3 && !chars && first + k < p->ntk; k++) {
+		int64_t v;
+		if (picl_tok_int(&p->tk[first + k], INT32_MIN, INT32_MAX, &v) == 0)
+			*dv[k] = (int32_t) v;
+	}
+	picl_set_kind(p, o, rt);
+	if (o->kind != K_USER && o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
+			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
+		if (*s == '"' && e > s + 1 && e[-1] == '"')
+			s++, e--;
+		o->a = picl_file_id(p, s, (size_t) (e - s));
+	}
+	return 0;
+}
