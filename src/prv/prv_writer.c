@@ -37,6 +37,12 @@ struct prv_pipe {
 /* 20 digits, zero-padded (any uint64_t fits). */
 static inline void pad20(char *dst, uint64_t v)
 {
+	if (v < 10000000000000000ull) { /* times below 115 days: the usual */
+		memcpy(dst, "0000", 4);
+		fmt_8(dst + 4, (uint32_t) (v / 100000000));
+		fmt_8(dst + 12, (uint32_t) (v % 100000000));
+		return;
+	}
 	uint64_t hi = v / 10000000000000000ull; /* at most 4 digits */
 	uint64_t lo = v % 10000000000000000ull;
 	memcpy(dst, ob_digit_pairs + 2 * (hi / 100), 2);
@@ -257,6 +263,37 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	ob_i64(o, op->value);
 }
 
+/* A state op: close the row's open state record (patch its end) and open
+ * a new one with a placeholder end; state 0 opens none. */
+static inline __attribute__((always_inline)) void put_state(struct prv_back *b, const struct prv_op *op)
+{
+	struct outbuf *o = &b->ob;
+	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
+		ob_drain(o);
+	close_line(b);
+	struct prv_back_row *r = &b->rows[op->row];
+	struct prv_tclock *c = b->clk;
+	if (r->state)
+		patch20(b, r->state_end_off, c->now);
+	r->state = (uint32_t) op->value;
+	if (!r->state)
+		return;
+	put_head(b, '1', r);
+	time_string(c);
+	memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
+	o->len += c->tlen;
+	o->buf[o->len++] = ':';
+	r->state_end_off = o->written + o->len;
+	/* a placeholder: the end is patched when the state closes (or at
+	 * prv_close) */
+	memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
+	o->len += END_WIDTH;
+	o->buf[o->len++] = ':';
+	ob_u64(o, r->state);
+	o->buf[o->len++] = '\n';
+	b->nrecords++;
+}
+
 static void back_apply(struct prv_back *b, const struct prv_op *op)
 {
 	struct outbuf *o = &b->ob;
@@ -270,31 +307,9 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 	case PRV_OP_CPU:
 		b->rows[op->row].cpu = (uint32_t) op->value;
 		break;
-	case PRV_OP_STATE: {
-		close_line(b);
-		struct prv_back_row *r = &b->rows[op->row];
-		struct prv_tclock *c = b->clk;
-		if (r->state)
-			patch20(b, r->state_end_off, c->now);
-		r->state = (uint32_t) op->value;
-		if (!r->state)
-			break;
-		put_head(b, '1', r);
-		time_string(c);
-		memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
-		o->len += c->tlen;
-		o->buf[o->len++] = ':';
-		r->state_end_off = o->written + o->len;
-		/* a placeholder: the end is patched when the state closes (or at
-		 * prv_close) */
-		memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
-		o->len += END_WIDTH;
-		o->buf[o->len++] = ':';
-		ob_u64(o, r->state);
-		o->buf[o->len++] = '\n';
-		b->nrecords++;
+	case PRV_OP_STATE:
+		put_state(b, op);
 		break;
-	}
 	case PRV_OP_EVENT:
 	case PRV_OP_PUNCT:
 		put_event(b, op);
@@ -344,6 +359,11 @@ static void *pipe_main(void *arg)
 			const struct prv_op *op = &ops[i];
 			if (op->kind == PRV_OP_EVENT) {
 				put_event(back[op->file], op);
+			} else if (op->kind == PRV_OP_ARG) {
+				struct prv_back *b = back[op->file];
+				b->arg[b->narg++ & 3] = op->value;
+			} else if (op->kind == PRV_OP_STATE) {
+				put_state(back[op->file], op);
 			} else if (op->kind == PRV_OP_TIME) {
 				/* one TIME op moves every file of the pipe */
 				p->clk.now = (uint64_t) op->value;
