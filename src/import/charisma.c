@@ -4,10 +4,8 @@
  * The format has no record lengths, so every size comes from a machine
  * profile (scalar sizes, signedness, alignment, string lengths, array sizing,
  * the iPSC RW variant, sentinels, machine-dependent records), given with
- * --charisma-profile NAME|FILE or probed on the header record. Records are
- * laid out as C lays out the structs of charisma-format.h: each field at the
- * next multiple of its alignment (capped by align_max), the record rounded to
- * its largest alignment, variable arrays with the [1] idiom.
+ * --charisma-profile NAME|FILE or probed on the header record; profiles and
+ * record layouts live in charisma_profile.c.
  *
  * Records are sorted stably by their first time through a bounded window
  * (a heap of record offsets), then turned into events of model F on one
@@ -23,457 +21,12 @@
 #include <uthash.h>
 
 #include "import.h"
+#include "charisma_profile.h"
 #include "mapfile.h"
 #include "writer.h"
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100
-
-/* ---- scalar types and fields ------------------------------------------------ */
-
-enum ctype {
-	T_BYTE, T_CHAR, T_USHORT, T_INT, T_LONG, T_ULONG, T_TIME, T_DOUBLE, T_TS, T_BIGINT,
-	T_APPID, T_CLIENTID, T_USERID, T_FILEID, T_FILEDESC, T_ASYNCID, T_NTYPES,
-	T_REQ = 100 /* the TraceIORequest struct */
-};
-
-static const char *const type_name[T_NTYPES] = {
-	"byte", "char", "u_short", "int", "long", "u_long", "time_t", "double", "TimestampType", "BigInt",
-	"TraceAppId", "TraceClientId", "TraceUserId", "TraceFileId", "TraceFileDesc", "TraceAsyncId",
-};
-
-/* What a field means to the importer (its offset is looked up by key). */
-enum fkey {
-	K_NONE, K_RT, K_T1, K_T2, K_APP, K_CLIENT, K_FD, K_FILE, K_SIZE, K_SIZE2, K_OP, K_AID, K_NC,
-	K_ARR, K_FLAGS, K_LINKS, K_REQUEST, K_ARG, K_START, K_GMT, K_SYSTYPE, K_RELEASE, K_NPROC,
-	K_MEMPP, K_NDISK, K_NIO, K_MEMPD, K_UNIT, K_OFFSET, K_IOSIZE, K_NKEYS
-};
-
-#define N_NAME (-1) /* char[TRACE_NAME_LENGTH] */
-#define N_PATH (-2) /* char[TRACE_PATH_LENGTH] */
-#define N_VAR (-3)  /* [num_clients], the [1] idiom */
-
-struct fld {
-	const char *name;
-	int type;
-	int count; /* 1, a fixed length, N_NAME, N_PATH or N_VAR */
-	int key;
-};
-
-#define RT {"record_type", T_USHORT, 1, K_RT}
-#define TS(n) {n, T_TS, 1, K_T1}
-
-static const struct fld f_header[] = {
-	RT, {"start_date", T_TIME, 1, K_START}, {"gmt_offset", T_LONG, 1, K_GMT}, TS("timestamp"),
-	{"SystemId", T_ULONG, 1, K_NONE}, {"system_type", T_BYTE, 1, K_SYSTYPE},
-	{"md_version", T_INT, 1, K_NONE}, {"release_data", T_CHAR, 80, K_RELEASE},
-	{"num_processors", T_INT, 1, K_NPROC}, {"memory_per_proc", T_INT, 1, K_MEMPP},
-	{"num_disks", T_INT, 1, K_NDISK}, {"num_IO_nodes", T_INT, 1, K_NIO},
-	{"memory_per_disk", T_INT, 1, K_MEMPD}, {"timestamp_unit", T_DOUBLE, 1, K_UNIT}, {0}};
-static const struct fld f_load[] = {
-	RT, TS("timestamp"), {"name", T_CHAR, N_NAME, K_NONE}, {"path", T_CHAR, N_PATH, K_NONE},
-	{"user_id", T_USERID, 1, K_NONE}, {"initial_load_size", T_ULONG, 1, K_NONE},
-	{"appl_id", T_APPID, 1, K_APP}, {"num_clients", T_USHORT, 1, K_NC},
-	{"clients", T_CLIENTID, N_VAR, K_ARR}, {0}};
-static const struct fld f_exit[] = {RT, TS("timestamp"), {"appl_id", T_APPID, 1, K_APP}, {0}};
-static const struct fld f_join[] = {RT, TS("timestamp"), {"appl_id", T_APPID, 1, K_APP},
-				    {"client_id", T_CLIENTID, 1, K_CLIENT}, {0}};
-#define OPEN_TAIL                                                                                  \
-	{"name", T_CHAR, N_NAME, K_NONE}, {"path", T_CHAR, N_PATH, K_NONE},                        \
-		{"file_id", T_FILEID, 1, K_FILE}, {"file_desc", T_FILEDESC, 1, K_FD},              \
-		{"file_size", T_BIGINT, 1, K_SIZE}, {"creation_date", T_TIME, 1, K_NONE},          \
-		{"open_flags", T_BYTE, 1, K_FLAGS}, {0}
-static const struct fld f_appopen[] = {RT, TS("timestamp"), {"appl_id", T_APPID, 1, K_APP}, OPEN_TAIL};
-static const struct fld f_clopen[] = {RT, TS("timestamp"), {"client_id", T_CLIENTID, 1, K_CLIENT},
-				      OPEN_TAIL};
-static const struct fld f_appclose[] = {RT, TS("timestamp"), {"appl_id", T_APPID, 1, K_APP},
-					{"file_desc", T_FILEDESC, 1, K_FD}, {"file_size", T_BIGINT, 1, K_SIZE},
-					{0}};
-static const struct fld f_clclose[] = {RT, TS("timestamp"), {"client_id", T_CLIENTID, 1, K_CLIENT},
-				       {"file_desc", T_FILEDESC, 1, K_FD},
-				       {"file_size", T_BIGINT, 1, K_SIZE}, {0}};
-static const struct fld f_rw[] = {
-	RT, TS("starttime"), {"endtime", T_TS, 1, K_T2}, {"file_desc", T_FILEDESC, 1, K_FD},
-	{"operation_type", T_BYTE, 1, K_OP}, {"async_id", T_ASYNCID, 1, K_AID},
-	{"appl_id", T_APPID, 1, K_APP}, {"num_clients", T_USHORT, 1, K_NC},
-	{"requests", T_REQ, N_VAR, K_ARR}, {0}};
-static const struct fld f_rw_ipsc[] = {
-	RT, TS("starttime"), {"endtime", T_TS, 1, K_T2}, {"file_desc", T_FILEDESC, 1, K_FD},
-	{"operation_type", T_BYTE, 1, K_OP}, {"async_id", T_ASYNCID, 1, K_AID},
-	{"requests", T_REQ, 1, K_ARR}, {0}};
-static const struct fld f_req[] = {{"offset", T_BIGINT, 1, K_OFFSET},
-				   {"memory_offset", T_ULONG, 1, K_NONE},
-				   {"IO_size", T_BIGINT, 1, K_IOSIZE},
-				   {"client_id", T_CLIENTID, 1, K_CLIENT}, {0}};
-static const struct fld f_size[] = {RT, TS("timestamp"), {"client_id", T_CLIENTID, 1, K_CLIENT},
-				    {"file_id", T_FILEID, 1, K_FILE}, {"original_size", T_BIGINT, 1, K_SIZE},
-				    {"new_size", T_BIGINT, 1, K_SIZE2}, {0}};
-static const struct fld f_link[] = {RT, TS("timestamp"), {"client_id", T_CLIENTID, 1, K_CLIENT},
-				    {"file_id", T_FILEID, 1, K_FILE},
-				    {"new_link_count", T_USHORT, 1, K_LINKS}, {0}};
-static const struct fld f_aend[] = {RT, TS("call_time"), {"end_time", T_TS, 1, K_T2},
-				    {"async_id", T_ASYNCID, 1, K_AID},
-				    {"client_id", T_CLIENTID, 1, K_CLIENT}, {"appl_id", T_APPID, 1, K_APP},
-				    {0}};
-static const struct fld f_fcntl[] = {RT, TS("timestamp"), {"client_id", T_CLIENTID, 1, K_CLIENT},
-				     {"file_desc", T_FILEID, 1, K_FD}, {"request", T_INT, 1, K_REQUEST},
-				     {"arg", T_INT, 1, K_ARG}, {0}};
-
-enum {
-	R_HEADER, R_LOAD, R_EXIT, R_JOIN, R_LEAVE, R_APPOPEN, R_CLOPEN, R_APPCLOSE, R_CLCLOSE, R_RW,
-	R_EXTEND, R_TRUNC, R_LINK, R_UNLINK, R_AEND, R_FCNTL, R_NBUILTIN
-};
-
-static const char *const rec_name[R_NBUILTIN] = {
-	"HEADER", "APP_LOAD", "APP_EXIT", "CLIENT_JOIN", "APP_CLIENT_LEAVE", "APP_OPEN", "CLIENT_OPEN",
-	"APP_CLOSE", "CLIENT_CLOSE", "RW", "EXTEND", "TRUNCATE", "LINK", "UNLINK", "ASYNCH_END", "FCNTL",
-};
-
-static const struct fld *const rec_fields[R_NBUILTIN] = {
-	f_header, f_load, f_exit, f_join, f_join, f_appopen, f_clopen, f_appclose, f_clclose, f_rw,
-	f_size, f_size, f_link, f_link, f_aend, f_fcntl,
-};
-
-/* ---- machine profiles ---------------------------------------------------------- */
-
-struct scalar {
-	int size, sgn, align, isfloat;
-};
-
-#define MAX_FIELDS 40
-
-struct layout {
-	const struct fld *f;
-	int n;
-	int off[MAX_FIELDS];
-	int len[MAX_FIELDS]; /* bytes of the field (one element for arrays) */
-	int at[K_NKEYS];     /* offset by key, -1 if absent */
-	int tp[K_NKEYS];     /* type by key */
-	int align, size1;    /* record alignment; size with one array element */
-	int var;             /* index of the variable array, -1 if none */
-	int esize;           /* array element size */
-	int rq[K_NKEYS];     /* TraceIORequest: offsets inside one element */
-	int rqtp[K_NKEYS];
-};
-
-struct xrec { /* a machine-dependent record declared in the profile */
-	int code;
-	char name[48];
-	struct fld f[MAX_FIELDS];
-	char fname[MAX_FIELDS][48];
-	struct layout lay;
-};
-
-struct profile {
-	char name[256];
-	struct scalar t[T_NTYPES];
-	int name_len, path_len;
-	int align_max;        /* 0: natural alignment */
-	int tail_pad;
-	int array_exact;      /* 0: the [1] idiom */
-	int rw_app_fields;    /* 0: the iPSC variant */
-	int no_app_all, no_client_all; /* sentinel = all bits set */
-	int64_t no_app, no_client;
-	int nodes;            /* 0 one node per client, -1 one node, K>0 client / K */
-	struct xrec *x;
-	int nx;
-	struct layout lay[R_NBUILTIN];
-	struct layout req;    /* TraceIORequest */
-};
-
-static const char builtin_default[] =
-	"byte = 1 unsigned 1\nchar = 1 unsigned 1\nu_short = 2 unsigned 2\nint = 4 signed 4\n"
-	"long = 4 signed 4\nu_long = 4 unsigned 4\ntime_t = 4 signed 4\ndouble = 8 float 8\n"
-	"TimestampType = 8 unsigned 8\nBigInt = 8 signed 8\nTraceAppId = 4 signed 4\n"
-	"TraceClientId = 4 signed 4\nTraceUserId = 4 signed 4\nTraceFileId = 4 signed 4\n"
-	"TraceFileDesc = 4 signed 4\nTraceAsyncId = 4 signed 4\nname_length = 32\npath_length = 128\n"
-	"align_max = 0\ntail_padding = yes\narray_size = one_element\nrw_app_fields = present\n"
-	"no_app = all_ones\nno_client = all_ones\nnodes = per_client\n";
-
-static const struct {
-	const char *name, *extra;
-} builtins[] = {
-	{"charisma-default", ""},
-	{"charisma-packed", "align_max = 1\n"},
-	{"charisma-align4", "align_max = 4\n"},
-};
-#define NBUILTINS 3
-
-static int parse_profile(struct profile *p, const char *text, const char *src, struct weft_err *e);
-
-static int perr(struct weft_err *e, const char *src, int line, const char *fmt, const char *a,
-		const char *b)
-{
-	return weft_fail(e, WEFT_EINPUT, "%s:%d: machine profile: %s '%s'%s", src, line, fmt, a, b);
-}
-
-static int type_by_name(const char *s)
-{
-	for (int i = 0; i < T_NTYPES; i++)
-		if (strcmp(type_name[i], s) == 0)
-			return i;
-	return -1;
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char) *s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char) s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
-static int parse_int(const char *s, long long *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtoll(s, &end, 0);
-	return errno || end == s || *trim(end) ? -1 : 0;
-}
-
-/* "record.CODE = name: type field, char[N] field, ..." */
-static int parse_xrec(struct profile *p, long long code, char *v, const char *src, int line,
-		      struct weft_err *e)
-{
-	if (code < R_NBUILTIN || code > 65535)
-		return perr(e, src, line, "record codes 16..65535 may be declared, found", v, "");
-	p->x = weft_xrealloc(p->x, (size_t) (p->nx + 1) * sizeof(*p->x));
-	struct xrec *x = &p->x[p->nx++];
-	memset(x, 0, sizeof(*x));
-	x->code = (int) code;
-	char *colon = strchr(v, ':');
-	if (!colon)
-		return perr(e, src, line, "expected 'name: type field, ...', found", v, "");
-	*colon = '\0';
-	snprintf(x->name, sizeof(x->name), "%s", trim(v));
-	x->f[0] = (struct fld) RT;
-	int n = 1;
-	char *save = NULL;
-	for (char *tok = strtok_r(colon + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		tok = trim(tok);
-		char tname[64], fname[48];
-		int cnt = 1;
-		if (n >= MAX_FIELDS - 1)
-			return perr(e, src, line, "too many fields in record", x->name, "");
-		if (sscanf(tok, "%63[A-Za-z_][%d] %47s", tname, &cnt, fname) == 3 ||
-		    (cnt = 1, sscanf(tok, "%63s %47s", tname, fname) == 2)) {
-			int t = type_by_name(tname);
-			if (t < 0 || cnt < 1)
-				return perr(e, src, line, "unknown field type in", tok, "");
-			snprintf(x->fname[n], sizeof(x->fname[n]), "%s", fname);
-			x->f[n] = (struct fld){x->fname[n], t, cnt, K_NONE};
-			n++;
-		} else {
-			return perr(e, src, line, "expected 'type name' or 'type[N] name', found", tok, "");
-		}
-	}
-	return 0;
-}
-
-static int parse_profile(struct profile *p, const char *text, const char *src, struct weft_err *e)
-{
-	char *copy = weft_xstrdup(text), *save = NULL;
-	int line = 0, rc = 0;
-	for (char *l = strtok_r(copy, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
-		line++; /* blank lines are skipped by strtok: counts are of non-empty lines */
-		char *hash = strchr(l, '#');
-		if (hash)
-			*hash = '\0';
-		l = trim(l);
-		if (!*l)
-			continue;
-		char *eq = strchr(l, '=');
-		if (!eq) {
-			rc = perr(e, src, line, "expected 'key = value', found", l, "");
-			break;
-		}
-		*eq = '\0';
-		char *k = trim(l), *v = trim(eq + 1);
-		long long n;
-		int t = type_by_name(k);
-		if (t >= 0) {
-			char sg[32];
-			int size, align;
-			if (sscanf(v, "%d %31s %d", &size, sg, &align) != 3 ||
-			    (size != 1 && size != 2 && size != 4 && size != 8) || align < 1 ||
-			    (align & (align - 1)) ||
-			    (strcmp(sg, "signed") && strcmp(sg, "unsigned") && strcmp(sg, "float")))
-				rc = perr(e, src, line, "expected 'SIZE signed|unsigned|float ALIGN' (size 1, 2, 4 or 8) for", k, "");
-			else if ((t == T_DOUBLE) != (strcmp(sg, "float") == 0) || (t == T_DOUBLE && size != 8))
-				rc = perr(e, src, line, "only double is 'float' (8 bytes); found for", k, "");
-			else
-				p->t[t] = (struct scalar){size, strcmp(sg, "signed") == 0, align, t == T_DOUBLE};
-		} else if (strcmp(k, "base") == 0) {
-			int found = 0;
-			for (int b = 0; b < NBUILTINS; b++)
-				if (strcmp(builtins[b].name, v) == 0) {
-					found = 1;
-					rc = parse_profile(p, builtin_default, builtins[b].name, e);
-					if (!rc)
-						rc = parse_profile(p, builtins[b].extra, builtins[b].name, e);
-				}
-			if (!found)
-				rc = perr(e, src, line, "base must be a built-in profile, found", v, "");
-		} else if (strcmp(k, "name") == 0) {
-			snprintf(p->name, sizeof(p->name), "%s", v);
-		} else if (strcmp(k, "name_length") == 0 || strcmp(k, "path_length") == 0 ||
-			   strcmp(k, "align_max") == 0) {
-			if (parse_int(v, &n) || n < 0 || n > 65536)
-				rc = perr(e, src, line, "expected an integer in 0..65536 for", k, "");
-			else if (k[0] == 'n')
-				p->name_len = (int) n;
-			else if (k[0] == 'p')
-				p->path_len = (int) n;
-			else
-				p->align_max = (int) n;
-		} else if (strcmp(k, "tail_padding") == 0) {
-			p->tail_pad = strcmp(v, "yes") == 0;
-			if (strcmp(v, "yes") && strcmp(v, "no"))
-				rc = perr(e, src, line, "expected yes or no for", k, "");
-		} else if (strcmp(k, "array_size") == 0) {
-			p->array_exact = strcmp(v, "exact") == 0;
-			if (strcmp(v, "exact") && strcmp(v, "one_element"))
-				rc = perr(e, src, line, "expected one_element or exact for", k, "");
-		} else if (strcmp(k, "rw_app_fields") == 0) {
-			p->rw_app_fields = strcmp(v, "present") == 0;
-			if (strcmp(v, "present") && strcmp(v, "absent"))
-				rc = perr(e, src, line, "expected present or absent for", k, "");
-		} else if (strcmp(k, "no_app") == 0 || strcmp(k, "no_client") == 0) {
-			int all = strcmp(v, "all_ones") == 0;
-			if (!all && parse_int(v, &n))
-				rc = perr(e, src, line, "expected all_ones or an integer for", k, "");
-			else if (k[3] == 'a')
-				p->no_app_all = all, p->no_app = all ? 0 : n;
-			else
-				p->no_client_all = all, p->no_client = all ? 0 : n;
-		} else if (strcmp(k, "nodes") == 0) {
-			if (strcmp(v, "per_client") == 0)
-				p->nodes = 0;
-			else if (strcmp(v, "one") == 0)
-				p->nodes = -1;
-			else if (strncmp(v, "div ", 4) == 0 && !parse_int(v + 4, &n) && n > 0 && n < 1 << 30)
-				p->nodes = (int) n;
-			else
-				rc = perr(e, src, line, "expected per_client, one or 'div K' for", k, "");
-		} else if (strncmp(k, "record.", 7) == 0) {
-			if (parse_int(k + 7, &n))
-				rc = perr(e, src, line, "expected record.CODE, found", k, "");
-			else
-				rc = parse_xrec(p, n, v, src, line, e);
-		} else {
-			rc = perr(e, src, line, "unknown key", k, "");
-		}
-	}
-	free(copy);
-	return rc;
-}
-
-static int falign(const struct profile *p, int type)
-{
-	int a = p->t[type].align;
-	return p->align_max && a > p->align_max ? p->align_max : a;
-}
-
-static int roundup(int v, int a)
-{
-	return (v + a - 1) / a * a;
-}
-
-static void layout(const struct profile *p, const struct fld *f, struct layout *l)
-{
-	memset(l, 0, sizeof(*l));
-	for (int k = 0; k < K_NKEYS; k++)
-		l->at[k] = l->rq[k] = -1;
-	l->f = f;
-	l->var = -1;
-	l->align = 1;
-	int off = 0;
-	for (int i = 0; f[i].name; i++) {
-		int a, sz;
-		if (f[i].type == T_REQ) {
-			a = p->req.align;
-			sz = p->req.size1;
-			memcpy(l->rq, p->req.at, sizeof(l->rq));
-			memcpy(l->rqtp, p->req.tp, sizeof(l->rqtp));
-		} else {
-			a = falign(p, f[i].type);
-			sz = p->t[f[i].type].size;
-		}
-		off = roundup(off, a);
-		if (a > l->align)
-			l->align = a;
-		int cnt = f[i].count == N_NAME ? p->name_len
-			  : f[i].count == N_PATH ? p->path_len
-			  : f[i].count == N_VAR  ? 1
-						 : f[i].count;
-		l->off[i] = off;
-		l->len[i] = sz;
-		if (f[i].count == N_VAR) {
-			l->var = i;
-			l->esize = sz;
-		}
-		if (f[i].key) {
-			l->at[f[i].key] = off;
-			l->tp[f[i].key] = f[i].type;
-		}
-		off += sz * cnt;
-		l->n = i + 1;
-	}
-	l->size1 = p->tail_pad ? roundup(off, l->align) : off;
-}
-
-static int profile_finish(struct profile *p)
-{
-	layout(p, f_req, &p->req);
-	for (int r = 0; r < R_NBUILTIN; r++)
-		layout(p, r == R_RW && !p->rw_app_fields ? f_rw_ipsc : rec_fields[r], &p->lay[r]);
-	for (int i = 0; i < p->nx; i++)
-		layout(p, p->x[i].f, &p->x[i].lay);
-	return 0;
-}
-
-static int profile_load(struct profile *p, const char *spec, struct weft_err *e)
-{
-	memset(p, 0, sizeof(*p));
-	int rc = parse_profile(p, builtin_default, "charisma-default", e);
-	for (int b = 0; b < NBUILTINS && rc == 0; b++)
-		if (strcmp(builtins[b].name, spec) == 0) {
-			snprintf(p->name, sizeof(p->name), "%s", spec);
-			rc = parse_profile(p, builtins[b].extra, spec, e);
-			return rc ? rc : profile_finish(p);
-		}
-	if (rc)
-		return rc;
-	struct mapfile m;
-	if (!strchr(spec, '/') && !strchr(spec, '.')) {
-		FILE *f = fopen(spec, "r");
-		if (!f)
-			return weft_fail(e, WEFT_EUSAGE,
-					 "unknown CHARISMA machine profile '%s' (built-in: charisma-default, "
-					 "charisma-packed, charisma-align4; or a file of 'key = value' lines)",
-					 spec);
-		fclose(f);
-	}
-	if (map_open(&m, spec, e))
-		return -1;
-	char *text = weft_xmalloc(m.size + 1);
-	if (m.size)
-		memcpy(text, m.data, m.size);
-	text[m.size] = '\0';
-	map_close(&m);
-	snprintf(p->name, sizeof(p->name), "%s", spec);
-	rc = parse_profile(p, text, spec, e);
-	free(text);
-	return rc ? rc : profile_finish(p);
-}
-
-static void profile_free(struct profile *p)
-{
-	free(p->x);
-	p->x = NULL;
-}
 
 /* ---- reading -------------------------------------------------------------------------- */
 
@@ -526,81 +79,12 @@ static int is_sentinel(const struct rdr *r, int64_t v, int type, int all, int64_
 	return ((uint64_t) v & mask) == mask;
 }
 
-static const char *rname(int rt, const struct profile *p, char *buf, size_t n)
-{
-	if (rt >= 0 && rt < R_NBUILTIN)
-		snprintf(buf, n, "%s (%d)", rec_name[rt], rt);
-	else {
-		snprintf(buf, n, "type %d", rt);
-		for (int i = 0; i < p->nx; i++)
-			if (p->x[i].code == rt)
-				snprintf(buf, n, "%s (%d)", p->x[i].name, rt);
-	}
-	return buf;
-}
-
-static const struct layout *lay_of(const struct profile *p, int rt)
-{
-	if (rt > 0 && rt < R_NBUILTIN)
-		return &p->lay[rt];
-	for (int i = 0; i < p->nx; i++)
-		if (p->x[i].code == rt)
-			return &p->x[i].lay;
-	return NULL;
-}
-
-static size_t rec_size(const struct profile *p, const struct layout *l, uint64_t n)
-{
-	if (l->var < 0 || n <= 1)
-		return p->array_exact && l->var >= 0 && n == 0 ? (size_t) roundup(l->off[l->var], p->tail_pad ? l->align : 1)
-							       : (size_t) l->size1;
-	if (p->array_exact) {
-		size_t s = (size_t) l->off[l->var] + n * (size_t) l->esize;
-		return p->tail_pad ? (s + (size_t) l->align - 1) / (size_t) l->align * (size_t) l->align : s;
-	}
-	return (size_t) l->size1 + (n - 1) * (size_t) l->esize;
-}
-
-/* The name of the field holding byte `pos` of a record laid out by `l`. */
-static void field_at(const struct profile *p, const struct layout *l, size_t pos, char *buf, size_t n)
-{
-	snprintf(buf, n, "(tail padding)");
-	for (int i = l->n - 1; i >= 0; i--) {
-		if ((size_t) l->off[i] > pos)
-			continue;
-		const struct fld *f = &l->f[i];
-		if (f->count == N_VAR || (f->type == T_REQ)) {
-			size_t k = (pos - (size_t) l->off[i]) / (size_t) l->esize;
-			if (f->type != T_REQ) {
-				snprintf(buf, n, "%s[%zu]", f->name, k);
-				return;
-			}
-			size_t in = (pos - (size_t) l->off[i]) % (size_t) (l->esize ? l->esize : p->req.size1);
-			const char *sub = "(padding)";
-			for (int j = p->req.n - 1; j >= 0; j--)
-				if ((size_t) p->req.off[j] <= in) {
-					if (in < (size_t) (p->req.off[j] + p->req.len[j]))
-						sub = f_req[j].name;
-					break;
-				}
-			snprintf(buf, n, "%s[%zu].%s", f->name, k, sub);
-			return;
-		}
-		int cnt = f->count == N_NAME ? p->name_len : f->count == N_PATH ? p->path_len : f->count;
-		if (pos < (size_t) l->off[i] + (size_t) l->len[i] * (size_t) cnt)
-			snprintf(buf, n, "%s", f->name);
-		else
-			snprintf(buf, n, "(padding after %s)", f->name);
-		return;
-	}
-}
-
 /* Size of the record at `off` (its type `rt` is known), or -1 with the error. */
 static int64_t record_size(const struct rdr *r, size_t off, int rt, struct weft_err *e)
 {
 	const struct profile *p = r->p;
 	char nb[96], fb[96];
-	const struct layout *l = lay_of(p, rt);
+	const struct layout *l = chp_lay_of(p, rt);
 	if (!l) {
 		if (rt == R_HEADER)
 			return weft_fail(e, WEFT_EINPUT,
@@ -618,28 +102,28 @@ static int64_t record_size(const struct rdr *r, size_t off, int rt, struct weft_
 	int c = l->at[K_NC];
 	if (l->var >= 0 && c >= 0) {
 		if ((size_t) c + (size_t) p->t[T_USHORT].size > left) {
-			field_at(p, l, left, fb, sizeof(fb));
+			chp_field_at(p, l, left, fb, sizeof(fb));
 			return weft_fail(e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field %s: the record runs past the end "
 					 "of the file (it needs at least %d bytes, %zu are left)",
-					 r->path, off, rname(rt, p, nb, sizeof(nb)), fb, l->size1, left);
+					 r->path, off, chp_rname(rt, p, nb, sizeof(nb)), fb, l->size1, left);
 		}
 		n = (uint64_t) rd(r, off + (size_t) c, l->tp[K_NC]);
 	}
-	size_t sz = rec_size(p, l, n);
+	size_t sz = chp_rec_size(p, l, n);
 	if (sz <= left)
 		return (int64_t) sz;
-	if (n > 1 && rec_size(p, l, 1) <= left)
+	if (n > 1 && chp_rec_size(p, l, 1) <= left)
 		return weft_fail(e, WEFT_EINPUT,
 				 "%s: byte offset %zu: record %s, field num_clients: %llu %s run past the "
 				 "end of the file (the record needs %zu bytes, %zu are left)",
-				 r->path, off, rname(rt, p, nb, sizeof(nb)), (unsigned long long) n,
+				 r->path, off, chp_rname(rt, p, nb, sizeof(nb)), (unsigned long long) n,
 				 l->f[l->var].name, sz, left);
-	field_at(p, l, left, fb, sizeof(fb));
+	chp_field_at(p, l, left, fb, sizeof(fb));
 	return weft_fail(e, WEFT_EINPUT,
 			 "%s: byte offset %zu: record %s, field %s: the record runs past the end of the "
 			 "file (it needs %zu bytes, %zu are left)",
-			 r->path, off, rname(rt, p, nb, sizeof(nb)), fb, sz, left);
+			 r->path, off, chp_rname(rt, p, nb, sizeof(nb)), fb, sz, left);
 }
 
 /* ---- the header and the profile probe ------------------------------------------------------ */
@@ -661,7 +145,7 @@ static int read_header(const struct rdr *r, struct header *h, int check, char *w
 	size_t off = 8;
 	if (off + (size_t) l->size1 > r->len) {
 		char fb[96];
-		field_at(r->p, l, r->len - off, fb, sizeof(fb));
+		chp_field_at(r->p, l, r->len - off, fb, sizeof(fb));
 		snprintf(why, n, "field %s: the record runs past the end of the file (it needs %d bytes, %zu are left)",
 			 fb, l->size1, r->len - off);
 		return -1;
@@ -746,7 +230,7 @@ static int probe_one(struct rdr *r, char *why, size_t n)
 			snprintf(why, n, "%.400s", strstr(e.msg, "byte offset") ? strstr(e.msg, "byte offset") : e.msg);
 			return -1;
 		}
-		const struct layout *l = lay_of(r->p, rt);
+		const struct layout *l = chp_lay_of(r->p, rt);
 		if (l->at[K_T1] >= 0 && r->p->t[T_TS].sgn) {
 			uint64_t t1, t2;
 			record_times(r, l, off, &t1, &t2);
@@ -763,17 +247,17 @@ static int probe_one(struct rdr *r, char *why, size_t n)
 static int choose_profile(struct rdr *r, const struct import_opts *o, struct profile *p, struct weft_err *e)
 {
 	if (o->profile) {
-		if (profile_load(p, o->profile, e))
+		if (chp_load(p, o->profile, e))
 			return -1;
 		r->p = p;
 		return 0;
 	}
-	struct profile cand[NBUILTINS];
-	char why[NBUILTINS][512];
-	int ok[NBUILTINS], nok = 0, pick = -1;
-	for (int b = 0; b < NBUILTINS; b++) {
+	struct profile cand[CHP_NBUILTINS];
+	char why[CHP_NBUILTINS][512];
+	int ok[CHP_NBUILTINS], nok = 0, pick = -1;
+	for (int b = 0; b < CHP_NBUILTINS; b++) {
 		struct weft_err pe;
-		if (profile_load(&cand[b], builtins[b].name, &pe))
+		if (chp_load(&cand[b], chp_builtin_names[b], &pe))
 			return weft_fail(e, WEFT_EINTERNAL, "built-in profile: %s", pe.msg);
 		r->p = &cand[b];
 		ok[b] = probe_one(r, why[b], sizeof(why[b])) == 0;
@@ -789,10 +273,10 @@ static int choose_profile(struct rdr *r, const struct import_opts *o, struct pro
 		return 0;
 	}
 	char list[2048] = "";
-	for (int b = 0; b < NBUILTINS; b++)
+	for (int b = 0; b < CHP_NBUILTINS; b++)
 		if (nok ? ok[b] : 1)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s%s%s",
-				 list[0] ? (nok ? ", " : "; ") : "", builtins[b].name, nok ? "" : ": ",
+				 list[0] ? (nok ? ", " : "; ") : "", chp_builtin_names[b], nok ? "" : ": ",
 				 nok ? "" : why[b]);
 	if (nok)
 		return weft_fail(e, WEFT_EINPUT,
@@ -1059,11 +543,11 @@ static int handle(struct conv *cv, size_t off)
 	const struct rdr *r = &cv->r;
 	const struct profile *p = r->p;
 	int rt = (int) rd(r, off, T_USHORT);
-	const struct layout *l = lay_of(p, rt);
+	const struct layout *l = chp_lay_of(p, rt);
 	if (rt >= R_NBUILTIN)
 		return 0; /* a machine-dependent record: sized and skipped */
 	char rn[64];
-	rname(rt, p, rn, sizeof(rn));
+	chp_rname(rt, p, rn, sizeof(rn));
 #define F(k) rd(r, off + (size_t) l->at[k], l->tp[k])
 	uint64_t t1, t2;
 	record_times(r, l, off, &t1, &t2);
@@ -1376,13 +860,13 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 	struct profile prof;
 	memset(&prof, 0, sizeof(prof));
 	if (choose_profile(&cv.r, o, &prof, e)) {
-		profile_free(&prof);
+		chp_free(&prof);
 		return -1;
 	}
 	struct header h;
 	char why[512];
 	if (read_header(&cv.r, &h, 0, why, sizeof(why))) {
-		profile_free(&prof);
+		chp_free(&prof);
 		return weft_fail(e, WEFT_EINPUT, "%s: byte offset 8: record HEADER (0), %s (profile %s)", path,
 				 why, prof.name);
 	}
@@ -1412,18 +896,18 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 			rc = -1;
 			break;
 		}
-		const struct layout *l = lay_of(&prof, rt);
+		const struct layout *l = chp_lay_of(&prof, rt);
 		if (rt < R_NBUILTIN) {
 			uint64_t t1, t2;
 			record_times(&cv.r, l, off, &t1, &t2);
 			if (prof.t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) {
 				rc = weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
-					       path, off, rname(rt, &prof, rn, sizeof(rn)), l->f[1].name);
+					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name);
 				break;
 			}
 			if (cv.r.mul && t1 > UINT64_MAX / cv.r.mul) {
 				rc = weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
-					       path, off, rname(rt, &prof, rn, sizeof(rn)), l->f[1].name, (unsigned long long) t1);
+					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name, (unsigned long long) t1);
 				break;
 			}
 			if (cv.any_emitted && t1 < cv.emitted_t) {
@@ -1431,7 +915,7 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 					       "%s: byte offset %zu: record %s, field %s: %llu ticks is earlier than a "
 					       "record already emitted (%llu ticks): the records are out of order by more "
 					       "than weft's sort window of %u records",
-					       path, off, rname(rt, &prof, rn, sizeof(rn)), l->f[1].name,
+					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name,
 					       (unsigned long long) t1, (unsigned long long) cv.emitted_t, SORT_WINDOW);
 				break;
 			}
@@ -1454,7 +938,7 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 	if (rc == 0)
 		rc = finish_streams(&cv, &h);
 	conv_free(&cv);
-	profile_free(&prof);
+	chp_free(&prof);
 	return rc;
 }
 
