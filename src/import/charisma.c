@@ -7,8 +7,9 @@
  * --charisma-profile NAME|FILE or probed on the header record; profiles and
  * record layouts live in charisma_profile.c.
  *
- * Records are sorted stably by their first time through a bounded window
- * (a heap of record offsets), then turned into events of model F on one
+ * Records are sorted stably by their first time with bounded memory
+ * (recsort: a window, or runs spilled to a temporary file when the file is
+ * out of order by more than the window), then turned into events of model F on one
  * stream per client; the later times of a record (RW end, ASYNCH_END end)
  * wait in a small per-client heap so each stream's clock never decreases. */
 #include <ctype.h>
@@ -23,6 +24,7 @@
 #include "import.h"
 #include "charisma_profile.h"
 #include "mapfile.h"
+#include "recsort.h"
 #include "writer.h"
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
@@ -332,11 +334,6 @@ struct async_req {
 	UT_hash_handle hh;
 };
 
-struct rec {
-	uint64_t t, seq;
-	size_t off;
-};
-
 struct conv {
 	struct rdr r;
 	const char *outdir;
@@ -345,10 +342,6 @@ struct conv {
 	struct client *clients;
 	struct async_req *async;
 	uint64_t seq;
-	struct rec *heap;
-	int nheap;
-	uint64_t emitted_t; /* first time of the last record handled */
-	int any_emitted;
 	size_t bufsize;
 	struct weft_err *e;
 	int failed;
@@ -713,49 +706,10 @@ static int handle(struct conv *cv, size_t off)
 	return 0;
 }
 
-/* ---- the sorting window ------------------------------------------------------------------------- */
-
-static int rec_less(const struct rec *a, const struct rec *b)
+static int emit_rec(void *ctx, uint64_t t, uint64_t off)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-static void heap_push(struct conv *cv, struct rec x)
-{
-	int i = cv->nheap++;
-	while (i > 0 && rec_less(&x, &cv->heap[(i - 1) / 2])) {
-		cv->heap[i] = cv->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	cv->heap[i] = x;
-}
-
-static struct rec heap_pop(struct conv *cv)
-{
-	struct rec top = cv->heap[0], x = cv->heap[--cv->nheap];
-	int i = 0, n = cv->nheap;
-	for (;;) {
-		int k = 2 * i + 1;
-		if (k >= n)
-			break;
-		if (k + 1 < n && rec_less(&cv->heap[k + 1], &cv->heap[k]))
-			k++;
-		if (!rec_less(&cv->heap[k], &x))
-			break;
-		cv->heap[i] = cv->heap[k];
-		i = k;
-	}
-	if (n)
-		cv->heap[i] = x;
-	return top;
-}
-
-static int pop_one(struct conv *cv)
-{
-	struct rec x = heap_pop(cv);
-	cv->emitted_t = x.t;
-	cv->any_emitted = 1;
-	return handle(cv, x.off);
+	(void) t;
+	return handle(ctx, (size_t) off);
 }
 
 /* ---- the driver ------------------------------------------------------------------------------------ */
@@ -818,7 +772,45 @@ static void conv_free(struct conv *cv)
 		free(q->cl);
 		free(q);
 	}
-	free(cv->heap);
+}
+
+/* Check every record's size and times and hand it to the sorter. */
+static int scan(struct conv *cv, struct recsort *rs, size_t off)
+{
+	const struct profile *p = cv->r.p;
+	const char *path = cv->r.path;
+	size_t len = cv->r.len;
+	struct weft_err *e = cv->e;
+	char rn[64];
+	while (off < len) {
+		if (len - off < (size_t) p->t[T_USHORT].size)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s: byte offset %zu: field record_type: the record runs past the end "
+					 "of the file (%zu bytes are left)",
+					 path, off, len - off);
+		int rt = (int) rd(&cv->r, off, T_USHORT);
+		int64_t sz = record_size(&cv->r, off, rt, e);
+		if (sz < 0)
+			return -1;
+		if (rt < R_NBUILTIN) {
+			const struct layout *l = &p->lay[rt];
+			uint64_t t1, t2;
+			record_times(&cv->r, l, off, &t1, &t2);
+			if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
+				return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
+						 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
+			if (cv->r.mul && t1 > UINT64_MAX / cv->r.mul)
+				return weft_fail(e, WEFT_EINPUT,
+						 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
+						 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
+						 (unsigned long long) t1);
+			int rc = rs_add(rs, t1, off, e);
+			if (rc)
+				return rc;
+		}
+		off += (size_t) sz;
+	}
+	return 0;
 }
 
 static int charisma_detect(const uint8_t *d, size_t len)
@@ -878,55 +870,28 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 				cv.r.mul *= 10;
 		}
 	cv.bufsize = 64u << 10;
-	cv.heap = weft_xmalloc(SORT_WINDOW * sizeof(*cv.heap));
-	int rc = 0;
-	size_t off = 8 + h.size;
-	char rn[64];
-	while (off < len && rc == 0) {
-		if (len - off < (size_t) prof.t[T_USHORT].size) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s: byte offset %zu: field record_type: the record runs past the end "
-				       "of the file (%zu bytes are left)",
-				       path, off, len - off);
-			break;
-		}
-		int rt = (int) rd(&cv.r, off, T_USHORT);
-		int64_t sz = record_size(&cv.r, off, rt, e);
-		if (sz < 0) {
+	size_t window = rs_window_size(SORT_WINDOW);
+	struct recsort rs;
+	rs_window(&rs, window, emit_rec, &cv);
+	int rc = scan(&cv, &rs, 8 + h.size);
+	if (rc == RS_OVERFLOW) {
+		/* out of order by more than the window: start again, sorting
+		 * through a temporary file */
+		fprintf(stderr, "weft: %s: records are out of time order by more than %zu records: sorting "
+			"them through a temporary file\n", path, window);
+		rs_free(&rs);
+		conv_free(&cv);
+		cv.napps = 0;
+		cv.seq = 0;
+		remove_tree(outdir);
+		if (mkdir_p(outdir, e))
 			rc = -1;
-			break;
-		}
-		const struct layout *l = chp_lay_of(&prof, rt);
-		if (rt < R_NBUILTIN) {
-			uint64_t t1, t2;
-			record_times(&cv.r, l, off, &t1, &t2);
-			if (prof.t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) {
-				rc = weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
-					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name);
-				break;
-			}
-			if (cv.r.mul && t1 > UINT64_MAX / cv.r.mul) {
-				rc = weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
-					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name, (unsigned long long) t1);
-				break;
-			}
-			if (cv.any_emitted && t1 < cv.emitted_t) {
-				rc = weft_fail(e, WEFT_EINPUT,
-					       "%s: byte offset %zu: record %s, field %s: %llu ticks is earlier than a "
-					       "record already emitted (%llu ticks): the records are out of order by more "
-					       "than weft's sort window of %u records",
-					       path, off, chp_rname(rt, &prof, rn, sizeof(rn)), l->f[1].name,
-					       (unsigned long long) t1, (unsigned long long) cv.emitted_t, SORT_WINDOW);
-				break;
-			}
-			if (cv.nheap == (int) SORT_WINDOW)
-				rc = pop_one(&cv);
-			heap_push(&cv, (struct rec){t1, cv.seq++, off});
-		}
-		off += (size_t) sz;
+		else if ((rc = rs_spill(&rs, window, emit_rec, &cv, e)) == 0)
+			rc = scan(&cv, &rs, 8 + h.size);
 	}
-	while (rc == 0 && cv.nheap)
-		rc = pop_one(&cv);
+	if (rc == 0)
+		rc = rs_finish(&rs, e);
+	rs_free(&rs);
 	if (rc == 0) {
 		struct async_req *q, *qt;
 		HASH_ITER(hh, cv.async, q, qt)
