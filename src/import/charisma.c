@@ -37,6 +37,7 @@ struct rdr {
 	const uint8_t *d;
 	size_t len;
 	int be;
+	int swap; /* the file's byte order is not this machine's */
 	const struct profile *p;
 	double unit;
 	uint64_t mul; /* ns per tick when the unit is a power of ten, else 0 */
@@ -45,14 +46,25 @@ struct rdr {
 static uint64_t raw(const struct rdr *r, size_t off, int size)
 {
 	const uint8_t *b = r->d + off;
-	uint64_t v = 0;
-	if (r->be)
-		for (int i = 0; i < size; i++)
-			v = v << 8 | b[i];
-	else
-		for (int i = size - 1; i >= 0; i--)
-			v = v << 8 | b[i];
-	return v;
+	switch (size) {
+	case 1:
+		return b[0];
+	case 2: {
+		uint16_t v;
+		memcpy(&v, b, 2);
+		return r->swap ? __builtin_bswap16(v) : v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, b, 4);
+		return r->swap ? __builtin_bswap32(v) : v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, b, 8);
+		return r->swap ? __builtin_bswap64(v) : v;
+	}
+	}
 }
 
 static int64_t rd(const struct rdr *r, size_t off, int type)
@@ -303,7 +315,7 @@ struct pend {
 struct app {
 	int64_t id;
 	int index;      /* Paraver application, 1.. in order of appearance */
-	int64_t *mem;   /* clients currently in it */
+	struct client **mem; /* clients currently in it */
 	int nmem, cap;
 	UT_hash_handle hh;
 };
@@ -312,6 +324,8 @@ struct client {
 	int64_t id;
 	struct app *app;
 	int opened;
+	int has_desc;      /* the last FD. written: descriptor and async id */
+	int64_t desc_fd, desc_aid;
 	struct ovni_writer w;
 	char *dir;
 	int64_t loom;
@@ -328,7 +342,7 @@ struct akey {
 
 struct async_req {
 	struct akey k;
-	int64_t *cl;
+	struct client **cl;
 	int ncl;
 	size_t off;
 	UT_hash_handle hh;
@@ -340,6 +354,8 @@ struct conv {
 	struct app *apps;
 	int napps;
 	struct client *clients;
+	struct client **dense; /* by id, for small ids */
+	int64_t ndense;
 	struct async_req *async;
 	uint64_t seq;
 	size_t bufsize;
@@ -430,11 +446,32 @@ static int64_t loom_of(const struct profile *p, int64_t client)
 	return client;
 }
 
+#define DENSE_IDS (1 << 20) /* client ids 0..DENSE_IDS-1 are found by index */
+
 static struct client *get_client(struct conv *cv, int64_t id)
 {
+	if (id >= 0 && id < cv->ndense)
+		return cv->dense[id];
+	if (id >= 0 && id < DENSE_IDS)
+		return NULL;
 	struct client *c;
 	HASH_FIND(hh, cv->clients, &id, sizeof(id), c);
 	return c;
+}
+
+static void index_client(struct conv *cv, struct client *c)
+{
+	if (c->id < 0 || c->id >= DENSE_IDS)
+		return;
+	if (c->id >= cv->ndense) {
+		int64_t n = cv->ndense ? cv->ndense : 64;
+		while (n <= c->id)
+			n *= 2;
+		cv->dense = weft_xrealloc(cv->dense, (size_t) n * sizeof(*cv->dense));
+		memset(cv->dense + cv->ndense, 0, (size_t) (n - cv->ndense) * sizeof(*cv->dense));
+		cv->ndense = n;
+	}
+	cv->dense[c->id] = c;
 }
 
 static int open_stream(struct conv *cv, struct client *c)
@@ -449,10 +486,11 @@ static int open_stream(struct conv *cv, struct client *c)
 }
 
 /* Bind a client to an application (APP_LOAD's list, CLIENT_JOIN). */
-static int bind(struct conv *cv, size_t off, const char *rn, struct app *a, int64_t id, uint64_t t)
+static int bind(struct conv *cv, size_t off, int rt, struct app *a, int64_t id, uint64_t t)
 {
 	struct client *c = get_client(cv, id);
-	if (c && c->app != a)
+	char rn[64];
+	if (c && c->app != a && chp_rname(rt, cv->r.p, rn, sizeof(rn)))
 		return weft_fail(cv->e, WEFT_EINPUT,
 				 "%s: byte offset %zu: record %s, field client_id: client %lld already "
 				 "belongs to application %lld: expected application ids to stay with a client",
@@ -462,17 +500,18 @@ static int bind(struct conv *cv, size_t off, const char *rn, struct app *a, int6
 		c->id = id;
 		c->app = a;
 		HASH_ADD(hh, cv->clients, id, sizeof(c->id), c);
+		index_client(cv, c);
 		if (open_stream(cv, c))
 			return -1;
 	}
 	for (int i = 0; i < a->nmem; i++)
-		if (a->mem[i] == id)
+		if (a->mem[i] == c)
 			return 0;
 	if (a->nmem == a->cap) {
 		a->cap = a->cap ? 2 * a->cap : 8;
 		a->mem = weft_xrealloc(a->mem, (size_t) a->cap * sizeof(*a->mem));
 	}
-	a->mem[a->nmem++] = id;
+	a->mem[a->nmem++] = c;
 	ev(cv, c, t, "FP+", NULL, 0);
 	return 0;
 }
@@ -490,25 +529,33 @@ static struct app *get_app(struct conv *cv, int64_t id, int create)
 	return a;
 }
 
-static struct client *need_client(struct conv *cv, size_t off, const char *rn, const char *field, int64_t id)
+/* The client of field client_id (req < 0) or requests[req].client_id. */
+static struct client *need_client(struct conv *cv, size_t off, int rt, int64_t req, int64_t id)
 {
 	struct client *c = get_client(cv, id);
-	if (!c)
+	if (!c) {
+		char rn[64], fn[64];
+		if (req < 0)
+			snprintf(fn, sizeof(fn), "client_id");
+		else
+			snprintf(fn, sizeof(fn), "requests[%lld].client_id", (long long) req);
 		weft_fail(cv->e, WEFT_EINPUT,
 			  "%s: byte offset %zu: record %s, field %s: client %lld is in no application "
 			  "(expected an earlier APP_LOAD or CLIENT_JOIN naming it)",
-			  cv->r.path, off, rn, field, (long long) id);
+			  cv->r.path, off, chp_rname(rt, cv->r.p, rn, sizeof(rn)), fn, (long long) id);
+	}
 	return c;
 }
 
-static struct app *need_app(struct conv *cv, size_t off, const char *rn, int64_t id)
+static struct app *need_app(struct conv *cv, size_t off, int rt, int64_t id)
 {
 	struct app *a = get_app(cv, id, 0);
+	char rn[64];
 	if (!a)
 		weft_fail(cv->e, WEFT_EINPUT,
 			  "%s: byte offset %zu: record %s, field appl_id: application %lld was never "
 			  "loaded (expected an earlier APP_LOAD or CLIENT_JOIN)",
-			  cv->r.path, off, rn, (long long) id);
+			  cv->r.path, off, chp_rname(rt, cv->r.p, rn, sizeof(rn)), (long long) id);
 	return a;
 }
 
@@ -540,7 +587,7 @@ static int handle(struct conv *cv, size_t off)
 	if (rt >= R_NBUILTIN)
 		return 0; /* a machine-dependent record: sized and skipped */
 	char rn[64];
-	chp_rname(rt, p, rn, sizeof(rn));
+#define RN chp_rname(rt, p, rn, sizeof(rn)) /* for messages only */
 #define F(k) rd(r, off + (size_t) l->at[k], l->tp[k])
 	uint64_t t1, t2;
 	record_times(r, l, off, &t1, &t2);
@@ -552,21 +599,21 @@ static int handle(struct conv *cv, size_t off)
 		a = get_app(cv, F(K_APP), 1);
 		int64_t n = F(K_NC);
 		for (int64_t i = 0; i < n; i++)
-			if (bind(cv, off, rn, a, rd(r, off + (size_t) l->at[K_ARR] + (size_t) (i * l->esize), T_CLIENTID), t1))
+			if (bind(cv, off, rt, a, rd(r, off + (size_t) l->at[K_ARR] + (size_t) (i * l->esize), T_CLIENTID), t1))
 				return -1;
 		return 0;
 	}
 	case R_JOIN:
-		return bind(cv, off, rn, get_app(cv, F(K_APP), 1), F(K_CLIENT), t1);
+		return bind(cv, off, rt, get_app(cv, F(K_APP), 1), F(K_CLIENT), t1);
 	case R_EXIT:
 	case R_LEAVE: {
-		if (!(a = need_app(cv, off, rn, F(K_APP))))
+		if (!(a = need_app(cv, off, rt, F(K_APP))))
 			return -1;
 		int64_t only = rt == R_LEAVE ? F(K_CLIENT) : 0;
 		for (int i = 0; i < a->nmem; i++) {
-			if (rt == R_LEAVE && a->mem[i] != only)
+			if (rt == R_LEAVE && a->mem[i]->id != only)
 				continue;
-			ev(cv, get_client(cv, a->mem[i]), t1, "FP-", NULL, 0);
+			ev(cv, a->mem[i], t1, "FP-", NULL, 0);
 			a->mem[i--] = a->mem[--a->nmem];
 		}
 		return 0;
@@ -586,15 +633,15 @@ static int handle(struct conv *cv, size_t off)
 		}
 		const char *mcv = open ? (appw ? "FOa" : "FO.") : (appw ? "FCa" : "FC.");
 		if (!appw) {
-			if (!(c = need_client(cv, off, rn, "client_id", F(K_CLIENT))))
+			if (!(c = need_client(cv, off, rt, -1, F(K_CLIENT))))
 				return -1;
 			ev(cv, c, t1, mcv, pl.b, pl.n);
 			return 0;
 		}
-		if (!(a = need_app(cv, off, rn, F(K_APP))))
+		if (!(a = need_app(cv, off, rt, F(K_APP))))
 			return -1;
 		for (int i = 0; i < a->nmem; i++)
-			ev(cv, get_client(cv, a->mem[i]), t1, mcv, pl.b, pl.n);
+			ev(cv, a->mem[i], t1, mcv, pl.b, pl.n);
 		return 0;
 	}
 	case R_RW: {
@@ -606,7 +653,7 @@ static int handle(struct conv *cv, size_t off)
 			return weft_fail(cv->e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field endtime: %llu ticks is before "
 					 "starttime %llu: expected a request to end after it starts",
-					 r->path, off, rn, (unsigned long long) t2, (unsigned long long) t1);
+					 r->path, off, RN, (unsigned long long) t2, (unsigned long long) t1);
 		struct async_req *q = NULL;
 		if (async) {
 			q = weft_xcalloc(1, sizeof(*q));
@@ -624,7 +671,7 @@ static int handle(struct conv *cv, size_t off)
 						 "%s: byte offset %zu: record %s, field async_id: asynchronous "
 						 "request %lld of %s %lld is already in flight (issued by the RW "
 						 "record at byte offset %zu): expected an ASYNCH_END first",
-						 r->path, off, rn, (long long) aid, old->k.kind ? "application" : "client",
+						 r->path, off, RN, (long long) aid, old->k.kind ? "application" : "client",
 						 (long long) old->k.who, old->off);
 			}
 			q->cl = weft_xcalloc((size_t) n + 1, sizeof(*q->cl));
@@ -633,20 +680,23 @@ static int handle(struct conv *cv, size_t off)
 		for (int64_t i = 0; i < n; i++) {
 			size_t eo = off + (size_t) l->at[K_ARR] + (size_t) (i * (l->esize ? l->esize : 0));
 			int64_t cid = rd(r, eo + (size_t) l->rq[K_CLIENT], T_CLIENTID);
-			char fn[64];
-			snprintf(fn, sizeof(fn), "requests[%lld].client_id", (long long) i);
-			if (!(c = need_client(cv, off, rn, fn, cid)))
+			if (!(c = need_client(cv, off, rt, i, cid)))
 				return -1;
-			struct pl d = {{0}, 0};
-			put32(&d, F(K_FD));
-			put32(&d, aid);
-			ev(cv, c, t1, "FD.", d.b, d.n);
+			int64_t fd = F(K_FD);
+			if (!c->has_desc || c->desc_fd != fd || c->desc_aid != aid) {
+				/* the model keeps the last descriptor: say it when it changes */
+				struct pl d = {{0}, 0};
+				put32(&d, fd);
+				put32(&d, aid);
+				ev(cv, c, t1, "FD.", d.b, d.n);
+				c->has_desc = 1, c->desc_fd = fd, c->desc_aid = aid;
+			}
 			struct pl s = {{0}, 0};
 			put64(&s, rd(r, eo + (size_t) l->rq[K_IOSIZE], T_BIGINT));
 			put64(&s, rd(r, eo + (size_t) l->rq[K_OFFSET], T_BIGINT));
 			if (async) {
 				ev(cv, c, t1, wr ? "FWa" : "FRa", s.b, s.n);
-				q->cl[q->ncl++] = cid;
+				q->cl[q->ncl++] = c;
 			} else {
 				ev(cv, c, t1, wr ? "FW[" : "FR[", s.b, s.n);
 				ev_later(cv, c, t2, wr ? "FW]" : "FR]", 0, 0);
@@ -666,11 +716,11 @@ static int handle(struct conv *cv, size_t off)
 			return weft_fail(cv->e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field async_id: no asynchronous "
 					 "request %lld of %s %lld is in flight (expected an earlier asynchronous RW)",
-					 r->path, off, rn, (long long) aid, noc ? "application" : "client",
+					 r->path, off, RN, (long long) aid, noc ? "application" : "client",
 					 (long long) (noc ? appl : cid));
 		uint64_t end = t2 > t1 ? t2 : t1;
 		for (int i = 0; i < q->ncl; i++) {
-			c = get_client(cv, q->cl[i]);
+			c = q->cl[i];
 			ev(cv, c, t1, "FA[", &(int32_t){(int32_t) aid}, 4);
 			ev_later(cv, c, end, "FA]", (int32_t) aid, 4);
 		}
@@ -684,7 +734,7 @@ static int handle(struct conv *cv, size_t off)
 	case R_LINK:
 	case R_UNLINK:
 	case R_FCNTL: {
-		if (!(c = need_client(cv, off, rn, "client_id", F(K_CLIENT))))
+		if (!(c = need_client(cv, off, rt, -1, F(K_CLIENT))))
 			return -1;
 		const char *mcv = rt == R_EXTEND ? "FE." : rt == R_TRUNC ? "FT." : rt == R_LINK ? "FL." : rt == R_UNLINK ? "FU." : "FF.";
 		if (rt == R_FCNTL) {
@@ -703,6 +753,7 @@ static int handle(struct conv *cv, size_t off)
 	}
 	}
 #undef F
+#undef RN
 	return 0;
 }
 
@@ -760,6 +811,9 @@ static void conv_free(struct conv *cv)
 		free(c->dir);
 		free(c);
 	}
+	free(cv->dense);
+	cv->dense = NULL;
+	cv->ndense = 0;
 	struct app *a, *at;
 	HASH_ITER(hh, cv->apps, a, at) {
 		HASH_DEL(cv->apps, a);
@@ -840,6 +894,8 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 				 path, len ? found : "nothing", len && len < 4 ? " (the file ends)" : "");
 	}
 	cv.r.be = data[0] == 0x01;
+	const uint16_t one = 1;
+	cv.r.swap = cv.r.be != (*(const uint8_t *) &one == 0);
 	if (len < 8)
 		return weft_fail(e, WEFT_EINPUT,
 				 "%s: byte offset 4: field FORMAT_VERSION: the file ends after %zu bytes", path, len);
