@@ -7,6 +7,11 @@
 # pattern >= 15 M events/s, four <= 1.5x the time of one). Every timed row is
 # the best of three runs: this machine class varies by +-30% between identical
 # runs, and the best run is the one least disturbed by its neighbours.
+# Legacy logs: a CHARISMA trace (BENCH_CHARISMA_MB, default 200 MB) and a
+# VisAndOr log (BENCH_VISANDOR_EVENTS, default 10M events) written by weft
+# synth, timed end to end (`weft emu FILE`: import, emulation, Paraver
+# written; targets >= 200 and >= 100 MB/s of input) and by parts (`weft
+# import` alone, then `weft emu` of the imported directory).
 set -eu
 : "${WEFT:?set WEFT to the weft binary}"
 CC=${CC:-cc}
@@ -85,3 +90,45 @@ if [ -d "$corpus" ]; then
 	row "dump o-medium" "$events" "$1" "$2"
 	emu_row "emu o-medium" "$events" "$corpus"
 fi
+
+# ---- legacy logs: MB/s of input into a finished Paraver trace ---------------------------
+
+legacy_rows() { # format file label
+	mb=$(wc -c <"$2")
+	name=$3
+	rm -rf "$out/emu" "$out/imp"
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$2" 2>/dev/null)
+	prv=$(cat "$out"/emu/*.prv | wc -c)
+	lrow "$name emu FILE" "$mb" "$3" "$4" "$prv"
+	rm -rf "$out/emu"
+	s_imp=""
+	for _i in 1 2 3; do
+		rm -rf "$out/imp"
+		set -- "$1" "$2" $("$out/measure" /dev/null "$WEFT" import "$1" "$2" -o "$out/imp" 2>/dev/null)
+		if [ -z "$s_imp" ] || awk -v a="$3" -v b="$s_imp" 'BEGIN { exit !(a < b) }'; then s_imp=$3 r_imp=$4; fi
+		set -- "$1" "$2"
+	done
+	lrow "$name import only" "$mb" "$s_imp" "$r_imp" "$(du -sb "$out/imp" | cut -f1)"
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$out/imp")
+	lrow "$name emu imported dir" "$mb" "$3" "$4" "$prv"
+	rm -rf "$out/emu" "$out/imp"
+}
+
+lrow() { # name input_bytes seconds rss_kib output_bytes
+	awk -v n="$1" -v m="$2" -v s="$3" -v r="$4" -v b="$5" 'BEGIN {
+		printf "%-30s %5.0f MB in %7.3f s = %6.1f MB/s  %7.1f MiB RSS  output %5.0f MB\n",
+			n, m / 1e6, s, (s > 0 ? m / 1e6 / s : 0), r / 1024, b / 1e6 }'
+}
+
+echo
+echo "legacy logs (MB/s of input; targets: charisma >= 200, visandor >= 100, end to end)"
+cmb=${BENCH_CHARISMA_MB:-200}
+c="$out/charisma-${cmb}M.bin"
+[ -f "$c" ] || "$WEFT" synth --format charisma -o "$c" --size "${cmb}M" --seed 1 >/dev/null
+legacy_rows charisma "$c" "charisma"
+vev=${BENCH_VISANDOR_EVENTS:-10M}
+for kind in and or; do
+	v="$out/visandor-$kind-$vev.vao"
+	[ -f "$v" ] || "$WEFT" synth --format visandor --kind $kind -o "$v" -n "$(echo "$vev" | sed 's/M$/000000/; s/k$/000/')" >/dev/null
+	legacy_rows visandor "$v" "visandor $kind"
+done
