@@ -933,7 +933,7 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 	if (rc == RS_OVERFLOW) {
 		/* out of order by more than the window: start again, sorting
 		 * through a temporary file */
-		fprintf(stderr, "weft: %s: records are out of time order by more than %zu records: sorting "
+		fprintf(stderr, "weft: %s: records are out of time order by more than the sort window (%zu records): sorting "
 			"them through a temporary file\n", path, window);
 		rs_free(&rs);
 		conv_free(&cv);
