@@ -43,7 +43,7 @@ struct rdr {
 	uint64_t mul; /* ns per tick when the unit is a power of ten, else 0 */
 };
 
-static uint64_t raw(const struct rdr *r, size_t off, int size)
+static inline uint64_t raw(const struct rdr *r, size_t off, int size)
 {
 	const uint8_t *b = r->d + off;
 	switch (size) {
@@ -67,7 +67,7 @@ static uint64_t raw(const struct rdr *r, size_t off, int size)
 	}
 }
 
-static int64_t rd(const struct rdr *r, size_t off, int type)
+static inline int64_t rd(const struct rdr *r, size_t off, int type)
 {
 	const struct scalar *s = &r->p->t[type];
 	uint64_t v = raw(r, off, s->size);

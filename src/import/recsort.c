@@ -63,21 +63,25 @@ void rs_window(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx)
 	s->emit = emit;
 	s->ctx = ctx;
 	s->window = window < 1 ? 1 : window;
-	s->q = weft_xmalloc(s->window * sizeof(*s->q));
 	s->heap = weft_xmalloc(s->window * sizeof(*s->heap));
 }
 
 /* Hand on the smallest record held. */
 static int window_pop(struct recsort *s)
 {
+	struct rs_queue *best = NULL;
+	for (int i = 0; i < RS_NQUEUES; i++)
+		if (s->q[i].n && (!best || less(s->q[i].buf[s->q[i].head], best->buf[best->head])))
+			best = &s->q[i];
 	struct rs_key x;
-	if (s->nheap && (!s->qn || less(s->heap[0], s->q[s->qhead])))
+	if (s->nheap && (!best || less(s->heap[0], best->buf[best->head]))) {
 		x = heap_pop(s->heap, &s->nheap);
-	else {
-		x = s->q[s->qhead];
-		s->qhead = s->qhead + 1 == s->window ? 0 : s->qhead + 1;
-		s->qn--;
+	} else {
+		x = best->buf[best->head];
+		best->head = best->head + 1 == s->window ? 0 : best->head + 1;
+		best->n--;
 	}
+	s->held--;
 	s->last = x;
 	s->any = 1;
 	return s->emit(s->ctx, x.t, x.off);
@@ -85,21 +89,27 @@ static int window_pop(struct recsort *s)
 
 static int window_add(struct recsort *s, struct rs_key k)
 {
-	if (s->qn + s->nheap == s->window) {
+	if (s->held == s->window) {
 		int rc = window_pop(s);
 		if (rc)
 			return rc;
 	}
 	if (s->any && less(k, s->last))
 		return RS_OVERFLOW;
-	if (s->qn == 0 || !less(k, s->qmax)) {
-		size_t at = s->qhead + s->qn;
-		s->q[at >= s->window ? at - s->window : at] = k;
-		s->qn++;
-		s->qmax = k;
-	} else {
-		heap_push(s->heap, &s->nheap, k);
+	s->held++;
+	for (int i = 0; i < RS_NQUEUES; i++) {
+		struct rs_queue *q = &s->q[i];
+		if (q->n && less(k, q->tail))
+			continue;
+		if (!q->buf)
+			q->buf = weft_xmalloc(s->window * sizeof(*q->buf));
+		size_t at = q->head + q->n;
+		q->buf[at >= s->window ? at - s->window : at] = k;
+		q->n++;
+		q->tail = k;
+		return 0;
 	}
+	heap_push(s->heap, &s->nheap, k);
 	return 0;
 }
 
@@ -246,7 +256,7 @@ int rs_finish(struct recsort *s, struct weft_err *e)
 {
 	if (!s->spill) {
 		int rc = 0;
-		while (rc == 0 && s->qn + s->nheap)
+		while (rc == 0 && s->held)
 			rc = window_pop(s);
 		return rc;
 	}
@@ -269,7 +279,8 @@ int rs_finish(struct recsort *s, struct weft_err *e)
 
 void rs_free(struct recsort *s)
 {
-	free(s->q);
+	for (int i = 0; i < RS_NQUEUES; i++)
+		free(s->q[i].buf);
 	free(s->heap);
 	free(s->run);
 	free(s->runstart);

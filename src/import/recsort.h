@@ -3,9 +3,11 @@
  * time order. The offset breaks ties, so the sort is stable in file order.
  *
  * Two modes behind one interface:
- *  - window (rs_window): a sliding window of at most `window` records (an
- *    in-order queue plus a heap for the records that arrive late); each
- *    record is handed on as soon as the window is full. rs_add returns
+ *  - window (rs_window): a sliding window of at most `window` records: a
+ *    few ascending queues (a record joins the first whose last key is not
+ *    above its own, as in patience sorting: nearly sorted input stays in
+ *    sequential memory) and a heap for records no queue takes; the smallest
+ *    record is handed on whenever the window is full. rs_add returns
  *    RS_OVERFLOW when a record is earlier than one already handed on: the
  *    input is out of order by more than the window, and the importer
  *    restarts in spill mode.
@@ -25,6 +27,7 @@
 #include "err.h"
 
 #define RS_OVERFLOW 1
+#define RS_NQUEUES 4
 
 struct rs_key {
 	uint64_t t, off;
@@ -38,11 +41,14 @@ struct recsort {
 	size_t window;
 	int spill;
 	/* window mode */
-	struct rs_key *q;    /* in-order records: a ring */
-	size_t qhead, qn;
-	struct rs_key *heap; /* late records */
+	struct rs_queue {
+		struct rs_key *buf; /* a ring of `window` keys, ascending */
+		size_t head, n;
+		struct rs_key tail;
+	} q[RS_NQUEUES];
+	size_t held;         /* records in the queues and the heap */
+	struct rs_key *heap; /* records no queue takes */
 	size_t nheap;
-	struct rs_key qmax;  /* the largest key queued so far */
 	struct rs_key last;  /* the last key handed on */
 	int any;
 	/* spill mode */
