@@ -357,8 +357,7 @@ static void header(struct synth *s, int nclients)
 	put_double(&s->w, (size_t) l->at[K_UNIT], 1e-6);
 	emit(&s->w, sz, -1, &s->seed);
 	for (int i = 0; i < s->w.p->nx; i++) { /* one of each machine-dependent record */
-		const struct layout *x = begin(&s->w, s->w.p->x[i].code, 1, &sz);
-		(void) x;
+		begin(&s->w, s->w.p->x[i].code, 1, &sz);
 		emit(&s->w, sz, -1, &s->seed);
 	}
 }
@@ -370,7 +369,7 @@ static uint64_t req_size(struct synth *s)
 	return req_sizes[below(&s->seed, sizeof(req_sizes) / sizeof(req_sizes[0]))];
 }
 
-static void open_private(struct synth *s, struct sapp *a, struct sclient *c, uint64_t t)
+static void open_private(struct synth *s, struct sclient *c, uint64_t t)
 {
 	c->file = 1000 + (int) c->id * s->files + c->cycle;
 	c->cycle = (c->cycle + 1) % s->files;
@@ -379,7 +378,6 @@ static void open_private(struct synth *s, struct sapp *a, struct sclient *c, uin
 	c->pos = 0;
 	static const int flags[] = {0x01, 0x02, 0x0c, 0x1c, 0x24};
 	open_rec(s, R_CLOPEN, t, c->id, c->file, c->fd, c->fsize, flags[below(&s->seed, 5)], c->id);
-	(void) a;
 }
 
 /* Per-client synchronous requests on the private files; returns the step's end. */
@@ -440,7 +438,7 @@ static uint64_t step_ops(struct synth *s, struct sapp *a, uint64_t t, int kind)
 		for (int i = 0; i < a->n; i++) {
 			struct sclient *k = &a->c[i];
 			close_rec(s, R_CLCLOSE, t + 2 * (uint64_t) i, k->id, k->fd, k->fsize + (int64_t) k->pos, k->id);
-			open_private(s, a, k, t + 2 * (uint64_t) i + 1);
+			open_private(s, k, t + 2 * (uint64_t) i + 1);
 		}
 		return t + 2 * (uint64_t) a->n + 10;
 	case 1:
@@ -486,7 +484,7 @@ static void app_open(struct synth *s, struct sapp *a)
 	a->shared_file = 100 + (int) a->idx;
 	open_rec(s, R_APPOPEN, a->t, a->id, a->shared_file, a->shared_fd, 0, 0x0a, -1);
 	for (int i = 0; i < a->n; i++)
-		open_private(s, a, &a->c[i], a->t + 1 + (uint64_t) i);
+		open_private(s, &a->c[i], a->t + 1 + (uint64_t) i);
 	a->t += 2 + (uint64_t) a->n;
 }
 
