@@ -23,7 +23,7 @@ struct af_node {
 	int depth;         /* depth of its tasks */
 	int open;
 	int32_t nfin;      /* FINISH_GOALs seen */
-	uint64_t *send;    /* per task: FORK -> START_GOAL line, 0 none */
+	uint64_t *send;    /* per task: FORK -> START_GOAL line, 0 none (one block with fin, finisher) */
 	uint64_t *fin;     /* per task: FINISH_GOAL -> JOIN line, 0 none */
 	int *finisher;
 	int ncomm;
@@ -42,10 +42,13 @@ struct af_agent {
 	int n, cap;
 };
 
+#define AF_PCF_NODES 100000 /* the .pcf labels the first nodes by their Nodeid */
+
 struct af {
-	struct af_node **node; /* by dense id - 1 */
-	int nnodes, cap;
-	struct af_node *open;  /* hash by raw */
+	int nnodes;            /* and-nodes created (dense ids 1..nnodes) */
+	uint64_t *label_raw;   /* Nodeid of the first AF_PCF_NODES, by dense id - 1 */
+	int cap;
+	struct af_node *open;  /* hash by raw; a node is freed at its JOIN */
 	struct af_agent *ag;   /* by stream index */
 	int rows_done;
 	uint64_t nwarn;
@@ -194,12 +197,15 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		f->task = -1;
 		f->depth = 1;
 	}
-	if (a->nnodes == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 64;
-		a->node = weft_xrealloc(a->node, (size_t) a->cap * sizeof(*a->node));
+	if (a->nnodes < AF_PCF_NODES) {
+		if (a->nnodes == a->cap) {
+			a->cap = a->cap ? 2 * a->cap : 64;
+			a->label_raw = weft_xrealloc(a->label_raw, (size_t) a->cap * sizeof(*a->label_raw));
+		}
+		a->label_raw[a->nnodes] = raw;
 	}
+	a->nnodes++;
 	struct af_node *nd = weft_xcalloc(1, sizeof(*nd));
-	a->node[a->nnodes++] = nd;
 	nd->raw = raw;
 	nd->id = a->nnodes;
 	nd->ntasks = n;
@@ -210,9 +216,9 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	f->wait = nd->id;
 	if (e->writing && n > 0) {
 		nd->ncomm = n < AF_MAX_COMM_TASKS ? n : AF_MAX_COMM_TASKS;
-		nd->send = weft_xcalloc((size_t) nd->ncomm, sizeof(uint64_t));
-		nd->fin = weft_xcalloc((size_t) nd->ncomm, sizeof(uint64_t));
-		nd->finisher = weft_xcalloc((size_t) nd->ncomm, sizeof(int));
+		nd->send = weft_xcalloc((size_t) nd->ncomm, 2 * sizeof(uint64_t) + sizeof(int));
+		nd->fin = nd->send + nd->ncomm;
+		nd->finisher = (int *) (nd->fin + nd->ncomm);
 		for (int k = 0; k < nd->ncomm; k++)
 			nd->send[k] = emu_comm_send(e, t, 0, nd->id) + 1;
 	}
@@ -334,11 +340,7 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		}
 	}
 	free(nd->send);
-	free(nd->fin);
-	free(nd->finisher);
-	nd->send = nd->fin = NULL;
-	nd->finisher = NULL;
-	nd->ncomm = 0;
+	free(nd);
 	show(e, t);
 	return 0;
 }
@@ -424,11 +426,10 @@ void af_pcf(struct emu *e, int file, struct strbuf *b)
 	struct af *a = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: current and-node%s\n", AF_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
-	if (a->nnodes && a->nnodes <= 100000) {
+	if (a->nnodes && a->nnodes <= AF_PCF_NODES) {
 		sb_printf(b, "VALUES\n");
 		for (int i = 0; i < a->nnodes; i++)
-			sb_printf(b, "%d node %llx #%d\n", a->node[i]->id, (unsigned long long) a->node[i]->raw,
-				  a->node[i]->id);
+			sb_printf(b, "%d node %llx #%d\n", i + 1, (unsigned long long) a->label_raw[i], i + 1);
 	}
 	sb_printf(b, "\n");
 	if (file != EMU_THREAD_FILE) {
@@ -451,14 +452,13 @@ void af_free(struct emu *e)
 	struct af *a = st(e);
 	if (!a)
 		return;
-	HASH_CLEAR(hh, a->open);
-	for (int i = 0; i < a->nnodes; i++) {
-		free(a->node[i]->send);
-		free(a->node[i]->fin);
-		free(a->node[i]->finisher);
-		free(a->node[i]);
+	struct af_node *nd, *tmp;
+	HASH_ITER(hh, a->open, nd, tmp) {
+		HASH_DEL(a->open, nd);
+		free(nd->send);
+		free(nd);
 	}
-	free(a->node);
+	free(a->label_raw);
 	for (int i = 0; i < e->nth; i++)
 		free(a->ag[i].f);
 	free(a->ag);

@@ -54,10 +54,13 @@ struct ob_agent {
 	int64_t nopen;  /* public nodes it made that are open */
 };
 
+#define OB_PCF_NODES 100000 /* the .pcf labels the first nodes by their Nodeid */
+
 struct ob {
-	struct ob_node **node;
-	int nnodes, cap;
-	struct ob_node *open;   /* by raw */
+	int nnodes;             /* or-nodes created (dense ids 1..nnodes) */
+	uint64_t *label_raw;    /* Nodeid of the first OB_PCF_NODES, by dense id - 1 */
+	int cap;
+	struct ob_node *open;   /* by raw; a node is freed when it closes */
 	struct orb_branch *br;   /* by key */
 	struct ob_agent *ag;
 	int rows_done;
@@ -188,10 +191,9 @@ static void close_node(struct emu *e, struct ob_node *nd)
 		if (nd->send[j])
 			emu_comm_drop(e, nd->send[j] - 1);
 	free(nd->send);
-	nd->send = NULL;
-	nd->ncomm = 0;
 	o->ag[nd->maker].nopen--;
 	show(e, &e->th[nd->maker]);
+	free(nd);
 }
 
 int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
@@ -229,12 +231,15 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	if (n <= 0 && (rc = check(e, err, "MAKE_PUBLIC of or-node %llx with %d branches: expected at "
 				  "least 1", (unsigned long long) raw, n)) != 0)
 		return rc;
-	if (o->nnodes == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 64;
-		o->node = weft_xrealloc(o->node, (size_t) o->cap * sizeof(*o->node));
+	if (o->nnodes < OB_PCF_NODES) {
+		if (o->nnodes == o->cap) {
+			o->cap = o->cap ? 2 * o->cap : 64;
+			o->label_raw = weft_xrealloc(o->label_raw, (size_t) o->cap * sizeof(*o->label_raw));
+		}
+		o->label_raw[o->nnodes] = raw;
 	}
+	o->nnodes++;
 	struct ob_node *nd = weft_xcalloc(1, sizeof(*nd));
-	o->node[o->nnodes++] = nd;
 	nd->raw = raw;
 	nd->id = o->nnodes;
 	nd->nbranches = n;
@@ -476,11 +481,10 @@ void orb_pcf(struct emu *e, int file, struct strbuf *b)
 	struct ob *o = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: current or-node%s\n", OB_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
-	if (o->nnodes && o->nnodes <= 100000) {
+	if (o->nnodes && o->nnodes <= OB_PCF_NODES) {
 		sb_printf(b, "VALUES\n");
 		for (int i = 0; i < o->nnodes; i++)
-			sb_printf(b, "%d or-node %llx #%d\n", o->node[i]->id, (unsigned long long) o->node[i]->raw,
-				  o->node[i]->id);
+			sb_printf(b, "%d or-node %llx #%d\n", i + 1, (unsigned long long) o->label_raw[i], i + 1);
 	}
 	sb_printf(b, "\n");
 	if (file != EMU_THREAD_FILE) {
@@ -505,18 +509,19 @@ void orb_free(struct emu *e)
 	struct ob *o = st(e);
 	if (!o)
 		return;
-	HASH_CLEAR(hh, o->open);
+	struct ob_node *nd, *ntmp;
+	HASH_ITER(hh, o->open, nd, ntmp) {
+		HASH_DEL(o->open, nd);
+		free(nd->send);
+		free(nd);
+	}
 	struct orb_branch *b, *tmp;
 	HASH_ITER(hh, o->br, b, tmp)
 	{
 		HASH_DEL(o->br, b);
 		free(b);
 	}
-	for (int i = 0; i < o->nnodes; i++) {
-		free(o->node[i]->send);
-		free(o->node[i]);
-	}
-	free(o->node);
+	free(o->label_raw);
 	for (int i = 0; i < e->nth; i++)
 		free(o->ag[i].slave);
 	free(o->ag);

@@ -20,7 +20,9 @@
 #include "writer.h"
 
 #define VAO_MAX_AGENT 1048575
-#define VAO_BUF 4096
+#define VAO_BUF (64u << 10)   /* stream buffer of the first VAO_BIG_AGENTS agents */
+#define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */
+#define VAO_BIG_AGENTS 256
 
 struct vao_agent {
 	int used;
@@ -236,7 +238,7 @@ static struct vao_agent *agent(struct vao *v, int32_t a)
 	struct vao_agent *g = &v->ag[a];
 	if (!g->used) {
 		char *dir = weft_xasprintf("%s/loom.visandor/proc.1/thread.%ld", v->outdir, (long) a + 1);
-		int rc = ow_open(&g->w, dir, VAO_BUF, v->err);
+		int rc = ow_open(&g->w, dir, v->nused < VAO_BIG_AGENTS ? VAO_BUF : VAO_BUF_SMALL, v->err);
 		free(dir);
 		if (rc)
 			return NULL;
@@ -291,7 +293,70 @@ static int set_mult(struct vao *v, const char *unit)
 	return 0;
 }
 
-static int one_record(struct vao *v, const uint8_t *d, size_t b, size_t e, long line)
+struct vao_rec {
+	uint64_t ts, node, wam;
+	int32_t code, f4, ag;
+};
+
+/* The common line: plain decimal and hex digits (no sign but '-', no 0x, at
+ * most 18 decimal or 15 hex digits) separated by blanks. Returns 0 with the
+ * record, or -1 to let the careful parser read the line (and name what is
+ * wrong with it, if anything). */
+static int fast_fields(const uint8_t *p, const uint8_t *e, struct vao_rec *r)
+{
+	uint64_t u[6];
+	for (int k = 0; k < 6; k++) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		int hex = k == 2 || k == 4, neg = 0;
+		if (p < e && *p == '-' && (k == 1 || k == 3)) {
+			neg = 1;
+			p++;
+		}
+		const uint8_t *s = p;
+		uint64_t v = 0;
+		if (hex) {
+			for (; p < e; p++) {
+				unsigned c = *p, dg = c - '0';
+				if (dg > 9) {
+					dg = (c | 0x20) - 'a';
+					if (dg > 5)
+						break;
+					dg += 10;
+				}
+				v = v << 4 | dg;
+			}
+			if (p - s > 15)
+				return -1;
+		} else {
+			for (; p < e; p++) {
+				unsigned dg = (unsigned) *p - '0';
+				if (dg > 9)
+					break;
+				v = v * 10 + dg;
+			}
+			if (p - s > (k == 0 ? 18 : 9))
+				return -1;
+		}
+		if (p == s || (p < e && *p != ' ' && *p != '\t'))
+			return -1;
+		u[k] = neg ? (uint64_t) - (int64_t) v : v;
+	}
+	while (p < e && is_blank(*p))
+		p++;
+	if (p != e)
+		return -1;
+	r->ts = u[0];
+	r->code = (int32_t) (int64_t) u[1];
+	r->node = u[2];
+	r->f4 = (int32_t) (int64_t) u[3];
+	r->wam = u[4];
+	r->ag = (int32_t) u[5];
+	return r->ag > VAO_MAX_AGENT ? -1 : 0;
+}
+
+/* The careful parser: any line, exact messages. */
+static int parse_fields(struct vao *v, const uint8_t *d, size_t b, size_t e, long line, struct vao_rec *r)
 {
 	const uint8_t *tok[7];
 	size_t tl[7];
@@ -329,6 +394,17 @@ static int one_record(struct vao *v, const uint8_t *d, size_t b, size_t e, long 
 		return bad_field(v, line, 4, tok[4], tl[4], "hexadecimal digits (optional 0x, at most 16)");
 	if (parse_i32(tok[5], tl[5], &ag) || ag < 0 || ag > VAO_MAX_AGENT)
 		return bad_field(v, line, 5, tok[5], tl[5], "a decimal agent number from 0 to 1048575");
+	*r = (struct vao_rec){ts, node, wam, code, f4, ag};
+	return 0;
+}
+
+static int one_record(struct vao *v, const uint8_t *d, size_t b, size_t e, long line)
+{
+	struct vao_rec r = {0};
+	if (fast_fields(d + b, d + e, &r) && parse_fields(v, d, b, e, line, &r))
+		return -1;
+	uint64_t ts = r.ts, node = r.node, wam = r.wam;
+	int32_t code = r.code, f4 = r.f4, ag = r.ag;
 	uint64_t ns;
 	if (__builtin_mul_overflow(ts, v->mult, &ns))
 		return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: timestamp %" PRIu64 " does not fit in 64-bit "

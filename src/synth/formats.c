@@ -5,9 +5,11 @@
 
 extern const struct synth_format synth_format_visandor;
 extern const struct synth_format synth_format_picl;
+extern const struct synth_format synth_format_charisma;
 
 const struct synth_format *const synth_formats[] = {
 	&synth_format_visandor,
 	&synth_format_picl,
+	&synth_format_charisma,
 	NULL,
 };

@@ -4,13 +4,17 @@
 # RSS of weft top, weft dump and weft emu at several trace lengths, plus the
 # Paraver bytes weft emu writes per second, and weft query with one simple
 # pattern and with four patterns at once (targets on the largest trace: one
-# pattern >= 15 M events/s, four <= 1.5x the time of one), and PICL import
-# end to end: `weft synth --format picl` makes a log of at least 100 MB
-# (BENCH_PICL_RECORDS records, default 4200k: about 120 MB), then `weft emu
-# FILE -o DIR` is timed (import + emulation + Paraver written; target >= 100
-# MB/s of PICL text), with `weft import` alone beside it. Every timed row is
-# the best of three runs: this machine class varies by +-30% between identical
-# runs, and the best run is the one least disturbed by its neighbours.
+# pattern >= 15 M events/s, four <= 1.5x the time of one). Every timed row
+# is the best of three runs: this machine class varies by +-30% between
+# identical runs, and the best run is the one least disturbed by its
+# neighbours.
+# Legacy logs, written by weft synth: a CHARISMA trace (BENCH_CHARISMA_MB,
+# default 200 MB), a PICL log (BENCH_PICL_RECORDS, default 4200k records,
+# about 120 MB) and VisAndOr AND and OR logs (BENCH_VISANDOR_EVENTS, default
+# 10M events), timed end to end (`weft emu FILE`: import, emulation, Paraver
+# written; targets >= 200 MB/s for CHARISMA, >= 100 for PICL and VisAndOr)
+# and by parts (`weft import` alone, then `weft emu` of the imported
+# directory).
 set -eu
 : "${WEFT:?set WEFT to the weft binary}"
 CC=${CC:-cc}
@@ -90,35 +94,49 @@ if [ -d "$corpus" ]; then
 	emu_row "emu o-medium" "$events" "$corpus"
 fi
 
-# ---- PICL text into a finished Paraver trace ----------------------------------
-precs=${BENCH_PICL_RECORDS:-4200k}
-plog="$out/picl-$precs.trf"
-if [ ! -f "$plog.done" ]; then
-	rm -f "$plog"
-	set -- $("$out/measure" /dev/null "$WEFT" synth --format picl -o "$plog" --procs 64 --traffic random \
-		-n "$precs" --offset 20us --drift 50 --seed 1)
-	touch "$plog.done"
-	echo "synth picl: $(wc -c < "$plog") bytes in $1 s"
-fi
-pbytes=$(wc -c < "$plog")
-precords=$(wc -l < "$plog")
-picl_row() { # name seconds rss
-	awk -v n="$1" -v e="$precords" -v s="$2" -v r="$3" -v b="$pbytes" 'BEGIN {
-		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB  %6.0f MB in, %5.1f MB/s\n", n, e, s,
-			(s > 0 ? e / s / 1e6 : 0), r / 1024, b / 1e6, (s > 0 ? b / s / 1e6 : 0) }'
+# ---- legacy logs: MB/s of input into a finished Paraver trace ---------------------------
+
+legacy_rows() { # format file label
+	mb=$(wc -c <"$2")
+	name=$3
+	rm -rf "$out/emu" "$out/imp"
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$2" 2>/dev/null)
+	prv=$(cat "$out"/emu/*.prv | wc -c)
+	lrow "$name emu FILE" "$mb" "$3" "$4" "$prv"
+	rm -rf "$out/emu"
+	s_imp=""
+	for _i in 1 2 3; do
+		rm -rf "$out/imp"
+		set -- "$1" "$2" $("$out/measure" /dev/null "$WEFT" import "$1" "$2" -o "$out/imp" 2>/dev/null)
+		if [ -z "$s_imp" ] || awk -v a="$3" -v b="$s_imp" 'BEGIN { exit !(a < b) }'; then s_imp=$3 r_imp=$4; fi
+		set -- "$1" "$2"
+	done
+	lrow "$name import only" "$mb" "$s_imp" "$r_imp" "$(du -sb "$out/imp" | cut -f1)"
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$out/imp")
+	lrow "$name emu imported dir" "$mb" "$3" "$4" "$prv"
+	rm -rf "$out/emu" "$out/imp"
 }
-_s="" _r=0
-for _i in 1 2 3; do
-	rm -rf "$out/picl-imp"
-	set -- $("$out/measure" /dev/null "$WEFT" import picl "$plog" -o "$out/picl-imp")
-	if [ -z "$_s" ] || awk -v a="$1" -v b="$_s" 'BEGIN { exit !(a < b) }'; then _s=$1; fi
-	[ "$2" -gt "$_r" ] && _r=$2
+
+lrow() { # name input_bytes seconds rss_kib output_bytes
+	awk -v n="$1" -v m="$2" -v s="$3" -v r="$4" -v b="$5" 'BEGIN {
+		printf "%-30s %5.0f MB in %7.3f s = %6.1f MB/s  %7.1f MiB RSS  output %5.0f MB\n",
+			n, m / 1e6, s, (s > 0 ? m / 1e6 / s : 0), r / 1024, b / 1e6 }'
+}
+
+echo
+echo "legacy logs (MB/s of input; targets: charisma >= 200, picl and visandor >= 100, end to end)"
+cmb=${BENCH_CHARISMA_MB:-200}
+c="$out/charisma-${cmb}M.bin"
+[ -f "$c" ] || "$WEFT" synth --format charisma -o "$c" --size "${cmb}M" --seed 1 >/dev/null
+legacy_rows charisma "$c" "charisma"
+precs=${BENCH_PICL_RECORDS:-4200k}
+p="$out/picl-$precs.trf"
+[ -f "$p" ] || "$WEFT" synth --format picl -o "$p" --procs 64 --traffic random -n "$precs" \
+	--offset 20us --drift 50 --seed 1 >/dev/null
+legacy_rows picl "$p" "picl"
+vev=${BENCH_VISANDOR_EVENTS:-10M}
+for kind in and or; do
+	v="$out/visandor-$kind-$vev.vao"
+	[ -f "$v" ] || "$WEFT" synth --format visandor --kind $kind -o "$v" -n "$(echo "$vev" | sed 's/M$/000000/; s/k$/000/')" >/dev/null
+	legacy_rows visandor "$v" "visandor $kind"
 done
-picl_row "import picl" "$_s" "$_r"
-set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/picl-emu" "$out/picl-imp")
-picl_row "emu imported picl" "$1" "$2"
-rm -rf "$out/picl-emu"
-set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/picl-emu" "$plog")
-picl_row "emu picl (end to end)" "$1" "$2"
-awk -v b="$pbytes" -v s="$1" 'BEGIN { printf "picl: %.1f MB/s of PICL text into a finished Paraver trace (target >= 100)\n", b / s / 1e6 }'
-rm -rf "$out/picl-emu" "$out/picl-imp"

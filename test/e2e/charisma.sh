@@ -19,7 +19,12 @@
 #   - weft import charisma FILE -o DIR, then emu DIR == emu FILE;
 #   - malformed files: bad magic, version 2, truncated record, unknown record
 #     type, count running past the file, ambiguous and impossible probes —
-#     exact messages.
+#     exact messages;
+#   - the sort: a window too small for the file's disorder (WEFT_SORT_WINDOW)
+#     spills sorted runs to TMPDIR, leaves nothing there, same output;
+#   - weft synth --format charisma for each profile and byte order: probed,
+#     weft check, le = be, deterministic, every record type, spill = window,
+#     import read back, the iPSC variant.
 # Prints "ok NAME" / "FAIL NAME: why"; exits 1 on failures, 2 if it cannot run.
 
 set -u
@@ -411,6 +416,102 @@ F=$TMP/m-none.bin
 magic
 header 0
 bad probe-none "$F: byte offset 8: record HEADER (0): no built-in machine profile reads a plausible header (charisma-default: field system_type: expected 1..8, found 0; charisma-packed: field system_type: expected 1..8, found 0; charisma-align4: field timestamp_unit: expected a positive number of seconds per tick, found -4.18678e-151): pass --charisma-profile NAME|FILE"
+
+# A header record (and the records after it) that charisma-default and
+# charisma-align4 both read: the fields the two layouts place differently hold
+# values both accept, and the bytes after the header are two EXIT records for
+# one profile and EXIT, EXIT, JOIN for the other (little-endian).
+F=$TMP/m-ambiguous.bin
+: >"$F"
+ORD=le
+magic
+emit 2 0; emit 2 0                 # record_type, padding
+emit 4 700000000; emit 4 0         # start_date, gmt_offset (the same in both)
+emit 4 0; emit 4 0; emit 4 0       # timestamp (default: 16..23; align4: 12..19, SystemId 20..23)
+emit 4 3                           # default SystemId; align4 system_type 3 + padding
+emit 4 3                           # default system_type 3 + padding; align4 md_version
+emit 4 0                           # default md_version; align4 release_data starts
+_k=0; while [ $_k -lt 80 ]; do emit 1 0; _k=$((_k + 1)); done # release_data (NULs in both)
+emit 4 128; emit 4 8; emit 4 4; emit 4 4           # counts, one int apart in the two layouts
+emit 4 2696277389; emit 4 1051772663               # align4 timestamp_unit 1e-6 (low, high)
+emit 4 1051721730                  # default unit high word 0x3eb00002: align4 reads 02 00, an EXIT
+emit 2 2; emit 2 0; emit 4 0       # default: EXIT at 152 (align4: its timestamp)
+emit 4 1; emit 4 2; emit 4 1; emit 4 0             # default: timestamp, appl_id; align4: EXIT at 164
+emit 2 2; emit 2 0; emit 2 3; emit 2 0             # default: EXIT at 176; align4: JOIN at 180
+emit 4 50; emit 4 0; emit 4 1; emit 4 0            # timestamps, ids; both end at byte 200
+bad probe-ambiguous "$F: byte offset 8: record HEADER (0): the header and the records after it are plausible with several machine profiles (charisma-default, charisma-align4): pass --charisma-profile NAME|FILE"
+
+# ---- sorting: records out of order by more than the window are spilled -------------------
+
+# The scenario has EXTEND (900) before RW records at 700 and 800: a window of
+# 1 record overflows, the import restarts sorting through a temporary file
+# in TMPDIR, and the output is the in-memory one.
+F=$TMP/default-le.bin
+mkdir -p "$TMP/sorttmp"
+WEFT_SORT_WINDOW=1 TMPDIR=$TMP/sorttmp "$WEFT" emu -q -o "$TMP/spill" "$F" >/dev/null 2>"$TMP/err"
+rc=$?
+result "spill emu" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+grep -qF "weft: $F: records are out of time order by more than the sort window (1 records): sorting them through a temporary file" "$TMP/err"
+result "spill announced" "$([ $? -eq 0 ] || head -c 300 "$TMP/err")"
+tail -n +2 "$TMP/spill/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-default-le" &&
+	cmp -s "$TMP/spill/cpu.prv" "$TMP/out-default-le/cpu.prv"
+result "spill output = in-memory output" "$([ $? -eq 0 ] || echo differs)"
+n=$(find "$TMP/sorttmp" -type f | wc -l)
+result "spill leaves no temporary file" "$([ "$n" -eq 0 ] || echo "$n files left in TMPDIR")"
+
+# ---- weft synth --format charisma ------------------------------------------------------------
+
+for prof in default packed align4; do
+	for ORD in le be; do
+		S=$TMP/synth-$prof-$ORD.bin
+		"$WEFT" synth --format charisma --profile charisma-$prof --byte-order $ORD --size 300k --apps 3 \
+			--clients 10 --seed 7 -o "$S" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		result "synth $prof-$ORD" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		[ $rc -eq 0 ] || continue
+		"$WEFT" emu -q -o "$TMP/so-$prof-$ORD" "$S" >/dev/null 2>"$TMP/err"
+		rc=$?
+		grep -qxF "weft: $S: CHARISMA machine profile charisma-$prof (probed on the header record)" "$TMP/err"
+		result "synth $prof-$ORD emu, profile probed" "$([ $rc -eq 0 ] && [ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		check_prv "synth $prof-$ORD weft check" "$TMP/so-$prof-$ORD"
+	done
+	tail -n +2 "$TMP/so-$prof-le/thread.prv" >"$TMP/sb-le" 2>/dev/null
+	tail -n +2 "$TMP/so-$prof-be/thread.prv" 2>/dev/null | cmp -s - "$TMP/sb-le"
+	result "synth $prof: le and be give the same body" "$([ $? -eq 0 ] || echo differs)"
+done
+S=$TMP/synth-default-le.bin
+"$WEFT" synth --format charisma --profile charisma-default --byte-order le --size 300k --apps 3 --clients 10 \
+	--seed 7 -o "$TMP/again.bin" >/dev/null 2>&1
+result "synth deterministic" "$(cmp -s "$S" "$TMP/again.bin" || echo "same options, different bytes")"
+"$WEFT" synth --format charisma --size 300k --apps 3 --clients 10 --seed 8 -o "$TMP/seed8.bin" >/dev/null 2>&1
+result "synth seed matters" "$(cmp -s "$S" "$TMP/seed8.bin" && echo "seeds 7 and 8 give the same bytes")"
+sz=$(wc -c <"$S")
+result "synth size" "$([ "$sz" -ge 300000 ] && [ "$sz" -lt 310000 ] || echo "$sz bytes for --size 300k")"
+"$WEFT" top "$S" >"$TMP/top" 2>/dev/null
+missing=
+for m in FP+ FP- FO. FOa FC. FCa FD. FR[ FR] FW[ FW] FRa FWa FA[ FA] FE. FT. FL. FU. FF.; do
+	awk -v m="$m" '$1 == m { f = 1 } END { exit !f }' "$TMP/top" || missing="$missing $m"
+done
+result "synth: every record type's events" "$([ -z "$missing" ] || echo "missing:$missing")"
+rows=$(sed -n 's/^LEVEL THREAD SIZE //p' "$TMP/so-default-le/thread.row")
+result "synth: one row per client" "$([ "$rows" = 10 ] || echo "$rows rows")"
+# sorted through the spill path: the same Paraver trace
+WEFT_SORT_WINDOW=16 "$WEFT" emu -q -o "$TMP/so-spill" "$S" >/dev/null 2>&1
+cmp -s "$TMP/so-spill/thread.prv" "$TMP/so-default-le/thread.prv" && cmp -s "$TMP/so-spill/cpu.prv" "$TMP/so-default-le/cpu.prv"
+result "synth: spilled sort = window sort" "$([ $? -eq 0 ] || echo differs)"
+# weft import, read back
+"$WEFT" import charisma "$S" -o "$TMP/so-imp" >/dev/null 2>&1 &&
+	"$WEFT" emu -q -o "$TMP/so-imp-out" "$TMP/so-imp" >/dev/null 2>&1
+cmp -s "$TMP/so-imp-out/thread.prv" "$TMP/so-default-le/thread.prv"
+result "synth: import read back" "$([ $? -eq 0 ] || echo differs)"
+# the iPSC variant of a profile file
+"$WEFT" synth --format charisma --profile "$TMP/ipsc.profile" --size 100k --clients 6 --apps 2 -o "$TMP/sipsc.bin" >/dev/null 2>"$TMP/err" &&
+	"$WEFT" emu -q --charisma-profile "$TMP/ipsc.profile" -o "$TMP/sipsc" "$TMP/sipsc.bin" >/dev/null 2>>"$TMP/err"
+result "synth ipsc profile" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+check_prv "synth ipsc weft check" "$TMP/sipsc"
+"$WEFT" synth --format charisma --byte-order xe -o "$TMP/x.bin" >/dev/null 2>"$TMP/err"
+rc=$?
+result "synth bad byte order" "$([ $rc -eq 2 ] && grep -q "expected le or be, found 'xe'" "$TMP/err" || echo "exit $rc: $(head -c 200 "$TMP/err")")"
 
 echo "$npass passed, $nfail failed"
 [ $nfail -eq 0 ]
