@@ -24,7 +24,7 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
 	if (e->writing) {
 		prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		if (e->state_owner == 'O')
+		if (emu_owner(e, t) == 'O')
 			prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
 	}
 	int act = is_active(t->state);

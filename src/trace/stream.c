@@ -24,6 +24,11 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	}
 	s->active = 1;
 	s->mode = mode;
+	/* a fresh cursor (stream_open also rewinds a closed stream) */
+	s->have_last = s->in_region = 0;
+	s->last_clock = s->nevents = s->fast_until = 0;
+	s->scan_open = s->scan_failed = 0;
+	s->span_len = s->span_pos = s->span_end = 0;
 	if (!s->window)
 		s->window = STREAM_DEFAULT_WINDOW;
 	s->pos = s->scan = OBS_HEADER_SIZE;
@@ -38,6 +43,7 @@ void stream_close(struct weft_stream *s)
 	free(s->span);
 	s->regs = NULL;
 	s->span = NULL;
+	s->span_cap = 0;
 	s->reg_head = s->reg_tail = s->reg_cap = 0;
 }
 
@@ -61,6 +67,8 @@ static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft
 	ev->offset = off;
 	ev->stream = s;
 	ev->time = ev->clock + (uint64_t) s->offset;
+	if (__builtin_expect(s->drift != 0, 0))
+		ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - s->tref), s->drift);
 	return (int64_t) sz;
 }
 
@@ -397,6 +405,14 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	s->pos += (uint64_t) sz;
 	map_release(&s->map, s->pos);
 	return emit_ordered(s, "", e);
+}
+
+int stream_first_clock(const struct weft_stream *s, uint64_t *clock)
+{
+	if (!s->active || s->map.size < OBS_HEADER_SIZE + OBS_EV_HEADER)
+		return 0;
+	*clock = obs_u64(s->map.data + OBS_HEADER_SIZE + 4, s->swap);
+	return 1;
 }
 
 int stream_next(struct weft_stream *s, struct weft_err *e)

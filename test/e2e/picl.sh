@@ -92,7 +92,7 @@ fi
 if emu causal; then
 	expect "causal comm" "$(comms causal)" "3:1:1:1:1:6000:9000:3:1:2:1:2000:4000:16:3"
 	"$WEFT" emu -o "$tmp/causal2" "$fx/causal.trf" 2>"$tmp/err" >/dev/null
-	expect "causal warning" "$(grep -c 'received before they were sent' "$tmp/err")" 1
+	expect "causal warning" "$(grep -c 'received before they are sent' "$tmp/err")" 1
 fi
 
 # unmatched send: a '#' line, reported per key; host 32767 on its own loom;
