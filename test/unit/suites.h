@@ -12,5 +12,6 @@ Suite *outbuf_suite(void);
 Suite *stream_suite(void);
 Suite *merge_suite(void);
 Suite *query_suite(void);
+Suite *clock_suite(void);
 
 #endif
