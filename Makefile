@@ -20,14 +20,14 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
 INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Isrc/prv -Isrc/clock -Isrc/import \
-	-Isrc/query \
+	-Isrc/query -Isrc/stats \
 	-Imodels -Imodels/ovni
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
-	src/clock/*.c src/import/*.c src/query/*.c models/*.c models/*/*.c)
+	src/clock/*.c src/import/*.c src/query/*.c src/stats/*.c models/*.c models/*/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o
 UNIT_SRCS := $(wildcard test/unit/*.c)

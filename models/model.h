@@ -10,6 +10,8 @@
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H
 
+#include <stdint.h>
+
 struct emu;
 struct weft_ev;
 struct evinfo;
@@ -48,6 +50,9 @@ struct weft_model_hooks {
 	void (*release)(struct emu *e);
 	const struct weft_state_label *states;
 	int nstates;
+	/* name of an operation the model counts for weft stats (emu_acct_op);
+	 * NULL: the number is shown */
+	void (*op_label)(const struct emu *e, int32_t op, char *buf, int n);
 };
 
 struct weft_model_def {

@@ -17,6 +17,7 @@ static const struct {
 	{"import", cmd_import, "convert a legacy log into an ovni trace directory"},
 	{"models", cmd_models, "list the models and event tables weft knows"},
 	{"check", cmd_check, "validate a Paraver trace (.prv/.prv.gz with .pcf, .row)"},
+	{"stats", cmd_stats, "time, count and bytes per thread, state and operation"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

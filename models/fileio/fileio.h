@@ -23,7 +23,17 @@ enum {
 enum { FOP_OPEN = 1, FOP_CLOSE, FOP_EXTEND, FOP_TRUNC, FOP_LINK, FOP_UNLINK, FOP_FCNTL, FOP_APPOPEN,
        FOP_APPCLOSE };
 
+/* Operations counted for weft stats (emu_acct_op): numbered as PICL numbers
+ * its file I/O event types (Table 4), so PICL's statistics records compare
+ * with them directly; the rest are positive. */
+enum {
+	FIO_OP_OPEN = -201, FIO_OP_CLOSE = -202, FIO_OP_WRITE = -221, FIO_OP_READ = -251,
+	FIO_OP_AREAD = 1, FIO_OP_AWRITE, FIO_OP_WAIT, FIO_OP_EXTEND, FIO_OP_TRUNC, FIO_OP_LINK, FIO_OP_UNLINK,
+	FIO_OP_FCNTL
+};
+
 int fio_setup(struct emu *e, struct weft_err *err);
+void fio_op_label(const struct emu *e, int32_t op, char *buf, int n);
 void fio_pcf(struct emu *e, int file, struct strbuf *b);
 void fio_free(struct emu *e);
 

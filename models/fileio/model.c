@@ -1,6 +1,7 @@
 /* fileio model (F): per-thread I/O state (Reading, Writing, Waiting for I/O,
  * Opening, Closing; no state outside I/O), request sizes, files, offsets,
  * open-file and in-flight counts, punctual file operations. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,11 @@ static void show_state(struct emu *e, const struct weft_ev *ev)
 	}
 }
 
+static void acct(struct emu *e, const struct weft_ev *ev, enum emu_op_kind kind, int32_t op, int64_t bytes)
+{
+	emu_acct_op(e, cur(e, ev), 'F', kind, op, bytes, 0);
+}
+
 static struct fdmap *find_fd(struct fio_thread *t, int64_t fd)
 {
 	for (int i = 0; i < t->nmap; i++)
@@ -108,6 +114,8 @@ int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		t->nopen++;
 	}
 	m->file = file;
+	if (!t->nopening)
+		acct(e, ev, EMU_OP_MARK, FIO_OP_OPEN, -1); /* else counted by its span */
 	punct(e, ev, FT_OP, ev->val == 'a' ? FOP_APPOPEN : FOP_OPEN);
 	punct(e, ev, FT_FILE, file);
 	punct(e, ev, FT_FLAGS, flags);
@@ -126,6 +134,8 @@ int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 		*m = t->map[--t->nmap];
 		t->nopen--;
 	}
+	if (!t->nclosing)
+		acct(e, ev, EMU_OP_MARK, FIO_OP_CLOSE, -1);
 	punct(e, ev, FT_OP, ev->val == 'a' ? FOP_APPCLOSE : FOP_CLOSE);
 	punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
 	out(e, ev, FT_NOPEN, t->nopen);
@@ -145,7 +155,8 @@ static void request(struct emu *e, const struct weft_ev *ev, const struct evinfo
 {
 	struct fio_thread *t = fth(e, ev);
 	punct(e, ev, write ? FT_BWRITE : FT_BREAD, ev_field(in, 0, ev));
-	punct(e, ev, FT_OFFSET, ev_field(in, 1, ev));
+	if (ev_field(in, 1, ev) >= 0) /* -1: the format gives no offset */
+		punct(e, ev, FT_OFFSET, ev_field(in, 1, ev));
 	struct fdmap *m = find_fd(t, t->fd);
 	if (m)
 		punct(e, ev, FT_FILE, m->file);
@@ -156,15 +167,18 @@ int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 	struct fio_thread *t = fth(e, ev);
 	int write = ev->cat == 'W';
 	int *n = write ? &t->nwrite : &t->nread;
+	int32_t op = write ? FIO_OP_WRITE : FIO_OP_READ;
 	if (ev->val == '[') {
 		(*n)++;
 		request(e, ev, in, write);
+		acct(e, ev, EMU_OP_BEGIN, op, ev_field(in, 0, ev));
 	} else {
 		if (*n == 0)
 			return emu_model_error(e, err, "thread %lld ends %s with no %s in progress: expected F%c[ first",
 					       (long long) cur(e, ev)->sys->tid, write ? "writing" : "reading",
 					       write ? "write" : "read", ev->cat);
 		(*n)--;
+		acct(e, ev, EMU_OP_END, op, -1);
 	}
 	show_state(e, ev);
 	return 0;
@@ -175,6 +189,7 @@ int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	(void) err;
 	struct fio_thread *t = fth(e, ev);
 	request(e, ev, in, ev->cat == 'W');
+	acct(e, ev, EMU_OP_MARK, ev->cat == 'W' ? FIO_OP_AWRITE : FIO_OP_AREAD, ev_field(in, 0, ev));
 	t->inflight++;
 	out(e, ev, FT_INFLIGHT, t->inflight);
 	return 0;
@@ -185,6 +200,7 @@ int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct fio_thread *t = fth(e, ev);
 	if (ev->val == '[') {
 		t->nwait++;
+		acct(e, ev, EMU_OP_BEGIN, FIO_OP_WAIT, -1);
 	} else {
 		if (t->nwait == 0 || t->inflight == 0)
 			return emu_model_error(e, err, "thread %lld: asynchronous request %lld completes with %s: "
@@ -193,6 +209,7 @@ int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 					       t->nwait ? "no request in flight" : "no wait in progress");
 		t->nwait--;
 		t->inflight--;
+		acct(e, ev, EMU_OP_END, FIO_OP_WAIT, -1);
 		out(e, ev, FT_INFLIGHT, t->inflight);
 	}
 	show_state(e, ev);
@@ -202,6 +219,7 @@ int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
+	acct(e, ev, EMU_OP_MARK, ev->cat == 'E' ? FIO_OP_EXTEND : FIO_OP_TRUNC, -1);
 	punct(e, ev, FT_OP, ev->cat == 'E' ? FOP_EXTEND : FOP_TRUNC);
 	punct(e, ev, FT_FILE, ev_field(in, 0, ev));
 	punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
@@ -211,6 +229,7 @@ int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
+	acct(e, ev, EMU_OP_MARK, ev->cat == 'L' ? FIO_OP_LINK : FIO_OP_UNLINK, -1);
 	punct(e, ev, FT_OP, ev->cat == 'L' ? FOP_LINK : FOP_UNLINK);
 	punct(e, ev, FT_FILE, ev_field(in, 0, ev));
 	punct(e, ev, FT_LINKS, ev_field(in, 1, ev));
@@ -221,6 +240,7 @@ int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 {
 	(void) err;
 	struct fdmap *m = find_fd(fth(e, ev), ev_field(in, 0, ev));
+	acct(e, ev, EMU_OP_MARK, FIO_OP_FCNTL, -1);
 	punct(e, ev, FT_OP, FOP_FCNTL);
 	if (m)
 		punct(e, ev, FT_FILE, m->file);
@@ -233,13 +253,17 @@ int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	(void) in;
 	struct fio_thread *t = fth(e, ev);
 	int *n = ev->cat == 'o' ? &t->nopening : &t->nclosing;
-	if (ev->val == '[')
+	int32_t op = ev->cat == 'o' ? FIO_OP_OPEN : FIO_OP_CLOSE;
+	if (ev->val == '[') {
 		(*n)++;
-	else if (*n == 0)
+		acct(e, ev, EMU_OP_BEGIN, op, -1);
+	} else if (*n == 0) {
 		return emu_model_error(e, err, "thread %lld ends %s a file with none in progress",
 				       (long long) cur(e, ev)->sys->tid, ev->cat == 'o' ? "opening" : "closing");
-	else
+	} else {
 		(*n)--;
+		acct(e, ev, EMU_OP_END, op, -1);
+	}
 	show_state(e, ev);
 	return 0;
 }
@@ -293,6 +317,22 @@ void fio_pcf(struct emu *e, int file, struct strbuf *b)
 				     "36 write, append\n44 write, create, append\n");
 		sb_printf(b, "\n");
 	}
+}
+
+void fio_op_label(const struct emu *e, int32_t op, char *buf, int n)
+{
+	(void) e;
+	static const struct { int32_t op; const char *l; } names[] = {
+		{FIO_OP_OPEN, "open"}, {FIO_OP_CLOSE, "close"}, {FIO_OP_WRITE, "write"}, {FIO_OP_READ, "read"},
+		{FIO_OP_AREAD, "asynchronous read issued"}, {FIO_OP_AWRITE, "asynchronous write issued"},
+		{FIO_OP_WAIT, "wait for asynchronous I/O"}, {FIO_OP_EXTEND, "extend"}, {FIO_OP_TRUNC, "truncate"},
+		{FIO_OP_LINK, "link"}, {FIO_OP_UNLINK, "unlink"}, {FIO_OP_FCNTL, "fcntl"},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].op == op) {
+			snprintf(buf, (size_t) n, "%s", names[i].l);
+			return;
+		}
 }
 
 void fio_free(struct emu *e)

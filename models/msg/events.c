@@ -10,6 +10,12 @@ static const struct weft_evdecl msg_events[] = {
 	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c",
 	 "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
 	{"XU.", 0, "i32 rtype, i32 type", "writes user record %{rtype} of event %{type}", msg_user},
+	{"XSt", 0, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits",
+	 "states %{value} ns in PICL event %{type} relative to %{ctx} (-101, %{digits} decimals)", msg_stat},
+	{"XSc", 0, "i32 type, i64 value, i16 ctx",
+	 "states %{value} occurrences of PICL event %{type} relative to %{ctx} (-102)", msg_stat},
+	{"XSv", 0, "i32 type, i64 value, i16 ctx",
+	 "states a volume of %{value} for PICL event %{type} relative to %{ctx} (-103)", msg_stat},
 };
 
 static const struct weft_state_label msg_states[] = {
@@ -27,7 +33,7 @@ static const struct weft_state_label msg_states[] = {
 
 static const struct weft_model_hooks msg_hooks = {
 	msg_setup, msg_finish, msg_pcf, msg_free, msg_states,
-	(int) (sizeof(msg_states) / sizeof(msg_states[0])),
+	(int) (sizeof(msg_states) / sizeof(msg_states[0])), msg_op_label,
 };
 
 const struct weft_model_def model_msg = {

@@ -65,6 +65,23 @@ struct mstate {
 	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_fop, s_flen, s_ffd, s_user;
 };
 
+static const struct {
+	int v;
+	const char *l;
+} calls[] = {
+	{11, "open0"}, {12, "close0"}, {21, "send0"}, {27, "sendbegin0"}, {28, "sendstatus0"},
+	{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
+	{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
+	{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
+	{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
+	{201, "file open"}, {202, "file close"}, {221, "file write"}, {251, "file read"},
+	{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
+	{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
+	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
+	{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
+	{914, "trace buffer full (overwriting)"},
+};
+
 static struct mstate *ms(struct emu *e)
 {
 	return e->mstate['X' - 0x21];
@@ -93,6 +110,23 @@ int msg_state_of(int type)
 	if (type <= -902 && type >= -914)
 		return MSG_TRACING;
 	return 0;
+}
+
+/* Bytes an entry or an exit carries in its first data field (PICL's volume
+ * statistic, §2.3.7), -1 if none. */
+static int64_t entry_bytes(int32_t type, int32_t a)
+{
+	return type == -21 || type == -27 || type == -221 || type == -911 ? a : -1;
+}
+
+static int64_t exit_bytes(int32_t type, int32_t a)
+{
+	switch (type) {
+	case -51: case -52: case -56: case -58: case -60: case -61: case -251: case -912:
+		return a;
+	default:
+		return -1;
+	}
 }
 
 static int is_file(int type)
@@ -314,6 +348,7 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	c->b = (int32_t) ev_field(in, 2, ev);
 	c->c = (int32_t) ev_field(in, 3, ev);
 	c->time = e->now;
+	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
 	if (c->type == -21 || c->type == -27)
 		call_send(e, t, x, c);
 	if (is_file(c->type)) {
@@ -347,6 +382,7 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct call c = x->stack[i];
 	memmove(&x->stack[i], &x->stack[i + 1], (size_t) (x->n - i - 1) * sizeof(*x->stack));
 	x->n--;
+	emu_acct_op(e, t, 'X', EMU_OP_END, type, exit_bytes(type, a), type >= 0);
 	struct req r;
 	switch (type) {
 	case -21:
@@ -426,6 +462,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int32_t type = (int32_t) ev_field(in, 0, ev);
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
 	out(e, t, m->s_mark, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
 	x->clear = 1;
 	return 0;
@@ -441,6 +478,66 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	out(e, t, m->s_user, ev_field(in, 0, ev) + 1);
 	x->clear = 1;
 	return 0;
+}
+
+/* A PICL statistics record's pair, as a figure to compare with what weft
+ * measures (legacy-formats.md §2.1: -101 time, -102 count, -103 volume of
+ * event type `type` relative to event type `ctx`). */
+int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	struct emu_thread *t = &e->th[ev->stream->index];
+	static const struct { char val; int32_t record; enum emu_claim_what what; } kinds[] = {
+		{'t', -101, EMU_CLAIM_TIME}, {'c', -102, EMU_CLAIM_COUNT}, {'v', -103, EMU_CLAIM_BYTES},
+	};
+	struct emu_claim c;
+	memset(&c, 0, sizeof(c));
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (kinds[k].val == ev->val)
+			c.record = kinds[k].record, c.what = kinds[k].what;
+	c.model = 'X';
+	c.op = (int32_t) ev_field(in, 0, ev);
+	c.value = ev_field(in, 1, ev);
+	c.ctx = (int32_t) ev_field(in, 2, ev);
+	c.ctx_model = c.ctx == -1 ? 0 : 'X';
+	c.unit_ns = c.ts_unit_ns = 1;
+	if (c.what == EMU_CLAIM_TIME) {
+		for (int64_t d = ev_field(in, 3, ev); d < 9; d++)
+			c.unit_ns *= 10;
+		for (int64_t d = ev_field(in, 4, ev); d < 9; d++)
+			c.ts_unit_ns *= 10;
+	}
+	static const int32_t unrecorded[] = {-13, -14, -29, -53, -54, -55, -59};
+	for (size_t k = 0; k < sizeof(unrecorded) / sizeof(unrecorded[0]); k++)
+		if (c.op == unrecorded[k])
+			c.why_not = "PICL writes no records for this event type";
+	if (c.op <= -1001 || c.op == -1)
+		c.why_not = "a subset of event types";
+	else if (c.ctx < -1)
+		c.why_not = c.ctx <= -1001 ? "relative to a subset of event types"
+					   : "relative to a system event type (weft measures within user events)";
+	emu_acct_claim(e, t, &c);
+	return 0;
+}
+
+void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
+{
+	if (op >= 0) {
+		const struct weft_mark_type *mk = &e->tr.sys.marks[0];
+		for (int i = 0; mk->defined && i < mk->nlabels; i++)
+			if (mk->labels[i].value == (int64_t) op + 1) {
+				snprintf(buf, (size_t) n, "%s", mk->labels[i].label);
+				return;
+			}
+		snprintf(buf, (size_t) n, "user event %d", op);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (calls[i].v == -op) {
+			snprintf(buf, (size_t) n, "%s", calls[i].l);
+			return;
+		}
+	snprintf(buf, (size_t) n, "PICL event %d", op);
 }
 
 int msg_finish(struct emu *e, struct weft_err *err)
@@ -484,19 +581,6 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 	struct mstate *m = ms(e);
 	if (file != EMU_THREAD_FILE)
 		return;
-	static const struct { int v; const char *l; } calls[] = {
-		{11, "open0"}, {12, "close0"}, {21, "send0"}, {27, "sendbegin0"}, {28, "sendstatus0"},
-		{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
-		{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
-		{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
-		{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
-		{201, "file open"}, {202, "file close"}, {221, "file write"}, {251, "file read"},
-		{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
-		{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
-		{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
-		{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
-		{914, "trace buffer full (overwriting)"},
-	};
 	int types[] = {MSG_T_CALL, MSG_T_MARK};
 	for (int k = 0; k < 2; k++) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\nVALUES\n", types[k],

@@ -35,6 +35,8 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+void msg_op_label(const struct emu *e, int32_t op, char *buf, int n);
 
 /* State value of a PICL system event type (0 if it has none). */
 int msg_state_of(int type);

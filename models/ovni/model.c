@@ -22,11 +22,9 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 {
 	int r = t->row;
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
-	if (e->writing) {
+	if (e->writing)
 		prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		if (emu_owner(e, t) == 'O')
-			prv_state(&e->prv[EMU_THREAD_FILE], r, (uint32_t) t->state);
-	}
+	emu_model_state(e, t, 'O', (uint32_t) t->state);
 	int act = is_active(t->state);
 	emu_out(e, EMU_THREAD_FILE, r, OT_AFFINITY, cpu);
 	emu_out(e, EMU_THREAD_FILE, r, OT_STATE, t->state);

@@ -23,6 +23,48 @@ enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_WARMING };
 
 struct emu_cpu;
+struct emu_thread;
+
+/* What a model counts for an accounting sink (weft stats): an operation
+ * begins, ends or happens at once on a thread, with its bytes (-1: none).
+ * Operations are numbered by each model (msg: PICL event types; fileio: the
+ * PICL file I/O event types too). A context operation (PICL user events)
+ * also gets the time, counts and bytes of every operation inside it. */
+enum emu_op_kind { EMU_OP_BEGIN, EMU_OP_END, EMU_OP_MARK };
+
+struct emu_op {
+	char model;
+	enum emu_op_kind kind;
+	int32_t op;
+	int64_t bytes;
+	int context;
+};
+
+/* A figure a trace states about itself (PICL statistics records), to be
+ * compared with what the sink measured: the time (ns), count or bytes of
+ * operation `op` of `model` on the thread, within context operation `ctx`
+ * of `ctx_model` (ctx_model 0: the whole thread). `unit_ns` is the
+ * resolution of the stated time and `ts_unit_ns` of the trace's
+ * timestamps; `why_not`, when set, says why weft cannot measure it. */
+enum emu_claim_what { EMU_CLAIM_TIME, EMU_CLAIM_COUNT, EMU_CLAIM_BYTES };
+
+struct emu_claim {
+	char model, ctx_model;
+	int32_t op, ctx;
+	int32_t record;            /* the format's record kind, e.g. -101 */
+	enum emu_claim_what what;
+	int64_t value;
+	int64_t unit_ns, ts_unit_ns;
+	const char *why_not;
+};
+
+struct emu_acct {
+	void *arg;
+	/* a model's state of thread t is now `state` (maybe unchanged) */
+	void (*state)(void *arg, const struct emu_thread *t, char model, uint32_t state, uint64_t now);
+	void (*op)(void *arg, const struct emu_thread *t, const struct emu_op *op, uint64_t now);
+	void (*claim)(void *arg, const struct emu_thread *t, const struct emu_claim *c, uint64_t now);
+};
 
 struct mark_stack {
 	int64_t *v;
@@ -101,6 +143,7 @@ struct emu {
 	 * after that event (emu_run again resumes) */
 	int (*on_event)(void *arg, const struct weft_ev *ev);
 	void *on_event_arg;
+	const struct emu_acct *acct; /* accounting sink (weft stats), NULL: none */
 	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
 				 * a legacy model claims it in its setup) */
 	/* thread.row names: a legacy model may name its rows (NULL, or a return
@@ -157,6 +200,26 @@ static inline void emu_model_state(struct emu *e, struct emu_thread *t, char mod
 		t->model_state[k] = state;
 	if ((t->owner ? t->owner : e->state_owner) == model)
 		emu_thread_state(e, t, state);
+	if (e->acct)
+		e->acct->state(e->acct->arg, t, model, state, e->now);
+}
+
+/* A model counts an operation of thread t (for weft stats; free when no
+ * sink listens). */
+static inline void emu_acct_op(struct emu *e, const struct emu_thread *t, char model, enum emu_op_kind kind,
+			       int32_t op, int64_t bytes, int context)
+{
+	if (e->acct) {
+		struct emu_op o = {model, kind, op, bytes, context};
+		e->acct->op(e->acct->arg, t, &o, e->now);
+	}
+}
+
+/* A model passes on a figure the trace states about thread t. */
+static inline void emu_acct_claim(struct emu *e, const struct emu_thread *t, const struct emu_claim *c)
+{
+	if (e->acct)
+		e->acct->claim(e->acct->arg, t, c, e->now);
 }
 
 /* The model whose states a thread's row shows (several inputs: each

@@ -17,14 +17,16 @@
 #define NPROC_IDS 32768 /* processor ids 0..32767 (32767 = host) */
 #define MAX_WARN 20
 
-enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND };
+enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT };
 
 struct orec {
 	int64_t t;     /* ns */
 	uint32_t line, seq;
 	int32_t proc;  /* 0..32767 */
 	uint8_t kind;
-	int32_t type, a, b, c;
+	uint8_t sub;   /* K_STAT: 't', 'c' or 'v' (-101, -102, -103) */
+	uint8_t digits; /* K_STAT time: decimals of the value */
+	int32_t type, a, b, c; /* K_STAT: event type, context, value (b low, c high) */
 };
 
 struct tok {
@@ -46,6 +48,7 @@ struct picl {
 	struct label *lab;
 	int nlab, clab;
 	int nwarn;
+	int ts_digits; /* most decimals seen in a timestamp */
 	/* -6 aliases: code -> control string */
 	struct { int64_t code; char *ctrl; } *alias;
 	int nalias, calias;
@@ -209,6 +212,27 @@ static int tok_seconds(const struct tok *t, int64_t *out)
 	return 0;
 }
 
+/* Decimal places a number's text resolves (digits after the point minus the
+ * exponent), clamped to 0..9: "0.001212" 6, "1.5e-3" 4. */
+static int tok_decimals(const struct tok *t)
+{
+	int d = 0, after = 0;
+	size_t i = 0;
+	for (; i < t->n && t->p[i] != 'e' && t->p[i] != 'E'; i++) {
+		if (t->p[i] == '.')
+			after = 1;
+		else if (after)
+			d++;
+	}
+	if (i < t->n) {
+		int64_t x;
+		struct tok ex = {t->p + i + 1, t->n - i - 1};
+		if (tok_int(&ex, -400, 400, &x) == 0)
+			d -= (int) x;
+	}
+	return d < 0 ? 0 : d > 9 ? 9 : d;
+}
+
 #define FIELD_ERR(line, k, name, exp)                                                                   \
 	weft_fail(p->err, WEFT_EINPUT, "%s:%u: field %d (%s): expected %s, found '%.*s'", p->path, line, \
 		  (k) + 1, name, exp, (int) (p->tk[k].n > 40 ? 40 : p->tk[k].n), p->tk[k].p)
@@ -265,6 +289,58 @@ static int new_proc(struct picl *p, unsigned line, int64_t proc, int32_t *out)
 	return FIELD_ERR(line, 3, "processor id", "0..32766 or the host 32767 (-1 and below are global)");
 }
 
+/* -101/-102/-103: pairs (event type, statistic) become K_STAT records of
+ * the processor, compared by weft stats with what weft measures. -1 values
+ * ("not measured") are dropped, as are global records. */
+static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int64_t t, int64_t proc, int chars,
+		     int first)
+{
+	if (chars || proc < 0) {
+		pwarn(p, line, chars ? "statistics record with character data: skipped"
+				     : "statistics record of a global processor id: skipped", NULL);
+		return 0;
+	}
+	if (ctx < INT16_MIN || ctx > INT16_MAX) {
+		pwarn(p, line, "statistics relative to an event type beyond -32768..32767: skipped", NULL);
+		return 0;
+	}
+	int32_t pr = 0;
+	if (new_proc(p, line, proc, &pr))
+		return -1;
+	if ((p->ntk - first) % 2)
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: statistics record: expected pairs of event type and value, found %d tokens",
+				 p->path, line, p->ntk - first);
+	for (int k = first; k + 1 < p->ntk; k += 2) {
+		int64_t type, v;
+		if (tok_int(&p->tk[k], INT32_MIN, INT32_MAX, &type))
+			return FIELD_ERR(line, k, "event type of a statistic", "an integer");
+		int digits = 0;
+		if (rt == -101) {
+			if (tok_seconds(&p->tk[k + 1], &v))
+				return FIELD_ERR(line, k + 1, "cumulative time", "decimal seconds");
+			digits = tok_decimals(&p->tk[k + 1]);
+		} else if (tok_int(&p->tk[k + 1], INT64_MIN / 2, INT64_MAX / 2, &v)) {
+			return FIELD_ERR(line, k + 1, rt == -102 ? "count" : "volume", "an integer");
+		}
+		if (v < 0)
+			continue; /* -1: not measured */
+		struct orec *o = add(p);
+		o->t = t;
+		o->line = line;
+		o->seq = 3;
+		o->proc = pr;
+		o->kind = K_STAT;
+		o->sub = rt == -101 ? 't' : rt == -102 ? 'c' : 'v';
+		o->digits = (uint8_t) digits;
+		o->type = (int32_t) type;
+		o->a = (int32_t) ctx;
+		o->b = (int32_t) (uint32_t) ((uint64_t) v & 0xffffffffu);
+		o->c = (int32_t) (uint32_t) ((uint64_t) v >> 32);
+	}
+	return 0;
+}
+
 static int new_line(struct picl *p, unsigned line)
 {
 	int64_t rt, et, proc, process, nd;
@@ -281,6 +357,9 @@ static int new_line(struct picl *p, unsigned line)
 		return FIELD_ERR(line, 1, "event type", "an integer");
 	if (tok_seconds(&p->tk[2], &t))
 		return FIELD_ERR(line, 2, "timestamp", "decimal seconds");
+	int td = tok_decimals(&p->tk[2]);
+	if (td > p->ts_digits)
+		p->ts_digits = td;
 	if (tok_int(&p->tk[3], INT32_MIN, INT32_MAX, &proc))
 		return FIELD_ERR(line, 3, "processor id", "an integer");
 	if (tok_int(&p->tk[4], INT32_MIN, INT32_MAX, &process))
@@ -358,8 +437,10 @@ static int new_line(struct picl *p, unsigned line)
 		}
 		return 0;
 	}
+	if (rt <= -101 && rt >= -103)
+		return stat_line(p, line, rt, et, t, proc, chars, first);
 	if (rt == -7 || rt <= -101)
-		return 0; /* messages, statistics and subsets: not on the timeline */
+		return 0; /* messages and subsets: not on the timeline */
 	if (rt != -2 && rt != -3 && rt != -4 && rt < 0) {
 		pwarn(p, line, "unknown system record type: skipped", NULL);
 		return 0;
@@ -872,6 +953,8 @@ static int write_streams(struct picl *p, const char *outdir)
 		case K_UBEGIN:
 			push(&s->usr, &s->nusr, &s->cusr, r->type);
 			mark_ev(s, "OM[", clk, r->type);
+			if (r->type >= 0) /* a PICL user event: the msg model profiles it */
+				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_UEND: {
 			int k = s->nusr - 1;
@@ -889,6 +972,22 @@ static int write_streams(struct picl *p, const char *outdir)
 				mark_ev(s, "OM[", clk, s->usr[j]);
 			memmove(&s->usr[k], &s->usr[k + 1], (size_t) (s->nusr - k - 1) * sizeof(*s->usr));
 			s->nusr--;
+			if (r->type >= 0)
+				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+			break;
+		}
+		case K_STAT: {
+			uint8_t pl[16];
+			int32_t ty = r->type;
+			int64_t v = (int64_t) ((uint64_t) (uint32_t) r->b | (uint64_t) (uint32_t) r->c << 32);
+			int16_t ctx = (int16_t) r->a;
+			memcpy(pl, &ty, 4);
+			memcpy(pl + 4, &v, 8);
+			memcpy(pl + 12, &ctx, 2);
+			pl[14] = r->digits;
+			pl[15] = (uint8_t) p->ts_digits;
+			char mcv[4] = {'X', 'S', (char) r->sub, 0};
+			ow_event(&s->w, mcv, clk, pl, r->sub == 't' ? 16 : 14);
 			break;
 		}
 		}
@@ -904,8 +1003,12 @@ static int write_streams(struct picl *p, const char *outdir)
 			pwarn(p, 0, what, NULL);
 		}
 		if (rc == 0) {
-			while (s->nusr)
-				mark_ev(s, "OM]", s->last, s->usr[--s->nusr]);
+			while (s->nusr) {
+				int32_t ty = s->usr[--s->nusr];
+				mark_ev(s, "OM]", s->last, ty);
+				if (ty >= 0)
+					xev(s, "XE]", s->last, ty, -1, -1, -1);
+			}
 			while (s->nsys) {
 				s->nsys--;
 				xev(s, "XE]", s->last, s->sys[s->nsys], -1, -1, -1);

@@ -4,8 +4,10 @@
 #include "formats.h"
 
 extern const struct synth_format synth_format_visandor;
+extern const struct synth_format synth_format_picl;
 
 const struct synth_format *const synth_formats[] = {
 	&synth_format_visandor,
+	&synth_format_picl,
 	NULL,
 };

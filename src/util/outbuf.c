@@ -70,6 +70,42 @@ size_t fmt_i64(char *dst, int64_t v)
 	return fmt_u64(dst, (uint64_t) v);
 }
 
+static const uint64_t pow10_u64[19] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+	1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull,
+};
+
+size_t fmt_fixed(char *dst, int64_t v, int dec)
+{
+	size_t n = 0;
+	uint64_t u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+	if (v < 0)
+		dst[n++] = '-';
+	if (dec <= 0)
+		return n + fmt_u64(dst + n, u);
+	uint64_t p = pow10_u64[dec];
+	n += fmt_u64(dst + n, u / p);
+	dst[n++] = '.';
+	uint64_t f = u % p;
+	for (int k = dec - 1; k >= 0; k--) {
+		dst[n + (size_t) k] = (char) ('0' + f % 10);
+		f /= 10;
+	}
+	return n + (size_t) dec;
+}
+
+int64_t div_round_even(int64_t v, int64_t unit)
+{
+	int64_t q = v / unit, r = v % unit;
+	if (r < 0)
+		q--, r += unit; /* floor */
+	if (2 * r > unit || (2 * r == unit && (q & 1)))
+		q++;
+	return q;
+}
+
 void ob_init(struct outbuf *o, int fd, size_t cap)
 {
 	memset(o, 0, sizeof(*o));

@@ -50,6 +50,11 @@ void ob_str(struct outbuf *o, const char *s);
 /* Number formatters: at most 20 digits (+ sign). */
 size_t fmt_u64(char *dst, uint64_t v);
 size_t fmt_i64(char *dst, int64_t v);
+/* A fixed-point decimal: v units of 10^-dec (dec 0..18) as "[-]I.FFF" with
+ * exactly dec fraction digits (no point when dec is 0). At most 41 bytes. */
+size_t fmt_fixed(char *dst, int64_t v, int dec);
+/* v / unit rounded to the nearest integer, ties to even (unit > 0). */
+int64_t div_round_even(int64_t v, int64_t unit);
 
 static inline void ob_u64(struct outbuf *o, uint64_t v)
 {
@@ -59,6 +64,11 @@ static inline void ob_u64(struct outbuf *o, uint64_t v)
 static inline void ob_i64(struct outbuf *o, int64_t v)
 {
 	o->len += fmt_i64(o->buf + o->len, v);
+}
+
+static inline void ob_fixed(struct outbuf *o, int64_t v, int dec)
+{
+	o->len += fmt_fixed(o->buf + o->len, v, dec);
 }
 
 /* Two lowercase hex digits per byte, separated by spaces. */

@@ -1,0 +1,412 @@
+/* stats: per thread, the time and count of every state of every emulated
+ * model and the time, count and bytes of the operations models count (also
+ * within context operations such as PICL user events), as an aligned table
+ * or JSON; figures the trace states about itself (PICL statistics records)
+ * beside what weft measured, with a verdict. Built on the emulator through
+ * its accounting hooks (src/stats/acct.h); no Paraver output is written. */
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acct.h"
+#include "cli.h"
+#include "emu.h"
+#include "model.h"
+#include "outbuf.h"
+#include "strbuf.h"
+
+static const char stats_help[] =
+	"Usage: weft stats [OPTIONS] TRACE\n"
+	"\n"
+	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
+	"and print, per thread: the time and number of entries of each state of each\n"
+	"emulated model; the time, count and bytes of each operation the models count\n"
+	"(PICL event types, file I/O requests), also within each PICL user event; and,\n"
+	"when the trace states statistics about itself (PICL -101/-102/-103 records),\n"
+	"each stated value beside weft's measure: equal, rounding (a difference within\n"
+	"the resolution of the stated value and of the timestamps), DIFFERS, or not\n"
+	"measured (with the reason).\n"
+	"\n"
+	"Options:\n"
+	"      --json         one JSON document instead of the tables (times in ns)\n"
+	"  -c, --clock FILE   ovnisync offset table to use\n"
+	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
+	"  -q, --quiet        no warnings\n"
+	"      --format NAME  read TRACE as this log format instead of detecting it\n"
+	"      --time-unit U  time unit of a VisAndOr log (ns, us, ms, s)\n"
+	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Exit status: 0 ok (also when stated and measured values differ), 1 bad input\n"
+	"or model error, 2 usage, 3 internal error.\n";
+
+/* ---- numbers --------------------------------------------------------------- */
+
+/* Seconds with at least `dec` decimals, more when needed to be exact. */
+static void secs(char *buf, int64_t ns, int dec)
+{
+	int64_t unit = 1;
+	for (int k = dec; k < 9; k++)
+		unit *= 10;
+	while (dec < 9 && ns % unit != 0)
+		dec++, unit /= 10;
+	size_t n = fmt_fixed(buf, ns / unit, dec);
+	buf[n] = 0;
+}
+
+static int unit_decimals(int64_t unit_ns)
+{
+	int d = 9;
+	while (unit_ns >= 10 && d > 0)
+		unit_ns /= 10, d--;
+	return d;
+}
+
+static void thread_name(const struct emu *e, int i, char *buf, size_t n)
+{
+	const struct weft_thread *t = e->th[i].sys;
+	snprintf(buf, n, "%s/%lld/%lld", t->proc->loom->name, (long long) t->proc->pid, (long long) t->tid);
+}
+
+static const char *model_name(char id)
+{
+	const struct weft_model_def *d = model_by_id(id);
+	return d ? d->name : "?";
+}
+
+/* ---- aligned tables -------------------------------------------------------- */
+
+#define MAXCOL 9
+
+struct table {
+	char **cell; /* row-major, ncol per row */
+	int nrow, cap, ncol;
+	unsigned right; /* bit per right-aligned column */
+};
+
+static void t_add(struct table *t, const char *const *cells)
+{
+	if (t->nrow == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->cell = weft_xrealloc(t->cell, (size_t) t->cap * (size_t) t->ncol * sizeof(char *));
+	}
+	for (int c = 0; c < t->ncol; c++)
+		t->cell[t->nrow * t->ncol + c] = weft_xstrdup(cells[c]);
+	t->nrow++;
+}
+
+static void t_print(struct table *t)
+{
+	int w[MAXCOL] = {0};
+	for (int r = 0; r < t->nrow; r++)
+		for (int c = 0; c < t->ncol; c++) {
+			int l = (int) strlen(t->cell[r * t->ncol + c]);
+			if (l > w[c])
+				w[c] = l;
+		}
+	struct strbuf line = {0};
+	for (int r = 0; r < t->nrow; r++) {
+		line.len = 0;
+		for (int c = 0; c < t->ncol; c++) {
+			const char *s = t->cell[r * t->ncol + c];
+			if (t->right >> c & 1)
+				sb_printf(&line, "%*s  ", w[c], s);
+			else
+				sb_printf(&line, "%-*s  ", w[c], s);
+		}
+		while (line.len && line.s[line.len - 1] == ' ')
+			line.s[--line.len] = 0;
+		printf("%s\n", line.s);
+	}
+	sb_free(&line);
+	for (int i = 0; i < t->nrow * t->ncol; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- rows ------------------------------------------------------------------- */
+
+static void op_label(const struct acct *a, char model, int32_t op, char *buf, size_t n)
+{
+	char nm[128];
+	acct_op_name(a, model, op, nm, (int) sizeof(nm));
+	snprintf(buf, n, "%s [%d]", nm, op);
+}
+
+static void print_tables(const struct acct *a, const char *trace)
+{
+	const struct emu *e = a->e;
+	char end[48];
+	secs(end, (int64_t) a->end, 6);
+	printf("weft stats: %s: %d threads, %s s\n\n", trace, e->nth, end);
+	struct table t = {.ncol = 8, .right = 0xe0};
+	const char *head[] = {"THREAD", "MODEL", "KIND", "WITHIN", "NAME", "TIME (s)", "COUNT", "BYTES"};
+	t_add(&t, head);
+	for (int r = 0; r < e->nth; r++) {
+		int i = (int) (e->by_row[r] - e->th);
+		const struct acct_thread *x = &a->th[i];
+		char th[160], tm[48], cnt[32], by[32], name[200], ctx[200];
+		thread_name(e, i, th, sizeof(th));
+		for (int m = 0; m < e->nmodels; m++)
+			for (int s = 0; s < x->nst; s++) {
+				const struct acct_state *st = &x->st[s];
+				const char *lab = acct_state_label(st->model, st->value);
+				if (st->model != e->model[m]->id || !lab || (!st->ns && st->count <= 1 && st->value == 0))
+					continue;
+				secs(tm, (int64_t) st->ns, 9);
+				snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long) st->count);
+				const char *row[] = {th, model_name(st->model), "state", "-", lab, tm, cnt, "-"};
+				t_add(&t, row);
+			}
+		struct acct_op **ops;
+		int n = acct_sorted_ops(a, i, &ops);
+		for (int k = 0; k < n; k++) {
+			const struct acct_op *o = ops[k];
+			op_label(a, o->k.model, o->k.op, name, sizeof(name));
+			if (o->k.ctx_model)
+				op_label(a, o->k.ctx_model, o->k.ctx, ctx, sizeof(ctx));
+			else
+				snprintf(ctx, sizeof(ctx), "-");
+			secs(tm, (int64_t) o->ns, 9);
+			snprintf(cnt, sizeof(cnt), "%lld", (long long) o->count);
+			if (o->has_bytes)
+				snprintf(by, sizeof(by), "%lld", (long long) o->bytes);
+			else
+				snprintf(by, sizeof(by), "-");
+			const char *row[] = {th, model_name(o->k.model), "op", ctx, name, tm, cnt, by};
+			t_add(&t, row);
+		}
+		free(ops);
+	}
+	t_print(&t);
+	if (!a->nclaims)
+		return;
+	printf("\nStatistics the trace states about itself, beside weft's measure:\n");
+	struct table c = {.ncol = 9, .right = 0x70};
+	const char *chead[] = {"THREAD", "RECORD", "WITHIN", "EVENT", "STATED", "MEASURED", "DIFFERENCE",
+			       "VERDICT", "WHY"};
+	t_add(&c, chead);
+	int nv[4] = {0};
+	for (int k = 0; k < a->nclaims; k++) {
+		const struct acct_claim *cl = &a->claims[k];
+		char th[160], rec[16], ctx[200], name[200], st[64], me[64], df[64], why[200];
+		thread_name(e, cl->thread, th, sizeof(th));
+		snprintf(rec, sizeof(rec), "%d", cl->c.record);
+		if (cl->c.ctx_model)
+			op_label(a, cl->c.ctx_model, cl->c.ctx, ctx, sizeof(ctx));
+		else
+			snprintf(ctx, sizeof(ctx), "%d", cl->c.ctx);
+		op_label(a, cl->c.model, cl->c.op, name, sizeof(name));
+		int unmeasured = cl->verdict == AV_UNMEASURED;
+		if (cl->c.what == EMU_CLAIM_TIME) {
+			int d = unit_decimals(cl->c.unit_ns);
+			secs(st, cl->c.value, d);
+			strcat(st, " s");
+			secs(me, cl->measured, d);
+			strcat(me, " s");
+			df[0] = cl->diff > 0 ? '+' : 0;
+			secs(df + (cl->diff > 0), cl->diff, d);
+			strcat(df, " s");
+		} else {
+			snprintf(st, sizeof(st), "%lld", (long long) cl->c.value);
+			snprintf(me, sizeof(me), "%lld", (long long) cl->measured);
+			snprintf(df, sizeof(df), "%+lld", (long long) cl->diff);
+		}
+		if (unmeasured)
+			snprintf(me, sizeof(me), "-"), snprintf(df, sizeof(df), "-");
+		if (unmeasured)
+			snprintf(why, sizeof(why), "%s", cl->why_not);
+		else if (cl->verdict == AV_ROUNDING) {
+			char tol[64];
+			secs(tol, cl->tolerance, unit_decimals(cl->c.unit_ns));
+			snprintf(why, sizeof(why), "within %s s: the stated resolution and the timestamps'", tol);
+		} else
+			why[0] = 0;
+		nv[cl->verdict]++;
+		const char *row[] = {th, rec, ctx, name, st, me, df, acct_verdict_name(cl->verdict), why};
+		t_add(&c, row);
+	}
+	t_print(&c);
+	printf("%d stated values: %d equal, %d within rounding, %d differ, %d not measured\n", a->nclaims, nv[0],
+	       nv[1], nv[2], nv[3]);
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static cJSON *op_ref(const struct acct *a, char model, int32_t op)
+{
+	char nm[128];
+	acct_op_name(a, model, op, nm, (int) sizeof(nm));
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "model", model_name(model));
+	cJSON_AddNumberToObject(o, "op", op);
+	cJSON_AddStringToObject(o, "name", nm);
+	return o;
+}
+
+static void print_json(const struct acct *a, const char *trace)
+{
+	const struct emu *e = a->e;
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "trace", trace);
+	cJSON_AddNumberToObject(root, "end_ns", (double) a->end);
+	cJSON *ths = cJSON_AddArrayToObject(root, "threads");
+	for (int r = 0; r < e->nth; r++) {
+		int i = (int) (e->by_row[r] - e->th);
+		const struct acct_thread *x = &a->th[i];
+		char th[160];
+		thread_name(e, i, th, sizeof(th));
+		cJSON *jt = cJSON_CreateObject();
+		cJSON_AddStringToObject(jt, "thread", th);
+		cJSON_AddStringToObject(jt, "loom", e->th[i].sys->proc->loom->name);
+		cJSON_AddNumberToObject(jt, "pid", (double) e->th[i].sys->proc->pid);
+		cJSON_AddNumberToObject(jt, "tid", (double) e->th[i].sys->tid);
+		cJSON_AddNumberToObject(jt, "row", r + 1);
+		cJSON *js = cJSON_AddArrayToObject(jt, "states");
+		for (int m = 0; m < e->nmodels; m++)
+			for (int s = 0; s < x->nst; s++) {
+				const struct acct_state *st = &x->st[s];
+				const char *lab = acct_state_label(st->model, st->value);
+				if (st->model != e->model[m]->id || !lab || (!st->ns && st->count <= 1 && st->value == 0))
+					continue;
+				cJSON *o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "model", model_name(st->model));
+				cJSON_AddNumberToObject(o, "value", st->value);
+				cJSON_AddStringToObject(o, "label", lab);
+				cJSON_AddNumberToObject(o, "time_ns", (double) st->ns);
+				cJSON_AddNumberToObject(o, "count", (double) st->count);
+				cJSON_AddItemToArray(js, o);
+			}
+		cJSON *jo = cJSON_AddArrayToObject(jt, "operations");
+		struct acct_op **ops;
+		int n = acct_sorted_ops(a, i, &ops);
+		for (int k = 0; k < n; k++) {
+			const struct acct_op *op = ops[k];
+			cJSON *o = op_ref(a, op->k.model, op->k.op);
+			if (op->k.ctx_model)
+				cJSON_AddItemToObject(o, "within", op_ref(a, op->k.ctx_model, op->k.ctx));
+			else
+				cJSON_AddNullToObject(o, "within");
+			cJSON_AddNumberToObject(o, "time_ns", (double) op->ns);
+			cJSON_AddNumberToObject(o, "count", (double) op->count);
+			if (op->has_bytes)
+				cJSON_AddNumberToObject(o, "bytes", (double) op->bytes);
+			else
+				cJSON_AddNullToObject(o, "bytes");
+			cJSON_AddNumberToObject(o, "ends", (double) op->nend);
+			cJSON_AddItemToArray(jo, o);
+		}
+		free(ops);
+		cJSON_AddItemToArray(ths, jt);
+	}
+	static const char *const what[] = {"time_ns", "count", "bytes"};
+	cJSON *jc = cJSON_AddArrayToObject(root, "stated");
+	int nv[4] = {0};
+	for (int k = 0; k < a->nclaims; k++) {
+		const struct acct_claim *cl = &a->claims[k];
+		char th[160];
+		thread_name(e, cl->thread, th, sizeof(th));
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "thread", th);
+		cJSON_AddNumberToObject(o, "record", cl->c.record);
+		cJSON_AddStringToObject(o, "quantity", what[cl->c.what]);
+		cJSON_AddItemToObject(o, "event", op_ref(a, cl->c.model, cl->c.op));
+		if (cl->c.ctx_model)
+			cJSON_AddItemToObject(o, "within", op_ref(a, cl->c.ctx_model, cl->c.ctx));
+		else
+			cJSON_AddNumberToObject(o, "within", cl->c.ctx);
+		cJSON_AddNumberToObject(o, "stated", (double) cl->c.value);
+		if (cl->verdict == AV_UNMEASURED) {
+			cJSON_AddNullToObject(o, "measured");
+			cJSON_AddNullToObject(o, "difference");
+		} else {
+			cJSON_AddNumberToObject(o, "measured", (double) cl->measured);
+			cJSON_AddNumberToObject(o, "difference", (double) cl->diff);
+		}
+		if (cl->c.what == EMU_CLAIM_TIME) {
+			cJSON_AddNumberToObject(o, "unit_ns", (double) cl->c.unit_ns);
+			cJSON_AddNumberToObject(o, "tolerance_ns", (double) cl->tolerance);
+		}
+		cJSON_AddStringToObject(o, "verdict", cl->verdict == AV_DIFFERS ? "differs" : acct_verdict_name(cl->verdict));
+		if (cl->why_not)
+			cJSON_AddStringToObject(o, "why_not", cl->why_not);
+		nv[cl->verdict]++;
+		cJSON_AddItemToArray(jc, o);
+	}
+	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+	cJSON_AddNumberToObject(sum, "stated", a->nclaims);
+	cJSON_AddNumberToObject(sum, "equal", nv[AV_EQUAL]);
+	cJSON_AddNumberToObject(sum, "rounding", nv[AV_ROUNDING]);
+	cJSON_AddNumberToObject(sum, "differs", nv[AV_DIFFERS]);
+	cJSON_AddNumberToObject(sum, "not_measured", nv[AV_UNMEASURED]);
+	char *txt = cJSON_Print(root);
+	if (!txt) {
+		fprintf(stderr, "weft: error: out of memory printing JSON\n");
+		exit(3);
+	}
+	puts(txt);
+	free(txt);
+	cJSON_Delete(root);
+}
+
+/* ---- command ----------------------------------------------------------------- */
+
+int cmd_stats(int argc, char **argv)
+{
+	enum { O_JSON = 256, O_FORMAT, O_TIME_UNIT, O_PROFILE };
+	static const struct option opts[] = {
+		{"json", no_argument, 0, O_JSON},         {"clock", required_argument, 0, 'c'},
+		{"keep-going", no_argument, 0, 'k'},      {"quiet", no_argument, 0, 'q'},
+		{"format", required_argument, 0, O_FORMAT}, {"time-unit", required_argument, 0, O_TIME_UNIT},
+		{"charisma-profile", required_argument, 0, O_PROFILE},
+		{"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
+	};
+	struct emu_opts o = {0};
+	int json = 0, c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:kqh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_JSON: json = 1; break;
+		case 'c': o.clock_file = optarg; break;
+		case 'k': o.keep_going = 1; break;
+		case 'q': o.quiet = 1; break;
+		case O_FORMAT: o.imp.format = optarg; break;
+		case O_TIME_UNIT: o.imp.time_unit = optarg; break;
+		case O_PROFILE: o.imp.profile = optarg; break;
+		case 'h': fputs(stats_help, stdout); return 0;
+		default: return cli_bad_option("stats", c, optopt, argv, optind);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("stats", "expected one TRACE, found %d arguments", argc - optind);
+	const char *trace = argv[optind];
+	struct weft_err err = {0};
+	struct emu e;
+	struct acct a;
+	memset(&a, 0, sizeof(a));
+	int rc = emu_open(&e, trace, &o, &err);
+	if (rc == 0) {
+		acct_init(&a, &e);
+		rc = emu_run(&e, &err);
+	}
+	if (rc == 0) {
+		acct_finish(&a);
+		if (json)
+			print_json(&a, trace);
+		else
+			print_tables(&a, trace);
+	}
+	acct_free(&a);
+	emu_free(&e);
+	if (rc)
+		return cli_report(&err);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "weft: error: writing the report failed\n");
+		return 3;
+	}
+	return 0;
+}
