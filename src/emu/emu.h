@@ -106,6 +106,7 @@ struct emu_opts {
 	const struct clock_align *align;
 	int nalign;
 	struct weft_trace *reuse; /* an opened trace to take over (rewound), e.g. for a second pass */
+	int no_gate;            /* do not refuse looms hours apart without a clock table */
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
 	uint64_t window;
