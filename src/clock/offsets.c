@@ -154,7 +154,7 @@ static int offset_table(struct clock_table *t, struct lines *l, const char *path
 
 struct column {
 	int entry;  /* index in t->ent, -1 for a repeated host */
-	long double sx, sy, sxx, sxy;
+	__int128 sx, sy, sxx, sxy; /* exact sums of the integer samples */
 };
 
 static int drift_table(struct clock_table *t, struct lines *l, char *header, const char *path,
@@ -239,8 +239,7 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 				continue;
 			/* host h's local time of this sample, relative to the reference
 			 * host's first event (the assumption of doc/clock.md) */
-			long double x = (long double) (w - w0) - (long double) off;
-			long double y = (long double) off;
+			__int128 x = (__int128) (w - w0) - off, y = off;
 			col[h].sx += x;
 			col[h].sy += y;
 			col[h].sxx += x * x;
@@ -256,13 +255,19 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 		if (col[h].entry < 0)
 			continue;
 		struct clock_entry *en = &t->ent[col[h].entry];
-		long double n = rows;
-		long double den = n * col[h].sxx - col[h].sx * col[h].sx;
+		/* least squares with exact integer sums; the line is referred to
+		 * the samples' mean time, where its offset is best known */
+		__int128 n = rows;
+		__int128 den = n * col[h].sxx - col[h].sx * col[h].sx;
+		__int128 num = n * col[h].sxy - col[h].sx * col[h].sy;
 		long double b = 0;
 		/* one row, or samples at one instant: a constant offset */
-		if (rows > 1 && fabsl(den) > 1e-6L * n * n)
-			b = (n * col[h].sxy - col[h].sx * col[h].sy) / den;
-		long double a = (col[h].sy - b * col[h].sx) / n;
+		if (rows > 1 && den > 0)
+			b = (long double) num / (long double) den;
+		long double xm = (long double) col[h].sx / (long double) n;
+		long double ym = (long double) col[h].sy / (long double) n;
+		int64_t tref = llroundl(xm);
+		long double a = ym + b * ((long double) tref - xm);
 		long double ppt = b * (long double) CLOCK_PPT;
 		if (fabsl(ppt) > (long double) CLOCK_DRIFT_MAX) {
 			rc = weft_fail(e, WEFT_EINPUT,
@@ -273,7 +278,7 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 		}
 		en->map.drift = llroundl(ppt);
 		en->map.offset = llroundl(a);
-		en->tref_rel = 0;
+		en->tref_rel = tref;
 		en->nsamples = rows;
 	}
 out:
