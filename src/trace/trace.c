@@ -144,7 +144,8 @@ static void rewrite_meta(struct weft_meta *m, int nm, int k, int ninputs, int64_
 	for (int i = 0; i < nm; i++)
 		if ((m[i].has_app_id ? m[i].app_id : 0) < lo)
 			lo = m[i].has_app_id ? m[i].app_id : 0;
-	int64_t base = *next_app - lo, hi = *next_app;
+	/* the first input keeps its ids; each next one follows the previous */
+	int64_t base = k == 0 ? 0 : *next_app - lo, hi = *next_app;
 	for (int i = 0; i < nm; i++) {
 		int64_t a = (m[i].has_app_id ? m[i].app_id : 0) + base;
 		m[i].has_app_id = 1;
