@@ -224,5 +224,24 @@ else
 	fail "sync -c OFFSETS" "$(head -3 "$tmp/err")"
 fi
 
+# dump and top read the clock file too: corrected times, in order
+if "$WEFT" dump -c "$tmp/ring-7.clock.json" "$log" >"$tmp/dump" 2>"$tmp/err" &&
+	awk 'NR > 1 && $1 + 0 < prev { bad = 1 } { prev = $1 + 0 } END { exit bad }' "$tmp/dump" &&
+	! cmp -s "$tmp/dump" "$(
+		"$WEFT" dump "$log" >"$tmp/dump.raw" 2>/dev/null
+		echo "$tmp/dump.raw"
+	)"; then
+	pass "dump -c: corrected times, non-decreasing, not the raw dump"
+else
+	fail "dump -c" "$(head -3 "$tmp/err")"
+fi
+s1=$("$WEFT" top "$log" 2>/dev/null | sed -n 's/^span .*(\([0-9]*\) ns)$/\1/p')
+s2=$("$WEFT" top -c "$tmp/ring-7.clock.json" "$log" 2>/dev/null | sed -n 's/^span .*(\([0-9]*\) ns)$/\1/p')
+if [ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ]; then
+	pass "top -c: the span of corrected clocks ($s2 ns, raw $s1 ns)"
+else
+	fail "top -c" "spans '$s1' and '$s2'"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
