@@ -10,7 +10,7 @@
  * where p_k is loom k's correction at the start T0 and p_k + q_k at the end
  * T1. Per directed loom pair only the upper convex hull of the points
  * (u, u - v) can ever be binding (the classic convex-hull method: Duda et al.
- * 1987; Jezequel 1989; Hofmann 1993), so memory is a hull plus a small buffer
+ * 1987; Jezequel 1989; see doc/clock.md), so memory is a hull plus a small buffer
  * per pair, whatever the number of messages. est_solve() then takes, per set
  * of looms linked by messages (a component), one reference loom (p = q = 0:
  * it keeps its given clock) and solves a linear program over every hull
