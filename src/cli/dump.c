@@ -143,7 +143,7 @@ int cmd_dump(int argc, char **argv)
 			continue;
 		const struct weft_stream *s = ev->stream;
 		ob_room(&o, 64 + 64 + 8);
-		ob_u64(&o, clock_file ? ev->time : ev->clock);
+		ob_u64(&o, ev->time); /* the raw clock unless -c gave offsets */
 		char *p = o.buf + o.len;
 		p[0] = ' ';
 		p[1] = (char) ev->model;

@@ -55,6 +55,20 @@ static void mcv_str(const struct weft_ev *ev, char out[4])
 	out[3] = '\0';
 }
 
+/* A stream with drift: the time gets the drift term (out of line). Such
+ * streams never take the plain fast path (set_fast_until), so a trace
+ * without drift pays nothing for it. */
+static __attribute__((noinline)) void drifted(const struct weft_stream *s, struct weft_ev *ev)
+{
+	ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - s->tref), s->drift);
+}
+
+static inline void fix_drift(const struct weft_stream *s, struct weft_ev *ev)
+{
+	if (__builtin_expect(s->drift != 0, 0))
+		drifted(s, ev);
+}
+
 /* Decode at `off`; fills ev and returns its size, or -1 with e filled. */
 static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft_ev *ev, struct weft_err *e)
 {
@@ -66,9 +80,7 @@ static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft
 		return obs_explain(p, n, s->swap, r, s->obs_path, off, e);
 	ev->offset = off;
 	ev->stream = s;
-	ev->time = ev->clock + (uint64_t) s->offset;
-	if (__builtin_expect(s->drift != 0, 0))
-		ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - s->tref), s->drift);
+	ev->time = ev->clock + (uint64_t) s->offset; /* the drift term: fix_drift */
 	return (int64_t) sz;
 }
 
@@ -100,6 +112,7 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
 		return -1;
+	fix_drift(s, ev);
 	s->pos += (uint64_t) sz;
 	s->nevents++;
 	if (ev->model == 'O' && ev->cat == 'U') {
@@ -346,7 +359,7 @@ static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err
 static void set_fast_until(struct weft_stream *s)
 {
 	uint64_t f = s->pos;
-	if (s->reg_head == s->reg_tail && !s->scan_failed && s->scan > s->pos + s->window)
+	if (s->reg_head == s->reg_tail && !s->scan_failed && s->scan > s->pos + s->window && !s->drift)
 		f = s->scan - s->window;
 	s->fast_until = f;
 }
@@ -370,6 +383,7 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	}
 	if (s->span_pos < s->span_len) {
 		decode_at(s, s->span[s->span_pos++].off, ev, e);
+		fix_drift(s, ev);
 		if (s->span_pos == s->span_len) {
 			s->pos = s->span_end;
 			s->span_len = s->span_pos = 0;
@@ -395,6 +409,7 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
 		return -1;
+	fix_drift(s, ev);
 	if (s->reg_head < s->reg_tail) {
 		const struct stream_region *r = &s->regs[s->reg_head];
 		if (r->start == s->pos || r->min_clock < ev->clock) {

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "clockfile.h"
 #include "estimate.h"
+#include "stream.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -89,6 +90,63 @@ START_TEST(compose)
 		ck_assert_msg(d >= -2 && d <= 2, "t %llu: composed %llu, in turn %llu", (unsigned long long) t,
 			      (unsigned long long) z, (unsigned long long) y);
 	}
+}
+END_TEST
+
+/* Streams with drift take the slow path and get the exact drift term, in
+ * raw and ordered mode, with an unordered region in the middle. */
+START_TEST(stream_drift)
+{
+	char *dir = tu_mkdtemp();
+	char *path = tu_join(dir, "stream.obs");
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	int n = 0;
+	for (int i = 0; i < 2000; i++) {
+		if (i == 1500) {
+			eb_ev(&b, "OU[", 1000000ull * i, NULL, 0);
+			n++;
+		}
+		/* inside the region, clocks 10 ms back: sorted among earlier events */
+		uint64_t c = i >= 1500 && i < 1510 ? 1000000ull * (i - 10) + 3 : 1000000ull * i + 7;
+		eb_ev(&b, "OHp", c, NULL, 0);
+		n++;
+		if (i == 1509) {
+			eb_ev(&b, "OU]", 1000000ull * i + 8, NULL, 0);
+			n++;
+		}
+	}
+	tu_write(path, b.d, b.n);
+	for (int mode = 0; mode < 2; mode++) {
+		struct weft_stream st;
+		memset(&st, 0, sizeof(st));
+		st.obs_path = path;
+		st.offset = -12345;
+		st.drift = -29999999; /* -29.999999 ppm */
+		st.tref = 777777777;
+		st.window = 4096;
+		struct weft_err e = {0};
+		ck_assert_msg(stream_open(&st, mode ? STREAM_ORDERED : STREAM_RAW, &e) == 0, "%s", e.msg);
+		uint64_t prev = 0;
+		int k = 0, r;
+		while ((r = stream_next(&st, &e)) > 0) {
+			const struct weft_ev *ev = &st.ev;
+			uint64_t want = ev->clock - 12345 + (uint64_t) ref_term((int64_t) (ev->clock - st.tref), st.drift);
+			ck_assert_uint_eq(ev->time, want);
+			if (mode && k)
+				ck_assert_uint_ge(ev->time, prev);
+			prev = ev->time;
+			k++;
+		}
+		ck_assert_msg(r == 0, "%s", e.msg);
+		ck_assert_int_eq(k, n);
+		stream_close(&st);
+	}
+	eb_free(&b);
+	tu_rmtree(dir);
+	free(dir);
+	free(path);
 }
 END_TEST
 
@@ -343,6 +401,7 @@ Suite *clock_suite(void)
 	tcase_add_test(tc, drift_term_exact);
 	tcase_add_test(tc, map_monotone);
 	tcase_add_test(tc, compose);
+	tcase_add_test(tc, stream_drift);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("files");
 	tcase_add_test(tc, ovnisync_offset_table);
