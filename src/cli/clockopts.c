@@ -33,6 +33,15 @@ int clockopts_parse(const char *cmd, struct clockopts *c, int code, const char *
 	case CLOCKOPT_SAME_NODES:
 		c->same_nodes = 1;
 		return 1;
+	case CLOCKOPT_FORMAT:
+		c->imp.format = arg;
+		return 1;
+	case CLOCKOPT_TIME_UNIT:
+		c->imp.time_unit = arg;
+		return 1;
+	case CLOCKOPT_PROFILE:
+		c->imp.profile = arg;
+		return 1;
 	default:
 		return 0;
 	}
@@ -44,6 +53,7 @@ void clockopts_apply(const struct clockopts *c, struct emu_opts *o)
 	o->align = c->align;
 	o->nalign = c->nalign;
 	o->same_nodes = c->same_nodes;
+	o->imp = c->imp;
 }
 
 void clockopts_free(struct clockopts *c)

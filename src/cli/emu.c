@@ -58,15 +58,12 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_FORMAT, O_TIME_UNIT, O_PROFILE };
+	enum { O_STRICT = 256, O_LOOKBACK };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
-		{"format", required_argument, 0, O_FORMAT},
-		{"time-unit", required_argument, 0, O_TIME_UNIT},
-		{"charisma-profile", required_argument, 0, O_PROFILE},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
@@ -116,15 +113,6 @@ int cmd_emu(int argc, char **argv)
 			o.window = v;
 			break;
 		}
-		case O_FORMAT:
-			o.imp.format = optarg;
-			break;
-		case O_TIME_UNIT:
-			o.imp.time_unit = optarg;
-			break;
-		case O_PROFILE:
-			o.imp.profile = optarg;
-			break;
 		case 'h':
 			fputs(emu_help, stdout);
 			clockopts_free(&co);

@@ -105,13 +105,10 @@ static void report(const struct sync_result *r, const char *out, int verified, u
 
 int cmd_sync(int argc, char **argv)
 {
-	enum { O_FORMAT = 256, O_TIME_UNIT, O_PROFILE, O_NO_VERIFY };
+	enum { O_NO_VERIFY = 256 };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"quiet", no_argument, 0, 'q'},        {"no-verify", no_argument, 0, O_NO_VERIFY},
-		{"format", required_argument, 0, O_FORMAT},
-		{"time-unit", required_argument, 0, O_TIME_UNIT},
-		{"charisma-profile", required_argument, 0, O_PROFILE},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
@@ -141,15 +138,6 @@ int cmd_sync(int argc, char **argv)
 			break;
 		case O_NO_VERIFY:
 			verify = 0;
-			break;
-		case O_FORMAT:
-			o.imp.format = optarg;
-			break;
-		case O_TIME_UNIT:
-			o.imp.time_unit = optarg;
-			break;
-		case O_PROFILE:
-			o.imp.profile = optarg;
 			break;
 		case 'h':
 			fputs(sync_help, stdout);

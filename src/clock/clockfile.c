@@ -17,6 +17,7 @@
 
 #include "clockfile.h"
 #include "mapfile.h"
+#include "metadata.h"
 #include "strbuf.h"
 
 #define SAFE_INT 9007199254740992.0 /* 2^53 */
@@ -64,23 +65,6 @@ void clockfile_free(struct clock_table *t)
 
 /* ---- reading the JSON form ------------------------------------------------------- */
 
-static const char *kind(const cJSON *j)
-{
-	if (!j)
-		return "nothing";
-	if (cJSON_IsNumber(j))
-		return "a number";
-	if (cJSON_IsString(j))
-		return "a string";
-	if (cJSON_IsObject(j))
-		return "an object";
-	if (cJSON_IsArray(j))
-		return "an array";
-	if (cJSON_IsBool(j))
-		return "a boolean";
-	return "null";
-}
-
 /* An integer as a JSON number (exact up to 2^53) or a decimal string. */
 static int get_int(const cJSON *j, int64_t *out)
 {
@@ -121,12 +105,12 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "weft_clock");
 	const cJSON *looms = cJSON_GetObjectItemCaseSensitive(root, "looms");
 	if (!cJSON_IsObject(root)) {
-		rc = weft_fail(e, WEFT_EINPUT, "%s: expected a JSON object, found %s", path, kind(root));
+		rc = weft_fail(e, WEFT_EINPUT, "%s: expected a JSON object, found %s", path, json_kind(root));
 	} else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'weft_clock': expected 1 (the clock file version), "
-			       "found %s", path, ver && cJSON_IsNumber(ver) ? "another number" : kind(ver));
+			       "found %s", path, ver && cJSON_IsNumber(ver) ? "another number" : json_kind(ver));
 	} else if (!cJSON_IsArray(looms)) {
-		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms': expected an array, found %s", path, kind(looms));
+		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms': expected an array, found %s", path, json_kind(looms));
 	}
 	int i = 0;
 	const cJSON *l;
@@ -140,12 +124,12 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 		int64_t v;
 		if (!cJSON_IsObject(l)) {
 			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d]': expected an object, found %s", path, i,
-				       kind(l));
+				       json_kind(l));
 			break;
 		}
 		if (!cJSON_IsString(name) || !name->valuestring[0]) {
 			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].loom': expected a loom name, found %s",
-				       path, i, kind(name));
+				       path, i, json_kind(name));
 			break;
 		}
 		if (clockfile_find(t, name->valuestring, "")) {
@@ -158,7 +142,7 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 		en->line = i;
 		if (get_int(off, &v)) {
 			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].offset_ns' (loom %s): expected an "
-				       "integer number of ns, found %s", path, i, en->name, kind(off));
+				       "integer number of ns, found %s", path, i, en->name, json_kind(off));
 			break;
 		}
 		en->map.offset = v;
@@ -167,7 +151,7 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 			if (!(fabs(ppt) <= (double) CLOCK_DRIFT_MAX)) {
 				rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].drift_ppm' (loom %s): expected "
 					       "a number of ppm within +-10000, found %s", path, i, en->name,
-					       cJSON_IsNumber(drift) ? "a larger number" : kind(drift));
+					       cJSON_IsNumber(drift) ? "a larger number" : json_kind(drift));
 				break;
 			}
 			en->map.drift = llround(ppt);
@@ -176,7 +160,7 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 			if (get_int(ref, &v) || v < 0) {
 				rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].ref_ns' (loom %s): expected a "
 					       "non-negative integer number of ns (local clock), found %s",
-					       path, i, en->name, kind(ref));
+					       path, i, en->name, json_kind(ref));
 				break;
 			}
 			en->map.tref = (uint64_t) v;
@@ -189,7 +173,7 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 			if (!cJSON_IsNumber(unc) || unc->valuedouble < 0) {
 				rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].uncertainty_ns' (loom %s): "
 					       "expected a non-negative number, found %s", path, i, en->name,
-					       kind(unc));
+					       json_kind(unc));
 				break;
 			}
 			en->uncertainty = llround(unc->valuedouble);

@@ -323,13 +323,16 @@ else
 		printf '{"weft_clock": 1, "looms": [\n {"loom": "node00", "offset_ns": 0},\n' >"$tmp/clock.json"
 		printf ' {"loom": "node01", "offset_ns": -%s, "drift_ppm": 0.000000, "ref_ns": 0}]}\n' \
 			$skew_ns >>"$tmp/clock.json"
-		emu "$tmp/skew-json" -q -c "$tmp/clock.json" "$skew"
-		if [ $rc -ne 0 ]; then
-			fail "clock offsets: weft clock file" "exit status $rc: $(head -2 "$tmp/err")"
-		else
-			same_bodies "clock offsets: weft clock file gives o-small's bodies" "$tmp/skew-json" \
-				"$tmp/out/o-small"
-		fi
+		# clock_case DIR NAME FILE: emu -c FILE of the skewed trace gives o-small's bodies
+		clock_case() {
+			emu "$tmp/skew-$1" -q -c "$3" "$skew"
+			if [ $rc -ne 0 ]; then
+				fail "clock offsets: $2" "exit status $rc: $(head -2 "$tmp/err")"
+			else
+				same_bodies "clock offsets: $2 gives o-small's bodies" "$tmp/skew-$1" "$tmp/out/o-small"
+			fi
+		}
+		clock_case json "weft clock file" "$tmp/clock.json"
 
 		# ovnisync's drift table (ovnisync -d: "%-20s" then " %-20s" per host;
 		# rows "%-20f" then " %-20ld"): constant offsets fit a line of drift 0
@@ -339,26 +342,14 @@ else
 				printf '%-20s %-20s %-20s\n' "170000000$k.500000" 0 -$skew_ns
 			done
 		} >"$tmp/drift.txt"
-		emu "$tmp/skew-drift" -q -c "$tmp/drift.txt" "$skew"
-		if [ $rc -ne 0 ]; then
-			fail "clock offsets: ovnisync drift table" "exit status $rc: $(head -2 "$tmp/err")"
-		else
-			same_bodies "clock offsets: ovnisync drift table gives o-small's bodies" "$tmp/skew-drift" \
-				"$tmp/out/o-small"
-		fi
+		clock_case drift "ovnisync drift table" "$tmp/drift.txt"
 
 		# weft sync on a trace without messages: every loom unlinked, the
 		# trace's own offsets kept in the clock file it writes
 		if "$WEFT" sync -o "$tmp/kept.json" "$skew" >"$tmp/sync.out" 2>"$tmp/err" &&
 			grep -q '^looms linked by no message (their given clocks are kept): node00 node01$' \
 				"$tmp/sync.out"; then
-			emu "$tmp/skew-kept" -q -c "$tmp/kept.json" "$skew"
-			if [ $rc -ne 0 ]; then
-				fail "clock offsets: weft sync's file" "exit status $rc: $(head -2 "$tmp/err")"
-			else
-				same_bodies "clock offsets: weft sync keeps the table's offsets of unlinked looms" \
-					"$tmp/skew-kept" "$tmp/out/o-small"
-			fi
+			clock_case kept "weft sync's file (unlinked looms keep the table's offsets)" "$tmp/kept.json"
 		else
 			fail "clock offsets: weft sync without messages" "$(head -3 "$tmp/err" "$tmp/sync.out")"
 		fi

@@ -536,8 +536,8 @@ usage() {
 
 newcase usage
 offsets_trace
-usage usage-no-trace "weft emu: expected one TRACE directory, found 0 arguments" emu -o "$OUT"
-usage usage-two-traces "weft emu: expected one TRACE directory, found 2 arguments" emu -o "$OUT" "$T" "$T"
+usage usage-no-trace "weft emu: expected a TRACE directory or log, found no argument" emu -o "$OUT"
+usage usage-two-traces-no-output "weft emu: several inputs: give the output directory with -o DIR" emu "$T" "$T"
 usage usage-unknown-option "weft emu: unknown option" emu --no-such-option -o "$OUT" "$T"
 usage usage-lookback-1 "weft emu: --lookback: expected a byte count >= 64, found '1'" \
 	emu --lookback 1 -o "$OUT" "$T"
