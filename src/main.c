@@ -10,6 +10,7 @@ static const struct {
 	const char *what;
 } commands[] = {
 	{"emu", cmd_emu, "emulate an ovni trace into Paraver traces"},
+	{"sync", cmd_sync, "estimate clock offsets and drifts from the trace's messages"},
 	{"dump", cmd_dump, "print every event of a trace in time order"},
 	{"top", cmd_top, "count events per MCV and per model"},
 	{"query", cmd_query, "check event patterns against every event, in one pass"},

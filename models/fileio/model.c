@@ -66,7 +66,7 @@ static void show_state(struct emu *e, const struct weft_ev *ev)
 		     : t->nclosing  ? FS_CLOSING
 				    : 0;
 	emu_model_state(e, et, 'F', s);
-	if (e->state_owner != 'F')
+	if (emu_owner(e, et) != 'F')
 		return;
 	/* the node's first CPU counts its clients in I/O */
 	int was = t->state != 0, now = s != 0;

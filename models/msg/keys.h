@@ -15,7 +15,7 @@ struct emu_thread;
 struct pend {
 	uint64_t id;             /* sends: comm id */
 	uint64_t ltime, ptime;   /* sends: lsend; receives: lrecv, precv */
-	struct emu_thread *th;   /* receives: the receiver */
+	struct emu_thread *th;   /* the sender (sends) or the receiver (receives) */
 };
 
 struct fifo {              /* a ring; the first element lives inline */

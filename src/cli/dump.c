@@ -1,6 +1,6 @@
 /* dump: every event of a trace in merged time order, one line each:
  *   CLOCK MCV LOOM/PID/TID SENTENCE
- * Clocks are raw (no offsets); the sentence comes from the model's event
+ * Clocks are raw (no offsets) unless -c gives a clock file; the sentence comes from the model's event
  * table, unknown MCVs print their payload bytes. */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,20 +12,24 @@
 #include "evtable.h"
 #include "merge.h"
 #include "outbuf.h"
+#include "clocksetup.h"
 #include "query.h"
 #include "trace.h"
 
 static const char dump_help[] =
-	"Usage: weft dump [-x] [--stream DIR] [--filter EXPR] TRACE\n"
+	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] TRACE\n"
 	"\n"
 	"Print every event of the ovni trace directory TRACE, merged in time order\n"
 	"(raw clocks, ties broken by stream path order, then by position), one per line:\n"
 	"  CLOCK MCV LOOM/PID/TID DESCRIPTION\n"
+	"With -c, events are merged by their corrected time, which CLOCK then shows.\n"
 	"Events of models weft has no table for print their payload in hex.\n"
 	"Unordered regions (OU[ .. OU]) are sorted in memory.\n"
 	"\n"
 	"Options:\n"
 	"  -x, --hex           also print each event's payload bytes in hex\n"
+	"  -c, --clock FILE    correct the clocks with FILE (weft sync's clock file or\n"
+	"                      an ovnisync offset or drift table)\n"
 	"      --stream DIR    only the streams under DIR (relative to TRACE,\n"
 	"                      e.g. loom.node0/proc.1/thread.1)\n"
 	"      --filter EXPR   only the events for which EXPR holds (the condition\n"
@@ -56,20 +60,24 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"hex", no_argument, 0, 'x'},
+		{"clock", required_argument, 0, 'c'},
 		{"stream", required_argument, 0, 's'},
 		{"filter", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int hex = 0;
-	const char *only = NULL, *filter = NULL;
+	const char *only = NULL, *filter = NULL, *clock_file = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":xh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":xc:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			hex = 1;
+			break;
+		case 'c':
+			clock_file = optarg;
 			break;
 		case 's':
 			only = optarg;
@@ -116,7 +124,12 @@ int cmd_dump(int argc, char **argv)
 	struct outbuf o;
 	ob_init(&o, STDOUT_FILENO, 1 << 20);
 	struct weft_merge m;
-	int rc = merge_init(&m, t.streams, t.nstreams, &e);
+	struct clock_opts co = {.file = clock_file};
+	int rc = clock_file ? clock_setup(&t, &co, &e) : 0;
+	if (rc == 0)
+		rc = merge_init(&m, t.streams, t.nstreams, &e);
+	else
+		memset(&m, 0, sizeof(m));
 	if (rc == 0 && q && (rc = query_bind(q, &t, NULL, &e)) == 0)
 		query_start(q, query_merge_t0(&m));
 	struct weft_ev *ev;
@@ -130,7 +143,7 @@ int cmd_dump(int argc, char **argv)
 			continue;
 		const struct weft_stream *s = ev->stream;
 		ob_room(&o, 64 + 64 + 8);
-		ob_u64(&o, ev->clock);
+		ob_u64(&o, ev->time); /* the raw clock unless -c gave offsets */
 		char *p = o.buf + o.len;
 		p[0] = ' ';
 		p[1] = (char) ev->model;

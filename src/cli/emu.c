@@ -2,14 +2,17 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
+#include "clockopts.h"
 #include "emu.h"
+#include "sync.h"
 
 static const char emu_help[] =
-	"Usage: weft emu [OPTIONS] TRACE\n"
+	"Usage: weft emu [OPTIONS] TRACE...\n"
 	"\n"
 	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
 	"and write Paraver traces:\n"
@@ -18,12 +21,27 @@ static const char emu_help[] =
 	"The ovni model (thread states, CPU affinity, marks, flushes) is emulated with\n"
 	"ovniemu's Paraver types and values; thread states are also written as Paraver\n"
 	"states. Events of other models are counted and reported, not emulated.\n"
-	"Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present.\n"
+	"Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present;\n"
+	"matched messages received before they were sent are reported as warnings.\n"
+	"\n"
+	"Several inputs (any mix of trace directories and logs) make one timeline: each\n"
+	"keeps its own application; inputs whose clocks are absolute (ovni, CHARISMA's\n"
+	"start date) are aligned by them, the others start with the earliest.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR   write into DIR (default: TRACE itself, like ovniemu; for a\n"
-	"                     log file, FILE.paraver)\n"
-	"  -c, --clock FILE   ovnisync offset table to use (then it must exist)\n"
+	"                     log file, FILE.paraver; required with several inputs)\n"
+	"  -c, --clock FILE   clock file to use (then it must exist): weft's (weft sync)\n"
+	"                     or ovnisync's offset or drift table\n"
+	"      --sync=MODE    file: the clock file (default); none: raw clocks, no\n"
+	"                     table; messages: estimate offsets and drifts from the\n"
+	"                     matched messages first (a second pass, see weft sync)\n"
+	"      --min-latency D  with --sync=messages: shortest message latency (0)\n"
+	"      --align INPUT=OFFSET  shift an input (its path or position from 1) by a\n"
+	"                     signed duration (ns, us, ms, s), e.g. run.trf=-2.5ms\n"
+	"      --same-nodes   equal processor/client/loom numbers of several inputs\n"
+	"                     share one Paraver node (e.g. PICL and CHARISMA logs of\n"
+	"                     one run)\n"
 	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
 	"  -l, --lint         also check at the end: mark stacks empty, no open flush\n"
 	"      --strict       events of models weft does not emulate are errors\n"
@@ -40,22 +58,28 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_FORMAT, O_TIME_UNIT, O_PROFILE };
+	enum { O_STRICT = 256, O_LOOKBACK };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
-		{"format", required_argument, 0, O_FORMAT},
-		{"time-unit", required_argument, 0, O_TIME_UNIT},
-		{"charisma-profile", required_argument, 0, O_PROFILE},
+		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
 	struct emu_opts o = {.progress = 1};
+	struct clockopts co = {0};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:c:klzqh", opts, NULL)) != -1) {
+		int handled = clockopts_parse("emu", &co, c, optarg);
+		if (handled == 2) {
+			clockopts_free(&co);
+			return 2;
+		}
+		if (handled)
+			continue;
 		switch (c) {
 		case 'o':
 			o.outdir = optarg;
@@ -81,30 +105,38 @@ int cmd_emu(int argc, char **argv)
 		case O_LOOKBACK: {
 			char *end;
 			unsigned long long v = strtoull(optarg, &end, 10);
-			if (*end || v < 64 || optarg[0] == '-')
+			if (*end || v < 64 || optarg[0] == '-') {
+				clockopts_free(&co);
 				return cli_usage_error("emu", "--lookback: expected a byte count >= 64, found '%s'",
 						       optarg);
+			}
 			o.window = v;
 			break;
 		}
-		case O_FORMAT:
-			o.imp.format = optarg;
-			break;
-		case O_TIME_UNIT:
-			o.imp.time_unit = optarg;
-			break;
-		case O_PROFILE:
-			o.imp.profile = optarg;
-			break;
 		case 'h':
 			fputs(emu_help, stdout);
+			clockopts_free(&co);
 			return 0;
 		default:
+			clockopts_free(&co);
 			return cli_bad_option("emu", c, optopt, argv, optind);
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("emu", "expected one TRACE directory, found %d arguments", argc - optind);
+	if (argc - optind < 1) {
+		clockopts_free(&co);
+		return cli_usage_error("emu", "expected a TRACE directory or log, found no argument");
+	}
+	if (argc - optind > 1 && !o.outdir) {
+		clockopts_free(&co);
+		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
+	}
+	if (co.mode == SYNC_NONE && o.clock_file) {
+		clockopts_free(&co);
+		return cli_usage_error("emu", "--sync=none ignores every clock file: -c FILE contradicts it");
+	}
+	clockopts_apply(&co, &o);
+	o.inputs = (const char *const *) argv + optind;
+	o.ninputs = argc - optind;
 	const char *trace = argv[optind];
 	char *outdef = NULL;
 	struct stat st;
@@ -117,18 +149,45 @@ int cmd_emu(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct weft_err err = {0};
 	struct emu e;
-	int rc = emu_open(&e, trace, &o, &err);
+	struct sync_result sr;
+	int have_sr = 0, rc = 0;
+	if (co.mode == SYNC_MESSAGES) {
+		/* the first pass: estimate the clocks from the matched messages */
+		rc = sync_estimate(trace, &o, co.min_latency, &sr, &err);
+		have_sr = rc == 0;
+		if (rc == 0) {
+			o.clock_table = &sr.table;
+			o.reuse = &sr.tr;
+			sr.have_tr = 0;
+			if (!o.quiet)
+				fprintf(stderr, "weft: clocks estimated from %llu messages (%d linked component%s); "
+						"%llu received before they were sent with the given clocks\n",
+					(unsigned long long) sr.nmsg, sr.ncomponents, sr.ncomponents == 1 ? "" : "s",
+					(unsigned long long) sr.nviol_before);
+		}
+	}
+	if (rc == 0)
+		rc = emu_open(&e, trace, &o, &err);
+	else
+		memset(&e, 0, sizeof(e));
 	if (rc == 0)
 		rc = emu_run(&e, &err);
 	if (rc == 0)
 		rc = emu_close(&e, &err);
-	uint64_t n = e.nevents;
+	uint64_t n = e.nevents, nviol = e.pairs.nviol;
 	int nth = e.nth, ncpu = e.ncpu;
 	emu_free(&e);
+	if (have_sr)
+		sync_result_free(&sr);
+	enum sync_mode mode = co.mode;
+	clockopts_free(&co);
 	if (rc) {
 		free(outdef);
 		return cli_report(&err);
 	}
+	if (mode == SYNC_MESSAGES && !o.quiet)
+		fprintf(stderr, "weft: %llu messages received before they were sent with the estimated clocks\n",
+			(unsigned long long) nviol);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!o.quiet)

@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "emu.h"
 #include "merge.h"
-#include "offsets.h"
+#include "clocksetup.h"
 #include "outbuf.h"
 #include "query.h"
 #include "trace.h"
@@ -91,38 +91,11 @@ struct qsession {
 
 /* ---- sources ------------------------------------------------------------- */
 
-/* The clock offsets of weft emu, for the plain merge: a constant per loom
- * from the ovnisync table, shifted so no corrected clock is negative. */
+/* The clocks of weft emu, for the plain merge. */
 static int plain_offsets(struct weft_trace *t, const char *clock_file, struct weft_err *e)
 {
-	char *def = weft_xasprintf("%s/clock-offsets.txt", t->dir);
-	const char *path = clock_file;
-	struct stat st;
-	if (!path && stat(def, &st) == 0)
-		path = def;
-	int rc = 0;
-	if (path) {
-		struct clkoff tab;
-		rc = clkoff_load(&tab, path, e);
-		if (rc == 0) {
-			int64_t *off = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(int64_t));
-			int64_t min = 0;
-			for (int i = 0; i < t->sys.nlooms; i++) {
-				struct clkoff_entry *en = clkoff_find(&tab, t->sys.looms[i]->hostname);
-				off[t->sys.looms[i]->gindex] = en ? en->offset : 0;
-				if (en && en->offset < min)
-					min = en->offset;
-			}
-			for (int s = 0; s < t->nstreams; s++) {
-				struct weft_stream *ws = &t->streams[s];
-				ws->offset = off[ws->thread->proc->loom->gindex] - min;
-			}
-			free(off);
-			clkoff_free(&tab);
-		}
-	}
-	free(def);
-	return rc;
+	struct clock_opts co = {.file = clock_file, .quiet = 1};
+	return clock_setup(t, &co, e);
 }
 
 static int on_event(void *arg, const struct weft_ev *ev);

@@ -31,7 +31,7 @@ static const char stats_help[] =
 	"\n"
 	"Options:\n"
 	"      --json         one JSON document instead of the tables (times in ns)\n"
-	"  -c, --clock FILE   ovnisync offset table to use\n"
+	"  -c, --clock FILE   clock file: weft's (weft sync) or an ovnisync table\n"
 	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
 	"  -q, --quiet        no warnings\n"
 	"      --format NAME  read TRACE as this log format instead of detecting it\n"

@@ -8,20 +8,24 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clocksetup.h"
 #include "model.h"
 #include "outbuf.h"
 #include "trace.h"
 
 static const char top_help[] =
-	"Usage: weft top TRACE\n"
+	"Usage: weft top [-c CLOCKFILE] TRACE\n"
 	"\n"
 	"Count the events of the ovni trace directory TRACE. Prints one line per MCV,\n"
 	"most frequent first (ties in MCV byte order), in ovnitop's layout; then the\n"
-	"events per model, the number of streams and the span of raw clocks.\n"
+	"events per model, the number of streams and the span of raw clocks (of\n"
+	"corrected clocks with -c).\n"
 	"Every stream is validated on the way (header, event sizes, clock order\n"
 	"outside unordered regions).\n"
 	"\n"
 	"Options:\n"
+	"  -c, --clock FILE  correct the clocks with FILE (weft sync's clock file or an\n"
+	"                    ovnisync offset or drift table)\n"
 	"  -h, --help   show this help\n";
 
 #define NCH 94
@@ -43,13 +47,19 @@ static int by_count(const void *a, const void *b)
 int cmd_top(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{"clock", required_argument, 0, 'c'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int c;
+	const char *clock_file = NULL;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+		if (c == 'c') {
+			clock_file = optarg;
+			continue;
+		}
 		if (c == 'h') {
 			fputs(top_help, stdout);
 			return 0;
@@ -64,6 +74,11 @@ int cmd_top(int argc, char **argv)
 	struct trace_opts to = {.mode = STREAM_RAW};
 	if (trace_open(&t, argv[optind], &to, &e))
 		return cli_report(&e);
+	struct clock_opts co = {.file = clock_file};
+	if (clock_file && clock_setup(&t, &co, &e)) {
+		trace_close(&t);
+		return cli_report(&e);
+	}
 
 	uint64_t *counts = weft_xcalloc((size_t) NCH * NCH * NCH, sizeof(uint64_t));
 	uint64_t first = UINT64_MAX, last = 0, total = 0;
@@ -74,10 +89,10 @@ int cmd_top(int argc, char **argv)
 		while ((r = stream_next(s, &e)) > 0) {
 			const struct weft_ev *ev = &s->ev;
 			counts[MCV_INDEX(ev->model, ev->cat, ev->val)]++;
-			if (ev->clock < first)
-				first = ev->clock;
-			if (ev->clock > last)
-				last = ev->clock;
+			if (ev->time < first)
+				first = ev->time;
+			if (ev->time > last)
+				last = ev->time;
 		}
 		if (r < 0)
 			rc = -1;

@@ -1,11 +1,27 @@
-/* offsets: parser of ovnisync's offset table. */
+/* offsets: ovnisync's two tables (ovni-trace-format.md §6.2, §6.3) read
+ * into a clock table (clockfile.h).
+ *
+ * Offset table: line 1 is a header and is not checked, as in ovni; each
+ * further line is "rank hostname median mean stddev" (ns); the median is the
+ * constant offset of every loom of that host. Blank lines are skipped
+ * (ovniemu stops reading at one); a host appearing twice is an error.
+ *
+ * Drift table (ovnisync -d): a header "wallclock host1 host2 ..." (one
+ * column per rank, the reference rank 0 first) and rows "wall_seconds off1
+ * off2 ..." (CLOCK_REALTIME of rank 0 with six decimals, then each rank's
+ * offset in ns). Each host gets a least-squares line through its samples;
+ * sample k is placed on the trace's time line by the assumption of
+ * doc/clock.md: the first row is taken at the first event of the reference
+ * host, later rows (wall_k - wall_0) later on the reference clock, which is
+ * host h's local time (that) - off_k(h). A host named by several ranks uses
+ * its first column (ranks of one host share its clock). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapfile.h"
-#include "offsets.h"
+#include "clockfile.h"
 
 /* Split a line into at most `max` blank-separated fields; returns the count
  * (max + 1 when there are more). Fields point into `buf`, NUL-terminated. */
@@ -47,108 +63,253 @@ static int parse_num(const char *s)
 	return (end == s || *end || errno) ? -1 : 0;
 }
 
-int clkoff_parse(struct clkoff *t, const char *text, size_t len, const char *path,
-		 struct weft_err *e)
+/* "S[.FFFFFF...]" seconds, non-negative, as exact ns (digits past the 9th
+ * decimal are dropped). */
+static int parse_wall(const char *s, int64_t *ns)
 {
-	memset(t, 0, sizeof(*t));
-	t->path = weft_xstrdup(path);
-	size_t pos = 0;
-	int line = 0, cap = 0;
-	char *buf = NULL;
-	int rc = 0;
-	while (pos < len && rc == 0) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-		buf = weft_xrealloc(buf, n + 1);
-		memcpy(buf, text + pos, n);
-		buf[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		line++;
+	const char *p = s;
+	int64_t sec = 0, frac = 0;
+	int nd = 0, nf = 0;
+	for (; *p >= '0' && *p <= '9'; p++, nd++) {
+		if (sec > (INT64_MAX / 1000000000 - 9) / 10)
+			return -1;
+		sec = sec * 10 + (*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, nf++)
+			if (nf < 9)
+				frac = frac * 10 + (*p - '0');
+	if (*p || nd == 0)
+		return -1;
+	for (int k = nf; k < 9; k++)
+		frac *= 10;
+	*ns = sec * 1000000000 + frac;
+	return 0;
+}
+
+/* One line of text at a time, NUL-terminated in a reused buffer. */
+struct lines {
+	const char *text;
+	size_t len, pos;
+	char *buf;
+	int line;
+};
+
+static char *next_line(struct lines *l)
+{
+	if (l->pos >= l->len)
+		return NULL;
+	const char *nl = memchr(l->text + l->pos, '\n', l->len - l->pos);
+	size_t n = nl ? (size_t) (nl - (l->text + l->pos)) : l->len - l->pos;
+	l->buf = weft_xrealloc(l->buf, n + 1);
+	memcpy(l->buf, l->text + l->pos, n);
+	l->buf[n] = '\0';
+	l->pos += n + (nl ? 1 : 0);
+	l->line++;
+	return l->buf;
+}
+
+static int offset_table(struct clock_table *t, struct lines *l, const char *path, struct weft_err *e)
+{
+	t->form = CLOCK_FORM_OFFSETS;
+	char *s;
+	while ((s = next_line(l))) {
 		char *f[6];
-		int nf = split(buf, f, 5);
-		if (line == 1) {
-			if (nf >= 1 && strcmp(f[0], "wallclock") == 0)
-				rc = weft_fail(e, WEFT_EINPUT,
-					       "%s:1: this is ovnisync's drift table (header \"wallclock "
-					       "host...\"); weft reads the offset table (ovnisync without -d)",
-					       path);
-			continue; /* the header's content is not checked, as in ovni */
-		}
+		int nf = split(s, f, 5);
 		if (nf == 0)
 			continue;
-		if (nf != 5) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s:%d: expected 5 fields (rank hostname offset_median offset_mean "
-				       "offset_std), found %s%d",
-				       path, line, nf > 5 ? "more than " : "", nf > 5 ? 5 : nf);
-			break;
-		}
-		struct clkoff_entry en = {0};
-		if (parse_int(f[0], &en.rank)) {
-			rc = weft_fail(e, WEFT_EINPUT, "%s:%d: field 1 (rank): expected an integer, found \"%s\"",
-				       path, line, f[0]);
-			break;
-		}
-		if (parse_int(f[2], &en.offset)) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s:%d: field 3 (offset_median): expected an integer number of ns, "
-				       "found \"%s\"",
-				       path, line, f[2]);
-			break;
-		}
-		if (parse_num(f[3]) || parse_num(f[4])) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s:%d: fields 4-5 (offset_mean offset_std): expected numbers, found "
-				       "\"%s\" \"%s\"",
-				       path, line, f[3], f[4]);
-			break;
-		}
-		if (clkoff_find(t, f[1])) {
-			rc = weft_fail(e, WEFT_EINPUT, "%s:%d: host \"%s\" appears twice (first on line %d)",
-				       path, line, f[1], clkoff_find(t, f[1])->line);
-			break;
-		}
-		if (t->n == cap) {
-			cap = cap ? 2 * cap : 16;
-			t->ent = weft_xrealloc(t->ent, (size_t) cap * sizeof(*t->ent));
-		}
-		en.host = weft_xstrdup(f[1]);
-		en.line = line;
-		t->ent[t->n++] = en;
+		int line = l->line;
+		if (nf != 5)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: expected 5 fields (rank hostname offset_median offset_mean "
+					 "offset_std), found %s%d",
+					 path, line, nf > 5 ? "more than " : "", nf > 5 ? 5 : nf);
+		int64_t rank, off;
+		if (parse_int(f[0], &rank))
+			return weft_fail(e, WEFT_EINPUT, "%s:%d: field 1 (rank): expected an integer, found \"%s\"",
+					 path, line, f[0]);
+		if (parse_int(f[2], &off))
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: field 3 (offset_median): expected an integer number of ns, "
+					 "found \"%s\"",
+					 path, line, f[2]);
+		if (parse_num(f[3]) || parse_num(f[4]))
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: fields 4-5 (offset_mean offset_std): expected numbers, found "
+					 "\"%s\" \"%s\"",
+					 path, line, f[3], f[4]);
+		for (int i = 0; i < t->n; i++)
+			if (strcmp(t->ent[i].name, f[1]) == 0)
+				return weft_fail(e, WEFT_EINPUT, "%s:%d: host \"%s\" appears twice (first on line %d)",
+						 path, line, f[1], t->ent[i].line);
+		struct clock_entry *en = clockfile_add(t, f[1], 1);
+		en->map.offset = off;
+		en->line = line;
+		en->reference = rank == 0;
 	}
-	free(buf);
-	if (rc == 0 && line == 0)
+	if (t->n == 0)
+		return weft_fail(e, WEFT_EINPUT, "%s: no entries after the header line", path);
+	return 0;
+}
+
+struct column {
+	int entry;  /* index in t->ent, -1 for a repeated host */
+	__int128 sx, sy, sxx, sxy; /* exact sums of the integer samples */
+};
+
+static int drift_table(struct clock_table *t, struct lines *l, char *header, const char *path,
+		       struct weft_err *e)
+{
+	t->form = CLOCK_FORM_DRIFT;
+	int cap = 1;
+	for (const char *p = header; *p; p++)
+		cap += *p == ' ' || *p == '\t';
+	char **f = weft_xcalloc((size_t) cap + 1, sizeof(*f));
+	char *hcopy = header; /* split in place: the fields point into it */
+	int nf = split(hcopy, f, cap);
+	int nh = nf - 1;
+	int rc = 0;
+	struct column *col = NULL;
+	char **g = NULL;
+	if (nh < 1) {
+		rc = weft_fail(e, WEFT_EINPUT, "%s:1: drift table header: expected \"wallclock\" and one "
+			       "column per host, found no host", path);
+		goto out;
+	}
+	col = weft_xcalloc((size_t) nh, sizeof(*col));
+	for (int h = 0; h < nh; h++) {
+		col[h].entry = -1;
+		int dup = 0;
+		for (int k = 0; k < h; k++)
+			dup |= strcmp(f[1 + k], f[1 + h]) == 0;
+		if (dup)
+			continue;
+		struct clock_entry *en = clockfile_add(t, f[1 + h], 1);
+		en->line = 1;
+		en->reference = h == 0;
+		en->tref_from_start = 1;
+		col[h].entry = t->n - 1;
+	}
+	g = weft_xcalloc((size_t) nh + 2, sizeof(*g));
+	int64_t w0 = 0, wprev = 0;
+	int rows = 0;
+	char *s;
+	while ((s = next_line(l))) {
+		int n = split(s, g, nh + 1);
+		if (n == 0)
+			continue;
+		int line = l->line;
+		if (n != nh + 1) {
+			rc = weft_fail(e, WEFT_EINPUT,
+				       "%s:%d: expected %d fields (wallclock and one offset per host of the "
+				       "header), found %s%d",
+				       path, line, nh + 1, n > nh + 1 ? "more than " : "", n > nh + 1 ? nh + 1 : n);
+			goto out;
+		}
+		int64_t w;
+		if (parse_wall(g[0], &w)) {
+			rc = weft_fail(e, WEFT_EINPUT,
+				       "%s:%d: field 1 (wallclock): expected seconds such as 1700000000.123456, "
+				       "found \"%s\"",
+				       path, line, g[0]);
+			goto out;
+		}
+		if (rows && w < wprev) {
+			rc = weft_fail(e, WEFT_EINPUT,
+				       "%s:%d: field 1 (wallclock): expected a time >= the previous row's "
+				       "(%lld.%06lld), found %s",
+				       path, line, (long long) (wprev / 1000000000),
+				       (long long) (wprev % 1000000000 / 1000), g[0]);
+			goto out;
+		}
+		if (!rows)
+			w0 = w;
+		wprev = w;
+		for (int h = 0; h < nh; h++) {
+			int64_t off;
+			if (parse_int(g[1 + h], &off)) {
+				rc = weft_fail(e, WEFT_EINPUT,
+					       "%s:%d: field %d (offset of host %s): expected an integer number "
+					       "of ns, found \"%s\"",
+					       path, line, h + 2, t->ent[col[h].entry >= 0 ? col[h].entry : 0].name,
+					       g[1 + h]);
+				goto out;
+			}
+			if (col[h].entry < 0)
+				continue;
+			/* host h's local time of this sample, relative to the reference
+			 * host's first event (the assumption of doc/clock.md) */
+			__int128 x = (__int128) (w - w0) - off, y = off;
+			col[h].sx += x;
+			col[h].sy += y;
+			col[h].sxx += x * x;
+			col[h].sxy += x * y;
+		}
+		rows++;
+	}
+	if (rows == 0) {
+		rc = weft_fail(e, WEFT_EINPUT, "%s: drift table with no sample row after the header", path);
+		goto out;
+	}
+	for (int h = 0; h < nh; h++) {
+		if (col[h].entry < 0)
+			continue;
+		struct clock_entry *en = &t->ent[col[h].entry];
+		/* least squares with exact integer sums; the line is referred to
+		 * the samples' mean time, where its offset is best known */
+		__int128 n = rows;
+		__int128 den = n * col[h].sxx - col[h].sx * col[h].sx;
+		__int128 num = n * col[h].sxy - col[h].sx * col[h].sy;
+		long double b = 0;
+		/* one row, or samples at one instant: a constant offset */
+		if (rows > 1 && den > 0)
+			b = (long double) num / (long double) den;
+		long double xm = (long double) col[h].sx / (long double) n;
+		long double ym = (long double) col[h].sy / (long double) n;
+		int64_t tref = llroundl(xm);
+		long double a = ym + b * ((long double) tref - xm);
+		long double ppt = b * (long double) CLOCK_PPT;
+		if (fabsl(ppt) > (long double) CLOCK_DRIFT_MAX) {
+			rc = weft_fail(e, WEFT_EINPUT,
+				       "%s: host %s: the fitted drift is %.1Lf ppm: expected at most 10000 ppm "
+				       "(are the offsets in ns and the wall clock in seconds?)",
+				       path, en->name, b * 1e6L);
+			goto out;
+		}
+		en->map.drift = llroundl(ppt);
+		en->map.offset = llroundl(a);
+		en->tref_rel = tref;
+		en->nsamples = rows;
+	}
+out:
+	free(g);
+	free(col);
+	free(f);
+	return rc;
+}
+
+int ovnisync_parse(struct clock_table *t, const char *text, size_t len, const char *path,
+		   struct weft_err *e)
+{
+	struct lines l = {text, len, 0, NULL, 0};
+	char *h = next_line(&l);
+	int rc;
+	if (!h) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: empty file, expected ovnisync's header line", path);
-	else if (rc == 0 && t->n == 0)
-		rc = weft_fail(e, WEFT_EINPUT, "%s: no entries after the header line", path);
-	if (rc)
-		clkoff_free(t);
+	} else {
+		char *f[2];
+		char *copy = weft_xstrdup(h);
+		int nf = split(copy, f, 1);
+		int drift = nf >= 1 && strcmp(f[0], "wallclock") == 0;
+		free(copy);
+		if (drift) {
+			char *hdr = weft_xstrdup(h);
+			rc = drift_table(t, &l, hdr, path, e);
+			free(hdr);
+		} else {
+			rc = offset_table(t, &l, path, e); /* the header is not checked */
+		}
+	}
+	free(l.buf);
 	return rc;
-}
-
-int clkoff_load(struct clkoff *t, const char *path, struct weft_err *e)
-{
-	struct mapfile m;
-	if (map_open(&m, path, e))
-		return -1;
-	int rc = clkoff_parse(t, (const char *) m.data, m.size, path, e);
-	map_close(&m);
-	return rc;
-}
-
-struct clkoff_entry *clkoff_find(struct clkoff *t, const char *host)
-{
-	for (int i = 0; i < t->n; i++)
-		if (strcmp(t->ent[i].host, host) == 0)
-			return &t->ent[i];
-	return NULL;
-}
-
-void clkoff_free(struct clkoff *t)
-{
-	for (int i = 0; i < t->n; i++)
-		free(t->ent[i].host);
-	free(t->ent);
-	free(t->path);
-	memset(t, 0, sizeof(*t));
 }

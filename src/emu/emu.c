@@ -9,11 +9,8 @@
 #include <unistd.h>
 
 #include "emu.h"
-#include "offsets.h"
 #include "paraver_out.h"
 #include "progress.h"
-
-#define CLOCK_GATE_NS 3600000000000ll /* one hour */
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
@@ -31,11 +28,11 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	const struct weft_ev *ev = e->ev;
-	if (ev && e->tr.source)
+	if (ev && e->tr.inputs[ev->stream->input].source)
 		/* an imported log: the converted stream is temporary, name the log */
 		weft_fail(err, WEFT_EINPUT,
 			  "%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
-			  e->tr.source, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
+			  e->tr.inputs[ev->stream->input].source, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
 			  (long long) e->th[ev->stream->index].sys->tid, ev->stream->rel, what);
 	else if (ev)
 		weft_fail(err, WEFT_EINPUT,
@@ -67,81 +64,24 @@ struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from,
 	return t ? &e->th[t->stream] : NULL;
 }
 
-/* Offsets per loom from the ovnisync table; the trace's own
- * clock-offsets.txt is used when no -c is given, as ovniemu does. */
-static int apply_offsets(struct emu *e, struct weft_err *err, int *have)
+/* Several inputs: a thread whose input does not use the state owner's
+ * model shows its own model's states. */
+static void thread_owners(struct emu *e)
 {
-	char *def = weft_xasprintf("%s/clock-offsets.txt", e->tr.dir);
-	const char *path = e->o.clock_file;
-	struct stat st;
-	if (!path && stat(def, &st) == 0)
-		path = def;
-	*have = 0;
-	int rc = 0;
-	if (path) {
-		struct clkoff t;
-		rc = clkoff_load(&t, path, err);
-		if (rc == 0) {
-			*have = 1;
-			int64_t *loom_off = weft_xcalloc((size_t) e->tr.sys.nlooms + 1, sizeof(int64_t));
-			int64_t min = 0;
-			for (int i = 0; i < e->tr.sys.nlooms; i++) {
-				struct clkoff_entry *en = clkoff_find(&t, e->tr.sys.looms[i]->hostname);
-				int64_t off = en ? en->offset : 0;
-				if (en)
-					en->used = 1;
-				else if (!e->o.quiet)
-					weft_warn("%s: no offset for loom %s (host %s): using 0", path,
-						  e->tr.sys.looms[i]->name, e->tr.sys.looms[i]->hostname);
-				loom_off[i] = off;
-				if (off < min)
-					min = off;
-			}
-			for (int k = 0; k < t.n; k++)
-				if (!t.ent[k].used && !e->o.quiet)
-					weft_warn("%s:%d: host %s matches no loom of the trace", path, t.ent[k].line,
-						  t.ent[k].host);
-			/* shift so every corrected clock stays non-negative */
-			for (int s = 0; s < e->tr.nstreams; s++) {
-				struct weft_stream *st2 = &e->tr.streams[s];
-				int li = st2->thread->proc->loom->gindex;
-				st2->offset = loom_off[li] - min;
-			}
-			free(loom_off);
-			clkoff_free(&t);
-		}
-	}
-	free(def);
-	return rc;
-}
-
-/* Without offsets, looms whose first events are hours apart cannot be one
- * run on one clock: refuse instead of drawing nonsense. */
-static int clock_gate(struct emu *e, struct weft_err *err)
-{
-	uint64_t first = UINT64_MAX, last = 0;
-	const char *a = NULL, *b = NULL;
-	for (int l = 0; l < e->tr.sys.nlooms; l++) {
-		uint64_t m = UINT64_MAX;
-		for (int s = 0; s < e->tr.nstreams; s++) {
-			struct weft_stream *st = &e->tr.streams[s];
-			if (st->thread->proc->loom->gindex == l && st->nevents && st->ev.time < m)
-				m = st->ev.time;
-		}
-		if (m == UINT64_MAX)
+	if (e->tr.ninputs < 2)
+		return;
+	for (int i = 0; i < e->nth; i++) {
+		struct emu_thread *t = &e->th[i];
+		if (t->sys->req[e->state_owner - 0x21])
 			continue;
-		if (m < first)
-			first = m, a = e->tr.sys.looms[l]->name;
-		if (m > last)
-			last = m, b = e->tr.sys.looms[l]->name;
+		for (int m = 0; m < e->nmodels && !t->owner; m++) {
+			const struct weft_model_def *d = e->model[m];
+			if (d->id != 'O' && t->sys->req[d->id - 0x21] && d->hooks->nstates)
+				t->owner = d->id;
+		}
+		if (!t->owner)
+			t->owner = 'O';
 	}
-	if (a && last - first > (uint64_t) CLOCK_GATE_NS)
-		return weft_fail(err, WEFT_EINPUT,
-				 "%s: the first events of loom %s and loom %s are %.1f hours apart: their "
-				 "clocks need offsets (run ovnisync during the job, or pass -c FILE with "
-				 "an offset table)",
-				 e->tr.dir, a, b, (double) (last - first) / 3.6e12);
-	return 0;
 }
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
@@ -150,11 +90,19 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	e->o = *o;
 	if (evtable_init(&e->tab, err))
 		return -1;
-	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
+				.same_nodes = o->same_nodes};
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
-	if (trace_open(&e->tr, trace, &to, err))
+	if (o->reuse) {
+		e->tr = *o->reuse;
+		memset(o->reuse, 0, sizeof(*o->reuse));
+		if (trace_rewind(&e->tr, err))
+			return -1;
+	} else if (o->ninputs ? trace_open_inputs(&e->tr, o->inputs, o->ninputs, &to, err)
+			      : trace_open(&e->tr, trace, &to, err)) {
 		return -1;
+	}
 	struct weft_system *sys = &e->tr.sys;
 	e->nth = e->tr.nstreams;
 	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
@@ -176,8 +124,9 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		}
 	}
 	paraver_rows(e);
-	int have = 0;
-	if (apply_offsets(e, err, &have))
+	struct clock_opts co = {.file = o->clock_file, .no_files = o->no_clock_files, .table = o->clock_table,
+				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate};
+	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */
 	const struct weft_model_def *const *all;
@@ -205,9 +154,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			if (d->hooks->setup(e, err))
 				return -1;
 		}
+	thread_owners(e);
 	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
-		return -1;
-	if (!have && clock_gate(e, err))
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
@@ -300,6 +248,8 @@ int emu_run(struct emu *e, struct weft_err *err)
 		return 0; /* paused by the observer: emu_run again goes on */
 	if (!e->o.quiet)
 		report_skipped(e);
+	if (!e->o.quiet)
+		emu_pairs_report(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->finish && e->model[m]->hooks->finish(e, err))
 			return -1;

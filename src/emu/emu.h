@@ -9,9 +9,11 @@
 
 #include <stdint.h>
 
+#include "clocksetup.h"
 #include "err.h"
 #include "evtable.h"
 #include "merge.h"
+#include "pairs.h"
 #include "prv_writer.h"
 #include "trace.h"
 
@@ -92,6 +94,7 @@ struct emu_thread {
 	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
 	int64_t track[EMU_MAX_TRACK]; /* values CPU rows show for their running thread */
 	uint8_t off_cpu;        /* the kernel took it off its CPU (KCO without KCI) */
+	char owner;             /* the model whose states its row shows; 0: e->state_owner */
 };
 
 struct emu_cpu {
@@ -108,6 +111,15 @@ struct emu_cpu {
 struct emu_opts {
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
+	int no_clock_files;     /* --sync=none: no clock table at all */
+	const struct clock_table *clock_table; /* clocks in memory (estimated), instead of files */
+	const char *const *inputs; /* several inputs (NULL: the one TRACE of emu_open) */
+	int ninputs;
+	int same_nodes;         /* equal loom numbers of several inputs share a node */
+	const struct clock_align *align;
+	int nalign;
+	struct weft_trace *reuse; /* an opened trace to take over (rewound), e.g. for a second pass */
+	int no_gate;            /* do not refuse looms hours apart without a clock table */
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
 	uint64_t window;
@@ -133,6 +145,7 @@ struct emu {
 	uint64_t nevents;
 	struct weft_ev *ev;     /* the event being handled */
 	uint64_t nerrors;       /* model errors turned into warnings */
+	struct pair_stats pairs; /* matched messages (pairs.h) */
 	uint64_t skipped[94];   /* events of models weft does not emulate */
 	/* emulated models in use, in model-character order */
 	const struct weft_model_def *model[94];
@@ -218,7 +231,7 @@ static inline void emu_model_state(struct emu *e, struct emu_thread *t, char mod
 	int k = e->model_slot[model - 0x21];
 	if (k >= 0 && k < 8)
 		t->model_state[k] = state;
-	if (e->state_owner == model)
+	if ((t->owner ? t->owner : e->state_owner) == model)
 		emu_thread_state(e, t, state);
 	if (e->acct)
 		e->acct->state(e->acct->arg, t, model, state, e->now);
@@ -240,6 +253,13 @@ static inline void emu_acct_claim(struct emu *e, const struct emu_thread *t, con
 {
 	if (e->acct)
 		e->acct->claim(e->acct->arg, t, c, e->now);
+}
+
+/* The model whose states a thread's row shows (several inputs: each
+ * input's threads keep their own model's). */
+static inline char emu_owner(const struct emu *e, const struct emu_thread *t)
+{
+	return t->owner ? t->owner : e->state_owner;
 }
 
 /* Paraver communication records in thread.prv (prv_comm_send). A send is

@@ -958,6 +958,10 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 	}
 	if (rc == 0)
 		rc = finish_streams(&cv, &h);
+	/* the header's timestamp is start_date: the absolute origin of the clocks */
+	if (rc == 0 && h.start_date > 0)
+		rc = import_write_origin(outdir, "charisma", 1,
+					 h.start_date * 1000000000ll - (int64_t) to_ns(&cv.r, h.ts), e);
 	conv_free(&cv);
 	chp_free(&prof);
 	return rc;

@@ -1,7 +1,11 @@
 /* import: the format table, detection and conversion driver. */
 #define _XOPEN_SOURCE 700
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -73,8 +77,63 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 	} else {
 		static const struct import_opts none = {0};
 		rc = fmt->convert(path, m.data, m.size, o ? o : &none, outdir, e);
+		char *op = weft_xasprintf("%s/%s", outdir, IMPORT_ORIGIN_FILE);
+		struct stat st;
+		if (rc == 0 && stat(op, &st) != 0)
+			rc = import_write_origin(outdir, fmt->name, 0, 0, e);
+		free(op);
 	}
 	map_close(&m);
+	return rc;
+}
+
+int import_write_origin(const char *outdir, const char *format, int has_epoch, int64_t epoch_ns,
+			struct weft_err *e)
+{
+	char *p = weft_xasprintf("%s/%s", outdir, IMPORT_ORIGIN_FILE);
+	FILE *f = fopen(p, "w");
+	int rc = 0;
+	if (!f) {
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", p, strerror(errno));
+	} else {
+		fprintf(f, "{\"weft_origin\": 1, \"format\": \"%s\"", format);
+		if (has_epoch)
+			fprintf(f, ", \"epoch_ns\": \"%lld\"", (long long) epoch_ns);
+		fprintf(f, "}\n");
+		if (fclose(f) != 0)
+			rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot write: %s", p, strerror(errno));
+	}
+	free(p);
+	return rc;
+}
+
+int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, struct weft_err *e)
+{
+	struct mapfile m;
+	if (map_open(&m, path, e))
+		return -1;
+	cJSON *root = cJSON_ParseWithLength((const char *) m.data, m.size);
+	map_close(&m);
+	int rc = 0;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "weft_origin");
+	const cJSON *ep = cJSON_GetObjectItemCaseSensitive(root, "epoch_ns");
+	*has_epoch = 0;
+	if (!cJSON_IsObject(root) || !cJSON_IsNumber(v) || v->valuedouble != 1) {
+		rc = weft_fail(e, WEFT_EINPUT, "%s: expected {\"weft_origin\": 1, ...} (weft's record of a "
+			       "converted log's time origin)", path);
+	} else if (ep) {
+		char *end = NULL;
+		errno = 0;
+		long long x = cJSON_IsString(ep) ? strtoll(ep->valuestring, &end, 10) : 0;
+		if (!cJSON_IsString(ep) || end == ep->valuestring || *end || errno) {
+			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'epoch_ns': expected a decimal string of ns, "
+				       "found something else", path);
+		} else {
+			*has_epoch = 1;
+			*epoch_ns = x;
+		}
+	}
+	cJSON_Delete(root);
 	return rc;
 }
 

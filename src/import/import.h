@@ -40,6 +40,17 @@ const struct weft_import_fmt *import_by_name(const char *name);
 int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
 		  struct weft_err *e);
 
+/* The time origin of a converted log, at the root of its directory:
+ * {"weft_origin": 1, "format": NAME, "epoch_ns": N} where clock + N is the
+ * absolute time in ns since 1970 (as a decimal string), or no "epoch_ns" when
+ * the format records no absolute time (then inputs of one run start
+ * together). import_to_dir writes the second form unless the importer wrote
+ * the file itself. */
+#define IMPORT_ORIGIN_FILE "weft-origin.json"
+int import_write_origin(const char *outdir, const char *format, int has_epoch, int64_t epoch_ns,
+			struct weft_err *e);
+int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, struct weft_err *e);
+
 /* Remove a directory tree (the temporary conversions). */
 void remove_tree(const char *dir);
 

@@ -15,7 +15,7 @@ struct mctx {
 	struct weft_err *e;
 };
 
-static const char *json_kind(const cJSON *j)
+const char *json_kind(const cJSON *j)
 {
 	if (!j)
 		return "nothing";

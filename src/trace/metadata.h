@@ -52,4 +52,9 @@ int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *pa
 int meta_load(struct weft_meta *m, const char *path, struct weft_err *e);
 void meta_free(struct weft_meta *m);
 
+struct cJSON;
+/* "a number", "an object", ... for messages about a JSON value (NULL:
+ * "nothing"). */
+const char *json_kind(const struct cJSON *j);
+
 #endif

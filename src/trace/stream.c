@@ -24,13 +24,17 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	}
 	s->active = 1;
 	s->mode = mode;
+	/* a fresh cursor (stream_open also rewinds a closed stream) */
+	s->have_last = s->in_region = 0;
+	s->last_clock = s->nevents = s->fast_until = 0;
+	s->scan_open = s->scan_failed = 0;
+	s->span_len = s->span_pos = s->span_end = 0;
 	if (!s->window)
 		s->window = STREAM_DEFAULT_WINDOW;
 	s->pos = s->scan = OBS_HEADER_SIZE;
-	s->fast_until = 0; /* raw mode never reads unchecked */
+	/* fast_until 0: raw mode never reads unchecked; last_clock 0: no clock
+	 * is below it, so the fast path needs no "have_last" flag */
 	s->ev.stream = s;
-	s->last_clock = 0; /* no clock is below it: the fast path needs no flag */
-	s->have_last = 0;
 	return 0;
 }
 
@@ -41,6 +45,7 @@ void stream_close(struct weft_stream *s)
 	free(s->span);
 	s->regs = NULL;
 	s->span = NULL;
+	s->span_cap = 0;
 	s->reg_head = s->reg_tail = s->reg_cap = 0;
 }
 
@@ -50,6 +55,20 @@ static void mcv_str(const struct weft_ev *ev, char out[4])
 	out[1] = (char) ev->cat;
 	out[2] = (char) ev->val;
 	out[3] = '\0';
+}
+
+/* A stream with drift: the time gets the drift term (out of line). Such
+ * streams never take the plain fast path (set_fast_until), so a trace
+ * without drift pays nothing for it. */
+static __attribute__((noinline)) void drifted(const struct weft_stream *s, struct weft_ev *ev)
+{
+	ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - s->tref), s->drift);
+}
+
+static inline void fix_drift(const struct weft_stream *s, struct weft_ev *ev)
+{
+	if (__builtin_expect(s->drift != 0, 0))
+		drifted(s, ev);
 }
 
 /* Decode at `off`; fills ev and returns its size, or -1 with e filled. */
@@ -63,7 +82,7 @@ static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft
 		return obs_explain(p, n, s->swap, r, s->obs_path, off, e);
 	ev->offset = off;
 	ev->stream = s;
-	ev->time = ev->clock + (uint64_t) s->offset;
+	ev->time = ev->clock + (uint64_t) s->offset; /* the drift term: fix_drift */
 	return (int64_t) sz;
 }
 
@@ -95,6 +114,7 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
 		return -1;
+	fix_drift(s, ev);
 	s->pos += (uint64_t) sz;
 	s->nevents++;
 	if (ev->model == 'O' && ev->cat == 'U') {
@@ -377,7 +397,8 @@ static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err
 static void set_fast_until(struct weft_stream *s)
 {
 	uint64_t f = s->pos;
-	if (s->reg_head == s->reg_tail && !s->scan_failed) {
+	/* a stream with drift never reads plain: its times need the drift term */
+	if (s->reg_head == s->reg_tail && !s->scan_failed && !s->drift) {
 		if (s->scan >= s->map.size && !s->scan_open)
 			f = s->map.size; /* scanned to the end: no region can come */
 		else if (s->scan > s->pos + s->window)
@@ -393,6 +414,7 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 		return stream_next(s, e); /* the inline fast path */
 	if (s->span_pos < s->span_len) {
 		decode_at(s, s->span[s->span_pos++].off, ev, e);
+		fix_drift(s, ev);
 		if (s->span_pos == s->span_len) {
 			s->pos = s->span_end;
 			s->span_len = s->span_pos = 0;
@@ -418,6 +440,7 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
 		return -1;
+	fix_drift(s, ev);
 	if (s->reg_head < s->reg_tail) {
 		const struct stream_region *r = &s->regs[s->reg_head];
 		if (r->start == s->pos || r->min_clock < ev->clock) {
@@ -428,6 +451,14 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 	s->pos += (uint64_t) sz;
 	map_release(&s->map, s->pos);
 	return emit_ordered(s, "", e);
+}
+
+int stream_first_clock(const struct weft_stream *s, uint64_t *clock)
+{
+	if (!s->active || s->map.size < OBS_HEADER_SIZE + OBS_EV_HEADER)
+		return 0;
+	*clock = obs_u64(s->map.data + OBS_HEADER_SIZE + 4, s->swap);
+	return 1;
 }
 
 int stream_backwards(struct weft_stream *s, struct weft_err *e)

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "clock.h"
 #include "event.h"
 #include "mapfile.h"
 #include "obs.h"
@@ -41,7 +42,12 @@ struct weft_stream {
 	struct weft_thread *thread;
 	const char *label;      /* "loom/pid/tid " for output, padded to 64 bytes */
 	uint32_t label_len;     /* without the padding */
-	int64_t offset;         /* clock correction added to raw clocks */
+	int input;              /* which input of the trace it comes from */
+	/* clock correction (clock.h): time = clock + offset, plus
+	 * drift x (clock - tref) when drift is not 0 */
+	int64_t offset;
+	int64_t drift;          /* parts per 10^12 */
+	uint64_t tref;
 
 	struct mapfile map;
 	int swap;
@@ -126,5 +132,8 @@ static inline int stream_next(struct weft_stream *s, struct weft_err *e)
 	return 1;
 }
 void stream_close(struct weft_stream *s);
+/* The raw clock of the stream's first event, read without moving the cursor
+ * (call before the first stream_next); 0 when the stream has no event. */
+int stream_first_clock(const struct weft_stream *s, uint64_t *clock);
 
 #endif

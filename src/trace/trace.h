@@ -1,24 +1,51 @@
-/* trace: an opened ovni trace directory (or a legacy log, converted first
- * into a temporary directory by its importer).
- * trace_open() discovers the streams, reads and merges every stream.json into
- * the system, and maps every stream.obs (header checked). The streams keep
- * discovery order (sorted relative path): that index is the merge tie-break. */
+/* trace: the opened inputs of one run, as one set of streams and one system.
+ * An input is an ovni trace directory or a legacy log (converted first into
+ * a temporary directory by its importer). trace_open() discovers the
+ * streams, reads and merges every stream.json into the system, and maps
+ * every stream.obs (header checked). Streams keep input order, then
+ * discovery order (sorted relative path): that index is the merge tie-break.
+ *
+ * Several inputs make one system: each input keeps its own applications
+ * (its app ids follow the previous input's), and a loom name an earlier input
+ * already used is renamed NAME@K (K the input's position, from 1). With
+ * same_nodes, looms whose names end in the same number (picl.3, node3) become
+ * one loom "node<N>" (one Paraver node); a process id an earlier input used on
+ * that loom is moved by K x 1000000. Each input records whether its clocks are
+ * absolute (ovni: yes; a converted log: when weft-origin.json gives its epoch),
+ * which the clock stage uses to align inputs. */
 #ifndef WEFT_TRACE_H
 #define WEFT_TRACE_H
 
+#include "clock.h"
 #include "err.h"
 #include "import.h"
 #include "stream.h"
 #include "system.h"
 
+struct trace_input {
+	char *path;           /* as given */
+	char *dir;            /* the directory read (the conversion, for a log) */
+	char *tmpdir;         /* a log converted here, removed at close */
+	char *source;         /* the log itself (NULL for an ovni directory) */
+	int first, n;         /* its streams: [first, first + n) */
+	int absolute;         /* clocks are absolute ns: clock + epoch is a real time */
+	int64_t epoch;        /* ns to add to a clock for the absolute time */
+};
+
 struct weft_trace {
-	char *dir;
+	char *dir;    /* the first input's directory */
 	struct weft_stream *streams;
 	int nstreams;
 	struct weft_system sys;
 	char **labels; /* "loom/pid/tid" per stream */
-	char *tmpdir;  /* a legacy log converted here, removed at close */
-	char *source;  /* the legacy log itself (NULL for an ovni directory) */
+	char *tmpdir;  /* the first input's conversion directory (NULL for ovni) */
+	char *source;  /* the first input's legacy log (NULL for an ovni directory) */
+	struct trace_input *inputs;
+	int ninputs;
+	/* the clock stage (clocksetup.h): each loom's map before input shifts */
+	struct clock_map *loom_clock; /* by loom gindex */
+	int64_t *input_shift;         /* by input: alignment plus the common bias */
+	const char *clock_source;     /* the clock file applied, or NULL */
 };
 
 struct trace_opts {
@@ -26,9 +53,20 @@ struct trace_opts {
 	uint64_t window;    /* look-back window for unordered regions, bytes */
 	const char *only;   /* if set, keep only streams under this relative dir */
 	const struct import_opts *import; /* for a legacy log given as TRACE */
+	int same_nodes;     /* several inputs: equal loom numbers share a node */
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);
+int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, const struct trace_opts *o,
+		      struct weft_err *e);
+/* Reopen every active stream at its start (a second pass over the inputs). */
+int trace_rewind(struct weft_trace *t, struct weft_err *e);
+/* The input holding a stream. */
+static inline const struct trace_input *trace_input_of(const struct weft_trace *t,
+							const struct weft_stream *s)
+{
+	return &t->inputs[s->input];
+}
 void trace_close(struct weft_trace *t);
 
 #endif

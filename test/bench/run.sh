@@ -94,6 +94,27 @@ if [ -d "$corpus" ]; then
 	emu_row "emu o-medium" "$events" "$corpus"
 fi
 
+# weft sync on about a million messages (16 processors, random traffic, offsets
+# up to 2 ms, drifts up to 30 ppm): from the PICL log itself (its import
+# included; the PICL importer holds the log's records) and from its import as
+# an ovni trace. Target: under 10 s, memory that does not grow with the trace.
+p="$out/picl-1M"
+if [ ! -f "$p.done" ]; then
+	"$WEFT" synth --format picl -o "$p.trf" --procs 16 --traffic random -n 6100k \
+		--offset 2ms --drift 30 --digits 9 --seed 1 >/dev/null
+	rm -rf "$p.dir"
+	"$WEFT" import picl "$p.trf" -o "$p.dir" >/dev/null
+	"$WEFT" sync -o "$out/picl-1M.clock.json" "$p.dir" | awk '/^weft sync:/ {print $3}' >"$p.done"
+fi
+msgs=$(cat "$p.done")
+set -- $(best3 /dev/null "$WEFT" sync -q -o "$out/sync.json" "$p.trf")
+row "sync 1M msgs, PICL" "$msgs" "$1" "$2"
+set -- $(best3 /dev/null "$WEFT" sync -q -o "$out/sync.json" "$p.dir")
+row "sync 1M msgs, ovni" "$msgs" "$1" "$2"
+set -- $(best3 /dev/null "$WEFT" sync -q --no-verify -o "$out/sync.json" "$p.dir")
+row "sync 1M, no verify" "$msgs" "$1" "$2"
+rm -f "$out/sync.json"
+
 # ---- legacy logs: MB/s of input into a finished Paraver trace ---------------------------
 
 legacy_rows() { # format file label

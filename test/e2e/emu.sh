@@ -319,6 +319,41 @@ else
 		else
 			pass "clock offsets: -c missing file fails"
 		fi
+
+		# weft's own clock file (JSON), as weft sync writes it
+		printf '{"weft_clock": 1, "looms": [\n {"loom": "node00", "offset_ns": 0},\n' >"$tmp/clock.json"
+		printf ' {"loom": "node01", "offset_ns": -%s, "drift_ppm": 0.000000, "ref_ns": 0}]}\n' \
+			$skew_ns >>"$tmp/clock.json"
+		# clock_case DIR NAME FILE: emu -c FILE of the skewed trace gives o-small's bodies
+		clock_case() {
+			emu "$tmp/skew-$1" -q -c "$3" "$skew"
+			if [ $rc -ne 0 ]; then
+				fail "clock offsets: $2" "exit status $rc: $(head -2 "$tmp/err")"
+			else
+				same_bodies "clock offsets: $2 gives o-small's bodies" "$tmp/skew-$1" "$tmp/out/o-small"
+			fi
+		}
+		clock_case json "weft clock file" "$tmp/clock.json"
+
+		# ovnisync's drift table (ovnisync -d: "%-20s" then " %-20s" per host;
+		# rows "%-20f" then " %-20ld"): constant offsets fit a line of drift 0
+		{
+			printf '%-20s %-20s %-20s\n' wallclock node00 node01
+			for k in 0 1 2; do
+				printf '%-20s %-20s %-20s\n' "170000000$k.500000" 0 -$skew_ns
+			done
+		} >"$tmp/drift.txt"
+		clock_case drift "ovnisync drift table" "$tmp/drift.txt"
+
+		# weft sync on a trace without messages: every loom unlinked, the
+		# trace's own offsets kept in the clock file it writes
+		if "$WEFT" sync -o "$tmp/kept.json" "$skew" >"$tmp/sync.out" 2>"$tmp/err" &&
+			grep -q '^looms linked by no message (their given clocks are kept): node00 node01$' \
+				"$tmp/sync.out"; then
+			clock_case kept "weft sync's file (unlinked looms keep the table's offsets)" "$tmp/kept.json"
+		else
+			fail "clock offsets: weft sync without messages" "$(head -3 "$tmp/err" "$tmp/sync.out")"
+		fi
 	fi
 fi
 

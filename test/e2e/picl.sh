@@ -95,7 +95,7 @@ fi
 if emu causal; then
 	expect "causal comm" "$(comms causal)" "3:1:1:1:1:6000:9000:3:1:2:1:2000:4000:16:3"
 	"$WEFT" emu -o "$tmp/causal2" "$fx/causal.trf" 2>"$tmp/err" >/dev/null
-	expect "causal warning" "$(grep -c 'received before they were sent' "$tmp/err")" 1
+	expect "causal warning" "$(grep -c 'received before they are sent' "$tmp/err")" 1
 fi
 
 # unmatched send: a '#' line, reported per key; host 32767 on its own loom;
@@ -178,7 +178,7 @@ if synth -o "$tmp/s1.trf" --procs 6 -n 20000 --traffic random --seed 3 --offset 
 	if "$WEFT" emu -o "$tmp/s1" "$tmp/s1.trf" >/dev/null 2>"$tmp/err" && "$WEFT" check -q "$tmp/s1/thread.prv" >/dev/null; then
 		pass "synth emu+check"
 		expect "synth every send one comm" "$(awk -F: '$1 == 3' "$tmp/s1/thread.prv" | wc -l | tr -d ' ')" "$sends"
-		expect "synth skew seen" "$(grep -c 'received before they were sent' "$tmp/err")" 1
+		expect "synth skew seen" "$(grep -c 'are received before they are sent' "$tmp/err")" 1
 		expect "synth sorted by local time" "$(awk '$1 > -100 {print $3}' "$tmp/s1.trf" | sort -c -g 2>&1 | wc -l | tr -d ' ')" 0
 	else
 		fail "synth emu+check" "$(head -3 "$tmp/err")"

@@ -8,7 +8,7 @@
 #     and leaves no .prv file in OUT;
 #   - `weft emu -k -o OUT TRACE` (keep going) exits 0, prints the same text as
 #     a warning and writes thread.prv (valid for `weft check`, when available).
-# Then: clock-offset tables that are broken, a drift table, a host matching
+# Then: clock-offset tables that are broken, broken drift tables and weft clock files, a host matching
 # no loom, and usage errors (exit 2).
 #
 #   WEFT=/abs/path/to/weft sh test/malformed/emu.sh
@@ -532,11 +532,32 @@ offsets_trace
 : >"$T/clock-offsets.txt"
 rejects_plain "$T/clock-offsets.txt: empty file, expected ovnisync's header line"
 
-newcase offsets-drift-table
+newcase offsets-drift-table-short-row
 offsets_trace
-{ printf 'wallclock host1\n'; printf '1700000000.000000 0\n'; printf '1700000005.000000 12\n'; } \
-	>"$T/clock-offsets.txt"
-rejects_plain "$T/clock-offsets.txt:1: this is ovnisync's drift table"
+{ printf '%-20s %-20s %-20s\n' wallclock a b; printf '%-20s %-20s %-20s\n' 1700000000.000000 0 12;
+  printf '%-20s %-20s\n' 1700000005.000000 0; } >"$T/clock-offsets.txt"
+rejects_plain "$T/clock-offsets.txt:3: expected 3 fields (wallclock and one offset per host of the header), found 2"
+
+newcase offsets-drift-table-backwards
+offsets_trace
+{ printf '%-20s %-20s\n' wallclock a; printf '%-20s %-20s\n' 1700000005.000000 0;
+  printf '%-20s %-20s\n' 1700000000.500000 0; } >"$T/clock-offsets.txt"
+rejects_plain "$T/clock-offsets.txt:3: field 1 (wallclock): expected a time >= the previous row's (1700000005.000000), found 1700000000.500000"
+
+newcase clockfile-json-bad-offset
+offsets_trace
+printf '{"weft_clock": 1, "looms": [{"loom": "a", "offset_ns": 1.5}]}\n' >"$C/clock.json"
+rejects_plain "$C/clock.json: key 'looms[0].offset_ns' (loom a): expected an integer number of ns, found a number" -c "$C/clock.json"
+
+newcase clockfile-json-drift-without-ref
+offsets_trace
+printf '{"weft_clock": 1, "looms": [{"loom": "a", "offset_ns": 0, "drift_ppm": 3}]}\n' >"$C/clock.json"
+rejects_plain "$C/clock.json: key 'looms[0]' (loom a): a drift needs 'ref_ns'" -c "$C/clock.json"
+
+newcase clockfile-json-syntax
+offsets_trace
+printf '{"weft_clock": 1,\n "looms": [}\n' >"$C/clock.json"
+rejects_plain "$C/clock.json:2: not valid JSON" -c "$C/clock.json"
 
 newcase offsets-missing-c-file
 offsets_trace
@@ -575,8 +596,8 @@ usage() {
 
 newcase usage
 offsets_trace
-usage usage-no-trace "weft emu: expected one TRACE directory, found 0 arguments" emu -o "$OUT"
-usage usage-two-traces "weft emu: expected one TRACE directory, found 2 arguments" emu -o "$OUT" "$T" "$T"
+usage usage-no-trace "weft emu: expected a TRACE directory or log, found no argument" emu -o "$OUT"
+usage usage-two-traces-no-output "weft emu: several inputs: give the output directory with -o DIR" emu "$T" "$T"
 usage usage-unknown-option "weft emu: unknown option" emu --no-such-option -o "$OUT" "$T"
 usage usage-lookback-1 "weft emu: --lookback: expected a byte count >= 64, found '1'" \
 	emu --lookback 1 -o "$OUT" "$T"

@@ -13,5 +13,6 @@ Suite *stream_suite(void);
 Suite *merge_suite(void);
 Suite *query_suite(void);
 Suite *recsort_suite(void);
+Suite *clock_suite(void);
 
 #endif

@@ -1,0 +1,71 @@
+/* clockfile: the clock files `-c FILE` reads, as one table of per-loom maps.
+ * Three forms, told apart by content:
+ *  - weft's own clock file (JSON, doc/clock.md): per loom name an offset
+ *    (ns), a drift (ppm), the reference time t_ref (local ns) and an
+ *    uncertainty (ns); written by `weft sync` (clockfile_write);
+ *  - ovnisync's offset table (ovni-trace-format.md §6.2): per host the
+ *    median column as a constant offset (offsets.c);
+ *  - ovnisync's drift table (§6.3, header "wallclock host..."): per host a
+ *    line fitted by least squares to its (time, offset) samples, the
+ *    wall-clock samples mapped onto trace time by the assumption documented
+ *    in doc/clock.md (offsets.c).
+ * Entries match a loom by its full name (weft) or by its host name, the loom
+ * name up to the first '.' (ovnisync). Nothing here knows a trace: see
+ * clocksetup.h for how entries become stream corrections. */
+#ifndef WEFT_CLOCKFILE_H
+#define WEFT_CLOCKFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "err.h"
+
+enum clock_form { CLOCK_FORM_WEFT, CLOCK_FORM_OFFSETS, CLOCK_FORM_DRIFT };
+
+struct clock_entry {
+	char *name;           /* loom name (weft) or host name (ovnisync) */
+	int by_host;          /* match loom host names instead of full names */
+	struct clock_map map;
+	/* ovnisync drift table: t_ref is not known until the trace is: it is
+	 * the first event of the reference host's looms plus tref_rel */
+	int tref_from_start;
+	int64_t tref_rel;
+	int64_t uncertainty;  /* ns; -1 when unknown */
+	int reference;        /* the table's reference host (ovnisync rank 0) */
+	int nsamples;         /* drift table: rows fitted */
+	int line;             /* where it was defined (JSON: index in "looms") */
+	int used;
+};
+
+struct clock_table {
+	char *path;
+	enum clock_form form;
+	struct clock_entry *ent;
+	int n, cap;
+};
+
+/* Read FILE in any of the three forms. */
+int clockfile_load(struct clock_table *t, const char *path, struct weft_err *e);
+int clockfile_parse(struct clock_table *t, const char *text, size_t len, const char *path,
+		    struct weft_err *e);
+/* weft's JSON form only. */
+int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, const char *path,
+			 struct weft_err *e);
+/* Write weft's JSON form to PATH (through a temporary name, then renamed).
+ * `generator` and `note` are free text kept in the file (may be NULL);
+ * linked[i] (may be NULL) marks entries estimated from messages. */
+int clockfile_write(const struct clock_table *t, const char *path, const char *generator,
+		    const int *linked, struct weft_err *e);
+/* The entry for a loom (by full name first, then by host), or NULL. */
+struct clock_entry *clockfile_find(struct clock_table *t, const char *loom, const char *host);
+/* Append an entry (the name is copied); returns it. */
+struct clock_entry *clockfile_add(struct clock_table *t, const char *name, int by_host);
+const char *clockfile_form_name(enum clock_form f);
+void clockfile_free(struct clock_table *t);
+
+/* ovnisync's two tables (offsets.c); the file is known not to be JSON. */
+int ovnisync_parse(struct clock_table *t, const char *text, size_t len, const char *path,
+		   struct weft_err *e);
+
+#endif

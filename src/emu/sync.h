@@ -1,0 +1,46 @@
+/* sync: clock estimation from a run's matched messages (weft sync,
+ * weft emu --sync=messages). One pass of emu without outputs feeds every
+ * pair the models report (pairs.h) to the estimator (estimate.h), on the
+ * timeline of the given clocks (-c FILE or the trace's own table); the
+ * solution is composed with those clocks into a table of per-loom maps in
+ * memory (clockfile.h), every loom listed: linked looms with their
+ * estimate, the others with the clock they were given. The opened trace is
+ * kept (sync_take_trace) so the next pass does not convert a log again. */
+#ifndef WEFT_SYNC_H
+#define WEFT_SYNC_H
+
+#include "clockfile.h"
+#include "emu.h"
+#include "estimate.h"
+
+struct sync_loom {
+	const char *name;
+	enum est_status status;
+	int reference;              /* loom index of its component's reference */
+	int64_t given0, given1;     /* correction at the start and end before (ns) */
+	int64_t corr0, corr1;       /* correction at the start and end after (ns) */
+	double bound0, bound1;      /* half-width of the interval at start and end (ns); <0 unbounded */
+	uint64_t nmsg;
+};
+
+struct sync_result {
+	struct clock_table table;   /* one entry per loom, by name */
+	int *linked;                /* per entry: estimated from messages */
+	struct sync_loom *loom;     /* by loom gindex */
+	int nlooms;
+	uint64_t nmsg, nviol_before, npairs;
+	uint64_t nlinks, nvertices;
+	int ncomponents;
+	double min_slack;
+	uint64_t t0, t1;            /* the span (global times of the first pass) */
+	struct weft_trace tr;       /* the opened inputs, rewound by the next pass */
+	int have_tr;
+};
+
+/* The first pass. `o` are the emulation options (inputs, clock file, import
+ * options); outputs are never written. */
+int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_latency, struct sync_result *r,
+		  struct weft_err *err);
+void sync_result_free(struct sync_result *r);
+
+#endif

@@ -1,0 +1,247 @@
+#!/bin/sh
+# End-to-end tests of clock synchronisation (weft sync, emu --sync, -c with
+# weft's clock file).
+#
+#   WEFT=/abs/weft sh test/e2e/sync.sh
+#
+# Truth cases: `weft synth --format picl` logs of 4 processors with clock
+# offsets up to +-2 ms and drifts up to +-30 ppm (known from --truth), ring and
+# random traffic over 10 s with latencies of 2-10 us. For each:
+#   - weft sync's clock file is within 2 us of the truth at the start and the
+#     end of the run (relative to processor 0, the reference) and it reports
+#     0 receive-before-send pairs after;
+#   - emu --sync=messages reports 0 such pairs and writes the same thread.prv
+#     as emu -c with the clock file;
+#   - the truth's offsets without drift (offset-only correction) still leave
+#     receive-before-send pairs: drift matters;
+#   - every output passes weft check.
+# Then: clock-file errors and usage errors of weft sync, --sync=none.
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
+	echo "sync.sh: set WEFT to the weft binary" >&2
+	exit 2
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-sync.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+npass=0
+nfail=0
+pass() { echo "ok $1"; npass=$((npass + 1)); }
+fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
+
+DURATION_NS=10000000000
+
+# clock_error TRUTH.json CLOCK.json: the largest |error| in ns over processors
+# 1..P-1 at true times 0 and the end: with local_k(tau) = tau + off_k +
+# drift_k tau (truth) and g_k(x) = x + offset + drift (x - ref) (weft's
+# file), error = g_k(local_k(tau)) - g_0(local_0(tau)).
+clock_error() {
+	awk -v T="$DURATION_NS" '
+	FNR == 1 { file++ }
+	file == 1 && /"id":/ {
+		match($0, /"id": *-?[0-9]+/); id = substr($0, RSTART, RLENGTH); sub(/.*: */, "", id)
+		match($0, /"offset_ns": *-?[0-9]+/); o = substr($0, RSTART, RLENGTH); sub(/.*: */, "", o)
+		match($0, /"drift_ppm": *-?[0-9.]+/); d = substr($0, RSTART, RLENGTH); sub(/.*: */, "", d)
+		toff[id] = o + 0; tdr[id] = d / 1e6; n = id + 1 > n ? id + 1 : n
+	}
+	file == 2 && /"loom":/ {
+		match($0, /"loom": *"picl\.[0-9]+"/); id = substr($0, RSTART, RLENGTH); sub(/.*picl\./, "", id); sub(/"/, "", id)
+		match($0, /"offset_ns": *-?[0-9]+/); o = substr($0, RSTART, RLENGTH); sub(/.*: */, "", o)
+		match($0, /"drift_ppm": *-?[0-9.]+/); d = substr($0, RSTART, RLENGTH); sub(/.*: */, "", d)
+		match($0, /"ref_ns": *"?-?[0-9]+/); r = substr($0, RSTART, RLENGTH); sub(/.*: *"?/, "", r)
+		eoff[id] = o + 0; edr[id] = d / 1e6; eref[id] = r + 0
+	}
+	function g(k, tau,   x) { x = tau + toff[k] + tdr[k] * tau; return x + eoff[k] + edr[k] * (x - eref[k]) }
+	END {
+		worst = 0
+		for (k = 1; k < n; k++)
+			for (e = 0; e < 2; e++) {
+				tau = e ? T : 0
+				err = g(k, tau) - g(0, tau); if (err < 0) err = -err
+				if (err > worst) worst = err
+			}
+		printf "%.0f\n", worst
+	}' "$1" "$2"
+}
+
+# offset_only TRUTH.json: a weft clock file with the true offsets and no drift
+offset_only() {
+	awk 'BEGIN { print "{\"weft_clock\": 1, \"looms\": ["; sep = "" }
+	/"id":/ {
+		match($0, /"id": *-?[0-9]+/); id = substr($0, RSTART, RLENGTH); sub(/.*: */, "", id)
+		match($0, /"offset_ns": *-?[0-9]+/); o = substr($0, RSTART, RLENGTH); sub(/.*: */, "", o)
+		printf "%s{\"loom\": \"picl.%d\", \"offset_ns\": %d}\n", sep, id, -o; sep = ","
+	}
+	END { print "]}" }' "$1"
+}
+
+violations() { # stderr of emu --sync=messages: pairs left with the estimated clocks
+	sed -n 's/^weft: \([0-9]*\) messages received before they were sent with the estimated clocks$/\1/p' "$1"
+}
+
+truth_case() { # NAME TRAFFIC SEED [synth options...]
+	name=$1 traffic=$2 seed=$3
+	shift 3
+	log="$tmp/$name.trf"
+	if ! "$WEFT" synth --format picl -o "$log" --procs 4 --traffic "$traffic" --duration 10s \
+		--offset 2ms --drift 30 --latency 2us-10us --compute 200us-2ms --seed "$seed" \
+		--truth "$tmp/$name.truth.json" "$@" >/dev/null 2>"$tmp/err"; then
+		fail "$name: synth" "$(head -3 "$tmp/err")"
+		return
+	fi
+	if ! "$WEFT" sync -o "$tmp/$name.clock.json" "$log" >"$tmp/$name.sync" 2>"$tmp/err"; then
+		fail "$name: weft sync" "$(head -3 "$tmp/err")"
+		return
+	fi
+	before=$(sed -n 's/^receive-before-send pairs: \([0-9]*\) before, \([0-9]*\) after$/\1/p' "$tmp/$name.sync")
+	after=$(sed -n 's/^receive-before-send pairs: \([0-9]*\) before, \([0-9]*\) after$/\2/p' "$tmp/$name.sync")
+	if [ -z "$before" ] || [ "$before" -eq 0 ]; then
+		fail "$name: violations before" "expected some, found '$before'"
+	elif [ "$after" != 0 ]; then
+		fail "$name: weft sync leaves no receive-before-send pair" "found '$after' after"
+	else
+		pass "$name: weft sync: $before receive-before-send pairs before, 0 after"
+	fi
+	err=$(clock_error "$tmp/$name.truth.json" "$tmp/$name.clock.json")
+	if [ -n "$err" ] && [ "$err" -le 2000 ]; then
+		pass "$name: estimate within 2 us of the truth at both ends (worst $err ns)"
+	else
+		fail "$name: estimate within 2 us of the truth" "worst error '$err' ns"
+	fi
+	out="$tmp/$name.msg"
+	if ! "$WEFT" emu --sync=messages -o "$out" "$log" >/dev/null 2>"$tmp/err"; then
+		fail "$name: emu --sync=messages" "$(head -3 "$tmp/err")"
+		return
+	fi
+	v=$(violations "$tmp/err")
+	[ "$v" = 0 ] && pass "$name: emu --sync=messages: 0 receive-before-send" ||
+		fail "$name: emu --sync=messages: 0 receive-before-send" "found '$v': $(head -3 "$tmp/err")"
+	grep -q 'received before they are sent' "$tmp/err" &&
+		fail "$name: emu --sync=messages warns of nothing" "$(grep 'received before' "$tmp/err" | head -2)"
+	if "$WEFT" emu -q -c "$tmp/$name.clock.json" -o "$tmp/$name.file" "$log" 2>"$tmp/err" &&
+		cmp -s "$out/thread.prv" "$tmp/$name.file/thread.prv"; then
+		pass "$name: emu -c clock.json writes what --sync=messages writes"
+	else
+		fail "$name: emu -c clock.json = --sync=messages" "$(head -3 "$tmp/err")"
+	fi
+	if "$WEFT" check -q "$out/thread.prv" >"$tmp/chk" 2>&1; then
+		pass "$name: weft check"
+	else
+		fail "$name: weft check" "$(head -3 "$tmp/chk")"
+	fi
+	offset_only "$tmp/$name.truth.json" >"$tmp/$name.offsets.json"
+	"$WEFT" emu -c "$tmp/$name.offsets.json" -o "$tmp/$name.off" "$log" >/dev/null 2>"$tmp/err"
+	n=$(sed -n 's/^weft: warning: \([0-9]*\) of [0-9]* matched messages are received before they are sent.*/\1/p' \
+		"$tmp/err")
+	if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		pass "$name: the true offsets without drift leave $n receive-before-send pairs"
+	else
+		fail "$name: offset-only correction leaves violations" "found '$n': $(head -2 "$tmp/err")"
+	fi
+}
+
+truth_case ring-7 ring 7
+truth_case random-7 random 7
+truth_case ring-11 ring 11
+truth_case random-11 random 11
+truth_case random-ns random 3 --digits 9
+
+# ---- reports and errors -----------------------------------------------------------------
+
+log="$tmp/ring-7.trf"
+if grep -q '^picl\.0 *reference ' "$tmp/ring-7.sync" && grep -q '^picl\.3 *estimated ' "$tmp/ring-7.sync"; then
+	pass "sync report: reference and estimated looms"
+else
+	fail "sync report: reference and estimated looms" "$(head -8 "$tmp/ring-7.sync")"
+fi
+if grep -q '"loom": "picl.2", "offset_ns": -\{0,1\}[0-9]*, "drift_ppm": -\{0,1\}[0-9]*\.[0-9]\{6\}, "ref_ns": [0-9]*, "uncertainty_ns": [0-9]*, "linked": true' \
+	"$tmp/ring-7.clock.json"; then
+	pass "clock file: loom, offset_ns, drift_ppm, ref_ns, uncertainty_ns, linked"
+else
+	fail "clock file layout" "$(cat "$tmp/ring-7.clock.json")"
+fi
+
+# a PICL log with a processor that exchanges no message: listed, kept
+cat >"$tmp/lonely.trf" <<'EOF'
+-3 -901 0.000000 0 0 0
+-3 -901 0.000000 1 0 0
+-3 -901 0.000000 2 0 0
+-3 -21 0.000010 0 0 3 2 16 3 1
+-4 -21 0.000011 0 0 0
+-3 -52 0.000005 1 0 1 2 3
+-4 -52 0.000008 1 0 3 2 16 3 0
+-3 -21 0.000020 1 0 3 2 16 4 0
+-4 -21 0.000021 1 0 0
+-3 -52 0.000015 0 0 1 2 4
+-4 -52 0.000030 0 0 3 2 16 4 1
+-4 -901 0.000040 0 0 0
+-4 -901 0.000040 1 0 0
+-4 -901 0.000040 2 0 0
+EOF
+if "$WEFT" sync -o "$tmp/lonely.json" "$tmp/lonely.trf" >"$tmp/out" 2>"$tmp/err"; then
+	if grep -q '^looms linked by no message (their given clocks are kept): picl.2$' "$tmp/out" &&
+		grep -q '"loom": "picl.2", "offset_ns": 0, .*"linked": false' "$tmp/lonely.json" &&
+		grep -q '^receive-before-send pairs: 1 before, 0 after$' "$tmp/out"; then
+		pass "sync: an unlinked processor is listed and keeps its clock; 1 before, 0 after"
+	else
+		fail "sync: unlinked processor" "$(cat "$tmp/out" "$tmp/lonely.json")"
+	fi
+else
+	fail "sync: small log" "$(head -3 "$tmp/err")"
+fi
+
+# --sync=none ignores TRACE/clock-offsets.txt; -c contradicts it
+"$WEFT" emu --sync=none -c "$tmp/lonely.json" -o "$tmp/x" "$tmp/lonely.trf" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'contradicts' "$tmp/err" && pass "emu --sync=none -c: usage error" ||
+	fail "emu --sync=none -c: usage error" "exit $rc: $(head -2 "$tmp/err")"
+"$WEFT" emu --sync=sometimes -o "$tmp/x" "$tmp/lonely.trf" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "expected none, file or messages, found 'sometimes'" "$tmp/err" &&
+	pass "emu --sync=sometimes: usage error" || fail "emu --sync=sometimes" "exit $rc: $(head -2 "$tmp/err")"
+"$WEFT" sync >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && pass "sync without TRACE: usage error" || fail "sync without TRACE" "exit $rc"
+"$WEFT" sync --min-latency -3us "$tmp/lonely.trf" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--min-latency: expected a duration >= 0" "$tmp/err" &&
+	pass "sync --min-latency -3us: usage error" || fail "sync --min-latency -3us" "exit $rc"
+printf '{"weft_clock": 1, "looms": [{"loom": "picl.1", "offset_ns": "x"}]}\n' >"$tmp/bad.json"
+"$WEFT" sync -c "$tmp/bad.json" -o "$tmp/o.json" "$tmp/lonely.trf" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "bad.json: key 'looms\[0\].offset_ns' (loom picl.1): expected an integer number of ns, found a string" "$tmp/err" &&
+	[ ! -e "$tmp/o.json" ]; then
+	pass "sync -c with a bad clock file: input error naming the key, no output"
+else
+	fail "sync -c bad clock file" "exit $rc: $(head -2 "$tmp/err")"
+fi
+# a clock file given to sync is the starting point: the estimate is the same
+if "$WEFT" sync -q -c "$tmp/ring-7.offsets.json" -o "$tmp/again.json" "$log" 2>"$tmp/err"; then
+	e1=$(clock_error "$tmp/ring-7.truth.json" "$tmp/again.json")
+	[ "$e1" -le 2000 ] && pass "sync -c OFFSETS: still within 2 us ($e1 ns)" ||
+		fail "sync -c OFFSETS" "worst error $e1 ns"
+else
+	fail "sync -c OFFSETS" "$(head -3 "$tmp/err")"
+fi
+
+# dump and top read the clock file too: corrected times, in order
+if "$WEFT" dump -c "$tmp/ring-7.clock.json" "$log" >"$tmp/dump" 2>"$tmp/err" &&
+	awk 'NR > 1 && $1 + 0 < prev { bad = 1 } { prev = $1 + 0 } END { exit bad }' "$tmp/dump" &&
+	! cmp -s "$tmp/dump" "$(
+		"$WEFT" dump "$log" >"$tmp/dump.raw" 2>/dev/null
+		echo "$tmp/dump.raw"
+	)"; then
+	pass "dump -c: corrected times, non-decreasing, not the raw dump"
+else
+	fail "dump -c" "$(head -3 "$tmp/err")"
+fi
+s1=$("$WEFT" top "$log" 2>/dev/null | sed -n 's/^span .*(\([0-9]*\) ns)$/\1/p')
+s2=$("$WEFT" top -c "$tmp/ring-7.clock.json" "$log" 2>/dev/null | sed -n 's/^span .*(\([0-9]*\) ns)$/\1/p')
+if [ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ]; then
+	pass "top -c: the span of corrected clocks ($s2 ns, raw $s1 ns)"
+else
+	fail "top -c" "spans '$s1' and '$s2'"
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
