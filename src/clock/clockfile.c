@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "clockfile.h"
 #include "mapfile.h"
 #include "metadata.h"
@@ -267,21 +268,7 @@ int clockfile_write(const struct clock_table *t, const char *path, const char *g
 		sb_printf(&b, "}");
 	}
 	sb_printf(&b, "\n  ]\n}\n");
-	char *tmp = weft_xasprintf("%s.tmp-%ld", path, (long) getpid());
-	FILE *f = fopen(tmp, "w");
-	int rc = 0;
-	if (!f) {
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", tmp, strerror(errno));
-	} else {
-		size_t n = fwrite(b.s, 1, b.len, f);
-		if (fclose(f) != 0 || n != b.len)
-			rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot write: %s", tmp, strerror(errno));
-		else if (rename(tmp, path) != 0)
-			rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
-		if (rc)
-			unlink(tmp);
-	}
-	free(tmp);
+	int rc = atomic_write(path, b.s, b.len, e);
 	sb_free(&b);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "atomicfile.h"
 #include "paraver_out.h"
 #include "strbuf.h"
 #include "writer.h"
@@ -256,7 +257,7 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 static int write_text(struct emu *e, const char *name, struct strbuf *b, struct weft_err *err)
 {
 	char *p = out_path(e, name);
-	int rc = write_file_atomic(p, b->s ? b->s : "", b->len, err);
+	int rc = atomic_write(p, b->s ? b->s : "", b->len, err);
 	free(p);
 	sb_free(b);
 	return rc;
@@ -271,7 +272,7 @@ static int copy_cfg(struct emu *e, struct weft_err *err)
 		*strrchr(dir, '/') = '\0';
 		int rc = mkdir_p(dir, err);
 		if (rc == 0)
-			rc = write_file_atomic(p, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
+			rc = atomic_write(p, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
 		free(dir);
 		free(p);
 		if (rc)

@@ -668,27 +668,3 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	release(f);
 	return rc;
 }
-
-int write_file_atomic(const char *path, const char *text, size_t len, struct weft_err *e)
-{
-	char *tmp = tmp_name(path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		int er = errno;
-		free(tmp);
-		return weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", path, strerror(er));
-	}
-	struct outbuf o = {.buf = (char *) text, .len = len, .cap = len, .fd = fd};
-	ob_drain(&o);
-	int rc = 0;
-	if (o.failed)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", path, strerror(o.failed));
-	if (close(fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: close failed: %s", path, strerror(errno));
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}

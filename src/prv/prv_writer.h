@@ -246,7 +246,5 @@ void prv_abort(struct prv_file *f);
 /* Send what is queued and stop the writer thread (before prv_close). */
 void prv_pipe_finish(struct prv_pipe *p);
 
-/* Write `text` to PATH through a temporary file and rename. */
-int write_file_atomic(const char *path, const char *text, size_t len, struct weft_err *e);
 
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "charisma_profile.h"
 #include "charisma_synth.h"
 #include "cli.h"
@@ -546,24 +547,10 @@ static int generate(struct synth *s, int napps, int nclients)
 	return 0;
 }
 
+/* A byte count with an optional k, M or G suffix (cli_parse_count). */
 static int parse_size(const char *v, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	uint64_t mul = 1;
-	if (end == v || errno || v[0] == '-')
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1000, end++;
-	else if (*end == 'M')
-		mul = 1000000, end++;
-	else if (*end == 'G')
-		mul = 1000000000, end++;
-	if (*end || n > UINT64_MAX / mul)
-		return -1;
-	*out = n * mul;
-	return 0;
+	return cli_parse_count(v, UINT64_MAX, out);
 }
 
 int synth_charisma(int argc, char **argv)
@@ -615,11 +602,9 @@ int synth_charisma(int argc, char **argv)
 		chp_free(&p);
 		return cli_report(&e);
 	}
-	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", out);
-	int fd = mkstemp(tmp);
+	char *tmp;
+	int fd = atomic_open(out, &tmp, &e);
 	if (fd < 0) {
-		weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create: %s", tmp, strerror(errno));
-		free(tmp);
 		chp_free(&p);
 		return cli_report(&e);
 	}
@@ -641,13 +626,11 @@ int synth_charisma(int argc, char **argv)
 	fwrite(magic, 1, 8, s.w.f);
 	generate(&s, (int) apps, (int) clients);
 	int rc = 0;
-	if (fflush(s.w.f) != 0 || ferror(s.w.f) || fclose(s.w.f) != 0)
+	if (fflush(s.w.f) != 0 || ferror(s.w.f))
 		rc = weft_fail(&e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
-	else if (rename(tmp, out) != 0)
-		rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
+	if (fclose(s.w.f) != 0 && rc == 0) /* closes fd */
+		rc = weft_fail(&e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+	rc = atomic_commit(-1, tmp, out, rc, &e);
 	free(s.w.rec);
 	free(s.w.held);
 	chp_free(&p);

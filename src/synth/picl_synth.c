@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cli.h"
 #include "outbuf.h"
 #include "picl_synth.h"
@@ -69,39 +70,13 @@ static const char help[] =
 	"      --truth FILE     write the true clock offsets and drifts as JSON\n"
 	"  -h, --help           show this help\n";
 
-/* A temporary file beside `path` with the permissions a plain creation
- * would give (mkstemp makes it 0600). */
-static int create_tmp(const char *path, char **tmp, struct weft_err *e)
-{
-	*tmp = weft_xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(*tmp);
-	if (fd < 0) {
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", *tmp, strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
-		return -1;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0)
-		weft_warn("%s: cannot set permissions: %s", *tmp, strerror(errno));
-	return fd;
-}
-
-/* Flush and close the temporary file, then rename it to `path` (or remove
- * it on failure); frees tmp and the buffer. */
+/* Flush the log's buffer and rename the temporary file into place (or
+ * remove it); frees tmp and the buffer. */
 static int finish_tmp(struct outbuf *ob, int fd, char *tmp, const char *path, struct weft_err *e)
 {
 	int rc = ob_flush(ob, e, tmp);
 	ob_free(ob);
-	if (close(fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return atomic_commit(fd, tmp, path, rc, e);
 }
 
 /* ---- random numbers (splitmix64) ---------------------------------------- */
@@ -576,7 +551,7 @@ static int set_clocks(struct gen *g)
 static int write_truth(struct gen *g, const char *path, struct weft_err *e)
 {
 	char *tmp;
-	int fd = create_tmp(path, &tmp, e);
+	int fd = atomic_open(path, &tmp, e);
 	if (fd < 0)
 		return -1;
 	static const char *const names[] = {"ring", "all", "random"};
@@ -609,7 +584,7 @@ static int generate(struct gen *g, const char *out, struct weft_err *e)
 {
 	int n = g->o.procs;
 	char *tmp;
-	int fd = create_tmp(out, &tmp, e);
+	int fd = atomic_open(out, &tmp, e);
 	if (fd < 0)
 		return -1;
 	ob_init(&g->ob, fd, 4u << 20);
