@@ -88,6 +88,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 {
 	memset(e, 0, sizeof(*e));
 	e->o = *o;
+	e->o.imp.quiet = o->quiet;
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,

@@ -282,8 +282,9 @@ static int choose_profile(struct rdr *r, const struct import_opts *o, struct pro
 	if (nok == 1) {
 		*p = cand[pick];
 		r->p = p;
-		fprintf(stderr, "weft: %s: CHARISMA machine profile %s (probed on the header record)\n",
-			r->path, p->name);
+		if (!o || !o->quiet)
+			fprintf(stderr, "weft: %s: CHARISMA machine profile %s (probed on the header record)\n",
+				r->path, p->name);
 		return 0;
 	}
 	char list[2048] = "";

@@ -18,6 +18,7 @@ struct import_opts {
 	const char *format;    /* force a format by name instead of detecting */
 	const char *time_unit; /* "ns", "us", "ms", "s" (VisAndOr) */
 	const char *profile;   /* CHARISMA machine profile: name or file */
+	int quiet;             /* no notes on stderr (emu -q) */
 };
 
 struct weft_import_fmt {

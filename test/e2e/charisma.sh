@@ -469,10 +469,15 @@ for prof in default packed align4; do
 		rc=$?
 		result "synth $prof-$ORD" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
 		[ $rc -eq 0 ] || continue
-		"$WEFT" emu -q -o "$TMP/so-$prof-$ORD" "$S" >/dev/null 2>"$TMP/err"
+		"$WEFT" emu -o "$TMP/so-$prof-$ORD" "$S" >/dev/null 2>"$TMP/err"
 		rc=$?
 		grep -qxF "weft: $S: CHARISMA machine profile charisma-$prof (probed on the header record)" "$TMP/err"
-		result "synth $prof-$ORD emu, profile probed" "$([ $rc -eq 0 ] && [ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		found=$?
+		result "synth $prof-$ORD emu, profile probed" "$([ $rc -eq 0 ] && [ $found -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		# -q: not even the note
+		rm -rf "$TMP/sq"
+		"$WEFT" emu -q -o "$TMP/sq" "$S" >/dev/null 2>"$TMP/err"
+		result "synth $prof-$ORD emu -q says nothing" "$([ $? -eq 0 ] && [ ! -s "$TMP/err" ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
 		check_prv "synth $prof-$ORD weft check" "$TMP/so-$prof-$ORD"
 	done
 	tail -n +2 "$TMP/so-$prof-le/thread.prv" >"$TMP/sb-le" 2>/dev/null
