@@ -277,7 +277,7 @@ for prof in default packed align4; do
 		: >"$F"
 		scenario
 		out=$TMP/out-$name
-		"$WEFT" emu -q -o "$out" "$F" >"$TMP/out" 2>"$TMP/err"
+		"$WEFT" emu -o "$out" "$F" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			result "$name emu" "exit $rc: $(head -n 3 "$TMP/err" | tr '\n' ' ')"
