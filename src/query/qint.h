@@ -117,6 +117,8 @@ int qfield_loc(const struct qattr *a, uint32_t mcv);
 
 int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
 void qbuild_prefilter(struct query *q);
+/* Free the prefilter's blocks and classes. */
+void qfree_prefilter(struct query *q);
 
 /* Fill p->conj from p->root. */
 void qsplit_conj(struct qpattern *p);

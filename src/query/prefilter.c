@@ -1,0 +1,387 @@
+/* prefilter: a partial evaluation of every pattern over the MCV, and over
+ * the stream.
+ *
+ * With only the model character known, then the category, then the value,
+ * each condition is TRUE, FALSE or UNKNOWN (three-valued logic; a payload
+ * field the MCV's table row does not have is FALSE, as a missing attribute
+ * is). A decided subtree of MCVs is filled at once, so `mcv = "OHx"` costs
+ * three short loops and `tid = 5` one evaluation per model character. The
+ * result per MCV is a pair of masks (may match, surely matches), interned
+ * into classes; each model character has a block of 94*94 classes (0: no
+ * pattern can match), and models where every pattern decides alike share one
+ * uniform block per class. The same three-valued evaluation with only the
+ * stream known gives the per-stream masks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "qint.h"
+#include "trace.h"
+
+enum { T_FALSE = 0, T_TRUE = 1, T_UNKNOWN = 2 };
+
+/* An MCV condition with the first `level` characters known (m, c, v are
+ * 0-based). Equality tests are decided as soon as no listed MCV has the
+ * known prefix; orderings as soon as the prefix differs from the
+ * constant's. */
+static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
+{
+	char pre[3] = {(char) (m + 0x21), (char) (c + 0x21), (char) (v + 0x21)};
+	if (level >= 3)
+		return qop_str(k, pre, 3) ? T_TRUE : T_FALSE;
+	if (k->codes) {
+		int any = 0;
+		for (int i = 0; i < k->ncodes && !any; i++) {
+			uint32_t x = k->codes[i];
+			any = (char) (x >> 16) == pre[0] && (level < 2 || (char) (x >> 8 & 0xff) == pre[1]);
+		}
+		if (any)
+			return T_UNKNOWN;
+		return k->op == QOP_EQ || k->op == QOP_IN ? T_FALSE : T_TRUE;
+	}
+	if (k->v.kind == QV_STR && (k->op == QOP_LT || k->op == QOP_LE || k->op == QOP_GT || k->op == QOP_GE)) {
+		size_t n = k->v.slen < (size_t) level ? k->v.slen : (size_t) level;
+		int r = memcmp(pre, k->v.s, n);
+		if (r == 0 && (size_t) level > k->v.slen)
+			r = 1; /* the constant is a proper prefix: every extension is larger */
+		if (r == 0)
+			return T_UNKNOWN;
+		int less = r < 0;
+		return (k->op == QOP_LT || k->op == QOP_LE) == less ? T_TRUE : T_FALSE;
+	}
+	return T_UNKNOWN;
+}
+
+/* Three-valued truth with the first `level` characters of the MCV known. */
+static int tri(const struct qnode *n, int level, int m, int c, int v, const struct evinfo *in)
+{
+	switch (n->type) {
+	case QN_TRUE:
+		return T_TRUE;
+	case QN_AND: {
+		int a = tri(n->l, level, m, c, v, in);
+		if (a == T_FALSE)
+			return T_FALSE;
+		int b = tri(n->r, level, m, c, v, in);
+		if (b == T_FALSE)
+			return T_FALSE;
+		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
+	}
+	case QN_OR: {
+		int a = tri(n->l, level, m, c, v, in);
+		if (a == T_TRUE)
+			return T_TRUE;
+		int b = tri(n->r, level, m, c, v, in);
+		if (b == T_TRUE)
+			return T_TRUE;
+		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
+	}
+	case QN_NOT: {
+		int a = tri(n->l, level, m, c, v, in);
+		return a == T_UNKNOWN ? T_UNKNOWN : !a;
+	}
+	case QN_HAS:
+	case QN_COND: {
+		const struct qcond *k = n->c;
+		switch (k->a.kind) {
+		case QA_MODEL:
+		case QA_MODEL_NAME:
+			if (level < 1)
+				return T_UNKNOWN;
+			if (n->type == QN_HAS)
+				return k->a.kind == QA_MODEL || model_by_id((char) (m + 0x21)) ? T_TRUE : T_FALSE;
+			return k->tab[m];
+		case QA_CAT:
+			if (level < 2)
+				return T_UNKNOWN;
+			return n->type == QN_HAS ? T_TRUE : k->tab[c];
+		case QA_VAL:
+			if (level < 3)
+				return T_UNKNOWN;
+			return n->type == QN_HAS ? T_TRUE : k->tab[v];
+		case QA_MCV:
+			if (n->type == QN_HAS)
+				return T_TRUE;
+			return mcv_tri(k, level, m, c, v);
+		case QA_FIELD:
+			if (level < 3)
+				return T_UNKNOWN;
+			if (qfield_loc(&k->a, (uint32_t) ((m * 94 + c) * 94 + v)) < 0)
+				return T_FALSE;
+			(void) in;
+			return T_UNKNOWN;
+		case QA_TIME:
+		case QA_CLOCK:
+		case QA_CHRONO:
+			return n->type == QN_HAS ? T_TRUE : T_UNKNOWN;
+		default:
+			return T_UNKNOWN;
+		}
+	}
+	}
+	return T_UNKNOWN;
+}
+
+/* Three-valued truth with only the stream known. */
+static int tri_stream(const struct query *q, const struct qnode *n, const struct weft_stream *s)
+{
+	switch (n->type) {
+	case QN_TRUE:
+		return T_TRUE;
+	case QN_AND: {
+		int a = tri_stream(q, n->l, s);
+		if (a == T_FALSE)
+			return T_FALSE;
+		int b = tri_stream(q, n->r, s);
+		if (b == T_FALSE)
+			return T_FALSE;
+		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
+	}
+	case QN_OR: {
+		int a = tri_stream(q, n->l, s);
+		if (a == T_TRUE)
+			return T_TRUE;
+		int b = tri_stream(q, n->r, s);
+		if (b == T_TRUE)
+			return T_TRUE;
+		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
+	}
+	case QN_NOT: {
+		int a = tri_stream(q, n->l, s);
+		return a == T_UNKNOWN ? T_UNKNOWN : !a;
+	}
+	case QN_HAS:
+	case QN_COND: {
+		const struct qcond *k = n->c;
+		struct weft_ev e0;
+		memset(&e0, 0, sizeof(e0));
+		e0.stream = (struct weft_stream *) s;
+		int id;
+		int64_t x;
+		switch (k->a.kind) {
+		case QA_LOOM:
+		case QA_STREAM:
+			id = enum_id(q, k->a.kind, &e0);
+			if (n->type == QN_HAS)
+				return id >= 0 ? T_TRUE : T_FALSE;
+			return id >= 0 && id < k->ntab && k->tab[id] ? T_TRUE : T_FALSE;
+		case QA_PID:
+		case QA_TID:
+		case QA_RANK:
+		case QA_APP:
+			if (!int_attr(q, k->a.kind, &e0, 0, &x))
+				return T_FALSE;
+			if (n->type == QN_HAS)
+				return T_TRUE;
+			return qop_int(k, x) ? T_TRUE : T_FALSE;
+		default:
+			return T_UNKNOWN;
+		}
+	}
+	}
+	return T_UNKNOWN;
+}
+
+/* Within one model's block (index cat * 94 + val): levels 2 and 3. */
+static void walk_block(const struct qpattern *p, uint64_t bit, uint64_t *maybe, uint64_t *sure,
+		       int m)
+{
+	for (int c = 0; c < 94; c++) {
+		int t = tri(p->root, 2, m, c, 0, NULL);
+		if (t != T_UNKNOWN || p->depth <= 2) {
+			if (t == T_FALSE)
+				continue;
+			for (int v = 0; v < 94; v++) {
+				maybe[c * 94 + v] |= bit;
+				if (t == T_TRUE)
+					sure[c * 94 + v] |= bit;
+			}
+			continue;
+		}
+		for (int v = 0; v < 94; v++) {
+			int t3 = tri(p->root, 3, m, c, v, NULL);
+			if (t3 == T_FALSE)
+				continue;
+			maybe[c * 94 + v] |= bit;
+			if (t3 == T_TRUE)
+				sure[c * 94 + v] |= bit;
+		}
+	}
+}
+
+/* Class interning: (maybe, sure) -> id, open addressing; class 0 = none. */
+struct cls_slot {
+	uint64_t maybe, sure;
+	uint32_t id;
+};
+
+struct interner {
+	struct cls_slot *h;
+	size_t hcap;
+	int cap;
+	uint32_t **uniform;     /* uniform block per class id, or NULL */
+	int ucap;
+};
+
+static size_t cls_hash(uint64_t maybe, uint64_t sure, size_t hcap)
+{
+	uint64_t k = maybe * 0x9e3779b97f4a7c15ull ^ sure * 0xc2b2ae3d27d4eb4full;
+	return (size_t) (k >> 17) & (hcap - 1);
+}
+
+static uint32_t intern(struct query *q, struct interner *in, uint64_t maybe, uint64_t sure)
+{
+	if (!maybe)
+		return 0;
+	size_t j = cls_hash(maybe, sure, in->hcap);
+	while (in->h[j].id && (in->h[j].maybe != maybe || in->h[j].sure != sure))
+		j = (j + 1) & (in->hcap - 1);
+	if (in->h[j].id)
+		return in->h[j].id;
+	if (q->nclasses == in->cap) {
+		in->cap *= 2;
+		q->classes = weft_xrealloc(q->classes, (size_t) in->cap * sizeof(*q->classes));
+	}
+	uint32_t id = (uint32_t) q->nclasses++;
+	q->classes[id].maybe = maybe;
+	q->classes[id].sure = sure;
+	in->h[j].maybe = maybe;
+	in->h[j].sure = sure;
+	in->h[j].id = id;
+	if ((size_t) q->nclasses * 2 > in->hcap) {
+		free(in->h);
+		in->hcap *= 4;
+		in->h = weft_xcalloc(in->hcap, sizeof(*in->h));
+		for (int c = 1; c < q->nclasses; c++) {
+			size_t jj = cls_hash(q->classes[c].maybe, q->classes[c].sure, in->hcap);
+			while (in->h[jj].id)
+				jj = (jj + 1) & (in->hcap - 1);
+			in->h[jj].maybe = q->classes[c].maybe;
+			in->h[jj].sure = q->classes[c].sure;
+			in->h[jj].id = (uint32_t) c;
+		}
+	}
+	return id;
+}
+
+static uint32_t *new_block(struct query *q)
+{
+	uint32_t *b = weft_xmalloc(94 * 94 * sizeof(uint32_t));
+	q->owned = weft_xrealloc(q->owned, (size_t) (q->nowned + 1) * sizeof(*q->owned));
+	q->owned[q->nowned++] = b;
+	return b;
+}
+
+static uint32_t *uniform_block(struct query *q, struct interner *in, uint32_t id)
+{
+	if ((int) id >= in->ucap) {
+		int n = in->ucap;
+		while ((int) id >= in->ucap)
+			in->ucap = in->ucap ? 2 * in->ucap : 64;
+		in->uniform = weft_xrealloc(in->uniform, (size_t) in->ucap * sizeof(*in->uniform));
+		memset(in->uniform + n, 0, (size_t) (in->ucap - n) * sizeof(*in->uniform));
+	}
+	if (!in->uniform[id]) {
+		uint32_t *b = new_block(q);
+		for (int i = 0; i < 94 * 94; i++)
+			b[i] = id;
+		in->uniform[id] = b;
+	}
+	return in->uniform[id];
+}
+
+void qfree_prefilter(struct query *q)
+{
+	for (int i = 0; i < q->nowned; i++)
+		free(q->owned[i]);
+	free(q->owned);
+	q->owned = NULL;
+	q->nowned = 0;
+	free(q->classes);
+	q->classes = NULL;
+	q->nclasses = 0;
+}
+
+void qbuild_prefilter(struct query *q)
+{
+	qfree_prefilter(q);
+	struct interner in = {0};
+	in.cap = 64;
+	in.hcap = 256;
+	in.h = weft_xcalloc(in.hcap, sizeof(*in.h));
+	q->classes = weft_xcalloc((size_t) in.cap, sizeof(*q->classes));
+	q->nclasses = 1;
+	q->heavymask = q->nocond = 0;
+	q->active = 0;
+	for (int k = 0; k < q->npat; k++) {
+		const struct qpattern *p = q->pat[k];
+		uint64_t bit = 1ull << k;
+		if (!p->done)
+			q->active |= bit;
+		if (p->prints || p->ncby || p->nsum || p->first || p->last || p->stop)
+			q->heavymask |= bit;
+		if (p->nconj == 0)
+			q->nocond |= bit;
+	}
+	/* per stream */
+	free(q->smaybe);
+	free(q->ssure);
+	q->smaybe = q->ssure = NULL;
+	q->nsmask = 0;
+	if (q->tr && q->tr->nstreams > 0) {
+		q->nsmask = q->tr->nstreams;
+		q->smaybe = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
+		q->ssure = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
+		for (int i = 0; i < q->tr->nstreams; i++) {
+			const struct weft_stream *st = &q->tr->streams[i];
+			if (st->index < 0 || st->index >= q->nsmask)
+				continue;
+			for (int k = 0; k < q->npat; k++) {
+				int t = tri_stream(q, q->pat[k]->root, st);
+				if (t != T_FALSE)
+					q->smaybe[st->index] |= 1ull << k;
+				if (t == T_TRUE)
+					q->ssure[st->index] |= 1ull << k;
+			}
+		}
+	}
+	uint64_t *maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+	uint64_t *sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+	for (int m = 0; m < 94; m++) {
+		/* what each pattern says with the model character alone */
+		uint64_t um = 0, us = 0, walkers = 0;
+		for (int k = 0; k < q->npat; k++) {
+			const struct qpattern *p = q->pat[k];
+			uint64_t bit = 1ull << k;
+			int t = tri(p->root, 1, m, 0, 0, NULL);
+			if (t == T_UNKNOWN && p->depth > 1) {
+				walkers |= bit;
+				continue;
+			}
+			if (t != T_FALSE)
+				um |= bit;
+			if (t == T_TRUE)
+				us |= bit;
+		}
+		if (!walkers) {
+			q->blk[m] = uniform_block(q, &in, intern(q, &in, um, us));
+			continue;
+		}
+		for (int i = 0; i < 94 * 94; i++) {
+			maybe[i] = um;
+			sure[i] = us;
+		}
+		for (uint64_t w = walkers; w; w &= w - 1) {
+			int k = __builtin_ctzll(w);
+			walk_block(q->pat[k], 1ull << k, maybe, sure, m);
+		}
+		uint32_t *b = new_block(q);
+		for (int i = 0; i < 94 * 94; i++)
+			b[i] = intern(q, &in, maybe[i], sure[i]);
+		q->blk[m] = b;
+	}
+	free(maybe);
+	free(sure);
+	free(in.h);
+	free(in.uniform);
+}
