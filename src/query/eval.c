@@ -120,21 +120,24 @@ int qfield_loc(const struct qattr *a, uint32_t mcv)
 	return -1;
 }
 
+void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev)
+{
+	struct qattr *m = (struct qattr *) a; /* the memo only */
+	m->memo_key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
+	int k = qfield_loc(a, m->memo_key - 1);
+	m->memo_in = k >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
+	m->memo_idx = k >= 0 ? a->loc[k].idx : -1;
+}
+
 static void field_value(struct query *q, const struct qattr *a, const struct weft_ev *ev,
 			struct qv *v)
 {
-	uint32_t key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
-	if (a->memo_key != key) {
-		struct qattr *m = (struct qattr *) a; /* the memo only */
-		m->memo_key = key;
-		m->memo_loc = qfield_loc(a, key - 1);
-		m->memo_in = m->memo_loc >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
-	}
-	int k = a->memo_loc;
+	if (a->memo_key != QMCV_INDEX(ev->model, ev->cat, ev->val) + 1)
+		qfield_memo(q, a, ev);
 	const struct evinfo *in = a->memo_in;
-	if (k < 0 || !in || !ev_payload_ok(in, ev))
+	if (!in || !ev_payload_ok(in, ev))
 		return;
-	const struct evfield *f = &in->f[a->loc[k].idx];
+	const struct evfield *f = &in->f[a->memo_idx];
 	v->ok = 1;
 	v->is_str = 0;
 	if (f->type == EVF_STR) {
@@ -143,7 +146,7 @@ static void field_value(struct query *q, const struct qattr *a, const struct wef
 		v->s = s;
 		v->n = strnlen(s, ev->payload_len - f->off);
 	} else {
-		v->i = ev_field(in, a->loc[k].idx, ev);
+		v->i = ev_field(in, a->memo_idx, ev);
 	}
 }
 
@@ -312,16 +315,9 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 	case QCK_FIELD:
 		if (c->a.type == QT_INT) {
 			/* the common case, without the general value */
-			const struct qattr *a = &c->a;
-			uint32_t key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
-			if (a->memo_key != key) {
-				v.ok = 0;
-				field_value(q, a, ev, &v); /* fills the memo */
-			}
-			const struct evinfo *in = a->memo_in;
-			if (a->memo_loc < 0 || !in || !ev_payload_ok(in, ev))
+			int64_t x;
+			if (!field_int(q, &c->a, ev, &x))
 				return 0;
-			int64_t x = ev_field(in, a->loc[a->memo_loc].idx, ev);
 			switch (c->op) {
 			case QOP_EQ:
 				return x == c->v.lo;
@@ -377,24 +373,16 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 	}
 }
 
-static inline uint64_t match(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono)
+/* The patterns of `todo` whose live conjuncts hold for the event. */
+static inline uint64_t check(struct query *q, const struct weft_ev *ev, uint64_t todo, uint64_t chrono)
 {
-	const struct qclass *k = &q->classes[cls];
-	uint64_t may = k->maybe & q->active, sure = k->sure;
-	if (q->smaybe && ev->stream) {
-		int si = ev->stream->index;
-		may &= q->smaybe[si];
-		sure |= q->ssure[si];
-	}
-	uint64_t m = (sure | q->nocond) & may;
-	uint64_t todo = may & ~m;
-	while (todo) {
+	uint64_t m = 0;
+	for (; todo; todo &= todo - 1) {
 		int b = __builtin_ctzll(todo);
-		todo &= todo - 1;
 		const struct qpattern *p = q->pat[b];
 		int ok = 1;
-		for (int i = 0; i < p->nconj && ok; i++) {
-			const struct qnode *n = p->conj[i];
+		for (int i = 0; i < p->nlive && ok; i++) {
+			const struct qnode *n = p->live[i];
 			ok = n->type == QN_COND ? cond_true(q, n->c, ev, chrono) : qeval(q, n, ev, chrono);
 		}
 		if (ok)
@@ -405,33 +393,41 @@ static inline uint64_t match(struct query *q, const struct weft_ev *ev, uint32_t
 
 uint64_t query_match_slow(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono)
 {
-	return match(q, ev, cls, chrono);
+	const struct qclass *k = &q->classes[cls];
+	uint32_t si = query_stream_entry(q, ev);
+	uint64_t may = k->maybe & q->active & q->smaybe[si];
+	uint64_t sure = (k->sure | q->ssure[si] | q->nocond) & may;
+	return sure | check(q, ev, may & ~sure, chrono);
 }
 
-int query_hit(struct query *q, const struct weft_ev *ev, uint64_t may, uint64_t sure)
+int query_hit(struct query *q, const struct weft_ev *ev, uint32_t cls, uint32_t slot)
 {
 	uint64_t chrono = q->chrono - 1;
-	uint64_t m = sure;
-	for (uint64_t todo = may & ~sure; todo; todo &= todo - 1) {
-		int b = __builtin_ctzll(todo);
-		const struct qpattern *p = q->pat[b];
-		int ok = 1;
-		for (int i = 0; i < p->nconj && ok; i++) {
-			const struct qnode *n = p->conj[i];
-			ok = n->type == QN_COND ? cond_true(q, n->c, ev, chrono) : qeval(q, n, ev, chrono);
-		}
-		if (ok)
-			m |= 1ull << b;
-	}
+	const struct qclass *k = &q->classes[cls];
+	uint32_t si = query_stream_entry(q, ev);
+	/* the stream masks again: a slot's stream class may not know them */
+	uint64_t may = q->slot[slot].todo & q->smaybe[si];
+	uint64_t sure = (k->sure | q->ssure[si] | q->nocond) & may;
+	uint64_t m = sure | check(q, ev, may & ~sure, chrono);
 	if (!m)
 		return 0;
-	if (!(m & q->heavymask)) {
-		/* counting only */
-		for (; m; m &= m - 1)
-			q->pat[__builtin_ctzll(m)]->matches++;
+	if (!(m & q->linemask)) {
+		/* counts and aggregates only */
+		for (; m; m &= m - 1) {
+			struct qpattern *p = q->pat[__builtin_ctzll(m)];
+			p->matches++;
+			for (int i = 0; i < p->ncby; i++)
+				qgroup_add(q, &p->cby[i], ev, chrono, 1);
+			for (int i = 0; i < p->nsum; i++)
+				qsum_add(q, &p->sum[i], ev, chrono, 1);
+		}
 		return 0;
 	}
-	query_act(q, ev, m);
+	uint64_t heavy = m & q->heavymask;
+	for (uint64_t c = m & ~heavy; c; c &= c - 1)
+		q->pat[__builtin_ctzll(c)]->matches++;
+	/* the line names every pattern matched, the slot's too */
+	qact(q, ev, heavy, m | q->sfast[slot]);
 	return q->stopped || !q->active;
 }
 
@@ -504,7 +500,9 @@ int query_init(struct query *q, struct weft_err *e)
 		if (qresolve_attr(q, defs[i], strlen(defs[i]), &q->def[i], msg, sizeof(msg)))
 			return weft_fail(e, WEFT_EINTERNAL, "query: %s", msg);
 	}
+	q->slot_cap = 1 << 16;
 	/* nothing matches until patterns are bound */
+	qphase_reset(q);
 	qbuild_prefilter(q);
 	return 0;
 }
@@ -514,6 +512,8 @@ void query_free(struct query *q)
 	for (int k = 0; k < q->npat; k++)
 		qpattern_free(q->pat[k]);
 	qfree_prefilter(q);
+	qslots_free(q);
+	qphase_free(q);
 	free(q->smaybe);
 	free(q->ssure);
 	ob_free(&q->scratch);
@@ -531,6 +531,8 @@ int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, st
 	for (int k = 0; k < q->npat; k++)
 		if (qbind_pattern(q, q->pat[k], e))
 			return -1;
+	qslots_discard(q); /* counts of an earlier binding */
+	qphase_reset(q);
 	qbuild_prefilter(q);
 	return 0;
 }

@@ -1173,6 +1173,7 @@ void qpattern_free(struct qpattern *p)
 	free(p->label);
 	free(p->text);
 	free(p->conj);
+	free(p->live);
 	node_free(p->root);
 	for (int i = 0; i < p->ncur; i++)
 		qattr_free(&p->cur[i]);
@@ -1299,6 +1300,7 @@ static int install(struct query *q, struct qpattern *p, struct weft_err *e)
 	q->pat[q->npat++] = p;
 	if (p->needs_emu)
 		q->needs_emu = 1;
+	qphase_reset(q);
 	if (q->bound)
 		qbuild_prefilter(q);
 	return 0;
@@ -1382,12 +1384,14 @@ int query_remove(struct query *q, const char *label)
 	for (int k = 0; k < q->npat; k++) {
 		if (strcmp(q->pat[k]->label, label) != 0)
 			continue;
+		query_sync(q); /* while the slots name patterns by their old numbers */
 		qpattern_free(q->pat[k]);
 		memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
 		q->npat--;
 		q->needs_emu = 0;
 		for (int i = 0; i < q->npat; i++)
 			q->needs_emu |= q->pat[i]->needs_emu;
+		qphase_reset(q);
 		if (q->bound)
 			qbuild_prefilter(q);
 		return 0;

@@ -20,6 +20,14 @@
 
 enum { T_FALSE = 0, T_TRUE = 1, T_UNKNOWN = 2 };
 
+/* A time condition in the current phase. */
+static int time_tri(const struct qnode *n)
+{
+	if (n->type == QN_HAS)
+		return T_TRUE;
+	return n->c->now == QNOW_TRUE ? T_TRUE : n->c->now == QNOW_FALSE ? T_FALSE : T_UNKNOWN;
+}
+
 /* An MCV condition with the first `level` characters known (m, c, v are
  * 0-based). Equality tests are decided as soon as no listed MCV has the
  * known prefix; orderings as soon as the prefix differs from the
@@ -111,6 +119,7 @@ static int tri(const struct qnode *n, int level, int m, int c, int v, const stru
 			(void) in;
 			return T_UNKNOWN;
 		case QA_TIME:
+			return time_tri(n);
 		case QA_CLOCK:
 		case QA_CHRONO:
 			return n->type == QN_HAS ? T_TRUE : T_UNKNOWN;
@@ -174,6 +183,8 @@ static int tri_stream(const struct query *q, const struct qnode *n, const struct
 			if (n->type == QN_HAS)
 				return T_TRUE;
 			return qop_int(k, x) ? T_TRUE : T_FALSE;
+		case QA_TIME:
+			return time_tri(n);
 		default:
 			return T_UNKNOWN;
 		}
@@ -302,8 +313,44 @@ void qfree_prefilter(struct query *q)
 	q->nclasses = 0;
 }
 
+/* p->live: the conjuncts left once the time phase is known. */
+static void set_live(struct qpattern *p)
+{
+	free(p->live);
+	p->live = weft_xcalloc((size_t) p->nconj + 1, sizeof(*p->live));
+	p->nlive = 0;
+	for (int i = 0; i < p->nconj; i++)
+		if (tri(p->conj[i], 0, 0, 0, 0, NULL) != T_TRUE)
+			p->live[p->nlive++] = p->conj[i];
+}
+
+/* smaybe/ssure: entries 0..nsmask-1 by stream index, nsmask for events
+ * without a stream. */
+static void stream_masks(struct query *q)
+{
+	free(q->smaybe);
+	free(q->ssure);
+	q->nsmask = q->tr ? q->tr->nstreams : 0;
+	q->smaybe = weft_xcalloc((size_t) q->nsmask + 1, sizeof(uint64_t));
+	q->ssure = weft_xcalloc((size_t) q->nsmask + 1, sizeof(uint64_t));
+	for (int i = -1; i < (q->tr ? q->tr->nstreams : 0); i++) {
+		const struct weft_stream *st = i < 0 ? NULL : &q->tr->streams[i];
+		int entry = st ? st->index : q->nsmask;
+		if (entry < 0 || entry > q->nsmask || (st && entry == q->nsmask))
+			continue;
+		for (int k = 0; k < q->npat; k++) {
+			int t = tri_stream(q, q->pat[k]->root, st);
+			if (t != T_FALSE)
+				q->smaybe[entry] |= 1ull << k;
+			if (t == T_TRUE)
+				q->ssure[entry] |= 1ull << k;
+		}
+	}
+}
+
 void qbuild_prefilter(struct query *q)
 {
+	query_sync(q);
 	qfree_prefilter(q);
 	struct interner in = {0};
 	in.cap = 64;
@@ -311,42 +358,26 @@ void qbuild_prefilter(struct query *q)
 	in.h = weft_xcalloc(in.hcap, sizeof(*in.h));
 	q->classes = weft_xcalloc((size_t) in.cap, sizeof(*q->classes));
 	q->nclasses = 1;
-	q->heavymask = q->nocond = 0;
+	q->heavymask = q->linemask = q->nocond = 0;
 	q->active = 0;
 	for (int k = 0; k < q->npat; k++) {
-		const struct qpattern *p = q->pat[k];
+		struct qpattern *p = q->pat[k];
 		uint64_t bit = 1ull << k;
 		if (!p->done)
 			q->active |= bit;
 		if (p->prints || p->ncby || p->nsum || p->first || p->last || p->stop)
 			q->heavymask |= bit;
-		if (p->nconj == 0)
+		if (p->prints || p->first || p->last || p->stop)
+			q->linemask |= bit;
+		set_live(p);
+		if (p->nlive == 0)
 			q->nocond |= bit;
 	}
-	/* per stream */
-	free(q->smaybe);
-	free(q->ssure);
-	q->smaybe = q->ssure = NULL;
-	q->nsmask = 0;
-	if (q->tr && q->tr->nstreams > 0) {
-		q->nsmask = q->tr->nstreams;
-		q->smaybe = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
-		q->ssure = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
-		for (int i = 0; i < q->tr->nstreams; i++) {
-			const struct weft_stream *st = &q->tr->streams[i];
-			if (st->index < 0 || st->index >= q->nsmask)
-				continue;
-			for (int k = 0; k < q->npat; k++) {
-				int t = tri_stream(q, q->pat[k]->root, st);
-				if (t != T_FALSE)
-					q->smaybe[st->index] |= 1ull << k;
-				if (t == T_TRUE)
-					q->ssure[st->index] |= 1ull << k;
-			}
-		}
-	}
+	stream_masks(q);
 	uint64_t *maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
 	uint64_t *sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+	for (int m = 0; m < 256; m++)
+		q->blk[m] = uniform_block(q, &in, 0);
 	for (int m = 0; m < 94; m++) {
 		/* what each pattern says with the model character alone */
 		uint64_t um = 0, us = 0, walkers = 0;
@@ -364,7 +395,7 @@ void qbuild_prefilter(struct query *q)
 				us |= bit;
 		}
 		if (!walkers) {
-			q->blk[m] = uniform_block(q, &in, intern(q, &in, um, us));
+			q->blk[m + 0x21] = uniform_block(q, &in, intern(q, &in, um, us));
 			continue;
 		}
 		for (int i = 0; i < 94 * 94; i++) {
@@ -378,10 +409,11 @@ void qbuild_prefilter(struct query *q)
 		uint32_t *b = new_block(q);
 		for (int i = 0; i < 94 * 94; i++)
 			b[i] = intern(q, &in, maybe[i], sure[i]);
-		q->blk[m] = b;
+		q->blk[m + 0x21] = b;
 	}
 	free(maybe);
 	free(sure);
 	free(in.h);
 	free(in.uniform);
+	qslots_build(q);
 }

@@ -107,6 +107,21 @@ static inline int enum_id(const struct query *q, enum qattr_kind k, const struct
 	}
 }
 
+/* Fill a field attribute's memo for the event's MCV. */
+void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev);
+
+/* An integer payload field (a->type QT_INT): 1 and *x set, or 0. */
+static inline int field_int(struct query *q, const struct qattr *a, const struct weft_ev *ev, int64_t *x)
+{
+	if (__builtin_expect(a->memo_key != QMCV_INDEX(ev->model, ev->cat, ev->val) + 1, 0))
+		qfield_memo(q, a, ev);
+	const struct evinfo *in = a->memo_in;
+	if (!in || !ev_payload_ok(in, ev))
+		return 0;
+	*x = ev_field(in, a->memo_idx, ev);
+	return 1;
+}
+
 int qop_int(const struct qcond *c, int64_t x);
 int qop_str(const struct qcond *c, const char *s, size_t n);
 void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, uint64_t chrono,
@@ -116,6 +131,8 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 int qfield_loc(const struct qattr *a, uint32_t mcv);
 
 int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
+/* Build the prefilter, the live conjuncts and the slots from the patterns
+ * and the time conditions' current values (syncs the slots first). */
 void qbuild_prefilter(struct query *q);
 /* Free the prefilter's blocks and classes. */
 void qfree_prefilter(struct query *q);
@@ -128,5 +145,33 @@ void qpattern_free(struct qpattern *p);
 /* Resolve an attribute name; 0 or -1 with a message in msg. */
 int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, char *msg,
 		  size_t msgsz);
+
+/* ---- slots (slots.c) ---- */
+
+/* Rebuild the slots from the classes and stream masks. */
+void qslots_build(struct query *q);
+/* Recompute what each slot leaves to do (q->active changed). */
+void qslots_todo(struct query *q);
+/* Drop the slot counters (a new run). */
+void qslots_discard(struct query *q);
+void qslots_free(struct query *q);
+
+/* ---- time phases (phase.c) ---- */
+
+/* Collect the time conditions and make them unknown; the next event sets
+ * the phase. */
+void qphase_reset(struct query *q);
+/* Some time condition has a value (a phase is set). */
+int qphase_set(const struct query *q);
+void qphase_free(struct query *q);
+
+/* ---- actions (run.c) ---- */
+
+/* count(attr) and sum(attr) of n events alike in that attribute. */
+void qgroup_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
+void qsum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
+/* query_act for the patterns in `act`, with the labels of all of `labels`
+ * (a superset: patterns the slots count are named too). */
+void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t labels);
 
 #endif
