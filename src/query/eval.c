@@ -123,20 +123,19 @@ int qfield_loc(const struct qattr *a, uint32_t mcv)
 void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev)
 {
 	struct qattr *m = (struct qattr *) a; /* the memo only */
-	m->memo_key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
-	int k = qfield_loc(a, m->memo_key - 1);
+	int k = qfield_loc(a, QMCV_INDEX(ev->model, ev->cat, ev->val));
+	m->memo_key = qmcv_key(ev);
 	m->memo_in = k >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
-	m->memo_idx = k >= 0 ? a->loc[k].idx : -1;
+	m->memo_idx = m->memo_in ? a->loc[k].idx : -1;
+	m->memo_len = !m->memo_in ? 0 : m->memo_in->has_str ? UINT64_MAX : m->memo_in->size;
 }
 
 static void field_value(struct query *q, const struct qattr *a, const struct weft_ev *ev,
 			struct qv *v)
 {
-	if (a->memo_key != QMCV_INDEX(ev->model, ev->cat, ev->val) + 1)
-		qfield_memo(q, a, ev);
-	const struct evinfo *in = a->memo_in;
-	if (!in || !ev_payload_ok(in, ev))
+	if (!field_ok(q, a, ev))
 		return;
+	const struct evinfo *in = a->memo_in;
 	const struct evfield *f = &in->f[a->memo_idx];
 	v->ok = 1;
 	v->is_str = 0;
@@ -276,10 +275,25 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 
 /* ---- conditions ---------------------------------------------------------- */
 
-static inline int cond_true(struct query *q, const struct qcond *c, const struct weft_ev *ev,
-			    uint64_t chrono)
+/* An integer condition, the common operators inline. */
+static inline int int_true(const struct qcond *c, int64_t x)
+{
+	switch (c->op) {
+	case QOP_EQ:
+		return x == c->v.lo;
+	case QOP_GT:
+		return x > c->v.lo;
+	case QOP_LT:
+		return x < c->v.lo;
+	default:
+		return qop_int(c, x);
+	}
+}
+
+static int cond_true(struct query *q, const struct qcond *c, const struct weft_ev *ev, uint64_t chrono)
 {
 	struct qv v;
+	int64_t x;
 	switch (c->ck) {
 	case QCK_MCV: {
 		if (c->codes) {
@@ -296,39 +310,14 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 		int id = enum_id(q, c->a.kind, ev);
 		return id >= 0 && id < c->ntab && c->tab[id];
 	}
-	case QCK_INT: {
-		int64_t x;
+	case QCK_INT:
 		if (c->a.kind == QA_MSTATE ? !mstate_attr(q, c->a.model, ev, &x)
 					   : !int_attr(q, c->a.kind, ev, chrono, &x))
 			return 0;
-		switch (c->op) { /* the common ones inline */
-		case QOP_EQ:
-			return x == c->v.lo;
-		case QOP_GT:
-			return x > c->v.lo;
-		case QOP_LT:
-			return x < c->v.lo;
-		default:
-			return qop_int(c, x);
-		}
-	}
+		return int_true(c, x);
+	case QCK_FIELD_INT:
+		return field_int(q, &c->a, ev, &x) && int_true(c, x);
 	case QCK_FIELD:
-		if (c->a.type == QT_INT) {
-			/* the common case, without the general value */
-			int64_t x;
-			if (!field_int(q, &c->a, ev, &x))
-				return 0;
-			switch (c->op) {
-			case QOP_EQ:
-				return x == c->v.lo;
-			case QOP_GT:
-				return x > c->v.lo;
-			case QOP_LT:
-				return x < c->v.lo;
-			default:
-				return qop_int(c, x);
-			}
-		}
 		v.ok = v.is_str = 0;
 		field_value(q, &c->a, ev, &v);
 		if (!v.ok)
@@ -336,6 +325,18 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 		return v.is_str ? qop_str(c, v.s, v.n) : qop_int(c, v.i);
 	}
 	return 0;
+}
+
+/* A live conjunct; integer fields (the usual per-event test) inline. */
+static inline int live_true(struct query *q, const struct qnode *n, const struct weft_ev *ev,
+			    uint64_t chrono)
+{
+	int64_t x;
+	if (n->type != QN_COND)
+		return qeval(q, n, ev, chrono);
+	if (n->c->ck == QCK_FIELD_INT)
+		return field_int(q, &n->c->a, ev, &x) && int_true(n->c, x);
+	return cond_true(q, n->c, ev, chrono);
 }
 
 int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint64_t chrono)
@@ -374,17 +375,15 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 }
 
 /* The patterns of `todo` whose live conjuncts hold for the event. */
-static inline uint64_t check(struct query *q, const struct weft_ev *ev, uint64_t todo, uint64_t chrono)
+static inline __attribute__((always_inline)) uint64_t check(struct query *q, const struct weft_ev *ev, uint64_t todo, uint64_t chrono)
 {
 	uint64_t m = 0;
 	for (; todo; todo &= todo - 1) {
 		int b = __builtin_ctzll(todo);
 		const struct qpattern *p = q->pat[b];
 		int ok = 1;
-		for (int i = 0; i < p->nlive && ok; i++) {
-			const struct qnode *n = p->live[i];
-			ok = n->type == QN_COND ? cond_true(q, n->c, ev, chrono) : qeval(q, n, ev, chrono);
-		}
+		for (int i = 0; i < p->nlive && ok; i++)
+			ok = live_true(q, p->live[i], ev, chrono);
 		if (ok)
 			m |= 1ull << b;
 	}
@@ -403,11 +402,15 @@ uint64_t query_match_slow(struct query *q, const struct weft_ev *ev, uint32_t cl
 int query_hit(struct query *q, const struct weft_ev *ev, uint32_t cls, uint32_t slot)
 {
 	uint64_t chrono = q->chrono - 1;
-	const struct qclass *k = &q->classes[cls];
-	uint32_t si = query_stream_entry(q, ev);
-	/* the stream masks again: a slot's stream class may not know them */
-	uint64_t may = q->slot[slot].todo & q->smaybe[si];
-	uint64_t sure = (k->sure | q->ssure[si] | q->nocond) & may;
+	uint64_t may = q->slot[slot].todo, sure;
+	if (__builtin_expect(q->sexact, 1)) {
+		sure = q->ssure_in[slot];
+	} else {
+		/* one stream class for all: the stream masks per event */
+		uint32_t si = query_stream_entry(q, ev);
+		may &= q->smaybe[si];
+		sure = (q->classes[cls].sure | q->ssure[si] | q->nocond) & may;
+	}
 	uint64_t m = sure | check(q, ev, may & ~sure, chrono);
 	if (!m)
 		return 0;

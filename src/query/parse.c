@@ -909,7 +909,7 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		c->ck = QCK_ENUM;
 		break;
 	case QA_FIELD:
-		c->ck = QCK_FIELD;
+		c->ck = c->a.type == QT_INT ? QCK_FIELD_INT : QCK_FIELD;
 		break;
 	default:
 		c->ck = QCK_INT;

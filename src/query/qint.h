@@ -107,18 +107,31 @@ static inline int enum_id(const struct query *q, enum qattr_kind k, const struct
 	}
 }
 
+/* The MCV as one nonzero number (memo keys). */
+static inline uint32_t qmcv_key(const struct weft_ev *ev)
+{
+	return (uint32_t) ev->model << 16 | (uint32_t) ev->cat << 8 | ev->val;
+}
+
 /* Fill a field attribute's memo for the event's MCV. */
 void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev);
+
+/* Does the event's payload hold the memo's field? */
+static inline int field_ok(struct query *q, const struct qattr *a, const struct weft_ev *ev)
+{
+	if (__builtin_expect(a->memo_key != qmcv_key(ev), 0))
+		qfield_memo(q, a, ev);
+	if (__builtin_expect(ev->payload_len == a->memo_len, 1))
+		return a->memo_in != NULL;
+	return a->memo_len == UINT64_MAX && ev_payload_ok(a->memo_in, ev);
+}
 
 /* An integer payload field (a->type QT_INT): 1 and *x set, or 0. */
 static inline int field_int(struct query *q, const struct qattr *a, const struct weft_ev *ev, int64_t *x)
 {
-	if (__builtin_expect(a->memo_key != QMCV_INDEX(ev->model, ev->cat, ev->val) + 1, 0))
-		qfield_memo(q, a, ev);
-	const struct evinfo *in = a->memo_in;
-	if (!in || !ev_payload_ok(in, ev))
+	if (!field_ok(q, a, ev))
 		return 0;
-	*x = ev_field(in, a->memo_idx, ev);
+	*x = ev_field(a->memo_in, a->memo_idx, ev);
 	return 1;
 }
 

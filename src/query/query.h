@@ -81,11 +81,13 @@ struct qattr {
 	char model;             /* QA_STATE: model character */
 	struct qfloc *loc;      /* QA_FIELD: sorted by mcv */
 	int nloc;
-	/* QA_FIELD: the last MCV looked up (+1; 0 = none), its table row
-	 * (NULL: the MCV has no such field) and the field's index there:
-	 * events of one MCV come in runs */
+	/* QA_FIELD: the last MCV looked up (qmcv_key; 0 = none), its table
+	 * row (NULL: the MCV has no such field), the field's index there and
+	 * the payload size it declares (UINT64_MAX: a row with a str field,
+	 * checked by ev_payload_ok): events of one MCV come in runs */
 	uint32_t memo_key;
 	int memo_idx;
+	uint64_t memo_len;
 	const struct evinfo *memo_in;
 };
 
@@ -100,8 +102,8 @@ struct qval {
 	int nitem;
 };
 
-/* How a condition is evaluated. */
-enum qck { QCK_ENUM, QCK_MCV, QCK_INT, QCK_FIELD };
+/* How a condition is evaluated (QCK_FIELD_INT: a field of integer type). */
+enum qck { QCK_ENUM, QCK_MCV, QCK_INT, QCK_FIELD, QCK_FIELD_INT };
 
 struct qcond {
 	struct qattr a;
@@ -232,6 +234,9 @@ struct query {
 	/* slots (slots.c): slot = class + soff[stream entry] */
 	struct qslot *slot;
 	uint64_t *sfast;        /* per slot: the patterns its counter stands for */
+	uint64_t *ssure_in;     /* per slot: the patterns of its todo it surely matches */
+	int sexact;             /* stream classes know their streams' masks (else the
+				 * per-event path applies them) */
 	struct qacc *acc;       /* per slot, or NULL when nothing sums per slot */
 	uint32_t *soff;         /* per stream entry (as smaybe): stream class * nclasses */
 	struct qsclass *scl;    /* per stream class */

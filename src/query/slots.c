@@ -182,11 +182,13 @@ void qslots_free(struct query *q)
 {
 	free(q->slot);
 	free(q->sfast);
+	free(q->ssure_in);
 	free(q->acc);
 	free(q->soff);
 	free(q->scl);
 	q->slot = NULL;
 	q->sfast = NULL;
+	q->ssure_in = NULL;
 	q->acc = NULL;
 	q->soff = NULL;
 	q->scl = NULL;
@@ -221,6 +223,8 @@ void qslots_build(struct query *q)
 	q->nslots = ncl * q->nclasses;
 	q->slot = weft_xcalloc((size_t) q->nslots, sizeof(*q->slot));
 	q->sfast = weft_xcalloc((size_t) q->nslots, sizeof(*q->sfast));
+	q->ssure_in = weft_xcalloc((size_t) q->nslots, sizeof(*q->ssure_in));
+	q->sexact = q->scl[0].exact;
 	q->acc = acc ? weft_xcalloc((size_t) q->nslots, sizeof(*q->acc)) : NULL;
 	q->soff = weft_xcalloc((size_t) n, sizeof(*q->soff));
 	for (int e = 0; e < n; e++)
@@ -239,11 +243,15 @@ void qslots_build(struct query *q)
 
 void qslots_todo(struct query *q)
 {
-	for (int s = 0; s < q->nsclass; s++)
+	for (int s = 0; s < q->nsclass; s++) {
+		const struct qsclass *x = &q->scl[s];
 		for (int c = 0; c < q->nclasses; c++) {
 			int id = s * q->nclasses + c;
-			q->slot[id].todo = q->classes[c].maybe & q->scl[s].maybe & q->active & ~q->sfast[id];
+			uint64_t todo = q->classes[c].maybe & x->maybe & q->active & ~q->sfast[id];
+			q->slot[id].todo = todo;
+			q->ssure_in[id] = x->exact ? (q->classes[c].sure | x->sure | q->nocond) & todo : 0;
 		}
+	}
 }
 
 void qslots_discard(struct query *q)
