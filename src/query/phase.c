@@ -12,7 +12,8 @@
  *
  * A threshold is a time whose value differs from the time just before.
  * Each phase costs a prefilter build, so with more than QPHASE_MAX
- * constants in all time conditions, they stay per-event tests. */
+ * constants in all time conditions, they stay per-event tests. The same
+ * check also stops at the slots' checkpoints (slots.c). */
 #include <stdlib.h>
 
 #include "qint.h"
@@ -64,9 +65,9 @@ void qphase_reset(struct query *q)
 		n += nconst(&q->tcond[i]->v);
 	}
 	q->tphased = q->ntcond > 0 && n <= QPHASE_MAX;
-	/* tlen 0: the next event sets the phase */
+	/* tlen 0: the next event sets the phase (and the next checkpoint) */
 	q->tlo = 0;
-	q->tlen = q->tphased ? 0 : UINT64_MAX;
+	q->tlen = 0;
 }
 
 int qphase_set(const struct query *q)
@@ -134,28 +135,35 @@ static void see_val(const struct qcond *c, const struct qval *v, struct bounds *
 
 void query_phase(struct query *q, uint64_t time)
 {
-	if (!q->tphased) {
-		q->tlo = 0;
-		q->tlen = UINT64_MAX;
-		return;
+	/* the interval where every time condition keeps its value */
+	q->tlo = time;
+	q->tlen = UINT64_MAX;
+	if (q->tphased) {
+		struct bounds s = {0};
+		int changed = 0;
+		s.t = (int64_t) (time - q->t0); /* as the time attribute */
+		for (int i = 0; i < q->ntcond; i++) {
+			struct qcond *c = q->tcond[i];
+			uint8_t now = qop_int(c, s.t) ? QNOW_TRUE : QNOW_FALSE;
+			changed |= now != c->now;
+			c->now = now;
+			see_val(c, &c->v, &s);
+		}
+		/* [lo, hi) in relative time, biased so that signed order is
+		 * unsigned order, then moved to absolute time */
+		const uint64_t bias = 1ull << 63;
+		uint64_t ulo = s.has_lo ? (uint64_t) s.lo ^ bias : 0;
+		if (s.has_hi)
+			q->tlen = ((uint64_t) s.hi ^ bias) - ulo;
+		else
+			q->tlen = ulo ? 0 - ulo : UINT64_MAX;
+		q->tlo = q->t0 - bias + ulo;
+		if (changed)
+			qbuild_prefilter(q);
 	}
-	struct bounds s = {0};
-	s.t = (int64_t) (time - q->t0); /* as the time attribute */
-	for (int i = 0; i < q->ntcond; i++) {
-		struct qcond *c = q->tcond[i];
-		c->now = qop_int(c, s.t) ? QNOW_TRUE : QNOW_FALSE;
-		see_val(c, &c->v, &s);
-	}
-	/* [lo, hi) in relative time, biased so that signed order is unsigned
-	 * order, then moved to absolute time */
-	const uint64_t bias = 1ull << 63;
-	uint64_t ulo = s.has_lo ? (uint64_t) s.lo ^ bias : 0;
-	uint64_t len;
-	if (s.has_hi)
-		len = ((uint64_t) s.hi ^ bias) - ulo;
-	else
-		len = ulo ? 0 - ulo : UINT64_MAX;
-	q->tlo = q->t0 - bias + ulo;
-	q->tlen = len;
-	qbuild_prefilter(q);
+	/* and no further than the next checkpoint */
+	uint64_t off = time - q->tlo, span = qslots_checkpoint(q, time);
+	uint64_t end = off + span < off ? UINT64_MAX : off + span;
+	if (end < q->tlen)
+		q->tlen = end;
 }

@@ -167,6 +167,11 @@ void qslots_build(struct query *q);
 void qslots_todo(struct query *q);
 /* Drop the slot counters (a new run). */
 void qslots_discard(struct query *q);
+/* Decide the class-0 skip from the events since the last checkpoint;
+ * returns the trace time to the next checkpoint. */
+uint64_t qslots_checkpoint(struct query *q, uint64_t time);
+/* A run starts: no skip, a first checkpoint soon. */
+void qslots_start(struct query *q);
 void qslots_free(struct query *q);
 
 /* ---- time phases (phase.c) ---- */

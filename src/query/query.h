@@ -28,7 +28,8 @@
  * slot decides that only counts, or counts and sums values constant per
  * stream (tid, pid, loom, ...) or summed per slot (time, clock, chrono).
  * Slot counters become pattern counts and groups at query_sync. Only
- * events of slots with something left to evaluate or print branch off.
+ * events of slots with something left to evaluate or print branch off
+ * (and, while nearly all events are of class 0, those of class 0).
  *
  * Attribute values: mcv/model/cat/val/model_name/loom/stream are text; time
  * (corrected, from the first event), clock (raw), chrono (merged index),
@@ -242,6 +243,11 @@ struct query {
 	struct qsclass *scl;    /* per stream class */
 	int nslots, nsclass;
 	int slot_cap;           /* above this many slots, coarser stream classes (1 << 16) */
+	/* class 0 has nothing to count: while nearly every event is of class
+	 * 0, query_feed leaves before the slot (a branch then predicted
+	 * right); checkpoints decide, every ck_span ns of trace time */
+	uint32_t cmin;          /* 1: events of class 0 leave at once */
+	uint64_t ck_span, ck_time, ck_chrono, ck_pass;
 
 	/* time phases (phase.c): the phase holds while time - tlo < tlen */
 	uint64_t tlo, tlen;
@@ -294,8 +300,9 @@ uint64_t query_merge_t0(const struct weft_merge *m);
 
 /* ---- per event --------------------------------------------------------------- */
 
-/* Leave the current time phase: sync the slots, set every time condition
- * for `time` and rebuild the prefilter. */
+/* Leave the current time phase: set every time condition for `time` and,
+ * if one changed, sync the slots and rebuild the prefilter; at a
+ * checkpoint, decide the class-0 skip. */
 void query_phase(struct query *q, uint64_t time);
 /* Turn the slot counters into pattern counts, groups and sums (a run's end,
  * before the patterns change). */
@@ -348,6 +355,8 @@ static inline int query_feed(struct query *q, const struct weft_ev *ev)
 	if (__builtin_expect(ev->time - q->tlo >= q->tlen, 0))
 		query_phase(q, ev->time);
 	uint32_t c = query_class_of(q, ev);
+	if (c < q->cmin)
+		return 0; /* class 0 while nearly all events are (slots.c) */
 	uint32_t id = c + q->soff[ev->stream->index];
 	struct qslot *s = &q->slot[id];
 	s->n++;

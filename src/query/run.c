@@ -354,6 +354,7 @@ void query_start(struct query *q, uint64_t t0)
 		q->active |= 1ull << k;
 	}
 	qslots_discard(q);
+	qslots_start(q);
 	/* a new run starts with no phase: the first event sets it */
 	int phased = qphase_set(q);
 	qphase_reset(q);

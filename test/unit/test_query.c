@@ -724,6 +724,33 @@ START_TEST(slot_counts)
 }
 END_TEST
 
+START_TEST(class0_skip)
+{
+	/* the batch path skips class 0 while nearly all events are of it, and
+	 * bumps its slot when they mix; counts are right either way */
+	add("a: when mcv = \"OHp\" do count, sum(time)");
+	bind();
+	uint64_t t = 0, n = 0, sum = 0;
+	for (int i = 0; i < 40000; i++, t++) {
+		struct weft_ev ev = mkev(i % 100 ? "OHx" : "OHp", i & 1, t, NULL, 0);
+		n += i % 100 == 0;
+		sum += i % 100 ? 0 : t;
+		query_feed(Q, &ev);
+	}
+	ck_assert_uint_eq(Q->cmin, 1);
+	for (int i = 0; i < 150000; i++, t++) { /* a checkpoint every 65536 or so */
+		struct weft_ev ev = mkev(i % 2 ? "OHx" : "OHp", i & 1, t, NULL, 0);
+		n += i % 2 == 0;
+		sum += i % 2 ? 0 : t;
+		query_feed(Q, &ev);
+	}
+	ck_assert_uint_eq(Q->cmin, 0);
+	query_sync(Q);
+	ck_assert_uint_eq(Q->pat[0]->matches, n);
+	ck_assert_uint_eq(Q->pat[0]->sum[0].sum, sum);
+}
+END_TEST
+
 Suite *query_suite(void)
 {
 	Suite *s = suite_create("query");
@@ -745,6 +772,7 @@ Suite *query_suite(void)
 	tcase_add_test(tc, time_thresholds);
 	tcase_add_test(tc, many_thresholds);
 	tcase_add_test(tc, slot_counts);
+	tcase_add_test(tc, class0_skip);
 	suite_add_tcase(s, tc);
 	return s;
 }
