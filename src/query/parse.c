@@ -1125,17 +1125,7 @@ static int stream_only(const struct qnode *n)
 		return stream_only(n->l);
 	case QN_COND:
 	case QN_HAS:
-		switch (n->c->a.kind) {
-		case QA_LOOM:
-		case QA_STREAM:
-		case QA_PID:
-		case QA_TID:
-		case QA_RANK:
-		case QA_APP:
-			return 1;
-		default:
-			return 0;
-		}
+		return qkind_per_stream(n->c->a.kind);
 	}
 	return 0;
 }

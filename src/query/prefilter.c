@@ -35,6 +35,8 @@ static int time_tri(const struct qnode *n)
 static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
 {
 	char pre[3] = {(char) (m + 0x21), (char) (c + 0x21), (char) (v + 0x21)};
+	if (level == 0)
+		return T_UNKNOWN;
 	if (level >= 3)
 		return qop_str(k, pre, 3) ? T_TRUE : T_FALSE;
 	if (k->codes) {
@@ -60,145 +62,119 @@ static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
 	return T_UNKNOWN;
 }
 
-/* Three-valued truth with the first `level` characters of the MCV known. */
-static int tri(const struct qnode *n, int level, int m, int c, int v, const struct evinfo *in)
+/* What a three-valued evaluation knows: the first `level` characters of
+ * the MCV (m, c, v, 0-based), and the stream s when stream_known. Time
+ * conditions are known in a phase. */
+struct known {
+	const struct query *q;
+	int level, m, c, v;
+	int stream_known;
+	const struct weft_stream *s;
+};
+
+/* A condition (or has) from what is known. */
+static int leaf_tri(const struct qnode *n, const struct known *w)
 {
+	const struct qcond *k = n->c;
+	int has = n->type == QN_HAS, id;
+	int64_t x;
+	struct weft_ev e0; /* an event of the stream, for its attributes */
+	memset(&e0, 0, sizeof(e0));
+	e0.stream = (struct weft_stream *) w->s;
+	switch (k->a.kind) {
+	case QA_MODEL:
+	case QA_MODEL_NAME:
+		if (w->level < 1)
+			return T_UNKNOWN;
+		if (has)
+			return k->a.kind == QA_MODEL || model_by_id((char) (w->m + 0x21)) ? T_TRUE : T_FALSE;
+		return k->tab[w->m];
+	case QA_CAT:
+		if (w->level < 2)
+			return T_UNKNOWN;
+		return has ? T_TRUE : k->tab[w->c];
+	case QA_VAL:
+		if (w->level < 3)
+			return T_UNKNOWN;
+		return has ? T_TRUE : k->tab[w->v];
+	case QA_MCV:
+		return has ? T_TRUE : mcv_tri(k, w->level, w->m, w->c, w->v);
+	case QA_FIELD:
+		if (w->level < 3)
+			return T_UNKNOWN;
+		return qfield_loc(&k->a, (uint32_t) ((w->m * 94 + w->c) * 94 + w->v)) < 0 ? T_FALSE : T_UNKNOWN;
+	case QA_LOOM:
+	case QA_STREAM:
+		if (!w->stream_known)
+			return T_UNKNOWN;
+		id = enum_id(w->q, k->a.kind, &e0);
+		if (has)
+			return id >= 0 ? T_TRUE : T_FALSE;
+		return id >= 0 && id < k->ntab && k->tab[id] ? T_TRUE : T_FALSE;
+	case QA_PID:
+	case QA_TID:
+	case QA_RANK:
+	case QA_APP:
+		if (!w->stream_known)
+			return T_UNKNOWN;
+		if (!int_attr(w->q, k->a.kind, &e0, 0, &x))
+			return T_FALSE;
+		return has || qop_int(k, x) ? T_TRUE : T_FALSE;
+	case QA_TIME:
+		return time_tri(n);
+	case QA_CLOCK:
+	case QA_CHRONO:
+		return has ? T_TRUE : T_UNKNOWN;
+	default:
+		return T_UNKNOWN;
+	}
+}
+
+/* Three-valued truth of an expression from what is known. */
+static int tri(const struct qnode *n, const struct known *w)
+{
+	int a, b;
 	switch (n->type) {
 	case QN_TRUE:
 		return T_TRUE;
-	case QN_AND: {
-		int a = tri(n->l, level, m, c, v, in);
-		if (a == T_FALSE)
-			return T_FALSE;
-		int b = tri(n->r, level, m, c, v, in);
-		if (b == T_FALSE)
+	case QN_AND:
+		if ((a = tri(n->l, w)) == T_FALSE || (b = tri(n->r, w)) == T_FALSE)
 			return T_FALSE;
 		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
-	}
-	case QN_OR: {
-		int a = tri(n->l, level, m, c, v, in);
-		if (a == T_TRUE)
-			return T_TRUE;
-		int b = tri(n->r, level, m, c, v, in);
-		if (b == T_TRUE)
+	case QN_OR:
+		if ((a = tri(n->l, w)) == T_TRUE || (b = tri(n->r, w)) == T_TRUE)
 			return T_TRUE;
 		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
-	}
-	case QN_NOT: {
-		int a = tri(n->l, level, m, c, v, in);
+	case QN_NOT:
+		a = tri(n->l, w);
 		return a == T_UNKNOWN ? T_UNKNOWN : !a;
-	}
 	case QN_HAS:
-	case QN_COND: {
-		const struct qcond *k = n->c;
-		switch (k->a.kind) {
-		case QA_MODEL:
-		case QA_MODEL_NAME:
-			if (level < 1)
-				return T_UNKNOWN;
-			if (n->type == QN_HAS)
-				return k->a.kind == QA_MODEL || model_by_id((char) (m + 0x21)) ? T_TRUE : T_FALSE;
-			return k->tab[m];
-		case QA_CAT:
-			if (level < 2)
-				return T_UNKNOWN;
-			return n->type == QN_HAS ? T_TRUE : k->tab[c];
-		case QA_VAL:
-			if (level < 3)
-				return T_UNKNOWN;
-			return n->type == QN_HAS ? T_TRUE : k->tab[v];
-		case QA_MCV:
-			if (n->type == QN_HAS)
-				return T_TRUE;
-			return mcv_tri(k, level, m, c, v);
-		case QA_FIELD:
-			if (level < 3)
-				return T_UNKNOWN;
-			if (qfield_loc(&k->a, (uint32_t) ((m * 94 + c) * 94 + v)) < 0)
-				return T_FALSE;
-			(void) in;
-			return T_UNKNOWN;
-		case QA_TIME:
-			return time_tri(n);
-		case QA_CLOCK:
-		case QA_CHRONO:
-			return n->type == QN_HAS ? T_TRUE : T_UNKNOWN;
-		default:
-			return T_UNKNOWN;
-		}
-	}
+	case QN_COND:
+		return leaf_tri(n, w);
 	}
 	return T_UNKNOWN;
 }
 
-/* Three-valued truth with only the stream known. */
+/* With the first `level` characters of the MCV known. */
+static int tri_mcv(const struct query *q, const struct qnode *n, int level, int m, int c, int v)
+{
+	struct known w = {.q = q, .level = level, .m = m, .c = c, .v = v};
+	return tri(n, &w);
+}
+
+/* With only the stream known (NULL: an event without a stream). */
 static int tri_stream(const struct query *q, const struct qnode *n, const struct weft_stream *s)
 {
-	switch (n->type) {
-	case QN_TRUE:
-		return T_TRUE;
-	case QN_AND: {
-		int a = tri_stream(q, n->l, s);
-		if (a == T_FALSE)
-			return T_FALSE;
-		int b = tri_stream(q, n->r, s);
-		if (b == T_FALSE)
-			return T_FALSE;
-		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
-	}
-	case QN_OR: {
-		int a = tri_stream(q, n->l, s);
-		if (a == T_TRUE)
-			return T_TRUE;
-		int b = tri_stream(q, n->r, s);
-		if (b == T_TRUE)
-			return T_TRUE;
-		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
-	}
-	case QN_NOT: {
-		int a = tri_stream(q, n->l, s);
-		return a == T_UNKNOWN ? T_UNKNOWN : !a;
-	}
-	case QN_HAS:
-	case QN_COND: {
-		const struct qcond *k = n->c;
-		struct weft_ev e0;
-		memset(&e0, 0, sizeof(e0));
-		e0.stream = (struct weft_stream *) s;
-		int id;
-		int64_t x;
-		switch (k->a.kind) {
-		case QA_LOOM:
-		case QA_STREAM:
-			id = enum_id(q, k->a.kind, &e0);
-			if (n->type == QN_HAS)
-				return id >= 0 ? T_TRUE : T_FALSE;
-			return id >= 0 && id < k->ntab && k->tab[id] ? T_TRUE : T_FALSE;
-		case QA_PID:
-		case QA_TID:
-		case QA_RANK:
-		case QA_APP:
-			if (!int_attr(q, k->a.kind, &e0, 0, &x))
-				return T_FALSE;
-			if (n->type == QN_HAS)
-				return T_TRUE;
-			return qop_int(k, x) ? T_TRUE : T_FALSE;
-		case QA_TIME:
-			return time_tri(n);
-		default:
-			return T_UNKNOWN;
-		}
-	}
-	}
-	return T_UNKNOWN;
+	struct known w = {.q = q, .stream_known = 1, .s = s};
+	return tri(n, &w);
 }
 
 /* Within one model's block (index cat * 94 + val): levels 2 and 3. */
-static void walk_block(const struct qpattern *p, uint64_t bit, uint64_t *maybe, uint64_t *sure,
-		       int m)
+static void walk_block(const struct query *q, const struct qpattern *p, uint64_t bit, uint64_t *maybe,
+		       uint64_t *sure, int m)
 {
 	for (int c = 0; c < 94; c++) {
-		int t = tri(p->root, 2, m, c, 0, NULL);
+		int t = tri_mcv(q, p->root, 2, m, c, 0);
 		if (t != T_UNKNOWN || p->depth <= 2) {
 			if (t == T_FALSE)
 				continue;
@@ -210,7 +186,7 @@ static void walk_block(const struct qpattern *p, uint64_t bit, uint64_t *maybe, 
 			continue;
 		}
 		for (int v = 0; v < 94; v++) {
-			int t3 = tri(p->root, 3, m, c, v, NULL);
+			int t3 = tri_mcv(q, p->root, 3, m, c, v);
 			if (t3 == T_FALSE)
 				continue;
 			maybe[c * 94 + v] |= bit;
@@ -314,13 +290,13 @@ void qfree_prefilter(struct query *q)
 }
 
 /* p->live: the conjuncts left once the time phase is known. */
-static void set_live(struct qpattern *p)
+static void set_live(const struct query *q, struct qpattern *p)
 {
 	free(p->live);
 	p->live = weft_xcalloc((size_t) p->nconj + 1, sizeof(*p->live));
 	p->nlive = 0;
 	for (int i = 0; i < p->nconj; i++)
-		if (tri(p->conj[i], 0, 0, 0, 0, NULL) != T_TRUE)
+		if (tri_mcv(q, p->conj[i], 0, 0, 0, 0) != T_TRUE)
 			p->live[p->nlive++] = p->conj[i];
 }
 
@@ -369,7 +345,7 @@ void qbuild_prefilter(struct query *q)
 			q->heavymask |= bit;
 		if (p->prints || p->first || p->last || p->stop)
 			q->linemask |= bit;
-		set_live(p);
+		set_live(q, p);
 		if (p->nlive == 0)
 			q->nocond |= bit;
 	}
@@ -384,7 +360,7 @@ void qbuild_prefilter(struct query *q)
 		for (int k = 0; k < q->npat; k++) {
 			const struct qpattern *p = q->pat[k];
 			uint64_t bit = 1ull << k;
-			int t = tri(p->root, 1, m, 0, 0, NULL);
+			int t = tri_mcv(q, p->root, 1, m, 0, 0);
 			if (t == T_UNKNOWN && p->depth > 1) {
 				walkers |= bit;
 				continue;
@@ -404,7 +380,7 @@ void qbuild_prefilter(struct query *q)
 		}
 		for (uint64_t w = walkers; w; w &= w - 1) {
 			int k = __builtin_ctzll(w);
-			walk_block(q->pat[k], 1ull << k, maybe, sure, m);
+			walk_block(q, q->pat[k], 1ull << k, maybe, sure, m);
 		}
 		uint32_t *b = new_block(q);
 		for (int i = 0; i < 94 * 94; i++)

@@ -20,6 +20,12 @@ struct qv {
 	char buf[4];
 };
 
+/* Attributes constant per stream: its loom, process and thread. */
+static inline int qkind_per_stream(enum qattr_kind k)
+{
+	return k == QA_LOOM || k == QA_STREAM || k == QA_PID || k == QA_TID || k == QA_RANK || k == QA_APP;
+}
+
 /* Integer built-ins: 1 and *x set, or 0 when the event has none. */
 static inline int int_attr(const struct query *q, enum qattr_kind k, const struct weft_ev *ev,
 			   uint64_t chrono, int64_t *x)

@@ -38,17 +38,7 @@
  * value of all its events. */
 static int stream_attr(const struct qattr *a)
 {
-	switch (a->kind) {
-	case QA_LOOM:
-	case QA_STREAM:
-	case QA_PID:
-	case QA_TID:
-	case QA_RANK:
-	case QA_APP:
-		return 1;
-	default:
-		return 0;
-	}
+	return qkind_per_stream(a->kind);
 }
 
 /* Summed per slot, event by event. */
@@ -88,40 +78,34 @@ static uint64_t slotted(const struct query *q, uint64_t *by_stream, int *acc)
 }
 
 /* What tells two streams apart: masks, then the stream attributes counted
- * or summed (kinds in `kinds`, bit per enum qattr_kind). */
+ * or summed (by kind; zero for the others). */
 struct sig {
 	uint64_t maybe, sure;
-	int64_t v[6];
-	uint8_t ok[6];
+	int64_t v[QA_MSTATE + 1];
+	uint8_t ok[QA_MSTATE + 1];
 	int entry;
 };
 
-static const enum qattr_kind sig_kinds[6] = {QA_LOOM, QA_STREAM, QA_PID, QA_TID, QA_RANK, QA_APP};
-
-static int sig_cmp(const void *a, const void *b)
+static int sig_order(const struct sig *x, const struct sig *y)
 {
-	const struct sig *x = a, *y = b;
 	if (x->maybe != y->maybe)
 		return x->maybe < y->maybe ? -1 : 1;
 	if (x->sure != y->sure)
 		return x->sure < y->sure ? -1 : 1;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i <= QA_MSTATE; i++) {
 		if (x->ok[i] != y->ok[i])
 			return x->ok[i] < y->ok[i] ? -1 : 1;
 		if (x->v[i] != y->v[i])
 			return x->v[i] < y->v[i] ? -1 : 1;
 	}
-	return x->entry - y->entry;
+	return 0;
 }
 
-static int sig_same(const struct sig *x, const struct sig *y)
+static int sig_cmp(const void *a, const void *b)
 {
-	if (x->maybe != y->maybe || x->sure != y->sure)
-		return 0;
-	for (int i = 0; i < 6; i++)
-		if (x->ok[i] != y->ok[i] || x->v[i] != y->v[i])
-			return 0;
-	return 1;
+	const struct sig *x = a, *y = b;
+	int r = sig_order(x, y);
+	return r ? r : x->entry - y->entry;
 }
 
 /* The stream classes for stream entries 0..nsmask (the last: no stream);
@@ -144,12 +128,12 @@ static int classify(struct query *q, unsigned kinds, int *sc)
 		struct weft_ev ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.stream = (struct weft_stream *) rep[e];
-		for (int i = 0; i < 6; i++) {
-			if (!((kinds >> sig_kinds[i]) & 1))
+		for (int i = 0; i <= QA_MSTATE; i++) {
+			if (!((kinds >> i) & 1))
 				continue;
 			struct qattr a;
 			memset(&a, 0, sizeof(a));
-			a.kind = sig_kinds[i];
+			a.kind = (enum qattr_kind) i;
 			struct qv v;
 			qfetch(q, &a, &ev, 0, &v);
 			s[e].ok[i] = (uint8_t) v.ok;
@@ -161,7 +145,7 @@ static int classify(struct query *q, unsigned kinds, int *sc)
 	free(q->scl);
 	q->scl = weft_xcalloc((size_t) n, sizeof(*q->scl));
 	for (int i = 0; i < n; i++) {
-		if (i == 0 || !sig_same(&s[i], &s[i - 1])) {
+		if (i == 0 || sig_order(&s[i], &s[i - 1])) {
 			struct qsclass *c = &q->scl[ncl++];
 			c->maybe = s[i].maybe;
 			c->sure = s[i].sure;
