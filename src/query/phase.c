@@ -60,22 +60,21 @@ void qphase_reset(struct query *q)
 	q->ntcond = 0;
 	for (int k = 0; k < q->npat; k++)
 		collect(q, q->pat[k]->root, &cap);
-	for (int i = 0; i < q->ntcond; i++) {
-		q->tcond[i]->now = QNOW_UNKNOWN;
+	for (int i = 0; i < q->ntcond; i++)
 		n += nconst(&q->tcond[i]->v);
-	}
 	q->tphased = q->ntcond > 0 && n <= QPHASE_MAX;
+	/* values kept (the tables agree with them) unless no phase will
+	 * maintain them */
+	for (int i = 0; i < q->ntcond && !q->tphased; i++)
+		q->tcond[i]->now = QNOW_UNKNOWN;
+	qphase_restart(q);
+}
+
+void qphase_restart(struct query *q)
+{
 	/* tlen 0: the next event sets the phase (and the next checkpoint) */
 	q->tlo = 0;
 	q->tlen = 0;
-}
-
-int qphase_set(const struct query *q)
-{
-	for (int i = 0; i < q->ntcond; i++)
-		if (q->tcond[i]->now != QNOW_UNKNOWN)
-			return 1;
-	return 0;
 }
 
 void qphase_free(struct query *q)

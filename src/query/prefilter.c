@@ -155,11 +155,54 @@ static int tri(const struct qnode *n, const struct known *w)
 	return T_UNKNOWN;
 }
 
+/* Does more of the MCV leave n's value as it is? Yes when every condition
+ * on the MCV in n is decided by what w knows, or sits beside a decided
+ * operand of and/or that settles the value alone. (What stays unknown then
+ * comes from elsewhere: time, the stream, a payload.) */
+static int mcv_settled(const struct qnode *n, const struct known *w)
+{
+	switch (n->type) {
+	case QN_TRUE:
+		return 1;
+	case QN_AND:
+	case QN_OR: {
+		int stop = n->type == QN_AND ? T_FALSE : T_TRUE;
+		if (tri(n->l, w) == stop || tri(n->r, w) == stop)
+			return 1;
+		return mcv_settled(n->l, w) && mcv_settled(n->r, w);
+	}
+	case QN_NOT:
+		return mcv_settled(n->l, w);
+	case QN_HAS:
+	case QN_COND:
+		switch (n->c->a.kind) {
+		case QA_MODEL:
+		case QA_MODEL_NAME:
+		case QA_CAT:
+		case QA_VAL:
+		case QA_MCV:
+		case QA_FIELD:
+			return leaf_tri(n, w) != T_UNKNOWN;
+		default:
+			return 1;
+		}
+	}
+	return 1;
+}
+
 /* With the first `level` characters of the MCV known. */
 static int tri_mcv(const struct query *q, const struct qnode *n, int level, int m, int c, int v)
 {
 	struct known w = {.q = q, .level = level, .m = m, .c = c, .v = v};
 	return tri(n, &w);
+}
+
+/* Is the value of p's expression the same for every MCV with this prefix
+ * (so the walk need not go deeper)? t is its value at this level. */
+static int mcv_final(const struct query *q, const struct qpattern *p, int t, int level, int m, int c)
+{
+	struct known w = {.q = q, .level = level, .m = m, .c = c};
+	return t != T_UNKNOWN || p->depth <= level || mcv_settled(p->root, &w);
 }
 
 /* With only the stream known (NULL: an event without a stream). */
@@ -175,7 +218,7 @@ static void walk_block(const struct query *q, const struct qpattern *p, uint64_t
 {
 	for (int c = 0; c < 94; c++) {
 		int t = tri_mcv(q, p->root, 2, m, c, 0);
-		if (t != T_UNKNOWN || p->depth <= 2) {
+		if (mcv_final(q, p, t, 2, m, c)) {
 			if (t == T_FALSE)
 				continue;
 			for (int v = 0; v < 94; v++) {
@@ -361,7 +404,7 @@ void qbuild_prefilter(struct query *q)
 			const struct qpattern *p = q->pat[k];
 			uint64_t bit = 1ull << k;
 			int t = tri_mcv(q, p->root, 1, m, 0, 0);
-			if (t == T_UNKNOWN && p->depth > 1) {
+			if (!mcv_final(q, p, t, 1, m, 0)) {
 				walkers |= bit;
 				continue;
 			}

@@ -182,11 +182,13 @@ void qslots_free(struct query *q);
 
 /* ---- time phases (phase.c) ---- */
 
-/* Collect the time conditions and make them unknown; the next event sets
- * the phase. */
+/* Collect the time conditions (the patterns changed); the next event
+ * sets the phase. Conditions keep the values the tables were built with,
+ * unless the query has too many thresholds for phases. */
 void qphase_reset(struct query *q);
-/* Some time condition has a value (a phase is set). */
-int qphase_set(const struct query *q);
+/* The next event sets the phase, and rebuilds the tables if a time
+ * condition changes value (a new run, maybe with another t0). */
+void qphase_restart(struct query *q);
 void qphase_free(struct query *q);
 
 /* ---- actions (run.c) ---- */

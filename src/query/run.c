@@ -355,13 +355,8 @@ void query_start(struct query *q, uint64_t t0)
 	}
 	qslots_discard(q);
 	qslots_start(q);
-	/* a new run starts with no phase: the first event sets it */
-	int phased = qphase_set(q);
-	qphase_reset(q);
-	if (phased)
-		qbuild_prefilter(q);
-	else
-		qslots_todo(q);
+	qslots_todo(q);
+	qphase_restart(q);
 }
 
 /* ---- summary ------------------------------------------------------------- */
