@@ -375,7 +375,8 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 }
 
 /* The patterns of `todo` whose live conjuncts hold for the event. */
-static inline __attribute__((always_inline)) uint64_t check(struct query *q, const struct weft_ev *ev, uint64_t todo, uint64_t chrono)
+static inline __attribute__((always_inline)) uint64_t check(struct query *q, const struct weft_ev *ev,
+								uint64_t todo, uint64_t chrono)
 {
 	uint64_t m = 0;
 	for (; todo; todo &= todo - 1) {

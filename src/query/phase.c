@@ -8,7 +8,7 @@
  * takes its pattern out of every class. The per-event check is
  * time - tlo < tlen (unsigned); an event outside the interval, on either
  * side (so nothing wrong follows should time ever go back), sets the phase
- * it lies in and rebuilds the prefilter.
+ * it lies in, and rebuilds the prefilter if a condition changed value.
  *
  * A threshold is a time whose value differs from the time just before.
  * Each phase costs a prefilter build, so with more than QPHASE_MAX
