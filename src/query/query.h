@@ -197,9 +197,10 @@ struct qsclass {
 	const struct weft_stream *rep; /* one of its streams (NULL: no stream) */
 };
 
-/* Per slot, when a pattern it counts sums time, clock or chrono. */
+/* Per slot, when a pattern it counts sums time, clock or chrono (clock
+ * and time in the order of struct weft_ev: one vector add). */
 struct qacc {
-	uint64_t time, clock, chrono;
+	uint64_t clock, time, chrono;
 };
 
 struct query {
@@ -362,8 +363,8 @@ static inline int query_feed(struct query *q, const struct weft_ev *ev)
 	s->n++;
 	if (q->acc) {
 		struct qacc *a = &q->acc[id];
-		a->time += ev->time;
 		a->clock += ev->clock;
+		a->time += ev->time;
 		a->chrono += chrono;
 	}
 	if (__builtin_expect(s->todo != 0, 0))
