@@ -1,16 +1,5 @@
-/* eval: attribute values, conditions, binding to a trace and the MCV
- * prefilter.
- *
- * The prefilter is a partial evaluation of every pattern over the MCV: with
- * only the model character known, then the category, then the value, each
- * condition is TRUE, FALSE or UNKNOWN (three-valued logic; a payload field
- * the MCV's table row does not have is FALSE, as a missing attribute is).
- * A decided subtree of MCVs is filled at once, so `mcv = "OHx"` costs three
- * short loops and `tid = 5` one evaluation per model character. The result
- * per MCV is a pair of masks (may match, surely matches), interned into
- * classes; each model character has a block of 94*94 classes (0: no pattern
- * can match), and models where every pattern decides alike share one
- * uniform block per class. */
+/* eval: attribute values, conditions, the per-event match behind the
+ * prefilter (prefilter.c), binding to a trace, and the query's life cycle. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,21 +120,23 @@ int qfield_loc(const struct qattr *a, uint32_t mcv)
 	return -1;
 }
 
+void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev)
+{
+	struct qattr *m = (struct qattr *) a; /* the memo only */
+	int k = qfield_loc(a, QMCV_INDEX(ev->model, ev->cat, ev->val));
+	m->memo_key = qmcv_key(ev);
+	m->memo_in = k >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
+	m->memo_idx = m->memo_in ? a->loc[k].idx : -1;
+	m->memo_len = !m->memo_in ? 0 : m->memo_in->has_str ? UINT64_MAX : m->memo_in->size;
+}
+
 static void field_value(struct query *q, const struct qattr *a, const struct weft_ev *ev,
 			struct qv *v)
 {
-	uint32_t key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
-	if (a->memo_key != key) {
-		struct qattr *m = (struct qattr *) a; /* the memo only */
-		m->memo_key = key;
-		m->memo_loc = qfield_loc(a, key - 1);
-		m->memo_in = m->memo_loc >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
-	}
-	int k = a->memo_loc;
-	const struct evinfo *in = a->memo_in;
-	if (k < 0 || !in || !ev_payload_ok(in, ev))
+	if (!field_ok(q, a, ev))
 		return;
-	const struct evfield *f = &in->f[a->loc[k].idx];
+	const struct evinfo *in = a->memo_in;
+	const struct evfield *f = &in->f[a->memo_idx];
 	v->ok = 1;
 	v->is_str = 0;
 	if (f->type == EVF_STR) {
@@ -154,7 +145,7 @@ static void field_value(struct query *q, const struct qattr *a, const struct wef
 		v->s = s;
 		v->n = strnlen(s, ev->payload_len - f->off);
 	} else {
-		v->i = ev_field(in, a->loc[k].idx, ev);
+		v->i = ev_field(in, a->memo_idx, ev);
 	}
 }
 
@@ -284,10 +275,25 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 
 /* ---- conditions ---------------------------------------------------------- */
 
-static inline int cond_true(struct query *q, const struct qcond *c, const struct weft_ev *ev,
-			    uint64_t chrono)
+/* An integer condition, the common operators inline. */
+static inline int int_true(const struct qcond *c, int64_t x)
+{
+	switch (c->op) {
+	case QOP_EQ:
+		return x == c->v.lo;
+	case QOP_GT:
+		return x > c->v.lo;
+	case QOP_LT:
+		return x < c->v.lo;
+	default:
+		return qop_int(c, x);
+	}
+}
+
+static int cond_true(struct query *q, const struct qcond *c, const struct weft_ev *ev, uint64_t chrono)
 {
 	struct qv v;
+	int64_t x;
 	switch (c->ck) {
 	case QCK_MCV: {
 		if (c->codes) {
@@ -304,46 +310,14 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 		int id = enum_id(q, c->a.kind, ev);
 		return id >= 0 && id < c->ntab && c->tab[id];
 	}
-	case QCK_INT: {
-		int64_t x;
+	case QCK_INT:
 		if (c->a.kind == QA_MSTATE ? !mstate_attr(q, c->a.model, ev, &x)
 					   : !int_attr(q, c->a.kind, ev, chrono, &x))
 			return 0;
-		switch (c->op) { /* the common ones inline */
-		case QOP_EQ:
-			return x == c->v.lo;
-		case QOP_GT:
-			return x > c->v.lo;
-		case QOP_LT:
-			return x < c->v.lo;
-		default:
-			return qop_int(c, x);
-		}
-	}
+		return int_true(c, x);
+	case QCK_FIELD_INT:
+		return field_int(q, &c->a, ev, &x) && int_true(c, x);
 	case QCK_FIELD:
-		if (c->a.type == QT_INT) {
-			/* the common case, without the general value */
-			const struct qattr *a = &c->a;
-			uint32_t key = QMCV_INDEX(ev->model, ev->cat, ev->val) + 1;
-			if (a->memo_key != key) {
-				v.ok = 0;
-				field_value(q, a, ev, &v); /* fills the memo */
-			}
-			const struct evinfo *in = a->memo_in;
-			if (a->memo_loc < 0 || !in || !ev_payload_ok(in, ev))
-				return 0;
-			int64_t x = ev_field(in, a->loc[a->memo_loc].idx, ev);
-			switch (c->op) {
-			case QOP_EQ:
-				return x == c->v.lo;
-			case QOP_GT:
-				return x > c->v.lo;
-			case QOP_LT:
-				return x < c->v.lo;
-			default:
-				return qop_int(c, x);
-			}
-		}
 		v.ok = v.is_str = 0;
 		field_value(q, &c->a, ev, &v);
 		if (!v.ok)
@@ -351,6 +325,18 @@ static inline int cond_true(struct query *q, const struct qcond *c, const struct
 		return v.is_str ? qop_str(c, v.s, v.n) : qop_int(c, v.i);
 	}
 	return 0;
+}
+
+/* A live conjunct; integer fields (the usual per-event test) inline. */
+static inline int live_true(struct query *q, const struct qnode *n, const struct weft_ev *ev,
+			    uint64_t chrono)
+{
+	int64_t x;
+	if (n->type != QN_COND)
+		return qeval(q, n, ev, chrono);
+	if (n->c->ck == QCK_FIELD_INT)
+		return field_int(q, &n->c->a, ev, &x) && int_true(n->c, x);
+	return cond_true(q, n->c, ev, chrono);
 }
 
 int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint64_t chrono)
@@ -388,26 +374,17 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 	}
 }
 
-static inline uint64_t match(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono)
+/* The patterns of `todo` whose live conjuncts hold for the event. */
+static inline __attribute__((always_inline)) uint64_t check(struct query *q, const struct weft_ev *ev,
+								uint64_t todo, uint64_t chrono)
 {
-	const struct qclass *k = &q->classes[cls];
-	uint64_t may = k->maybe & q->active, sure = k->sure;
-	if (q->smaybe && ev->stream) {
-		int si = ev->stream->index;
-		may &= q->smaybe[si];
-		sure |= q->ssure[si];
-	}
-	uint64_t m = (sure | q->nocond) & may;
-	uint64_t todo = may & ~m;
-	while (todo) {
+	uint64_t m = 0;
+	for (; todo; todo &= todo - 1) {
 		int b = __builtin_ctzll(todo);
-		todo &= todo - 1;
 		const struct qpattern *p = q->pat[b];
 		int ok = 1;
-		for (int i = 0; i < p->nconj && ok; i++) {
-			const struct qnode *n = p->conj[i];
-			ok = n->type == QN_COND ? cond_true(q, n->c, ev, chrono) : qeval(q, n, ev, chrono);
-		}
+		for (int i = 0; i < p->nlive && ok; i++)
+			ok = live_true(q, p->live[i], ev, chrono);
 		if (ok)
 			m |= 1ull << b;
 	}
@@ -416,33 +393,45 @@ static inline uint64_t match(struct query *q, const struct weft_ev *ev, uint32_t
 
 uint64_t query_match_slow(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono)
 {
-	return match(q, ev, cls, chrono);
+	const struct qclass *k = &q->classes[cls];
+	uint32_t si = query_stream_entry(q, ev);
+	uint64_t may = k->maybe & q->active & q->smaybe[si];
+	uint64_t sure = (k->sure | q->ssure[si] | q->nocond) & may;
+	return sure | check(q, ev, may & ~sure, chrono);
 }
 
-int query_hit(struct query *q, const struct weft_ev *ev, uint64_t may, uint64_t sure)
+int query_hit(struct query *q, const struct weft_ev *ev, uint32_t cls, uint32_t slot)
 {
 	uint64_t chrono = q->chrono - 1;
-	uint64_t m = sure;
-	for (uint64_t todo = may & ~sure; todo; todo &= todo - 1) {
-		int b = __builtin_ctzll(todo);
-		const struct qpattern *p = q->pat[b];
-		int ok = 1;
-		for (int i = 0; i < p->nconj && ok; i++) {
-			const struct qnode *n = p->conj[i];
-			ok = n->type == QN_COND ? cond_true(q, n->c, ev, chrono) : qeval(q, n, ev, chrono);
-		}
-		if (ok)
-			m |= 1ull << b;
+	uint64_t may = q->slot[slot].todo, sure;
+	if (__builtin_expect(q->sexact, 1)) {
+		sure = q->ssure_in[slot];
+	} else {
+		/* one stream class for all: the stream masks per event */
+		uint32_t si = query_stream_entry(q, ev);
+		may &= q->smaybe[si];
+		sure = (q->classes[cls].sure | q->ssure[si] | q->nocond) & may;
 	}
+	uint64_t m = sure | check(q, ev, may & ~sure, chrono);
 	if (!m)
 		return 0;
-	if (!(m & q->heavymask)) {
-		/* counting only */
-		for (; m; m &= m - 1)
-			q->pat[__builtin_ctzll(m)]->matches++;
+	if (!(m & q->linemask)) {
+		/* counts and aggregates only */
+		for (; m; m &= m - 1) {
+			struct qpattern *p = q->pat[__builtin_ctzll(m)];
+			p->matches++;
+			for (int i = 0; i < p->ncby; i++)
+				qgroup_add(q, &p->cby[i], ev, chrono, 1);
+			for (int i = 0; i < p->nsum; i++)
+				qsum_add(q, &p->sum[i], ev, chrono, 1);
+		}
 		return 0;
 	}
-	query_act(q, ev, m);
+	uint64_t heavy = m & q->heavymask;
+	for (uint64_t c = m & ~heavy; c; c &= c - 1)
+		q->pat[__builtin_ctzll(c)]->matches++;
+	/* the line names every pattern matched, the slot's too */
+	qact(q, ev, heavy, m | q->sfast[slot]);
 	return q->stopped || !q->active;
 }
 
@@ -499,376 +488,6 @@ int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e)
 	return 0;
 }
 
-/* ---- prefilter ----------------------------------------------------------- */
-
-enum { T_FALSE = 0, T_TRUE = 1, T_UNKNOWN = 2 };
-
-/* An MCV condition with the first `level` characters known (m, c, v are
- * 0-based). Equality tests are decided as soon as no listed MCV has the
- * known prefix; orderings as soon as the prefix differs from the
- * constant's. */
-static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
-{
-	char pre[3] = {(char) (m + 0x21), (char) (c + 0x21), (char) (v + 0x21)};
-	if (level >= 3)
-		return qop_str(k, pre, 3) ? T_TRUE : T_FALSE;
-	if (k->codes) {
-		int any = 0;
-		for (int i = 0; i < k->ncodes && !any; i++) {
-			uint32_t x = k->codes[i];
-			any = (char) (x >> 16) == pre[0] && (level < 2 || (char) (x >> 8 & 0xff) == pre[1]);
-		}
-		if (any)
-			return T_UNKNOWN;
-		return k->op == QOP_EQ || k->op == QOP_IN ? T_FALSE : T_TRUE;
-	}
-	if (k->v.kind == QV_STR && (k->op == QOP_LT || k->op == QOP_LE || k->op == QOP_GT || k->op == QOP_GE)) {
-		size_t n = k->v.slen < (size_t) level ? k->v.slen : (size_t) level;
-		int r = memcmp(pre, k->v.s, n);
-		if (r == 0 && (size_t) level > k->v.slen)
-			r = 1; /* the constant is a proper prefix: every extension is larger */
-		if (r == 0)
-			return T_UNKNOWN;
-		int less = r < 0;
-		return (k->op == QOP_LT || k->op == QOP_LE) == less ? T_TRUE : T_FALSE;
-	}
-	return T_UNKNOWN;
-}
-
-/* Three-valued truth with the first `level` characters of the MCV known. */
-static int tri(const struct qnode *n, int level, int m, int c, int v, const struct evinfo *in)
-{
-	switch (n->type) {
-	case QN_TRUE:
-		return T_TRUE;
-	case QN_AND: {
-		int a = tri(n->l, level, m, c, v, in);
-		if (a == T_FALSE)
-			return T_FALSE;
-		int b = tri(n->r, level, m, c, v, in);
-		if (b == T_FALSE)
-			return T_FALSE;
-		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
-	}
-	case QN_OR: {
-		int a = tri(n->l, level, m, c, v, in);
-		if (a == T_TRUE)
-			return T_TRUE;
-		int b = tri(n->r, level, m, c, v, in);
-		if (b == T_TRUE)
-			return T_TRUE;
-		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
-	}
-	case QN_NOT: {
-		int a = tri(n->l, level, m, c, v, in);
-		return a == T_UNKNOWN ? T_UNKNOWN : !a;
-	}
-	case QN_HAS:
-	case QN_COND: {
-		const struct qcond *k = n->c;
-		switch (k->a.kind) {
-		case QA_MODEL:
-		case QA_MODEL_NAME:
-			if (level < 1)
-				return T_UNKNOWN;
-			if (n->type == QN_HAS)
-				return k->a.kind == QA_MODEL || model_by_id((char) (m + 0x21)) ? T_TRUE : T_FALSE;
-			return k->tab[m];
-		case QA_CAT:
-			if (level < 2)
-				return T_UNKNOWN;
-			return n->type == QN_HAS ? T_TRUE : k->tab[c];
-		case QA_VAL:
-			if (level < 3)
-				return T_UNKNOWN;
-			return n->type == QN_HAS ? T_TRUE : k->tab[v];
-		case QA_MCV:
-			if (n->type == QN_HAS)
-				return T_TRUE;
-			return mcv_tri(k, level, m, c, v);
-		case QA_FIELD:
-			if (level < 3)
-				return T_UNKNOWN;
-			if (qfield_loc(&k->a, (uint32_t) ((m * 94 + c) * 94 + v)) < 0)
-				return T_FALSE;
-			(void) in;
-			return T_UNKNOWN;
-		case QA_TIME:
-		case QA_CLOCK:
-		case QA_CHRONO:
-			return n->type == QN_HAS ? T_TRUE : T_UNKNOWN;
-		default:
-			return T_UNKNOWN;
-		}
-	}
-	}
-	return T_UNKNOWN;
-}
-
-/* Three-valued truth with only the stream known. */
-static int tri_stream(const struct query *q, const struct qnode *n, const struct weft_stream *s)
-{
-	switch (n->type) {
-	case QN_TRUE:
-		return T_TRUE;
-	case QN_AND: {
-		int a = tri_stream(q, n->l, s);
-		if (a == T_FALSE)
-			return T_FALSE;
-		int b = tri_stream(q, n->r, s);
-		if (b == T_FALSE)
-			return T_FALSE;
-		return a == T_TRUE && b == T_TRUE ? T_TRUE : T_UNKNOWN;
-	}
-	case QN_OR: {
-		int a = tri_stream(q, n->l, s);
-		if (a == T_TRUE)
-			return T_TRUE;
-		int b = tri_stream(q, n->r, s);
-		if (b == T_TRUE)
-			return T_TRUE;
-		return a == T_FALSE && b == T_FALSE ? T_FALSE : T_UNKNOWN;
-	}
-	case QN_NOT: {
-		int a = tri_stream(q, n->l, s);
-		return a == T_UNKNOWN ? T_UNKNOWN : !a;
-	}
-	case QN_HAS:
-	case QN_COND: {
-		const struct qcond *k = n->c;
-		struct weft_ev e0;
-		memset(&e0, 0, sizeof(e0));
-		e0.stream = (struct weft_stream *) s;
-		int id;
-		int64_t x;
-		switch (k->a.kind) {
-		case QA_LOOM:
-		case QA_STREAM:
-			id = enum_id(q, k->a.kind, &e0);
-			if (n->type == QN_HAS)
-				return id >= 0 ? T_TRUE : T_FALSE;
-			return id >= 0 && id < k->ntab && k->tab[id] ? T_TRUE : T_FALSE;
-		case QA_PID:
-		case QA_TID:
-		case QA_RANK:
-		case QA_APP:
-			if (!int_attr(q, k->a.kind, &e0, 0, &x))
-				return T_FALSE;
-			if (n->type == QN_HAS)
-				return T_TRUE;
-			return qop_int(k, x) ? T_TRUE : T_FALSE;
-		default:
-			return T_UNKNOWN;
-		}
-	}
-	}
-	return T_UNKNOWN;
-}
-
-/* Within one model's block (index cat * 94 + val): levels 2 and 3. */
-static void walk_block(const struct qpattern *p, uint64_t bit, uint64_t *maybe, uint64_t *sure,
-		       int m)
-{
-	for (int c = 0; c < 94; c++) {
-		int t = tri(p->root, 2, m, c, 0, NULL);
-		if (t != T_UNKNOWN || p->depth <= 2) {
-			if (t == T_FALSE)
-				continue;
-			for (int v = 0; v < 94; v++) {
-				maybe[c * 94 + v] |= bit;
-				if (t == T_TRUE)
-					sure[c * 94 + v] |= bit;
-			}
-			continue;
-		}
-		for (int v = 0; v < 94; v++) {
-			int t3 = tri(p->root, 3, m, c, v, NULL);
-			if (t3 == T_FALSE)
-				continue;
-			maybe[c * 94 + v] |= bit;
-			if (t3 == T_TRUE)
-				sure[c * 94 + v] |= bit;
-		}
-	}
-}
-
-/* Class interning: (maybe, sure) -> id, open addressing; class 0 = none. */
-struct cls_slot {
-	uint64_t maybe, sure;
-	uint32_t id;
-};
-
-struct interner {
-	struct cls_slot *h;
-	size_t hcap;
-	int cap;
-	uint32_t **uniform;     /* uniform block per class id, or NULL */
-	int ucap;
-};
-
-static size_t cls_hash(uint64_t maybe, uint64_t sure, size_t hcap)
-{
-	uint64_t k = maybe * 0x9e3779b97f4a7c15ull ^ sure * 0xc2b2ae3d27d4eb4full;
-	return (size_t) (k >> 17) & (hcap - 1);
-}
-
-static uint32_t intern(struct query *q, struct interner *in, uint64_t maybe, uint64_t sure)
-{
-	if (!maybe)
-		return 0;
-	size_t j = cls_hash(maybe, sure, in->hcap);
-	while (in->h[j].id && (in->h[j].maybe != maybe || in->h[j].sure != sure))
-		j = (j + 1) & (in->hcap - 1);
-	if (in->h[j].id)
-		return in->h[j].id;
-	if (q->nclasses == in->cap) {
-		in->cap *= 2;
-		q->classes = weft_xrealloc(q->classes, (size_t) in->cap * sizeof(*q->classes));
-	}
-	uint32_t id = (uint32_t) q->nclasses++;
-	q->classes[id].maybe = maybe;
-	q->classes[id].sure = sure;
-	in->h[j].maybe = maybe;
-	in->h[j].sure = sure;
-	in->h[j].id = id;
-	if ((size_t) q->nclasses * 2 > in->hcap) {
-		free(in->h);
-		in->hcap *= 4;
-		in->h = weft_xcalloc(in->hcap, sizeof(*in->h));
-		for (int c = 1; c < q->nclasses; c++) {
-			size_t jj = cls_hash(q->classes[c].maybe, q->classes[c].sure, in->hcap);
-			while (in->h[jj].id)
-				jj = (jj + 1) & (in->hcap - 1);
-			in->h[jj].maybe = q->classes[c].maybe;
-			in->h[jj].sure = q->classes[c].sure;
-			in->h[jj].id = (uint32_t) c;
-		}
-	}
-	return id;
-}
-
-static uint32_t *new_block(struct query *q)
-{
-	uint32_t *b = weft_xmalloc(94 * 94 * sizeof(uint32_t));
-	q->owned = weft_xrealloc(q->owned, (size_t) (q->nowned + 1) * sizeof(*q->owned));
-	q->owned[q->nowned++] = b;
-	return b;
-}
-
-static uint32_t *uniform_block(struct query *q, struct interner *in, uint32_t id)
-{
-	if ((int) id >= in->ucap) {
-		int n = in->ucap;
-		while ((int) id >= in->ucap)
-			in->ucap = in->ucap ? 2 * in->ucap : 64;
-		in->uniform = weft_xrealloc(in->uniform, (size_t) in->ucap * sizeof(*in->uniform));
-		memset(in->uniform + n, 0, (size_t) (in->ucap - n) * sizeof(*in->uniform));
-	}
-	if (!in->uniform[id]) {
-		uint32_t *b = new_block(q);
-		for (int i = 0; i < 94 * 94; i++)
-			b[i] = id;
-		in->uniform[id] = b;
-	}
-	return in->uniform[id];
-}
-
-static void free_blocks(struct query *q)
-{
-	for (int i = 0; i < q->nowned; i++)
-		free(q->owned[i]);
-	free(q->owned);
-	q->owned = NULL;
-	q->nowned = 0;
-	free(q->classes);
-	q->classes = NULL;
-	q->nclasses = 0;
-}
-
-void qbuild_prefilter(struct query *q)
-{
-	free_blocks(q);
-	struct interner in = {0};
-	in.cap = 64;
-	in.hcap = 256;
-	in.h = weft_xcalloc(in.hcap, sizeof(*in.h));
-	q->classes = weft_xcalloc((size_t) in.cap, sizeof(*q->classes));
-	q->nclasses = 1;
-	q->heavymask = q->nocond = 0;
-	q->active = 0;
-	for (int k = 0; k < q->npat; k++) {
-		const struct qpattern *p = q->pat[k];
-		uint64_t bit = 1ull << k;
-		if (!p->done)
-			q->active |= bit;
-		if (p->prints || p->ncby || p->nsum || p->first || p->last || p->stop)
-			q->heavymask |= bit;
-		if (p->nconj == 0)
-			q->nocond |= bit;
-	}
-	/* per stream */
-	free(q->smaybe);
-	free(q->ssure);
-	q->smaybe = q->ssure = NULL;
-	q->nsmask = 0;
-	if (q->tr && q->tr->nstreams > 0) {
-		q->nsmask = q->tr->nstreams;
-		q->smaybe = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
-		q->ssure = weft_xcalloc((size_t) q->nsmask, sizeof(uint64_t));
-		for (int i = 0; i < q->tr->nstreams; i++) {
-			const struct weft_stream *st = &q->tr->streams[i];
-			if (st->index < 0 || st->index >= q->nsmask)
-				continue;
-			for (int k = 0; k < q->npat; k++) {
-				int t = tri_stream(q, q->pat[k]->root, st);
-				if (t != T_FALSE)
-					q->smaybe[st->index] |= 1ull << k;
-				if (t == T_TRUE)
-					q->ssure[st->index] |= 1ull << k;
-			}
-		}
-	}
-	uint64_t *maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
-	uint64_t *sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
-	for (int m = 0; m < 94; m++) {
-		/* what each pattern says with the model character alone */
-		uint64_t um = 0, us = 0, walkers = 0;
-		for (int k = 0; k < q->npat; k++) {
-			const struct qpattern *p = q->pat[k];
-			uint64_t bit = 1ull << k;
-			int t = tri(p->root, 1, m, 0, 0, NULL);
-			if (t == T_UNKNOWN && p->depth > 1) {
-				walkers |= bit;
-				continue;
-			}
-			if (t != T_FALSE)
-				um |= bit;
-			if (t == T_TRUE)
-				us |= bit;
-		}
-		if (!walkers) {
-			q->blk[m] = uniform_block(q, &in, intern(q, &in, um, us));
-			continue;
-		}
-		for (int i = 0; i < 94 * 94; i++) {
-			maybe[i] = um;
-			sure[i] = us;
-		}
-		for (uint64_t w = walkers; w; w &= w - 1) {
-			int k = __builtin_ctzll(w);
-			walk_block(q->pat[k], 1ull << k, maybe, sure, m);
-		}
-		uint32_t *b = new_block(q);
-		for (int i = 0; i < 94 * 94; i++)
-			b[i] = intern(q, &in, maybe[i], sure[i]);
-		q->blk[m] = b;
-	}
-	free(maybe);
-	free(sure);
-	free(in.h);
-	free(in.uniform);
-}
-
 /* ---- life cycle ---------------------------------------------------------- */
 
 int query_init(struct query *q, struct weft_err *e)
@@ -885,7 +504,9 @@ int query_init(struct query *q, struct weft_err *e)
 		if (qresolve_attr(q, defs[i], strlen(defs[i]), &q->def[i], msg, sizeof(msg)))
 			return weft_fail(e, WEFT_EINTERNAL, "query: %s", msg);
 	}
+	q->slot_cap = 1 << 16;
 	/* nothing matches until patterns are bound */
+	qphase_reset(q);
 	qbuild_prefilter(q);
 	return 0;
 }
@@ -894,7 +515,9 @@ void query_free(struct query *q)
 {
 	for (int k = 0; k < q->npat; k++)
 		qpattern_free(q->pat[k]);
-	free_blocks(q);
+	qfree_prefilter(q);
+	qslots_free(q);
+	qphase_free(q);
 	free(q->smaybe);
 	free(q->ssure);
 	ob_free(&q->scratch);
@@ -912,6 +535,8 @@ int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, st
 	for (int k = 0; k < q->npat; k++)
 		if (qbind_pattern(q, q->pat[k], e))
 			return -1;
+	qslots_discard(q); /* counts of an earlier binding */
+	qphase_reset(q);
 	qbuild_prefilter(q);
 	return 0;
 }

@@ -909,7 +909,7 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		c->ck = QCK_ENUM;
 		break;
 	case QA_FIELD:
-		c->ck = QCK_FIELD;
+		c->ck = c->a.type == QT_INT ? QCK_FIELD_INT : QCK_FIELD;
 		break;
 	default:
 		c->ck = QCK_INT;
@@ -1125,17 +1125,7 @@ static int stream_only(const struct qnode *n)
 		return stream_only(n->l);
 	case QN_COND:
 	case QN_HAS:
-		switch (n->c->a.kind) {
-		case QA_LOOM:
-		case QA_STREAM:
-		case QA_PID:
-		case QA_TID:
-		case QA_RANK:
-		case QA_APP:
-			return 1;
-		default:
-			return 0;
-		}
+		return qkind_per_stream(n->c->a.kind);
 	}
 	return 0;
 }
@@ -1173,6 +1163,7 @@ void qpattern_free(struct qpattern *p)
 	free(p->label);
 	free(p->text);
 	free(p->conj);
+	free(p->live);
 	node_free(p->root);
 	for (int i = 0; i < p->ncur; i++)
 		qattr_free(&p->cur[i]);
@@ -1299,6 +1290,7 @@ static int install(struct query *q, struct qpattern *p, struct weft_err *e)
 	q->pat[q->npat++] = p;
 	if (p->needs_emu)
 		q->needs_emu = 1;
+	qphase_reset(q);
 	if (q->bound)
 		qbuild_prefilter(q);
 	return 0;
@@ -1382,12 +1374,14 @@ int query_remove(struct query *q, const char *label)
 	for (int k = 0; k < q->npat; k++) {
 		if (strcmp(q->pat[k]->label, label) != 0)
 			continue;
+		query_sync(q); /* while the slots name patterns by their old numbers */
 		qpattern_free(q->pat[k]);
 		memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
 		q->npat--;
 		q->needs_emu = 0;
 		for (int i = 0; i < q->npat; i++)
 			q->needs_emu |= q->pat[i]->needs_emu;
+		qphase_reset(q);
 		if (q->bound)
 			qbuild_prefilter(q);
 		return 0;

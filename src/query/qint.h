@@ -20,6 +20,12 @@ struct qv {
 	char buf[4];
 };
 
+/* Attributes constant per stream: its loom, process and thread. */
+static inline int qkind_per_stream(enum qattr_kind k)
+{
+	return k == QA_LOOM || k == QA_STREAM || k == QA_PID || k == QA_TID || k == QA_RANK || k == QA_APP;
+}
+
 /* Integer built-ins: 1 and *x set, or 0 when the event has none. */
 static inline int int_attr(const struct query *q, enum qattr_kind k, const struct weft_ev *ev,
 			   uint64_t chrono, int64_t *x)
@@ -107,6 +113,34 @@ static inline int enum_id(const struct query *q, enum qattr_kind k, const struct
 	}
 }
 
+/* The MCV as one nonzero number (memo keys). */
+static inline uint32_t qmcv_key(const struct weft_ev *ev)
+{
+	return (uint32_t) ev->model << 16 | (uint32_t) ev->cat << 8 | ev->val;
+}
+
+/* Fill a field attribute's memo for the event's MCV. */
+void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *ev);
+
+/* Does the event's payload hold the memo's field? */
+static inline int field_ok(struct query *q, const struct qattr *a, const struct weft_ev *ev)
+{
+	if (__builtin_expect(a->memo_key != qmcv_key(ev), 0))
+		qfield_memo(q, a, ev);
+	if (__builtin_expect(ev->payload_len == a->memo_len, 1))
+		return a->memo_in != NULL;
+	return a->memo_len == UINT64_MAX && ev_payload_ok(a->memo_in, ev);
+}
+
+/* An integer payload field (a->type QT_INT): 1 and *x set, or 0. */
+static inline int field_int(struct query *q, const struct qattr *a, const struct weft_ev *ev, int64_t *x)
+{
+	if (!field_ok(q, a, ev))
+		return 0;
+	*x = ev_field(a->memo_in, a->memo_idx, ev);
+	return 1;
+}
+
 int qop_int(const struct qcond *c, int64_t x);
 int qop_str(const struct qcond *c, const char *s, size_t n);
 void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, uint64_t chrono,
@@ -116,7 +150,11 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 int qfield_loc(const struct qattr *a, uint32_t mcv);
 
 int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
+/* Build the prefilter, the live conjuncts and the slots from the patterns
+ * and the time conditions' current values (syncs the slots first). */
 void qbuild_prefilter(struct query *q);
+/* Free the prefilter's blocks and classes. */
+void qfree_prefilter(struct query *q);
 
 /* Fill p->conj from p->root. */
 void qsplit_conj(struct qpattern *p);
@@ -126,5 +164,40 @@ void qpattern_free(struct qpattern *p);
 /* Resolve an attribute name; 0 or -1 with a message in msg. */
 int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, char *msg,
 		  size_t msgsz);
+
+/* ---- slots (slots.c) ---- */
+
+/* Rebuild the slots from the classes and stream masks. */
+void qslots_build(struct query *q);
+/* Recompute what each slot leaves to do (q->active changed). */
+void qslots_todo(struct query *q);
+/* Drop the slot counters (a new run). */
+void qslots_discard(struct query *q);
+/* Decide the class-0 skip from the events since the last checkpoint;
+ * returns the trace time to the next checkpoint. */
+uint64_t qslots_checkpoint(struct query *q, uint64_t time);
+/* A run starts: no skip, a first checkpoint soon. */
+void qslots_start(struct query *q);
+void qslots_free(struct query *q);
+
+/* ---- time phases (phase.c) ---- */
+
+/* Collect the time conditions (the patterns changed); the next event
+ * sets the phase. Conditions keep the values the tables were built with,
+ * unless the query has too many thresholds for phases. */
+void qphase_reset(struct query *q);
+/* The next event sets the phase, and rebuilds the tables if a time
+ * condition changes value (a new run, maybe with another t0). */
+void qphase_restart(struct query *q);
+void qphase_free(struct query *q);
+
+/* ---- actions (run.c) ---- */
+
+/* count(attr) and sum(attr) of n events alike in that attribute. */
+void qgroup_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
+void qsum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
+/* query_act for the patterns in `act`, with the labels of all of `labels`
+ * (a superset: patterns the slots count are named too). */
+void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t labels);
 
 #endif

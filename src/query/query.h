@@ -11,10 +11,25 @@
  * kept as one block of 94*94 classes per model character (models on which
  * every pattern decides alike share one uniform block). A second level, per
  * stream, says the same from the conditions on loom, pid, tid, rank, app and
- * stream, which are constant per stream. Per event the hot path is two
- * dependent loads; an event whose MCV no pattern can match costs nothing
- * more. Only the patterns both levels name are evaluated, only when neither
- * decides them, and then only on the conjuncts neither level decides.
+ * stream, which are constant per stream. Only the patterns both levels name
+ * are evaluated, only when neither decides them, and then only on the
+ * conjuncts neither level decides.
+ *
+ * Time phases: merged time never decreases, so a condition on time keeps
+ * its value between two thresholds (`time > 1ms` is false up to 1 ms and
+ * true ever after). Within a phase such conditions are constants to the
+ * prefilter; an event outside the phase's interval (one compare per event)
+ * rebuilds the prefilter for the next phase. A query with many thresholds
+ * keeps its time conditions as per-event tests instead.
+ *
+ * The batch path (query_feed) costs one table lookup and one counter bump
+ * per event, without a branch that depends on the event: each (class,
+ * stream class) pair is a slot whose counter stands for every pattern the
+ * slot decides that only counts, or counts and sums values constant per
+ * stream (tid, pid, loom, ...) or summed per slot (time, clock, chrono).
+ * Slot counters become pattern counts and groups at query_sync. Only
+ * events of slots with something left to evaluate or print branch off
+ * (and, while nearly all events are of class 0, those of class 0).
  *
  * Attribute values: mcv/model/cat/val/model_name/loom/stream are text; time
  * (corrected, from the first event), clock (raw), chrono (merged index),
@@ -67,10 +82,13 @@ struct qattr {
 	char model;             /* QA_STATE: model character */
 	struct qfloc *loc;      /* QA_FIELD: sorted by mcv */
 	int nloc;
-	/* QA_FIELD: the last MCV looked up (+1; 0 = none), its location and
-	 * table row: events of one MCV come in runs */
+	/* QA_FIELD: the last MCV looked up (qmcv_key; 0 = none), its table
+	 * row (NULL: the MCV has no such field), the field's index there and
+	 * the payload size it declares (UINT64_MAX: a row with a str field,
+	 * checked by ev_payload_ok): events of one MCV come in runs */
 	uint32_t memo_key;
-	int memo_loc;
+	int memo_idx;
+	uint64_t memo_len;
 	const struct evinfo *memo_in;
 };
 
@@ -85,8 +103,8 @@ struct qval {
 	int nitem;
 };
 
-/* How a condition is evaluated. */
-enum qck { QCK_ENUM, QCK_MCV, QCK_INT, QCK_FIELD };
+/* How a condition is evaluated (QCK_FIELD_INT: a field of integer type). */
+enum qck { QCK_ENUM, QCK_MCV, QCK_INT, QCK_FIELD, QCK_FIELD_INT };
 
 struct qcond {
 	struct qattr a;
@@ -97,7 +115,12 @@ struct qcond {
 	int ntab;
 	uint32_t *codes;        /* QCK_MCV with =, !=, in, notin: packed MCVs */
 	int ncodes;
+	uint8_t now;            /* time: its value in the current phase (QNOW_*) */
 };
+
+/* qcond.now: a time condition is unknown outside a run, or when the query
+ * has too many time thresholds to resolve in phases. */
+enum { QNOW_UNKNOWN, QNOW_FALSE, QNOW_TRUE };
 
 enum qnode_type { QN_TRUE, QN_AND, QN_OR, QN_NOT, QN_COND, QN_HAS };
 
@@ -135,6 +158,9 @@ struct qpattern {
 	 * the pattern). */
 	struct qnode **conj;
 	int nconj;
+	/* conj without the conjuncts the current time phase makes true */
+	struct qnode **live;
+	int nlive;
 	int depth;              /* 0..3: how much of the MCV the expression looks at */
 	int needs_emu;          /* uses state.<model> or cpu */
 	struct qattr *cur;      /* current(...) */
@@ -157,6 +183,26 @@ struct qclass {
 	uint64_t maybe, sure;
 };
 
+/* The batch counters of one (class, stream class) pair. */
+struct qslot {
+	uint64_t n;             /* events since the last sync */
+	uint64_t todo;          /* patterns its events must still be checked or acted on for */
+};
+
+/* A stream class: streams alike for every pattern (masks and the values
+ * counted or summed per stream). */
+struct qsclass {
+	uint64_t maybe, sure;
+	int exact;              /* the masks are a stream's (0: the stream is unknown) */
+	const struct weft_stream *rep; /* one of its streams (NULL: no stream) */
+};
+
+/* Per slot, when a pattern it counts sums time, clock or chrono (clock
+ * and time in the order of struct weft_ev: one vector add). */
+struct qacc {
+	uint64_t clock, time, chrono;
+};
+
 struct query {
 	struct evtable tab;
 	struct qpattern *pat[QUERY_MAX_PATTERNS];
@@ -170,19 +216,45 @@ struct query {
 	int bound;
 
 	/* prefilter: class per MCV, class 0 = no pattern can match:
-	 * blk[model - 0x21][(cat - 0x21) * 94 + val - 0x21] */
-	uint32_t *blk[94];
+	 * blk[model][(cat - 0x21) * 94 + val - 0x21]; a model byte that is no
+	 * model character (outside 0x21..0x7e) has the block of class 0 */
+	uint32_t *blk[256];
 	uint32_t **owned;       /* every block allocated, to free */
 	int nowned;
 	struct qclass *classes;
 	int nclasses;
 	/* second level, per stream (loom, pid, tid, rank, app and stream are
-	 * constant per stream): which patterns may / surely match there */
+	 * constant per stream): which patterns may / surely match there; entry
+	 * nsmask is for events without a stream */
 	uint64_t *smaybe, *ssure;
 	int nsmask;
-	uint64_t nocond;        /* patterns with nothing left to test (conj empty) */
+	uint64_t nocond;        /* patterns with nothing left to test (live empty) */
 	uint64_t active;        /* patterns still checked */
 	uint64_t heavymask;     /* patterns whose matches need more than a count */
+	uint64_t linemask;      /* ... that print, keep a line, stop or end (not only aggregate) */
+
+	/* slots (slots.c): slot = class + soff[stream entry] */
+	struct qslot *slot;
+	uint64_t *sfast;        /* per slot: the patterns its counter stands for */
+	uint64_t *ssure_in;     /* per slot: the patterns of its todo it surely matches */
+	int sexact;             /* stream classes know their streams' masks (else the
+				 * per-event path applies them) */
+	struct qacc *acc;       /* per slot, or NULL when nothing sums per slot */
+	uint32_t *soff;         /* per stream entry (as smaybe): stream class * nclasses */
+	struct qsclass *scl;    /* per stream class */
+	int nslots, nsclass;
+	int slot_cap;           /* above this many slots, coarser stream classes (1 << 16) */
+	/* class 0 has nothing to count: while nearly every event is of class
+	 * 0, query_feed leaves before the slot (a branch then predicted
+	 * right); checkpoints decide, every ck_span ns of trace time */
+	uint32_t cmin;          /* 1: events of class 0 leave at once */
+	uint64_t ck_span, ck_time, ck_chrono, ck_pass;
+
+	/* time phases (phase.c): the phase holds while time - tlo < tlen */
+	uint64_t tlo, tlen;
+	struct qcond **tcond;   /* every time condition */
+	int ntcond;
+	int tphased;            /* 0: too many thresholds, time conditions stay per event */
 
 	/* run */
 	uint64_t t0;
@@ -229,14 +301,37 @@ uint64_t query_merge_t0(const struct weft_merge *m);
 
 /* ---- per event --------------------------------------------------------------- */
 
+/* Leave the current time phase: set every time condition for `time` and,
+ * if one changed, sync the slots and rebuild the prefilter; at a
+ * checkpoint, decide the class-0 skip. */
+void query_phase(struct query *q, uint64_t time);
+/* Turn the slot counters into pattern counts, groups and sums (a run's end,
+ * before the patterns change). */
+void query_sync(struct query *q);
 uint64_t query_match_slow(struct query *q, const struct weft_ev *ev, uint32_t cls, uint64_t chrono);
+
+/* The stream entry of an event (as smaybe): events without a stream, and
+ * streams the query was not bound to, share the last one. */
+static inline uint32_t query_stream_entry(const struct query *q, const struct weft_ev *ev)
+{
+	uint32_t si = ev->stream ? (uint32_t) ev->stream->index : (uint32_t) q->nsmask;
+	return si < (uint32_t) q->nsmask ? si : (uint32_t) q->nsmask;
+}
+
+/* The prefilter class of an event's MCV. */
+static inline uint32_t query_class_of(const struct query *q, const struct weft_ev *ev)
+{
+	return q->blk[ev->model][(uint32_t) ev->cat * 94 + ev->val - (0x21 * 94 + 0x21)];
+}
 
 /* Every event must pass here, in merged order. Returns the set of patterns
  * the event matched (bit k = q->pat[k]). */
 static inline uint64_t query_match(struct query *q, const struct weft_ev *ev)
 {
 	uint64_t chrono = q->chrono++;
-	uint32_t c = q->blk[ev->model - 0x21][(ev->cat - 0x21) * 94 + (ev->val - 0x21)];
+	if (__builtin_expect(ev->time - q->tlo >= q->tlen, 0))
+		query_phase(q, ev->time);
+	uint32_t c = query_class_of(q, ev);
 	if (__builtin_expect(c == 0, 1))
 		return 0;
 	return query_match_slow(q, ev, c, chrono);
@@ -245,36 +340,36 @@ static inline uint64_t query_match(struct query *q, const struct weft_ev *ev)
 /* The prefilter class of an MCV (tests). */
 static inline uint32_t query_class(const struct query *q, uint8_t m, uint8_t c, uint8_t v)
 {
-	return q->blk[m - 0x21][(c - 0x21) * 94 + (v - 0x21)];
+	return q->blk[m][(c - 0x21) * 94 + (v - 0x21)];
 }
 
-/* The rest of query_feed: `may` are the patterns both prefilter levels
- * name, `sure` those they decide. */
-int query_hit(struct query *q, const struct weft_ev *ev, uint64_t may, uint64_t sure);
+/* The rest of query_feed, for an event of a slot with something to do. */
+int query_hit(struct query *q, const struct weft_ev *ev, uint32_t cls, uint32_t slot);
 
 /* Match and act (the batch driver's path); nonzero when the run should end
- * (a stop matched, or every pattern is done). Events the prefilter rejects,
- * and those it decides for patterns that only count, never leave here. */
+ * (a stop matched, or every pattern is done). The query is bound and the
+ * event comes from a stream of the bound trace. Counts live in the slots
+ * until query_sync (query_summary syncs). */
 static inline int query_feed(struct query *q, const struct weft_ev *ev)
 {
-	q->chrono++;
-	uint32_t c = q->blk[ev->model - 0x21][(ev->cat - 0x21) * 94 + (ev->val - 0x21)];
-	if (__builtin_expect(c == 0, 1))
-		return 0;
-	const struct qclass *k = &q->classes[c];
-	uint64_t may = k->maybe & q->active, sure = k->sure;
-	if (q->smaybe && ev->stream) {
-		int si = ev->stream->index;
-		may &= q->smaybe[si];
-		sure |= q->ssure[si];
+	uint64_t chrono = q->chrono++;
+	if (__builtin_expect(ev->time - q->tlo >= q->tlen, 0))
+		query_phase(q, ev->time);
+	uint32_t c = query_class_of(q, ev);
+	if (c < q->cmin)
+		return 0; /* class 0 while nearly all events are (slots.c) */
+	uint32_t id = c + q->soff[ev->stream->index];
+	struct qslot *s = &q->slot[id];
+	s->n++;
+	if (q->acc) {
+		struct qacc *a = &q->acc[id];
+		a->clock += ev->clock;
+		a->time += ev->time;
+		a->chrono += chrono;
 	}
-	sure = (sure | q->nocond) & may;
-	if (may == sure && !(sure & q->heavymask)) {
-		for (; sure; sure &= sure - 1)
-			q->pat[__builtin_ctzll(sure)]->matches++;
-		return 0;
-	}
-	return query_hit(q, ev, may, sure);
+	if (__builtin_expect(s->todo != 0, 0))
+		return query_hit(q, ev, c, id);
+	return 0;
 }
 
 /* Run the actions of the patterns in `mask` for the event just matched
@@ -286,7 +381,8 @@ void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chron
 /* The attributes printed when a pattern names none: chrono time mcv loom pid
  * tid desc; `with_state` adds cpu and state.ovni. Returns the count. */
 int query_default_attrs(struct query *q, int with_state, const struct qattr **out);
-/* End of a run: the saved `last` lines, then counts and sums. */
+/* End of a run: the saved `last` lines, then counts and sums (syncs
+ * first). */
 void query_summary(struct query *q, uint64_t events);
 
 /* The truth of a pattern's expression for one event (tests). */

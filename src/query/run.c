@@ -176,19 +176,19 @@ void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chron
 
 /* ---- aggregates ---------------------------------------------------------- */
 
-/* Built-in integer attributes straight, the rest through qfetch. */
+/* Integer built-ins and integer fields straight, the rest through qfetch. */
 static inline void fetch_fast(struct query *q, const struct qattr *a, const struct weft_ev *ev,
 			      uint64_t chrono, struct qv *v)
 {
-	if (a->type == QT_INT && a->kind != QA_FIELD && a->kind != QA_MSTATE) {
+	if (a->type == QT_INT && a->kind != QA_MSTATE) {
 		v->is_str = 0;
-		v->ok = int_attr(q, a->kind, ev, chrono, &v->i);
+		v->ok = a->kind == QA_FIELD ? field_int(q, a, ev, &v->i) : int_attr(q, a->kind, ev, chrono, &v->i);
 		return;
 	}
 	qfetch(q, a, ev, chrono, v);
 }
 
-static void group_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono)
+void qgroup_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n)
 {
 	struct qv v;
 	fetch_fast(q, &g->a, ev, chrono, &v);
@@ -199,12 +199,12 @@ static void group_add(struct query *q, struct qagg *g, const struct weft_ev *ev,
 		slot = (unsigned) (((uint64_t) v.i * 0x9e3779b97f4a7c15ull) >> 58);
 		struct qgroup *l = g->cache[slot];
 		if (l && l->i == v.i) {
-			l->n++;
+			l->n += n;
 			return;
 		}
 	} else if (v.ok && g->last && g->last->is_str && g->last->klen == v.n + 1 &&
 		   memcmp(g->last->key + 1, v.s, v.n) == 0) {
-		g->last->n++;
+		g->last->n += n;
 		return;
 	}
 	char small[256];
@@ -235,7 +235,7 @@ static void group_add(struct query *q, struct qagg *g, const struct weft_ev *ev,
 		x->i = v.ok ? v.i : 0;
 		HASH_ADD(hh, g->groups, key, klen, x);
 	}
-	x->n++;
+	x->n += n;
 	if (is_int)
 		g->cache[slot] = x;
 	else if (x->is_str)
@@ -244,12 +244,12 @@ static void group_add(struct query *q, struct qagg *g, const struct weft_ev *ev,
 		free(key);
 }
 
-static void sum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono)
+void qsum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n)
 {
 	struct qv v;
 	fetch_fast(q, &g->a, ev, chrono, &v);
 	if (v.ok && !v.is_str)
-		g->sum += (uint64_t) v.i;
+		g->sum += (uint64_t) v.i * n;
 }
 
 static void keep_last(struct query *q, struct qpattern *p, const struct weft_ev *ev, uint64_t chrono)
@@ -271,20 +271,24 @@ static void keep_last(struct query *q, struct qpattern *p, const struct weft_ev 
 	p->saved_len = o->len;
 }
 
-void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
+void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t mask)
 {
 	uint64_t chrono = q->chrono - 1;
 	const char *labels[QUERY_MAX_PATTERNS];
 	int nl = 0;
-	uint64_t printers = 0;
+	uint64_t printers = 0, was = q->active;
 	for (uint64_t m = mask; m; m &= m - 1) {
 		int b = __builtin_ctzll(m);
 		struct qpattern *p = q->pat[b];
+		if (!((act >> b) & 1)) {
+			labels[nl++] = p->label; /* counted by its slot */
+			continue;
+		}
 		p->matches++;
 		for (int i = 0; i < p->ncby; i++)
-			group_add(q, &p->cby[i], ev, chrono);
+			qgroup_add(q, &p->cby[i], ev, chrono, 1);
 		for (int i = 0; i < p->nsum; i++)
-			sum_add(q, &p->sum[i], ev, chrono);
+			qsum_add(q, &p->sum[i], ev, chrono, 1);
 		if (p->last) {
 			keep_last(q, p, ev, chrono);
 		} else {
@@ -299,6 +303,8 @@ void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
 		if (p->stop)
 			q->stopped = 1;
 	}
+	if (q->active != was)
+		qslots_todo(q);
 	if (!printers)
 		return;
 	int na = 0;
@@ -314,6 +320,11 @@ void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
 				union_add(q, &na, &def[i]);
 	}
 	emit(q, q->out, ev, chrono, labels, nl, q->ubuf, na);
+}
+
+void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
+{
+	qact(q, ev, mask, mask);
 }
 
 void query_start(struct query *q, uint64_t t0)
@@ -342,6 +353,10 @@ void query_start(struct query *q, uint64_t t0)
 			p->sum[i].sum = 0;
 		q->active |= 1ull << k;
 	}
+	qslots_discard(q);
+	qslots_start(q);
+	qslots_todo(q);
+	qphase_restart(q);
 }
 
 /* ---- summary ------------------------------------------------------------- */
@@ -491,6 +506,7 @@ static void summary_json(struct query *q, struct outbuf *o, uint64_t events)
 
 void query_summary(struct query *q, uint64_t events)
 {
+	query_sync(q);
 	struct outbuf *o = q->out;
 	for (int k = 0; k < q->npat; k++)
 		if (q->pat[k]->saved)

@@ -6,7 +6,8 @@
 # For every ovni trace of ../shared/corpus: counts of several MCVs and of
 # every event, asked in one run, equal weft top's (and for legacy logs,
 # imported on the fly); hand counts on o-small
-# (dump piped through awk) for fields, threads, sums and model states; the
+# (dump piped through awk) for fields, threads, sums, model states and time
+# thresholds; the
 # actions first/last/stop; -f files; --json lines checked by a small JSON
 # parser in awk; the interactive toplevel driven from stdin; dump --filter
 # equal to dump piped through awk; error messages and exit codes.
@@ -178,6 +179,39 @@ e=$("$WEFT" query "$t" 'a: when time >= 1ms do count' | awk '{ print $3 }')
 [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && [ "$a" = "$d" ] && [ "$a" -gt 0 ] && [ "$a" -lt 4858 ] &&
 	[ "$e" = 0 ] && pass "time units: 200us = 200000ns = 200000 = in 0..199999 ($a events), none after 1ms" ||
 	fail "time units" "$a $b $c $d"
+
+# time thresholds that fall on events (the batch path folds them into the
+# prefilter as time passes) and per-stream counts and sums (kept per slot),
+# against every event printed with its attributes
+"$WEFT" query "$t" 'e: when true do current(time, clock, chrono, tid, loom, mcv)' > "$tmp/ev" 2> "$tmp/err"
+x=$(awk -F'[ =]' 'NR == 1000 { print $3 }' "$tmp/ev")
+y=$(awk -F'[ =]' 'NR == 3000 { print $3 }' "$tmp/ev")
+"$WEFT" query "$t" "gt: when time > $x and mcv = \"OHp\" do count(tid), count(loom), sum(time), sum(clock), sum(chrono)" \
+	"ge: when time >= $x and time < $y do count, sum(tid)" "eq: when time = $x or time = $y do count" \
+	'p: when mcv = "OHp" and loom = node01 do current(chrono)' 2> "$tmp/err" | sort > "$tmp/got"
+awk -F'[ =]' -v x="$x" -v y="$y" '
+	$3 >= x && $3 < y { ge++; tid += $9 }
+	$3 == x || $3 == y { eq++ }
+	END { printf "ge: count %d\nge: sum(tid) %d\neq: count %d\n", ge, tid, eq }' "$tmp/ev" > "$tmp/want"
+awk -F'[ =]' -v x="$x" -v y="$y" '
+	$13 != "OHp" { next }
+	$11 == "node01" {
+		# the line names every pattern the event matched
+		printf "%s%s%sp: chrono=%d\n", ($3 > x ? "gt," : ""), ($3 >= x && $3 < y ? "ge," : ""),
+			($3 == x || $3 == y ? "eq," : ""), $7
+	}
+	$3 > x { n[$9]++; l[$11]++; st += $3; sc += $5; sch += $7 }
+	END {
+		for (k in n) printf "gt: count(tid) %d %d\n", k, n[k]
+		for (k in l) printf "gt: count(loom) %s %d\n", k, l[k]
+		printf "gt: sum(time) %.0f\ngt: sum(clock) %.0f\ngt: sum(chrono) %.0f\n", st, sc, sch
+	}' "$tmp/ev" >> "$tmp/want"
+sort -o "$tmp/want" "$tmp/want"
+if [ -n "$x" ] && [ "$x" -gt 0 ] && grep -q '^gt: count(tid)' "$tmp/want" && cmp -s "$tmp/got" "$tmp/want"; then
+	pass "time >, >=, = at the times of events 1000 and 3000; count(tid), sums (events printed | awk)"
+else
+	fail "time thresholds and per-stream counts" "$(diff "$tmp/want" "$tmp/got" | head -5)"
+fi
 
 # ---- actions: first, last, stop --------------------------------------------------
 

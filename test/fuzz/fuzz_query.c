@@ -7,8 +7,9 @@
  * class, payloads of the right and wrong sizes) with every action, the
  * summary included, into an output that is never written out; the prefilter
  * must agree with a full evaluation on every event, and the batch path
- * (query_feed) must count what match + act count. Then the first pattern
- * is removed by its label and the events run again.
+ * (query_feed, with its slots and time phases) must count, group and sum
+ * what match + act do. Then the first pattern is removed by its label and
+ * the events run again.
  *
  * Nothing is printed and no file is written; a broken invariant aborts. */
 #include <stdint.h>
@@ -95,6 +96,23 @@ static void run_events(struct query *q, int feed)
 	query_summary(q, q->chrono);
 }
 
+/* Counts, groups and sums of pattern k, in one number. */
+static uint64_t digest(const struct query *q, int k)
+{
+	const struct qpattern *p = q->pat[k];
+	uint64_t h = p->matches * 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < p->ncby; i++)
+		for (const struct qgroup *g = p->cby[i].groups; g; g = g->hh.next) {
+			uint64_t x = 1469598103934665603ull;
+			for (size_t j = 0; j < g->klen; j++)
+				x = (x ^ (uint8_t) g->key[j]) * 1099511628211ull;
+			h += (x ^ (uint64_t) i) * (g->n + 1); /* any order */
+		}
+	for (int i = 0; i < p->nsum; i++)
+		h = h * 31 + p->sum[i].sum;
+	return h;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -128,14 +146,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(query_bind(&q, &tr, NULL, &e) == 0);
 	query_start(&q, 100);
 	run_events(&q, 0);
-	/* the batch path (query_feed) counts what match + act count */
+	/* the batch path (query_feed) counts, groups and sums what match + act do */
 	uint64_t nm[QUERY_MAX_PATTERNS];
 	for (int k = 0; k < q.npat; k++)
-		nm[k] = q.pat[k]->matches;
+		nm[k] = digest(&q, k);
 	query_start(&q, 100);
 	run_events(&q, 1);
 	for (int k = 0; k < q.npat; k++)
-		check(q.pat[k]->matches == nm[k]);
+		check(digest(&q, k) == nm[k]);
 	q.json = 1;
 	query_start(&q, 100);
 	run_events(&q, 0);

@@ -449,14 +449,21 @@ static char *read_all(int fd)
 	return buf;
 }
 
-START_TEST(actions)
+/* An output buffer on an unlinked temporary file, read back by read_all. */
+static int tmp_out(struct outbuf *o)
 {
 	char path[] = "/tmp/weft-query-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert(fd >= 0);
 	unlink(path);
+	ob_init(o, fd, 4096);
+	return fd;
+}
+
+START_TEST(actions)
+{
 	struct outbuf o;
-	ob_init(&o, fd, 4096);
+	int fd = tmp_out(&o);
 	Q->out = &o;
 	add("p: when mcv = \"OHp\" do current(tid, loom)");
 	add("n: when true do count, count(loom), sum(tid)");
@@ -496,12 +503,8 @@ END_TEST
 
 START_TEST(json_lines)
 {
-	char path[] = "/tmp/weft-query-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert(fd >= 0);
-	unlink(path);
 	struct outbuf o;
-	ob_init(&o, fd, 4096);
+	int fd = tmp_out(&o);
 	Q->out = &o;
 	Q->json = 1;
 	add("p: when true do current(tid, loom, rank, mcv), count(mcv)");
@@ -561,6 +564,219 @@ START_TEST(too_many_patterns)
 }
 END_TEST
 
+/* ---- time phases and slots ------------------------------------------------ */
+
+/* Each event through query_match must agree with the full evaluation. */
+static uint64_t match_checked(const struct weft_ev *ev)
+{
+	uint64_t act = Q->active;
+	uint64_t m = query_match(Q, ev);
+	for (int k = 0; k < Q->npat; k++)
+		ck_assert_msg(((m >> k) & 1) == (uint64_t) (((act >> k) & 1) && query_eval(Q, k, ev, Q->chrono - 1)),
+			      "pattern %s, event at time %llu", Q->pat[k]->label,
+			      (unsigned long long) (ev->time - 1000));
+	return m;
+}
+
+START_TEST(time_thresholds)
+{
+	add("gt: when time > 5 do count");
+	add("ge: when time >= 5 and mcv = \"OHp\" do count");
+	add("eq: when time = 5 do count");
+	add("in: when time in 3..5 or time = 7 do count");
+	add("lt: when time < 5 do count, sum(time)");
+	bind();
+	static const uint64_t t[] = {3, 4, 5, 5, 6, 7, 7};
+	struct weft_ev ev[7];
+	for (int i = 0; i < 7; i++)
+		ev[i] = mkev("OHp", i & 1, t[i], NULL, 0);
+	/* the batch path: the phase changes at the events of times 5, 6 and 8 */
+	for (int i = 0; i < 7; i++)
+		ck_assert_int_eq(query_feed(Q, &ev[i]), 0);
+	query_sync(Q);
+	ck_assert_uint_eq(Q->pat[0]->matches, 3); /* 6, 7, 7 */
+	ck_assert_uint_eq(Q->pat[1]->matches, 5);
+	ck_assert_uint_eq(Q->pat[2]->matches, 2);
+	ck_assert_uint_eq(Q->pat[3]->matches, 6);
+	ck_assert_uint_eq(Q->pat[4]->matches, 2);
+	ck_assert_uint_eq(Q->pat[4]->sum[0].sum, 7);
+	/* past 5, `time > 5` is folded: the prefilter alone decides gt, ge */
+	uint32_t c = query_class(Q, 'O', 'H', 'p');
+	ck_assert_uint_eq(Q->classes[c].sure & 0x3, 0x3);
+	ck_assert_uint_eq(Q->classes[c].maybe & 0x14, 0); /* eq and lt: false for good */
+	ck_assert_int_eq(Q->pat[0]->nlive, 0);
+	/* the same through query_match, event by event, then back in time */
+	query_start(Q, 1000);
+	for (int i = 0; i < 7; i++)
+		match_checked(&ev[i]);
+	ck_assert_uint_eq(match_checked(&ev[1]), 0x18); /* time 4: in, lt */
+	ck_assert_uint_eq(match_checked(&ev[2]), 0x0e); /* time 5 */
+	struct weft_ev late = mkev("OHr", 0, 9, NULL, 0);
+	ck_assert_uint_eq(match_checked(&late), 0x1);
+}
+END_TEST
+
+START_TEST(many_thresholds)
+{
+	/* more thresholds than phases are worth: time is tested per event */
+	char text[1024] = "odd: when time in [";
+	for (int i = 1; i < 80; i += 2)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%d", i > 1 ? ", " : "", i);
+	strcat(text, "] do count");
+	add(text);
+	add("late: when time >= 40 do count");
+	bind();
+	ck_assert(!Q->tphased);
+	for (uint64_t t = 0; t < 80; t++) {
+		struct weft_ev ev = mkev("OHp", 0, t, NULL, 0);
+		query_feed(Q, &ev);
+	}
+	query_sync(Q);
+	ck_assert_uint_eq(Q->pat[0]->matches, 40);
+	ck_assert_uint_eq(Q->pat[1]->matches, 40);
+}
+END_TEST
+
+/* The output of a run over a few OHp events of both streams, through the
+ * batch path (feed) or match + act, with at most `cap` slots; `all`: more
+ * patterns than n. */
+static const char *slot_run(int feed, int cap, int all)
+{
+	static char out[4096];
+	struct outbuf o;
+	int fd = tmp_out(&o);
+	query_free(Q);
+	struct weft_err e = {0};
+	ck_assert(query_init(Q, &e) == 0);
+	Q->out = &o;
+	Q->slot_cap = cap;
+	add("n: when mcv = \"OHp\" do count(tid), count(loom), count(rank), sum(pid), sum(time), "
+	    "sum(clock), sum(chrono)");
+	if (all) {
+		add("b: when mcv = \"OHp\" and tid = 2000 do count");
+		add("p: when mcv = \"OHp\" and loom = node00 and time > 2 do current(tid)");
+		add("f: when tid = 2000 do first, count(tid)");
+	}
+	bind();
+	struct weft_ev ev[] = {
+		mkev("OHp", 0, 1, NULL, 0), mkev("OHp", 1, 2, NULL, 0), mkev("OHr", 0, 3, NULL, 0),
+		mkev("OHp", 0, 4, NULL, 0), mkev("OHp", 1, 5, NULL, 0), mkev("OHp", 0, 6, NULL, 0),
+	};
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		if (feed) {
+			ck_assert_int_eq(query_feed(Q, &ev[i]), 0);
+			continue;
+		}
+		uint64_t m = query_match(Q, &ev[i]);
+		if (m)
+			query_act(Q, &ev[i], m);
+	}
+	query_summary(Q, Q->chrono);
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	snprintf(out, sizeof(out), "%s", read_all(fd));
+	ob_free(&o);
+	close(fd);
+	return out;
+}
+
+START_TEST(slot_counts)
+{
+	static const char n_lines[] =
+		"n: count(tid) 1000 3\n"
+		"n: count(tid) 2000 2\n"
+		"n: count(loom) node00 3\n"
+		"n: count(loom) node01 2\n"
+		"n: count(rank) 3 3\n"
+		"n: count(rank) - 2\n"
+		"n: sum(pid) 700\n"
+		"n: sum(time) 18\n"
+		"n: sum(clock) 43\n"
+		"n: sum(chrono) 13\n";
+	static const char all_lines[] =
+		"n,p: tid=1000\n"
+		"n,p: tid=1000\n"
+		"%s"
+		"b: count 2\n"
+		"f: count(tid) 2000 1\n";
+	char want[2048];
+	snprintf(want, sizeof(want), all_lines, n_lines);
+	ck_assert_str_eq(slot_run(0, 1 << 16, 1), want);
+	/* the batch path counts n and b in slots, and names them on p's lines */
+	ck_assert_str_eq(slot_run(1, 1 << 16, 1), want);
+	ck_assert_int_eq(Q->nsclass, 3); /* the two streams, and no stream */
+	ck_assert_uint_eq(Q->sfast[query_class(Q, 'O', 'H', 'p') + Q->soff[1]], 0x3);
+	ck_assert_str_eq(slot_run(1, 1, 1), want);
+	/* n alone: streams differ by the values counted only */
+	ck_assert_str_eq(slot_run(0, 1 << 16, 0), n_lines);
+	ck_assert_str_eq(slot_run(1, 1 << 16, 0), n_lines);
+	ck_assert_int_eq(Q->nsclass, 3);
+	ck_assert_int_eq(Q->nclasses, 2);
+	/* too many slots: stream classes by masks alone (n goes per event) */
+	ck_assert_str_eq(slot_run(1, 4, 0), n_lines);
+	ck_assert_int_eq(Q->nsclass, 1);
+	ck_assert(Q->scl[0].exact);
+	ck_assert_uint_eq(Q->sfast[query_class(Q, 'O', 'H', 'p')], 0);
+	/* still too many: one class that knows no stream */
+	ck_assert_str_eq(slot_run(1, 1, 0), n_lines);
+	ck_assert_int_eq(Q->nsclass, 1);
+	ck_assert(!Q->scl[0].exact);
+}
+END_TEST
+
+START_TEST(class0_skip)
+{
+	/* the batch path skips class 0 while nearly all events are of it, and
+	 * bumps its slot when they mix; counts are right either way */
+	add("a: when mcv = \"OHp\" do count, sum(time)");
+	bind();
+	uint64_t t = 0, n = 0, sum = 0;
+	for (int i = 0; i < 40000; i++, t++) {
+		struct weft_ev ev = mkev(i % 100 ? "OHx" : "OHp", i & 1, t, NULL, 0);
+		n += i % 100 == 0;
+		sum += i % 100 ? 0 : t;
+		query_feed(Q, &ev);
+	}
+	ck_assert_uint_eq(Q->cmin, 1);
+	for (int i = 0; i < 150000; i++, t++) { /* a checkpoint every 65536 or so */
+		struct weft_ev ev = mkev(i % 2 ? "OHx" : "OHp", i & 1, t, NULL, 0);
+		n += i % 2 == 0;
+		sum += i % 2 ? 0 : t;
+		query_feed(Q, &ev);
+	}
+	ck_assert_uint_eq(Q->cmin, 0);
+	query_sync(Q);
+	ck_assert_uint_eq(Q->pat[0]->matches, n);
+	ck_assert_uint_eq(Q->pat[0]->sum[0].sum, sum);
+}
+END_TEST
+
+START_TEST(live_conjuncts)
+{
+	/* once time > 2 holds, only the conjuncts that time does not settle
+	 * are tested per event; those still depend on the MCV */
+	add("x: when not (mcv = \"OM[\" and value > 3) and time > 2 do count");
+	add("y: when (mcv = \"OM[\" or value > 3) and time > 2 do count");
+	bind();
+	struct weft_ev ev[] = {
+		mark("OM[", 0, 1, 6, 1), mark("OM[", 0, 5, 6, 1), mark("OM[", 1, 6, 2, 1),
+		mark("OM]", 0, 7, 6, 1), mark("OM]", 1, 8, 2, 1),
+	};
+	for (int feed = 0; feed < 2; feed++) {
+		query_start(Q, 1000);
+		for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+			if (feed)
+				query_feed(Q, &ev[i]);
+			else
+				match_checked(&ev[i]);
+		if (feed) {
+			query_sync(Q);
+			ck_assert_uint_eq(Q->pat[0]->matches, 3); /* times 6, 7, 8 */
+			ck_assert_uint_eq(Q->pat[1]->matches, 3); /* times 5, 6, 7 */
+		}
+	}
+}
+END_TEST
+
 Suite *query_suite(void)
 {
 	Suite *s = suite_create("query");
@@ -579,6 +795,11 @@ Suite *query_suite(void)
 	tcase_add_test(tc, json_lines);
 	tcase_add_test(tc, attr_lists_and_remove);
 	tcase_add_test(tc, too_many_patterns);
+	tcase_add_test(tc, time_thresholds);
+	tcase_add_test(tc, many_thresholds);
+	tcase_add_test(tc, slot_counts);
+	tcase_add_test(tc, class0_skip);
+	tcase_add_test(tc, live_conjuncts);
 	suite_add_tcase(s, tc);
 	return s;
 }
