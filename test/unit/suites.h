@@ -16,5 +16,6 @@ Suite *recsort_suite(void);
 Suite *clock_suite(void);
 Suite *writer_suite(void);
 Suite *picl_suite(void);
+Suite *msgkeys_suite(void);
 
 #endif
