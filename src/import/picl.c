@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "mapfile.h"
 #include "picl_int.h"
 
 /* ---- detection (legacy-formats.md §4) --------------------------------------- */
@@ -137,8 +138,10 @@ static int join_lines(const char *s, const char *q, const char *end, char **buf,
 }
 
 /* Read every line of the log (fmt 1 new, 2 old) into records, writing them
- * as they come while p->streaming. Returns 0, -1 or PICL_RESTART. */
-static int read_log(struct picl *p, const char *data, size_t len, int fmt, const char *outdir)
+ * as they come while p->streaming (and giving back the pages of `map`
+ * read, when it is not NULL). Returns 0, -1 or PICL_RESTART. */
+static int read_log(struct picl *p, const char *data, size_t len, int fmt, struct mapfile *map,
+		    const char *outdir)
 {
 	struct weft_err *e = p->err;
 	struct oldlog L = {0};
@@ -157,6 +160,8 @@ static int read_log(struct picl *p, const char *data, size_t len, int fmt, const
 			s = picl_fast_lines(p, s, fast_end, &line, p->streaming ? PICL_BATCH : SIZE_MAX);
 			if (p->streaming && p->n >= PICL_BATCH) {
 				rc = picl_write_batch(p, outdir);
+				if (map)
+					map_release(map, (size_t) (s - data));
 				continue;
 			}
 			if (s >= end)
@@ -251,7 +256,7 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 		p.streaming = fmt == 1;
 		p.cap = p.streaming ? 2 * PICL_BATCH : len / 24 + 4096; /* whole: records are longer */
 		p.r = weft_xmalloc(p.cap * sizeof(*p.r));
-		rc = read_log(&p, (const char *) data, len, fmt, outdir);
+		rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
 		if (rc == 0)
 			rc = picl_write_rest(&p, outdir);
 		if (rc == PICL_RESTART) {
@@ -264,7 +269,7 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 			p.wsilent = shown;
 			p.cap = len / 24 + 4096;
 			p.r = weft_xmalloc(p.cap * sizeof(*p.r));
-			rc = read_log(&p, (const char *) data, len, fmt, outdir);
+			rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
 			if (rc == 0)
 				rc = picl_write_rest(&p, outdir);
 		}
