@@ -174,11 +174,14 @@ static int aliased(const struct picl *p, int64_t code)
 	return 0;
 }
 
-/* One line (see picl_fast_lines): the next line, or NULL. */
+/* One line (see picl_fast_lines), read into the next free record (kept
+ * only when the line is plain): the next line, or NULL. */
 static inline const char *fast_line(struct picl *p, const char *s, unsigned line)
 {
-	int32_t rt, et, proc, process, nd;
-	int64_t t;
+	if (__builtin_expect(p->n == p->cap, 0))
+		picl_grow(p);
+	struct orec *o = &p->r[p->n];
+	int32_t rt, process, nd;
 	int dec;
 	if (s[0] == '-' && s[1] >= '2' && s[1] <= '4' && s[2] == ' ') { /* -2, -3, -4 */
 		rt = '0' - s[1];
@@ -186,21 +189,19 @@ static inline const char *fast_line(struct picl *p, const char *s, unsigned line
 	} else if (!(s = f_int(s, &rt, 1)) || (rt < 0 && rt != -2 && rt != -3 && rt != -4)) {
 		return NULL;
 	}
-	if (!(s = f_int(s, &et, 1)) || !(s = f_seconds(s, &t, &dec)) || !(s = f_int(s, &proc, 0)) || proc > HOST ||
-	    !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
+	if (!(s = f_int(s, &o->type, 1)) || !(s = f_seconds(s, &o->t, &dec)) || !(s = f_int(s, &o->proc, 0)) ||
+	    o->proc > HOST || !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
 		return NULL;
-	int32_t d[3] = {-1, -1, -1};
+	o->a = o->b = o->c = -1;
 	if (nd > 0) {
-		int32_t code;
-		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (p->nalias && aliased(p, code)))
+		int32_t code, v;
+		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (p->nalias && aliased(p, code)) ||
+		    !(s = f_int(s, &o->a, 1)) || (nd > 1 && !(s = f_int(s, &o->b, 1))) ||
+		    (nd > 2 && !(s = f_int(s, &o->c, 1))))
 			return NULL;
-		for (int32_t k = 0; k < nd; k++) {
-			int32_t v;
+		for (int32_t k = 3; k < nd; k++)
 			if (!(s = f_int(s, &v, 1)))
 				return NULL;
-			if (k < 3)
-				d[k] = v;
-		}
 	}
 	if (*s != '\n') {
 		s = skip_sp(s);
@@ -209,11 +210,11 @@ static inline const char *fast_line(struct picl *p, const char *s, unsigned line
 	}
 	if (dec > p->ts_digits)
 		p->ts_digits = dec;
-	if (__builtin_expect(p->n == p->cap, 0))
-		picl_grow(p);
-	struct orec *o = &p->r[p->n++];
-	*o = (struct orec){.t = t, .line = line, .proc = proc, .type = et, .a = d[0], .b = d[1], .c = d[2]};
+	o->line = line;
+	o->seq = 0;
+	o->kind = o->sub = o->digits = 0;
 	picl_set_kind(p, o, rt);
+	p->n++;
 	return s + 1;
 }
 
