@@ -337,7 +337,8 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
 	if (c->type == -21 || c->type == -27)
 		call_send(e, t, x, c);
-	show_state(e, t, x);
+	if (c->st) /* a call without a state changes neither state nor call shown */
+		show_state(e, t, x);
 	return 0;
 }
 
@@ -413,7 +414,8 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	}
 	if (c.sent.ids)
 		free(c.sent.ids);
-	show_state(e, t, x);
+	if (c.st)
+		show_state(e, t, x);
 	return 0;
 }
 
