@@ -23,6 +23,7 @@ struct pstream {
 /* The user block values used, in order of first use (their default labels
  * follow the -5 labels in that order): a set and a list. */
 struct used_marks {
+	uint64_t small;     /* values 0..63 in the set, as bits (the common ones) */
 	int64_t *set;       /* open addressing; INT64_MIN = empty */
 	size_t cap, n;
 	int64_t *order;
@@ -51,7 +52,7 @@ static size_t mark_hash(int64_t v, size_t cap)
 	return (size_t) (((uint64_t) v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-static void used_add(struct used_marks *u, int64_t v)
+static void used_add_slow(struct used_marks *u, int64_t v)
 {
 	if (2 * (u->n + 1) > u->cap) {
 		size_t ncap = u->cap ? 2 * u->cap : 64;
@@ -75,6 +76,15 @@ static void used_add(struct used_marks *u, int64_t v)
 			return;
 	u->set[j] = v;
 	u->order[u->n++] = v;
+	if (v >= 0 && v < 64)
+		u->small |= (uint64_t) 1 << v;
+}
+
+static inline void used_add(struct used_marks *u, int64_t v)
+{
+	if (v >= 0 && v < 64 && (u->small >> v & 1))
+		return;
+	used_add_slow(u, v);
 }
 
 /* ---- events ----------------------------------------------------------------- */
@@ -221,6 +231,13 @@ static int write_records(struct picl *p, const char *outdir)
 				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_UEND: {
+			if (s->nusr && s->usr[s->nusr - 1] == r->type) { /* the innermost block */
+				mark_ev(s, "OM]", clk, r->type);
+				s->nusr--;
+				if (r->type >= 0)
+					xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+				break;
+			}
 			int k = s->nusr - 1;
 			while (k >= 0 && s->usr[k] != r->type)
 				k--;
