@@ -7,9 +7,9 @@
  * one ovni stream per processor.
  *
  * Records are written as they are read while the log is sorted (batches of
- * PICL_BATCH records), so memory stays flat; a log found unsorted after
- * some were written is read again from the start, holding every record and
- * sorting them. Records that need the whole log (statistics: the timestamp
+ * PICL_BATCH records), so memory stays flat. A log found unsorted before
+ * any was written is held whole and sorted; after, it is read again from
+ * the start, holding every record. Records that need the whole log (statistics: the timestamp
  * decimals of every line; file I/O: data from the other end of each call)
  * stop the writing: those from there on are held to the end. */
 #ifndef WEFT_PICL_INT_H
