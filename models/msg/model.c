@@ -2,7 +2,10 @@
  * messages (legacy-formats.md §5: FIFO per (source, destination, type),
  * broadcast expansion, request ids of non-blocking calls; receives earlier
  * than their send kept, and every pair told to emu (emu_pair: emu counts and
- * reports the receives before their send); unmatched ends reported per key). */
+ * reports the receives before their send); unmatched ends reported per key).
+ * Per event it allocates nothing (a broadcast's comm ids aside), finds its
+ * key in one cache line or two (keys.h), and passes emu only the values that
+ * change (the ones it wrote last are kept per thread). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,29 +15,43 @@
 #define STACK_MAX 256
 #define PENDING_CAP 1000000 /* messages held waiting for their other end */
 #define REPORT_KEYS 20
+#define MAX_CALL_TYPE 914   /* state_of covers PICL event types -914..0 */
+
+/* The comm ids a send call posted: one inline, a broadcast's in `ids`. */
+struct posted {
+	uint64_t one;
+	uint64_t *ids;           /* NULL: just `one` (when n is 1) */
+	int n;
+};
 
 struct call {
 	int32_t type;
 	int32_t a, b, c;
 	uint64_t time;
-	uint64_t *ids; /* sends posted by this call (broadcast: several) */
-	int nids;
+	struct posted sent;
+	uint8_t st;              /* its state (msg_state_of), 0 if none */
 };
 
 struct req { /* a non-blocking call's request id */
 	int32_t id;
 	uint64_t time;           /* receives: the posting time */
-	uint64_t *ids;           /* sends: the comms it posted */
-	int nids;
+	struct posted sent;      /* sends: the comms it posted */
 };
 
+/* The thread.prv values the model wrote last, per slot (the writer drops a
+ * value equal to the last: the model does not send it). */
+enum { V_CALL, V_SSIZE, V_STAG, V_STO, V_RSIZE, V_RTAG, V_RFROM, V_MARK, V_USER, NV };
+
 struct mthread {
+	/* read on every event: together at the start */
+	int n;                   /* calls open */
+	int clear;               /* punctual values to reset at the next event */
+	uint32_t shown_state;    /* the state last given to emu */
 	int32_t proc;            /* PICL processor id (tid - 1) */
-	struct call stack[STACK_MAX];
-	int n;
+	int64_t shown[NV];
 	struct req *sreq, *rreq; /* outstanding request ids, FIFO */
 	int nsreq, nrreq, csreq, crreq;
-	int clear;               /* punctual values to reset at the next event */
+	struct call stack[STACK_MAX] __attribute__((aligned(64)));
 };
 
 struct mstate {
@@ -44,7 +61,20 @@ struct mstate {
 	int nproc;
 	struct keytab keys;
 	uint64_t npending, nmatched, noverflow, nsends, nrecvs;
-	int s_call, s_ssize, s_stag, s_sto, s_rsize, s_rtag, s_rfrom, s_mark, s_user;
+	int slot[NV];
+	uint8_t state_of[MAX_CALL_TYPE + 1]; /* by -type */
+};
+
+/* Thread states of PICL system event types (Tables 4-5): -hi..-lo. */
+static const struct {
+	int16_t lo, hi;
+	uint8_t state;
+} state_ranges[] = {
+	{901, 901, MSG_RUNNING},   {21, 21, MSG_SENDING},     {27, 31, MSG_SENDING},
+	{51, 52, MSG_RECEIVING},   {57, 61, MSG_RECEIVING},   {55, 56, MSG_WAITING},
+	{53, 54, MSG_PROBING},     {402, 402, MSG_SYNC},      {401, 401, MSG_CLOCKSYNC},
+	{601, 601, MSG_IDLE},      {11, 14, MSG_OVERHEAD},    {501, 503, MSG_OVERHEAD},
+	{602, 603, MSG_OVERHEAD},  {902, 914, MSG_TRACING},
 };
 
 static const struct {
@@ -70,26 +100,11 @@ static struct mstate *ms(struct emu *e)
 
 int msg_state_of(int type)
 {
-	if (type == -901)
-		return MSG_RUNNING;
-	if (type == -21 || (type >= -31 && type <= -27))
-		return MSG_SENDING;
-	if (type == -51 || type == -52 || (type >= -61 && type <= -57))
-		return MSG_RECEIVING;
-	if (type == -55 || type == -56)
-		return MSG_WAITING;
-	if (type == -53 || type == -54)
-		return MSG_PROBING;
-	if (type == -402)
-		return MSG_SYNC;
-	if (type == -401)
-		return MSG_CLOCKSYNC;
-	if (type == -601)
-		return MSG_IDLE;
-	if ((type >= -14 && type <= -11) || (type >= -503 && type <= -501) || type == -602 || type == -603)
-		return MSG_OVERHEAD;
-	if (type <= -902 && type >= -914)
-		return MSG_TRACING;
+	if (type > 0 || type < -MAX_CALL_TYPE)
+		return 0;
+	for (size_t i = 0; i < sizeof(state_ranges) / sizeof(state_ranges[0]); i++)
+		if (-type >= state_ranges[i].lo && -type <= state_ranges[i].hi)
+			return state_ranges[i].state;
 	return 0;
 }
 
@@ -126,54 +141,91 @@ int msg_setup(struct emu *e, struct weft_err *err)
 		m->by_proc_v[m->nproc] = &e->th[i];
 		m->by_proc_k[m->nproc++] = m->th[i].proc;
 	}
-	m->s_call = emu_slot(e, EMU_THREAD_FILE, MSG_T_CALL, "PICL call");
-	m->s_ssize = emu_slot(e, EMU_THREAD_FILE, MSG_T_SEND_SIZE, "Message size sent (bytes)");
-	m->s_stag = emu_slot(e, EMU_THREAD_FILE, MSG_T_SEND_TAG, "Message type sent");
-	m->s_sto = emu_slot(e, EMU_THREAD_FILE, MSG_T_SEND_TO, "Message sent to processor (+1)");
-	m->s_rsize = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_SIZE, "Message size received (bytes)");
-	m->s_rtag = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_TAG, "Message type received");
-	m->s_rfrom = emu_slot(e, EMU_THREAD_FILE, MSG_T_RECV_FROM, "Message received from processor (+1)");
-	m->s_mark = emu_slot(e, EMU_THREAD_FILE, MSG_T_MARK, "PICL mark");
-	m->s_user = emu_slot(e, EMU_THREAD_FILE, MSG_T_USER_REC, "PICL user record");
+	static const struct {
+		int32_t type;
+		const char *label;
+	} slots[NV] = {
+		[V_CALL] = {MSG_T_CALL, "PICL call"},
+		[V_SSIZE] = {MSG_T_SEND_SIZE, "Message size sent (bytes)"},
+		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent"},
+		[V_STO] = {MSG_T_SEND_TO, "Message sent to processor (+1)"},
+		[V_RSIZE] = {MSG_T_RECV_SIZE, "Message size received (bytes)"},
+		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received"},
+		[V_RFROM] = {MSG_T_RECV_FROM, "Message received from processor (+1)"},
+		[V_MARK] = {MSG_T_MARK, "PICL mark"},
+		[V_USER] = {MSG_T_USER_REC, "PICL user record"},
+	};
+	for (int k = 0; k < NV; k++)
+		m->slot[k] = emu_slot(e, EMU_THREAD_FILE, slots[k].type, slots[k].label);
+	for (int ty = 0; ty <= MAX_CALL_TYPE; ty++)
+		m->state_of[ty] = (uint8_t) msg_state_of(-ty);
 	return 0;
 }
 
 /* ---- output helpers ------------------------------------------------------- */
 
-static void out(struct emu *e, struct emu_thread *t, int slot, int64_t v)
+/* Value v of slot k on t's row, when it changes. */
+static inline void out(struct emu *e, struct emu_thread *t, struct mthread *x, int k, int64_t v)
 {
-	emu_out(e, EMU_THREAD_FILE, t->row, slot, v);
+	if (x->shown[k] != v) {
+		x->shown[k] = v;
+		emu_out(e, EMU_THREAD_FILE, t->row, ms(e)->slot[k], v);
+	}
 }
 
-static void show_state(struct emu *e, struct emu_thread *t, struct mthread *x)
+/* The state and call of the innermost call that has a state. */
+static inline __attribute__((always_inline)) void show_state(struct emu *e, struct emu_thread *t,
+							       struct mthread *x)
 {
 	uint32_t st = 0;
 	int32_t call = 0;
-	for (int i = x->n - 1; i >= 0; i--) {
-		int s = msg_state_of(x->stack[i].type);
-		if (s) {
-			st = (uint32_t) s;
-			if (s != MSG_RUNNING && !call)
+	for (int i = x->n - 1; i >= 0; i--)
+		if (x->stack[i].st) {
+			st = x->stack[i].st;
+			if (st != MSG_RUNNING)
 				call = -x->stack[i].type;
 			break;
 		}
+	if (st != x->shown_state) {
+		x->shown_state = st;
+		emu_model_state(e, t, 'X', st);
 	}
-	emu_model_state(e, t, 'X', st);
-	out(e, t, ms(e)->s_call, call);
+	out(e, t, x, V_CALL, call);
 }
 
-static void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
+static inline void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
 {
 	if (!x->clear)
 		return;
-	struct mstate *m = ms(e);
-	int slots[] = {m->s_rsize, m->s_rtag, m->s_rfrom, m->s_mark, m->s_user};
-	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
-		out(e, t, slots[i], 0);
+	for (int k = V_RSIZE; k <= V_USER; k++)
+		out(e, t, x, k, 0);
 	x->clear = 0;
 }
 
+/* The four i32 fields of an XE event. */
+static inline void fields4(const struct weft_ev *ev, const struct evinfo *in, int32_t f[4])
+{
+	if (__builtin_expect(ev->stream && ev->stream->swap, 0)) {
+		for (int k = 0; k < 4; k++)
+			f[k] = (int32_t) ev_field(in, k, ev);
+		return;
+	}
+	memcpy(f, ev->payload, 4 * sizeof(*f));
+}
+
 /* ---- messages ------------------------------------------------------------- */
+
+static inline const uint64_t *posted_ids(const struct posted *p)
+{
+	return p->ids ? p->ids : &p->one;
+}
+
+static void psend_all(struct emu *e, const struct posted *p)
+{
+	const uint64_t *ids = posted_ids(p);
+	for (int k = 0; k < p->n; k++)
+		emu_comm_psend(e, ids[k], e->now);
+}
 
 static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t to, int32_t len,
 			  int32_t tag)
@@ -182,15 +234,15 @@ static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x
 	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
 	struct key *k = keytab_get(&m->keys, x->proc, to, tag);
-	if (k->recvs.n) {
-		struct pend r = fifo_pop(&k->recvs);
+	if (key_waiting(k, KEY_RECVS)) {
+		struct pend r = key_pop(k);
 		m->npending--;
-		emu_comm_recv(e, id, r.th, r.ltime, r.ptime);
+		emu_comm_recv(e, id, r.th, r.a, r.b);
 		m->nmatched++;
-		emu_pair(e, t, r.th, e->now, r.ptime); /* the receive came first */
+		emu_pair(e, t, r.th, e->now, r.b); /* the receive came first */
 	} else if (m->npending < PENDING_CAP) {
-		struct pend s = {id, e->now, 0, t};
-		fifo_push(&k->sends, &s);
+		struct pend s = {id, e->now, t};
+		key_push(k, KEY_SENDS, &s);
 		m->npending++;
 	} else {
 		m->noverflow++;
@@ -205,15 +257,15 @@ static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int
 	struct mstate *m = ms(e);
 	m->nrecvs++;
 	struct key *k = keytab_get(&m->keys, from, x->proc, tag);
-	if (k->sends.n) {
-		struct pend s = fifo_pop(&k->sends);
+	if (key_waiting(k, KEY_SENDS)) {
+		struct pend s = key_pop(k);
 		m->npending--;
-		emu_comm_recv(e, s.id, t, lrecv, e->now);
+		emu_comm_recv(e, s.a, t, lrecv, e->now);
 		m->nmatched++;
-		emu_pair(e, s.th, t, s.ltime, e->now);
+		emu_pair(e, s.th, t, s.b, e->now);
 	} else if (m->npending < PENDING_CAP) {
-		struct pend r = {0, lrecv, e->now, t};
-		fifo_push(&k->recvs, &r);
+		struct pend r = {lrecv, e->now, t};
+		key_push(k, KEY_RECVS, &r);
 		m->npending++;
 	} else {
 		m->noverflow++;
@@ -223,21 +275,21 @@ static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int
 static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, struct call *c)
 {
 	struct mstate *m = ms(e);
-	out(e, t, m->s_ssize, c->a);
-	out(e, t, m->s_stag, c->b);
-	out(e, t, m->s_sto, c->c == -1 ? -1 : (int64_t) c->c + 1);
+	out(e, t, x, V_SSIZE, c->a);
+	out(e, t, x, V_STAG, c->b);
+	out(e, t, x, V_STO, c->c == -1 ? -1 : (int64_t) c->c + 1);
 	if (c->c != -1) {
-		c->ids = weft_xmalloc(sizeof(*c->ids));
-		c->ids[c->nids++] = post_send(e, t, x, c->c, c->a, c->b);
+		c->sent.one = post_send(e, t, x, c->c, c->a, c->b);
+		c->sent.n = 1;
 		return;
 	}
 	/* broadcast: one send to every other non-host processor */
-	c->ids = weft_xcalloc((size_t) m->nproc + 1, sizeof(*c->ids));
+	c->sent.ids = weft_xcalloc((size_t) m->nproc + 1, sizeof(*c->sent.ids));
 	for (int i = 0; i < m->nproc; i++) {
 		int32_t p = m->by_proc_k[i];
 		if (p == x->proc || p == 32767)
 			continue;
-		c->ids[c->nids++] = post_send(e, t, x, p, c->a, c->b);
+		c->sent.ids[c->sent.n++] = post_send(e, t, x, p, c->a, c->b);
 	}
 }
 
@@ -275,17 +327,18 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	punctual_reset(e, t, x);
 	if (x->n == STACK_MAX)
 		return emu_model_error(e, err, "PICL calls nested %d deep: expected exits", STACK_MAX);
+	int32_t f[4];
+	fields4(ev, in, f);
 	struct call *c = &x->stack[x->n++];
-	memset(c, 0, sizeof(*c));
-	c->type = (int32_t) ev_field(in, 0, ev);
-	c->a = (int32_t) ev_field(in, 1, ev);
-	c->b = (int32_t) ev_field(in, 2, ev);
-	c->c = (int32_t) ev_field(in, 3, ev);
+	c->type = f[0], c->a = f[1], c->b = f[2], c->c = f[3];
 	c->time = e->now;
+	c->sent = (struct posted){0, NULL, 0};
+	c->st = f[0] < 0 && f[0] >= -MAX_CALL_TYPE ? m->state_of[-f[0]] : 0;
 	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
 	if (c->type == -21 || c->type == -27)
 		call_send(e, t, x, c);
-	show_state(e, t, x);
+	if (c->st) /* a call without a state changes neither state nor call shown */
+		show_state(e, t, x);
 	return 0;
 }
 
@@ -295,47 +348,44 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct emu_thread *t = &e->th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
-	int32_t type = (int32_t) ev_field(in, 0, ev);
-	int32_t a = (int32_t) ev_field(in, 1, ev), b = (int32_t) ev_field(in, 2, ev),
-		c3 = (int32_t) ev_field(in, 3, ev);
+	int32_t f[4];
+	fields4(ev, in, f);
+	int32_t type = f[0], a = f[1], b = f[2], c3 = f[3];
 	int i = x->n - 1;
 	while (i >= 0 && x->stack[i].type != type)
 		i--;
 	if (i < 0)
 		return emu_model_error(e, err, "exit of PICL event %d: expected an open entry of that type", type);
 	struct call c = x->stack[i];
-	memmove(&x->stack[i], &x->stack[i + 1], (size_t) (x->n - i - 1) * sizeof(*x->stack));
+	if (i < x->n - 1)
+		memmove(&x->stack[i], &x->stack[i + 1], (size_t) (x->n - i - 1) * sizeof(*x->stack));
 	x->n--;
 	emu_acct_op(e, t, 'X', EMU_OP_END, type, exit_bytes(type, a), type >= 0);
 	struct req r;
 	switch (type) {
 	case -21:
-		for (int k = 0; k < c.nids; k++)
-			emu_comm_psend(e, c.ids[k], e->now);
-		out(e, t, m->s_ssize, 0);
-		out(e, t, m->s_stag, 0);
-		out(e, t, m->s_sto, 0);
+		psend_all(e, &c.sent);
+		out(e, t, x, V_SSIZE, 0);
+		out(e, t, x, V_STAG, 0);
+		out(e, t, x, V_STO, 0);
 		break;
 	case -27: {
-		for (int k = 0; k < c.nids; k++)
-			emu_comm_psend(e, c.ids[k], e->now);
+		psend_all(e, &c.sent);
 		struct req *q = req_push(&x->sreq, &x->nsreq, &x->csreq);
 		q->id = a;
-		q->ids = c.ids;
-		q->nids = c.nids;
-		c.ids = NULL;
-		out(e, t, m->s_ssize, 0);
-		out(e, t, m->s_stag, 0);
-		out(e, t, m->s_sto, 0);
+		q->sent = c.sent;
+		c.sent.ids = NULL;
+		out(e, t, x, V_SSIZE, 0);
+		out(e, t, x, V_STAG, 0);
+		out(e, t, x, V_STO, 0);
 		break;
 	}
 	case -28:
 	case -30:
 	case -31:
 		if (req_take(x->sreq, &x->nsreq, c.a, &r)) {
-			for (int k = 0; k < r.nids; k++)
-				emu_comm_psend(e, r.ids[k], e->now);
-			free(r.ids);
+			psend_all(e, &r.sent);
+			free(r.sent.ids);
 		}
 		break;
 	case -57: {
@@ -353,17 +403,19 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		if (type <= -58 && req_take(x->rreq, &x->nrreq, c.a, &r))
 			lrecv = r.time;
 		got_recv(e, t, x, c3, b, lrecv);
-		out(e, t, m->s_rsize, a);
-		out(e, t, m->s_rtag, b);
-		out(e, t, m->s_rfrom, (int64_t) c3 + 1);
+		out(e, t, x, V_RSIZE, a);
+		out(e, t, x, V_RTAG, b);
+		out(e, t, x, V_RFROM, (int64_t) c3 + 1);
 		x->clear = 1;
 		break;
 	}
 	default:
 		break;
 	}
-	free(c.ids);
-	show_state(e, t, x);
+	if (c.sent.ids)
+		free(c.sent.ids);
+	if (c.st)
+		show_state(e, t, x);
 	return 0;
 }
 
@@ -376,7 +428,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	punctual_reset(e, t, x);
 	int32_t type = (int32_t) ev_field(in, 0, ev);
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
-	out(e, t, m->s_mark, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
+	out(e, t, x, V_MARK, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
 	x->clear = 1;
 	return 0;
 }
@@ -388,7 +440,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct emu_thread *t = &e->th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
-	out(e, t, m->s_user, ev_field(in, 0, ev) + 1);
+	out(e, t, x, V_USER, ev_field(in, 0, ev) + 1);
 	x->clear = 1;
 	return 0;
 }
@@ -461,21 +513,20 @@ int msg_finish(struct emu *e, struct weft_err *err)
 	struct mstate *m = ms(e);
 	uint64_t us = 0, ur = 0;
 	int shown = 0;
-	for (size_t i = 0; i < m->keys.norder; i++) {
-		struct key *k = m->keys.order[i];
-		if (!k->sends.n && !k->recvs.n)
+	for (size_t i = 0; i < m->keys.n; i++) {
+		struct key *k = &m->keys.key[i];
+		if (!k->n)
 			continue;
-		size_t ns = k->sends.n;
-		us += k->sends.n;
-		ur += k->recvs.n;
-		while (k->sends.n) {
-			struct pend s = fifo_pop(&k->sends);
-			emu_comm_drop(e, s.id);
+		size_t ns = key_waiting(k, KEY_SENDS), nr = key_waiting(k, KEY_RECVS);
+		us += ns;
+		ur += nr;
+		while (key_waiting(k, KEY_SENDS)) {
+			struct pend s = key_pop(k);
+			emu_comm_drop(e, s.a);
 		}
 		if (!e->o.quiet && shown++ < REPORT_KEYS)
 			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->src, k->dst, k->tag, ns,
-				  (size_t) k->recvs.n);
+				  k->src, k->dst, k->tag, ns, nr);
 	}
 	if (!e->o.quiet) {
 		if (shown > REPORT_KEYS)
@@ -523,9 +574,9 @@ void msg_free(struct emu *e)
 	for (int i = 0; i < e->nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)
-			free(x->stack[j].ids);
+			free(x->stack[j].sent.ids);
 		for (int j = 0; j < x->nsreq; j++)
-			free(x->sreq[j].ids);
+			free(x->sreq[j].sent.ids);
 		free(x->sreq);
 		free(x->rreq);
 	}

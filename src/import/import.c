@@ -75,8 +75,11 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 			       "recognises (%s)",
 			       path, n ? names : "no importer yet");
 	} else {
-		static const struct import_opts none = {0};
-		rc = fmt->convert(path, m.data, m.size, o ? o : &none, outdir, e);
+		struct import_opts io = {0};
+		if (o)
+			io = *o;
+		io.map = &m;
+		rc = fmt->convert(path, m.data, m.size, &io, outdir, e);
 		char *op = weft_xasprintf("%s/%s", outdir, IMPORT_ORIGIN_FILE);
 		struct stat st;
 		if (rc == 0 && stat(op, &st) != 0)

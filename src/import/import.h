@@ -13,12 +13,19 @@
 
 #include "err.h"
 
+struct mapfile;
+
 /* Options an importer may use; NULL/0 mean its default. */
 struct import_opts {
 	const char *format;    /* force a format by name instead of detecting */
 	const char *time_unit; /* "ns", "us", "ms", "s" (VisAndOr) */
 	const char *profile;   /* CHARISMA machine profile: name or file */
 	int quiet;             /* no notes on stderr (emu -q) */
+	/* set by import_to_dir for convert, not by users: the file mapping
+	 * holding `data`, whose pages a reader may give back as it moves on
+	 * (map_release; they are read again from the file if needed). NULL:
+	 * the data are no file mapping. */
+	struct mapfile *map;
 };
 
 struct weft_import_fmt {

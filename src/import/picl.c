@@ -1,15 +1,18 @@
 /* picl: PICL trace files, new format (ORNL/TM-12125) and old format (PICL
  * 1.x), as ovni streams of the msg model (legacy-formats.md §2-5).
- * The whole log is read into records, converted to model events (old-format
- * calls get their ends from compstats pairs), stable-sorted by (time, line)
- * and written one stream per processor: loom picl.P, one CPU, pid = tid =
- * P + 1; the host (32767 new, -32768 old) is loom picl.host. */
+ * Lines are read into records, converted to model events (old-format calls
+ * get their ends from compstats pairs), in (time, line) order and written
+ * one stream per processor: loom picl.P, one CPU, pid = tid = P + 1; the
+ * host (32767 new, -32768 old) is loom picl.host. A sorted new-format log
+ * is written as it is read (picl_int.h); any other is held whole and
+ * sorted. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import.h"
+#include "mapfile.h"
 #include "picl_int.h"
 
 /* ---- detection (legacy-formats.md §4) --------------------------------------- */
@@ -134,6 +137,100 @@ static int join_lines(const char *s, const char *q, const char *end, char **buf,
 	return n;
 }
 
+/* Read every line of the log (fmt 1 new, 2 old) into records, writing them
+ * as they come while p->streaming (and giving back the pages of `map`
+ * read, when it is not NULL). Returns 0, -1 or PICL_RESTART. */
+static int read_log(struct picl *p, const char *data, size_t len, int fmt, struct mapfile *map,
+		    const char *outdir)
+{
+	struct weft_err *e = p->err;
+	struct oldlog L = {0};
+	const char *s = data, *end = s + len;
+	/* lines starting before the last '\n' that has 8 bytes after it end
+	 * with one: the fast path reads them with no end checks */
+	const char *lastnl = fmt == 1 && len > 8 ? memrchr(s, '\n', len - 8) : NULL;
+	const char *fast_end = lastnl ? lastnl : s;
+	unsigned line = 0;
+	int skipping = 0, rc = 0;
+	char *joined = NULL;
+	size_t jcap = 0;
+	unsigned ncont = 0;
+	while (rc == 0 && s < end) {
+		if (s < fast_end) {
+			s = picl_fast_lines(p, s, fast_end, &line, p->streaming ? PICL_BATCH : SIZE_MAX);
+			if (p->streaming && p->n >= PICL_BATCH) {
+				rc = picl_write_batch(p, outdir);
+				if (map)
+					map_release(map, (size_t) (s - data));
+				continue;
+			}
+			if (s >= end)
+				break;
+		}
+		unsigned at = ++line; /* the record's first line */
+		const char *q = memchr(s, '\n', (size_t) (end - s));
+		if (!q)
+			q = end;
+		const char *next = q < end ? q + 1 : end;
+		int nl = join_lines(s, q, end, &joined, &jcap, &s, &q, &next);
+		if (nl < 0) {
+			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: record continued with '\\': expected a continuation "
+				       "line, found the end of the file", p->path, at);
+			break;
+		}
+		if (nl > 0) {
+			line += (unsigned) nl - 1;
+			if (ncont++ == 0)
+				picl_warn(p, at, "record continued on the next line with '\\': joined (PICL files "
+					  "have one record per line)", NULL);
+		}
+		if (picl_tokenize(p, s, q))
+			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", p->path,
+				       at);
+		else if (p->ntk == 0)
+			;
+		else if (fmt == 1)
+			rc = picl_new_line(p, at);
+		else
+			rc = picl_old_line(p, at, &L, &skipping);
+		s = next;
+		if (rc == 0 && p->n >= PICL_BATCH && p->streaming)
+			rc = picl_write_batch(p, outdir);
+	}
+	free(joined);
+	if (rc == 0 && fmt == 2)
+		picl_old_convert(p, &L);
+	free(L.v);
+	if (rc == 0 && p->n + p->nwritten == 0)
+		rc = weft_fail(e, WEFT_EINPUT, "%s: no event record of any processor: nothing to import", p->path);
+	return rc;
+}
+
+/* Everything read, as before reading (the warnings shown stay counted). */
+static void picl_reset(struct picl *p)
+{
+	picl_write_free(p);
+	free(p->r);
+	p->r = NULL;
+	p->n = p->cap = p->nwritten = 0;
+	for (int i = 0; i < p->nlab; i++)
+		free(p->lab[i].text);
+	free(p->lab);
+	p->lab = NULL;
+	p->nlab = p->clab = 0;
+	for (int i = 0; i < p->nfile; i++)
+		free(p->file[i]);
+	free(p->file);
+	p->file = NULL;
+	p->nfile = p->cfile = 0;
+	picl_scope_free(p);
+	p->alias = NULL;
+	p->subset = NULL;
+	p->nalias = p->calias = p->nsubset = p->csubset = 0;
+	p->ts_digits = p->has_files = p->has_stats = 0;
+	p->nlater = p->nlater_more = 0;
+}
+
 static int picl_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
 			const char *outdir, struct weft_err *e)
 {
@@ -154,62 +251,31 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 			       path, bad, "other");
 	else if (fmt == 0)
 		rc = weft_fail(e, WEFT_EINPUT, "%s: not a PICL trace: no line looks like a PICL record", path);
-	struct oldlog L = {0};
-	p.cap = len / 24 + 4096; /* records are longer than that: no regrowth */
-	p.r = weft_xmalloc(p.cap * sizeof(*p.r));
-	const char *s = (const char *) data, *end = s + len;
-	unsigned line = 0;
-	int skipping = 0;
-	char *joined = NULL;
-	size_t jcap = 0;
-	unsigned ncont = 0;
-	while (rc == 0 && s < end) {
-		const char *q = memchr(s, '\n', (size_t) (end - s));
-		if (!q)
-			q = end;
-		const char *next = q < end ? q + 1 : end;
-		unsigned at = ++line; /* the record's first line */
-		int nl = join_lines(s, q, end, &joined, &jcap, &s, &q, &next);
-		if (nl < 0) {
-			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: record continued with '\\': expected a continuation "
-				       "line, found the end of the file", path, at);
-			break;
+	if (rc == 0) {
+		/* a new-format log is read in batches (sorted) or whole (else) */
+		p.streaming = fmt == 1;
+		p.cap = p.streaming ? 2 * PICL_BATCH : len / 24 + 4096; /* whole: records are longer */
+		p.r = weft_xmalloc(p.cap * sizeof(*p.r));
+		rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
+		if (rc == 0)
+			rc = picl_write_rest(&p, outdir);
+		if (rc == PICL_RESTART) {
+			/* found unsorted after writing: again, holding every record,
+			 * without showing the warnings of the reading twice */
+			int shown = p.nwarn;
+			picl_reset(&p);
+			p.streaming = 0;
+			p.nwarn = 0;
+			p.wsilent = shown;
+			p.cap = len / 24 + 4096;
+			p.r = weft_xmalloc(p.cap * sizeof(*p.r));
+			rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
+			if (rc == 0)
+				rc = picl_write_rest(&p, outdir);
 		}
-		if (nl > 0) {
-			line += (unsigned) nl - 1;
-			if (ncont++ == 0)
-				picl_warn(&p, at, "record continued on the next line with '\\': joined (PICL files "
-					  "have one record per line)", NULL);
-		}
-		if (fmt == 1 && picl_fast_line(&p, s, q, at))
-			;
-		else if (picl_tokenize(&p, s, q))
-			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", path, at);
-		else if (p.ntk == 0)
-			;
-		else if (fmt == 1)
-			rc = picl_new_line(&p, at);
-		else
-			rc = picl_old_line(&p, at, &L, &skipping);
-		s = next;
 	}
-	free(joined);
-	if (rc == 0 && fmt == 2)
-		picl_old_convert(&p, &L);
-	if (rc == 0 && p.n == 0)
-		rc = weft_fail(e, WEFT_EINPUT, "%s: no event record of any processor: nothing to import", path);
-	if (rc == 0)
-		rc = picl_write_streams(&p, outdir);
-	free(L.v);
-	free(p.r);
+	picl_reset(&p);
 	free(p.tk);
-	for (int i = 0; i < p.nlab; i++)
-		free(p.lab[i].text);
-	free(p.lab);
-	for (int i = 0; i < p.nfile; i++)
-		free(p.file[i]);
-	free(p.file);
-	picl_scope_free(&p);
 	return rc;
 }
 

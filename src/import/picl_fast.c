@@ -4,71 +4,166 @@
  * fraction digits, no exponent), and no data or integer data under
  * descriptor code 2 or 3 (not redefined by a -6 record). It stores exactly
  * what picl_new_line would; anything else (quotes, other records, odd
- * numbers, errors) is left to picl_new_line, which alone reports errors. */
+ * numbers, errors, a '\\' continuing the line) is left to picl_new_line,
+ * which alone reports errors. Every scan stops at the line's '\n' (the
+ * caller guarantees one, and 8 readable bytes from any byte up to it), so
+ * no byte is compared with an end pointer. Integers of more than 9 digits,
+ * a '+' sign and the like also go to picl_new_line, with the same result.
+ * The common shape (single spaces, short numbers) takes the fewest
+ * instructions; blanks of other kinds or lengths take a slower branch. */
 #include "picl_int.h"
 
-static inline int is_sp(char c)
+/* White space but the newline: ' ', '\t', '\v', '\f', '\r'. */
+static inline int is_sp(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	return c == ' ' || (c >= '\t' && c <= '\r' && c != '\n');
 }
 
-static inline const char *skip_sp(const char *s, const char *e)
+static inline const char *skip_sp(const char *s)
 {
-	while (s < e && is_sp(*s))
+	while (is_sp((unsigned char) *s))
 		s++;
 	return s;
 }
 
-/* A decimal integer in [lo, hi] ending at white space or the end. */
-static inline int f_int(const char **sp, const char *e, int64_t lo, int64_t hi, int64_t *out)
+static inline unsigned digit(const char *s)
 {
-	const char *s = *sp;
-	int neg = 0;
-	if (s < e && (*s == '-' || *s == '+'))
-		neg = *s++ == '-';
+	return (unsigned) (unsigned char) *s - '0';
+}
+
+/* After a field ending at s (not a space): the next field past a blank,
+ * the newline itself (where the next field fails: a line with too few
+ * fields is not plain), or NULL. */
+static const char *field_end(const char *s)
+{
+	return *s == '\n' ? s : is_sp((unsigned char) *s) ? s + 1 : NULL;
+}
+
+/* A field the fast branch does not take: blanks first, a '-' (when
+ * `sign`), 1 to 9 digits, then a blank or the newline. */
+static __attribute__((noinline)) const char *field_slow(const char *s, int32_t *out, int sign)
+{
+	s = skip_sp(s);
+	unsigned neg = sign && *s == '-';
+	s += neg;
 	const char *d = s;
-	int64_t v = 0;
-	while (s < e && (unsigned) (*s - '0') < 10u && s - d < 18)
-		v = v * 10 + (*s++ - '0');
-	if (s == d || (s < e && !is_sp(*s))) /* also a 19th digit */
-		return -1;
-	v = neg ? -v : v;
-	if (v < lo || v > hi)
-		return -1;
-	*out = v;
-	*sp = s;
-	return 0;
+	uint32_t v = 0;
+	for (unsigned c; (c = digit(s)) < 10; s++)
+		v = v * 10 + c;
+	if (s == d || s - d > 9)
+		return NULL;
+	*out = (int32_t) (neg ? 0u - v : v);
+	return field_end(s);
+}
+
+/* A field: 1 to 9 digits (so an int32_t; longer ones are left to
+ * picl_new_line), negative when `sign` allows, then a blank or the
+ * newline. Sets *out and returns the start of the next field (see
+ * field_end), or NULL. Short numbers are read unrolled. */
+static inline __attribute__((always_inline)) const char *f_int(const char *s, int32_t *out, int sign)
+{
+	unsigned neg = 0;
+	if (sign && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	uint32_t v = digit(s);
+	if (__builtin_expect(v >= 10, 0))
+		return neg ? NULL : field_slow(s, out, sign);
+	unsigned c = digit(s + 1);
+	if (c >= 10) {
+		s += 1;
+	} else {
+		v = v * 10 + c;
+		c = digit(s + 2);
+		if (c >= 10) {
+			s += 2;
+		} else {
+			const char *d = s;
+			s += 2;
+			do {
+				v = v * 10 + c;
+				c = digit(++s);
+			} while (c < 10);
+			if (s - d > 9)
+				return NULL;
+		}
+	}
+	*out = (int32_t) (neg ? 0u - v : v);
+	if (__builtin_expect(c == (unsigned) (' ' - '0'), 1))
+		return s + 1;
+	if (c == (unsigned) ('\n' - '0'))
+		return s;
+	return field_end(s);
+}
+
+/* Up to 7 decimal digits at s, read as one 8-byte word: their number in
+ * *n (8: maybe more, read them one by one) and their value. */
+static inline uint64_t swar_digits(const char *s, int *n)
+{
+	uint64_t x;
+	memcpy(&x, s, 8);
+	uint64_t d = x - 0x3030303030303030ull;
+	/* the high bit of each byte that is not a digit: below '0' the
+	 * subtraction wraps, above '9' adding 0x76 reaches 0x80; borrows and
+	 * carries only move upwards, past the first non-digit */
+	uint64_t nondig = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+	if (!nondig) {
+		*n = 8;
+		return 0;
+	}
+	int bits = __builtin_ctzll(nondig) - 7; /* 8 x digits */
+	*n = bits >> 3;
+	if (!bits)
+		return 0;
+	d <<= 64 - bits; /* the digits at the top, zeros (leading) below */
+	d = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
+	d = (d * 100 + (d >> 16)) & 0x0000ffff0000ffffull;
+	return (d * 10000 + (d >> 32)) & 0xffffffffull;
 }
 
 static const int64_t pow10_ns[10] = {
 	1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1,
 };
 
-/* "[-+]D[.D]" seconds to ns, and the number of decimals. */
-static inline int f_seconds(const char **sp, const char *e, int64_t *out, int *decimals)
+/* "[-]D[.D]" seconds (at most 9 digits each side) to ns, and the number
+ * of decimals, then a blank: the byte after that, or NULL. */
+static inline __attribute__((always_inline)) const char *seconds_at(const char *s, int64_t *out,
+								      int *decimals)
 {
-	const char *s = *sp;
-	int neg = 0;
-	if (s < e && (*s == '-' || *s == '+'))
-		neg = *s++ == '-';
+	unsigned neg = *s == '-';
+	s += neg;
 	const char *d = s;
-	int64_t ip = 0, fp = 0;
-	while (s < e && (unsigned) (*s - '0') < 10u && s - d < 9)
-		ip = ip * 10 + (*s++ - '0');
+	uint64_t ip = 0, fp = 0;
+	for (unsigned c; (c = digit(s)) < 10; s++)
+		ip = ip * 10 + c;
 	int ni = (int) (s - d), nf = 0;
-	if (s < e && *s == '.') {
-		const char *f = ++s;
-		while (s < e && (unsigned) (*s - '0') < 10u && s - f < 9)
-			fp = fp * 10 + (*s++ - '0');
-		nf = (int) (s - f);
+	if (*s == '.') {
+		fp = swar_digits(++s, &nf);
+		if (__builtin_expect(nf == 8, 0)) {
+			const char *f = s;
+			fp = 0;
+			for (unsigned c; (c = digit(s)) < 10; s++)
+				fp = fp * 10 + c;
+			nf = s - f > 9 ? 10 : (int) (s - f);
+		} else {
+			s += nf;
+		}
 	}
-	if (ni + nf == 0 || (s < e && !is_sp(*s))) /* also a 10th digit, an exponent */
-		return -1;
-	int64_t v = ip * 1000000000 + fp * pow10_ns[nf];
+	if (ni > 9 || nf > 9 || ni + nf == 0 || !is_sp((unsigned char) *s)) /* also an exponent */
+		return NULL;
+	int64_t v = (int64_t) ip * 1000000000 + (int64_t) fp * pow10_ns[nf];
 	*out = neg ? -v : v;
 	*decimals = nf;
-	*sp = s;
-	return 0;
+	return s + 1;
+}
+
+static inline const char *f_seconds(const char *s, int64_t *out, int *decimals)
+{
+	const char *r = seconds_at(s, out, decimals);
+	if (__builtin_expect(!r && is_sp((unsigned char) *s), 0))
+		r = seconds_at(skip_sp(s), out, decimals);
+	return r;
 }
 
 static int aliased(const struct picl *p, int64_t code)
@@ -79,54 +174,60 @@ static int aliased(const struct picl *p, int64_t code)
 	return 0;
 }
 
-int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line)
+/* One line (see picl_fast_lines), read into the next free record (kept
+ * only when the line is plain): the next line, or NULL. */
+static inline const char *fast_line(struct picl *p, const char *s, unsigned line)
 {
-	int64_t rt, et, t, proc, process, nd;
+	if (__builtin_expect(p->n == p->cap, 0))
+		picl_grow(p);
+	struct orec *o = &p->r[p->n];
+	int32_t rt, process, nd;
 	int dec;
-	s = skip_sp(s, e);
-	if (f_int(&s, e, INT32_MIN, INT32_MAX, &rt) || (rt < 0 && rt != -2 && rt != -3 && rt != -4))
-		return 0;
-	s = skip_sp(s, e);
-	if (f_int(&s, e, INT32_MIN, INT32_MAX, &et))
-		return 0;
-	s = skip_sp(s, e);
-	if (f_seconds(&s, e, &t, &dec))
-		return 0;
-	s = skip_sp(s, e);
-	if (f_int(&s, e, 0, HOST, &proc))
-		return 0;
-	s = skip_sp(s, e);
-	if (f_int(&s, e, INT32_MIN, INT32_MAX, &process))
-		return 0;
-	s = skip_sp(s, e);
-	if (f_int(&s, e, 0, 1000000, &nd))
-		return 0;
-	s = skip_sp(s, e);
-	int32_t d[3] = {-1, -1, -1};
-	if (nd > 0) {
-		int64_t code;
-		if (f_int(&s, e, INT32_MIN, INT32_MAX, &code) || (code != 2 && code != 3) || aliased(p, code))
-			return 0;
-		for (int64_t k = 0; k < nd; k++) {
-			int64_t v;
-			s = skip_sp(s, e);
-			if (f_int(&s, e, INT32_MIN, INT32_MAX, &v))
-				return 0;
-			if (k < 3)
-				d[k] = (int32_t) v;
-		}
-		s = skip_sp(s, e);
+	if (s[0] == '-' && s[1] >= '2' && s[1] <= '4' && s[2] == ' ') { /* -2, -3, -4 */
+		rt = '0' - s[1];
+		s += 3;
+	} else if (!(s = f_int(s, &rt, 1)) || (rt < 0 && rt != -2 && rt != -3 && rt != -4)) {
+		return NULL;
 	}
-	if (s != e)
-		return 0;
+	if (!(s = f_int(s, &o->type, 1)) || !(s = f_seconds(s, &o->t, &dec)) || !(s = f_int(s, &o->proc, 0)) ||
+	    o->proc > HOST || !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
+		return NULL;
+	o->a = o->b = o->c = -1;
+	if (nd > 0) {
+		int32_t code, v;
+		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (p->nalias && aliased(p, code)) ||
+		    !(s = f_int(s, &o->a, 1)) || (nd > 1 && !(s = f_int(s, &o->b, 1))) ||
+		    (nd > 2 && !(s = f_int(s, &o->c, 1))))
+			return NULL;
+		for (int32_t k = 3; k < nd; k++)
+			if (!(s = f_int(s, &v, 1)))
+				return NULL;
+	}
+	if (*s != '\n') {
+		s = skip_sp(s);
+		if (*s != '\n')
+			return NULL;
+	}
 	if (dec > p->ts_digits)
 		p->ts_digits = dec;
-	struct orec *o = picl_add(p);
-	o->t = t;
 	o->line = line;
-	o->proc = (int32_t) proc;
-	o->type = (int32_t) et;
-	o->a = d[0], o->b = d[1], o->c = d[2];
+	o->seq = 0;
+	o->kind = o->sub = o->digits = 0;
 	picl_set_kind(p, o, rt);
-	return 1;
+	p->n++;
+	return s + 1;
+}
+
+const char *picl_fast_lines(struct picl *p, const char *s, const char *end, unsigned *line, size_t stop)
+{
+	unsigned ln = *line;
+	while (s < end && p->n < stop) {
+		const char *nx = fast_line(p, s, ln + 1);
+		if (!nx)
+			break;
+		ln++;
+		s = nx;
+	}
+	*line = ln;
+	return s;
 }

@@ -11,11 +11,6 @@
 #include "picl_int.h"
 #include "writer.h"
 
-int picl_is_file(int32_t type)
-{
-	return type == -201 || type == -202 || type == -221 || type == -251;
-}
-
 int32_t picl_file_id(struct picl *p, const char *s, size_t n)
 {
 	for (int i = 0; i < p->nfile; i++)

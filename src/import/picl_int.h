@@ -3,19 +3,29 @@
  * lines and reads numbers exactly; picl_new.c reads new-format records
  * (descriptors, scoped -6 aliases, subsets, statistics), with a fast path
  * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
- * and turns calls into entries and exits; picl_write.c sorts the records and
- * writes one ovni stream per processor. */
+ * and turns calls into entries and exits; picl_write.c writes the records as
+ * one ovni stream per processor.
+ *
+ * Records are written as they are read while the log is sorted (batches of
+ * PICL_BATCH records), so memory stays flat. A log found unsorted before
+ * any was written is held whole and sorted; after, it is read again from
+ * the start, holding every record. Records that need the whole log (statistics: the timestamp
+ * decimals of every line; file I/O: data from the other end of each call)
+ * stop the writing: those from there on are held to the end. */
 #ifndef WEFT_PICL_INT_H
 #define WEFT_PICL_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 
 #define HOST 32767
 #define NPROC_IDS 32768 /* processor ids 0..32767 (32767 = host) */
 #define MAX_WARN 20
+#define PICL_BATCH 2048 /* records written at a time while the log is sorted */
+#define PICL_RESTART 1  /* the log was found unsorted: read it again, holding every record */
 
 enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT };
 
@@ -52,15 +62,33 @@ struct picl_subset {
 	int n;
 };
 
+struct picl_out;
+
+/* The writing of warnings: those of the reading are shown at once, those of
+ * the writing after every one of the reading (as when the whole log was
+ * read first), MAX_WARN in all. */
+struct picl_later {
+	unsigned line;
+	const char *what;
+};
+
 struct picl {
 	const char *path;
-	struct orec *r;
+	struct orec *r;  /* records read and not written yet */
 	size_t n, cap;
+	int streaming;   /* batches are written as they fill (a sorted log) */
+	size_t nwritten; /* records already written */
+	struct orec last; /* the last record written (time, line, seq) */
+	int has_stats;   /* a -101/-102/-103 record was read */
+	struct picl_out *out;
 	struct tok *tk;
 	int ntk, ctk;
 	struct label *lab;
 	int nlab, clab;
 	int nwarn;
+	int wsilent;     /* warnings a first reading already showed */
+	struct picl_later later[MAX_WARN + 1];
+	int nlater, nlater_more;
 	int ts_digits; /* most decimals seen in a timestamp */
 	char **file;   /* file names of -201 records; id = index + 1 */
 	int nfile, cfile;
@@ -91,10 +119,42 @@ struct oldlog {
 
 
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what);
-struct orec *picl_add(struct picl *p);
+/* A warning of the writing (`what` a constant), shown by picl_warn_flush. */
+void picl_warn_later(struct picl *p, unsigned line, const char *what);
+void picl_warn_flush(struct picl *p);
+
+void picl_grow(struct picl *p);
+
+/* A new record, zeroed. */
+static inline struct orec *picl_add(struct picl *p)
+{
+	if (__builtin_expect(p->n == p->cap, 0))
+		picl_grow(p);
+	struct orec *o = &p->r[p->n++];
+	memset(o, 0, sizeof(*o));
+	return o;
+}
+
+static inline int picl_is_file(int32_t type)
+{
+	return type == -201 || type == -202 || type == -221 || type == -251;
+}
+
 /* The kind of an event record (o->type set) of record type rt: user
  * record, user event entry/exit/mark, system entry/exit/mark. */
-void picl_set_kind(struct picl *p, struct orec *o, int64_t rt);
+static inline void picl_set_kind(struct picl *p, struct orec *o, int64_t rt)
+{
+	if (rt >= 0) {
+		o->kind = K_USER;
+		o->a = (int32_t) rt;
+	} else if (o->type >= 0) {
+		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
+	} else {
+		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
+		if (picl_is_file(o->type))
+			p->has_files = 1;
+	}
+}
 void picl_add_label(struct picl *p, int64_t value, const char *s, size_t n);
 
 /* Split [s, e) at white space; a token starting with '"' runs to the next
@@ -107,10 +167,14 @@ int picl_tok_decimals(const struct tok *t);
 
 /* One tokenized new-format record (p->tk); -1 with p->err filled. */
 int picl_new_line(struct picl *p, unsigned line);
-/* A plain new-format line [s, e) read without tokenizing: 1 stored, 0 not
- * plain (read it with picl_tokenize and picl_new_line, which also report
- * its errors). */
-int picl_fast_line(struct picl *p, const char *s, const char *e, unsigned line);
+/* Plain new-format lines read without tokenizing, from s (the start of
+ * line *line + 1) while they start before `end` and fewer than `stop`
+ * records are held: a '\n' must end every line starting before `end`, and
+ * 8 bytes must be readable at any byte up to it (they bound every scan).
+ * Returns where it stopped (*line is the last line read): at `end`, at the
+ * stop, or at a line that is not plain (read it with picl_tokenize and
+ * picl_new_line, which also report its errors). */
+const char *picl_fast_lines(struct picl *p, const char *s, const char *end, unsigned *line, size_t stop);
 
 int picl_old_key(const struct tok *t);
 int picl_old_line(struct picl *p, unsigned line, struct oldlog *L, int *skipping);
@@ -127,16 +191,25 @@ int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
 void picl_scope_free(struct picl *p);
 
 struct ovni_writer;
-int picl_is_file(int32_t type);
 /* The id of a file name (1, 2, ... in order of first appearance). */
 int32_t picl_file_id(struct picl *p, const char *s, size_t n);
-/* Give each file entry and exit the data of its other end (sorted records). */
+/* Give each file entry and exit the data of its other end (sorted records,
+ * p->r[0..n)). */
 void picl_files_pair(struct picl *p);
 /* The fileio events of one file I/O entry, exit or mark. */
 void picl_file_event(struct ovni_writer *w, const struct orec *r, uint64_t clk);
 void picl_file_close(struct ovni_writer *w, int32_t type, uint64_t clk);
 
-/* Sort the records by (time, line, seq) and write the streams. */
-int picl_write_streams(struct picl *p, const char *outdir);
+/* Writing (picl_write.c). picl_write_batch (new-format records, read in
+ * line order) writes the records held when they continue the sorted order
+ * of those written and nothing asks to hold
+ * them (else it stops the streaming; PICL_RESTART if some were written
+ * already). picl_write_rest sorts what is held if nothing was written yet
+ * (PICL_RESTART if it is out of order after something was), writes it and
+ * finishes the streams. picl_write_free releases the writing (also after
+ * an error or for a restart). */
+int picl_write_batch(struct picl *p, const char *outdir);
+int picl_write_rest(struct picl *p, const char *outdir);
+void picl_write_free(struct picl *p);
 
 #endif

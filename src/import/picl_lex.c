@@ -8,21 +8,37 @@
 
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what)
 {
-	if (p->nwarn++ < MAX_WARN)
+	int k = p->nwarn++;
+	if (k < p->wsilent)
+		return; /* shown by the reading that found the log unsorted */
+	if (k < MAX_WARN)
 		weft_warn("%s:%u: %s%s", p->path, line, fmt, what ? what : "");
-	else if (p->nwarn == MAX_WARN + 1)
+	else if (k == MAX_WARN)
 		weft_warn("%s: more warnings follow; not shown", p->path);
 }
 
-struct orec *picl_add(struct picl *p)
+/* Only the first MAX_WARN + 1 can be shown (even after no warning of the
+ * reading): the rest are counted. */
+void picl_warn_later(struct picl *p, unsigned line, const char *what)
 {
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 4096;
-		p->r = weft_xrealloc(p->r, p->cap * sizeof(*p->r));
-	}
-	struct orec *o = &p->r[p->n++];
-	memset(o, 0, sizeof(*o));
-	return o;
+	if (p->nlater < MAX_WARN + 1)
+		p->later[p->nlater++] = (struct picl_later){line, what};
+	else
+		p->nlater_more++;
+}
+
+void picl_warn_flush(struct picl *p)
+{
+	for (int i = 0; i < p->nlater; i++)
+		picl_warn(p, p->later[i].line, p->later[i].what, NULL);
+	p->nwarn += p->nlater_more;
+	p->nlater = p->nlater_more = 0;
+}
+
+void picl_grow(struct picl *p)
+{
+	p->cap = p->cap ? 2 * p->cap : 4096;
+	p->r = weft_xrealloc(p->r, p->cap * sizeof(*p->r));
 }
 
 void picl_add_label(struct picl *p, int64_t value, const char *s, size_t n)
@@ -182,18 +198,4 @@ int picl_tok_decimals(const struct tok *t)
 			d -= (int) x;
 	}
 	return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
-void picl_set_kind(struct picl *p, struct orec *o, int64_t rt)
-{
-	if (rt >= 0) {
-		o->kind = K_USER;
-		o->a = (int32_t) rt;
-	} else if (o->type >= 0) {
-		o->kind = rt == -3 ? K_UBEGIN : rt == -4 ? K_UEND : K_MARK;
-	} else {
-		o->kind = rt == -3 ? K_ENTRY : rt == -4 ? K_EXIT : K_MARK;
-		if (picl_is_file(o->type))
-			p->has_files = 1;
-	}
 }

@@ -83,6 +83,7 @@ static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int
 		}
 		if (v < 0)
 			continue; /* -1: not measured */
+		p->has_stats = 1;
 		struct orec *o = picl_add(p);
 		o->t = t;
 		o->line = line;

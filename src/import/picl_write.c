@@ -1,6 +1,9 @@
-/* picl_write: the records, stable-sorted by (time, line), as one ovni stream
- * per processor (loom picl.P, one CPU, pid = tid = P + 1; the host is loom
- * picl.host) of the msg model, with user events as ovni marks too. */
+/* picl_write: records in (time, line) order as one ovni stream per processor
+ * (loom picl.P, one CPU, pid = tid = P + 1; the host is loom picl.host) of
+ * the msg model, with user events as ovni marks too. Streams are opened at
+ * their processor's first record and written batch by batch; their
+ * stream.json (which names the user block labels of the whole log) when
+ * they are finished. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +12,28 @@
 #include "strbuf.h"
 #include "writer.h"
 
-/* ---- writing ---------------------------------------------------------------- */
+struct pstream {
+	struct ovni_writer w;
+	char *dir;
+	uint64_t last;
+	int32_t *sys, *usr; /* open entries (types) */
+	int nsys, csys, nusr, cusr;
+};
+
+/* The user block values used, in order of first use (their default labels
+ * follow the -5 labels in that order): a set and a list. */
+struct used_marks {
+	uint64_t small;     /* values 0..63 in the set, as bits (the common ones) */
+	int64_t *set;       /* open addressing; INT64_MIN = empty */
+	size_t cap, n;
+	int64_t *order;
+};
+
+struct picl_out {
+	struct pstream **st; /* by processor id */
+	int64_t t0;          /* time of the first record written (the earliest) */
+	struct used_marks used;
+};
 
 static int cmp_orec(const void *a, const void *b)
 {
@@ -21,27 +45,84 @@ static int cmp_orec(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-struct pstream {
-	struct ovni_writer w;
-	int open;
-	uint64_t last;
-	int32_t *sys, *usr; /* open entries (types) */
-	int nsys, csys, nusr, cusr;
-};
+/* ---- user block values ---------------------------------------------------- */
 
-static void push(int32_t **v, int *n, int *cap, int32_t x)
+static size_t mark_hash(int64_t v, size_t cap)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*v = weft_xrealloc(*v, (size_t) *cap * sizeof(**v));
+	return (size_t) (((uint64_t) v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+static void used_add_slow(struct used_marks *u, int64_t v)
+{
+	if (2 * (u->n + 1) > u->cap) {
+		size_t ncap = u->cap ? 2 * u->cap : 64;
+		int64_t *ns = weft_xmalloc(ncap * sizeof(*ns));
+		for (size_t i = 0; i < ncap; i++)
+			ns[i] = INT64_MIN;
+		for (size_t i = 0; i < u->n; i++) {
+			size_t j = mark_hash(u->order[i], ncap);
+			while (ns[j] != INT64_MIN)
+				j = (j + 1) & (ncap - 1);
+			ns[j] = u->order[i];
+		}
+		free(u->set);
+		u->set = ns;
+		u->cap = ncap;
+		u->order = weft_xrealloc(u->order, ncap / 2 * sizeof(*u->order));
 	}
+	size_t j = mark_hash(v, u->cap);
+	for (; u->set[j] != INT64_MIN; j = (j + 1) & (u->cap - 1))
+		if (u->set[j] == v)
+			return;
+	u->set[j] = v;
+	u->order[u->n++] = v;
+	if (v >= 0 && v < 64)
+		u->small |= (uint64_t) 1 << v;
+}
+
+static inline void used_add(struct used_marks *u, int64_t v)
+{
+	if (v >= 0 && v < 64 && (u->small >> v & 1))
+		return;
+	used_add_slow(u, v);
+}
+
+/* ---- events ----------------------------------------------------------------- */
+
+static void grow(int32_t **v, int *cap)
+{
+	*cap = *cap ? 2 * *cap : 16;
+	*v = weft_xrealloc(*v, (size_t) *cap * sizeof(**v));
+}
+
+static inline void push(int32_t **v, int *n, int *cap, int32_t x)
+{
+	if (__builtin_expect(*n == *cap, 0))
+		grow(v, cap);
 	(*v)[(*n)++] = x;
 }
 
-static void xev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type, int32_t a, int32_t b, int32_t c)
+/* Remove the innermost open entry of `type`; 0 if there is none. */
+static inline int pop_type(int32_t *v, int *n, int32_t type)
+{
+	int k = *n - 1;
+	if (k >= 0 && v[k] == type) {
+		*n = k;
+		return 1;
+	}
+	while (k >= 0 && v[k] != type)
+		k--;
+	if (k < 0)
+		return 0;
+	memmove(&v[k], &v[k + 1], (size_t) (*n - k - 1) * sizeof(*v));
+	(*n)--;
+	return 1;
+}
+
+static inline void xev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type, int32_t a, int32_t b, int32_t c)
 {
 	int32_t pl[4] = {type, a, b, c};
-	ow_event(&s->w, mcv, clk, pl, sizeof(pl));
+	ow_event_fixed(&s->w, mcv, clk, pl, sizeof(pl));
 }
 
 static int64_t mark_value(int32_t type)
@@ -49,14 +130,14 @@ static int64_t mark_value(int32_t type)
 	return type >= 0 ? (int64_t) type + 1 : type; /* old collective blocks: -1..-4 */
 }
 
-static void mark_ev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type)
+static inline void mark_ev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type)
 {
 	uint8_t pl[12];
 	int64_t v = mark_value(type);
 	int32_t ty = 0;
 	memcpy(pl, &v, 8);
 	memcpy(pl + 8, &ty, 4);
-	ow_event(&s->w, mcv, clk, pl, sizeof(pl));
+	ow_event_fixed(&s->w, mcv, clk, pl, sizeof(pl));
 }
 
 static void json_str(struct strbuf *b, const char *s)
@@ -73,81 +154,45 @@ static void json_str(struct strbuf *b, const char *s)
 	sb_printf(b, "\"");
 }
 
-int picl_write_streams(struct picl *p, const char *outdir)
+static struct pstream *open_stream(struct picl_out *o, int32_t proc, const char *outdir, uint64_t clk,
+				   struct weft_err *err)
 {
-	struct weft_err *err = p->err;
-	size_t sorted = 1;
-	while (sorted < p->n && cmp_orec(&p->r[sorted - 1], &p->r[sorted]) <= 0)
-		sorted++;
-	if (sorted < p->n) /* logs are usually sorted already */
-		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
-	picl_files_pair(p);
-	int64_t t0 = p->n ? p->r[0].t : 0;
-	struct pstream **st = weft_xcalloc(NPROC_IDS, sizeof(*st));
-	/* mark labels: -5 labels, defaults for the user types used */
-	for (size_t i = 0; i < p->n; i++)
-		if (p->r[i].kind == K_UBEGIN) {
-			int64_t v = mark_value(p->r[i].type);
-			int found = 0;
-			for (int k = 0; k < p->nlab && !found; k++)
-				found = p->lab[k].value == v;
-			if (!found) {
-				static const char *const coll[] = {"barrier", "broadcast (-2)", "broadcast (-3)",
-								   "global op"};
-				char buf[64];
-				if (p->r[i].type >= 0)
-					snprintf(buf, sizeof(buf), "user event %d", p->r[i].type);
-				else
-					snprintf(buf, sizeof(buf), "%s",
-						 p->r[i].type >= -4 ? coll[-p->r[i].type - 1] : "block");
-				picl_add_label(p, v, buf, strlen(buf));
-			}
-		}
-	struct strbuf labels = {0};
-	for (int k = 0; k < p->nlab; k++) {
-		sb_printf(&labels, "%s\"%lld\": ", k ? ", " : "", (long long) p->lab[k].value);
-		json_str(&labels, p->lab[k].text);
+	struct pstream *s = weft_xcalloc(1, sizeof(*s));
+	long long id = (long long) proc + 1;
+	if (proc == HOST)
+		s->dir = weft_xasprintf("%s/loom.picl.host/proc.%lld/thread.%lld", outdir, id, id);
+	else
+		s->dir = weft_xasprintf("%s/loom.picl.%d/proc.%lld/thread.%lld", outdir, proc, id, id);
+	if (ow_open(&s->w, s->dir, 1u << 16, err)) {
+		free(s->dir);
+		free(s);
+		return NULL;
 	}
-	int rc = 0;
-	size_t nbad = 0;
-	for (size_t i = 0; i < p->n && rc == 0; i++) {
+	o->st[proc] = s;
+	uint8_t pl[16] = {0};
+	int32_t cpu = 0, creator = -1;
+	memcpy(pl, &cpu, 4);
+	memcpy(pl + 4, &creator, 4);
+	ow_event_fixed(&s->w, "OHx", clk, pl, 16);
+	return s;
+}
+
+/* Write the records p->r[0..n) (in order, after those written before). */
+static int write_records(struct picl *p, const char *outdir)
+{
+	struct picl_out *o = p->out;
+	if (!o) {
+		o = p->out = weft_xcalloc(1, sizeof(*o));
+		o->st = weft_xcalloc(NPROC_IDS, sizeof(*o->st));
+		o->t0 = p->n ? p->r[0].t : 0;
+	}
+	int64_t t0 = o->t0;
+	for (size_t i = 0; i < p->n; i++) {
 		const struct orec *r = &p->r[i];
 		uint64_t clk = (uint64_t) (r->t - t0) + 1;
-		struct pstream *s = st[r->proc];
-		if (!s) {
-			s = st[r->proc] = weft_xcalloc(1, sizeof(*s));
-			char loom[32];
-			if (r->proc == HOST)
-				snprintf(loom, sizeof(loom), "picl.host");
-			else
-				snprintf(loom, sizeof(loom), "picl.%d", r->proc);
-			long long id = (long long) r->proc + 1;
-			char *dir = weft_xasprintf("%s/loom.%s/proc.%lld/thread.%lld", outdir, loom, id, id);
-			struct strbuf j = {0};
-			sb_printf(&j,
-				  "{\n  \"version\": 3,\n  \"ovni\": {\n    \"lib\": {\"version\": \"1.14.0\", "
-				  "\"commit\": \"weft-import-picl\"},\n    \"part\": \"thread\",\n    \"tid\": %lld,\n"
-				  "    \"pid\": %lld,\n    \"loom\": \"%s\",\n    \"app_id\": 1,\n"
-				  "    \"require\": {\"ovni\": \"1.1.0\", \"msg\": \"1.0.0\"%s},\n"
-				  "    \"mark\": {\"0\": {\"title\": \"PICL user block\", \"chan_type\": \"stack\", "
-				  "\"labels\": {%s}}},\n"
-				  "    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
-				  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "");
-			rc = ow_open(&s->w, dir, 1u << 16, err);
-			if (rc == 0) {
-				s->open = 1;
-				rc = ow_write_json(dir, j.s, err);
-			}
-			sb_free(&j);
-			free(dir);
-			if (rc)
-				break;
-			uint8_t pl[16] = {0};
-			int32_t cpu = 0, creator = -1;
-			memcpy(pl, &cpu, 4);
-			memcpy(pl + 4, &creator, 4);
-			ow_event(&s->w, "OHx", clk, pl, 16);
-		}
+		struct pstream *s = o->st[r->proc];
+		if (__builtin_expect(!s, 0) && !(s = open_stream(o, r->proc, outdir, clk, p->err)))
+			return -1;
 		s->last = clk;
 		switch (r->kind) {
 		case K_ENTRY:
@@ -157,23 +202,16 @@ int picl_write_streams(struct picl *p, const char *outdir)
 			else
 				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 			break;
-		case K_EXIT: {
-			int k = s->nsys - 1;
-			while (k >= 0 && s->sys[k] != r->type)
-				k--;
-			if (k < 0) {
-				nbad++;
-				picl_warn(p, r->line, "exit with no open entry of its event type: skipped", NULL);
+		case K_EXIT:
+			if (!pop_type(s->sys, &s->nsys, r->type)) {
+				picl_warn_later(p, r->line, "exit with no open entry of its event type: skipped");
 				break;
 			}
-			memmove(&s->sys[k], &s->sys[k + 1], (size_t) (s->nsys - k - 1) * sizeof(*s->sys));
-			s->nsys--;
 			if (picl_is_file(r->type))
 				picl_file_event(&s->w, r, clk);
 			else
 				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
 			break;
-		}
 		case K_MARK:
 			if (picl_is_file(r->type))
 				picl_file_event(&s->w, r, clk);
@@ -182,22 +220,29 @@ int picl_write_streams(struct picl *p, const char *outdir)
 			break;
 		case K_USER: {
 			int32_t pl[2] = {r->a, r->type};
-			ow_event(&s->w, "XU.", clk, pl, sizeof(pl));
+			ow_event_fixed(&s->w, "XU.", clk, pl, sizeof(pl));
 			break;
 		}
 		case K_UBEGIN:
+			used_add(&o->used, mark_value(r->type));
 			push(&s->usr, &s->nusr, &s->cusr, r->type);
 			mark_ev(s, "OM[", clk, r->type);
 			if (r->type >= 0) /* a PICL user event: the msg model profiles it */
 				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_UEND: {
+			if (s->nusr && s->usr[s->nusr - 1] == r->type) { /* the innermost block */
+				mark_ev(s, "OM]", clk, r->type);
+				s->nusr--;
+				if (r->type >= 0)
+					xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+				break;
+			}
 			int k = s->nusr - 1;
 			while (k >= 0 && s->usr[k] != r->type)
 				k--;
 			if (k < 0) {
-				nbad++;
-				picl_warn(p, r->line, "end of a user block that is not open: skipped", NULL);
+				picl_warn_later(p, r->line, "end of a user block that is not open: skipped");
 				break;
 			}
 			/* close the inner blocks, this one, and reopen the inner ones */
@@ -205,8 +250,7 @@ int picl_write_streams(struct picl *p, const char *outdir)
 				mark_ev(s, "OM]", clk, s->usr[j]);
 			for (int j = k + 1; j < s->nusr; j++)
 				mark_ev(s, "OM[", clk, s->usr[j]);
-			memmove(&s->usr[k], &s->usr[k + 1], (size_t) (s->nusr - k - 1) * sizeof(*s->usr));
-			s->nusr--;
+			pop_type(s->usr, &s->nusr, r->type);
 			if (r->type >= 0)
 				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
 			break;
@@ -227,40 +271,179 @@ int picl_write_streams(struct picl *p, const char *outdir)
 		}
 		}
 	}
-	for (int pr = 0; pr < NPROC_IDS; pr++) {
-		struct pstream *s = st[pr];
+	if (p->n)
+		p->last = p->r[p->n - 1];
+	p->nwritten += p->n;
+	p->n = 0;
+	return 0;
+}
+
+/* p->r[0..n) sorted, and after the last record written. */
+static int in_order(const struct picl *p)
+{
+	if (p->n && p->nwritten && cmp_orec(&p->last, &p->r[0]) > 0)
+		return 0;
+	for (size_t i = 1; i < p->n; i++)
+		if (cmp_orec(&p->r[i - 1], &p->r[i]) > 0)
+			return 0;
+	return 1;
+}
+
+/* in_order for records of the new format, read in line order: the records
+ * of one line share time, line and seq, so the order is the times'. */
+static int times_in_order(const struct picl *p)
+{
+	int64_t t = p->nwritten ? p->last.t : INT64_MIN;
+	int ok = 1;
+	for (size_t i = 0; i < p->n; i++) {
+		ok &= p->r[i].t >= t;
+		t = p->r[i].t;
+	}
+	return ok;
+}
+
+int picl_write_batch(struct picl *p, const char *outdir)
+{
+	if (!times_in_order(p)) {
+		p->streaming = 0; /* hold the rest, sort it all */
+		return p->nwritten ? PICL_RESTART : 0;
+	}
+	if (p->has_stats || p->has_files) {
+		p->streaming = 0; /* they need the whole log: hold from here */
+		return 0;
+	}
+	return write_records(p, outdir);
+}
+
+/* The user block labels of every stream.json: the -5 labels, then defaults
+ * for the values used without one. */
+static void labels_json(struct picl *p, struct strbuf *b)
+{
+	const struct used_marks *u = &p->out->used;
+	for (size_t i = 0; i < u->n; i++) {
+		int64_t v = u->order[i];
+		int found = 0;
+		for (int k = 0; k < p->nlab && !found; k++)
+			found = p->lab[k].value == v;
+		if (found)
+			continue;
+		static const char *const coll[] = {"barrier", "broadcast (-2)", "broadcast (-3)", "global op"};
+		char buf[64];
+		if (v > 0)
+			snprintf(buf, sizeof(buf), "user event %lld", (long long) v - 1);
+		else
+			snprintf(buf, sizeof(buf), "%s", v >= -4 ? coll[-v - 1] : "block");
+		picl_add_label(p, v, buf, strlen(buf));
+	}
+	for (int k = 0; k < p->nlab; k++) {
+		sb_printf(b, "%s\"%lld\": ", k ? ", " : "", (long long) p->lab[k].value);
+		json_str(b, p->lab[k].text);
+	}
+}
+
+/* End every stream (close what is open at its last record) with its
+ * stream.json. */
+static int finish_streams(struct picl *p)
+{
+	struct picl_out *o = p->out;
+	struct weft_err *err = p->err;
+	struct strbuf labels = {0};
+	labels_json(p, &labels);
+	int rc = 0;
+	for (int pr = 0; pr < NPROC_IDS && rc == 0; pr++) {
+		struct pstream *s = o->st[pr];
 		if (!s)
 			continue;
-		if (rc == 0 && (s->nsys || s->nusr)) {
+		if (s->nsys || s->nusr) {
 			char what[96];
 			snprintf(what, sizeof(what), "processor %d: %d entries still open at its last record, closed there",
 				 pr == HOST ? -1 : pr, s->nsys + s->nusr);
 			picl_warn(p, 0, what, NULL);
 		}
-		if (rc == 0) {
-			while (s->nusr) {
-				int32_t ty = s->usr[--s->nusr];
-				mark_ev(s, "OM]", s->last, ty);
-				if (ty >= 0)
-					xev(s, "XE]", s->last, ty, -1, -1, -1);
-			}
-			while (s->nsys) {
-				int32_t ty = s->sys[--s->nsys];
-				if (picl_is_file(ty))
-					picl_file_close(&s->w, ty, s->last);
-				else
-					xev(s, "XE]", s->last, ty, -1, -1, -1);
-			}
-			ow_event(&s->w, "OHe", s->last, NULL, 0);
+		while (s->nusr) {
+			int32_t ty = s->usr[--s->nusr];
+			mark_ev(s, "OM]", s->last, ty);
+			if (ty >= 0)
+				xev(s, "XE]", s->last, ty, -1, -1, -1);
 		}
-		if (s->open && ow_close(&s->w, err) && rc == 0)
+		while (s->nsys) {
+			int32_t ty = s->sys[--s->nsys];
+			if (picl_is_file(ty))
+				picl_file_close(&s->w, ty, s->last);
+			else
+				xev(s, "XE]", s->last, ty, -1, -1, -1);
+		}
+		ow_event(&s->w, "OHe", s->last, NULL, 0);
+		long long id = (long long) pr + 1;
+		char loom[32];
+		if (pr == HOST)
+			snprintf(loom, sizeof(loom), "picl.host");
+		else
+			snprintf(loom, sizeof(loom), "picl.%d", pr);
+		struct strbuf j = {0};
+		sb_printf(&j,
+			  "{\n  \"version\": 3,\n  \"ovni\": {\n    \"lib\": {\"version\": \"1.14.0\", "
+			  "\"commit\": \"weft-import-picl\"},\n    \"part\": \"thread\",\n    \"tid\": %lld,\n"
+			  "    \"pid\": %lld,\n    \"loom\": \"%s\",\n    \"app_id\": 1,\n"
+			  "    \"require\": {\"ovni\": \"1.1.0\", \"msg\": \"1.0.0\"%s},\n"
+			  "    \"mark\": {\"0\": {\"title\": \"PICL user block\", \"chan_type\": \"stack\", "
+			  "\"labels\": {%s}}},\n"
+			  "    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
+			  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "");
+		rc = ow_write_json(s->dir, j.s, err);
+		sb_free(&j);
+	}
+	sb_free(&labels);
+	return rc;
+}
+
+static int close_streams(struct picl *p, struct weft_err *err);
+
+int picl_write_rest(struct picl *p, const char *outdir)
+{
+	if (!in_order(p)) {
+		if (p->nwritten)
+			return PICL_RESTART;
+		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
+	}
+	picl_files_pair(p);
+	int rc = write_records(p, outdir);
+	picl_warn_flush(p);
+	if (rc == 0)
+		rc = finish_streams(p);
+	if (close_streams(p, p->err) && rc == 0)
+		rc = -1;
+	return rc;
+}
+
+void picl_write_free(struct picl *p)
+{
+	struct weft_err ignored;
+	close_streams(p, &ignored);
+}
+
+/* Flush, close and release every stream; -1 if one could not be written. */
+static int close_streams(struct picl *p, struct weft_err *err)
+{
+	struct picl_out *o = p->out;
+	if (!o)
+		return 0;
+	int rc = 0;
+	for (int pr = 0; pr < NPROC_IDS; pr++) {
+		struct pstream *s = o->st[pr];
+		if (!s)
+			continue;
+		if (ow_close(&s->w, err))
 			rc = -1;
+		free(s->dir);
 		free(s->sys);
 		free(s->usr);
 		free(s);
 	}
-	free(st);
-	sb_free(&labels);
-	(void) nbad;
+	free(o->st);
+	free(o->used.set);
+	free(o->used.order);
+	free(o);
+	p->out = NULL;
 	return rc;
 }

@@ -74,7 +74,7 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 	return 0;
 }
 
-static void ow_drain(struct ovni_writer *w)
+void ow_drain(struct ovni_writer *w)
 {
 	if (w->len && !w->failed)
 		w->failed = append_file(w->obs_path, w->buf, w->len, 0);
@@ -84,16 +84,7 @@ static void ow_drain(struct ovni_writer *w)
 void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
 	      size_t len)
 {
-	if (w->len + 12 + len > w->cap)
-		ow_drain(w);
-	uint8_t *p = w->buf + w->len;
-	p[0] = len ? (uint8_t) (len - 1) : 0;
-	memcpy(p + 1, mcv, 3);
-	memcpy(p + 4, &clock, 8);
-	if (len)
-		memcpy(p + 12, payload, len);
-	w->len += 12 + len;
-	w->nevents++;
+	ow_event_fixed(w, mcv, clock, payload, len);
 }
 
 int ow_close(struct ovni_writer *w, struct weft_err *e)

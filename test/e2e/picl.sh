@@ -9,8 +9,8 @@
 # written as '#' comments, file I/O as fileio records, scoped -6 aliases,
 # records continued with '\', checked from thread.prv; `weft synth --format
 # picl` (determinism, validity, causality, clocks, truth file, usage
-# errors); every output passes `weft check`; malformed logs fail with their
-# exact error.
+# errors); sorted and unsorted logs giving the same streams; every output
+# passes `weft check`; malformed logs fail with their exact error.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -196,6 +196,23 @@ if synth -o "$tmp/s1.trf" --procs 6 -n 20000 --traffic random --seed 3 --offset 
 	expect "synth explicit clocks" "$(grep -o '"offset_ns": [-0-9]*, "drift_ppm": [-.0-9]*' "$tmp/s5.json" | tr '\n' ' ')" \
 		'"offset_ns": 0, "drift_ppm": 0.000 "offset_ns": 1500, "drift_ppm": 2.500 "offset_ns": -2000, "drift_ppm": -1.000 '
 	expect "synth no stats" "$(grep -c '^-10[123] ' "$tmp/s5.trf")" 0
+	# a sorted log is written as it is read; the same log with its lines
+	# grouped by processor (unsorted, found so after some were written: read
+	# again, holding everything) gives the same streams, and the warnings of
+	# the first reading are shown once
+	synth -o "$tmp/s6.trf" --procs 4 -n 20000 --traffic random --seed 5 --offset 20us
+	sort -s -n -k4,4 "$tmp/s6.trf" >"$tmp/s6-byproc.trf"
+	{ printf -- '-9 -1 0.0 1 0 0\n-9 -1 0.0 1 0 0\n'; cat "$tmp/s6-byproc.trf"; } >"$tmp/s6-warn.trf"
+	rm -rf "$tmp/s6" "$tmp/s6-byproc" "$tmp/s6-warn"
+	if "$WEFT" import picl "$tmp/s6.trf" -o "$tmp/s6" 2>"$tmp/err" &&
+		"$WEFT" import picl "$tmp/s6-byproc.trf" -o "$tmp/s6-byproc" 2>>"$tmp/err" &&
+		"$WEFT" import picl "$tmp/s6-warn.trf" -o "$tmp/s6-warn" 2>"$tmp/err6"; then
+		expect "sorted and unsorted logs, same streams" "$(diff -r "$tmp/s6" "$tmp/s6-byproc" >/dev/null && echo same)" same
+		expect "unsorted log read twice, warnings once" "$(grep -c 'unknown system record type' "$tmp/err6")" 2
+		expect "unsorted log read twice, same streams" "$(diff -r "$tmp/s6" "$tmp/s6-warn" >/dev/null && echo same)" same
+	else
+		fail "sorted and unsorted logs" "$(head -3 "$tmp/err" "$tmp/err6")"
+	fi
 else
 	fail "synth runs" "$(cat "$tmp/synth.out")"
 fi

@@ -15,5 +15,8 @@ Suite *query_suite(void);
 Suite *recsort_suite(void);
 Suite *clock_suite(void);
 Suite *atomicfile_suite(void);
+Suite *writer_suite(void);
+Suite *picl_suite(void);
+Suite *msgkeys_suite(void);
 
 #endif
