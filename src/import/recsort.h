@@ -6,8 +6,10 @@
  *  - window (rs_window): a sliding window of at most `window` records: a
  *    few ascending queues (a record joins the first whose last key is not
  *    above its own, as in patience sorting: nearly sorted input stays in
- *    sequential memory) and a heap for records no queue takes; the smallest
- *    record is handed on whenever the window is full. rs_add returns
+ *    sequential memory; a record a little out of order, whose place is
+ *    among the last RS_SHIFT keys of the first queue, is inserted there) and
+ *    a heap for records no queue takes; the smallest record is handed on
+ *    whenever the window is full. rs_add returns
  *    RS_OVERFLOW when a record is earlier than one already handed on: the
  *    input is out of order by more than the window, and the importer
  *    restarts in spill mode.
@@ -28,6 +30,7 @@
 
 #define RS_OVERFLOW 1
 #define RS_NQUEUES 4
+#define RS_SHIFT 32 /* keys moved at most to insert into the first queue */
 
 struct rs_key {
 	uint64_t t, off;
@@ -42,15 +45,16 @@ struct recsort {
 	int spill;
 	/* window mode */
 	struct rs_queue {
-		struct rs_key *buf; /* a ring of `window` keys, ascending */
+		struct rs_key *buf; /* a ring of mask + 1 keys, ascending */
 		size_t head, n;
 		struct rs_key tail;
 	} q[RS_NQUEUES];
+	size_t mask;         /* ring size - 1: a power of two >= window */
 	size_t held;         /* records in the queues and the heap */
+	size_t nother;       /* of which not in the first queue */
 	struct rs_key *heap; /* records no queue takes */
 	size_t nheap;
-	struct rs_key last;  /* the last key handed on */
-	int any;
+	struct rs_key last;  /* the last key handed on ((0, 0) before any) */
 	/* spill mode */
 	struct rs_key *run;
 	size_t nrun;
