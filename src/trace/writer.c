@@ -74,7 +74,8 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 	return 0;
 }
 
-static void ow_drain(struct ovni_writer *w)
+/* Append the buffered bytes to the file (ow_event_fixed calls it when full). */
+void ow_drain(struct ovni_writer *w)
 {
 	if (w->len && !w->failed)
 		w->failed = append_file(w->obs_path, w->buf, w->len, 0);
@@ -87,8 +88,8 @@ void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const vo
 	if (w->len + 12 + len > w->cap)
 		ow_drain(w);
 	uint8_t *p = w->buf + w->len;
-	p[0] = len ? (uint8_t) (len - 1) : 0;
-	memcpy(p + 1, mcv, 3);
+	uint32_t head = ow_head(mcv, len);
+	memcpy(p, &head, 4);
 	memcpy(p + 4, &clock, 8);
 	if (len)
 		memcpy(p + 12, payload, len);
