@@ -404,17 +404,22 @@ static inline uint64_t to_ns(const struct rdr *r, uint64_t ticks)
 	return (uint64_t) llroundl((long double) ticks * (long double) r->unit * 1e9L);
 }
 
+static inline void write_pend(struct client *c, const struct pend *x)
+{
+	uint8_t flags;
+	memcpy(&flags, &x->head, 1);
+	if (flags) /* a payload: FA]'s async id */
+		ow_event_fixed(&c->w, x->head, x->t, &x->arg, 4);
+	else
+		ow_event_fixed(&c->w, x->head, x->t, NULL, 0);
+}
+
 /* Write the pending events of c due at `upto` or before. */
 static void flush_pend(struct client *c, uint64_t upto)
 {
 	while (c->npq && c->pq[0].t <= upto) {
-		struct pend x = c->npq == 1 ? c->pq[--c->npq] : pend_pop(c);
-		uint8_t flags;
-		memcpy(&flags, &x.head, 1);
-		if (flags) /* a payload: FA]'s async id */
-			ow_event_fixed(&c->w, x.head, x.t, &x.arg, 4);
-		else
-			ow_event_fixed(&c->w, x.head, x.t, NULL, 0);
+		struct pend x = pend_pop(c);
+		write_pend(c, &x);
 	}
 }
 
@@ -423,8 +428,14 @@ static void flush_pend(struct client *c, uint64_t upto)
 static inline __attribute__((always_inline)) void put(struct client *c, uint64_t ns, uint32_t head,
 						      const void *pl, size_t len)
 {
-	if (c->npq && c->pq[0].t <= ns)
-		flush_pend(c, ns);
+	if (c->npq && c->pq[0].t <= ns) {
+		if (c->npq == 1) { /* the usual case: the end of the last request */
+			c->npq = 0;
+			write_pend(c, &c->pq[0]);
+		} else {
+			flush_pend(c, ns);
+		}
+	}
 	ow_event_fixed(&c->w, head, ns, pl, len);
 }
 

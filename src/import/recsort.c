@@ -136,13 +136,13 @@ static int insert_near_tail(struct rs_queue *q, size_t mask, struct rs_key k)
 	return 1;
 }
 
+/* The window's rule: when `window` records are held, the smallest is handed
+ * on; a record below one handed on is an overflow. The record that would be
+ * handed on when the next one comes is handed on now instead (the same
+ * records in the same order, and the same check, one step earlier), so the
+ * call to emit ends this function. */
 static int window_add(struct recsort *s, struct rs_key k)
 {
-	if (s->held == s->window) {
-		int rc = window_pop(s);
-		if (rc)
-			return rc;
-	}
 	if (less(k, s->last)) /* last starts at (0, 0): nothing is below it */
 		return RS_OVERFLOW;
 	s->held++;
@@ -152,18 +152,19 @@ static int window_add(struct recsort *s, struct rs_key k)
 			q->buf = weft_xmalloc((s->mask + 1) * sizeof(*q->buf));
 		if (q->n && less(k, q->tail)) {
 			if (i == 0 && insert_near_tail(q, s->mask, k))
-				return 0;
+				goto added;
 			continue;
 		}
 		q->buf[(q->head + q->n) & s->mask] = k;
 		q->n++;
 		q->tail = k;
 		s->nother += i > 0;
-		return 0;
+		goto added;
 	}
 	heap_push(s->heap, &s->nheap, k);
 	s->nother++;
-	return 0;
+added:
+	return s->held == s->window ? window_pop(s) : 0;
 }
 
 /* ---- spill mode ---------------------------------------------------------------------------- */
