@@ -12,10 +12,12 @@
 #     records out of time order), for each built-in profile and both byte
 #     orders: the profile is probed and named; time per state (Reading,
 #     Writing, Waiting for I/O) and bytes read/written per client equal the
-#     hand computation; the 6 thread.prv bodies are identical; weft check;
+#     hand computation; the 6 thread.prv bodies are identical; cpu.prv
+#     holds each node's clients in an application and no clients in I/O
+#     (one client per node); weft check;
 #   - the header sizes per profile (8 + 144 / 135 / 140 bytes);
 #   - a profile file: the iPSC RW variant, a machine-dependent record, all
-#     clients on one node;
+#     clients on one node (its clients in I/O, hand-computed);
 #   - weft import charisma FILE -o DIR, then emu DIR == emu FILE;
 #   - malformed files: bad magic, version 2, truncated record, unknown record
 #     type, count running past the file, ambiguous and impossible probes —
@@ -231,6 +233,18 @@ EXPECTED='4 0 110000 0 0 1100
 10 20000 50000 40000 12288 500
 13 5000 0 0 64 0'
 
+# cpu.prv body: client 3 (node3, row 2) and 5 (node5, row 3) load at 100 us
+# (time 0), 9 (node9, row 4) joins at 110, 12 (node12, row 1) at 130; 9
+# leaves at 970, application 7 (3, 5) and 8 (12) exit at 1000.
+CPU_EXPECTED='2:3:1:2:1:0:1091:1
+2:5:1:3:1:0:1091:1
+2:7:1:4:1:10000:1091:1
+2:1:1:1:1:30000:1091:1
+2:7:1:4:1:870000:1091:0
+2:1:1:1:1:900000:1091:0
+2:3:1:2:1:900000:1091:0
+2:5:1:3:1:900000:1091:0'
+
 # summary DIR: the same line per thread from thread.prv and thread.row.
 summary() {
 	sed -n '/^LEVEL THREAD/,$p' "$1/thread.row" | awk 'NR > 1 && NF { split($2, b, "."); print b[2] }' >"$TMP/tids"
@@ -298,6 +312,12 @@ for prof in default packed align4; do
 			result "$name body = default-le body" \
 				"$(cmp -s "$TMP/body-default-le" "$TMP/body-$name" || diff "$TMP/body-default-le" "$TMP/body-$name" | head -n 4 | tr '\n' '|')"
 		fi
+		# cpu.prv: one node per client: clients in an application (1091) on
+		# each node's CPU (rows: node12, node3, node5, node9), no clients in
+		# I/O (1090: it would repeat each client's state)
+		tail -n +2 "$out/cpu.prv" >"$TMP/got"
+		printf '%s\n' "$CPU_EXPECTED" >"$TMP/want"
+		result "$name cpu.prv" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
 		# the explicit profile gives the same
 		"$WEFT" emu -q --charisma-profile charisma-$prof -o "$out.p" "$F" >/dev/null 2>"$TMP/err"
 		tail -n +2 "$out.p/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-$name"
@@ -353,6 +373,14 @@ for ORD in le be; do
 	result "ipsc-$ORD states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
 	n=$(sed -n 's/^LEVEL NODE SIZE //p' "$TMP/ipsc-$ORD/thread.row")
 	result "ipsc-$ORD one node" "$([ "$n" = 1 ] || echo "$n nodes")"
+	# both clients on the node: 2 in the application from 100 us (time 0) to
+	# 500; in I/O (1090): client 0 reads 200-260, client 1 writes 300-310 and
+	# waits 450-470
+	tail -n +2 "$TMP/ipsc-$ORD/cpu.prv" >"$TMP/got"
+	printf '%s\n' 2:1:1:1:1:0:1091:1:1091:2 2:1:1:1:1:100000:1090:1 2:1:1:1:1:160000:1090:0 \
+		2:1:1:1:1:200000:1090:1 2:1:1:1:1:210000:1090:0 2:1:1:1:1:350000:1090:1 \
+		2:1:1:1:1:370000:1090:0 2:1:1:1:1:400000:1091:1:1091:0 >"$TMP/want"
+	result "ipsc-$ORD clients in I/O on the node" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
 	check_prv "ipsc-$ORD weft check" "$TMP/ipsc-$ORD"
 done
 
