@@ -31,6 +31,7 @@
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100
+#define RELEASE_STEP (16u << 20)
 
 /* ---- reading -------------------------------------------------------------------------- */
 
@@ -356,6 +357,10 @@ struct conv {
 	 * the file: they are read from a copy followed by zeros */
 	size_t tail_start;
 	uint8_t *tail;
+	/* the input's pages below the records still to handle are given back
+	 * every RELEASE_STEP bytes scanned */
+	struct mapfile *in;
+	size_t release_at;
 };
 
 static inline int pend_less(const struct pend *a, const struct pend *b)
@@ -910,6 +915,10 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 	int tsgn = p->t[T_TS].sgn, exact = p->array_exact;
 	uint64_t tmax = r->mul ? UINT64_MAX / r->mul : UINT64_MAX;
 	while (off < len) {
+		if (__builtin_expect(off >= cv->release_at, 0)) {
+			map_release(cv->in, (size_t) rs_low_off(rs, off));
+			cv->release_at = off + RELEASE_STEP;
+		}
 		if (off + r->margin <= len) {
 			const uint8_t *rec = r->d + off;
 			uint64_t rt = (uint64_t) chf_get(rec, r->fl[1].rt, be);
@@ -950,13 +959,17 @@ static int charisma_detect(const uint8_t *d, size_t len)
 	return memcmp(d, le, 4) == 0 || memcmp(d, be, 4) == 0;
 }
 
-static int charisma_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-			    const char *outdir, struct weft_err *e)
+static int charisma_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+			    struct weft_err *e)
 {
+	const uint8_t *data = in->data;
+	size_t len = in->size;
 	struct conv cv = {0};
 	cv.r.path = path;
 	cv.r.d = data;
 	cv.r.len = len;
+	cv.in = in;
+	cv.release_at = RELEASE_STEP;
 	cv.outdir = outdir;
 	cv.e = e;
 	if (len < 4 || !charisma_detect(data, len < 8 ? 8 : len)) {

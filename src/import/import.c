@@ -76,7 +76,7 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 			       path, n ? names : "no importer yet");
 	} else {
 		static const struct import_opts none = {0};
-		rc = fmt->convert(path, m.data, m.size, o ? o : &none, outdir, e);
+		rc = fmt->convert(path, &m, o ? o : &none, outdir, e);
 		char *op = weft_xasprintf("%s/%s", outdir, IMPORT_ORIGIN_FILE);
 		struct stat st;
 		if (rc == 0 && stat(op, &st) != 0)

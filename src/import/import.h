@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "mapfile.h"
 
 /* Options an importer may use; NULL/0 mean its default. */
 struct import_opts {
@@ -25,10 +26,13 @@ struct weft_import_fmt {
 	const char *what;      /* one line for --help */
 	/* 1 if the bytes look like this format */
 	int (*detect)(const uint8_t *data, size_t len);
-	/* Write ovni streams for the log at `path` into the existing empty
-	 * directory `outdir`. Errors name the file and line or byte offset. */
-	int (*convert)(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-		       const char *outdir, struct weft_err *e);
+	/* Write ovni streams for the log at `path`, mapped at `in` (in->data,
+	 * in->size), into the existing empty directory `outdir`. An importer
+	 * that has read a part for good may give its pages back with
+	 * map_release(in, upto) (reading them again is only slower). Errors
+	 * name the file and line or byte offset. */
+	int (*convert)(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+		       struct weft_err *e);
 };
 
 /* All formats weft can import; returns the count. */

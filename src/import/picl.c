@@ -134,9 +134,11 @@ static int join_lines(const char *s, const char *q, const char *end, char **buf,
 	return n;
 }
 
-static int picl_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-			const char *outdir, struct weft_err *e)
+static int picl_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+			struct weft_err *e)
 {
+	const uint8_t *data = in->data;
+	size_t len = in->size;
 	struct picl p = {0};
 	p.path = path;
 	p.err = e;

@@ -306,6 +306,21 @@ int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e)
 	return s->nrun == s->window ? spill_run(s, e) : 0;
 }
 
+uint64_t rs_low_off(const struct recsort *s, uint64_t scanned)
+{
+	if (s->spill)
+		return 0;
+	uint64_t low = scanned;
+	for (int i = 0; i < RS_NQUEUES; i++)
+		for (size_t j = 0; j < s->q[i].n; j++) {
+			uint64_t off = s->q[i].buf[(s->q[i].head + j) & s->mask].off;
+			low = off < low ? off : low;
+		}
+	for (size_t j = 0; j < s->nheap; j++)
+		low = s->heap[j].off < low ? s->heap[j].off : low;
+	return low;
+}
+
 int rs_finish(struct recsort *s, struct weft_err *e)
 {
 	if (!s->spill) {

@@ -73,6 +73,11 @@ int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struc
 /* Add a record; may hand on records. Returns 0, RS_OVERFLOW (window mode),
  * emit's return, or -1 with e filled (an I/O error on the spill file). */
 int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e);
+/* The smallest offset of a record not handed on yet, once every record
+ * below `scanned` has been added: `scanned` when none is held (window mode;
+ * in spill mode every record may still come, so 0). Costs a pass over the
+ * records held: call it once per window or so. */
+uint64_t rs_low_off(const struct recsort *s, uint64_t scanned);
 /* Hand on every record left. */
 int rs_finish(struct recsort *s, struct weft_err *e);
 void rs_free(struct recsort *s);
