@@ -73,7 +73,8 @@ static inline void punct(struct emu *e, const struct ctx *c, int type, int64_t v
 }
 
 /* Payload fields of the hot events, read directly (events.c: FR[/FW[/FRa/FWa
- * "i64 size, i64 offset", FD. "i32 fd, i32 aid", FA[/FA] "i32 aid"). */
+ * "i64 size, i64 offset", FRd/FWd/FRA/FWA the same then "i32 fd, i32 aid",
+ * FD. "i32 fd, i32 aid", FA[/FA] "i32 aid"). */
 static inline int64_t pl_i64(const struct weft_ev *ev, int off)
 {
 	return (int64_t) obs_u64(ev->payload + off, ev->stream->swap);
@@ -206,18 +207,24 @@ int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	return 0;
 }
 
-int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+/* The descriptor and async id of the next requests (FD., or a request
+ * naming them at payload offset `at`). */
+static inline void set_desc(struct fio_thread *t, const struct weft_ev *ev, int at)
 {
-	(void) in, (void) err;
-	struct fio_thread *t = ctx_of(e, ev).t;
-	int64_t fd = pl_i32(ev, 0);
-	t->aid = pl_i32(ev, 4);
+	int64_t fd = pl_i32(ev, at);
+	t->aid = pl_i32(ev, at + 4);
 	if (fd != t->fd) { /* else its file is known (fio_open, fio_close keep it) */
 		struct fdmap *m = find_fd(t, fd);
 		t->has_file = m != NULL;
 		t->file = m ? m->file : 0;
 	}
 	t->fd = fd;
+}
+
+int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in, (void) err;
+	set_desc(ctx_of(e, ev).t, ev, 0);
 	return 0;
 }
 
@@ -240,7 +247,9 @@ int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 	int write = ev->cat == 'W';
 	int *n = write ? &t->nwrite : &t->nread;
 	int32_t op = write ? FIO_OP_WRITE : FIO_OP_READ;
-	if (ev->val == '[') {
+	if (ev->val != ']') { /* FR[ FW[, or FRd FWd naming the descriptor */
+		if (ev->val == 'd')
+			set_desc(t, ev, 16);
 		(*n)++;
 		request(e, &c, ev, write);
 		if (e->acct)
@@ -261,6 +270,8 @@ int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 {
 	(void) in, (void) err;
 	struct ctx c = ctx_of(e, ev);
+	if (ev->val == 'A') /* FRA FWA: naming the descriptor */
+		set_desc(c.t, ev, 16);
 	request(e, &c, ev, ev->cat == 'W');
 	if (e->acct)
 		acct(e, &c, EMU_OP_MARK, ev->cat == 'W' ? FIO_OP_AWRITE : FIO_OP_AREAD, pl_i64(ev, 0));

@@ -428,10 +428,8 @@ static void flush_pend(struct client *c, uint64_t upto)
 	}
 }
 
-/* An event on client c at `ns` nanoseconds (pending ends up to then go
- * first), with a payload of `len` bytes (a constant where it is called). */
-static inline __attribute__((always_inline)) void put(struct client *c, uint64_t ns, uint32_t head,
-						      const void *pl, size_t len)
+/* Write the pending events of c due at `ns` (before an event at ns). */
+static inline __attribute__((always_inline)) void due(struct client *c, uint64_t ns)
 {
 	if (c->npq && c->pq[0].t <= ns) {
 		if (c->npq == 1) { /* the usual case: the end of the last request */
@@ -441,7 +439,23 @@ static inline __attribute__((always_inline)) void put(struct client *c, uint64_t
 			flush_pend(c, ns);
 		}
 	}
+}
+
+/* An event on client c at `ns` nanoseconds (pending ends up to then go
+ * first), with a payload of `len` bytes (a constant where it is called). */
+static inline __attribute__((always_inline)) void put(struct client *c, uint64_t ns, uint32_t head,
+						      const void *pl, size_t len)
+{
+	due(c, ns);
 	ow_event_fixed(&c->w, head, ns, pl, len);
+}
+
+/* The same for a jumbo event of `len` data bytes. */
+static inline __attribute__((always_inline)) void put_jumbo(struct client *c, uint64_t ns, uint32_t head,
+							    const void *data, uint32_t len)
+{
+	due(c, ns);
+	ow_jumbo_fixed(&c->w, head, ns, data, len);
 }
 
 /* An event on client c at tick time t, any payload (the rarer records). */
@@ -702,6 +716,8 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 		uint64_t ns1 = to_ns(r, t1), ns2 = async ? 0 : to_ns(r, t2);
 		uint32_t hreq = async ? (wr ? ow_head("FWa", 16) : ow_head("FRa", 16))
 				      : (wr ? ow_head("FW[", 16) : ow_head("FR[", 16));
+		uint32_t hdesc = async ? (wr ? ow_jumbo_head("FWA") : ow_jumbo_head("FRA"))
+				       : (wr ? ow_jumbo_head("FWd") : ow_jumbo_head("FRd"));
 		uint32_t hend = wr ? ow_head("FW]", 0) : ow_head("FR]", 0);
 		const uint8_t *el = rec + fl->arr;
 		for (int64_t i = 0; i < n; i++, el += fl->esize) {
@@ -709,14 +725,17 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 			c = cid >= 0 && cid < cv->ndense ? cv->dense[cid] : NULL;
 			if (!c && !(c = need_client(cv, off, rt, i, cid)))
 				return -1;
+			int64_t s[3] = {chf_get(el, fl->rq_iosize, be), chf_get(el, fl->rq_offset, be), 0};
 			if (!c->has_desc || c->desc_fd != fd || c->desc_aid != aid) {
-				/* the model keeps the last descriptor: say it when it changes */
+				/* the model keeps the last descriptor: the request names
+				 * it when it changes (a jumbo event: 24 bytes) */
 				int32_t d[2] = {(int32_t) fd, (int32_t) aid};
-				put(c, ns1, ow_head("FD.", 8), d, 8);
+				memcpy(&s[2], d, 8);
+				put_jumbo(c, ns1, hdesc, s, 24);
 				c->has_desc = 1, c->desc_fd = fd, c->desc_aid = aid;
+			} else {
+				put(c, ns1, hreq, s, 16);
 			}
-			int64_t s[2] = {chf_get(el, fl->rq_iosize, be), chf_get(el, fl->rq_offset, be)};
-			put(c, ns1, hreq, s, 16);
 			if (async)
 				q->cl[q->ncl++] = c;
 			else

@@ -55,6 +55,32 @@ static inline void ow_event_fixed(struct ovni_writer *w, uint32_t head, uint64_t
 	w->nevents++;
 }
 
+/* A jumbo event (flags 0x13, as libovni writes them: jumbo bit and size
+ * code 3) of `len` data bytes after its length word, `head` made by
+ * ow_jumbo_head; len + 16 must fit the buffer (importers write small
+ * fixed records this way, e.g. more than 16 bytes of integers). */
+static inline uint32_t ow_jumbo_head(const char mcv[3])
+{
+	uint8_t b[4] = {0x13, (uint8_t) mcv[0], (uint8_t) mcv[1], (uint8_t) mcv[2]};
+	uint32_t h;
+	memcpy(&h, b, 4);
+	return h;
+}
+
+static inline void ow_jumbo_fixed(struct ovni_writer *w, uint32_t head, uint64_t clock, const void *data,
+				  uint32_t len)
+{
+	if (__builtin_expect(w->len + 16 + len > w->cap, 0))
+		ow_drain(w);
+	uint8_t *p = w->buf + w->len;
+	memcpy(p, &head, 4);
+	memcpy(p + 4, &clock, 8);
+	memcpy(p + 12, &len, 4);
+	memcpy(p + 16, data, len);
+	w->len += 16 + (size_t) len;
+	w->nevents++;
+}
+
 /* Flush and release; returns -1 on an I/O error (recorded at any time). */
 int ow_close(struct ovni_writer *w, struct weft_err *e);
 /* Write DIR/stream.json with `text` (a complete JSON document). */

@@ -517,7 +517,7 @@ sz=$(wc -c <"$S")
 result "synth size" "$([ "$sz" -ge 300000 ] && [ "$sz" -lt 310000 ] || echo "$sz bytes for --size 300k")"
 "$WEFT" top "$S" >"$TMP/top" 2>/dev/null
 missing=
-for m in FP+ FP- FO. FOa FC. FCa FD. FR[ FR] FW[ FW] FRa FWa FA[ FA] FE. FT. FL. FU. FF.; do
+for m in FP+ FP- FO. FOa FC. FCa FR[ FR] FW[ FW] FRd FWd FRA FWA FA[ FA] FE. FT. FL. FU. FF.; do
 	awk -v m="$m" '$1 == m { f = 1 } END { exit !f }' "$TMP/top" || missing="$missing $m"
 done
 result "synth: every record type's events" "$([ -z "$missing" ] || echo "missing:$missing")"

@@ -1,6 +1,7 @@
 /* Unit tests of src/trace/writer.c: ow_event and its fixed-size fast path
  * ow_event_fixed write the same stream.obs bytes (this machine's byte order,
- * as libovni writes), across buffer drains. */
+ * as libovni writes), across buffer drains; ow_jumbo_fixed writes libovni's
+ * jumbo layout. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,11 +92,46 @@ START_TEST(fixed_path_writes_the_same_bytes)
 }
 END_TEST
 
+START_TEST(jumbo_is_libovni_layout)
+{
+	char *dir = tu_mkdtemp();
+	struct evbuf want;
+	eb_init(&want, tu_host_be());
+	eb_header(&want);
+	struct ovni_writer w;
+	struct weft_err e;
+	char *sub = tu_join(dir, "j");
+	ck_assert_int_eq(ow_open(&w, sub, 64, &e), 0); /* each event drains the last */
+	for (int i = 0; i < 50; i++) {
+		uint8_t d[24];
+		for (int k = 0; k < 24; k++)
+			d[k] = (uint8_t) (i + k);
+		eb_jumbo(&want, "FRd", 7 + (uint64_t) i, d, 24);
+		ow_jumbo_fixed(&w, ow_jumbo_head("FRd"), 7 + (uint64_t) i, d, 24);
+		eb_ev(&want, "FR]", 8 + (uint64_t) i, NULL, 0);
+		ow_event_fixed(&w, ow_head("FR]", 0), 8 + (uint64_t) i, NULL, 0);
+	}
+	ck_assert_int_eq(ow_close(&w, &e), 0);
+	char *obs = tu_join(sub, "stream.obs");
+	size_t n;
+	uint8_t *got = slurp(obs, &n);
+	ck_assert_uint_eq(n, want.n);
+	ck_assert(memcmp(got, want.d, n) == 0);
+	free(got);
+	free(obs);
+	free(sub);
+	eb_free(&want);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, fixed_path_writes_the_same_bytes);
+	tcase_add_test(tc, jumbo_is_libovni_layout);
 	suite_add_tcase(s, tc);
 	return s;
 }
