@@ -17,8 +17,15 @@ struct fdmap {
 	int64_t fd, file;
 };
 
+/* What a thread is doing, lowest priority first: its state shows the
+ * highest in progress (Writing > Reading > Waiting > Opening > Closing). */
+enum { K_CLOSING, K_OPENING, K_WAIT, K_READ, K_WRITE, K_NKINDS };
+static const uint32_t kind_state[K_NKINDS] = {FS_CLOSING, FS_OPENING, FS_WAIT, FS_READ, FS_WRITE};
+
 struct fio_thread {
-	int nread, nwrite, nwait, nopening, nclosing;
+	struct emu_thread *et; /* the same thread in the emulator */
+	int n[K_NKINDS];   /* in progress, by kind */
+	uint32_t busy;     /* bit k: n[k] > 0 */
 	int64_t nopen, inflight;
 	int64_t fd, aid;   /* the descriptor named by the last FD. */
 	int has_file;      /* descriptor fd is open: its file is `file` */
@@ -55,8 +62,8 @@ struct ctx {
 static inline struct ctx ctx_of(struct emu *e, const struct weft_ev *ev)
 {
 	struct fio *f = st(e);
-	int i = ev->stream->index;
-	return (struct ctx){f, &f->th[i], &e->th[i]};
+	struct fio_thread *t = &f->th[ev->stream->index];
+	return (struct ctx){f, t, t->et};
 }
 
 static inline void out(struct emu *e, const struct ctx *c, int type, int64_t v)
@@ -104,26 +111,42 @@ static void find_nodes(struct emu *e, struct fio *f)
 	f->nodes_known = 1;
 }
 
-static void show_state(struct emu *e, const struct ctx *c)
+/* The node's count of clients in I/O follows a thread going from no state
+ * to a state or back. */
+static void count_io(struct emu *e, const struct ctx *c, uint32_t s)
 {
 	struct fio_thread *t = c->t;
-	uint32_t s = t->nwrite	    ? FS_WRITE
-		     : t->nread	    ? FS_READ
-		     : t->nwait	    ? FS_WAIT
-		     : t->nopening  ? FS_OPENING
-		     : t->nclosing  ? FS_CLOSING
-				    : 0;
-	if (s == t->state && !e->acct)
-		return; /* unchanged: the row shows it already */
-	emu_model_state(e, c->et, 'F', s);
 	if (__builtin_expect(!c->f->nodes_known, 0))
 		find_nodes(e, c->f);
 	int was = t->state != 0, now = s != 0;
-	t->state = s;
 	if (was != now && t->count_io) {
 		c->f->ncpu_io[t->cpu] += now - was;
 		emu_out(e, EMU_CPU_FILE, e->cpu[t->cpu].row, c->f->cslot, c->f->ncpu_io[t->cpu]);
 	}
+}
+
+static inline void enter(struct fio_thread *t, int k)
+{
+	if (t->n[k]++ == 0)
+		t->busy |= 1u << k;
+}
+
+static inline void leave(struct fio_thread *t, int k)
+{
+	if (--t->n[k] == 0)
+		t->busy &= ~(1u << k);
+}
+
+static inline __attribute__((always_inline)) void show_state(struct emu *e, const struct ctx *c)
+{
+	struct fio_thread *t = c->t;
+	uint32_t s = t->busy ? kind_state[31 - __builtin_clz(t->busy)] : 0;
+	if (s == t->state && !e->acct)
+		return; /* unchanged: the row shows it already */
+	emu_model_state(e, c->et, 'F', s);
+	if (__builtin_expect(!c->f->nodes_known || c->t->count_io, 0))
+		count_io(e, c, s);
+	t->state = s;
 }
 
 static inline void acct(struct emu *e, const struct ctx *c, enum emu_op_kind kind, int32_t op, int64_t bytes)
@@ -175,7 +198,7 @@ int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	m->file = file;
 	if (fd == t->fd)
 		t->has_file = 1, t->file = file;
-	if (!t->nopening)
+	if (!t->n[K_OPENING])
 		acct(e, &c, EMU_OP_MARK, FIO_OP_OPEN, -1); /* else counted by its span */
 	punct(e, &c, FT_OP, ev->val == 'a' ? FOP_APPOPEN : FOP_OPEN);
 	punct(e, &c, FT_FILE, file);
@@ -198,7 +221,7 @@ int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 		if (fd == t->fd)
 			t->has_file = 0;
 	}
-	if (!t->nclosing)
+	if (!t->n[K_CLOSING])
 		acct(e, &c, EMU_OP_MARK, FIO_OP_CLOSE, -1);
 	punct(e, &c, FT_OP, ev->val == 'a' ? FOP_APPCLOSE : FOP_CLOSE);
 	if (ev_field(in, 1, ev) >= 0) /* -1: the format gives no size */
@@ -244,22 +267,21 @@ int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 	(void) in;
 	struct ctx c = ctx_of(e, ev);
 	struct fio_thread *t = c.t;
-	int write = ev->cat == 'W';
-	int *n = write ? &t->nwrite : &t->nread;
+	int write = ev->cat == 'W', k = write ? K_WRITE : K_READ;
 	int32_t op = write ? FIO_OP_WRITE : FIO_OP_READ;
 	if (ev->val != ']') { /* FR[ FW[, or FRd FWd naming the descriptor */
 		if (ev->val == 'd')
 			set_desc(t, ev, 16);
-		(*n)++;
+		enter(t, k);
 		request(e, &c, ev, write);
 		if (e->acct)
 			acct(e, &c, EMU_OP_BEGIN, op, pl_i64(ev, 0));
 	} else {
-		if (*n == 0)
+		if (t->n[k] == 0)
 			return emu_model_error(e, err, "thread %lld ends %s with no %s in progress: expected F%c[ first",
 					       (long long) c.et->sys->tid, write ? "writing" : "reading",
 					       write ? "write" : "read", ev->cat);
-		(*n)--;
+		leave(t, k);
 		acct(e, &c, EMU_OP_END, op, -1);
 	}
 	show_state(e, &c);
@@ -286,15 +308,15 @@ int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct ctx c = ctx_of(e, ev);
 	struct fio_thread *t = c.t;
 	if (ev->val == '[') {
-		t->nwait++;
+		enter(t, K_WAIT);
 		acct(e, &c, EMU_OP_BEGIN, FIO_OP_WAIT, -1);
 	} else {
-		if (t->nwait == 0 || t->inflight == 0)
+		if (t->n[K_WAIT] == 0 || t->inflight == 0)
 			return emu_model_error(e, err, "thread %lld: asynchronous request %lld completes with %s: "
 					       "expected FA[ and an issued request first",
 					       (long long) c.et->sys->tid, (long long) pl_i32(ev, 0),
-					       t->nwait ? "no request in flight" : "no wait in progress");
-		t->nwait--;
+					       t->n[K_WAIT] ? "no request in flight" : "no wait in progress");
+		leave(t, K_WAIT);
 		t->inflight--;
 		acct(e, &c, EMU_OP_END, FIO_OP_WAIT, -1);
 		out(e, &c, FT_INFLIGHT, t->inflight);
@@ -343,16 +365,16 @@ int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	(void) in;
 	struct ctx c = ctx_of(e, ev);
 	struct fio_thread *t = c.t;
-	int *n = ev->cat == 'o' ? &t->nopening : &t->nclosing;
+	int k = ev->cat == 'o' ? K_OPENING : K_CLOSING;
 	int32_t op = ev->cat == 'o' ? FIO_OP_OPEN : FIO_OP_CLOSE;
 	if (ev->val == '[') {
-		(*n)++;
+		enter(t, k);
 		acct(e, &c, EMU_OP_BEGIN, op, -1);
-	} else if (*n == 0) {
+	} else if (t->n[k] == 0) {
 		return emu_model_error(e, err, "thread %lld ends %s a file with none in progress",
 				       (long long) c.et->sys->tid, ev->cat == 'o' ? "opening" : "closing");
 	} else {
-		(*n)--;
+		leave(t, k);
 		acct(e, &c, EMU_OP_END, op, -1);
 	}
 	show_state(e, &c);
@@ -383,6 +405,8 @@ int fio_setup(struct emu *e, struct weft_err *err)
 	(void) err;
 	struct fio *s = weft_xcalloc(1, sizeof(*s));
 	s->th = weft_xcalloc((size_t) e->nth + 1, sizeof(*s->th));
+	for (int i = 0; i < e->nth; i++)
+		s->th[i].et = &e->th[i];
 	for (int k = 0; k < FT_COUNT; k++)
 		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, FT_FIRST + k, type_label[k]);
 	s->cslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_IO, cpu_label[0]);
