@@ -31,7 +31,8 @@
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100
-#define RELEASE_STEP (16u << 20)
+#define RELEASE_STEP (32u << 20)
+#define PREFETCH_AHEAD 8 /* records */
 
 /* ---- reading -------------------------------------------------------------------------- */
 
@@ -361,6 +362,7 @@ struct conv {
 	 * every RELEASE_STEP bytes scanned */
 	struct mapfile *in;
 	size_t release_at;
+	const struct recsort *rs;
 };
 
 static inline int pend_less(const struct pend *a, const struct pend *b)
@@ -807,10 +809,19 @@ static inline const uint8_t *rec_at(struct conv *cv, size_t off)
 	return cv->tail + 8 + (off - cv->tail_start);
 }
 
+/* The records are read a window after the scan: ask for a later one now. */
+static inline void prefetch_ahead(const struct conv *cv)
+{
+	uint64_t a = rs_ahead(cv->rs, PREFETCH_AHEAD);
+	if (a < cv->r.len)
+		__builtin_prefetch(cv->r.d + a);
+}
+
 static int emit_le(void *ctx, uint64_t t, uint64_t off)
 {
 	(void) t;
 	struct conv *cv = ctx;
+	prefetch_ahead(cv);
 	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 0);
 }
 
@@ -818,6 +829,7 @@ static int emit_be(void *ctx, uint64_t t, uint64_t off)
 {
 	(void) t;
 	struct conv *cv = ctx;
+	prefetch_ahead(cv);
 	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 1);
 }
 
@@ -1039,6 +1051,7 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	struct recsort rs;
 	rs_emit_fn emit = cv.r.be ? emit_be : emit_le;
 	rs_window(&rs, window, emit, &cv);
+	cv.rs = &rs;
 	int rc = scan(&cv, &rs, 8 + h.size);
 	if (rc == RS_OVERFLOW) {
 		/* out of order by more than the window: start again, sorting

@@ -78,6 +78,15 @@ int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e);
  * in spill mode every record may still come, so 0). Costs a pass over the
  * records held: call it once per window or so. */
 uint64_t rs_low_off(const struct recsort *s, uint64_t scanned);
+/* A hint for prefetching, in window mode: the offset of the record k
+ * places after the next to be handed on when it is in the first queue,
+ * else UINT64_MAX. */
+static inline uint64_t rs_ahead(const struct recsort *s, size_t k)
+{
+	const struct rs_queue *q = &s->q[0];
+	return !s->spill && k < q->n ? q->buf[(q->head + k) & s->mask].off : UINT64_MAX;
+}
+
 /* Hand on every record left. */
 int rs_finish(struct recsort *s, struct weft_err *e);
 void rs_free(struct recsort *s);
