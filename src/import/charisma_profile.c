@@ -451,7 +451,7 @@ void chp_field_at(const struct profile *p, const struct layout *l, size_t pos, c
 
 static struct fget fget_of(const struct profile *p, int be, int off, int type)
 {
-	if (off < 0)
+	if (off < 0 || type < 0 || type >= T_NTYPES) /* absent, or an array of structs (K_ARR of RW) */
 		return (struct fget){0, 0, 0};
 	const struct scalar *s = &p->t[type];
 	int bits = 8 * s->size;
