@@ -74,7 +74,6 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 	return 0;
 }
 
-/* Append the buffered bytes to the file (ow_event_fixed calls it when full). */
 void ow_drain(struct ovni_writer *w)
 {
 	if (w->len && !w->failed)
@@ -85,16 +84,7 @@ void ow_drain(struct ovni_writer *w)
 void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
 	      size_t len)
 {
-	if (w->len + 12 + len > w->cap)
-		ow_drain(w);
-	uint8_t *p = w->buf + w->len;
-	uint32_t head = ow_head(mcv, len);
-	memcpy(p, &head, 4);
-	memcpy(p + 4, &clock, 8);
-	if (len)
-		memcpy(p + 12, payload, len);
-	w->len += 12 + len;
-	w->nevents++;
+	ow_event_fixed(w, ow_head(mcv, len), clock, payload, len);
 }
 
 int ow_close(struct ovni_writer *w, struct weft_err *e)

@@ -32,6 +32,20 @@ static uint8_t *slurp(const char *path, size_t *n)
 	return d;
 }
 
+/* The stream.obs written in DIR/SUB is exactly `want`. */
+static void assert_obs(const char *dir, const char *sub, const struct evbuf *want)
+{
+	char *d = tu_join(dir, sub);
+	char *obs = tu_join(d, "stream.obs");
+	size_t n;
+	uint8_t *got = slurp(obs, &n);
+	ck_assert_uint_eq(n, want->n);
+	ck_assert(memcmp(got, want->d, n) == 0);
+	free(got);
+	free(obs);
+	free(d);
+}
+
 static const char *const mcvs[] = {"FR]", "FA[", "FD.", "FO.", "FR["};
 static const size_t lens[] = {0, 4, 8, 12, 16};
 
@@ -77,13 +91,7 @@ START_TEST(fixed_path_writes_the_same_bytes)
 			put(&w, fast, i);
 		ck_assert_uint_eq(w.nevents, 500);
 		ck_assert_int_eq(ow_close(&w, &e), 0);
-		char *obs = tu_join(sub, "stream.obs");
-		size_t n;
-		uint8_t *got = slurp(obs, &n);
-		ck_assert_uint_eq(n, want.n);
-		ck_assert(memcmp(got, want.d, n) == 0);
-		free(got);
-		free(obs);
+		assert_obs(dir, fast ? "fast" : "slow", &want);
 		free(sub);
 	}
 	eb_free(&want);
@@ -112,13 +120,7 @@ START_TEST(jumbo_is_libovni_layout)
 		ow_event_fixed(&w, ow_head("FR]", 0), 8 + (uint64_t) i, NULL, 0);
 	}
 	ck_assert_int_eq(ow_close(&w, &e), 0);
-	char *obs = tu_join(sub, "stream.obs");
-	size_t n;
-	uint8_t *got = slurp(obs, &n);
-	ck_assert_uint_eq(n, want.n);
-	ck_assert(memcmp(got, want.d, n) == 0);
-	free(got);
-	free(obs);
+	assert_obs(dir, "j", &want);
 	free(sub);
 	eb_free(&want);
 	tu_rmtree(dir);
