@@ -11,7 +11,14 @@
  * (recsort: a window, or runs spilled to a temporary file when the file is
  * out of order by more than the window), then turned into events of model F on one
  * stream per client; the later times of a record (RW end, ASYNCH_END end)
- * wait in a small per-client heap so each stream's clock never decreases. */
+ * wait in a small per-client heap so each stream's clock never decreases.
+ *
+ * Speed: the built-in records are read with one load per field
+ * (charisma_fields.h) by code made once per byte order; the header, the
+ * probe, the last records of the file and every error take the general
+ * reader. Hot events go through the writer's fixed-size path; async
+ * requests in flight are in charisma_async. The input's pages below the
+ * lowest record still to handle are given back as the scan moves on. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -331,7 +338,7 @@ struct client {
 	int64_t id;
 	struct app *app;
 	int opened;
-	int has_desc;      /* the last FD. written: descriptor and async id */
+	int has_desc;      /* the descriptor and async id its last request named */
 	int64_t desc_fd, desc_aid;
 	struct ovni_writer w;
 	struct pend *pq;  /* min-heap by (t, seq) */
