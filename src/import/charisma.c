@@ -21,6 +21,7 @@
  * lowest record still to handle are given back as the scan moves on. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +34,12 @@
 #include "charisma_fields.h"
 #include "charisma_profile.h"
 #include "mapfile.h"
+#include "recpipe.h"
 #include "recsort.h"
 #include "writer.h"
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100
-#define RELEASE_STEP (32u << 20)
 #define PREFETCH_AHEAD 8 /* records */
 
 /* ---- reading -------------------------------------------------------------------------- */
@@ -359,16 +360,19 @@ struct conv {
 	struct atab async;
 	uint64_t seq;
 	size_t bufsize;
-	struct weft_err *e;
+	struct weft_err *e;      /* errors of the records' handling */
+	struct weft_err *scan_e; /* errors of the scan (the same without a pipe) */
 	int failed;
 	/* records from tail_start on end less than 8 bytes before the end of
-	 * the file: they are read from a copy followed by zeros */
-	size_t tail_start;
+	 * the file: they are read from a copy followed by zeros (set by the
+	 * scan, read where the records are handled) */
+	_Atomic size_t tail_start;
 	uint8_t *tail;
+	struct recpipe *pipe;    /* records handled on a second thread, or NULL */
 	/* the input's pages below the records still to handle are given back
-	 * every RELEASE_STEP bytes scanned */
+	 * every release_step bytes scanned (about a window of records) */
 	struct mapfile *in;
-	size_t release_at;
+	size_t release_at, release_step;
 	const struct recsort *rs;
 };
 
@@ -806,14 +810,17 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 /* The record at `off` where its fields can be read 8 bytes at a time. */
 static inline const uint8_t *rec_at(struct conv *cv, size_t off)
 {
-	if (__builtin_expect(off < cv->tail_start, 1))
+	/* a tail record was scanned before it was queued, so tail_start is
+	 * set for it; earlier records see it set or not, above them either way */
+	size_t ts = atomic_load_explicit(&cv->tail_start, memory_order_relaxed);
+	if (__builtin_expect(off < ts, 1))
 		return cv->r.d + off;
 	if (!cv->tail) { /* 8 bytes of zeros before and after */
-		size_t n = cv->r.len - cv->tail_start;
+		size_t n = cv->r.len - ts;
 		cv->tail = weft_xcalloc(n + 16, 1);
-		memcpy(cv->tail + 8, cv->r.d + cv->tail_start, n);
+		memcpy(cv->tail + 8, cv->r.d + ts, n);
 	}
-	return cv->tail + 8 + (off - cv->tail_start);
+	return cv->tail + 8 + (off - ts);
 }
 
 /* The records are read a window after the scan: ask for a later one now. */
@@ -837,6 +844,29 @@ static int emit_be(void *ctx, uint64_t t, uint64_t off)
 	(void) t;
 	struct conv *cv = ctx;
 	prefetch_ahead(cv);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 1);
+}
+
+/* With a pipe: the sorter queues, the pipe's thread handles. */
+static int emit_put(void *ctx, uint64_t t, uint64_t off)
+{
+	(void) t;
+	return rp_put(((struct conv *) ctx)->pipe, off);
+}
+
+static int piped_le(void *ctx, uint64_t off, uint64_t ahead)
+{
+	struct conv *cv = ctx;
+	if (ahead < cv->r.len)
+		__builtin_prefetch(cv->r.d + ahead);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 0);
+}
+
+static int piped_be(void *ctx, uint64_t off, uint64_t ahead)
+{
+	struct conv *cv = ctx;
+	if (ahead < cv->r.len)
+		__builtin_prefetch(cv->r.d + ahead);
 	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 1);
 }
 
@@ -909,7 +939,7 @@ static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 	const struct profile *p = cv->r.p;
 	const char *path = cv->r.path;
 	size_t len = cv->r.len, off = *poff;
-	struct weft_err *e = cv->e;
+	struct weft_err *e = cv->scan_e;
 	char rn[64];
 	if (len - off < (size_t) p->t[T_USHORT].size)
 		return weft_fail(e, WEFT_EINPUT,
@@ -921,7 +951,7 @@ static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 	if (sz < 0)
 		return -1;
 	if (off + (size_t) sz + 8 > len && cv->tail_start > off)
-		cv->tail_start = off;
+		atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
 	if (rt < R_NBUILTIN) {
 		const struct layout *l = &p->lay[rt];
 		uint64_t t1, t2;
@@ -954,8 +984,9 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 	uint64_t tmax = r->mul ? UINT64_MAX / r->mul : UINT64_MAX;
 	while (off < len) {
 		if (__builtin_expect(off >= cv->release_at, 0)) {
-			map_release(cv->in, (size_t) rs_low_off(rs, off));
-			cv->release_at = off + RELEASE_STEP;
+			uint64_t low = rs_low_off(rs, off), queued = cv->pipe ? rp_low_off(cv->pipe) : UINT64_MAX;
+			map_release(cv->in, (size_t) (queued < low ? queued : low));
+			cv->release_at = off + cv->release_step;
 		}
 		if (off + r->margin <= len) {
 			const uint8_t *rec = r->d + off;
@@ -968,8 +999,8 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 				uint64_t t2 = chf_has(fl->k[K_T2]) ? (uint64_t) chf_get(rec, fl->k[K_T2], be) : t1;
 				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax) {
 					if (off + sz + 8 > len && cv->tail_start > off)
-						cv->tail_start = off;
-					int rc = rs_add(rs, t1, off, cv->e);
+						atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
+					int rc = rs_add(rs, t1, off, cv->scan_e);
 					if (rc)
 						return rc;
 					off += sz;
@@ -987,6 +1018,53 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 static int scan(struct conv *cv, struct recsort *rs, size_t off)
 {
 	return cv->r.be ? scan_as(cv, rs, off, 1) : scan_as(cv, rs, off, 0);
+}
+
+/* WEFT_IMPORT_THREADS=1 handles the records on the thread that scans them
+ * (tests compare both ways); else on a second one. */
+static int import_threads(void)
+{
+	const char *v = getenv("WEFT_IMPORT_THREADS");
+	return v && strcmp(v, "1") == 0 ? 1 : 2;
+}
+
+/* One pass over the records: scan them into the sorter (`spill`: in runs
+ * through a temporary file) and turn them into events in sorted order, on
+ * a second thread when `threads` > 1. A record's handling fails before
+ * anything the scan finds later, so the handling thread's error wins.
+ * Returns 0, RS_OVERFLOW (window mode), or -1 with e filled. */
+static int sort_pass(struct conv *cv, struct recsort *rs, size_t start, size_t window, int spill, int threads,
+		     struct weft_err *e)
+{
+	struct weft_err handling;
+	cv->e = cv->scan_e = e;
+	cv->pipe = NULL;
+	if (threads > 1) {
+		if (!(cv->pipe = rp_start(cv->r.be ? piped_be : piped_le, cv, e)))
+			return -1;
+		cv->e = &handling;
+	}
+	rs_emit_fn emit = cv->pipe ? emit_put : cv->r.be ? emit_be : emit_le;
+	int rc = 0;
+	if (spill)
+		rc = rs_spill(rs, window, emit, cv, e);
+	else
+		rs_window(rs, window, emit, cv);
+	cv->rs = rs;
+	if (rc == 0)
+		rc = scan(cv, rs, start);
+	if (rc == 0)
+		rc = rs_finish(rs, e);
+	if (cv->pipe) {
+		int hrc = rp_finish(cv->pipe);
+		cv->pipe = NULL;
+		cv->e = e;
+		if (hrc) {
+			*e = handling;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 static int charisma_detect(const uint8_t *d, size_t len)
@@ -1007,7 +1085,6 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	cv.r.d = data;
 	cv.r.len = len;
 	cv.in = in;
-	cv.release_at = RELEASE_STEP;
 	cv.outdir = outdir;
 	cv.e = e;
 	if (len < 4 || !charisma_detect(data, len < 8 ? 8 : len)) {
@@ -1055,11 +1132,11 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	cv.tail_start = SIZE_MAX;
 	cv.bufsize = 64u << 10;
 	size_t window = rs_window_size(SORT_WINDOW);
+	cv.release_step = window < (1u << 18) ? (window < 32 ? 4096 : window * 128) : 32u << 20;
+	cv.release_at = cv.release_step;
 	struct recsort rs;
-	rs_emit_fn emit = cv.r.be ? emit_be : emit_le;
-	rs_window(&rs, window, emit, &cv);
-	cv.rs = &rs;
-	int rc = scan(&cv, &rs, 8 + h.size);
+	int threads = import_threads();
+	int rc = sort_pass(&cv, &rs, 8 + h.size, window, 0, threads, e);
 	if (rc == RS_OVERFLOW) {
 		/* out of order by more than the window: start again, sorting
 		 * through a temporary file */
@@ -1070,13 +1147,13 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 		cv.napps = 0;
 		cv.seq = 0;
 		remove_tree(outdir);
-		if (mkdir_p(outdir, e))
+		if (mkdir_p(outdir, e)) {
+			memset(&rs, 0, sizeof(rs));
 			rc = -1;
-		else if ((rc = rs_spill(&rs, window, emit, &cv, e)) == 0)
-			rc = scan(&cv, &rs, 8 + h.size);
+		} else {
+			rc = sort_pass(&cv, &rs, 8 + h.size, window, 1, threads, e);
+		}
 	}
-	if (rc == 0)
-		rc = rs_finish(&rs, e);
 	rs_free(&rs);
 	if (rc == 0) {
 		struct async_req **left;

@@ -137,12 +137,15 @@ static int insert_near_tail(struct rs_queue *q, size_t mask, struct rs_key k)
 }
 
 /* The window's rule: when `window` records are held, the smallest is handed
- * on; a record below one handed on is an overflow. The record that would be
- * handed on when the next one comes is handed on now instead (the same
- * records in the same order, and the same check, one step earlier), so the
- * call to emit ends this function. */
+ * on before the next is added; a record below one handed on is an
+ * overflow. */
 static int window_add(struct recsort *s, struct rs_key k)
 {
+	if (s->held == s->window) {
+		int rc = window_pop(s);
+		if (rc)
+			return rc;
+	}
 	if (less(k, s->last)) /* last starts at (0, 0): nothing is below it */
 		return RS_OVERFLOW;
 	s->held++;
@@ -164,7 +167,7 @@ static int window_add(struct recsort *s, struct rs_key k)
 	heap_push(s->heap, &s->nheap, k);
 	s->nother++;
 added:
-	return s->held == s->window ? window_pop(s) : 0;
+	return 0;
 }
 
 /* ---- spill mode ---------------------------------------------------------------------------- */

@@ -26,7 +26,8 @@
 #     spills sorted runs to TMPDIR, leaves nothing there, same output;
 #   - weft synth --format charisma for each profile and byte order: probed,
 #     weft check, le = be, deterministic, every record type, spill = window,
-#     import read back, the iPSC variant.
+#     records handled on one thread = on two (WEFT_IMPORT_THREADS=1), import
+#     read back, the iPSC variant.
 # Prints "ok NAME" / "FAIL NAME: why"; exits 1 on failures, 2 if it cannot run.
 
 set -u
@@ -439,6 +440,27 @@ header 1
 rbegin 1; ts 100; str 32 x; str 128 y; int 1; int 0; int 1; ushort 1000; int 4; rend
 bad count "$F: byte offset 152: record APP_LOAD (1), field num_clients: 1000 clients run past the end of the file (the record needs 4196 bytes, 200 are left)" --charisma-profile charisma-default
 
+# A record's handling fails (RW naming a client in no application, at 352)
+# before the scan reaches a truncated record (at 456): with records held in
+# the sort window the scan's error comes first; with a window of 1 the RW is
+# handed on when the EXIT after it comes, and the handling's error does; the
+# same with the records handled on the scanning thread or on a second one.
+F=$TMP/m-client.bin
+: >"$F"
+magic
+header 1
+app_load 100 1 1
+rw 140 145 2 4 0 1 1; req 0 0 64 5; rwend
+app_exit 200 1
+rbegin 9; ts 10; int 20
+for thr in 1 2; do
+	export WEFT_IMPORT_THREADS=$thr
+	bad "scan-first-$thr" "$F: byte offset 456: record RW (9), field endtime: the record runs past the end of the file (it needs at least 80 bytes, 20 are left)" --charisma-profile charisma-default
+	export WEFT_SORT_WINDOW=1
+	bad "handling-first-$thr" "$F: byte offset 352: record RW (9), field requests[0].client_id: client 5 is in no application (expected an earlier APP_LOAD or CLIENT_JOIN naming it)" --charisma-profile charisma-default
+	unset WEFT_SORT_WINDOW WEFT_IMPORT_THREADS
+done
+
 F=$TMP/m-none.bin
 : >"$F"
 magic
@@ -527,6 +549,18 @@ result "synth: one row per client" "$([ "$rows" = 10 ] || echo "$rows rows")"
 WEFT_SORT_WINDOW=16 "$WEFT" emu -q -o "$TMP/so-spill" "$S" >/dev/null 2>&1
 cmp -s "$TMP/so-spill/thread.prv" "$TMP/so-default-le/thread.prv" && cmp -s "$TMP/so-spill/cpu.prv" "$TMP/so-default-le/cpu.prv"
 result "synth: spilled sort = window sort" "$([ $? -eq 0 ] || echo differs)"
+# records handled on a second thread (the default) or on the scanning one:
+# the same trace, with many batches, with the default window and with a
+# small one (the input is given back every few kB, or sorted by spills)
+"$WEFT" synth --format charisma --size 2M --seed 3 -o "$TMP/big.bin" >/dev/null 2>&1
+for w in "" 2000 40; do
+	WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big2-$w" "$TMP/big.bin" >/dev/null 2>&1
+	WEFT_IMPORT_THREADS=1 WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big1-$w" "$TMP/big.bin" >/dev/null 2>&1
+	cmp -s "$TMP/big1-$w/thread.prv" "$TMP/big2-$w/thread.prv" && cmp -s "$TMP/big1-$w/cpu.prv" "$TMP/big2-$w/cpu.prv"
+	result "synth: one thread = two threads (window ${w:-default})" "$([ $? -eq 0 ] || echo differs)"
+done
+cmp -s "$TMP/big2-/thread.prv" "$TMP/big2-40/thread.prv"
+result "synth: window 40 = default window" "$([ $? -eq 0 ] || echo differs)"
 # weft import, read back
 "$WEFT" import charisma "$S" -o "$TMP/so-imp" >/dev/null 2>&1 &&
 	"$WEFT" emu -q -o "$TMP/so-imp-out" "$TMP/so-imp" >/dev/null 2>&1
