@@ -16,5 +16,6 @@ Suite *recsort_suite(void);
 Suite *clock_suite(void);
 Suite *writer_suite(void);
 Suite *async_suite(void);
+Suite *recpipe_suite(void);
 
 #endif
