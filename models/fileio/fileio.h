@@ -15,7 +15,8 @@ enum {
 	FT_BREAD = 1070, FT_BWRITE, FT_FILE, FT_OFFSET, FT_NOPEN, FT_INFLIGHT, FT_OP, FT_FSIZE,
 	FT_LINKS, FT_FCNTL, FT_FLAGS
 };
-#define FT_CPU_IO 1090 /* cpu.prv */
+#define FT_CPU_IO 1090      /* cpu.prv: clients in I/O (nodes with two or more) */
+#define FT_CPU_MEMBERS 1091 /* cpu.prv: clients in an application */
 #define FT_FIRST FT_BREAD
 #define FT_COUNT (FT_FLAGS - FT_BREAD + 1)
 

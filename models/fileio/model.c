@@ -1,30 +1,49 @@
 /* fileio model (F): per-thread I/O state (Reading, Writing, Waiting for I/O,
  * Opening, Closing; no state outside I/O), request sizes, files, offsets,
- * open-file and in-flight counts, punctual file operations. */
+ * open-file and in-flight counts, punctual file operations; per node (on
+ * its CPU 0 in cpu.prv) the clients in an application and, on nodes with
+ * two or more, the clients in I/O (with one client that count would repeat
+ * its client's state, which thread.prv shows).
+ * Per event: no allocation, no lookup of the descriptor's file (kept with
+ * the descriptor), the state given on only when it changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fileio.h"
+#include "obs.h"
 
 struct fdmap {
 	int64_t fd, file;
 };
 
+/* What a thread is doing, lowest priority first: its state shows the
+ * highest in progress (Writing > Reading > Waiting > Opening > Closing). */
+enum { K_CLOSING, K_OPENING, K_WAIT, K_READ, K_WRITE, K_NKINDS };
+static const uint32_t kind_state[K_NKINDS] = {FS_CLOSING, FS_OPENING, FS_WAIT, FS_READ, FS_WRITE};
+
 struct fio_thread {
-	int nread, nwrite, nwait, nopening, nclosing;
+	struct emu_thread *et; /* the same thread in the emulator */
+	int n[K_NKINDS];   /* in progress, by kind */
+	uint32_t busy;     /* bit k: n[k] > 0 */
 	int64_t nopen, inflight;
-	int64_t fd, aid; /* the descriptor named by the last FD. */
-	uint32_t state;
-	struct fdmap *map;
+	int64_t fd, aid;   /* the descriptor named by the last FD. */
+	int has_file;      /* descriptor fd is open: its file is `file` */
+	int64_t file;
+	uint32_t state;    /* the last state given to emu_model_state */
+	int cpu;           /* global index of its node's CPU 0, -1: none */
+	int count_io;      /* its node counts clients in I/O */
+	int member;        /* between FP+ and FP- */
+	struct fdmap *map; /* open descriptors */
 	int nmap, cap;
 };
 
 struct fio {
 	struct fio_thread *th;
 	int slot[FT_COUNT]; /* thread.prv slot by type - FT_FIRST */
-	int cslot;          /* cpu.prv: clients in I/O on the node */
-	int64_t *ncpu_io;   /* by global CPU index */
+	int cslot, mslot;   /* cpu.prv: clients in I/O, in an application */
+	int64_t *ncpu_io, *nmembers; /* by global CPU index */
+	int nodes_known;    /* fio_thread.cpu and count_io set (at first use) */
 };
 
 static struct fio *st(struct emu *e)
@@ -32,55 +51,107 @@ static struct fio *st(struct emu *e)
 	return e->mstate['F' - 0x21];
 }
 
-static struct fio_thread *fth(struct emu *e, const struct weft_ev *ev)
+/* What a handler works on: the model, the event's thread in the model and
+ * in the emulator. */
+struct ctx {
+	struct fio *f;
+	struct fio_thread *t;
+	struct emu_thread *et;
+};
+
+static inline struct ctx ctx_of(struct emu *e, const struct weft_ev *ev)
 {
-	return &st(e)->th[ev->stream->index];
+	struct fio *f = st(e);
+	struct fio_thread *t = &f->th[ev->stream->index];
+	return (struct ctx){f, t, t->et};
 }
 
-static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
+static inline void out(struct emu *e, const struct ctx *c, int type, int64_t v)
 {
-	return &e->th[ev->stream->index];
-}
-
-static void out(struct emu *e, const struct weft_ev *ev, int type, int64_t v)
-{
-	emu_out(e, EMU_THREAD_FILE, cur(e, ev)->row, st(e)->slot[type - FT_FIRST], v);
+	emu_out(e, EMU_THREAD_FILE, c->et->row, c->f->slot[type - FT_FIRST], v);
 }
 
 /* A punctual value: written even when it equals the previous one, so every
  * request and operation gives one record (the writer otherwise keeps only
  * changes). */
-static void punct(struct emu *e, const struct weft_ev *ev, int type, int64_t v)
+static inline void punct(struct emu *e, const struct ctx *c, int type, int64_t v)
 {
-	emu_punct(e, EMU_THREAD_FILE, cur(e, ev)->row, st(e)->slot[type - FT_FIRST], v);
+	emu_punct(e, EMU_THREAD_FILE, c->et->row, c->f->slot[type - FT_FIRST], v);
 }
 
-static void show_state(struct emu *e, const struct weft_ev *ev)
+/* Payload fields of the hot events, read directly (events.c: FR[/FW[/FRa/FWa
+ * "i64 size, i64 offset", FRd/FWd/FRA/FWA the same then "i32 fd, i32 aid",
+ * FD. "i32 fd, i32 aid", FA[/FA] "i32 aid"). */
+static inline int64_t pl_i64(const struct weft_ev *ev, int off)
 {
-	struct fio_thread *t = fth(e, ev);
-	struct emu_thread *et = cur(e, ev);
-	uint32_t s = t->nwrite	    ? FS_WRITE
-		     : t->nread	    ? FS_READ
-		     : t->nwait	    ? FS_WAIT
-		     : t->nopening  ? FS_OPENING
-		     : t->nclosing  ? FS_CLOSING
-				    : 0;
-	emu_model_state(e, et, 'F', s);
-	if (emu_owner(e, et) != 'F')
-		return;
-	/* the node's first CPU counts its clients in I/O */
+	return (int64_t) obs_u64(ev->payload + off, ev->stream->swap);
+}
+
+static inline int64_t pl_i32(const struct weft_ev *ev, int off)
+{
+	return (int32_t) obs_u32(ev->payload + off, ev->stream->swap);
+}
+
+/* Each thread's node, and the nodes that count clients in I/O: those with
+ * two or more threads whose rows show this model's states. Done at the
+ * first event (the models' setups have chosen the rows' owners by then). */
+static void find_nodes(struct emu *e, struct fio *f)
+{
+	int *n = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*n));
+	for (int i = 0; i < e->nth; i++) {
+		struct emu_thread *et = &e->th[i];
+		struct weft_cpu *c = sys_cpu_by_index(et->sys->proc->loom, 0);
+		f->th[i].cpu = c && et->sys->req['F' - 0x21] ? c->gindex : -1;
+		if (f->th[i].cpu >= 0 && emu_owner(e, et) == 'F')
+			n[f->th[i].cpu]++;
+	}
+	for (int i = 0; i < e->nth; i++)
+		f->th[i].count_io = f->th[i].cpu >= 0 && emu_owner(e, &e->th[i]) == 'F' && n[f->th[i].cpu] >= 2;
+	free(n);
+	f->nodes_known = 1;
+}
+
+/* The node's count of clients in I/O follows a thread going from no state
+ * to a state or back. */
+static void count_io(struct emu *e, const struct ctx *c, uint32_t s)
+{
+	struct fio_thread *t = c->t;
+	if (__builtin_expect(!c->f->nodes_known, 0))
+		find_nodes(e, c->f);
 	int was = t->state != 0, now = s != 0;
-	t->state = s;
-	struct weft_cpu *c = sys_cpu_by_index(et->sys->proc->loom, 0);
-	if (was != now && c) {
-		st(e)->ncpu_io[c->gindex] += now - was;
-		emu_out(e, EMU_CPU_FILE, e->cpu[c->gindex].row, st(e)->cslot, st(e)->ncpu_io[c->gindex]);
+	if (was != now && t->count_io) {
+		c->f->ncpu_io[t->cpu] += now - was;
+		emu_out(e, EMU_CPU_FILE, e->cpu[t->cpu].row, c->f->cslot, c->f->ncpu_io[t->cpu]);
 	}
 }
 
-static void acct(struct emu *e, const struct weft_ev *ev, enum emu_op_kind kind, int32_t op, int64_t bytes)
+static inline void enter(struct fio_thread *t, int k)
 {
-	emu_acct_op(e, cur(e, ev), 'F', kind, op, bytes, 0);
+	if (t->n[k]++ == 0)
+		t->busy |= 1u << k;
+}
+
+static inline void leave(struct fio_thread *t, int k)
+{
+	if (--t->n[k] == 0)
+		t->busy &= ~(1u << k);
+}
+
+static inline __attribute__((always_inline)) void show_state(struct emu *e, const struct ctx *c)
+{
+	struct fio_thread *t = c->t;
+	uint32_t s = t->busy ? kind_state[31 - __builtin_clz(t->busy)] : 0;
+	if (s == t->state && !e->acct)
+		return; /* unchanged: the row shows it already */
+	emu_model_state(e, c->et, 'F', s);
+	if (__builtin_expect(!c->f->nodes_known || c->t->count_io, 0))
+		count_io(e, c, s);
+	t->state = s;
+}
+
+static inline void acct(struct emu *e, const struct ctx *c, enum emu_op_kind kind, int32_t op, int64_t bytes)
+{
+	emu_acct_op(e, c->et, 'F', kind, op, bytes, 0);
 }
 
 static struct fdmap *find_fd(struct fio_thread *t, int64_t fd)
@@ -94,14 +165,25 @@ static struct fdmap *find_fd(struct fio_thread *t, int64_t fd)
 int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in, (void) err;
-	show_state(e, ev);
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
+	if (!c.f->nodes_known)
+		find_nodes(e, c.f);
+	int member = ev->val == '+';
+	if (member != t->member && t->cpu >= 0) {
+		t->member = member;
+		c.f->nmembers[t->cpu] += member ? 1 : -1;
+		emu_out(e, EMU_CPU_FILE, e->cpu[t->cpu].row, c.f->mslot, c.f->nmembers[t->cpu]);
+	}
+	show_state(e, &c);
 	return 0;
 }
 
 int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct fio_thread *t = fth(e, ev);
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
 	int64_t fd = ev_field(in, 0, ev), file = ev_field(in, 1, ev), flags = ev_field(in, 2, ev);
 	struct fdmap *m = find_fd(t, fd);
 	if (!m) {
@@ -114,158 +196,188 @@ int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		t->nopen++;
 	}
 	m->file = file;
-	if (!t->nopening)
-		acct(e, ev, EMU_OP_MARK, FIO_OP_OPEN, -1); /* else counted by its span */
-	punct(e, ev, FT_OP, ev->val == 'a' ? FOP_APPOPEN : FOP_OPEN);
-	punct(e, ev, FT_FILE, file);
-	punct(e, ev, FT_FLAGS, flags);
-	out(e, ev, FT_NOPEN, t->nopen);
+	if (fd == t->fd)
+		t->has_file = 1, t->file = file;
+	if (!t->n[K_OPENING])
+		acct(e, &c, EMU_OP_MARK, FIO_OP_OPEN, -1); /* else counted by its span */
+	punct(e, &c, FT_OP, ev->val == 'a' ? FOP_APPOPEN : FOP_OPEN);
+	punct(e, &c, FT_FILE, file);
+	punct(e, &c, FT_FLAGS, flags);
+	out(e, &c, FT_NOPEN, t->nopen);
 	return 0;
 }
 
 int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct fio_thread *t = fth(e, ev);
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
 	int64_t fd = ev_field(in, 0, ev);
 	struct fdmap *m = find_fd(t, fd);
 	if (m) {
-		punct(e, ev, FT_FILE, m->file);
+		punct(e, &c, FT_FILE, m->file);
 		*m = t->map[--t->nmap];
 		t->nopen--;
+		if (fd == t->fd)
+			t->has_file = 0;
 	}
-	if (!t->nclosing)
-		acct(e, ev, EMU_OP_MARK, FIO_OP_CLOSE, -1);
-	punct(e, ev, FT_OP, ev->val == 'a' ? FOP_APPCLOSE : FOP_CLOSE);
+	if (!t->n[K_CLOSING])
+		acct(e, &c, EMU_OP_MARK, FIO_OP_CLOSE, -1);
+	punct(e, &c, FT_OP, ev->val == 'a' ? FOP_APPCLOSE : FOP_CLOSE);
 	if (ev_field(in, 1, ev) >= 0) /* -1: the format gives no size */
-		punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
-	out(e, ev, FT_NOPEN, t->nopen);
+		punct(e, &c, FT_FSIZE, ev_field(in, 1, ev));
+	out(e, &c, FT_NOPEN, t->nopen);
 	return 0;
+}
+
+/* The descriptor and async id of the next requests (FD., or a request
+ * naming them at payload offset `at`). */
+static inline void set_desc(struct fio_thread *t, const struct weft_ev *ev, int at)
+{
+	int64_t fd = pl_i32(ev, at);
+	t->aid = pl_i32(ev, at + 4);
+	if (fd != t->fd) { /* else its file is known (fio_open, fio_close keep it) */
+		struct fdmap *m = find_fd(t, fd);
+		t->has_file = m != NULL;
+		t->file = m ? m->file : 0;
+	}
+	t->fd = fd;
 }
 
 int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	(void) err;
-	struct fio_thread *t = fth(e, ev);
-	t->fd = ev_field(in, 0, ev);
-	t->aid = ev_field(in, 1, ev);
+	(void) in, (void) err;
+	set_desc(ctx_of(e, ev).t, ev, 0);
 	return 0;
 }
 
-static void request(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, int write)
+/* The punctual values of a read or write request (FR[, FW[, FRa, FWa). */
+static inline void request(struct emu *e, const struct ctx *c, const struct weft_ev *ev, int write)
 {
-	struct fio_thread *t = fth(e, ev);
-	punct(e, ev, write ? FT_BWRITE : FT_BREAD, ev_field(in, 0, ev));
-	if (ev_field(in, 1, ev) >= 0) /* -1: the format gives no offset */
-		punct(e, ev, FT_OFFSET, ev_field(in, 1, ev));
-	struct fdmap *m = find_fd(t, t->fd);
-	if (m)
-		punct(e, ev, FT_FILE, m->file);
+	int64_t off = pl_i64(ev, 8);
+	punct(e, c, write ? FT_BWRITE : FT_BREAD, pl_i64(ev, 0));
+	if (off >= 0) /* -1: the format gives no offset */
+		punct(e, c, FT_OFFSET, off);
+	if (c->t->has_file)
+		punct(e, c, FT_FILE, c->t->file);
 }
 
 int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	struct fio_thread *t = fth(e, ev);
-	int write = ev->cat == 'W';
-	int *n = write ? &t->nwrite : &t->nread;
+	(void) in;
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
+	int write = ev->cat == 'W', k = write ? K_WRITE : K_READ;
 	int32_t op = write ? FIO_OP_WRITE : FIO_OP_READ;
-	if (ev->val == '[') {
-		(*n)++;
-		request(e, ev, in, write);
-		acct(e, ev, EMU_OP_BEGIN, op, ev_field(in, 0, ev));
+	if (ev->val != ']') { /* FR[ FW[, or FRd FWd naming the descriptor */
+		if (ev->val == 'd')
+			set_desc(t, ev, 16);
+		enter(t, k);
+		request(e, &c, ev, write);
+		if (e->acct)
+			acct(e, &c, EMU_OP_BEGIN, op, pl_i64(ev, 0));
 	} else {
-		if (*n == 0)
+		if (t->n[k] == 0)
 			return emu_model_error(e, err, "thread %lld ends %s with no %s in progress: expected F%c[ first",
-					       (long long) cur(e, ev)->sys->tid, write ? "writing" : "reading",
+					       (long long) c.et->sys->tid, write ? "writing" : "reading",
 					       write ? "write" : "read", ev->cat);
-		(*n)--;
-		acct(e, ev, EMU_OP_END, op, -1);
+		leave(t, k);
+		acct(e, &c, EMU_OP_END, op, -1);
 	}
-	show_state(e, ev);
+	show_state(e, &c);
 	return 0;
 }
 
 int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	(void) err;
-	struct fio_thread *t = fth(e, ev);
-	request(e, ev, in, ev->cat == 'W');
-	acct(e, ev, EMU_OP_MARK, ev->cat == 'W' ? FIO_OP_AWRITE : FIO_OP_AREAD, ev_field(in, 0, ev));
-	t->inflight++;
-	out(e, ev, FT_INFLIGHT, t->inflight);
+	(void) in, (void) err;
+	struct ctx c = ctx_of(e, ev);
+	if (ev->val == 'A') /* FRA FWA: naming the descriptor */
+		set_desc(c.t, ev, 16);
+	request(e, &c, ev, ev->cat == 'W');
+	if (e->acct)
+		acct(e, &c, EMU_OP_MARK, ev->cat == 'W' ? FIO_OP_AWRITE : FIO_OP_AREAD, pl_i64(ev, 0));
+	c.t->inflight++;
+	out(e, &c, FT_INFLIGHT, c.t->inflight);
 	return 0;
 }
 
 int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	struct fio_thread *t = fth(e, ev);
+	(void) in;
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
 	if (ev->val == '[') {
-		t->nwait++;
-		acct(e, ev, EMU_OP_BEGIN, FIO_OP_WAIT, -1);
+		enter(t, K_WAIT);
+		acct(e, &c, EMU_OP_BEGIN, FIO_OP_WAIT, -1);
 	} else {
-		if (t->nwait == 0 || t->inflight == 0)
+		if (t->n[K_WAIT] == 0 || t->inflight == 0)
 			return emu_model_error(e, err, "thread %lld: asynchronous request %lld completes with %s: "
 					       "expected FA[ and an issued request first",
-					       (long long) cur(e, ev)->sys->tid, (long long) ev_field(in, 0, ev),
-					       t->nwait ? "no request in flight" : "no wait in progress");
-		t->nwait--;
+					       (long long) c.et->sys->tid, (long long) pl_i32(ev, 0),
+					       t->n[K_WAIT] ? "no request in flight" : "no wait in progress");
+		leave(t, K_WAIT);
 		t->inflight--;
-		acct(e, ev, EMU_OP_END, FIO_OP_WAIT, -1);
-		out(e, ev, FT_INFLIGHT, t->inflight);
+		acct(e, &c, EMU_OP_END, FIO_OP_WAIT, -1);
+		out(e, &c, FT_INFLIGHT, t->inflight);
 	}
-	show_state(e, ev);
+	show_state(e, &c);
 	return 0;
 }
 
 int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	acct(e, ev, EMU_OP_MARK, ev->cat == 'E' ? FIO_OP_EXTEND : FIO_OP_TRUNC, -1);
-	punct(e, ev, FT_OP, ev->cat == 'E' ? FOP_EXTEND : FOP_TRUNC);
-	punct(e, ev, FT_FILE, ev_field(in, 0, ev));
-	punct(e, ev, FT_FSIZE, ev_field(in, 1, ev));
+	struct ctx c = ctx_of(e, ev);
+	acct(e, &c, EMU_OP_MARK, ev->cat == 'E' ? FIO_OP_EXTEND : FIO_OP_TRUNC, -1);
+	punct(e, &c, FT_OP, ev->cat == 'E' ? FOP_EXTEND : FOP_TRUNC);
+	punct(e, &c, FT_FILE, ev_field(in, 0, ev));
+	punct(e, &c, FT_FSIZE, ev_field(in, 1, ev));
 	return 0;
 }
 
 int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	acct(e, ev, EMU_OP_MARK, ev->cat == 'L' ? FIO_OP_LINK : FIO_OP_UNLINK, -1);
-	punct(e, ev, FT_OP, ev->cat == 'L' ? FOP_LINK : FOP_UNLINK);
-	punct(e, ev, FT_FILE, ev_field(in, 0, ev));
-	punct(e, ev, FT_LINKS, ev_field(in, 1, ev));
+	struct ctx c = ctx_of(e, ev);
+	acct(e, &c, EMU_OP_MARK, ev->cat == 'L' ? FIO_OP_LINK : FIO_OP_UNLINK, -1);
+	punct(e, &c, FT_OP, ev->cat == 'L' ? FOP_LINK : FOP_UNLINK);
+	punct(e, &c, FT_FILE, ev_field(in, 0, ev));
+	punct(e, &c, FT_LINKS, ev_field(in, 1, ev));
 	return 0;
 }
 
 int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct fdmap *m = find_fd(fth(e, ev), ev_field(in, 0, ev));
-	acct(e, ev, EMU_OP_MARK, FIO_OP_FCNTL, -1);
-	punct(e, ev, FT_OP, FOP_FCNTL);
+	struct ctx c = ctx_of(e, ev);
+	struct fdmap *m = find_fd(c.t, ev_field(in, 0, ev));
+	acct(e, &c, EMU_OP_MARK, FIO_OP_FCNTL, -1);
+	punct(e, &c, FT_OP, FOP_FCNTL);
 	if (m)
-		punct(e, ev, FT_FILE, m->file);
-	punct(e, ev, FT_FCNTL, ev_field(in, 1, ev));
+		punct(e, &c, FT_FILE, m->file);
+	punct(e, &c, FT_FCNTL, ev_field(in, 1, ev));
 	return 0;
 }
 
 int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
-	struct fio_thread *t = fth(e, ev);
-	int *n = ev->cat == 'o' ? &t->nopening : &t->nclosing;
+	struct ctx c = ctx_of(e, ev);
+	struct fio_thread *t = c.t;
+	int k = ev->cat == 'o' ? K_OPENING : K_CLOSING;
 	int32_t op = ev->cat == 'o' ? FIO_OP_OPEN : FIO_OP_CLOSE;
 	if (ev->val == '[') {
-		(*n)++;
-		acct(e, ev, EMU_OP_BEGIN, op, -1);
-	} else if (*n == 0) {
+		enter(t, k);
+		acct(e, &c, EMU_OP_BEGIN, op, -1);
+	} else if (t->n[k] == 0) {
 		return emu_model_error(e, err, "thread %lld ends %s a file with none in progress",
-				       (long long) cur(e, ev)->sys->tid, ev->cat == 'o' ? "opening" : "closing");
+				       (long long) c.et->sys->tid, ev->cat == 'o' ? "opening" : "closing");
 	} else {
-		(*n)--;
-		acct(e, ev, EMU_OP_END, op, -1);
+		leave(t, k);
+		acct(e, &c, EMU_OP_END, op, -1);
 	}
-	show_state(e, ev);
+	show_state(e, &c);
 	return 0;
 }
 
@@ -283,15 +395,24 @@ static const char *const type_label[FT_COUNT] = {
 	"File I/O: open flags",
 };
 
+static const char *const cpu_label[2] = {
+	"File I/O: clients in I/O on the node",
+	"File I/O: clients in an application on the node",
+};
+
 int fio_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct fio *s = weft_xcalloc(1, sizeof(*s));
 	s->th = weft_xcalloc((size_t) e->nth + 1, sizeof(*s->th));
+	for (int i = 0; i < e->nth; i++)
+		s->th[i].et = &e->th[i];
 	for (int k = 0; k < FT_COUNT; k++)
 		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, FT_FIRST + k, type_label[k]);
-	s->cslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_IO, "File I/O: clients in I/O on the node");
+	s->cslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_IO, cpu_label[0]);
+	s->mslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_MEMBERS, cpu_label[1]);
 	s->ncpu_io = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->ncpu_io));
+	s->nmembers = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->nmembers));
 	e->mstate['F' - 0x21] = s;
 	e->state_owner = 'F';
 	return 0;
@@ -301,7 +422,8 @@ void fio_pcf(struct emu *e, int file, struct strbuf *b)
 {
 	(void) e;
 	if (file != EMU_THREAD_FILE) {
-		sb_printf(b, "EVENT_TYPE\n0 %d File I/O: clients in I/O on the node\n\n", FT_CPU_IO);
+		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_IO, cpu_label[0]);
+		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_MEMBERS, cpu_label[1]);
 		return;
 	}
 	for (int k = 0; k < FT_COUNT; k++) {
@@ -345,6 +467,7 @@ void fio_free(struct emu *e)
 		free(s->th[i].map);
 	free(s->th);
 	free(s->ncpu_io);
+	free(s->nmembers);
 	free(s);
 	e->mstate['F' - 0x21] = NULL;
 }

@@ -11,9 +11,17 @@
  * (recsort: a window, or runs spilled to a temporary file when the file is
  * out of order by more than the window), then turned into events of model F on one
  * stream per client; the later times of a record (RW end, ASYNCH_END end)
- * wait in a small per-client heap so each stream's clock never decreases. */
+ * wait in a small per-client heap so each stream's clock never decreases.
+ *
+ * Speed: the built-in records are read with one load per field
+ * (charisma_fields.h) by code made once per byte order; the header, the
+ * probe, the last records of the file and every error take the general
+ * reader. Hot events go through the writer's fixed-size path; async
+ * requests in flight are in charisma_async. The input's pages below the
+ * lowest record still to handle are given back as the scan moves on. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +30,17 @@
 #include <uthash.h>
 
 #include "import.h"
+#include "charisma_async.h"
+#include "charisma_fields.h"
 #include "charisma_profile.h"
 #include "mapfile.h"
+#include "recpipe.h"
 #include "recsort.h"
 #include "writer.h"
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100
+#define PREFETCH_AHEAD 8 /* records */
 
 /* ---- reading -------------------------------------------------------------------------- */
 
@@ -41,6 +53,8 @@ struct rdr {
 	const struct profile *p;
 	double unit;
 	uint64_t mul; /* ns per tick when the unit is a power of ten, else 0 */
+	struct flay fl[R_NBUILTIN]; /* the profile's built-in records, read fast */
+	size_t margin; /* a record read fast starts this many bytes before the end or more */
 };
 
 static inline uint64_t raw(const struct rdr *r, size_t off, int size)
@@ -306,11 +320,12 @@ static int choose_profile(struct rdr *r, const struct import_opts *o, struct pro
 
 /* ---- output: one stream per client ---------------------------------------------------------- */
 
+/* An event waiting for its time (the end of a request): its first 4 bytes
+ * (ow_head) and its argument, when it has one (FA]). */
 struct pend {
 	uint64_t t, seq;
-	char mcv[4];
+	uint32_t head;
 	int32_t arg;
-	int len;
 };
 
 struct app {
@@ -325,27 +340,13 @@ struct client {
 	int64_t id;
 	struct app *app;
 	int opened;
-	int has_desc;      /* the last FD. written: descriptor and async id */
+	int has_desc;      /* the descriptor and async id its last request named */
 	int64_t desc_fd, desc_aid;
 	struct ovni_writer w;
-	char *dir;
-	int64_t loom;
-	uint64_t last;
 	struct pend *pq;  /* min-heap by (t, seq) */
 	int npq, cappq;
-	UT_hash_handle hh;
-};
-
-struct akey {
-	int64_t kind; /* 0 client, 1 application (64 bits: the key has no padding) */
-	int64_t who, id;
-};
-
-struct async_req {
-	struct akey k;
-	struct client **cl;
-	int ncl;
-	size_t off;
+	char *dir;
+	int64_t loom;
 	UT_hash_handle hh;
 };
 
@@ -357,14 +358,26 @@ struct conv {
 	struct client *clients;
 	struct client **dense; /* by id, for small ids */
 	int64_t ndense;
-	struct async_req *async;
+	struct atab async;
 	uint64_t seq;
 	size_t bufsize;
-	struct weft_err *e;
+	struct weft_err *e;      /* errors of the records' handling */
+	struct weft_err *scan_e; /* errors of the scan (the same without a pipe) */
 	int failed;
+	/* records from tail_start on end less than 8 bytes before the end of
+	 * the file: they are read from a copy followed by zeros (set by the
+	 * scan, read where the records are handled) */
+	_Atomic size_t tail_start;
+	uint8_t *tail;
+	struct recpipe *pipe;    /* records handled on a second thread, or NULL */
+	/* the input's pages below the records still to handle are given back
+	 * every release_step bytes scanned (about a window of records) */
+	struct mapfile *in;
+	size_t release_at, release_step;
+	const struct recsort *rs;
 };
 
-static int pend_less(const struct pend *a, const struct pend *b)
+static inline int pend_less(const struct pend *a, const struct pend *b)
 {
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
@@ -403,39 +416,80 @@ static struct pend pend_pop(struct client *c)
 	return top;
 }
 
-static uint64_t to_ns(const struct rdr *r, uint64_t ticks)
+static inline uint64_t to_ns(const struct rdr *r, uint64_t ticks)
 {
-	if (r->mul)
+	if (__builtin_expect(r->mul != 0, 1))
 		return ticks * r->mul;
 	return (uint64_t) llroundl((long double) ticks * (long double) r->unit * 1e9L);
 }
 
-static void raw_event(struct client *c, uint64_t t, const char *mcv, const void *pl, size_t len)
+static inline void write_pend(struct client *c, const struct pend *x)
 {
-	ow_event(&c->w, mcv, t, pl, len);
-	c->last = t;
+	uint8_t flags;
+	memcpy(&flags, &x->head, 1);
+	if (flags) /* a payload: FA]'s async id */
+		ow_event_fixed(&c->w, x->head, x->t, &x->arg, 4);
+	else
+		ow_event_fixed(&c->w, x->head, x->t, NULL, 0);
 }
 
+/* Write the pending events of c due at `upto` or before. */
 static void flush_pend(struct client *c, uint64_t upto)
 {
 	while (c->npq && c->pq[0].t <= upto) {
 		struct pend x = pend_pop(c);
-		raw_event(c, x.t, x.mcv, &x.arg, (size_t) x.len);
+		write_pend(c, &x);
 	}
 }
 
-/* An event on client c at tick time t (pending ends up to t go first). */
+/* Write the pending events of c due at `ns` (before an event at ns). */
+static inline __attribute__((always_inline)) void due(struct client *c, uint64_t ns)
+{
+	if (c->npq && c->pq[0].t <= ns) {
+		if (c->npq == 1) { /* the usual case: the end of the last request */
+			c->npq = 0;
+			write_pend(c, &c->pq[0]);
+		} else {
+			flush_pend(c, ns);
+		}
+	}
+}
+
+/* An event on client c at `ns` nanoseconds (pending ends up to then go
+ * first), with a payload of `len` bytes (a constant where it is called). */
+static inline __attribute__((always_inline)) void put(struct client *c, uint64_t ns, uint32_t head,
+						      const void *pl, size_t len)
+{
+	due(c, ns);
+	ow_event_fixed(&c->w, head, ns, pl, len);
+}
+
+/* The same for a jumbo event of `len` data bytes. */
+static inline __attribute__((always_inline)) void put_jumbo(struct client *c, uint64_t ns, uint32_t head,
+							    const void *data, uint32_t len)
+{
+	due(c, ns);
+	ow_jumbo_fixed(&c->w, head, ns, data, len);
+}
+
+/* An event on client c at tick time t, any payload (the rarer records). */
 static void ev(struct conv *cv, struct client *c, uint64_t t, const char *mcv, const void *pl, size_t len)
 {
 	uint64_t ns = to_ns(&cv->r, t);
 	flush_pend(c, ns);
-	raw_event(c, ns, mcv, pl, len);
+	ow_event(&c->w, mcv, ns, pl, len);
 }
 
-static void ev_later(struct conv *cv, struct client *c, uint64_t t, const char *mcv, int32_t arg, int len)
+/* An event on client c at `ns`, written when the client's clock gets there. */
+static inline void later(struct conv *cv, struct client *c, uint64_t ns, uint32_t head, int32_t arg)
 {
-	struct pend x = {to_ns(&cv->r, t), cv->seq++, {mcv[0], mcv[1], mcv[2], 0}, arg, len};
-	pend_push(c, x);
+	struct pend x = {ns, cv->seq++, head, arg};
+	if (c->npq == 0 && c->cappq) {
+		c->pq[0] = x;
+		c->npq = 1;
+	} else {
+		pend_push(c, x);
+	}
 }
 
 static int64_t loom_of(const struct profile *p, int64_t client)
@@ -578,20 +632,22 @@ static void put64(struct pl *p, int64_t v)
 	p->n += 8;
 }
 
-/* Turn one record into events. */
-static int handle(struct conv *cv, size_t off)
+/* Turn one record into events: the record at byte offset `off`, read at
+ * `rec` (followed by at least 8 readable bytes) from a file of byte order
+ * `be` (a constant: one copy of this function per byte order). */
+static inline __attribute__((always_inline)) int handle(struct conv *cv, const uint8_t *rec, size_t off, int be)
 {
 	const struct rdr *r = &cv->r;
 	const struct profile *p = r->p;
-	int rt = (int) rd(r, off, T_USHORT);
-	const struct layout *l = chp_lay_of(p, rt);
-	if (rt >= R_NBUILTIN)
-		return 0; /* a machine-dependent record: sized and skipped */
+	int rt = (int) chf_get(rec, r->fl[1].rt, be);
+	if (rt <= 0 || rt >= R_NBUILTIN)
+		return 0; /* a machine-dependent record: sized and skipped (never queued) */
+	const struct flay *fl = &r->fl[rt];
 	char rn[64];
 #define RN chp_rname(rt, p, rn, sizeof(rn)) /* for messages only */
-#define F(k) rd(r, off + (size_t) l->at[k], l->tp[k])
-	uint64_t t1, t2;
-	record_times(r, l, off, &t1, &t2);
+#define F(key) chf_get(rec, fl->k[key], be)
+	uint64_t t1 = chf_has(fl->k[K_T1]) ? (uint64_t) F(K_T1) : 0;
+	uint64_t t2 = chf_has(fl->k[K_T2]) ? (uint64_t) F(K_T2) : t1;
 	struct client *c;
 	struct app *a;
 	struct pl pl = {{0}, 0};
@@ -600,7 +656,7 @@ static int handle(struct conv *cv, size_t off)
 		a = get_app(cv, F(K_APP), 1);
 		int64_t n = F(K_NC);
 		for (int64_t i = 0; i < n; i++)
-			if (bind(cv, off, rt, a, rd(r, off + (size_t) l->at[K_ARR] + (size_t) (i * l->esize), T_CLIENTID), t1))
+			if (bind(cv, off, rt, a, chf_get(rec + fl->arr + i * fl->esize, fl->el_client, be), t1))
 				return -1;
 		return 0;
 	}
@@ -648,8 +704,8 @@ static int handle(struct conv *cv, size_t off)
 	case R_RW: {
 		int op = (int) F(K_OP);
 		int async = op & 1, wr = op & 2;
-		int64_t n = l->at[K_NC] >= 0 ? F(K_NC) : 1;
-		int64_t aid = F(K_AID);
+		int64_t n = chf_has(fl->k[K_NC]) ? F(K_NC) : 1;
+		int64_t aid = F(K_AID), fd = F(K_FD);
 		if (!async && t2 < t1)
 			return weft_fail(cv->e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field endtime: %llu ticks is before "
@@ -657,51 +713,47 @@ static int handle(struct conv *cv, size_t off)
 					 r->path, off, RN, (unsigned long long) t2, (unsigned long long) t1);
 		struct async_req *q = NULL;
 		if (async) {
-			q = weft_xcalloc(1, sizeof(*q));
-			int clientreq = (op & 4) || l->at[K_APP] < 0;
-			q->k.kind = clientreq ? 0 : 1;
-			q->k.who = clientreq ? rd(r, off + (size_t) l->at[K_ARR] + (size_t) l->rq[K_CLIENT], T_CLIENTID)
-					     : F(K_APP);
-			q->k.id = aid;
-			q->off = off;
-			struct async_req *old;
-			HASH_FIND(hh, cv->async, &q->k, sizeof(q->k), old);
-			if (old) {
-				free(q);
+			int clientreq = (op & 4) || !chf_has(fl->k[K_APP]);
+			struct akey k = {clientreq ? 0 : 1,
+					 clientreq ? chf_get(rec + fl->arr, fl->rq_client, be) : F(K_APP), aid};
+			struct async_req *old = at_find(&cv->async, k);
+			if (old)
 				return weft_fail(cv->e, WEFT_EINPUT,
 						 "%s: byte offset %zu: record %s, field async_id: asynchronous "
 						 "request %lld of %s %lld is already in flight (issued by the RW "
 						 "record at byte offset %zu): expected an ASYNCH_END first",
 						 r->path, off, RN, (long long) aid, old->k.kind ? "application" : "client",
 						 (long long) old->k.who, old->off);
-			}
-			q->cl = weft_xcalloc((size_t) n + 1, sizeof(*q->cl));
-			HASH_ADD(hh, cv->async, k, sizeof(q->k), q);
+			q = at_add(&cv->async, k, n > 0 ? (size_t) n : 0);
+			q->off = off;
 		}
-		for (int64_t i = 0; i < n; i++) {
-			size_t eo = off + (size_t) l->at[K_ARR] + (size_t) (i * (l->esize ? l->esize : 0));
-			int64_t cid = rd(r, eo + (size_t) l->rq[K_CLIENT], T_CLIENTID);
-			if (!(c = need_client(cv, off, rt, i, cid)))
+		uint64_t ns1 = to_ns(r, t1), ns2 = async ? 0 : to_ns(r, t2);
+		uint32_t hreq = async ? (wr ? ow_head("FWa", 16) : ow_head("FRa", 16))
+				      : (wr ? ow_head("FW[", 16) : ow_head("FR[", 16));
+		uint32_t hdesc = async ? (wr ? ow_jumbo_head("FWA") : ow_jumbo_head("FRA"))
+				       : (wr ? ow_jumbo_head("FWd") : ow_jumbo_head("FRd"));
+		uint32_t hend = wr ? ow_head("FW]", 0) : ow_head("FR]", 0);
+		const uint8_t *el = rec + fl->arr;
+		for (int64_t i = 0; i < n; i++, el += fl->esize) {
+			int64_t cid = chf_get(el, fl->rq_client, be);
+			c = cid >= 0 && cid < cv->ndense ? cv->dense[cid] : NULL;
+			if (!c && !(c = need_client(cv, off, rt, i, cid)))
 				return -1;
-			int64_t fd = F(K_FD);
+			int64_t s[3] = {chf_get(el, fl->rq_iosize, be), chf_get(el, fl->rq_offset, be), 0};
 			if (!c->has_desc || c->desc_fd != fd || c->desc_aid != aid) {
-				/* the model keeps the last descriptor: say it when it changes */
-				struct pl d = {{0}, 0};
-				put32(&d, fd);
-				put32(&d, aid);
-				ev(cv, c, t1, "FD.", d.b, d.n);
+				/* the model keeps the last descriptor: the request names
+				 * it when it changes (a jumbo event: 24 bytes) */
+				int32_t d[2] = {(int32_t) fd, (int32_t) aid};
+				memcpy(&s[2], d, 8);
+				put_jumbo(c, ns1, hdesc, s, 24);
 				c->has_desc = 1, c->desc_fd = fd, c->desc_aid = aid;
-			}
-			struct pl s = {{0}, 0};
-			put64(&s, rd(r, eo + (size_t) l->rq[K_IOSIZE], T_BIGINT));
-			put64(&s, rd(r, eo + (size_t) l->rq[K_OFFSET], T_BIGINT));
-			if (async) {
-				ev(cv, c, t1, wr ? "FWa" : "FRa", s.b, s.n);
-				q->cl[q->ncl++] = c;
 			} else {
-				ev(cv, c, t1, wr ? "FW[" : "FR[", s.b, s.n);
-				ev_later(cv, c, t2, wr ? "FW]" : "FR]", 0, 0);
+				put(c, ns1, hreq, s, 16);
 			}
+			if (async)
+				q->cl[q->ncl++] = c;
+			else
+				later(cv, c, ns2, hend, 0);
 		}
 		return 0;
 	}
@@ -711,23 +763,21 @@ static int handle(struct conv *cv, size_t off)
 		int noc = is_sentinel(r, cid, T_CLIENTID, p->no_client_all, p->no_client);
 		if (noc)
 			k = (struct akey){1, appl, aid};
-		struct async_req *q;
-		HASH_FIND(hh, cv->async, &k, sizeof(k), q);
+		struct async_req *q = at_find(&cv->async, k);
 		if (!q)
 			return weft_fail(cv->e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field async_id: no asynchronous "
 					 "request %lld of %s %lld is in flight (expected an earlier asynchronous RW)",
 					 r->path, off, RN, (long long) aid, noc ? "application" : "client",
 					 (long long) (noc ? appl : cid));
-		uint64_t end = t2 > t1 ? t2 : t1;
-		for (int i = 0; i < q->ncl; i++) {
+		uint64_t ns1 = to_ns(r, t1), end = to_ns(r, t2 > t1 ? t2 : t1);
+		int32_t a32 = (int32_t) aid;
+		for (size_t i = 0; i < q->ncl; i++) {
 			c = q->cl[i];
-			ev(cv, c, t1, "FA[", &(int32_t){(int32_t) aid}, 4);
-			ev_later(cv, c, end, "FA]", (int32_t) aid, 4);
+			put(c, ns1, ow_head("FA[", 4), &a32, 4);
+			later(cv, c, end, ow_head("FA]", 4), a32);
 		}
-		HASH_DEL(cv->async, q);
-		free(q->cl);
-		free(q);
+		at_del(&cv->async, q);
 		return 0;
 	}
 	case R_EXTEND:
@@ -758,10 +808,67 @@ static int handle(struct conv *cv, size_t off)
 	return 0;
 }
 
-static int emit_rec(void *ctx, uint64_t t, uint64_t off)
+/* The record at `off` where its fields can be read 8 bytes at a time. */
+static inline const uint8_t *rec_at(struct conv *cv, size_t off)
+{
+	/* a tail record was scanned before it was queued, so tail_start is
+	 * set for it; earlier records see it set or not, above them either way */
+	size_t ts = atomic_load_explicit(&cv->tail_start, memory_order_relaxed);
+	if (__builtin_expect(off < ts, 1))
+		return cv->r.d + off;
+	if (!cv->tail) { /* 8 bytes of zeros before and after */
+		size_t n = cv->r.len - ts;
+		cv->tail = weft_xcalloc(n + 16, 1);
+		memcpy(cv->tail + 8, cv->r.d + ts, n);
+	}
+	return cv->tail + 8 + (off - ts);
+}
+
+/* The records are read a window after the scan: ask for a later one now. */
+static inline void prefetch_ahead(const struct conv *cv)
+{
+	uint64_t a = rs_ahead(cv->rs, PREFETCH_AHEAD);
+	if (a < cv->r.len)
+		__builtin_prefetch(cv->r.d + a);
+}
+
+static int emit_le(void *ctx, uint64_t t, uint64_t off)
 {
 	(void) t;
-	return handle(ctx, (size_t) off);
+	struct conv *cv = ctx;
+	prefetch_ahead(cv);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 0);
+}
+
+static int emit_be(void *ctx, uint64_t t, uint64_t off)
+{
+	(void) t;
+	struct conv *cv = ctx;
+	prefetch_ahead(cv);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 1);
+}
+
+/* With a pipe: the sorter queues, the pipe's thread handles. */
+static int emit_put(void *ctx, uint64_t t, uint64_t off)
+{
+	(void) t;
+	return rp_put(((struct conv *) ctx)->pipe, off);
+}
+
+static int piped_le(void *ctx, uint64_t off, uint64_t ahead)
+{
+	struct conv *cv = ctx;
+	if (ahead < cv->r.len)
+		__builtin_prefetch(cv->r.d + ahead);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 0);
+}
+
+static int piped_be(void *ctx, uint64_t off, uint64_t ahead)
+{
+	struct conv *cv = ctx;
+	if (ahead < cv->r.len)
+		__builtin_prefetch(cv->r.d + ahead);
+	return handle(cv, rec_at(cv, (size_t) off), (size_t) off, 1);
 }
 
 /* ---- the driver ------------------------------------------------------------------------------------ */
@@ -814,6 +921,8 @@ static void conv_free(struct conv *cv)
 	}
 	free(cv->dense);
 	cv->dense = NULL;
+	free(cv->tail);
+	cv->tail = NULL;
 	cv->ndense = 0;
 	struct app *a, *at;
 	HASH_ITER(hh, cv->apps, a, at) {
@@ -821,51 +930,142 @@ static void conv_free(struct conv *cv)
 		free(a->mem);
 		free(a);
 	}
-	struct async_req *q, *qt;
-	HASH_ITER(hh, cv->async, q, qt) {
-		HASH_DEL(cv->async, q);
-		free(q->cl);
-		free(q);
-	}
+	at_free(&cv->async);
 }
 
-/* Check every record's size and times and hand it to the sorter. */
-static int scan(struct conv *cv, struct recsort *rs, size_t off)
+/* Check the size and times of the record at *poff (any record, every
+ * error), hand it to the sorter and move *poff past it. */
+static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 {
 	const struct profile *p = cv->r.p;
 	const char *path = cv->r.path;
-	size_t len = cv->r.len;
-	struct weft_err *e = cv->e;
+	size_t len = cv->r.len, off = *poff;
+	struct weft_err *e = cv->scan_e;
 	char rn[64];
-	while (off < len) {
-		if (len - off < (size_t) p->t[T_USHORT].size)
+	if (len - off < (size_t) p->t[T_USHORT].size)
+		return weft_fail(e, WEFT_EINPUT,
+				 "%s: byte offset %zu: field record_type: the record runs past the end "
+				 "of the file (%zu bytes are left)",
+				 path, off, len - off);
+	int rt = (int) rd(&cv->r, off, T_USHORT);
+	int64_t sz = record_size(&cv->r, off, rt, e);
+	if (sz < 0)
+		return -1;
+	if (off + (size_t) sz + 8 > len && cv->tail_start > off)
+		atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
+	if (rt < R_NBUILTIN) {
+		const struct layout *l = &p->lay[rt];
+		uint64_t t1, t2;
+		record_times(&cv->r, l, off, &t1, &t2);
+		if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
+			return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
+					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
+		if (cv->r.mul && t1 > UINT64_MAX / cv->r.mul)
 			return weft_fail(e, WEFT_EINPUT,
-					 "%s: byte offset %zu: field record_type: the record runs past the end "
-					 "of the file (%zu bytes are left)",
-					 path, off, len - off);
-		int rt = (int) rd(&cv->r, off, T_USHORT);
-		int64_t sz = record_size(&cv->r, off, rt, e);
-		if (sz < 0)
-			return -1;
-		if (rt < R_NBUILTIN) {
-			const struct layout *l = &p->lay[rt];
-			uint64_t t1, t2;
-			record_times(&cv->r, l, off, &t1, &t2);
-			if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
-				return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
-						 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
-			if (cv->r.mul && t1 > UINT64_MAX / cv->r.mul)
-				return weft_fail(e, WEFT_EINPUT,
-						 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
-						 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
-						 (unsigned long long) t1);
-			int rc = rs_add(rs, t1, off, e);
-			if (rc)
-				return rc;
+					 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
+					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
+					 (unsigned long long) t1);
+		int rc = rs_add(rs, t1, off, e);
+		if (rc)
+			return rc;
+	}
+	*poff = off + (size_t) sz;
+	return 0;
+}
+
+/* Check every record's size and times and hand it to the sorter: records
+ * of the built-in types that are whole, far enough from the end of the file
+ * and without an error are read fast here; scan_one takes the others. */
+static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct recsort *rs, size_t off, int be)
+{
+	const struct rdr *r = &cv->r;
+	const struct profile *p = r->p;
+	size_t len = r->len;
+	int tsgn = p->t[T_TS].sgn, exact = p->array_exact;
+	uint64_t tmax = r->mul ? UINT64_MAX / r->mul : UINT64_MAX;
+	while (off < len) {
+		if (__builtin_expect(off >= cv->release_at, 0)) {
+			uint64_t low = rs_low_off(rs, off), queued = cv->pipe ? rp_low_off(cv->pipe) : UINT64_MAX;
+			map_release(cv->in, (size_t) (queued < low ? queued : low));
+			cv->release_at = off + cv->release_step;
 		}
-		off += (size_t) sz;
+		if (off + r->margin <= len) {
+			const uint8_t *rec = r->d + off;
+			uint64_t rt = (uint64_t) chf_get(rec, r->fl[1].rt, be);
+			if (rt - 1 < R_NBUILTIN - 1) {
+				const struct flay *fl = &r->fl[rt];
+				uint64_t n = fl->var ? (uint64_t) chf_get(rec, fl->k[K_NC], be) : 1;
+				size_t sz = n <= 1 && !exact ? (size_t) fl->size1 : chp_rec_size(p, &p->lay[rt], n);
+				uint64_t t1 = chf_has(fl->k[K_T1]) ? (uint64_t) chf_get(rec, fl->k[K_T1], be) : 0;
+				uint64_t t2 = chf_has(fl->k[K_T2]) ? (uint64_t) chf_get(rec, fl->k[K_T2], be) : t1;
+				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax) {
+					if (off + sz + 8 > len && cv->tail_start > off)
+						atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
+					int rc = rs_add(rs, t1, off, cv->scan_e);
+					if (rc)
+						return rc;
+					off += sz;
+					continue;
+				}
+			}
+		}
+		int rc = scan_one(cv, rs, &off);
+		if (rc)
+			return rc;
 	}
 	return 0;
+}
+
+static int scan(struct conv *cv, struct recsort *rs, size_t off)
+{
+	return cv->r.be ? scan_as(cv, rs, off, 1) : scan_as(cv, rs, off, 0);
+}
+
+/* WEFT_IMPORT_THREADS=1 handles the records on the thread that scans them
+ * (tests compare both ways); else on a second one. */
+static int import_threads(void)
+{
+	const char *v = getenv("WEFT_IMPORT_THREADS");
+	return v && strcmp(v, "1") == 0 ? 1 : 2;
+}
+
+/* One pass over the records: scan them into the sorter (`spill`: in runs
+ * through a temporary file) and turn them into events in sorted order, on
+ * a second thread when `threads` > 1. A record's handling fails before
+ * anything the scan finds later, so the handling thread's error wins.
+ * Returns 0, RS_OVERFLOW (window mode), or -1 with e filled. */
+static int sort_pass(struct conv *cv, struct recsort *rs, size_t start, size_t window, int spill, int threads,
+		     struct weft_err *e)
+{
+	struct weft_err handling;
+	cv->e = cv->scan_e = e;
+	cv->pipe = NULL;
+	if (threads > 1) {
+		if (!(cv->pipe = rp_start(cv->r.be ? piped_be : piped_le, cv, e)))
+			return -1;
+		cv->e = &handling;
+	}
+	rs_emit_fn emit = cv->pipe ? emit_put : cv->r.be ? emit_be : emit_le;
+	int rc = 0;
+	if (spill)
+		rc = rs_spill(rs, window, emit, cv, e);
+	else
+		rs_window(rs, window, emit, cv);
+	cv->rs = rs;
+	if (rc == 0)
+		rc = scan(cv, rs, start);
+	if (rc == 0)
+		rc = rs_finish(rs, e);
+	if (cv->pipe) {
+		int hrc = rp_finish(cv->pipe);
+		cv->pipe = NULL;
+		cv->e = e;
+		if (hrc) {
+			*e = handling;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 static int charisma_detect(const uint8_t *d, size_t len)
@@ -876,13 +1076,16 @@ static int charisma_detect(const uint8_t *d, size_t len)
 	return memcmp(d, le, 4) == 0 || memcmp(d, be, 4) == 0;
 }
 
-static int charisma_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-			    const char *outdir, struct weft_err *e)
+static int charisma_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+			    struct weft_err *e)
 {
+	const uint8_t *data = in->data;
+	size_t len = in->size;
 	struct conv cv = {0};
 	cv.r.path = path;
 	cv.r.d = data;
 	cv.r.len = len;
+	cv.in = in;
 	cv.outdir = outdir;
 	cv.e = e;
 	if (len < 4 || !charisma_detect(data, len < 8 ? 8 : len)) {
@@ -926,11 +1129,15 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 			for (int j = k; j < 9; j++)
 				cv.r.mul *= 10;
 		}
+	cv.r.margin = (size_t) chp_fast_layouts(&prof, cv.r.be, cv.r.fl) + 8;
+	cv.tail_start = SIZE_MAX;
 	cv.bufsize = 64u << 10;
 	size_t window = rs_window_size(SORT_WINDOW);
+	cv.release_step = window < (1u << 18) ? (window < 32 ? 4096 : window * 128) : 32u << 20;
+	cv.release_at = cv.release_step;
 	struct recsort rs;
-	rs_window(&rs, window, emit_rec, &cv);
-	int rc = scan(&cv, &rs, 8 + h.size);
+	int threads = import_threads();
+	int rc = sort_pass(&cv, &rs, 8 + h.size, window, 0, threads, e);
 	if (rc == RS_OVERFLOW) {
 		/* out of order by more than the window: start again, sorting
 		 * through a temporary file */
@@ -941,19 +1148,21 @@ static int charisma_convert(const char *path, const uint8_t *data, size_t len, c
 		cv.napps = 0;
 		cv.seq = 0;
 		remove_tree(outdir);
-		if (mkdir_p(outdir, e))
+		if (mkdir_p(outdir, e)) {
+			memset(&rs, 0, sizeof(rs));
 			rc = -1;
-		else if ((rc = rs_spill(&rs, window, emit_rec, &cv, e)) == 0)
-			rc = scan(&cv, &rs, 8 + h.size);
+		} else {
+			rc = sort_pass(&cv, &rs, 8 + h.size, window, 1, threads, e);
+		}
 	}
-	if (rc == 0)
-		rc = rs_finish(&rs, e);
 	rs_free(&rs);
 	if (rc == 0) {
-		struct async_req *q, *qt;
-		HASH_ITER(hh, cv.async, q, qt)
+		struct async_req **left;
+		size_t nleft = at_left(&cv.async, &left);
+		for (size_t i = 0; i < nleft; i++)
 			weft_warn("%s: the asynchronous RW at byte offset %zu (async id %lld) has no ASYNCH_END",
-				  path, q->off, (long long) q->k.id);
+				  path, left[i]->off, (long long) left[i]->k.id);
+		free(left);
 		if (!cv.clients)
 			rc = weft_fail(e, WEFT_EINPUT, "%s: no client in the trace (no APP_LOAD or CLIENT_JOIN record)", path);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "charisma_profile.h"
+#include "charisma_fields.h"
 #include "mapfile.h"
 
 const char *const chp_type_name[T_NTYPES] = {
@@ -447,3 +448,38 @@ void chp_field_at(const struct profile *p, const struct layout *l, size_t pos, c
 	}
 }
 
+
+static struct fget fget_of(const struct profile *p, int be, int off, int type)
+{
+	if (off < 0 || type < 0 || type >= T_NTYPES) /* absent, or an array of structs (K_ARR of RW) */
+		return (struct fget){0, 0, 0};
+	const struct scalar *s = &p->t[type];
+	int bits = 8 * s->size;
+	return (struct fget){be ? off + s->size - 8 : off, bits == 64 ? ~0ull : (1ull << bits) - 1,
+			     s->sgn && bits < 64 ? 1ull << (bits - 1) : 0};
+}
+
+int chp_fast_layouts(const struct profile *p, int be, struct flay fl[R_NBUILTIN])
+{
+	int most = 0;
+	for (int r = 1; r < R_NBUILTIN; r++) {
+		const struct layout *l = &p->lay[r];
+		struct flay *f = &fl[r];
+		for (int k = 0; k < K_NKEYS; k++)
+			f->k[k] = fget_of(p, be, l->at[k], l->tp[k]);
+		f->k[K_T1] = fget_of(p, be, l->at[K_T1], T_TS);
+		f->k[K_T2] = fget_of(p, be, l->at[K_T2], T_TS);
+		f->rt = fget_of(p, be, 0, T_USHORT);
+		f->el_client = fget_of(p, be, 0, T_CLIENTID);
+		f->rq_client = fget_of(p, be, l->rq[K_CLIENT], T_CLIENTID);
+		f->rq_iosize = fget_of(p, be, l->rq[K_IOSIZE], T_BIGINT);
+		f->rq_offset = fget_of(p, be, l->rq[K_OFFSET], T_BIGINT);
+		f->arr = l->at[K_ARR];
+		f->esize = l->esize;
+		f->size1 = l->size1;
+		f->var = l->var >= 0 && l->at[K_NC] >= 0;
+		if (l->size1 > most)
+			most = l->size1;
+	}
+	return most;
+}

@@ -75,11 +75,8 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 			       "recognises (%s)",
 			       path, n ? names : "no importer yet");
 	} else {
-		struct import_opts io = {0};
-		if (o)
-			io = *o;
-		io.map = &m;
-		rc = fmt->convert(path, m.data, m.size, &io, outdir, e);
+		static const struct import_opts none = {0};
+		rc = fmt->convert(path, &m, o ? o : &none, outdir, e);
 		char *op = weft_xasprintf("%s/%s", outdir, IMPORT_ORIGIN_FILE);
 		struct stat st;
 		if (rc == 0 && stat(op, &st) != 0)

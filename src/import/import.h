@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "mapfile.h"
 
 struct mapfile;
 
@@ -21,11 +22,6 @@ struct import_opts {
 	const char *time_unit; /* "ns", "us", "ms", "s" (VisAndOr) */
 	const char *profile;   /* CHARISMA machine profile: name or file */
 	int quiet;             /* no notes on stderr (emu -q) */
-	/* set by import_to_dir for convert, not by users: the file mapping
-	 * holding `data`, whose pages a reader may give back as it moves on
-	 * (map_release; they are read again from the file if needed). NULL:
-	 * the data are no file mapping. */
-	struct mapfile *map;
 };
 
 struct weft_import_fmt {
@@ -33,10 +29,13 @@ struct weft_import_fmt {
 	const char *what;      /* one line for --help */
 	/* 1 if the bytes look like this format */
 	int (*detect)(const uint8_t *data, size_t len);
-	/* Write ovni streams for the log at `path` into the existing empty
-	 * directory `outdir`. Errors name the file and line or byte offset. */
-	int (*convert)(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-		       const char *outdir, struct weft_err *e);
+	/* Write ovni streams for the log at `path`, mapped at `in` (in->data,
+	 * in->size), into the existing empty directory `outdir`. An importer
+	 * that has read a part for good may give its pages back with
+	 * map_release(in, upto) (reading them again is only slower). Errors
+	 * name the file and line or byte offset. */
+	int (*convert)(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+		       struct weft_err *e);
 };
 
 /* All formats weft can import; returns the count. */

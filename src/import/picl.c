@@ -231,9 +231,11 @@ static void picl_reset(struct picl *p)
 	p->nlater = p->nlater_more = 0;
 }
 
-static int picl_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-			const char *outdir, struct weft_err *e)
+static int picl_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+			struct weft_err *e)
 {
+	const uint8_t *data = in->data;
+	size_t len = in->size;
 	struct picl p = {0};
 	p.path = path;
 	p.err = e;
@@ -256,7 +258,7 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 		p.streaming = fmt == 1;
 		p.cap = p.streaming ? 2 * PICL_BATCH : len / 24 + 4096; /* whole: records are longer */
 		p.r = weft_xmalloc(p.cap * sizeof(*p.r));
-		rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
+		rc = read_log(&p, (const char *) data, len, fmt, in, outdir);
 		if (rc == 0)
 			rc = picl_write_rest(&p, outdir);
 		if (rc == PICL_RESTART) {
@@ -269,7 +271,7 @@ static int picl_convert(const char *path, const uint8_t *data, size_t len, const
 			p.wsilent = shown;
 			p.cap = len / 24 + 4096;
 			p.r = weft_xmalloc(p.cap * sizeof(*p.r));
-			rc = read_log(&p, (const char *) data, len, fmt, o->map, outdir);
+			rc = read_log(&p, (const char *) data, len, fmt, in, outdir);
 			if (rc == 0)
 				rc = picl_write_rest(&p, outdir);
 		}

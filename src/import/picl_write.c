@@ -122,7 +122,7 @@ static inline int pop_type(int32_t *v, int *n, int32_t type)
 static inline void xev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type, int32_t a, int32_t b, int32_t c)
 {
 	int32_t pl[4] = {type, a, b, c};
-	ow_event_fixed(&s->w, mcv, clk, pl, sizeof(pl));
+	ow_event_mcv(&s->w, mcv, clk, pl, sizeof(pl));
 }
 
 static int64_t mark_value(int32_t type)
@@ -137,7 +137,7 @@ static inline void mark_ev(struct pstream *s, const char *mcv, uint64_t clk, int
 	int32_t ty = 0;
 	memcpy(pl, &v, 8);
 	memcpy(pl + 8, &ty, 4);
-	ow_event_fixed(&s->w, mcv, clk, pl, sizeof(pl));
+	ow_event_mcv(&s->w, mcv, clk, pl, sizeof(pl));
 }
 
 static void json_str(struct strbuf *b, const char *s)
@@ -173,7 +173,7 @@ static struct pstream *open_stream(struct picl_out *o, int32_t proc, const char 
 	int32_t cpu = 0, creator = -1;
 	memcpy(pl, &cpu, 4);
 	memcpy(pl + 4, &creator, 4);
-	ow_event_fixed(&s->w, "OHx", clk, pl, 16);
+	ow_event_mcv(&s->w, "OHx", clk, pl, 16);
 	return s;
 }
 
@@ -220,7 +220,7 @@ static int write_records(struct picl *p, const char *outdir)
 			break;
 		case K_USER: {
 			int32_t pl[2] = {r->a, r->type};
-			ow_event_fixed(&s->w, "XU.", clk, pl, sizeof(pl));
+			ow_event_mcv(&s->w, "XU.", clk, pl, sizeof(pl));
 			break;
 		}
 		case K_UBEGIN:

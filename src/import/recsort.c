@@ -8,9 +8,10 @@
 
 #define RS_READ 4096 /* keys read at a time from one run while merging (at most a run) */
 
-static int less(struct rs_key a, struct rs_key b)
+static inline int less(struct rs_key a, struct rs_key b)
 {
-	return a.t < b.t || (a.t == b.t && a.off < b.off);
+	__extension__ typedef unsigned __int128 u128;
+	return ((u128) a.t << 64 | a.off) < ((u128) b.t << 64 | b.off);
 }
 
 size_t rs_window_size(size_t deflt)
@@ -63,30 +64,81 @@ void rs_window(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx)
 	s->emit = emit;
 	s->ctx = ctx;
 	s->window = window < 1 ? 1 : window;
+	size_t cap = 1;
+	while (cap < s->window)
+		cap *= 2;
+	s->mask = cap - 1;
 	s->heap = weft_xmalloc(s->window * sizeof(*s->heap));
 }
 
 /* Hand on the smallest record held. */
 static int window_pop(struct recsort *s)
 {
-	struct rs_queue *best = NULL;
-	for (int i = 0; i < RS_NQUEUES; i++)
-		if (s->q[i].n && (!best || less(s->q[i].buf[s->q[i].head], best->buf[best->head])))
-			best = &s->q[i];
+	struct rs_queue *best = &s->q[0];
 	struct rs_key x;
-	if (s->nheap && (!best || less(s->heap[0], best->buf[best->head]))) {
-		x = heap_pop(s->heap, &s->nheap);
-	} else {
+	if (s->nother == 0) {
+		/* the usual case: everything held is in the first queue */
 		x = best->buf[best->head];
-		best->head = best->head + 1 == s->window ? 0 : best->head + 1;
+	} else {
+		best = NULL;
+		for (int i = 0; i < RS_NQUEUES; i++)
+			if (s->q[i].n && (!best || less(s->q[i].buf[s->q[i].head], best->buf[best->head])))
+				best = &s->q[i];
+		if (s->nheap && (!best || less(s->heap[0], best->buf[best->head]))) {
+			x = heap_pop(s->heap, &s->nheap);
+			best = NULL;
+		} else {
+			x = best->buf[best->head];
+		}
+		if (best != &s->q[0])
+			s->nother--;
+	}
+	if (best) {
+		best->head = (best->head + 1) & s->mask;
 		best->n--;
 	}
 	s->held--;
 	s->last = x;
-	s->any = 1;
 	return s->emit(s->ctx, x.t, x.off);
 }
 
+/* Insert k into the ascending queue q whose tail is above k, when its place
+ * is among the last RS_SHIFT keys (a record a little out of order); 0 if it
+ * is further back. */
+static int insert_near_tail(struct rs_queue *q, size_t mask, struct rs_key k)
+{
+	size_t lim = q->n > RS_SHIFT ? RS_SHIFT : q->n, e = (q->head + q->n) & mask;
+	if (e > lim) {
+		/* the last lim keys and the new slot do not wrap: shift up
+		 * while the key below is above k */
+		struct rs_key *b = q->buf + e, *p = b, *stop = b - lim;
+		while (p > stop && less(k, p[-1])) {
+			*p = p[-1];
+			p--;
+		}
+		if (p == stop && lim < q->n && less(k, p[-1])) {
+			memmove(p, p + 1, (size_t) (b - p) * sizeof(*p)); /* too far back: undo */
+			return 0;
+		}
+		*p = k;
+		q->n++;
+		return 1;
+	}
+	size_t j = q->n, stop = q->n - lim;
+	while (j > stop && less(k, q->buf[(q->head + j - 1) & mask]))
+		j--;
+	if (j > 0 && less(k, q->buf[(q->head + j - 1) & mask]))
+		return 0;
+	for (size_t i = q->n; i > j; i--)
+		q->buf[(q->head + i) & mask] = q->buf[(q->head + i - 1) & mask];
+	q->buf[(q->head + j) & mask] = k;
+	q->n++;
+	return 1;
+}
+
+/* The window's rule: when `window` records are held, the smallest is handed
+ * on before the next is added; a record below one handed on is an
+ * overflow. */
 static int window_add(struct recsort *s, struct rs_key k)
 {
 	if (s->held == s->window) {
@@ -94,22 +146,27 @@ static int window_add(struct recsort *s, struct rs_key k)
 		if (rc)
 			return rc;
 	}
-	if (s->any && less(k, s->last))
+	if (less(k, s->last)) /* last starts at (0, 0): nothing is below it */
 		return RS_OVERFLOW;
 	s->held++;
 	for (int i = 0; i < RS_NQUEUES; i++) {
 		struct rs_queue *q = &s->q[i];
-		if (q->n && less(k, q->tail))
-			continue;
 		if (!q->buf)
-			q->buf = weft_xmalloc(s->window * sizeof(*q->buf));
-		size_t at = q->head + q->n;
-		q->buf[at >= s->window ? at - s->window : at] = k;
+			q->buf = weft_xmalloc((s->mask + 1) * sizeof(*q->buf));
+		if (q->n && less(k, q->tail)) {
+			if (i == 0 && insert_near_tail(q, s->mask, k))
+				goto added;
+			continue;
+		}
+		q->buf[(q->head + q->n) & s->mask] = k;
 		q->n++;
 		q->tail = k;
-		return 0;
+		s->nother += i > 0;
+		goto added;
 	}
 	heap_push(s->heap, &s->nheap, k);
+	s->nother++;
+added:
 	return 0;
 }
 
@@ -250,6 +307,21 @@ int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e)
 		return window_add(s, k);
 	s->run[s->nrun++] = k;
 	return s->nrun == s->window ? spill_run(s, e) : 0;
+}
+
+uint64_t rs_low_off(const struct recsort *s, uint64_t scanned)
+{
+	if (s->spill)
+		return 0;
+	uint64_t low = scanned;
+	for (int i = 0; i < RS_NQUEUES; i++)
+		for (size_t j = 0; j < s->q[i].n; j++) {
+			uint64_t off = s->q[i].buf[(s->q[i].head + j) & s->mask].off;
+			low = off < low ? off : low;
+		}
+	for (size_t j = 0; j < s->nheap; j++)
+		low = s->heap[j].off < low ? s->heap[j].off : low;
+	return low;
 }
 
 int rs_finish(struct recsort *s, struct weft_err *e)

@@ -6,8 +6,10 @@
  *  - window (rs_window): a sliding window of at most `window` records: a
  *    few ascending queues (a record joins the first whose last key is not
  *    above its own, as in patience sorting: nearly sorted input stays in
- *    sequential memory) and a heap for records no queue takes; the smallest
- *    record is handed on whenever the window is full. rs_add returns
+ *    sequential memory; a record a little out of order, whose place is
+ *    among the last RS_SHIFT keys of the first queue, is inserted there) and
+ *    a heap for records no queue takes; the smallest record is handed on
+ *    whenever the window is full. rs_add returns
  *    RS_OVERFLOW when a record is earlier than one already handed on: the
  *    input is out of order by more than the window, and the importer
  *    restarts in spill mode.
@@ -28,6 +30,7 @@
 
 #define RS_OVERFLOW 1
 #define RS_NQUEUES 4
+#define RS_SHIFT 32 /* keys moved at most to insert into the first queue */
 
 struct rs_key {
 	uint64_t t, off;
@@ -42,15 +45,16 @@ struct recsort {
 	int spill;
 	/* window mode */
 	struct rs_queue {
-		struct rs_key *buf; /* a ring of `window` keys, ascending */
+		struct rs_key *buf; /* a ring of mask + 1 keys, ascending */
 		size_t head, n;
 		struct rs_key tail;
 	} q[RS_NQUEUES];
+	size_t mask;         /* ring size - 1: a power of two >= window */
 	size_t held;         /* records in the queues and the heap */
+	size_t nother;       /* of which not in the first queue */
 	struct rs_key *heap; /* records no queue takes */
 	size_t nheap;
-	struct rs_key last;  /* the last key handed on */
-	int any;
+	struct rs_key last;  /* the last key handed on ((0, 0) before any) */
 	/* spill mode */
 	struct rs_key *run;
 	size_t nrun;
@@ -69,6 +73,20 @@ int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struc
 /* Add a record; may hand on records. Returns 0, RS_OVERFLOW (window mode),
  * emit's return, or -1 with e filled (an I/O error on the spill file). */
 int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e);
+/* The smallest offset of a record not handed on yet, once every record
+ * below `scanned` has been added: `scanned` when none is held (window mode;
+ * in spill mode every record may still come, so 0). Costs a pass over the
+ * records held: call it once per window or so. */
+uint64_t rs_low_off(const struct recsort *s, uint64_t scanned);
+/* A hint for prefetching, in window mode: the offset of the record k
+ * places after the next to be handed on when it is in the first queue,
+ * else UINT64_MAX. */
+static inline uint64_t rs_ahead(const struct recsort *s, size_t k)
+{
+	const struct rs_queue *q = &s->q[0];
+	return !s->spill && k < q->n ? q->buf[(q->head + k) & s->mask].off : UINT64_MAX;
+}
+
 /* Hand on every record left. */
 int rs_finish(struct recsort *s, struct weft_err *e);
 void rs_free(struct recsort *s);

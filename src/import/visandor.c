@@ -502,9 +502,11 @@ static int write_json(struct vao *v, int a)
 	return rc;
 }
 
-static int vao_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
-		       const char *outdir, struct weft_err *err)
+static int vao_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
+		       struct weft_err *err)
 {
+	const uint8_t *data = in->data;
+	size_t len = in->size;
 	struct vao v;
 	memset(&v, 0, sizeof(v));
 	v.path = path;

@@ -84,7 +84,7 @@ void ow_drain(struct ovni_writer *w)
 void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
 	      size_t len)
 {
-	ow_event_fixed(w, mcv, clock, payload, len);
+	ow_event_fixed(w, ow_head(mcv, len), clock, payload, len);
 }
 
 int ow_close(struct ovni_writer *w, struct weft_err *e)

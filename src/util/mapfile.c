@@ -48,7 +48,7 @@ void map_close(struct mapfile *m)
 
 void map_release_now(struct mapfile *m, size_t upto)
 {
-	if (!m->data)
+	if (!m->data || m->keep)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
 	size_t end = upto & ~(page - 1);

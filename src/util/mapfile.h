@@ -14,6 +14,7 @@ struct mapfile {
 	const uint8_t *data; /* NULL when the file is empty */
 	size_t size;
 	size_t released;     /* bytes below this offset were given back */
+	int keep;            /* not a file mapping (tests): never give pages back */
 };
 
 int map_open(struct mapfile *m, const char *path, struct weft_err *e);

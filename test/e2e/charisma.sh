@@ -12,10 +12,12 @@
 #     records out of time order), for each built-in profile and both byte
 #     orders: the profile is probed and named; time per state (Reading,
 #     Writing, Waiting for I/O) and bytes read/written per client equal the
-#     hand computation; the 6 thread.prv bodies are identical; weft check;
+#     hand computation; the 6 thread.prv bodies are identical; cpu.prv
+#     holds each node's clients in an application and no clients in I/O
+#     (one client per node); weft check;
 #   - the header sizes per profile (8 + 144 / 135 / 140 bytes);
 #   - a profile file: the iPSC RW variant, a machine-dependent record, all
-#     clients on one node;
+#     clients on one node (its clients in I/O, hand-computed);
 #   - weft import charisma FILE -o DIR, then emu DIR == emu FILE;
 #   - malformed files: bad magic, version 2, truncated record, unknown record
 #     type, count running past the file, ambiguous and impossible probes —
@@ -24,7 +26,8 @@
 #     spills sorted runs to TMPDIR, leaves nothing there, same output;
 #   - weft synth --format charisma for each profile and byte order: probed,
 #     weft check, le = be, deterministic, every record type, spill = window,
-#     import read back, the iPSC variant.
+#     records handled on one thread = on two (WEFT_IMPORT_THREADS=1), import
+#     read back, the iPSC variant.
 # Prints "ok NAME" / "FAIL NAME: why"; exits 1 on failures, 2 if it cannot run.
 
 set -u
@@ -231,6 +234,18 @@ EXPECTED='4 0 110000 0 0 1100
 10 20000 50000 40000 12288 500
 13 5000 0 0 64 0'
 
+# cpu.prv body: client 3 (node3, row 2) and 5 (node5, row 3) load at 100 us
+# (time 0), 9 (node9, row 4) joins at 110, 12 (node12, row 1) at 130; 9
+# leaves at 970, application 7 (3, 5) and 8 (12) exit at 1000.
+CPU_EXPECTED='2:3:1:2:1:0:1091:1
+2:5:1:3:1:0:1091:1
+2:7:1:4:1:10000:1091:1
+2:1:1:1:1:30000:1091:1
+2:7:1:4:1:870000:1091:0
+2:1:1:1:1:900000:1091:0
+2:3:1:2:1:900000:1091:0
+2:5:1:3:1:900000:1091:0'
+
 # summary DIR: the same line per thread from thread.prv and thread.row.
 summary() {
 	sed -n '/^LEVEL THREAD/,$p' "$1/thread.row" | awk 'NR > 1 && NF { split($2, b, "."); print b[2] }' >"$TMP/tids"
@@ -298,6 +313,12 @@ for prof in default packed align4; do
 			result "$name body = default-le body" \
 				"$(cmp -s "$TMP/body-default-le" "$TMP/body-$name" || diff "$TMP/body-default-le" "$TMP/body-$name" | head -n 4 | tr '\n' '|')"
 		fi
+		# cpu.prv: one node per client: clients in an application (1091) on
+		# each node's CPU (rows: node12, node3, node5, node9), no clients in
+		# I/O (1090: it would repeat each client's state)
+		tail -n +2 "$out/cpu.prv" >"$TMP/got"
+		printf '%s\n' "$CPU_EXPECTED" >"$TMP/want"
+		result "$name cpu.prv" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
 		# the explicit profile gives the same
 		"$WEFT" emu -q --charisma-profile charisma-$prof -o "$out.p" "$F" >/dev/null 2>"$TMP/err"
 		tail -n +2 "$out.p/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-$name"
@@ -353,6 +374,14 @@ for ORD in le be; do
 	result "ipsc-$ORD states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
 	n=$(sed -n 's/^LEVEL NODE SIZE //p' "$TMP/ipsc-$ORD/thread.row")
 	result "ipsc-$ORD one node" "$([ "$n" = 1 ] || echo "$n nodes")"
+	# both clients on the node: 2 in the application from 100 us (time 0) to
+	# 500; in I/O (1090): client 0 reads 200-260, client 1 writes 300-310 and
+	# waits 450-470
+	tail -n +2 "$TMP/ipsc-$ORD/cpu.prv" >"$TMP/got"
+	printf '%s\n' 2:1:1:1:1:0:1091:1:1091:2 2:1:1:1:1:100000:1090:1 2:1:1:1:1:160000:1090:0 \
+		2:1:1:1:1:200000:1090:1 2:1:1:1:1:210000:1090:0 2:1:1:1:1:350000:1090:1 \
+		2:1:1:1:1:370000:1090:0 2:1:1:1:1:400000:1091:1:1091:0 >"$TMP/want"
+	result "ipsc-$ORD clients in I/O on the node" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
 	check_prv "ipsc-$ORD weft check" "$TMP/ipsc-$ORD"
 done
 
@@ -410,6 +439,27 @@ magic
 header 1
 rbegin 1; ts 100; str 32 x; str 128 y; int 1; int 0; int 1; ushort 1000; int 4; rend
 bad count "$F: byte offset 152: record APP_LOAD (1), field num_clients: 1000 clients run past the end of the file (the record needs 4196 bytes, 200 are left)" --charisma-profile charisma-default
+
+# A record's handling fails (RW naming a client in no application, at 352)
+# before the scan reaches a truncated record (at 456): with records held in
+# the sort window the scan's error comes first; with a window of 1 the RW is
+# handed on when the EXIT after it comes, and the handling's error does; the
+# same with the records handled on the scanning thread or on a second one.
+F=$TMP/m-client.bin
+: >"$F"
+magic
+header 1
+app_load 100 1 1
+rw 140 145 2 4 0 1 1; req 0 0 64 5; rwend
+app_exit 200 1
+rbegin 9; ts 10; int 20
+for thr in 1 2; do
+	export WEFT_IMPORT_THREADS=$thr
+	bad "scan-first-$thr" "$F: byte offset 456: record RW (9), field endtime: the record runs past the end of the file (it needs at least 80 bytes, 20 are left)" --charisma-profile charisma-default
+	export WEFT_SORT_WINDOW=1
+	bad "handling-first-$thr" "$F: byte offset 352: record RW (9), field requests[0].client_id: client 5 is in no application (expected an earlier APP_LOAD or CLIENT_JOIN naming it)" --charisma-profile charisma-default
+	unset WEFT_SORT_WINDOW WEFT_IMPORT_THREADS
+done
 
 F=$TMP/m-none.bin
 : >"$F"
@@ -494,7 +544,7 @@ sz=$(wc -c <"$S")
 result "synth size" "$([ "$sz" -ge 300000 ] && [ "$sz" -lt 310000 ] || echo "$sz bytes for --size 300k")"
 "$WEFT" top "$S" >"$TMP/top" 2>/dev/null
 missing=
-for m in FP+ FP- FO. FOa FC. FCa FD. FR[ FR] FW[ FW] FRa FWa FA[ FA] FE. FT. FL. FU. FF.; do
+for m in FP+ FP- FO. FOa FC. FCa FR[ FR] FW[ FW] FRd FWd FRA FWA FA[ FA] FE. FT. FL. FU. FF.; do
 	awk -v m="$m" '$1 == m { f = 1 } END { exit !f }' "$TMP/top" || missing="$missing $m"
 done
 result "synth: every record type's events" "$([ -z "$missing" ] || echo "missing:$missing")"
@@ -504,6 +554,18 @@ result "synth: one row per client" "$([ "$rows" = 10 ] || echo "$rows rows")"
 WEFT_SORT_WINDOW=16 "$WEFT" emu -q -o "$TMP/so-spill" "$S" >/dev/null 2>&1
 cmp -s "$TMP/so-spill/thread.prv" "$TMP/so-default-le/thread.prv" && cmp -s "$TMP/so-spill/cpu.prv" "$TMP/so-default-le/cpu.prv"
 result "synth: spilled sort = window sort" "$([ $? -eq 0 ] || echo differs)"
+# records handled on a second thread (the default) or on the scanning one:
+# the same trace, with many batches, with the default window and with a
+# small one (the input is given back every few kB, or sorted by spills)
+"$WEFT" synth --format charisma --size 2M --seed 3 -o "$TMP/big.bin" >/dev/null 2>&1
+for w in "" 2000 40; do
+	WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big2-$w" "$TMP/big.bin" >/dev/null 2>&1
+	WEFT_IMPORT_THREADS=1 WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big1-$w" "$TMP/big.bin" >/dev/null 2>&1
+	cmp -s "$TMP/big1-$w/thread.prv" "$TMP/big2-$w/thread.prv" && cmp -s "$TMP/big1-$w/cpu.prv" "$TMP/big2-$w/cpu.prv"
+	result "synth: one thread = two threads (window ${w:-default})" "$([ $? -eq 0 ] || echo differs)"
+done
+cmp -s "$TMP/big2-/thread.prv" "$TMP/big2-40/thread.prv"
+result "synth: window 40 = default window" "$([ $? -eq 0 ] || echo differs)"
 # weft import, read back
 "$WEFT" import charisma "$S" -o "$TMP/so-imp" >/dev/null 2>&1 &&
 	"$WEFT" emu -q -o "$TMP/so-imp-out" "$TMP/so-imp" >/dev/null 2>&1

@@ -18,5 +18,7 @@ Suite *atomicfile_suite(void);
 Suite *writer_suite(void);
 Suite *picl_suite(void);
 Suite *msgkeys_suite(void);
+Suite *async_suite(void);
+Suite *recpipe_suite(void);
 
 #endif

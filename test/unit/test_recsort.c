@@ -4,6 +4,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recsort.h"
 #include "suites.h"
@@ -104,6 +105,73 @@ START_TEST(window_one_record)
 }
 END_TEST
 
+/* The window's rule, simply: keep `window` keys sorted in an array, hand on
+ * the smallest when full; a key below the last handed on is an overflow.
+ * Returns the index of the overflowing key, or n. */
+static size_t reference(const uint64_t *t, size_t n, size_t window, struct got *g)
+{
+	struct rs_key *held = malloc(window * sizeof(*held)), last = {0, 0};
+	size_t nh = 0, i;
+	for (i = 0; i < n; i++) {
+		if (nh == window) {
+			last = held[0];
+			collect(g, last.t, last.off);
+			memmove(held, held + 1, --nh * sizeof(*held));
+		}
+		if (t[i] < last.t)
+			break;
+		size_t j = nh;
+		while (j > 0 && held[j - 1].t > t[i])
+			j--;
+		memmove(held + j + 1, held + j, (nh - j) * sizeof(*held));
+		held[j] = (struct rs_key){t[i], i};
+		nh++;
+	}
+	for (size_t j = 0; i == n && j < nh; j++)
+		collect(g, held[j].t, held[j].off);
+	free(held);
+	return i;
+}
+
+/* Mostly small displacements (insertion near the first queue's tail), some
+ * far ones (the other queues and the heap), some beyond the window: the
+ * records handed on and the overflow point are the simple rule's. */
+START_TEST(window_matches_the_rule)
+{
+	uint64_t seed = 11;
+	for (int round = 0; round < 40; round++) {
+		size_t n = 3000, window = 1 + next(&seed) % 400;
+		uint64_t *t = malloc(n * sizeof(*t));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = next(&seed) % 100, base = 100000 + 10 * (uint64_t) i;
+			t[i] = r < 80 ? base : r < 95 ? base - next(&seed) % 300 : base - next(&seed) % (round * 200 + 1);
+		}
+		struct got want = {0}, got = {0};
+		size_t stop = reference(t, n, window, &want);
+		struct recsort s;
+		struct weft_err e;
+		rs_window(&s, window, collect, &got);
+		size_t i;
+		int rc = 0;
+		for (i = 0; i < n && (rc = rs_add(&s, t[i], i, &e)) == 0; i++)
+			;
+		ck_assert_uint_eq(i, stop);
+		ck_assert_int_eq(rc, stop < n ? RS_OVERFLOW : 0);
+		if (stop == n)
+			ck_assert_int_eq(rs_finish(&s, &e), 0);
+		rs_free(&s);
+		ck_assert_uint_eq(got.n, want.n);
+		for (size_t j = 0; j < got.n; j++) {
+			ck_assert_uint_eq(got.k[j].t, want.k[j].t);
+			ck_assert_uint_eq(got.k[j].off, want.k[j].off);
+		}
+		free(got.k);
+		free(want.k);
+		free(t);
+	}
+}
+END_TEST
+
 static void spill_case(size_t n, size_t window, uint64_t range)
 {
 	uint64_t seed = n + window;
@@ -136,6 +204,7 @@ Suite *recsort_suite(void)
 	tcase_add_test(tc, window_sorts_nearly_sorted);
 	tcase_add_test(tc, window_overflow);
 	tcase_add_test(tc, window_one_record);
+	tcase_add_test(tc, window_matches_the_rule);
 	tcase_add_test(tc, spill_sorts_anything);
 	suite_add_tcase(s, tc);
 	return s;
