@@ -74,7 +74,7 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 	return 0;
 }
 
-static void ow_drain(struct ovni_writer *w)
+void ow_flush(struct ovni_writer *w)
 {
 	if (w->len && !w->failed)
 		w->failed = append_file(w->obs_path, w->buf, w->len, 0);
@@ -85,7 +85,7 @@ void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const vo
 	      size_t len)
 {
 	if (w->len + 12 + len > w->cap)
-		ow_drain(w);
+		ow_flush(w);
 	uint8_t *p = w->buf + w->len;
 	p[0] = len ? (uint8_t) (len - 1) : 0;
 	memcpy(p + 1, mcv, 3);
@@ -98,7 +98,7 @@ void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const vo
 
 int ow_close(struct ovni_writer *w, struct weft_err *e)
 {
-	ow_drain(w);
+	ow_flush(w);
 	int rc = 0;
 	if (w->failed)
 		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", w->obs_path, strerror(w->failed));

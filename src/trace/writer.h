@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 
@@ -24,6 +25,27 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 /* Append one normal event (payload 0 or 2..16 bytes). */
 void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
 	      size_t len);
+/* Append the buffered bytes to the file (an I/O error is recorded for
+ * ow_close). ow_event and ow_event_fixed call it when the buffer is full. */
+void ow_flush(struct ovni_writer *w);
+
+/* ow_event for a payload of 2..16 bytes whose size `len` is a compile-time
+ * constant: the same bytes, inline and without the generic length logic
+ * (an importer writes one per record). */
+static inline void ow_event_fixed(struct ovni_writer *w, const char mcv[3], uint64_t clock,
+				  const void *payload, size_t len)
+{
+	if (__builtin_expect(w->len + 12 + len > w->cap, 0))
+		ow_flush(w);
+	uint8_t *p = w->buf + w->len;
+	p[0] = (uint8_t) (len - 1);
+	memcpy(p + 1, mcv, 3);
+	memcpy(p + 4, &clock, 8);
+	memcpy(p + 12, payload, len);
+	w->len += 12 + len;
+	w->nevents++;
+}
+
 /* Flush and release; returns -1 on an I/O error (recorded at any time). */
 int ow_close(struct ovni_writer *w, struct weft_err *e);
 /* Write DIR/stream.json with `text` (a complete JSON document). */

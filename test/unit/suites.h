@@ -14,5 +14,6 @@ Suite *merge_suite(void);
 Suite *query_suite(void);
 Suite *recsort_suite(void);
 Suite *clock_suite(void);
+Suite *writer_suite(void);
 
 #endif
