@@ -15,5 +15,6 @@ Suite *query_suite(void);
 Suite *recsort_suite(void);
 Suite *clock_suite(void);
 Suite *writer_suite(void);
+Suite *vao_line_suite(void);
 
 #endif

@@ -1,0 +1,204 @@
+/* vao_line: the common VisAndOr record line read in one pass, 8 bytes at a
+ * time (legacy-formats.md §6.4: the &-Prolog/Ciao writer's layout).
+ *
+ * The line it takes: blanks (' ', at most 31), then the six fields, each
+ * followed by one ' ' except the agent, which ends with "\n" or " \n":
+ *   timestamp  unsigned decimal, 1 to 15 digits
+ *   code       decimal, optional '-', 1 to 8 digits
+ *   Nodeid     hexadecimal, 1 to 16 digits (no 0x)
+ *   field 4    decimal, optional '-', 1 to 8 digits
+ *   WAM id     hexadecimal, 1 to 16 digits (no 0x)
+ *   agent      decimal, 1 to 7 digits, at most VAO_MAX_AGENT
+ * vao_line() fills the record and returns the start of the next line; for
+ * any other line (tabs, CR, several blanks between fields, 0x, '+', longer
+ * numbers, a missing newline, anything malformed) it returns NULL and the
+ * importer's careful parser reads the line, so errors are its alone. Values
+ * it accepts are those the careful parser gives.
+ *
+ * It reads at most VAO_LINE_SPAN bytes from the start of the line, whatever
+ * they are: the caller guarantees that many bytes are readable. */
+#ifndef WEFT_VAO_LINE_H
+#define WEFT_VAO_LINE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define VAO_MAX_AGENT 1048575
+#define VAO_LINE_SPAN 192
+
+struct vao_rec {
+	uint64_t ts, node, wam;
+	int32_t code, f4, ag;
+};
+
+#define VL_ONES 0x0101010101010101ull
+#define VL_INLINE static inline __attribute__((always_inline))
+
+/* 8 bytes of text, the first in the low byte. */
+VL_INLINE uint64_t vl_load(const uint8_t *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The tests below flag a byte with its bit 7. Their carries and borrows
+ * start only at a flagged byte and move towards later bytes, so the first
+ * flagged byte is always right (later ones may be wrong). */
+
+/* Bytes that are not '0'..'9'. */
+VL_INLINE uint64_t vl_not_dec(uint64_t w)
+{
+	uint64_t d = w ^ (0x30 * VL_ONES); /* digits: 0..9 */
+	return ((d + 0x76 * VL_ONES) | d) & (0x80 * VL_ONES);
+}
+
+/* Bytes that are not hex digits (0-9, a-f, A-F). */
+VL_INLINE uint64_t vl_not_hex(uint64_t w)
+{
+	uint64_t d = w ^ (0x30 * VL_ONES);                               /* digits: 0..9 */
+	uint64_t u = ((w | 0x20 * VL_ONES) ^ 0x60 * VL_ONES) - VL_ONES; /* letters: 0..5 */
+	return ((d + 0x76 * VL_ONES) | d) & ((u + 0x7a * VL_ONES) | u) & (0x80 * VL_ONES);
+}
+
+/* How many bytes come before the first flagged one (0..8). */
+VL_INLINE unsigned vl_count(uint64_t bad)
+{
+	return bad ? (unsigned) __builtin_ctzll(bad) >> 3 : 8;
+}
+
+/* The value of the first n (1..8) decimal digits of w. */
+VL_INLINE uint64_t vl_dec(uint64_t w, unsigned n)
+{
+	uint64_t d = (w ^ (0x30 * VL_ONES)) << (64 - 8 * n);
+	d = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
+	d = (d * 100 + (d >> 16)) & 0x0000ffff0000ffffull;
+	return (d * 10000 + (d >> 32)) & 0xffffffffull;
+}
+
+/* The value of the first n (1..8) hex digits of w: their nibbles, the last
+ * digit moved to the low byte, then pairs of bytes, words and halves
+ * merged. */
+VL_INLINE uint64_t vl_hex(uint64_t w, unsigned n)
+{
+	uint64_t v = (w & 0x0f * VL_ONES) + 9 * ((w >> 6) & VL_ONES);
+	v = __builtin_bswap64(v) >> (64 - 8 * n);
+	v = (v | v >> 4) & 0x00ff00ff00ff00ffull;
+	v = (v | v >> 8) & 0x0000ffff0000ffffull;
+	return (v | v >> 16) & 0xffffffffull;
+}
+
+/* An unsigned decimal of 1..8 digits and its blank: one or two digits
+ * directly (the usual code, field 4 and agent), longer ones 8 at a time. */
+VL_INLINE const uint8_t *vl_udec(const uint8_t *p, uint64_t *out)
+{
+	unsigned d0 = (unsigned) p[0] - '0', d1 = (unsigned) p[1] - '0';
+	if (d0 <= 9 && p[1] == ' ') {
+		*out = d0;
+		return p + 2;
+	}
+	if (d0 <= 9 && d1 <= 9 && p[2] == ' ') {
+		*out = 10 * d0 + d1;
+		return p + 3;
+	}
+	uint64_t w = vl_load(p);
+	unsigned n = vl_count(vl_not_dec(w));
+	if (n == 0 || p[n] != ' ')
+		return NULL;
+	*out = vl_dec(w, n);
+	return p + n + 1;
+}
+
+/* A signed decimal of 1..8 digits and its blank. */
+VL_INLINE const uint8_t *vl_sdec(const uint8_t *p, int32_t *out)
+{
+	int neg = *p == '-';
+	uint64_t v;
+	if (!(p = vl_udec(p + neg, &v)))
+		return NULL;
+	*out = neg ? -(int32_t) v : (int32_t) v;
+	return p;
+}
+
+/* 1..16 hex digits and their blank. */
+VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
+{
+	uint64_t w = vl_load(p);
+	unsigned n = vl_count(vl_not_hex(w));
+	if (n == 0)
+		return NULL;
+	uint64_t v = vl_hex(w, n);
+	if (n == 8) {
+		uint64_t w2 = vl_load(p + 8);
+		unsigned n2 = vl_count(vl_not_hex(w2));
+		if (n2) {
+			v = v << (4 * n2) | vl_hex(w2, n2);
+			n += n2;
+		}
+	}
+	if (p[n] != ' ')
+		return NULL;
+	*out = v;
+	return p + n + 1;
+}
+
+static const uint64_t vl_pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
+{
+	uint64_t w = vl_load(p), sp;
+	for (int k = 0; (sp = w ^ (0x20 * VL_ONES)) == 0; k++) {
+		if (k == 3)
+			return NULL;
+		p += 8;
+		w = vl_load(p);
+	}
+	p += __builtin_ctzll(sp) >> 3;
+	/* timestamp: up to 15 digits */
+	w = vl_load(p);
+	unsigned n = vl_count(vl_not_dec(w));
+	if (n == 0)
+		return NULL;
+	uint64_t ts = vl_dec(w, n);
+	if (n == 8) {
+		uint64_t w2 = vl_load(p + 8);
+		unsigned n2 = vl_count(vl_not_dec(w2));
+		if (n2 == 8)
+			return NULL;
+		if (n2) {
+			ts = ts * vl_pow10[n2] + vl_dec(w2, n2);
+			n += n2;
+		}
+	}
+	if (p[n] != ' ')
+		return NULL;
+	p += n + 1;
+	uint64_t ag;
+	if (!(p = vl_sdec(p, &r->code)) || !(p = vl_hex16(p, &r->node)) || !(p = vl_sdec(p, &r->f4)) ||
+	    !(p = vl_hex16(p, &r->wam)))
+		return NULL;
+	/* agent: 1..7 digits, then "\n" or " \n" */
+	unsigned d0 = (unsigned) p[0] - '0';
+	if (d0 <= 9 && (p[1] == ' ' || p[1] == '\n')) {
+		ag = d0;
+		p++;
+	} else {
+		w = vl_load(p);
+		n = vl_count(vl_not_dec(w));
+		if (n == 0 || n > 7)
+			return NULL;
+		ag = vl_dec(w, n);
+		p += n;
+	}
+	p += *p == ' ';
+	if (*p != '\n' || ag > VAO_MAX_AGENT)
+		return NULL;
+	r->ts = ts;
+	r->ag = (int32_t) ag;
+	return p + 1;
+}
+
+#endif
