@@ -70,13 +70,18 @@ VL_INLINE unsigned vl_count(uint64_t bad)
 	return bad ? (unsigned) __builtin_ctzll(bad) >> 3 : 8;
 }
 
-/* The value of the first n (1..8) decimal digits of w. */
-VL_INLINE uint64_t vl_dec(uint64_t w, unsigned n)
+/* The value of 8 digit values (0..9, the first in the low byte). */
+VL_INLINE uint64_t vl_dec8(uint64_t d)
 {
-	uint64_t d = (w ^ (0x30 * VL_ONES)) << (64 - 8 * n);
 	d = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
 	d = (d * 100 + (d >> 16)) & 0x0000ffff0000ffffull;
 	return (d * 10000 + (d >> 32)) & 0xffffffffull;
+}
+
+/* The value of the first n (1..8) decimal digits of w. */
+VL_INLINE uint64_t vl_dec(uint64_t w, unsigned n)
+{
+	return vl_dec8((w ^ (0x30 * VL_ONES)) << (64 - 8 * n));
 }
 
 /* The value of the first n (1..8) hex digits of w: their nibbles, the last
@@ -123,8 +128,15 @@ VL_INLINE const uint8_t *vl_sdec(const uint8_t *p, int32_t *out)
 	return p;
 }
 
-/* 1..16 hex digits and their blank. */
-VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
+/* Hex digit value + 1 by byte (0: not a hex digit). */
+static const uint8_t vl_hexv[256] = {
+	['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* 1..16 hex digits and their blank, 8 at a time. */
+static inline const uint8_t *vl_hex_long(const uint8_t *p, uint64_t *out)
 {
 	uint64_t w = vl_load(p);
 	unsigned n = vl_count(vl_not_hex(w));
@@ -145,9 +157,38 @@ VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
 	return p + n + 1;
 }
 
+/* 1..16 hex digits and their blank: up to four one by one (short ids),
+ * longer ones by vl_hex_long. */
+VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
+{
+	uint64_t v = vl_hexv[p[0]] - 1u, c;
+	unsigned n = 1;
+	if (v > 15)
+		return NULL;
+	if ((c = vl_hexv[p[1]] - 1u) <= 15) {
+		v = v << 4 | c;
+		n = 2;
+		if ((c = vl_hexv[p[2]] - 1u) <= 15) {
+			v = v << 4 | c;
+			n = 3;
+			if ((c = vl_hexv[p[3]] - 1u) <= 15) {
+				v = v << 4 | c;
+				n = 4;
+				if (vl_hexv[p[4]])
+					return vl_hex_long(p, out);
+			}
+		}
+	}
+	if (p[n] != ' ')
+		return NULL;
+	*out = v;
+	return p + n + 1;
+}
+
 static const uint64_t vl_pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
-VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
+/* Blanks and a timestamp of up to 15 digits, and the blank after it. */
+static inline const uint8_t *vl_stamp(const uint8_t *p, uint64_t *out)
 {
 	uint64_t w = vl_load(p), sp;
 	for (int k = 0; (sp = w ^ (0x20 * VL_ONES)) == 0; k++) {
@@ -157,7 +198,6 @@ VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
 		w = vl_load(p);
 	}
 	p += __builtin_ctzll(sp) >> 3;
-	/* timestamp: up to 15 digits */
 	w = vl_load(p);
 	unsigned n = vl_count(vl_not_dec(w));
 	if (n == 0)
@@ -175,7 +215,24 @@ VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
 	}
 	if (p[n] != ' ')
 		return NULL;
-	p += n + 1;
+	*out = ts;
+	return p + n + 1;
+}
+
+VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
+{
+	/* Ciao's "%8lu ": blanks then digits filling 8 bytes, in one word;
+	 * any other timestamp through vl_stamp */
+	uint64_t w = vl_load(p), ts;
+	uint64_t sp = w ^ (0x20 * VL_ONES);
+	uint64_t digits = sp ? ~0ull << (__builtin_ctzll(sp) & ~7u) : 0;
+	if (sp && !(vl_not_dec(w) & digits) && p[8] == ' ') {
+		ts = vl_dec8((w ^ (0x30 * VL_ONES)) & digits);
+		p += 9;
+	} else if (!(p = vl_stamp(p, &ts))) {
+		return NULL;
+	}
+	unsigned n;
 	uint64_t ag;
 	if (!(p = vl_sdec(p, &r->code)) || !(p = vl_hex16(p, &r->node)) || !(p = vl_sdec(p, &r->f4)) ||
 	    !(p = vl_hex16(p, &r->wam)))

@@ -423,9 +423,6 @@ static inline __attribute__((always_inline)) int record(struct vao *v, const str
 	if (__builtin_expect(ns <= v->last, 0) && odd_time(v, r, ns, line))
 		return -1;
 	v->last = ns;
-	v->last_code = r->code;
-	v->last_line = line;
-	v->nlines++;
 	struct vao_kind big;
 	const struct vao_kind *k = &v->kind[(uint32_t) r->code % VAO_NKIND];
 	if (__builtin_expect((uint32_t) r->code >= VAO_NKIND, 0)) {
@@ -489,6 +486,49 @@ static int write_json(struct vao *v, int a)
 	return rc;
 }
 
+/* Every record after the flag line (ending at line `line`). */
+static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t len, long line)
+{
+	const uint8_t *p = data + pos, *end = data + len;
+	struct vao_rec r = {0};
+	uint64_t n = 0;
+	long last = 0;
+	int32_t code = 0;
+	int rc = 0;
+	while (p < end) {
+		const uint8_t *q;
+		if ((size_t) (end - p) >= VAO_LINE_SPAN && (q = vao_line(p, &r)) != NULL) {
+			line++;
+			p = q;
+		} else {
+			/* any other line: bounds, trimmed, the careful parser */
+			size_t s = (size_t) (p - data);
+			const uint8_t *nl = memchr(p, '\n', (size_t) (end - p));
+			size_t en = nl ? (size_t) (nl - data) : len;
+			p = nl ? nl + 1 : end;
+			line++;
+			size_t a = s, z = en;
+			while (a < z && is_blank(data[a]))
+				a++;
+			while (z > a && is_blank(data[z - 1]))
+				z--;
+			if (a == z)
+				continue;
+			if ((rc = parse_fields(v, data, a, z, line, &r)) != 0)
+				break;
+		}
+		if ((rc = record(v, &r, line)) != 0)
+			break;
+		n++;
+		last = line;
+		code = r.code;
+	}
+	v->nlines = n;
+	v->last_line = last;
+	v->last_code = code;
+	return rc;
+}
+
 static int vao_convert(const char *path, const uint8_t *data, size_t len, const struct import_opts *o,
 		       const char *outdir, struct weft_err *err)
 {
@@ -513,34 +553,7 @@ static int vao_convert(const char *path, const uint8_t *data, size_t len, const 
 	for (int c = 0; c < VAO_NKIND; c++)
 		kind_of(v.flag, c, &v.kind[c]);
 	memcpy(v.wam_mcv, v.flag ? "RW=" : "AW=", 4);
-	int rc = 0;
-	const uint8_t *p = data + pos, *end = data + len;
-	struct vao_rec r = {0};
-	while (p < end) {
-		const uint8_t *q;
-		if ((size_t) (end - p) >= VAO_LINE_SPAN && (q = vao_line(p, &r)) != NULL) {
-			line++;
-			p = q;
-			if ((rc = record(&v, &r, line)) != 0)
-				break;
-			continue;
-		}
-		/* any other line: bounds, trimmed, the careful parser */
-		size_t s = (size_t) (p - data);
-		const uint8_t *nl = memchr(p, '\n', (size_t) (end - p));
-		size_t en = nl ? (size_t) (nl - data) : len;
-		p = nl ? nl + 1 : end;
-		line++;
-		size_t a = s, z = en;
-		while (a < z && is_blank(data[a]))
-			a++;
-		while (z > a && is_blank(data[z - 1]))
-			z--;
-		if (a == z)
-			continue;
-		if ((rc = parse_fields(&v, data, a, z, line, &r)) != 0 || (rc = record(&v, &r, line)) != 0)
-			break;
-	}
+	int rc = read_records(&v, data, pos, len, line);
 	if (rc == 0 && v.nlines == 0)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: no event after the flag line: expected at least "
 			       "START_TIME", path);
