@@ -16,5 +16,6 @@ Suite *recsort_suite(void);
 Suite *clock_suite(void);
 Suite *writer_suite(void);
 Suite *vao_line_suite(void);
+Suite *vao_open_suite(void);
 
 #endif

@@ -1,0 +1,70 @@
+/* visandor/open: records found by a 64-bit key in O(1) — the open and-nodes
+ * or or-nodes of a model by Nodeid, the or-branches by (node, branch).
+ *
+ * Records of one fixed size live in slots of one array; a slot freed by
+ * vao_open_del is handed out again by the next vao_open_add, with its old
+ * bytes, so a record may keep a buffer it reuses (per-task arrays) and
+ * memory follows the number of records alive at once, not the trace. The
+ * table from key to slot is open-addressed (linear probing, deletion by
+ * backward shift, at most half full): a lookup is a multiply, a mask and
+ * usually one compare. Pointers returned stay valid until the next
+ * vao_open_add. */
+#ifndef WEFT_VISANDOR_OPEN_H
+#define WEFT_VISANDOR_OPEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vao_open_ent {
+	uint64_t key;
+	int32_t slot; /* -1: empty */
+};
+
+struct vao_open {
+	struct vao_open_ent *tab;
+	uint32_t mask;  /* table size - 1 (a power of two) */
+	int shift;      /* 64 - log2(table size) */
+	uint32_t n;     /* keys in the table */
+	char *rec;      /* slots */
+	size_t size;    /* bytes per record */
+	int32_t nslot;  /* slots handed out at least once */
+	int32_t cap;
+	int32_t *free;  /* freed slots */
+	int32_t nfree;
+};
+
+/* An empty set of records of `size` bytes. */
+void vao_open_init(struct vao_open *o, size_t size);
+/* Release the table and the slots (not what the records point to: see
+ * vao_open_slot). */
+void vao_open_free(struct vao_open *o);
+
+static inline void *vao_open_slot(const struct vao_open *o, int32_t slot)
+{
+	return o->rec + (size_t) slot * o->size;
+}
+
+static inline uint32_t vao_open_hash(const struct vao_open *o, uint64_t key)
+{
+	return (uint32_t) ((key * 0x9e3779b97f4a7c15ull) >> o->shift);
+}
+
+/* The record of `key`, or NULL. */
+static inline void *vao_open_find(const struct vao_open *o, uint64_t key)
+{
+	for (uint32_t i = vao_open_hash(o, key);; i = (i + 1) & o->mask) {
+		const struct vao_open_ent *t = &o->tab[i];
+		if (t->slot < 0)
+			return NULL;
+		if (t->key == key)
+			return vao_open_slot(o, t->slot);
+	}
+}
+
+/* A record for `key`, which must not be in the set: a slot freed earlier
+ * (its old bytes kept) or a new one (zeroed). */
+void *vao_open_add(struct vao_open *o, uint64_t key);
+/* Remove `key`, which must be in the set; its slot is kept for reuse. */
+void vao_open_del(struct vao_open *o, uint64_t key);
+
+#endif
