@@ -76,17 +76,28 @@ void vao_pcf_codes(const struct vao_common *c, struct strbuf *b)
 		sb_printf(b, "%d %s\n", (int) c->code[i], code_name(c->code[i]));
 }
 
-/* v in base 10 or 16 (lower case) at p; returns the length. */
-static size_t put_base(char *p, uint64_t v, unsigned base)
+/* v in decimal at p; returns the length. */
+static size_t put_dec(char *p, uint64_t v)
 {
 	char t[20];
 	size_t n = 0;
 	do {
-		t[n++] = "0123456789abcdef"[v % base];
-		v /= base;
+		t[n++] = (char) ('0' + v % 10);
+		v /= 10;
 	} while (v);
 	for (size_t k = 0; k < n; k++)
 		p[k] = t[n - 1 - k];
+	return n;
+}
+
+/* v in lower-case hex at p; returns the length. */
+static size_t put_hex(char *p, uint64_t v)
+{
+	size_t n = 1;
+	while (n < 16 && v >> (4 * n))
+		n++;
+	for (size_t k = 0; k < n; k++)
+		p[k] = "0123456789abcdef"[(v >> (4 * (n - 1 - k))) & 15];
 	return n;
 }
 
@@ -99,14 +110,14 @@ void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *wha
 	char line[128];
 	for (int i = 0; i < n; i++) {
 		char id[20];
-		size_t il = put_base(id, (uint64_t) i + 1, 10), k = 0;
+		size_t il = put_dec(id, (uint64_t) i + 1), k = 0;
 		memcpy(line, id, il);
 		k += il;
 		line[k++] = ' ';
 		memcpy(line + k, what, wl);
 		k += wl;
 		line[k++] = ' ';
-		k += put_base(line + k, raw[i], 16);
+		k += put_hex(line + k, raw[i]);
 		line[k++] = ' ';
 		line[k++] = '#';
 		memcpy(line + k, id, il);
