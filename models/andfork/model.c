@@ -123,12 +123,15 @@ static inline __attribute__((always_inline)) void show(struct emu *e, struct emu
 	int64_t node = !f ? 0 : f->wait ? f->wait : f->goal;
 	int cr = a->cpu_row[i];
 	emu_model_state(e, t, 'A', s);
+	if (!e->writing)
+		return;
 	if (cr >= 0)
-		vao_set(e, EMU_CPU_FILE, cr, a->sc_node, &a->cpu_shown[cr], node);
+		vao_put(&e->prv[EMU_CPU_FILE], cr, a->sc_node, &a->cpu_shown[cr], node);
 	struct af_shown *w = &a->shown[i];
-	vao_set(e, EMU_THREAD_FILE, t->row, a->s_node, &w->node, node);
-	vao_set(e, EMU_THREAD_FILE, t->row, a->s_task, &w->task, f && !f->wait ? f->task + 1 : 0);
-	vao_set(e, EMU_THREAD_FILE, t->row, a->s_depth, &w->depth, f ? f->depth : 0);
+	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	vao_put(pf, t->row, a->s_node, &w->node, node);
+	vao_put(pf, t->row, a->s_task, &w->task, f && !f->wait ? f->task + 1 : 0);
+	vao_put(pf, t->row, a->s_depth, &w->depth, f ? f->depth : 0);
 }
 
 /* Every agent has a row from the first event on: its CPU, and Idle. */

@@ -143,12 +143,15 @@ static inline __attribute__((always_inline)) void show(struct emu *e, struct emu
 		node = g->node;
 		br = g->branch + 1;
 	}
+	if (!e->writing)
+		return;
 	struct ob_shown *w = &o->shown[i];
-	vao_set(e, EMU_THREAD_FILE, t->row, o->s_node, &w->node, node);
-	vao_set(e, EMU_THREAD_FILE, t->row, o->s_branch, &w->branch, br);
-	vao_set(e, EMU_THREAD_FILE, t->row, o->s_open, &w->open, g->nopen);
+	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	vao_put(pf, t->row, o->s_node, &w->node, node);
+	vao_put(pf, t->row, o->s_branch, &w->branch, br);
+	vao_put(pf, t->row, o->s_open, &w->open, g->nopen);
 	if (cr >= 0)
-		vao_set(e, EMU_CPU_FILE, cr, o->sc_node, &o->cpu_shown[cr], node);
+		vao_put(&e->prv[EMU_CPU_FILE], cr, o->sc_node, &o->cpu_shown[cr], node);
 }
 
 static void rows(struct emu *e)

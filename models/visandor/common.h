@@ -43,6 +43,16 @@ static inline void vao_set(struct emu *e, int file, int row, int slot, int64_t *
 	}
 }
 
+/* vao_set on a Paraver file already known to be written (e->writing):
+ * for a row of several values, tested once. */
+static inline void vao_put(struct prv_file *f, int row, int slot, int64_t *shown, int64_t v)
+{
+	if (*shown != v) {
+		*shown = v;
+		prv_set(f, row, slot, v);
+	}
+}
+
 /* Give every agent of the model its CPU (phyid = agent number = tid - 1):
  * the CPU field of its thread row, its cpu.prv row in cpu_row[stream], and
  * its number on that row in slot sc_agent. Returns 0 when there is nothing

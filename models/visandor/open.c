@@ -19,6 +19,7 @@ void vao_open_init(struct vao_open *o, size_t size)
 {
 	memset(o, 0, sizeof(*o));
 	o->size = size;
+	o->last_slot = -1;
 	table(o, 6);
 }
 
@@ -65,6 +66,8 @@ void *vao_open_add(struct vao_open *o, uint64_t key)
 	}
 	put(o, key, slot);
 	o->n++;
+	o->last_key = key;
+	o->last_slot = slot;
 	return vao_open_slot(o, slot);
 }
 
@@ -75,6 +78,8 @@ void vao_open_del(struct vao_open *o, uint64_t key)
 		i = (i + 1) & o->mask;
 	o->free[o->nfree++] = o->tab[i].slot;
 	o->n--;
+	if (key == o->last_key)
+		o->last_slot = -1;
 	/* backward shift: a later entry of the run moves into the hole when
 	 * its home is not between the hole and it */
 	for (uint32_t j = (i + 1) & o->mask; o->tab[j].slot >= 0; j = (j + 1) & o->mask) {

@@ -7,8 +7,9 @@
  * memory follows the number of records alive at once, not the trace. The
  * table from key to slot is open-addressed (linear probing, deletion by
  * backward shift, at most half full): a lookup is a multiply, a mask and
- * usually one compare. Pointers returned stay valid until the next
- * vao_open_add. */
+ * usually one compare, or just one compare when it asks for the key found
+ * last (events of one node come in runs). Pointers returned stay valid
+ * until the next vao_open_add. */
 #ifndef WEFT_VISANDOR_OPEN_H
 #define WEFT_VISANDOR_OPEN_H
 
@@ -31,6 +32,8 @@ struct vao_open {
 	int32_t cap;
 	int32_t *free;  /* freed slots */
 	int32_t nfree;
+	uint64_t last_key; /* the key found or added last, in slot last_slot (-1: none) */
+	int32_t last_slot;
 };
 
 /* An empty set of records of `size` bytes. */
@@ -50,14 +53,19 @@ static inline uint32_t vao_open_hash(const struct vao_open *o, uint64_t key)
 }
 
 /* The record of `key`, or NULL. */
-static inline void *vao_open_find(const struct vao_open *o, uint64_t key)
+static inline void *vao_open_find(struct vao_open *o, uint64_t key)
 {
+	if (key == o->last_key && o->last_slot >= 0)
+		return vao_open_slot(o, o->last_slot);
 	for (uint32_t i = vao_open_hash(o, key);; i = (i + 1) & o->mask) {
 		const struct vao_open_ent *t = &o->tab[i];
 		if (t->slot < 0)
 			return NULL;
-		if (t->key == key)
+		if (t->key == key) {
+			o->last_key = key;
+			o->last_slot = t->slot;
 			return vao_open_slot(o, t->slot);
+		}
 	}
 }
 

@@ -96,19 +96,9 @@ VL_INLINE uint64_t vl_hex(uint64_t w, unsigned n)
 	return (v | v >> 16) & 0xffffffffull;
 }
 
-/* An unsigned decimal of 1..8 digits and its blank: one or two digits
- * directly (the usual code, field 4 and agent), longer ones 8 at a time. */
-VL_INLINE const uint8_t *vl_udec(const uint8_t *p, uint64_t *out)
+/* An unsigned decimal of 1..8 digits and its blank, 8 at a time. */
+static inline const uint8_t *vl_udec_long(const uint8_t *p, uint64_t *out)
 {
-	unsigned d0 = (unsigned) p[0] - '0', d1 = (unsigned) p[1] - '0';
-	if (d0 <= 9 && p[1] == ' ') {
-		*out = d0;
-		return p + 2;
-	}
-	if (d0 <= 9 && d1 <= 9 && p[2] == ' ') {
-		*out = 10 * d0 + d1;
-		return p + 3;
-	}
 	uint64_t w = vl_load(p);
 	unsigned n = vl_count(vl_not_dec(w));
 	if (n == 0 || p[n] != ' ')
@@ -117,12 +107,23 @@ VL_INLINE const uint8_t *vl_udec(const uint8_t *p, uint64_t *out)
 	return p + n + 1;
 }
 
-/* A signed decimal of 1..8 digits and its blank. */
+/* A signed decimal of 1..8 digits and its blank: one or two digits without
+ * a sign directly (the usual code and field 4), anything else by
+ * vl_udec_long. */
 VL_INLINE const uint8_t *vl_sdec(const uint8_t *p, int32_t *out)
 {
+	unsigned d0 = (unsigned) p[0] - '0', d1 = (unsigned) p[1] - '0';
+	if (d0 <= 9 && p[1] == ' ') {
+		*out = (int32_t) d0;
+		return p + 2;
+	}
+	if (d0 <= 9 && d1 <= 9 && p[2] == ' ') {
+		*out = (int32_t) (10 * d0 + d1);
+		return p + 3;
+	}
 	int neg = *p == '-';
 	uint64_t v;
-	if (!(p = vl_udec(p + neg, &v)))
+	if (!(p = vl_udec_long(p + neg, &v)))
 		return NULL;
 	*out = neg ? -(int32_t) v : (int32_t) v;
 	return p;
