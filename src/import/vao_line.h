@@ -20,16 +20,25 @@
 #ifndef WEFT_VAO_LINE_H
 #define WEFT_VAO_LINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #define VAO_MAX_AGENT 1048575
 #define VAO_LINE_SPAN 192
 
+/* One record. Nodeid and field 4 are adjacent, in the order of the events'
+ * payload (VAO_PAYLOAD bytes from &node). */
 struct vao_rec {
-	uint64_t ts, node, wam;
-	int32_t code, f4, ag;
+	uint64_t ts, wam;
+	uint64_t node;
+	int32_t f4;
+	int32_t code, ag;
 };
+
+#define VAO_PAYLOAD 12
+_Static_assert(offsetof(struct vao_rec, f4) == offsetof(struct vao_rec, node) + 8,
+	       "Nodeid and field 4 make the payload");
 
 #define VL_ONES 0x0101010101010101ull
 #define VL_INLINE static inline __attribute__((always_inline))
@@ -238,11 +247,11 @@ VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
 	if (!(p = vl_sdec(p, &r->code)) || !(p = vl_hex16(p, &r->node)) || !(p = vl_sdec(p, &r->f4)) ||
 	    !(p = vl_hex16(p, &r->wam)))
 		return NULL;
-	/* agent: 1..7 digits, then "\n" or " \n" */
+	/* agent: 1..7 digits, then " \n" (Ciao) or "\n" */
 	unsigned d0 = (unsigned) p[0] - '0';
-	if (d0 <= 9 && (p[1] == ' ' || p[1] == '\n')) {
+	if (d0 <= 9 && p[1] == ' ' && p[2] == '\n') {
 		ag = d0;
-		p++;
+		p += 2;
 	} else {
 		w = vl_load(p);
 		n = vl_count(vl_not_dec(w));
@@ -250,10 +259,10 @@ VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
 			return NULL;
 		ag = vl_dec(w, n);
 		p += n;
+		p += *p == ' ';
+		if (*p != '\n' || ag > VAO_MAX_AGENT)
+			return NULL;
 	}
-	p += *p == ' ';
-	if (*p != '\n' || ag > VAO_MAX_AGENT)
-		return NULL;
 	r->ts = ts;
 	r->ag = (int32_t) ag;
 	return p + 1;

@@ -34,14 +34,14 @@ struct vao_agent {
 	int have_wam;
 };
 
-/* What a record of one code becomes (kind_of). */
+/* What a record of one code becomes (kind_of): 8 bytes, a table row per
+ * code. */
 struct vao_kind {
 	char mcv[4];
 	uint8_t generic; /* payload code, field 4, Nodeid (else Nodeid, field 4) */
-	uint8_t known;   /* a code of legacy-formats.md §6 */
 	uint8_t uses;    /* VAO_USES_AND: and-fork code, VAO_USES_OR: or-branch code */
-	uint8_t mix;     /* a code of the other model than the flag's */
-	uint8_t odd;     /* not known, or mix: odd_code warns */
+	uint8_t odd;     /* unknown, or a code of the other model than the flag's: odd_code warns */
+	uint8_t pad;
 };
 
 enum { VAO_USES_AND = 1, VAO_USES_OR = 2 };
@@ -63,8 +63,7 @@ struct vao {
 	int uses;     /* VAO_USES_* of the codes seen */
 	uint8_t warned[256];
 	int warned_big, warned_mix;
-	uint64_t nlines;
-	int start_seen, last_code;
+	int last_code;
 	long last_line;
 	struct vao_kind kind[VAO_NKIND];
 	char wam_mcv[4];
@@ -303,11 +302,10 @@ static void kind_of(int flag, int code, struct vao_kind *k)
 	int generic;
 	mcv_of(flag, code, k->mcv, &generic);
 	k->generic = (uint8_t) generic;
-	k->known = code_name(code) != NULL;
 	int isand = code >= 1 && code <= 4, isor = (code >= 20 && code <= 27) || code == 33 || code == 34;
 	k->uses = (uint8_t) ((isand ? VAO_USES_AND : 0) | (isor ? VAO_USES_OR : 0));
-	k->mix = (isand && flag == 1) || (isor && flag == 0);
-	k->odd = !k->known || k->mix;
+	k->odd = !code_name(code) || (isand && flag == 1) || (isor && flag == 0);
+	k->pad = 0;
 }
 
 static int set_mult(struct vao *v, const char *unit)
@@ -364,7 +362,7 @@ static int parse_fields(struct vao *v, const uint8_t *d, size_t b, size_t e, lon
 		return bad_field(v, line, 4, tok[4], tl[4], "hexadecimal digits (optional 0x, at most 16)");
 	if (parse_i32(tok[5], tl[5], &ag) || ag < 0 || ag > VAO_MAX_AGENT)
 		return bad_field(v, line, 5, tok[5], tl[5], "a decimal agent number from 0 to 1048575");
-	*r = (struct vao_rec){ts, node, wam, code, f4, ag};
+	*r = (struct vao_rec){.ts = ts, .wam = wam, .node = node, .f4 = f4, .code = code, .ag = ag};
 	return 0;
 }
 
@@ -395,18 +393,19 @@ __attribute__((cold, noinline)) static int odd_time(struct vao *v, const struct 
 __attribute__((cold, noinline)) static void odd_code(struct vao *v, const struct vao_kind *k, int32_t code,
 						     long line)
 {
-	if (!k->known) {
+	if (!code_name(code)) {
 		unsigned slot = (unsigned) code & 0xff;
 		if (!v->warned[slot]) {
 			v->warned[slot] = 1;
 			weft_warn("%s:%ld: unknown event code %d: kept as a punctual event (warned once per "
 				  "code)", v->path, line, code);
 		}
-	}
-	if (k->mix && !v->warned_mix) {
-		v->warned_mix = 1;
-		weft_warn("%s:%ld: code %d (%s) in an %s log (flag %d)", v->path, line, code, code_name(code),
-			  v->flag ? "OR" : "AND", v->flag);
+	} else if ((k->uses == VAO_USES_AND && v->flag == 1) || (k->uses == VAO_USES_OR && v->flag == 0)) {
+		if (!v->warned_mix) {
+			v->warned_mix = 1;
+			weft_warn("%s:%ld: code %d (%s) in an %s log (flag %d)", v->path, line, code,
+				  code_name(code), v->flag ? "OR" : "AND", v->flag);
+		}
 	}
 }
 
@@ -443,16 +442,14 @@ static inline __attribute__((always_inline)) int record(struct vao *v, const str
 		g->wam = r->wam;
 		ow_event_fixed(&g->w, v->wam_mcv, clk, &r->wam, 8);
 	}
-	uint8_t pl[16];
 	if (__builtin_expect(k->generic, 0)) {
+		uint8_t pl[16];
 		memcpy(pl, &r->code, 4);
 		memcpy(pl + 4, &r->f4, 4);
 		memcpy(pl + 8, &r->node, 8);
 		ow_event_fixed(&g->w, k->mcv, clk, pl, 16);
 	} else {
-		memcpy(pl, &r->node, 8);
-		memcpy(pl + 8, &r->f4, 4);
-		ow_event_fixed(&g->w, k->mcv, clk, pl, 12);
+		ow_event_fixed(&g->w, k->mcv, clk, &r->node, VAO_PAYLOAD); /* Nodeid, field 4 */
 	}
 	return 0;
 }
@@ -491,9 +488,7 @@ static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t l
 {
 	const uint8_t *p = data + pos, *end = data + len;
 	struct vao_rec r = {0};
-	uint64_t n = 0;
 	long last = 0;
-	int32_t code = 0;
 	int rc = 0;
 	while (p < end) {
 		const uint8_t *q;
@@ -519,13 +514,12 @@ static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t l
 		}
 		if ((rc = record(v, &r, line)) != 0)
 			break;
-		n++;
 		last = line;
-		code = r.code;
 	}
-	v->nlines = n;
+	/* r holds the last record: a line the fast reader refuses is then read
+	 * whole by the careful parser, or is blank (refused at its first byte) */
 	v->last_line = last;
-	v->last_code = code;
+	v->last_code = r.code;
 	return rc;
 }
 
@@ -554,7 +548,7 @@ static int vao_convert(const char *path, const uint8_t *data, size_t len, const 
 		kind_of(v.flag, c, &v.kind[c]);
 	memcpy(v.wam_mcv, v.flag ? "RW=" : "AW=", 4);
 	int rc = read_records(&v, data, pos, len, line);
-	if (rc == 0 && v.nlines == 0)
+	if (rc == 0 && !v.have_t0)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: no event after the flag line: expected at least "
 			       "START_TIME", path);
 	if (rc == 0) {
