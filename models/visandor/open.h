@@ -69,10 +69,49 @@ static inline void *vao_open_find(struct vao_open *o, uint64_t key)
 	}
 }
 
+/* Out of line: double the table (vao_open_add keeps it at most half full);
+ * a slot never handed out (zeroed). */
+void vao_open_grow(struct vao_open *o);
+int32_t vao_open_new_slot(struct vao_open *o);
+
 /* A record for `key`, which must not be in the set: a slot freed earlier
  * (its old bytes kept) or a new one (zeroed). */
-void *vao_open_add(struct vao_open *o, uint64_t key);
+static inline void *vao_open_add(struct vao_open *o, uint64_t key)
+{
+	if (__builtin_expect(2 * (o->n + 1) > o->mask + 1, 0))
+		vao_open_grow(o);
+	int32_t slot = o->nfree ? o->free[--o->nfree] : vao_open_new_slot(o);
+	uint32_t i = vao_open_hash(o, key);
+	while (o->tab[i].slot >= 0)
+		i = (i + 1) & o->mask;
+	o->tab[i].key = key;
+	o->tab[i].slot = slot;
+	o->n++;
+	o->last_key = key;
+	o->last_slot = slot;
+	return vao_open_slot(o, slot);
+}
+
 /* Remove `key`, which must be in the set; its slot is kept for reuse. */
-void vao_open_del(struct vao_open *o, uint64_t key);
+static inline void vao_open_del(struct vao_open *o, uint64_t key)
+{
+	uint32_t i = vao_open_hash(o, key);
+	while (o->tab[i].slot < 0 || o->tab[i].key != key)
+		i = (i + 1) & o->mask;
+	o->free[o->nfree++] = o->tab[i].slot;
+	o->n--;
+	if (key == o->last_key)
+		o->last_slot = -1;
+	/* backward shift: a later entry of the run moves into the hole when
+	 * its home is not between the hole and it */
+	for (uint32_t j = (i + 1) & o->mask; o->tab[j].slot >= 0; j = (j + 1) & o->mask) {
+		uint32_t home = vao_open_hash(o, o->tab[j].key);
+		if (((j - home) & o->mask) >= ((j - i) & o->mask)) {
+			o->tab[i] = o->tab[j];
+			i = j;
+		}
+	}
+	o->tab[i].slot = -1;
+}
 
 #endif

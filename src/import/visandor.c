@@ -27,11 +27,10 @@
 #define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */
 #define VAO_BIG_AGENTS 256
 
-struct vao_agent {
-	int used;
+struct vao_agent { /* 64 bytes */
 	struct ovni_writer w;
 	uint64_t wam;
-	int have_wam;
+	uint8_t used, have_wam;
 };
 
 /* What a record of one code becomes (kind_of): 8 bytes, a table row per
@@ -40,7 +39,8 @@ struct vao_kind {
 	char mcv[4];
 	uint8_t generic; /* payload code, field 4, Nodeid (else Nodeid, field 4) */
 	uint8_t uses;    /* VAO_USES_AND: and-fork code, VAO_USES_OR: or-branch code */
-	uint8_t odd;     /* unknown, or a code of the other model than the flag's: odd_code warns */
+	uint8_t odd;     /* unknown, or a code of the other model than the flag's: odd_code
+			  * warns and notes the other model in `uses` */
 	uint8_t pad;
 };
 
@@ -60,7 +60,7 @@ struct vao {
 	int have_t0;
 	uint64_t mult;
 	uint64_t nties;
-	int uses;     /* VAO_USES_* of the codes seen */
+	int uses;     /* VAO_USES_* of the codes of the other model than the flag's seen */
 	uint8_t warned[256];
 	int warned_big, warned_mix;
 	int last_code;
@@ -393,6 +393,9 @@ __attribute__((cold, noinline)) static int odd_time(struct vao *v, const struct 
 __attribute__((cold, noinline)) static void odd_code(struct vao *v, const struct vao_kind *k, int32_t code,
 						     long line)
 {
+	/* the flag's own model is always required: only a code of the other
+	 * one adds to the streams' requirements, and such a code comes here */
+	v->uses |= k->uses;
 	if (!code_name(code)) {
 		unsigned slot = (unsigned) code & 0xff;
 		if (!v->warned[slot]) {
@@ -430,7 +433,6 @@ static inline __attribute__((always_inline)) int record(struct vao *v, const str
 	}
 	if (__builtin_expect(k->odd, 0))
 		odd_code(v, k, r->code, line);
-	v->uses |= k->uses;
 	struct vao_agent *g;
 	if (__builtin_expect(r->ag < v->nag && v->ag[r->ag].used, 1))
 		g = &v->ag[r->ag];
