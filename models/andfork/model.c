@@ -113,10 +113,9 @@ __attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct wef
 
 /* The agent's state, node, task and depth on its rows (inline: every
  * event ends here). */
-static inline __attribute__((always_inline)) void show(struct emu *e, struct emu_thread *t)
+static inline __attribute__((always_inline)) void show(struct emu *e, struct emu_thread *t, int i)
 {
 	struct af *a = st(e);
-	int i = t->stream->index;
 	struct af_agent *g = &a->ag[i];
 	const struct af_frame *f = g->n ? &g->f[g->n - 1] : NULL;
 	uint32_t s = !f ? AF_ST_IDLE : f->wait ? AF_ST_WAITING : AF_ST_RUNNING;
@@ -143,15 +142,14 @@ static void rows(struct emu *e)
 	a->rows_done = 1;
 	for (int i = 0; i < e->nth; i++)
 		if (e->th[i].sys->req['A' - 0x21])
-			show(e, &e->th[i]);
+			show(e, &e->th[i], i);
 }
 
 /* Reset the punctual "other code" values written at an earlier instant. */
-static inline void enter(struct emu *e, struct af *a, const struct emu_thread *t)
+static inline void enter(struct emu *e, struct af *a, const struct emu_thread *t, int i)
 {
 	if (__builtin_expect(!a->rows_done, 0))
 		rows(e);
-	int i = t->stream->index;
 	if (a->other_set[i] && a->other_time[i] < e->now) {
 		emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, 0);
 		a->other_set[i] = 0;
@@ -211,14 +209,15 @@ int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		e->state_owner = 'A'; /* START_TIME is the flag's model: it owns the states */
 		a->rows_done = 0;
 	}
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
-	struct af_agent *g = &a->ag[t->stream->index];
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
+	struct af_agent *g = &a->ag[me];
 	if (ev->val == '[' && g->n == 0) {
 		struct af_frame *f = push(g);
 		f->task = -1;
 		f->depth = 1;
-		show(e, t);
+		show(e, t, me);
 	}
 	return 0;
 }
@@ -227,8 +226,9 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 {
 	(void) in;
 	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
 	uint64_t raw = vao_node(ev);
 	int32_t n = vao_n(ev);
 	if (find_open(a, raw))
@@ -238,7 +238,7 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	if (n <= 0 && (rc = check(e, err, "FORK of and-node %llx with %d tasks: expected at least 1",
 				  (unsigned long long) raw, n)) != 0)
 		return rc;
-	struct af_agent *g = &a->ag[t->stream->index];
+	struct af_agent *g = &a->ag[me];
 	struct af_frame *f = g->n ? &g->f[g->n - 1] : NULL;
 	if (!f || f->wait) {
 		f = push(g);
@@ -256,7 +256,7 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	struct af_node *nd = add_open(a, raw);
 	nd->id = a->nnodes;
 	nd->ntasks = n;
-	nd->forker = t->stream->index;
+	nd->forker = me;
 	nd->depth = f->depth + 1;
 	f->wait = nd->id;
 	if (e->writing && n > 0) {
@@ -264,7 +264,7 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		for (int k = 0; k < nd->ncomm; k++)
 			nd->send[k] = emu_comm_send(e, t, 0, nd->id) + 1;
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
@@ -300,25 +300,26 @@ int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) in;
 	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
 	int32_t task = vao_n(ev);
 	int rc;
 	struct af_node *nd = goal_node(e, a, vao_node(ev), task, "START_GOAL", err, &rc);
 	if (!nd)
 		return rc;
-	struct af_frame *f = push(&a->ag[t->stream->index]);
+	struct af_frame *f = push(&a->ag[me]);
 	f->goal = nd->id;
 	f->task = task;
 	f->depth = nd->depth;
 	if (task >= 0 && task < nd->ncomm) {
-		if (nd->forker != t->stream->index && nd->send[task])
+		if (nd->forker != me && nd->send[task])
 			emu_comm_recv(e, nd->send[task] - 1, t, e->now, e->now);
 		else
 			drop(e, &nd->send[task]);
 		nd->send[task] = 0;
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
@@ -326,9 +327,10 @@ int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo 
 {
 	(void) in;
 	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
-	struct af_agent *g = &a->ag[t->stream->index];
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
+	struct af_agent *g = &a->ag[me];
 	uint64_t raw = vao_node(ev);
 	int32_t task = vao_n(ev);
 	int rc;
@@ -348,12 +350,12 @@ int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo 
 	nd->nfin++;
 	if (task >= 0 && task < nd->ncomm && e->writing) {
 		drop(e, &nd->fin[task]);
-		if (nd->forker != t->stream->index) {
+		if (nd->forker != me) {
 			nd->fin[task] = emu_comm_send(e, t, 0, nd->id) + 1;
-			nd->finisher[task] = t->stream->index;
+			nd->finisher[task] = me;
 		}
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
@@ -361,9 +363,10 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 {
 	(void) in;
 	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
-	struct af_agent *g = &a->ag[t->stream->index];
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
+	struct af_agent *g = &a->ag[me];
 	uint64_t raw = vao_node(ev);
 	struct af_node *nd = find_open(a, raw);
 	int rc;
@@ -393,26 +396,26 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 			}
 		saved.wait = 0;
 		*push(g) = saved;
-		show(e, &e->th[nd->forker]);
+		show(e, &e->th[nd->forker], nd->forker);
 	}
 	for (int j = 0; j < nd->ncomm; j++) {
 		drop(e, &nd->send[j]);
 		if (nd->fin[j]) {
-			if (nd->finisher[j] != t->stream->index)
+			if (nd->finisher[j] != me)
 				emu_comm_recv(e, nd->fin[j] - 1, t, e->now, e->now);
 			else
 				emu_comm_drop(e, nd->fin[j] - 1);
 			nd->fin[j] = 0;
 		}
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
 int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e, st(e), cur(e, ev));
+	enter(e, st(e), cur(e, ev), ev->stream->index);
 	vao_activity(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -420,7 +423,7 @@ int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e, st(e), cur(e, ev));
+	enter(e, st(e), cur(e, ev), ev->stream->index);
 	vao_wam(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -429,13 +432,13 @@ int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) err;
 	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	enter(e, a, t);
-	int i = t->stream->index;
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
 	emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, ev_field(in, 0, ev));
 	vao_note_code(&a->vc, (int32_t) ev_field(in, 0, ev));
-	a->other_set[i] = 1;
-	a->other_time[i] = e->now;
+	a->other_set[me] = 1;
+	a->other_time[me] = e->now;
 	return 0;
 }
 

@@ -138,12 +138,27 @@ VL_INLINE const uint8_t *vl_sdec(const uint8_t *p, int32_t *out)
 	return p;
 }
 
-/* Hex digit value + 1 by byte (0: not a hex digit). */
+/* Hex digit value by byte, X (16 or more) for any other byte. */
+#define X 0x10
 static const uint8_t vl_hexv[256] = {
-	['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
-	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  X,  X,  X,  X,  X,  X,
+	 X, 10, 11, 12, 13, 14, 15,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X, 10, 11, 12, 13, 14, 15,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
+	 X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,  X,
 };
+#undef X
 
 /* 1..16 hex digits and their blank, 8 at a time. */
 static inline const uint8_t *vl_hex_long(const uint8_t *p, uint64_t *out)
@@ -171,20 +186,20 @@ static inline const uint8_t *vl_hex_long(const uint8_t *p, uint64_t *out)
  * longer ones by vl_hex_long. */
 VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
 {
-	uint64_t v = vl_hexv[p[0]] - 1u, c;
+	uint64_t v = vl_hexv[p[0]], c;
 	unsigned n = 1;
 	if (v > 15)
 		return NULL;
-	if ((c = vl_hexv[p[1]] - 1u) <= 15) {
+	if ((c = vl_hexv[p[1]]) <= 15) {
 		v = v << 4 | c;
 		n = 2;
-		if ((c = vl_hexv[p[2]] - 1u) <= 15) {
+		if ((c = vl_hexv[p[2]]) <= 15) {
 			v = v << 4 | c;
 			n = 3;
-			if ((c = vl_hexv[p[3]] - 1u) <= 15) {
+			if ((c = vl_hexv[p[3]]) <= 15) {
 				v = v << 4 | c;
 				n = 4;
-				if (vl_hexv[p[4]])
+				if (vl_hexv[p[4]] <= 15)
 					return vl_hex_long(p, out);
 			}
 		}
