@@ -16,7 +16,9 @@
  * it accepts are those the careful parser gives.
  *
  * It reads at most VAO_LINE_SPAN bytes from the start of the line, whatever
- * they are: the caller guarantees that many bytes are readable. */
+ * they are: the caller guarantees that many bytes are readable. A hint
+ * carried from line to line picks the faster way to read the hex ids; the
+ * values do not depend on it. */
 #ifndef WEFT_VAO_LINE_H
 #define WEFT_VAO_LINE_H
 
@@ -34,6 +36,11 @@ struct vao_rec {
 	uint64_t node;
 	int32_t f4;
 	int32_t code, ag;
+};
+
+/* What vao_line learnt from the lines before (speed only, never values). */
+struct vao_hint {
+	uint8_t long_id[2]; /* Nodeid, WAM: the last one had five hex digits or more */
 };
 
 #define VAO_PAYLOAD 12
@@ -168,7 +175,7 @@ static inline const uint8_t *vl_hex_long(const uint8_t *p, uint64_t *out)
 	if (n == 0)
 		return NULL;
 	uint64_t v = vl_hex(w, n);
-	if (n == 8) {
+	if (n == 8 && p[8] != ' ') {
 		uint64_t w2 = vl_load(p + 8);
 		unsigned n2 = vl_count(vl_not_hex(w2));
 		if (n2) {
@@ -182,10 +189,18 @@ static inline const uint8_t *vl_hex_long(const uint8_t *p, uint64_t *out)
 	return p + n + 1;
 }
 
-/* 1..16 hex digits and their blank: up to four one by one (short ids),
- * longer ones by vl_hex_long. */
-VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
+/* 1..16 hex digits and their blank. The hint says how the same field of
+ * the line before read (1: five digits or more, like Ciao's addresses:
+ * vl_hex_long; 0: short ids, one digit at a time) and is kept up to date;
+ * either way gives the same value. */
+VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out, uint8_t *hint)
 {
+	if (*hint) {
+		const uint8_t *q = vl_hex_long(p, out);
+		if (q && q - p <= 5)
+			*hint = 0;
+		return q;
+	}
 	uint64_t v = vl_hexv[p[0]], c;
 	unsigned n = 1;
 	if (v > 15)
@@ -199,8 +214,10 @@ VL_INLINE const uint8_t *vl_hex16(const uint8_t *p, uint64_t *out)
 			if ((c = vl_hexv[p[3]]) <= 15) {
 				v = v << 4 | c;
 				n = 4;
-				if (vl_hexv[p[4]] <= 15)
+				if (vl_hexv[p[4]] <= 15) {
+					*hint = 1;
 					return vl_hex_long(p, out);
+				}
 			}
 		}
 	}
@@ -244,7 +261,7 @@ static inline const uint8_t *vl_stamp(const uint8_t *p, uint64_t *out)
 	return p + n + 1;
 }
 
-VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
+VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r, struct vao_hint *h)
 {
 	/* Ciao's "%8lu ": blanks then digits filling 8 bytes, in one word;
 	 * any other timestamp through vl_stamp */
@@ -259,8 +276,8 @@ VL_INLINE const uint8_t *vao_line(const uint8_t *p, struct vao_rec *r)
 	}
 	unsigned n;
 	uint64_t ag;
-	if (!(p = vl_sdec(p, &r->code)) || !(p = vl_hex16(p, &r->node)) || !(p = vl_sdec(p, &r->f4)) ||
-	    !(p = vl_hex16(p, &r->wam)))
+	if (!(p = vl_sdec(p, &r->code)) || !(p = vl_hex16(p, &r->node, &h->long_id[0])) ||
+	    !(p = vl_sdec(p, &r->f4)) || !(p = vl_hex16(p, &r->wam, &h->long_id[1])))
 		return NULL;
 	/* agent: 1..7 digits, then " \n" (Ciao) or "\n" */
 	unsigned d0 = (unsigned) p[0] - '0';

@@ -490,11 +490,12 @@ static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t l
 {
 	const uint8_t *p = data + pos, *end = data + len;
 	struct vao_rec r = {0};
+	struct vao_hint hint = {{0, 0}};
 	long last = 0;
 	int rc = 0;
 	while (p < end) {
 		const uint8_t *q;
-		if ((size_t) (end - p) >= VAO_LINE_SPAN && (q = vao_line(p, &r)) != NULL) {
+		if ((size_t) (end - p) >= VAO_LINE_SPAN && (q = vao_line(p, &r, &hint)) != NULL) {
 			line++;
 			p = q;
 		} else {

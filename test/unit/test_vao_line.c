@@ -12,18 +12,36 @@
 #include "testutil.h"
 #include "vao_line.h"
 
+static void same(const struct vao_rec *a, const struct vao_rec *b);
+
 /* The line at the start of a buffer of VAO_LINE_SPAN bytes that ends at an
  * unreadable page (the rest after the line is `fill`). Returns the bytes
- * consumed, or -1 for NULL. The guarded pages are writable: one copy serves
- * every line of a test. */
+ * consumed, or -1 for NULL. Every hint gives the same answer. The guarded
+ * pages are writable: one copy serves every line of a test. */
 static long run_in(uint8_t *g, const char *line, char fill, struct vao_rec *r)
 {
 	size_t n = strlen(line);
 	ck_assert_uint_le(n, VAO_LINE_SPAN);
 	memset(g, fill, VAO_LINE_SPAN);
 	memcpy(g, line, n);
-	const uint8_t *q = vao_line(g, r);
-	return q ? (long) (q - g) : -1;
+	static const struct vao_hint hints[4] = {{{0, 0}}, {{1, 1}}, {{0, 1}}, {{1, 0}}};
+	long used = -1;
+	for (int k = 0; k < 4; k++) {
+		struct vao_hint h = hints[k];
+		struct vao_rec x;
+		memset(&x, 0, sizeof(x));
+		const uint8_t *q = vao_line(g, &x, &h);
+		long u = q ? (long) (q - g) : -1;
+		if (k == 0) {
+			used = u;
+			*r = x;
+		} else {
+			ck_assert_int_eq(u, used);
+			if (u >= 0)
+				same(&x, r);
+		}
+	}
+	return used;
 }
 
 static long run(const char *line, char fill, struct vao_rec *r)
