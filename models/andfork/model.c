@@ -156,6 +156,18 @@ static inline void enter(struct emu *e, struct af *a, const struct emu_thread *t
 	}
 }
 
+/* What every handler starts with: the model's state, the agent (stream
+ * index and thread), enter(). */
+static inline __attribute__((always_inline)) struct emu_thread *begin(struct emu *e, const struct weft_ev *ev,
+								   struct af **a, int *me)
+{
+	*a = st(e);
+	*me = ev->stream->index;
+	struct emu_thread *t = &e->th[*me];
+	enter(e, *a, t, *me);
+	return t;
+}
+
 static void grow(struct af_agent *g)
 {
 	g->cap = g->cap ? 2 * g->cap : 8;
@@ -225,10 +237,9 @@ int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
-	struct af *a = st(e);
-	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
-	enter(e, a, t, me);
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	uint64_t raw = vao_node(ev);
 	int32_t n = vao_n(ev);
 	if (find_open(a, raw))
@@ -299,10 +310,9 @@ static inline struct af_node *goal_node(struct emu *e, struct af *a, uint64_t ra
 int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
-	struct af *a = st(e);
-	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
-	enter(e, a, t, me);
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	int32_t task = vao_n(ev);
 	int rc;
 	struct af_node *nd = goal_node(e, a, vao_node(ev), task, "START_GOAL", err, &rc);
@@ -326,10 +336,9 @@ int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
-	struct af *a = st(e);
-	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
-	enter(e, a, t, me);
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	struct af_agent *g = &a->ag[me];
 	uint64_t raw = vao_node(ev);
 	int32_t task = vao_n(ev);
@@ -362,10 +371,9 @@ int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo 
 int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
-	struct af *a = st(e);
-	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
-	enter(e, a, t, me);
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	struct af_agent *g = &a->ag[me];
 	uint64_t raw = vao_node(ev);
 	struct af_node *nd = find_open(a, raw);
@@ -431,10 +439,9 @@ int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct af *a = st(e);
-	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
-	enter(e, a, t, me);
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, ev_field(in, 0, ev));
 	vao_note_code(&a->vc, (int32_t) ev_field(in, 0, ev));
 	a->other_set[me] = 1;
