@@ -30,7 +30,8 @@ void af_free(struct emu *e);
 
 int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

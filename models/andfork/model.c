@@ -2,15 +2,19 @@
  * the agent runs (the root goal, a task of an and-node, or the continuation
  * after a JOIN); FORK turns the top frame into "waiting for the join of
  * node N" and JOIN turns it back. The state of an agent is its top frame:
- * Running goal, Waiting for join, or Idle when the stack is empty. */
+ * Running goal, Waiting for join, or Idle when the stack is empty.
+ * Open nodes are found by Nodeid in O(1) (visandor/open.h); their slots and
+ * per-task arrays are reused, so no event allocates once the trace has
+ * reached its most nodes open at once. Rows get only the values that
+ * changed (vao_set). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "andfork.h"
 #include "visandor/common.h"
+#include "visandor/open.h"
 
 #define AF_MAX_COMM_TASKS 4096 /* communication lines for the first tasks of a fork */
 #define AF_MAX_WARN 20
@@ -21,13 +25,15 @@ struct af_node {
 	int32_t ntasks;
 	int forker;        /* stream index of the agent that forked it */
 	int depth;         /* depth of its tasks */
-	int open;
 	int32_t nfin;      /* FINISH_GOALs seen */
-	uint64_t *send;    /* per task: FORK -> START_GOAL line, 0 none (one block with fin, finisher) */
-	uint64_t *fin;     /* per task: FINISH_GOAL -> JOIN line, 0 none */
+	int ncomm;         /* tasks with communication lines */
+	/* per task, kept with the slot for the next node: FORK -> START_GOAL
+	 * line + 1 (0 none), FINISH_GOAL -> JOIN line + 1, the finisher; one
+	 * block of comm_cap tasks */
+	uint64_t *send;
+	uint64_t *fin;
 	int *finisher;
-	int ncomm;
-	UT_hash_handle hh; /* in af->open, by raw */
+	int comm_cap;
 };
 
 struct af_frame {
@@ -44,12 +50,19 @@ struct af_agent {
 
 #define AF_PCF_NODES 100000 /* the .pcf labels the first nodes by their Nodeid */
 
+/* What an agent's thread row shows now (vao_set). */
+struct af_shown {
+	int64_t node, task, depth;
+};
+
 struct af {
 	int nnodes;            /* and-nodes created (dense ids 1..nnodes) */
 	uint64_t *label_raw;   /* Nodeid of the first AF_PCF_NODES, by dense id - 1 */
 	int cap;
-	struct af_node *open;  /* hash by raw; a node is freed at its JOIN */
+	struct vao_open open;  /* struct af_node by raw; a node leaves at its JOIN */
 	struct af_agent *ag;   /* by stream index */
+	struct af_shown *shown; /* by stream index */
+	int64_t *cpu_shown;    /* by cpu.prv row: the node shown */
 	int rows_done;
 	uint64_t nwarn;
 	int s_node, s_task, s_depth; /* slots */
@@ -98,19 +111,26 @@ __attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct wef
 	return 0;
 }
 
-static void show(struct emu *e, struct emu_thread *t)
+/* The agent's state, node, task and depth on its rows (inline: every
+ * event ends here). */
+static inline __attribute__((always_inline)) void show(struct emu *e, struct emu_thread *t, int i)
 {
 	struct af *a = st(e);
-	struct af_agent *g = &a->ag[t->stream->index];
+	struct af_agent *g = &a->ag[i];
 	const struct af_frame *f = g->n ? &g->f[g->n - 1] : NULL;
 	uint32_t s = !f ? AF_ST_IDLE : f->wait ? AF_ST_WAITING : AF_ST_RUNNING;
-	int cr = a->cpu_row[t->stream->index];
+	int64_t node = !f ? 0 : f->wait ? f->wait : f->goal;
+	int cr = a->cpu_row[i];
 	emu_model_state(e, t, 'A', s);
+	if (!e->writing)
+		return;
 	if (cr >= 0)
-		emu_out(e, EMU_CPU_FILE, cr, a->sc_node, !f ? 0 : f->wait ? f->wait : f->goal);
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_node, !f ? 0 : f->wait ? f->wait : f->goal);
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_task, f && !f->wait ? f->task + 1 : 0);
-	emu_out(e, EMU_THREAD_FILE, t->row, a->s_depth, f ? f->depth : 0);
+		vao_put(&e->prv[EMU_CPU_FILE], cr, a->sc_node, &a->cpu_shown[cr], node);
+	struct af_shown *w = &a->shown[i];
+	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	vao_put(pf, t->row, a->s_node, &w->node, node);
+	vao_put(pf, t->row, a->s_task, &w->task, f && !f->wait ? f->task + 1 : 0);
+	vao_put(pf, t->row, a->s_depth, &w->depth, f ? f->depth : 0);
 }
 
 /* Every agent has a row from the first event on: its CPU, and Idle. */
@@ -122,38 +142,75 @@ static void rows(struct emu *e)
 	a->rows_done = 1;
 	for (int i = 0; i < e->nth; i++)
 		if (e->th[i].sys->req['A' - 0x21])
-			show(e, &e->th[i]);
+			show(e, &e->th[i], i);
 }
 
 /* Reset the punctual "other code" values written at an earlier instant. */
-static void enter(struct emu *e)
+static inline void enter(struct emu *e, struct af *a, const struct emu_thread *t, int i)
 {
-	struct af *a = st(e);
-	rows(e);
-	struct emu_thread *t = cur(e, e->ev);
-	int i = t->stream->index;
+	if (__builtin_expect(!a->rows_done, 0))
+		rows(e);
 	if (a->other_set[i] && a->other_time[i] < e->now) {
 		emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, 0);
 		a->other_set[i] = 0;
 	}
 }
 
-static struct af_frame *push(struct af_agent *g)
+/* What every handler starts with: the model's state, the agent (stream
+ * index and thread), enter(). */
+static inline __attribute__((always_inline)) struct emu_thread *begin(struct emu *e, const struct weft_ev *ev,
+								   struct af **a, int *me)
 {
-	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 8;
-		g->f = weft_xrealloc(g->f, (size_t) g->cap * sizeof(*g->f));
-	}
+	*a = st(e);
+	*me = ev->stream->index;
+	struct emu_thread *t = &e->th[*me];
+	enter(e, *a, t, *me);
+	return t;
+}
+
+static void grow(struct af_agent *g)
+{
+	g->cap = g->cap ? 2 * g->cap : 8;
+	g->f = weft_xrealloc(g->f, (size_t) g->cap * sizeof(*g->f));
+}
+
+/* A new top frame, zeroed. */
+static inline struct af_frame *push(struct af_agent *g)
+{
+	if (__builtin_expect(g->n == g->cap, 0))
+		grow(g);
 	struct af_frame *f = &g->f[g->n++];
-	memset(f, 0, sizeof(*f));
+	*f = (struct af_frame){0, 0, 0, 0};
 	return f;
 }
 
 static struct af_node *find_open(struct af *a, uint64_t raw)
 {
-	struct af_node *n;
-	HASH_FIND(hh, a->open, &raw, sizeof(raw), n);
-	return n;
+	return vao_open_find(&a->open, raw);
+}
+
+/* A new open node in a slot (maybe reused: its per-task block is kept). */
+static struct af_node *add_open(struct af *a, uint64_t raw)
+{
+	struct af_node *nd = vao_open_add(&a->open, raw);
+	nd->raw = raw;
+	nd->nfin = 0;
+	nd->ncomm = 0;
+	return nd;
+}
+
+/* Room for the communication lines of n tasks; fin[] cleared. */
+static void comm_room(struct af_node *nd, int n)
+{
+	if (n > nd->comm_cap) {
+		free(nd->send);
+		nd->send = weft_xmalloc((size_t) n * (2 * sizeof(uint64_t) + sizeof(int)));
+		nd->fin = nd->send + n;
+		nd->finisher = (int *) (nd->fin + n);
+		nd->comm_cap = n;
+	}
+	nd->ncomm = n;
+	memset(nd->fin, 0, (size_t) n * sizeof(*nd->fin));
 }
 
 int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
@@ -164,25 +221,27 @@ int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		e->state_owner = 'A'; /* START_TIME is the flag's model: it owns the states */
 		a->rows_done = 0;
 	}
-	enter(e);
-	struct emu_thread *t = cur(e, ev);
-	struct af_agent *g = &a->ag[t->stream->index];
+	int me = ev->stream->index;
+	struct emu_thread *t = &e->th[me];
+	enter(e, a, t, me);
+	struct af_agent *g = &a->ag[me];
 	if (ev->val == '[' && g->n == 0) {
 		struct af_frame *f = push(g);
 		f->task = -1;
 		f->depth = 1;
-		show(e, t);
+		show(e, t, me);
 	}
 	return 0;
 }
 
 int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	enter(e);
-	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
-	int32_t n = (int32_t) ev_field(in, 1, ev);
+	(void) in;
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
+	uint64_t raw = vao_node(ev);
+	int32_t n = vao_n(ev);
 	if (find_open(a, raw))
 		return emu_model_error(e, err, "FORK of and-node %llx, which is still open: expected a "
 				       "Nodeid not in use (open nodes are joined first)", (unsigned long long) raw);
@@ -190,7 +249,7 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	if (n <= 0 && (rc = check(e, err, "FORK of and-node %llx with %d tasks: expected at least 1",
 				  (unsigned long long) raw, n)) != 0)
 		return rc;
-	struct af_agent *g = &a->ag[t->stream->index];
+	struct af_agent *g = &a->ag[me];
 	struct af_frame *f = g->n ? &g->f[g->n - 1] : NULL;
 	if (!f || f->wait) {
 		f = push(g);
@@ -205,24 +264,18 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		a->label_raw[a->nnodes] = raw;
 	}
 	a->nnodes++;
-	struct af_node *nd = weft_xcalloc(1, sizeof(*nd));
-	nd->raw = raw;
+	struct af_node *nd = add_open(a, raw);
 	nd->id = a->nnodes;
 	nd->ntasks = n;
-	nd->forker = t->stream->index;
+	nd->forker = me;
 	nd->depth = f->depth + 1;
-	nd->open = 1;
-	HASH_ADD(hh, a->open, raw, sizeof(nd->raw), nd);
 	f->wait = nd->id;
 	if (e->writing && n > 0) {
-		nd->ncomm = n < AF_MAX_COMM_TASKS ? n : AF_MAX_COMM_TASKS;
-		nd->send = weft_xcalloc((size_t) nd->ncomm, 2 * sizeof(uint64_t) + sizeof(int));
-		nd->fin = nd->send + nd->ncomm;
-		nd->finisher = (int *) (nd->fin + nd->ncomm);
+		comm_room(nd, n < AF_MAX_COMM_TASKS ? n : AF_MAX_COMM_TASKS);
 		for (int k = 0; k < nd->ncomm; k++)
 			nd->send[k] = emu_comm_send(e, t, 0, nd->id) + 1;
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
@@ -234,42 +287,65 @@ static void drop(struct emu *e, uint64_t *id)
 	}
 }
 
-int af_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+/* The open node of a START_GOAL or FINISH_GOAL, its task checked: NULL
+ * with *rc set (0: go on with the next event) when the event stops here. */
+static inline struct af_node *goal_node(struct emu *e, struct af *a, uint64_t raw, int32_t task,
+					const char *what, struct weft_err *err, int *rc)
 {
-	enter(e);
-	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	struct af_agent *g = &a->ag[t->stream->index];
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
-	int32_t task = (int32_t) ev_field(in, 1, ev);
-	int start = ev->val == '[';
-	const char *what = start ? "START_GOAL" : "FINISH_GOAL";
 	struct af_node *nd = find_open(a, raw);
-	int rc;
-	if (!nd)
-		return check(e, err, "%s of task %d of and-node %llx: no open FORK has that Nodeid "
-			     "(unknown or already joined)", what, task, (unsigned long long) raw);
-	if ((task < 0 || task >= nd->ntasks) &&
-	    (rc = check(e, err, "%s of task %d of and-node %llx: expected a task from 0 to %d (the "
-			"FORK has %d tasks)", what, task, (unsigned long long) raw, nd->ntasks - 1,
-			nd->ntasks)) != 0)
-		return rc;
-	int inrange = task >= 0 && task < nd->ncomm;
-	if (start) {
-		struct af_frame *f = push(g);
-		f->goal = nd->id;
-		f->task = task;
-		f->depth = nd->depth;
-		if (inrange) {
-			if (nd->forker != t->stream->index && nd->send[task])
-				emu_comm_recv(e, nd->send[task] - 1, t, e->now, e->now);
-			else
-				drop(e, &nd->send[task]);
-			nd->send[task] = 0;
-		}
-		show(e, t);
-		return 0;
+	*rc = 0;
+	if (__builtin_expect(!nd, 0)) {
+		*rc = check(e, err, "%s of task %d of and-node %llx: no open FORK has that Nodeid "
+			    "(unknown or already joined)", what, task, (unsigned long long) raw);
+		return NULL;
 	}
+	if (__builtin_expect(task < 0 || task >= nd->ntasks, 0) &&
+	    (*rc = check(e, err, "%s of task %d of and-node %llx: expected a task from 0 to %d (the "
+			 "FORK has %d tasks)", what, task, (unsigned long long) raw, nd->ntasks - 1,
+			 nd->ntasks)) != 0)
+		return NULL;
+	return nd;
+}
+
+int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
+	int32_t task = vao_n(ev);
+	int rc;
+	struct af_node *nd = goal_node(e, a, vao_node(ev), task, "START_GOAL", err, &rc);
+	if (!nd)
+		return rc;
+	struct af_frame *f = push(&a->ag[me]);
+	f->goal = nd->id;
+	f->task = task;
+	f->depth = nd->depth;
+	if (task >= 0 && task < nd->ncomm) {
+		if (nd->forker != me && nd->send[task])
+			emu_comm_recv(e, nd->send[task] - 1, t, e->now, e->now);
+		else
+			drop(e, &nd->send[task]);
+		nd->send[task] = 0;
+	}
+	show(e, t, me);
+	return 0;
+}
+
+int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
+	struct af_agent *g = &a->ag[me];
+	uint64_t raw = vao_node(ev);
+	int32_t task = vao_n(ev);
+	int rc;
+	struct af_node *nd = goal_node(e, a, raw, task, "FINISH_GOAL", err, &rc);
+	if (!nd)
+		return rc;
 	int k = g->n - 1;
 	while (k >= 0 && !(g->f[k].goal == nd->id && g->f[k].task == task && !g->f[k].wait))
 		k--;
@@ -277,27 +353,29 @@ int af_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 		return check(e, err, "FINISH_GOAL of task %d of and-node %llx: this agent did not START "
 			     "it (no running START_GOAL with that Nodeid and task)", task,
 			     (unsigned long long) raw);
-	memmove(&g->f[k], &g->f[k + 1], (size_t) (g->n - k - 1) * sizeof(*g->f));
+	if (k < g->n - 1)
+		memmove(&g->f[k], &g->f[k + 1], (size_t) (g->n - k - 1) * sizeof(*g->f));
 	g->n--;
 	nd->nfin++;
-	if (inrange && e->writing) {
+	if (task >= 0 && task < nd->ncomm && e->writing) {
 		drop(e, &nd->fin[task]);
-		if (nd->forker != t->stream->index) {
+		if (nd->forker != me) {
 			nd->fin[task] = emu_comm_send(e, t, 0, nd->id) + 1;
-			nd->finisher[task] = t->stream->index;
+			nd->finisher[task] = me;
 		}
 	}
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
 int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	enter(e);
-	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	struct af_agent *g = &a->ag[t->stream->index];
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
+	(void) in;
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
+	struct af_agent *g = &a->ag[me];
+	uint64_t raw = vao_node(ev);
 	struct af_node *nd = find_open(a, raw);
 	int rc;
 	if (!nd)
@@ -307,8 +385,7 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	    (rc = check(e, err, "JOIN of and-node %llx after %d of its %d tasks finished: expected "
 			"all tasks finished", (unsigned long long) raw, nd->nfin, nd->ntasks)) != 0)
 		return rc;
-	HASH_DEL(a->open, nd);
-	nd->open = 0;
+	vao_open_del(&a->open, raw); /* nd stays readable until the next FORK */
 	int k = g->n - 1;
 	while (k >= 0 && g->f[k].wait != nd->id)
 		k--;
@@ -327,28 +404,26 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 			}
 		saved.wait = 0;
 		*push(g) = saved;
-		show(e, &e->th[nd->forker]);
+		show(e, &e->th[nd->forker], nd->forker);
 	}
 	for (int j = 0; j < nd->ncomm; j++) {
 		drop(e, &nd->send[j]);
 		if (nd->fin[j]) {
-			if (nd->finisher[j] != t->stream->index)
+			if (nd->finisher[j] != me)
 				emu_comm_recv(e, nd->fin[j] - 1, t, e->now, e->now);
 			else
 				emu_comm_drop(e, nd->fin[j] - 1);
 			nd->fin[j] = 0;
 		}
 	}
-	free(nd->send);
-	free(nd);
-	show(e, t);
+	show(e, t, me);
 	return 0;
 }
 
 int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
+	enter(e, st(e), cur(e, ev), ev->stream->index);
 	vao_activity(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -356,7 +431,7 @@ int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
+	enter(e, st(e), cur(e, ev), ev->stream->index);
 	vao_wam(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -364,14 +439,13 @@ int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
-	struct af *a = st(e);
-	struct emu_thread *t = cur(e, ev);
-	int i = t->stream->index;
+	struct af *a;
+	int me;
+	struct emu_thread *t = begin(e, ev, &a, &me);
 	emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, ev_field(in, 0, ev));
 	vao_note_code(&a->vc, (int32_t) ev_field(in, 0, ev));
-	a->other_set[i] = 1;
-	a->other_time[i] = e->now;
+	a->other_set[me] = 1;
+	a->other_time[me] = e->now;
 	return 0;
 }
 
@@ -392,6 +466,9 @@ int af_setup(struct emu *e, struct weft_err *err)
 	e->mstate['A' - 0x21] = a;
 	e->thread_name = agent_name;
 	a->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->ag));
+	a->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->shown));
+	a->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*a->cpu_shown));
+	vao_open_init(&a->open, sizeof(struct af_node));
 	a->cpu_row = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
 	for (int i = 0; i <= e->nth; i++)
 		a->cpu_row[i] = -1;
@@ -426,11 +503,8 @@ void af_pcf(struct emu *e, int file, struct strbuf *b)
 	struct af *a = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: current and-node%s\n", AF_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
-	if (a->nnodes && a->nnodes <= AF_PCF_NODES) {
-		sb_printf(b, "VALUES\n");
-		for (int i = 0; i < a->nnodes; i++)
-			sb_printf(b, "%d node %llx #%d\n", i + 1, (unsigned long long) a->label_raw[i], i + 1);
-	}
+	if (a->nnodes <= AF_PCF_NODES)
+		vao_pcf_nodes(b, a->label_raw, a->nnodes, "node");
 	sb_printf(b, "\n");
 	if (file != EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 %d And-fork: agent number + 1\n\n", AF_T_AGENT);
@@ -452,16 +526,15 @@ void af_free(struct emu *e)
 	struct af *a = st(e);
 	if (!a)
 		return;
-	struct af_node *nd, *tmp;
-	HASH_ITER(hh, a->open, nd, tmp) {
-		HASH_DEL(a->open, nd);
-		free(nd->send);
-		free(nd);
-	}
+	for (int32_t k = 0; k < a->open.nslot; k++)
+		free(((struct af_node *) vao_open_slot(&a->open, k))->send);
+	vao_open_free(&a->open);
 	free(a->label_raw);
 	for (int i = 0; i < e->nth; i++)
 		free(a->ag[i].f);
 	free(a->ag);
+	free(a->shown);
+	free(a->cpu_shown);
 	free(a->cpu_row);
 	free(a->other_set);
 	free(a->other_time);

@@ -5,15 +5,20 @@
  * Slave while that stack is not empty, else Running branch while a branch
  * runs, else Idle. An or-node is open from MAKE_PUBLIC until each of its
  * branches ended (SUCC, FAIL or CUTTING; each ending counts once while the
- * branch's record lives). */
+ * branch's record lives).
+ * Open nodes (by Nodeid) and the records of their branches (by node and
+ * branch) are found in O(1) (visandor/open.h) in reused slots: a node's
+ * branch records are chained from it and go when it closes, so no event
+ * allocates once the trace has reached its most records alive at once.
+ * Rows get only the values that changed (vao_set). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "orbranch.h"
 #include "visandor/common.h"
+#include "visandor/open.h"
 
 #define OB_MAX_COMM 4096
 #define OB_MAX_WARN 20
@@ -23,14 +28,20 @@ struct ob_key {
 	int32_t branch;
 };
 
-struct orb_branch {
-	struct ob_key k;
+/* What a branch's record says; all zero for a branch not seen yet, or
+ * forgotten once it ended (a later event on it starts afresh). */
+struct orb_bstate {
 	int ended;
 	int suspended;
 	uint64_t susp_send; /* SUSPEND -> RESUME line + 1 */
 	int susp_agent;
 	int nbusy;          /* START_BUSY minus STOP_BUSY */
-	UT_hash_handle hh;
+};
+
+struct orb_branch {
+	struct ob_key k;
+	struct orb_bstate s;
+	uint64_t next;      /* key of the node's next branch record, 0 none */
 };
 
 struct ob_node {
@@ -38,11 +49,13 @@ struct ob_node {
 	int id;
 	int32_t nbranches;
 	int maker;      /* stream index */
-	int open;
 	int nended;
-	uint64_t *send; /* MAKE_PUBLIC -> START_BRANCH lines + 1 */
 	int ncomm;
-	UT_hash_handle hh;
+	uint64_t br_head; /* key of its first branch record, 0 none */
+	/* MAKE_PUBLIC -> START_BRANCH lines + 1, kept with the slot for the
+	 * next node (send_cap of them) */
+	uint64_t *send;
+	int send_cap;
 };
 
 struct ob_agent {
@@ -54,15 +67,22 @@ struct ob_agent {
 	int64_t nopen;  /* public nodes it made that are open */
 };
 
+/* What an agent's thread row shows now (vao_set). */
+struct ob_shown {
+	int64_t node, branch, open, outcome, other;
+};
+
 #define OB_PCF_NODES 100000 /* the .pcf labels the first nodes by their Nodeid */
 
 struct ob {
 	int nnodes;             /* or-nodes created (dense ids 1..nnodes) */
 	uint64_t *label_raw;    /* Nodeid of the first OB_PCF_NODES, by dense id - 1 */
 	int cap;
-	struct ob_node *open;   /* by raw; a node is freed when it closes */
-	struct orb_branch *br;   /* by key */
+	struct vao_open open;   /* struct ob_node by raw; a node leaves when it closes */
+	struct vao_open br;     /* struct orb_branch by branch_key() */
 	struct ob_agent *ag;
+	struct ob_shown *shown; /* by stream index */
+	int64_t *cpu_shown;     /* by cpu.prv row: the node shown */
 	int rows_done;
 	uint64_t nwarn;
 	int s_node, s_branch, s_outcome, s_open;
@@ -105,12 +125,15 @@ __attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct wef
 	return 0;
 }
 
-static void show(struct emu *e, struct emu_thread *t)
+/* The agent's state, node, branch and open nodes on its rows (inline:
+ * most events end here). */
+static inline __attribute__((always_inline)) void show(struct emu *e, struct emu_thread *t)
 {
 	struct ob *o = st(e);
-	struct ob_agent *g = &o->ag[t->stream->index];
+	int i = t->stream->index;
+	struct ob_agent *g = &o->ag[i];
 	uint32_t s = g->nslave ? OB_ST_SLAVE : g->running ? OB_ST_RUNNING : OB_ST_IDLE;
-	int cr = o->cpu_row[t->stream->index];
+	int cr = o->cpu_row[i];
 	emu_model_state(e, t, 'R', s);
 	int64_t node = 0, br = 0;
 	if (g->nslave) {
@@ -120,11 +143,15 @@ static void show(struct emu *e, struct emu_thread *t)
 		node = g->node;
 		br = g->branch + 1;
 	}
-	emu_out(e, EMU_THREAD_FILE, t->row, o->s_node, node);
-	emu_out(e, EMU_THREAD_FILE, t->row, o->s_branch, br);
-	emu_out(e, EMU_THREAD_FILE, t->row, o->s_open, g->nopen);
+	if (!e->writing)
+		return;
+	struct ob_shown *w = &o->shown[i];
+	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	vao_put(pf, t->row, o->s_node, &w->node, node);
+	vao_put(pf, t->row, o->s_branch, &w->branch, br);
+	vao_put(pf, t->row, o->s_open, &w->open, g->nopen);
 	if (cr >= 0)
-		emu_out(e, EMU_CPU_FILE, cr, o->sc_node, node);
+		vao_put(&e->prv[EMU_CPU_FILE], cr, o->sc_node, &o->cpu_shown[cr], node);
 }
 
 static void rows(struct emu *e)
@@ -138,46 +165,57 @@ static void rows(struct emu *e)
 			show(e, &e->th[i]);
 }
 
-static void enter(struct emu *e)
+/* Reset the punctual values (outcome, other code) written at an earlier
+ * instant. */
+static inline __attribute__((always_inline)) void enter(struct emu *e, struct ob *o, const struct emu_thread *t)
 {
-	struct ob *o = st(e);
-	rows(e);
-	struct emu_thread *t = cur(e, e->ev);
+	if (__builtin_expect(!o->rows_done, 0))
+		rows(e);
 	int i = t->stream->index;
 	if (o->punct_set[i] && o->punct_time[i] < e->now) {
-		emu_out(e, EMU_THREAD_FILE, t->row, o->s_outcome, 0);
-		emu_out(e, EMU_THREAD_FILE, t->row, o->vc.s_other, 0);
+		struct ob_shown *w = &o->shown[i];
+		vao_set(e, EMU_THREAD_FILE, t->row, o->s_outcome, &w->outcome, 0);
+		vao_set(e, EMU_THREAD_FILE, t->row, o->vc.s_other, &w->other, 0);
 		o->punct_set[i] = 0;
 	}
 }
 
-static void punct(struct emu *e, struct emu_thread *t, int slot, int64_t v)
+/* A punctual value (outcome or other code), reset by the agent's next event
+ * at a later instant. */
+static inline void punct(struct emu *e, struct emu_thread *t, int slot, int64_t *shown, int64_t v)
 {
 	struct ob *o = st(e);
-	emu_out(e, EMU_THREAD_FILE, t->row, slot, v);
+	vao_set(e, EMU_THREAD_FILE, t->row, slot, shown, v);
 	o->punct_set[t->stream->index] = 1;
 	o->punct_time[t->stream->index] = e->now;
 }
 
 static struct ob_node *find_open(struct ob *o, uint64_t raw)
 {
-	struct ob_node *n;
-	HASH_FIND(hh, o->open, &raw, sizeof(raw), n);
-	return n;
+	return vao_open_find(&o->open, raw);
 }
 
-static struct orb_branch *branch(struct ob *o, int node, int32_t b, int create)
+/* Branch records by (node, branch): dense node ids start at 1, so no key
+ * is 0. */
+static uint64_t branch_key(int node, int32_t b)
 {
-	struct ob_key k;
-	memset(&k, 0, sizeof(k));
-	k.node = node;
-	k.branch = b;
-	struct orb_branch *r;
-	HASH_FIND(hh, o->br, &k, sizeof(k), r);
-	if (!r && create) {
-		r = weft_xcalloc(1, sizeof(*r));
-		r->k = k;
-		HASH_ADD(hh, o->br, k, sizeof(k), r);
+	return (uint64_t) (uint32_t) node << 32 | (uint32_t) b;
+}
+
+static const struct orb_bstate no_bstate; /* the state of a branch without a record */
+
+/* The record of branch b of open node nd, made (zeroed) when it has none. */
+static struct orb_branch *branch(struct ob *o, struct ob_node *nd, int32_t b)
+{
+	uint64_t key = branch_key(nd->id, b);
+	struct orb_branch *r = vao_open_find(&o->br, key);
+	if (!r) {
+		r = vao_open_add(&o->br, key);
+		memset(r, 0, sizeof(*r));
+		r->k.node = nd->id;
+		r->k.branch = b;
+		r->next = nd->br_head;
+		nd->br_head = key;
 	}
 	return r;
 }
@@ -185,15 +223,18 @@ static struct orb_branch *branch(struct ob *o, int node, int32_t b, int create)
 static void close_node(struct emu *e, struct ob_node *nd)
 {
 	struct ob *o = st(e);
-	HASH_DEL(o->open, nd);
-	nd->open = 0;
+	for (uint64_t key = nd->br_head; key;) {
+		const struct orb_branch *r = vao_open_find(&o->br, key);
+		uint64_t next = r->next;
+		vao_open_del(&o->br, key);
+		key = next;
+	}
+	vao_open_del(&o->open, nd->raw); /* nd stays readable until the next MAKE_PUBLIC */
 	for (int j = 0; j < nd->ncomm; j++)
 		if (nd->send[j])
 			emu_comm_drop(e, nd->send[j] - 1);
-	free(nd->send);
 	o->ag[nd->maker].nopen--;
 	show(e, &e->th[nd->maker]);
-	free(nd);
 }
 
 int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
@@ -204,8 +245,8 @@ int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		e->state_owner = 'R'; /* START_TIME is the flag's model: it owns the states */
 		o->rows_done = 0;
 	}
-	enter(e);
 	struct emu_thread *t = cur(e, ev);
+	enter(e, o, t);
 	struct ob_agent *g = &o->ag[t->stream->index];
 	if (ev->val == '[' && !g->running) {
 		g->running = 1;
@@ -218,11 +259,12 @@ int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 
 int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	enter(e);
+	(void) in;
 	struct ob *o = st(e);
 	struct emu_thread *t = cur(e, ev);
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
-	int32_t n = (int32_t) ev_field(in, 1, ev);
+	enter(e, o, t);
+	uint64_t raw = vao_node(ev);
+	int32_t n = vao_n(ev);
 	if (find_open(o, raw))
 		return emu_model_error(e, err, "MAKE_PUBLIC of or-node %llx, which is still open: expected a "
 				       "Nodeid not in use (a node closes when each of its branches ended)",
@@ -239,17 +281,22 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 		o->label_raw[o->nnodes] = raw;
 	}
 	o->nnodes++;
-	struct ob_node *nd = weft_xcalloc(1, sizeof(*nd));
+	struct ob_node *nd = vao_open_add(&o->open, raw);
 	nd->raw = raw;
 	nd->id = o->nnodes;
 	nd->nbranches = n;
 	nd->maker = t->stream->index;
-	nd->open = 1;
-	HASH_ADD(hh, o->open, raw, sizeof(nd->raw), nd);
+	nd->nended = 0;
+	nd->ncomm = 0;
+	nd->br_head = 0;
 	o->ag[nd->maker].nopen++;
 	if (e->writing && n > 0) {
 		nd->ncomm = n < OB_MAX_COMM ? n : OB_MAX_COMM;
-		nd->send = weft_xcalloc((size_t) nd->ncomm, sizeof(uint64_t));
+		if (nd->ncomm > nd->send_cap) {
+			free(nd->send);
+			nd->send = weft_xmalloc((size_t) nd->ncomm * sizeof(uint64_t));
+			nd->send_cap = nd->ncomm;
+		}
 		for (int k = 0; k < nd->ncomm; k++)
 			nd->send[k] = emu_comm_send(e, t, 0, nd->id) + 1;
 	}
@@ -262,13 +309,14 @@ static const char *const bname[] = {"START_BRANCH", "SUCC_BRANCH",    "FAIL_BRAN
 
 int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	enter(e);
+	(void) in;
 	struct ob *o = st(e);
 	struct emu_thread *t = cur(e, ev);
+	enter(e, o, t);
 	int me = t->stream->index;
 	struct ob_agent *g = &o->ag[me];
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
-	int32_t b = (int32_t) ev_field(in, 1, ev);
+	uint64_t raw = vao_node(ev);
+	int32_t b = vao_n(ev);
 	int kind = ev->val == '[' ? 0 : ev->val == 's' ? 1 : ev->val == 'f' ? 2 : ev->val == 'p' ? 3
 		   : ev->val == 'r' ? 4 : ev->val == 'c' ? 5 : 6;
 	struct ob_node *nd = find_open(o, raw);
@@ -281,22 +329,25 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			"MAKE_PUBLIC has %d branches)", bname[kind], b, (unsigned long long) raw,
 			nd->nbranches - 1, nd->nbranches)) != 0)
 		return rc;
-	struct orb_branch *br = branch(o, nd->id, b, 1);
+	/* records are made only to hold a state other than zero (a START or
+	 * an end that is forgotten at once needs none) */
+	struct orb_branch *br = vao_open_find(&o->br, branch_key(nd->id, b));
+	const struct orb_bstate *bs = br ? &br->s : &no_bstate;
 	int on_me = g->running && g->node == nd->id && g->branch == b;
 	switch (kind) {
 	case 0: /* START_BRANCH */
 	case 4: /* RESUME_BRANCH */
 		if (kind == 4) {
-			if (!br->suspended)
+			if (!bs->suspended)
 				return check(e, err, "RESUME_BRANCH of branch %d of or-node %llx: it is not "
 					     "suspended (no SUSPEND_BRANCH before)", b, (unsigned long long) raw);
-			br->suspended = 0;
-			if (br->susp_send) {
-				if (br->susp_agent != me)
-					emu_comm_recv(e, br->susp_send - 1, t, e->now, e->now);
+			br->s.suspended = 0;
+			if (br->s.susp_send) {
+				if (br->s.susp_agent != me)
+					emu_comm_recv(e, br->s.susp_send - 1, t, e->now, e->now);
 				else
-					emu_comm_drop(e, br->susp_send - 1);
-				br->susp_send = 0;
+					emu_comm_drop(e, br->s.susp_send - 1);
+				br->s.susp_send = 0;
 			}
 		} else if (b >= 0 && b < nd->ncomm && nd->send[b]) {
 			if (nd->maker != me)
@@ -318,32 +369,35 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			return rc;
 		if (on_me)
 			g->running = 0;
-		punct(e, t, o->s_outcome, kind);
+		punct(e, t, o->s_outcome, &o->shown[me].outcome, kind);
 		if (kind == 3) {
-			br->suspended = 1;
-			br->susp_agent = me;
+			if (!br)
+				br = branch(o, nd, b);
+			br->s.suspended = 1;
+			br->s.susp_agent = me;
 			if (e->writing)
-				br->susp_send = emu_comm_send(e, t, 0, nd->id) + 1;
+				br->s.susp_send = emu_comm_send(e, t, 0, nd->id) + 1;
 		}
 		break;
 	case 5:
-		punct(e, t, o->s_outcome, 4);
+		punct(e, t, o->s_outcome, &o->shown[me].outcome, 4);
 		break;
 	default:
-		punct(e, t, o->s_outcome, 5);
+		punct(e, t, o->s_outcome, &o->shown[me].outcome, 5);
 		break;
 	}
-	if ((kind == 1 || kind == 2 || kind == 5) && !br->ended) {
-		if (br->nbusy &&
+	if ((kind == 1 || kind == 2 || kind == 5) && !bs->ended) {
+		if (bs->nbusy &&
 		    (rc = check(e, err, "%s of branch %d of or-node %llx with %d slave(s) still busy: "
 				"expected as many STOP_BUSY as START_BUSY", bname[kind], b,
-				(unsigned long long) raw, br->nbusy)) != 0)
+				(unsigned long long) raw, bs->nbusy)) != 0)
 			return rc;
-		br->ended = 1;
-		if (!br->suspended && !br->nbusy) {
-			HASH_DEL(o->br, br); /* ended: forget it (a later event on it is a new record) */
-			free(br);
-		}
+		/* ended: kept while suspended or busy, else forgotten (a later
+		 * event on it starts afresh) */
+		if (br && (br->s.suspended || br->s.nbusy))
+			br->s.ended = 1;
+		else if (br)
+			memset(&br->s, 0, sizeof(br->s));
 		if (++nd->nended >= nd->nbranches)
 			close_node(e, nd);
 	}
@@ -353,26 +407,27 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 
 int orb_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	enter(e);
+	(void) in;
 	struct ob *o = st(e);
 	struct emu_thread *t = cur(e, ev);
+	enter(e, o, t);
 	struct ob_agent *g = &o->ag[t->stream->index];
-	uint64_t raw = (uint64_t) ev_field(in, 0, ev);
-	int32_t b = (int32_t) ev_field(in, 1, ev);
+	uint64_t raw = vao_node(ev);
+	int32_t b = vao_n(ev);
 	int start = ev->val == '[';
 	struct ob_node *nd = find_open(o, raw);
 	if (!nd)
 		return check(e, err, "%s on branch %d of or-node %llx: no open MAKE_PUBLIC has that Nodeid "
 			     "(unknown or closed)", start ? "START_BUSY" : "STOP_BUSY", b,
 			     (unsigned long long) raw);
-	struct orb_branch *br = branch(o, nd->id, b, 1);
 	if (start) {
+		struct orb_branch *br = branch(o, nd, b);
 		if (g->nslave == g->cap) {
 			g->cap = g->cap ? 2 * g->cap : 4;
 			g->slave = weft_xrealloc(g->slave, (size_t) g->cap * sizeof(*g->slave));
 		}
 		g->slave[g->nslave++] = br->k;
-		br->nbusy++;
+		br->s.nbusy++;
 	} else {
 		int k = g->nslave - 1;
 		while (k >= 0 && !(g->slave[k].node == nd->id && g->slave[k].branch == b))
@@ -382,7 +437,7 @@ int orb_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 				     "START_BUSY on it", b, (unsigned long long) raw);
 		memmove(&g->slave[k], &g->slave[k + 1], (size_t) (g->nslave - k - 1) * sizeof(*g->slave));
 		g->nslave--;
-		br->nbusy--;
+		branch(o, nd, b)->s.nbusy--; /* its START_BUSY made the record */
 	}
 	show(e, t);
 	return 0;
@@ -391,7 +446,7 @@ int orb_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int orb_active(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
+	enter(e, st(e), cur(e, ev));
 	vao_activity(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -399,7 +454,7 @@ int orb_active(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 int orb_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
+	enter(e, st(e), cur(e, ev));
 	vao_wam(e, &st(e)->vc, ev, in);
 	return 0;
 }
@@ -407,9 +462,12 @@ int orb_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	enter(e);
-	punct(e, cur(e, ev), st(e)->vc.s_other, ev_field(in, 0, ev));
-	vao_note_code(&st(e)->vc, (int32_t) ev_field(in, 0, ev));
+	struct ob *o = st(e);
+	struct emu_thread *t = cur(e, ev);
+	enter(e, o, t);
+	int64_t code = ev_field(in, 0, ev);
+	punct(e, t, o->vc.s_other, &o->shown[t->stream->index].other, code);
+	vao_note_code(&o->vc, (int32_t) code);
 	return 0;
 }
 
@@ -430,6 +488,10 @@ int orb_setup(struct emu *e, struct weft_err *err)
 	e->mstate['R' - 0x21] = o;
 	e->thread_name = agent_name;
 	o->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->ag));
+	o->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->shown));
+	o->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*o->cpu_shown));
+	vao_open_init(&o->open, sizeof(struct ob_node));
+	vao_open_init(&o->br, sizeof(struct orb_branch));
 	o->cpu_row = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
 	for (int i = 0; i <= e->nth; i++)
 		o->cpu_row[i] = -1;
@@ -481,11 +543,8 @@ void orb_pcf(struct emu *e, int file, struct strbuf *b)
 	struct ob *o = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: current or-node%s\n", OB_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
-	if (o->nnodes && o->nnodes <= OB_PCF_NODES) {
-		sb_printf(b, "VALUES\n");
-		for (int i = 0; i < o->nnodes; i++)
-			sb_printf(b, "%d or-node %llx #%d\n", i + 1, (unsigned long long) o->label_raw[i], i + 1);
-	}
+	if (o->nnodes <= OB_PCF_NODES)
+		vao_pcf_nodes(b, o->label_raw, o->nnodes, "or-node");
 	sb_printf(b, "\n");
 	if (file != EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: agent number + 1\n\n", OB_T_AGENT);
@@ -509,22 +568,16 @@ void orb_free(struct emu *e)
 	struct ob *o = st(e);
 	if (!o)
 		return;
-	struct ob_node *nd, *ntmp;
-	HASH_ITER(hh, o->open, nd, ntmp) {
-		HASH_DEL(o->open, nd);
-		free(nd->send);
-		free(nd);
-	}
-	struct orb_branch *b, *tmp;
-	HASH_ITER(hh, o->br, b, tmp)
-	{
-		HASH_DEL(o->br, b);
-		free(b);
-	}
+	for (int32_t k = 0; k < o->open.nslot; k++)
+		free(((struct ob_node *) vao_open_slot(&o->open, k))->send);
+	vao_open_free(&o->open);
+	vao_open_free(&o->br);
 	free(o->label_raw);
 	for (int i = 0; i < e->nth; i++)
 		free(o->ag[i].slave);
 	free(o->ag);
+	free(o->shown);
+	free(o->cpu_shown);
 	free(o->cpu_row);
 	free(o->punct_time);
 	free(o->punct_set);

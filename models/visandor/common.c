@@ -1,5 +1,7 @@
 /* visandor/common: VisAndOr events shared by the and-fork and or-branch
  * models (see common.h). */
+#include <string.h>
+
 #include "common.h"
 
 int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
@@ -72,4 +74,55 @@ void vao_pcf_codes(const struct vao_common *c, struct strbuf *b)
 	sb_printf(b, "VALUES\n");
 	for (int i = 0; i < c->ncode; i++)
 		sb_printf(b, "%d %s\n", (int) c->code[i], code_name(c->code[i]));
+}
+
+/* v in decimal at p; returns the length. */
+static size_t put_dec(char *p, uint64_t v)
+{
+	char t[20];
+	size_t n = 0;
+	do {
+		t[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t k = 0; k < n; k++)
+		p[k] = t[n - 1 - k];
+	return n;
+}
+
+/* v in lower-case hex at p; returns the length. */
+static size_t put_hex(char *p, uint64_t v)
+{
+	size_t n = 1;
+	while (n < 16 && v >> (4 * n))
+		n++;
+	for (size_t k = 0; k < n; k++)
+		p[k] = "0123456789abcdef"[(v >> (4 * (n - 1 - k))) & 15];
+	return n;
+}
+
+void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *what)
+{
+	if (n <= 0)
+		return;
+	sb_printf(b, "VALUES\n");
+	size_t wl = strnlen(what, 32);
+	char line[128];
+	for (int i = 0; i < n; i++) {
+		char id[20];
+		size_t il = put_dec(id, (uint64_t) i + 1), k = 0;
+		memcpy(line, id, il);
+		k += il;
+		line[k++] = ' ';
+		memcpy(line + k, what, wl);
+		k += wl;
+		line[k++] = ' ';
+		k += put_hex(line + k, raw[i]);
+		line[k++] = ' ';
+		line[k++] = '#';
+		memcpy(line + k, id, il);
+		k += il;
+		line[k++] = '\n';
+		sb_append(b, line, k);
+	}
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "emu.h"
+#include "obs.h"
 #include "strbuf.h"
 
 struct vao_common {
@@ -15,6 +16,42 @@ struct vao_common {
 	int32_t code[64];                     /* other event codes seen (labels) */
 	int ncode;                            /* -1: too many to label */
 };
+
+/* The Nodeid and field 4 of an event with the signature "u64 node, i32 n"
+ * (every event of both models but WAM and other codes), read directly: the
+ * emulator has checked the payload size against the signature. */
+static inline uint64_t vao_node(const struct weft_ev *ev)
+{
+	return obs_u64(ev->payload, ev->stream->swap);
+}
+
+static inline int32_t vao_n(const struct weft_ev *ev)
+{
+	return (int32_t) obs_u32(ev->payload + 8, ev->stream->swap);
+}
+
+/* emu_out of a value only this model writes in (file, row, slot), when it
+ * differs from the last one written there (*shown, 0 at first like the
+ * Paraver writer's memory): the writer drops equal values anyway, so the
+ * output is the same with fewer ops. Every write of such a slot must come
+ * through here. */
+static inline void vao_set(struct emu *e, int file, int row, int slot, int64_t *shown, int64_t v)
+{
+	if (*shown != v) {
+		*shown = v;
+		emu_out(e, file, row, slot, v);
+	}
+}
+
+/* vao_set on a Paraver file already known to be written (e->writing):
+ * for a row of several values, tested once. */
+static inline void vao_put(struct prv_file *f, int row, int slot, int64_t *shown, int64_t v)
+{
+	if (*shown != v) {
+		*shown = v;
+		prv_set(f, row, slot, v);
+	}
+}
 
 /* Give every agent of the model its CPU (phyid = agent number = tid - 1):
  * the CPU field of its thread row, its cpu.prv row in cpu_row[stream], and
@@ -32,5 +69,8 @@ void vao_wam(struct emu *e, const struct vao_common *c, const struct weft_ev *ev
 void vao_note_code(struct vao_common *c, int32_t code);
 /* The VALUES list of the "other event code" type (nothing when none). */
 void vao_pcf_codes(const struct vao_common *c, struct strbuf *b);
+/* The VALUES list of a node type: "ID WHAT NODEID #ID" for the dense ids
+ * 1..n, Nodeid raw[id - 1] in hex (nothing when n is 0). */
+void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *what);
 
 #endif

@@ -9,7 +9,10 @@
  * model (R: codes 20-27, 33, 34, and 5-10 in an OR log); a change of WAM is
  * an event of the flag's model. Unknown codes are punctual events of the
  * flag's model (one warning per code). The file must be sorted: a
- * decreasing timestamp is an error; equal ones are kept in file order. */
+ * decreasing timestamp is an error; equal ones are kept in file order.
+ * Lines of the common &-Prolog/Ciao shape are read in one pass by vao_line.h
+ * (all but the last VAO_LINE_SPAN bytes of the file); any other line by the
+ * careful parser here, which alone reports what is wrong with a line. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,19 +20,33 @@
 
 #include "import.h"
 #include "strbuf.h"
+#include "vao_line.h"
 #include "writer.h"
 
-#define VAO_MAX_AGENT 1048575
 #define VAO_BUF (64u << 10)   /* stream buffer of the first VAO_BIG_AGENTS agents */
 #define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */
 #define VAO_BIG_AGENTS 256
 
-struct vao_agent {
-	int used;
+struct vao_agent { /* 64 bytes */
 	struct ovni_writer w;
 	uint64_t wam;
-	int have_wam;
+	uint8_t used, have_wam;
 };
+
+/* What a record of one code becomes (kind_of): 8 bytes, a table row per
+ * code. */
+struct vao_kind {
+	char mcv[4];
+	uint8_t generic; /* payload code, field 4, Nodeid (else Nodeid, field 4) */
+	uint8_t uses;    /* VAO_USES_AND: and-fork code, VAO_USES_OR: or-branch code */
+	uint8_t odd;     /* unknown, or a code of the other model than the flag's: odd_code
+			  * warns and notes the other model in `uses` */
+	uint8_t pad;
+};
+
+enum { VAO_USES_AND = 1, VAO_USES_OR = 2 };
+
+#define VAO_NKIND 64 /* codes 0..63 looked up in a table, others worked out each time */
 
 struct vao {
 	const char *path;
@@ -43,12 +60,13 @@ struct vao {
 	int have_t0;
 	uint64_t mult;
 	uint64_t nties;
-	int uses_and, uses_or;
+	int uses;     /* VAO_USES_* of the codes of the other model than the flag's seen */
 	uint8_t warned[256];
 	int warned_big, warned_mix;
-	uint64_t nlines;
-	int start_seen, last_code;
+	int last_code;
 	long last_line;
+	struct vao_kind kind[VAO_NKIND];
+	char wam_mcv[4];
 };
 
 static int is_blank(uint8_t c)
@@ -249,10 +267,10 @@ static struct vao_agent *agent(struct vao *v, int32_t a)
 }
 
 /* The model character and event of one record. */
-static void mcv_of(struct vao *v, int code, char mcv[4], int *generic)
+static void mcv_of(int flag, int code, char mcv[4], int *generic)
 {
 	*generic = 0;
-	int fam = v->flag ? 'R' : 'A';
+	int fam = flag ? 'R' : 'A';
 	const char *s = NULL;
 	switch (code) {
 	case 1: s = "AF."; break;
@@ -278,6 +296,18 @@ static void mcv_of(struct vao *v, int code, char mcv[4], int *generic)
 	memcpy(mcv, s, 4);
 }
 
+/* What a record of one code becomes, worked out once per code. */
+static void kind_of(int flag, int code, struct vao_kind *k)
+{
+	int generic;
+	mcv_of(flag, code, k->mcv, &generic);
+	k->generic = (uint8_t) generic;
+	int isand = code >= 1 && code <= 4, isor = (code >= 20 && code <= 27) || code == 33 || code == 34;
+	k->uses = (uint8_t) ((isand ? VAO_USES_AND : 0) | (isor ? VAO_USES_OR : 0));
+	k->odd = !code_name(code) || (isand && flag == 1) || (isor && flag == 0);
+	k->pad = 0;
+}
+
 static int set_mult(struct vao *v, const char *unit)
 {
 	if (!unit || strcmp(unit, "us") == 0)
@@ -291,68 +321,6 @@ static int set_mult(struct vao *v, const char *unit)
 	else
 		return weft_fail(v->err, WEFT_EUSAGE, "--time-unit '%s': expected ns, us, ms or s", unit);
 	return 0;
-}
-
-struct vao_rec {
-	uint64_t ts, node, wam;
-	int32_t code, f4, ag;
-};
-
-/* The common line: plain decimal and hex digits (no sign but '-', no 0x, at
- * most 18 decimal or 15 hex digits) separated by blanks. Returns 0 with the
- * record, or -1 to let the careful parser read the line (and name what is
- * wrong with it, if anything). */
-static int fast_fields(const uint8_t *p, const uint8_t *e, struct vao_rec *r)
-{
-	uint64_t u[6];
-	for (int k = 0; k < 6; k++) {
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		int hex = k == 2 || k == 4, neg = 0;
-		if (p < e && *p == '-' && (k == 1 || k == 3)) {
-			neg = 1;
-			p++;
-		}
-		const uint8_t *s = p;
-		uint64_t v = 0;
-		if (hex) {
-			for (; p < e; p++) {
-				unsigned c = *p, dg = c - '0';
-				if (dg > 9) {
-					dg = (c | 0x20) - 'a';
-					if (dg > 5)
-						break;
-					dg += 10;
-				}
-				v = v << 4 | dg;
-			}
-			if (p - s > 15)
-				return -1;
-		} else {
-			for (; p < e; p++) {
-				unsigned dg = (unsigned) *p - '0';
-				if (dg > 9)
-					break;
-				v = v * 10 + dg;
-			}
-			if (p - s > (k == 0 ? 18 : 9))
-				return -1;
-		}
-		if (p == s || (p < e && *p != ' ' && *p != '\t'))
-			return -1;
-		u[k] = neg ? (uint64_t) - (int64_t) v : v;
-	}
-	while (p < e && is_blank(*p))
-		p++;
-	if (p != e)
-		return -1;
-	r->ts = u[0];
-	r->code = (int32_t) (int64_t) u[1];
-	r->node = u[2];
-	r->f4 = (int32_t) (int64_t) u[3];
-	r->wam = u[4];
-	r->ag = (int32_t) u[5];
-	return r->ag > VAO_MAX_AGENT ? -1 : 0;
 }
 
 /* The careful parser: any line, exact messages. */
@@ -394,82 +362,96 @@ static int parse_fields(struct vao *v, const uint8_t *d, size_t b, size_t e, lon
 		return bad_field(v, line, 4, tok[4], tl[4], "hexadecimal digits (optional 0x, at most 16)");
 	if (parse_i32(tok[5], tl[5], &ag) || ag < 0 || ag > VAO_MAX_AGENT)
 		return bad_field(v, line, 5, tok[5], tl[5], "a decimal agent number from 0 to 1048575");
-	*r = (struct vao_rec){ts, node, wam, code, f4, ag};
+	*r = (struct vao_rec){.ts = ts, .wam = wam, .node = node, .f4 = f4, .code = code, .ag = ag};
 	return 0;
 }
 
-static int one_record(struct vao *v, const uint8_t *d, size_t b, size_t e, long line)
+/* A record whose time is not after the previous one's, or the first:
+ * the trace starts at the first, a tie is counted, an earlier time is an
+ * error. */
+__attribute__((cold, noinline)) static int odd_time(struct vao *v, const struct vao_rec *r, uint64_t ns,
+						     long line)
 {
-	struct vao_rec r = {0};
-	if (fast_fields(d + b, d + e, &r) && parse_fields(v, d, b, e, line, &r))
-		return -1;
-	uint64_t ts = r.ts, node = r.node, wam = r.wam;
-	int32_t code = r.code, f4 = r.f4, ag = r.ag;
-	uint64_t ns;
-	if (__builtin_mul_overflow(ts, v->mult, &ns))
-		return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: timestamp %" PRIu64 " does not fit in 64-bit "
-				 "nanoseconds with the time unit", v->path, line, ts);
 	if (!v->have_t0) {
 		v->have_t0 = 1;
 		v->t0 = ns;
-		v->last = ns;
-		if (code != 5)
+		if (r->code != 5)
 			weft_warn("%s:%ld: the first event is code %d: expected START_TIME (5); the trace "
-				  "starts at the first event", v->path, line, code);
-	} else if (ns < v->last) {
+				  "starts at the first event", v->path, line, r->code);
+		return 0;
+	}
+	if (ns < v->last)
 		return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: timestamp %" PRIu64 " is smaller than the "
 				 "previous event's (%" PRIu64 "): expected a file sorted by time", v->path, line,
-				 ts, v->last / v->mult);
-	} else if (ns == v->last) {
-		v->nties++;
-	}
-	v->last = ns;
-	v->last_code = code;
-	v->last_line = line;
-	v->nlines++;
-	const char *nm = code_name(code);
-	if (!nm) {
+				 r->ts, v->last / v->mult);
+	v->nties++;
+	return 0;
+}
+
+/* Warnings about a record's code, at most once per code (unknown) or once
+ * per log (a code of the other model). */
+__attribute__((cold, noinline)) static void odd_code(struct vao *v, const struct vao_kind *k, int32_t code,
+						     long line)
+{
+	/* the flag's own model is always required: only a code of the other
+	 * one adds to the streams' requirements, and such a code comes here */
+	v->uses |= k->uses;
+	if (!code_name(code)) {
 		unsigned slot = (unsigned) code & 0xff;
 		if (!v->warned[slot]) {
 			v->warned[slot] = 1;
 			weft_warn("%s:%ld: unknown event code %d: kept as a punctual event (warned once per "
 				  "code)", v->path, line, code);
 		}
-	}
-	int isand = code >= 1 && code <= 4, isor = (code >= 20 && code <= 27) || code == 33 || code == 34;
-	if ((isand && v->flag == 1) || (isor && v->flag == 0)) {
+	} else if ((k->uses == VAO_USES_AND && v->flag == 1) || (k->uses == VAO_USES_OR && v->flag == 0)) {
 		if (!v->warned_mix) {
 			v->warned_mix = 1;
-			weft_warn("%s:%ld: code %d (%s) in an %s log (flag %d)", v->path, line, code, nm,
-				  v->flag ? "OR" : "AND", v->flag);
+			weft_warn("%s:%ld: code %d (%s) in an %s log (flag %d)", v->path, line, code,
+				  code_name(code), v->flag ? "OR" : "AND", v->flag);
 		}
 	}
-	v->uses_and |= isand;
-	v->uses_or |= isor;
-	struct vao_agent *g = agent(v, ag);
-	if (!g)
+}
+
+/* One parsed record: checks, then its events on its agent's stream.
+ * Inline: the importer's loop runs it per record; what is rare is out of
+ * line. */
+static inline __attribute__((always_inline)) int record(struct vao *v, const struct vao_rec *r, long line)
+{
+	uint64_t ns;
+	if (__builtin_mul_overflow(r->ts, v->mult, &ns))
+		return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: timestamp %" PRIu64 " does not fit in 64-bit "
+				 "nanoseconds with the time unit", v->path, line, r->ts);
+	/* v->last starts at UINT64_MAX: the first record comes here too */
+	if (__builtin_expect(ns <= v->last, 0) && odd_time(v, r, ns, line))
+		return -1;
+	v->last = ns;
+	struct vao_kind big;
+	const struct vao_kind *k = &v->kind[(uint32_t) r->code % VAO_NKIND];
+	if (__builtin_expect((uint32_t) r->code >= VAO_NKIND, 0)) {
+		kind_of(v->flag, r->code, &big);
+		k = &big;
+	}
+	if (__builtin_expect(k->odd, 0))
+		odd_code(v, k, r->code, line);
+	struct vao_agent *g;
+	if (__builtin_expect(r->ag < v->nag && v->ag[r->ag].used, 1))
+		g = &v->ag[r->ag];
+	else if (!(g = agent(v, r->ag)))
 		return -1;
 	uint64_t clk = ns - v->t0 + 1;
-	char fam = v->flag ? 'R' : 'A';
-	if (!g->have_wam || g->wam != wam) {
+	if (__builtin_expect(!g->have_wam || g->wam != r->wam, 0)) {
 		g->have_wam = 1;
-		g->wam = wam;
-		char m[4] = {fam, 'W', '=', 0};
-		ow_event(&g->w, m, clk, &wam, 8);
+		g->wam = r->wam;
+		ow_event_mcv(&g->w, v->wam_mcv, clk, &r->wam, 8);
 	}
-	char mcv[4];
-	int generic;
-	mcv_of(v, code, mcv, &generic);
-	uint8_t pl[16];
-	if (generic) {
-		memcpy(pl, &code, 4);
-		memcpy(pl + 4, &f4, 4);
-		memcpy(pl + 8, &node, 8);
-		ow_event(&g->w, mcv, clk, pl, 16);
+	if (__builtin_expect(k->generic, 0)) {
+		uint8_t pl[16];
+		memcpy(pl, &r->code, 4);
+		memcpy(pl + 4, &r->f4, 4);
+		memcpy(pl + 8, &r->node, 8);
+		ow_event_mcv(&g->w, k->mcv, clk, pl, 16);
 	} else {
-		memcpy(pl, &node, 8);
-		memcpy(pl + 8, &f4, 4);
-		ow_event(&g->w, mcv, clk, pl, 12);
+		ow_event_mcv(&g->w, k->mcv, clk, &r->node, VAO_PAYLOAD); /* Nodeid, field 4 */
 	}
 	return 0;
 }
@@ -486,11 +468,12 @@ static int write_json(struct vao *v, int a)
 			sb_printf(&b, "%s\n      {\"index\": %d, \"phyid\": %d}", k ? "," : "", k, i);
 			k++;
 		}
-	int both = (v->uses_and || !v->flag) && (v->uses_or || v->flag);
+	int uses_and = v->uses & VAO_USES_AND, uses_or = v->uses & VAO_USES_OR;
+	int both = (uses_and || !v->flag) && (uses_or || v->flag);
 	sb_printf(&b, "\n    ],\n    \"require\": {");
-	if (v->uses_and || !v->flag)
+	if (uses_and || !v->flag)
 		sb_printf(&b, "\"andfork\": \"1.0.0\"");
-	if (v->uses_or || v->flag)
+	if (uses_or || v->flag)
 		sb_printf(&b, "%s\"orbranch\": \"1.0.0\"", both ? ", " : "");
 	sb_printf(&b, "},\n    \"lib\": {\"version\": \"%s\", \"commit\": \"weft-import-visandor-%s\"},\n"
 		      "    \"finished\": 1\n  }\n}\n",
@@ -499,6 +482,47 @@ static int write_json(struct vao *v, int a)
 	int rc = ow_write_json(dir, b.s, v->err);
 	free(dir);
 	sb_free(&b);
+	return rc;
+}
+
+/* Every record after the flag line (ending at line `line`). */
+static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t len, long line)
+{
+	const uint8_t *p = data + pos, *end = data + len;
+	struct vao_rec r = {0};
+	struct vao_hint hint = {{0, 0}};
+	long last = 0;
+	int rc = 0;
+	while (p < end) {
+		const uint8_t *q;
+		if ((size_t) (end - p) >= VAO_LINE_SPAN && (q = vao_line(p, &r, &hint)) != NULL) {
+			line++;
+			p = q;
+		} else {
+			/* any other line: bounds, trimmed, the careful parser */
+			size_t s = (size_t) (p - data);
+			const uint8_t *nl = memchr(p, '\n', (size_t) (end - p));
+			size_t en = nl ? (size_t) (nl - data) : len;
+			p = nl ? nl + 1 : end;
+			line++;
+			size_t a = s, z = en;
+			while (a < z && is_blank(data[a]))
+				a++;
+			while (z > a && is_blank(data[z - 1]))
+				z--;
+			if (a == z)
+				continue;
+			if ((rc = parse_fields(v, data, a, z, line, &r)) != 0)
+				break;
+		}
+		if ((rc = record(v, &r, line)) != 0)
+			break;
+		last = line;
+	}
+	/* r holds the last record: a line the fast reader refuses is then read
+	 * whole by the careful parser, or is blank (refused at its first byte) */
+	v->last_line = last;
+	v->last_code = r.code;
 	return rc;
 }
 
@@ -524,24 +548,12 @@ static int vao_convert(const char *path, struct mapfile *in, const struct import
 				 "(AND) or 1 (OR): not a VisAndOr file", path, line,
 				 (int) (e - b > 40 ? 40 : e - b), (const char *) data + b);
 	v.flag = data[b] - '0';
-	int rc = 0;
-	while (pos < len) {
-		size_t s = pos;
-		const uint8_t *nl = memchr(data + pos, '\n', len - pos);
-		size_t en = nl ? (size_t) (nl - data) : len;
-		pos = nl ? en + 1 : len;
-		line++;
-		size_t a = s, z = en;
-		while (a < z && is_blank(data[a]))
-			a++;
-		while (z > a && is_blank(data[z - 1]))
-			z--;
-		if (a == z)
-			continue;
-		if ((rc = one_record(&v, data, a, z, line)) != 0)
-			break;
-	}
-	if (rc == 0 && v.nlines == 0)
+	v.last = UINT64_MAX;
+	for (int c = 0; c < VAO_NKIND; c++)
+		kind_of(v.flag, c, &v.kind[c]);
+	memcpy(v.wam_mcv, v.flag ? "RW=" : "AW=", 4);
+	int rc = read_records(&v, data, pos, len, line);
+	if (rc == 0 && !v.have_t0)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: no event after the flag line: expected at least "
 			       "START_TIME", path);
 	if (rc == 0) {

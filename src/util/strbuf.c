@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 #include "strbuf.h"
@@ -22,6 +23,17 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	vsnprintf(b->s + b->len, (size_t) n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t) n;
+}
+
+void sb_append(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = weft_xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
 }
 
 void sb_free(struct strbuf *b)

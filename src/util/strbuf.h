@@ -10,6 +10,8 @@ struct strbuf {
 };
 
 void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append n bytes (the string stays NUL-terminated). */
+void sb_append(struct strbuf *b, const char *s, size_t n);
 void sb_free(struct strbuf *b);
 
 #endif

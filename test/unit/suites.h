@@ -20,5 +20,7 @@ Suite *picl_suite(void);
 Suite *msgkeys_suite(void);
 Suite *async_suite(void);
 Suite *recpipe_suite(void);
+Suite *vao_line_suite(void);
+Suite *vao_open_suite(void);
 
 #endif
