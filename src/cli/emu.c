@@ -46,6 +46,7 @@ static const char emu_help[] =
 	"  -l, --lint         also check at the end: mark stacks empty, no open flush\n"
 	"      --strict       events of models weft does not emulate are errors\n"
 	"  -z, --gzip         write thread.prv.gz and cpu.prv.gz\n"
+	"      --bursts       statistics of the OB. burst probes per thread, at the end\n"
 	"  -q, --quiet        no warnings, no progress, no summary\n"
 	"      --lookback N   bytes an unordered region may reach back (default 1 MiB)\n"
 	"      --format NAME  read TRACE as this log format instead of detecting it\n"
@@ -58,12 +59,13 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK };
+	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
+		{"bursts", no_argument, 0, O_BURSTS},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
@@ -98,6 +100,9 @@ int cmd_emu(int argc, char **argv)
 			break;
 		case 'z':
 			o.gzip = 1;
+			break;
+		case O_BURSTS:
+			o.bursts = 1;
 			break;
 		case 'q':
 			o.quiet = 1;

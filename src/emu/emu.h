@@ -122,6 +122,7 @@ struct emu_opts {
 	int no_gate;            /* do not refuse looms hours apart without a clock table */
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
+	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	uint64_t window;
 };
 

@@ -236,10 +236,17 @@ bursts() { # FIRST_CLOCK GAP COUNT
 }
 { hdr; ohx 100 0; bursts 1000 50 50; bursts 3950 50 50; bursts 10000 150 100; st OB. 30000
   st OHe 40000; } >"$(obs 1)"
-accepts -- "weft: bursts of thread 1 (loom a, pid 1): 2 groups of 100, median gap per group min/avg/max = 50/100/150 ns, largest gap 500 ns"
+accepts --bursts -- "weft: bursts of thread 1 (loom a, pid 1): 2 groups of 100, median gap per group min/avg/max = 50/100/150 ns, largest gap 500 ns"
 NAME=burst-stats-slow
-accepts -- "weft: warning: thread 1: 1 of 2 burst groups have a median gap above 100 ns"
-"$WEFT" emu -q -o "$OUT" "$T" >"$IO/out" 2>"$IO/err" </dev/null
+accepts --bursts -- "weft: warning: thread 1: 1 of 2 burst groups have a median gap above 100 ns"
+# without --bursts: no statistics
+"$WEFT" emu -o "$OUT" "$T" >"$IO/out" 2>"$IO/err" </dev/null
+if [ $? -ne 0 ] || grep -q -e 'bursts of thread' -e 'burst groups' "$IO/err"; then
+	result burst-stats-off "emu without --bursts printed \"$(errtext)\" or failed"
+else
+	result burst-stats-off ""
+fi
+"$WEFT" emu -q --bursts -o "$OUT" "$T" >"$IO/out" 2>"$IO/err" </dev/null
 if [ $? -ne 0 ] || [ -s "$IO/err" ]; then
 	result burst-stats-quiet "emu -q printed \"$(errtext)\" or failed"
 else
