@@ -512,13 +512,7 @@ void af_pcf(struct emu *e, int file, struct strbuf *b)
 	}
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: task number + 1\n\n", AF_T_TASK);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: nesting depth\n\n", AF_T_DEPTH);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: agent activity\nVALUES\n1 Busy (AGENT_BUSY)\n"
-		     "2 Looking for work (AGENT_IDLE)\n\n", AF_T_ACTIVE);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: AGENT_BUSY/IDLE field 4\n\n", AF_T_NACT);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: WAM id\n\n", AF_T_WAM);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: other event code\n", AF_T_OTHER);
-	vao_pcf_codes(&a->vc, b);
-	sb_printf(b, "\n");
+	vao_pcf_agent_types(&a->vc, b, "And-fork", AF_T_ACTIVE, AF_T_NACT, AF_T_WAM, AF_T_OTHER);
 }
 
 void af_free(struct emu *e)

@@ -554,13 +554,7 @@ void orb_pcf(struct emu *e, int file, struct strbuf *b)
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: branch outcome\nVALUES\n1 Success\n2 Fail\n3 Suspend\n"
 		     "4 Cut\n5 Leaf-cut\n\n", OB_T_OUTCOME);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: public nodes open\n\n", OB_T_OPEN);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: agent activity\nVALUES\n1 Busy (AGENT_BUSY)\n"
-		     "2 Looking for work (AGENT_IDLE)\n\n", OB_T_ACTIVE);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: AGENT_BUSY/IDLE field 4\n\n", OB_T_NACT);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: WAM id\n\n", OB_T_WAM);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: other event code\n", OB_T_OTHER);
-	vao_pcf_codes(&o->vc, b);
-	sb_printf(b, "\n");
+	vao_pcf_agent_types(&o->vc, b, "Or-branch", OB_T_ACTIVE, OB_T_NACT, OB_T_WAM, OB_T_OTHER);
 }
 
 void orb_free(struct emu *e)

@@ -126,3 +126,15 @@ void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *wha
 		sb_append(b, line, k);
 	}
 }
+
+void vao_pcf_agent_types(const struct vao_common *c, struct strbuf *b, const char *model, int t_active,
+			 int t_nact, int t_wam, int t_other)
+{
+	sb_printf(b, "EVENT_TYPE\n0 %d %s: agent activity\nVALUES\n1 Busy (AGENT_BUSY)\n"
+		     "2 Looking for work (AGENT_IDLE)\n\n", t_active, model);
+	sb_printf(b, "EVENT_TYPE\n0 %d %s: AGENT_BUSY/IDLE field 4\n\n", t_nact, model);
+	sb_printf(b, "EVENT_TYPE\n0 %d %s: WAM id\n\n", t_wam, model);
+	sb_printf(b, "EVENT_TYPE\n0 %d %s: other event code\n", t_other, model);
+	vao_pcf_codes(c, b);
+	sb_printf(b, "\n");
+}

@@ -69,6 +69,11 @@ void vao_wam(struct emu *e, const struct vao_common *c, const struct weft_ev *ev
 void vao_note_code(struct vao_common *c, int32_t code);
 /* The VALUES list of the "other event code" type (nothing when none). */
 void vao_pcf_codes(const struct vao_common *c, struct strbuf *b);
+/* The EVENT_TYPE blocks both log models write alike: agent activity, the
+ * AGENT_BUSY/IDLE field 4, the WAM id and the other event codes, labelled
+ * "<model>: ..." (types t_active, t_nact, t_wam, t_other). */
+void vao_pcf_agent_types(const struct vao_common *c, struct strbuf *b, const char *model, int t_active,
+			 int t_nact, int t_wam, int t_other);
 /* The VALUES list of a node type: "ID WHAT NODEID #ID" for the dense ids
  * 1..n, Nodeid raw[id - 1] in hex (nothing when n is 0). */
 void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *what);
