@@ -132,6 +132,7 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 			in->model = m;
 			if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
 				return -1;
+			in->exact = in->has_str ? ~0u : in->size;
 		}
 	}
 	return 0;
@@ -147,6 +148,16 @@ void evtable_free(struct evtable *t)
 		free(t->slots[i]);
 	}
 	memset(t, 0, sizeof(*t));
+}
+
+void evtable_handle(struct evtable *t, char model, weft_handler h)
+{
+	struct evinfo **slots = t->slots[model - 0x21];
+	if (!slots)
+		return;
+	for (int k = 0; k < 94 * 94; k++)
+		if (slots[k] && slots[k]->handler)
+			slots[k]->handler = h;
 }
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev)

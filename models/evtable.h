@@ -35,8 +35,9 @@ struct evseg {
 
 struct evinfo {
 	/* hot fields first, on one cache line: the emulator reads them per event */
-	weft_handler handler;  /* decl->handler */
+	weft_handler handler;  /* decl->handler (a run may put another in, evtable_handle) */
 	uint32_t size; /* fixed payload bytes (without the str tail) */
+	uint32_t exact; /* a payload of this length needs no other check (~0: a str tail) */
 	int has_str;
 	const struct weft_evdecl *decl;
 	const struct weft_model_def *model;
@@ -62,6 +63,10 @@ static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t
 	struct evinfo **s = t->slots[m - 0x21];
 	return s ? s[(c - 0x21) * 94 + (v - 0x21)] : 0;
 }
+
+/* Give every row of `model` that has a handler the handler h instead (for
+ * one run: e.g. an error for a model no stream requires). */
+void evtable_handle(struct evtable *t, char model, weft_handler h);
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev);
 

@@ -84,6 +84,13 @@ static void thread_owners(struct emu *e)
 	}
 }
 
+/* The handler, for this run, of events of a model no stream requires. */
+static int not_required(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require", ev->model,
+			       in->model->name);
+}
+
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -155,6 +162,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			if (d->hooks->setup(e, err))
 				return -1;
 		}
+	/* rows of a model no stream requires: their handler is an error */
+	for (int m = 0; m < 94; m++)
+		if (!e->enabled[m])
+			evtable_handle(&e->tab, (char) (m + 0x21), not_required);
 	thread_owners(e);
 	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
 		return -1;
@@ -191,61 +202,89 @@ static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_er
 			       "ovni event until KCI", (long long) t->sys->tid);
 }
 
-int emu_run(struct emu *e, struct weft_err *err)
+/* Everything but a declared event with the plain payload its row expects:
+ * unknown events, other models' events, payloads to check in full. */
+static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct weft_ev *ev,
+						   const struct evinfo *in, struct weft_err *err)
+{
+	if (in && in->handler) {
+		if (in->handler == not_required)
+			return not_required(e, ev, in, err);
+		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
+			return off_cpu_event(e, ev, err);
+		if (!ev_payload_ok(in, ev))
+			return emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
+					       ev->payload_len, in->size, in->decl->sig);
+		return in->handler(e, ev, in, err);
+	}
+	if (ev->model == 'O')
+		return emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
+	if (e->o.strict) {
+		const struct weft_model_def *d = model_by_id((char) ev->model);
+		return emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)", ev->model,
+				       d ? d->name : "unknown");
+	}
+	e->skipped[ev->model - 0x21]++;
+	return 0;
+}
+
+/* The event loop; with constant `observe` and `write`, neither is tested
+ * per event. Returns 1 when paused by the observer, 0 at the end,
+ * -1 on error. */
+static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct progress *pg, const int observe,
+							  const int write, struct weft_err *err)
 {
 	struct weft_ev *ev;
-	int r = 0, pause = 0;
-	struct progress pg;
-	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
-	while (!pause && (r = merge_next(&e->merge, &ev, err)) > 0) {
-		if (e->nevents == 0)
-			e->t0 = ev->time;
+	int r;
+	if (e->nevents == 0)
+		e->t0 = merge_peek_time(&e->merge); /* the first event's */
+	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
 		e->ev = ev;
 		e->nevents++;
 		/* an observer (query) sees each event with the states before it */
-		if (e->on_event && e->on_event(e->on_event_arg, ev))
-			pause = 1;
-		if (e->writing) {
-			prv_time(&e->prv[EMU_THREAD_FILE], e->now);
-			prv_time(&e->prv[EMU_CPU_FILE], e->now);
-		}
+		int pause = observe && e->on_event(e->on_event_arg, ev);
+		if (write)
+			prv_time2(&e->prv[EMU_THREAD_FILE], &e->prv[EMU_CPU_FILE], e->now);
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
 		int rc;
-		if (in && in->handler && !e->enabled[ev->model - 0x21]) {
-			rc = emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require",
-					     ev->model, in->model->name);
-		} else if (in && in->handler) {
-			if (__builtin_expect(e->guard_off_cpu, 0) && ev->model == 'O' &&
-			    e->th[ev->stream->index].off_cpu)
-				rc = off_cpu_event(e, ev, err);
-			else if (!ev_payload_ok(in, ev))
-				rc = emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
-						     ev->payload_len, in->size, in->decl->sig);
-			else
-				rc = in->handler(e, ev, in, err);
-		} else if (ev->model == 'O') {
-			rc = emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
-		} else if (e->o.strict) {
-			const struct weft_model_def *d = model_by_id((char) ev->model);
-			rc = emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)",
-					     ev->model, d ? d->name : "unknown");
-		} else {
-			e->skipped[ev->model - 0x21]++;
-			rc = 0;
-		}
-		if (rc < 0) {
-			r = -1;
-			break;
-		}
-		if ((e->nevents & 0xfffff) == 0)
-			progress_update(&pg, e->nevents);
+		if (__builtin_expect(in && ev->payload_len == in->exact && in->handler &&
+				     !(e->guard_off_cpu && ev->model == 'O'), 1))
+			rc = in->handler(e, ev, in, err);
+		else
+			rc = dispatch_slow(e, ev, in, err);
+		if (__builtin_expect(rc < 0, 0))
+			return -1;
+		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0))
+			progress_update(pg, e->nevents);
+		if (observe && pause)
+			return 1;
 	}
+	return r;
+}
+
+/* weft emu's loop, and everybody else's (query, stats: an observer or no
+ * output); each its own function, so each inlines the merge and the writer */
+static __attribute__((noinline)) int run_writing(struct emu *e, struct progress *pg, struct weft_err *err)
+{
+	return run_loop(e, pg, 0, 1, err);
+}
+
+static __attribute__((noinline)) int run_any(struct emu *e, struct progress *pg, struct weft_err *err)
+{
+	return run_loop(e, pg, e->on_event != NULL, e->writing, err);
+}
+
+int emu_run(struct emu *e, struct weft_err *err)
+{
+	struct progress pg;
+	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
+	int r = e->on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
 	progress_end(&pg);
 	e->ev = NULL;
 	if (r < 0)
 		return -1;
-	if (pause)
+	if (r > 0)
 		return 0; /* paused by the observer: emu_run again goes on */
 	if (!e->o.quiet)
 		report_skipped(e);

@@ -417,6 +417,7 @@ void prv_pipe_publish(struct prv_pipe *p)
 	p->w.cur = p->chunk[p->w.prod];
 	pthread_mutex_unlock(&p->mu);
 	p->w.plen = 0;
+	p->w.time_end = 0; /* the last TIME op went with the chunk */
 }
 
 void prv_pipe_finish(struct prv_pipe *p)
@@ -453,12 +454,6 @@ void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, 
 	}
 	struct prv_op op = {kind, (uint8_t) f->id, (uint16_t) slot, row, value};
 	back_apply(&f->back, &op);
-}
-
-void prv_pipe_time(struct prv_file *f)
-{
-	f->pw->sent_time = f->now;
-	prv_emit_op(f, 0, PRV_OP_TIME, 0, 0, (int64_t) f->now);
 }
 
 /* States changed at `now` (collected: a thread may pass through several
@@ -576,6 +571,9 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	ob_str(&b->ob, "\n");
 	f->sent_time = ~0ull;
 	f->open = 1;
+	/* ops of a pipe file follow a TIME op for f->now (prv_time_all) */
+	if (f->pw && f->pw->sent_time != f->now)
+		prv_pipe_time(f, f->now);
 	return 0;
 }
 

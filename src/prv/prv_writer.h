@@ -101,6 +101,7 @@ struct prv_pipe_w {
 	uint32_t plen;
 	int prod;
 	uint64_t sent_time; /* of the last TIME op (~0: none) */
+	uint32_t time_end;  /* plen just after the last TIME op (0: none in this chunk) */
 };
 
 void prv_pipe_publish(struct prv_pipe *p);
@@ -142,25 +143,15 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 
 void prv_flush_now(struct prv_file *f);
 
-static inline void prv_time(struct prv_file *f, uint64_t t)
-{
-	if (t != f->now) {
-		if (f->nsdirty)
-			prv_flush_now(f);
-		f->now = t;
-	}
-}
-
 /* ---- op emission (inline: every value passes here) ---- */
 
 /* Without a pipe: apply the op to the back at once (`timed`: TIME first). */
 void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
 		     int64_t value);
-/* Queue a TIME op for f->now (one per instant for all the pipe's files). */
-void prv_pipe_time(struct prv_file *f);
 
-/* Queue one op. `timed`: it writes a record, so the pipe's time must be
- * f->now first. */
+/* Queue one op. `timed`: it writes a record at f->now. With a pipe, the
+ * pipe already holds a TIME op for f->now (prv_time_all places it when the
+ * time moves), so no op checks the time. */
 static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
 			       int64_t value)
 {
@@ -168,10 +159,6 @@ static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint
 	if (__builtin_expect(!w, 0)) {
 		prv_emit_inline(f, timed, kind, row, slot, value);
 		return;
-	}
-	if (timed && __builtin_expect(w->sent_time != f->now, 0)) {
-		prv_pipe_time(f);
-		w = f->pw;
 	}
 	/* fields written in place: composing the op elsewhere and copying it
 	 * as one 16-byte load stalls on store forwarding */
@@ -183,6 +170,47 @@ static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint
 	o->value = value;
 	if (__builtin_expect(++w->plen == PRV_PIPE_OPS, 0))
 		prv_pipe_publish(f->pipe);
+}
+
+/* The pipe's TIME op for t: the last op when nothing was queued since the
+ * previous TIME op (an instant with no record costs no op), else a new
+ * one. */
+static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
+{
+	struct prv_pipe_w *w = f->pw;
+	w->sent_time = t;
+	if (w->time_end == w->plen && w->plen) {
+		w->cur[w->plen - 1].value = (int64_t) t;
+		return;
+	}
+	prv_emit_op(f, 0, PRV_OP_TIME, 0, 0, (int64_t) t);
+	w->time_end = w->plen; /* 0 when that op filled the chunk: never reused */
+}
+
+/* Move files a and b (b may be NULL) to time t, never earlier: the states
+ * changed at the previous instant are queued first. Files that share a
+ * pipe move in one call (the pipe has one time). */
+static inline void prv_time2(struct prv_file *a, struct prv_file *b, uint64_t t)
+{
+	if (t == a->now)
+		return;
+	if (__builtin_expect(a->nsdirty != 0, 0))
+		prv_flush_now(a);
+	a->now = t;
+	if (b) {
+		if (__builtin_expect(b->nsdirty != 0, 0))
+			prv_flush_now(b);
+		b->now = t;
+	}
+	if (a->pw)
+		prv_pipe_time(a, t);
+	if (b && b->pw && b->pw->sent_time != t)
+		prv_pipe_time(b, t);
+}
+
+static inline void prv_time(struct prv_file *f, uint64_t t)
+{
+	prv_time2(f, NULL, t);
 }
 
 /* A value of (row, slot) at the current time. Only changes are written:

@@ -359,6 +359,64 @@ START_TEST(many_streams_with_ties)
 }
 END_TEST
 
+/* Times further apart than a key holds exactly (with 6 streams a key keeps
+ * 61 bits of time): the keys are made again from a later base, both when
+ * the current stream's next event is too far ahead and when the last
+ * stream with a near event ends (stream 5), and the order stays exact,
+ * ties included. */
+START_TEST(times_beyond_the_key_range)
+{
+	static const uint64_t clk[6][4] = {
+		{0, 1ull << 62, 3ull << 62, UINT64_MAX},
+		{5, (1ull << 62) + 1, 3ull << 62, UINT64_MAX},
+		{2ull << 62, (2ull << 62) + 1, UINT64_MAX - 1, UINT64_MAX},
+		{7ull << 60, 7ull << 61, (7ull << 61) + 1, UINT64_MAX},
+		{(1ull << 61) + 100, 1ull << 63, (1ull << 63) + 9, UINT64_MAX - 2},
+		{10},
+	};
+	static const int count[6] = {4, 4, 4, 4, 4, 1};
+	struct evbuf b[6];
+	struct {
+		uint64_t time;
+		int stream;
+	} want[24];
+	int nw = 0;
+	for (int i = 0; i < 6; i++) {
+		mkbuf(&b[i]);
+		for (int k = 0; k < count[i]; k++) {
+			eb_ev(&b[i], "Aaa", clk[i][k], NULL, 0);
+			want[nw].time = clk[i][k];
+			want[nw++].stream = i;
+		}
+	}
+	/* the expected order: by time, then stream (insertion sort) */
+	for (int i = 1; i < nw; i++)
+		for (int j = i; j > 0 && (want[j].time < want[j - 1].time ||
+					  (want[j].time == want[j - 1].time && want[j].stream < want[j - 1].stream));
+		     j--) {
+			__typeof__(want[0]) t = want[j];
+			want[j] = want[j - 1];
+			want[j - 1] = t;
+		}
+	struct set set;
+	open_set(&set, b, 6);
+	struct out o[24];
+	int rc;
+	struct weft_err e;
+	int n = drain(&set, o, 24, &rc, &e);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(n, nw);
+	for (int i = 0; i < nw; i++) {
+		ck_assert_msg(o[i].time == want[i].time && o[i].stream == want[i].stream,
+			      "event %d: stream %d time %llu, expected stream %d time %llu", i, o[i].stream,
+			      (unsigned long long) o[i].time, want[i].stream, (unsigned long long) want[i].time);
+	}
+	close_set(&set);
+	for (int i = 0; i < 6; i++)
+		eb_free(&b[i]);
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -373,6 +431,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, error_while_merging);
 	tcase_add_test(tc, error_in_first_event);
 	tcase_add_test(tc, many_streams_with_ties);
+	tcase_add_test(tc, times_beyond_the_key_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
