@@ -299,52 +299,107 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 
 /* ---- marks ---------------------------------------------------------------- */
 
-int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+/* The payload every OM event has (i64 value, i32 type; the emulator checked
+ * its size), its mark's slot and thread. Nonzero when the event is not
+ * usable: the handler returns m->rc (the error, or 0 with --keep-going). */
+struct mark_ev {
+	struct emu_thread *t;
+	int64_t value, type;
+	int slot, stacked;
+	int rc;
+};
+
+static int mark_decode(struct emu *e, const struct weft_ev *ev, struct mark_ev *m, struct weft_err *err)
 {
-	struct emu_thread *t = cur(e, ev);
-	int64_t value = ev_field(in, 0, ev);
-	int64_t type = ev_field(in, 1, ev);
-	int slot = type >= 0 && type < 100 ? e->mark_slot[type] : -1;
-	if (slot < 0)
-		return emu_model_error(e, err, "cannot find mark with type %lld: expected a type declared in "
-				       "ovni.mark of stream.json", (long long) type);
-	if (value == 0)
-		return emu_model_error(e, err, "mark value cannot be zero (type %lld)", (long long) type);
-	int stacked = e->tr.sys.marks[type].stack;
-	struct mark_stack *s = &t->stack[slot];
-	if (ev->val == '=') {
-		if (stacked)
-			return emu_model_error(e, err, "OM= on mark type %lld, which is a stack: expected OM[ or OM]",
-					       (long long) type);
-		t->mark[slot] = value;
-	} else if (!stacked) {
-		return emu_model_error(e, err, "%s on mark type %lld, which is single: expected OM=",
-				       ev->val == '[' ? "OM[" : "OM]", (long long) type);
-	} else if (ev->val == '[') {
-		if (s->n == MARK_STACK_MAX)
-			return emu_model_error(e, err, "mark type %lld stack is %d deep: expected pops",
-					       (long long) type, MARK_STACK_MAX);
-		if (s->n == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 8;
-			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
-		}
-		s->v[s->n++] = value;
-		t->mark[slot] = value;
-	} else {
-		if (s->n == 0)
-			return emu_model_error(e, err, "pop of value %lld from mark type %lld: the stack is empty",
-					       (long long) value, (long long) type);
-		if (s->v[s->n - 1] != value)
-			return emu_model_error(e, err, "pop of value %lld from mark type %lld: expected the top "
-					       "of the stack, %lld", (long long) value, (long long) type,
-					       (long long) s->v[s->n - 1]);
-		s->n--;
-		t->mark[slot] = s->n ? s->v[s->n - 1] : 0;
+	int swap = ev->stream->swap;
+	m->t = cur(e, ev);
+	m->value = (int64_t) obs_u64(ev->payload, swap);
+	m->type = (int32_t) obs_u32(ev->payload + 8, swap);
+	m->slot = m->type >= 0 && m->type < 100 ? e->mark_slot[m->type] : -1;
+	if (__builtin_expect(m->slot < 0, 0)) {
+		m->rc = emu_model_error(e, err, "cannot find mark with type %lld: expected a type declared in "
+					"ovni.mark of stream.json", (long long) m->type);
+		return 1;
 	}
-	/* only this mark's columns change */
-	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_MARK0 + slot), is_active(t->state) ? t->mark[slot] : 0);
+	if (__builtin_expect(m->value == 0, 0)) {
+		m->rc = emu_model_error(e, err, "mark value cannot be zero (type %lld)", (long long) m->type);
+		return 1;
+	}
+	m->stacked = e->tr.sys.marks[m->type].stack;
+	return 0;
+}
+
+/* Only this mark's columns change. */
+static void mark_show(struct emu *e, const struct mark_ev *m)
+{
+	struct emu_thread *t = m->t;
+	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? t->mark[m->slot] : 0);
 	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_MARK0 + slot), t->mark[slot]);
+		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_MARK0 + m->slot), t->mark[m->slot]);
+}
+
+static int mark_not_single(struct emu *e, const struct weft_ev *ev, const struct mark_ev *m,
+			   struct weft_err *err)
+{
+	return emu_model_error(e, err, "%s on mark type %lld, which is single: expected OM=",
+			       ev->val == '[' ? "OM[" : "OM]", (long long) m->type);
+}
+
+int ovni_mark_set(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct mark_ev m;
+	if (mark_decode(e, ev, &m, err))
+		return m.rc;
+	if (m.stacked)
+		return emu_model_error(e, err, "OM= on mark type %lld, which is a stack: expected OM[ or OM]",
+				       (long long) m.type);
+	m.t->mark[m.slot] = m.value;
+	mark_show(e, &m);
+	return 0;
+}
+
+int ovni_mark_push(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct mark_ev m;
+	if (mark_decode(e, ev, &m, err))
+		return m.rc;
+	if (!m.stacked)
+		return mark_not_single(e, ev, &m, err);
+	struct mark_stack *s = &m.t->stack[m.slot];
+	if (s->n == MARK_STACK_MAX)
+		return emu_model_error(e, err, "mark type %lld stack is %d deep: expected pops", (long long) m.type,
+				       MARK_STACK_MAX);
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = m.value;
+	m.t->mark[m.slot] = m.value;
+	mark_show(e, &m);
+	return 0;
+}
+
+int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	struct mark_ev m;
+	if (mark_decode(e, ev, &m, err))
+		return m.rc;
+	if (!m.stacked)
+		return mark_not_single(e, ev, &m, err);
+	struct mark_stack *s = &m.t->stack[m.slot];
+	if (s->n == 0)
+		return emu_model_error(e, err, "pop of value %lld from mark type %lld: the stack is empty",
+				       (long long) m.value, (long long) m.type);
+	if (s->v[s->n - 1] != m.value)
+		return emu_model_error(e, err, "pop of value %lld from mark type %lld: expected the top "
+				       "of the stack, %lld", (long long) m.value, (long long) m.type,
+				       (long long) s->v[s->n - 1]);
+	s->n--;
+	m.t->mark[m.slot] = s->n ? s->v[s->n - 1] : 0;
+	mark_show(e, &m);
 	return 0;
 }
 

@@ -30,6 +30,8 @@ int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 /* bursts.c: statistics reported once at the end (not with -q) */
 void ovni_bursts_report(struct emu *e);
 void ovni_bursts_free(struct emu *e);
-int ovni_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_mark_set(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_mark_push(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

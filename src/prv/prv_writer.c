@@ -393,7 +393,8 @@ struct prv_pipe *prv_pipe_start(void)
 		p->chunk[i] = weft_xmalloc(PRV_PIPE_OPS * sizeof(struct prv_op));
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	p->w.cur = p->chunk[0];
+	p->w.cur = p->w.wp = p->chunk[0];
+	p->w.wend = p->chunk[0] + PRV_PIPE_OPS;
 	p->w.sent_time = ~0ull;
 	tclock_init(&p->clk);
 	if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
@@ -408,23 +409,23 @@ struct prv_pipe *prv_pipe_start(void)
 void prv_pipe_publish(struct prv_pipe *p)
 {
 	pthread_mutex_lock(&p->mu);
-	p->len[p->w.prod] = p->w.plen;
+	p->len[p->w.prod] = (uint32_t) (p->w.wp - p->w.cur);
 	p->count++;
 	pthread_cond_broadcast(&p->cv);
 	while (p->count == PRV_PIPE_CHUNKS)
 		pthread_cond_wait(&p->cv, &p->mu);
 	p->w.prod = (p->head + p->count) % PRV_PIPE_CHUNKS;
-	p->w.cur = p->chunk[p->w.prod];
+	p->w.cur = p->w.wp = p->chunk[p->w.prod];
+	p->w.wend = p->w.cur + PRV_PIPE_OPS;
 	pthread_mutex_unlock(&p->mu);
-	p->w.plen = 0;
-	p->w.time_end = 0; /* the last TIME op went with the chunk */
+	p->w.time_end = NULL; /* the last TIME op went with the chunk */
 }
 
 void prv_pipe_finish(struct prv_pipe *p)
 {
 	if (!p)
 		return;
-	if (p->w.plen)
+	if (p->w.wp != p->w.cur)
 		prv_pipe_publish(p);
 	pthread_mutex_lock(&p->mu);
 	p->stop = 1;
@@ -454,6 +455,23 @@ void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, 
 	}
 	struct prv_op op = {kind, (uint8_t) f->id, (uint16_t) slot, row, value};
 	back_apply(&f->back, &op);
+}
+
+void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t)
+{
+	struct prv_file *f[2] = {a, b};
+	int n = b ? 2 : 1;
+	for (int k = 0; k < n; k++) {
+		if (f[k]->nsdirty)
+			prv_flush_now(f[k]);
+		f[k]->now = t;
+	}
+	for (int k = 0; k < n; k++)
+		if (f[k]->pw) {
+			f[k]->pw->dirty = 0; /* every file of a pipe moves in this call */
+			if (f[k]->pw->sent_time != t)
+				prv_pipe_time(f[k], t);
+		}
 }
 
 /* States changed at `now` (collected: a thread may pass through several

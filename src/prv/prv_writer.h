@@ -97,11 +97,13 @@ struct prv_pipe;
 /* The producer's end of a pipe: ops are written in place into the chunk
  * being filled; a full chunk is handed over by prv_pipe_publish(). */
 struct prv_pipe_w {
-	struct prv_op *cur;
-	uint32_t plen;
+	struct prv_op *wp;       /* the next op to write */
+	struct prv_op *wend;     /* the end of the chunk being filled */
+	struct prv_op *time_end; /* wp just after the last TIME op (NULL: none in this chunk) */
+	struct prv_op *cur;      /* the chunk being filled */
 	int prod;
-	uint64_t sent_time; /* of the last TIME op (~0: none) */
-	uint32_t time_end;  /* plen just after the last TIME op (0: none in this chunk) */
+	int dirty;               /* a file of the pipe has states waiting (nsdirty) */
+	uint64_t sent_time;      /* of the last TIME op (~0: none) */
 };
 
 void prv_pipe_publish(struct prv_pipe *p);
@@ -162,13 +164,14 @@ static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint
 	}
 	/* fields written in place: composing the op elsewhere and copying it
 	 * as one 16-byte load stalls on store forwarding */
-	struct prv_op *o = &w->cur[w->plen];
+	struct prv_op *o = w->wp;
 	o->kind = kind;
 	o->file = (uint8_t) f->id;
 	o->slot = (uint16_t) slot;
 	o->row = row;
 	o->value = value;
-	if (__builtin_expect(++w->plen == PRV_PIPE_OPS, 0))
+	w->wp = o + 1;
+	if (__builtin_expect(o + 1 == w->wend, 0))
 		prv_pipe_publish(f->pipe);
 }
 
@@ -179,33 +182,32 @@ static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
 {
 	struct prv_pipe_w *w = f->pw;
 	w->sent_time = t;
-	if (w->time_end == w->plen && w->plen) {
-		w->cur[w->plen - 1].value = (int64_t) t;
+	if (w->time_end == w->wp) {
+		w->wp[-1].value = (int64_t) t;
 		return;
 	}
 	prv_emit_op(f, 0, PRV_OP_TIME, 0, 0, (int64_t) t);
-	w->time_end = w->plen; /* 0 when that op filled the chunk: never reused */
+	/* an op that filled its chunk went with it: never reused */
+	w->time_end = w->wp != w->cur ? w->wp : NULL;
 }
+
+void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t);
 
 /* Move files a and b (b may be NULL) to time t, never earlier: the states
  * changed at the previous instant are queued first. Files that share a
- * pipe move in one call (the pipe has one time). */
+ * pipe move in one call (the pipe has one time). Inline for the common
+ * case: both on one pipe, no state waiting. */
 static inline void prv_time2(struct prv_file *a, struct prv_file *b, uint64_t t)
 {
 	if (t == a->now)
 		return;
-	if (__builtin_expect(a->nsdirty != 0, 0))
-		prv_flush_now(a);
-	a->now = t;
-	if (b) {
-		if (__builtin_expect(b->nsdirty != 0, 0))
-			prv_flush_now(b);
-		b->now = t;
-	}
-	if (a->pw)
+	struct prv_pipe_w *w = a->pw;
+	if (__builtin_expect(w && b && b->pw == w && !w->dirty, 1)) {
+		a->now = b->now = t;
 		prv_pipe_time(a, t);
-	if (b && b->pw && b->pw->sent_time != t)
-		prv_pipe_time(b, t);
+		return;
+	}
+	prv_time2_slow(a, b, t);
 }
 
 static inline void prv_time(struct prv_file *f, uint64_t t)
@@ -236,6 +238,8 @@ static inline void prv_state(struct prv_file *f, int row, uint32_t state)
 	if (!r->state_dirty && state != r->state) {
 		r->state_dirty = 1;
 		f->sdirty[f->nsdirty++] = (uint32_t) row;
+		if (f->pw)
+			f->pw->dirty = 1;
 	}
 }
 

@@ -25,7 +25,7 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	s->active = 1;
 	s->mode = mode;
 	/* a fresh cursor (stream_open also rewinds a closed stream) */
-	s->have_last = s->in_region = 0;
+	s->in_region = 0;
 	s->last_clock = s->nevents = s->fast_until = 0;
 	s->scan_open = s->scan_failed = 0;
 	s->span_len = s->span_pos = s->span_end = 0;
@@ -33,7 +33,7 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 		s->window = STREAM_DEFAULT_WINDOW;
 	s->pos = s->scan = OBS_HEADER_SIZE;
 	/* fast_until 0: raw mode never reads unchecked; last_clock 0: no clock
-	 * is below it, so the fast path needs no "have_last" flag */
+	 * is below it, so no check needs to know whether there was an event */
 	s->ev.stream = s;
 	return 0;
 }
@@ -134,10 +134,9 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 		}
 	}
 	if (!(s->in_region && !is_ou(ev, '['))) {
-		if (s->have_last && ev->clock < s->last_clock)
+		if (ev->clock < s->last_clock)
 			return backwards(s, ev, "", e);
 		s->last_clock = ev->clock;
-		s->have_last = 1;
 	}
 	map_release(&s->map, s->pos);
 	return 1;
@@ -384,18 +383,19 @@ static void span_build(struct weft_stream *s)
 static int emit_ordered(struct weft_stream *s, const char *hint, struct weft_err *e)
 {
 	struct weft_ev *ev = &s->ev;
-	if (s->have_last && ev->clock < s->last_clock)
+	if (ev->clock < s->last_clock)
 		return backwards(s, ev, hint, e);
 	s->last_clock = ev->clock;
-	s->have_last = 1;
-	s->nevents++;
 	return 1;
 }
 
 /* Where plain reading may go without looking at regions: no region is
- * queued, and a whole window stays scanned ahead (the look-back). */
+ * queued, and a whole window stays scanned ahead (the look-back). It also
+ * stops where pages read are next given back (map_release), so the fast
+ * path need not. */
 static void set_fast_until(struct weft_stream *s)
 {
+	map_release(&s->map, s->pos);
 	uint64_t f = s->pos;
 	/* a stream with drift never reads plain: its times need the drift term */
 	if (s->reg_head == s->reg_tail && !s->scan_failed && !s->drift) {
@@ -404,7 +404,8 @@ static void set_fast_until(struct weft_stream *s)
 		else if (s->scan > s->pos + s->window)
 			f = s->scan - s->window;
 	}
-	s->fast_until = f;
+	uint64_t rel = s->map.released + MAP_RELEASE_STEP;
+	s->fast_until = f < rel ? f : rel;
 }
 
 static int next_ordered(struct weft_stream *s, struct weft_err *e)

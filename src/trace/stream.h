@@ -57,10 +57,9 @@ struct weft_stream {
 	struct weft_ev ev;      /* the current event after stream_next() == 1 */
 	uint64_t pos;           /* next offset the reader decodes */
 	uint64_t fast_until;    /* plain events can be read up to here unchecked */
-	uint64_t last_clock;    /* of the last ordered event */
-	int have_last;
+	uint64_t last_clock;    /* of the last event (0 before the first) */
 	int in_region;          /* raw mode: inside OU[ .. OU] */
-	uint64_t nevents;
+	uint64_t nevents;       /* events read in raw mode (weft top) */
 
 	/* ordered mode: scanner state */
 	uint64_t scan;
@@ -123,12 +122,10 @@ static inline int stream_next(struct weft_stream *s, struct weft_err *e)
 	/* streams are read interleaved: fetch ahead of the hardware (a
 	 * prefetch never faults, even past the end of the map) */
 	__builtin_prefetch(s->map.data + s->pos + 512);
-	map_release(&s->map, s->pos);
+	/* pages are given back on the slow path: fast_until stops there */
 	if (__builtin_expect(ev->clock < s->last_clock, 0))
 		return stream_backwards(s, e);
 	s->last_clock = ev->clock;
-	s->have_last = 1;
-	s->nevents++;
 	return 1;
 }
 void stream_close(struct weft_stream *s);

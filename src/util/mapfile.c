@@ -48,12 +48,14 @@ void map_close(struct mapfile *m)
 
 void map_release_now(struct mapfile *m, size_t upto)
 {
-	if (!m->data || m->keep)
+	if (!m->data)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
 	size_t end = upto & ~(page - 1);
 	if (end > m->released) {
-		madvise((void *) (m->data + m->released), end - m->released, MADV_DONTNEED);
+		/* kept memory is only marked given back: readers pace on `released` */
+		if (!m->keep)
+			madvise((void *) (m->data + m->released), end - m->released, MADV_DONTNEED);
 		m->released = end;
 	}
 }

