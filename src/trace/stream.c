@@ -206,9 +206,23 @@ static inline int mcv_word_ok(uint32_t w)
 	return (high | (low ^ 0x808080u)) == 0;
 }
 
+/* Size of a plain event by its flags byte: 12 header bytes and a payload
+ * of code + 1 bytes (code 0: none); 0 for a jumbo event. */
+#define PS(c) (OBS_EV_HEADER + (c) + ((c) != 0))
+#define PS16(j) PS(0) * !(j), PS(1) * !(j), PS(2) * !(j), PS(3) * !(j), PS(4) * !(j), PS(5) * !(j), \
+		PS(6) * !(j), PS(7) * !(j), PS(8) * !(j), PS(9) * !(j), PS(10) * !(j), PS(11) * !(j), \
+		PS(12) * !(j), PS(13) * !(j), PS(14) * !(j), PS(15) * !(j)
+static const uint8_t plain_size[256] = {
+	PS16(0), PS16(1), PS16(0), PS16(1), PS16(0), PS16(1), PS16(0), PS16(1),
+	PS16(0), PS16(1), PS16(0), PS16(1), PS16(0), PS16(1), PS16(0), PS16(1),
+};
+#undef PS16
+#undef PS
+
 /* The scanner's common case: plain events outside any region, up to
  * `limit`. Stops before anything else (a jumbo event, an OU event, bad or
- * truncated bytes) and leaves it to the careful loop. */
+ * truncated bytes) and leaves it to the careful loop. One branch per
+ * event: the three tests are or-ed. */
 static inline uint64_t scan_plain(const uint8_t *d, uint64_t size, uint64_t pos, uint64_t limit)
 {
 	if (limit > size)
@@ -221,11 +235,13 @@ static inline uint64_t scan_plain(const uint8_t *d, uint64_t size, uint64_t pos,
 	while (pos < limit) {
 		const uint8_t *p = d + pos;
 		uint32_t w = (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-		if (__builtin_expect((p[0] & OBS_FLAG_JUMBO) || !mcv_word_ok(w) ||
-				     (p[1] == 'O' && p[2] == 'U'), 0))
+		uint32_t t = w >> 8;
+		uint32_t high = t | (t + 0x010101u);                  /* bit 7: a byte >= 0x7f */
+		uint32_t low = ((t | 0x808080u) - 0x212121u) ^ 0x808080u; /* bit 7: < 0x21 */
+		unsigned sz = plain_size[w & 0xffu];
+		if (__builtin_expect(((high | low) & 0x808080u) | (sz == 0) | ((t & 0xffffu) == ('O' | 'U' << 8)), 0))
 			break;
-		unsigned c = p[0] & 0x0fu;
-		pos += OBS_EV_HEADER + c + (c != 0);
+		pos += sz;
 	}
 	return pos;
 }
