@@ -40,24 +40,32 @@ static inline int cs(const struct emu *e, int k)
 static void thread_row(struct emu *e, struct emu_thread *t)
 {
 	int r = t->row;
+	/* the file and slot base in locals: an op's byte stores could alias
+	 * them, and they would be read again for every op */
+	int w = e->writing, base = ts(e, 0);
+	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
 	if (cpu != t->shown_cpu) {
 		t->shown_cpu = cpu;
-		if (e->writing)
-			prv_cpu(&e->prv[EMU_THREAD_FILE], r, cpu);
-		emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_AFFINITY), cpu);
+		if (w) {
+			prv_cpu(f, r, cpu);
+			prv_set(f, r, base + OT_AFFINITY, cpu);
+		}
 	}
 	if (t->state == t->shown_state)
 		return;
 	t->shown_state = t->state;
 	emu_model_state(e, t, 'O', (uint32_t) t->state);
-	emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_STATE), t->state);
+	if (w)
+		prv_set(f, r, base + OT_STATE, t->state);
 	int act = is_active(t->state);
 	if (act != t->marks_act) {
 		t->marks_act = act;
-		emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_TID), act ? t->sys->tid : 0);
-		for (int k = 0; k < e->nmarks; k++)
-			emu_out(e, EMU_THREAD_FILE, r, ts(e, OT_MARK0 + k), act ? t->mark[k] : 0);
+		if (!w)
+			return;
+		prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
+		for (int k = 0, n = e->nmarks; k < n; k++)
+			prv_set(f, r, base + OT_MARK0 + k, act ? t->mark[k] : 0);
 	}
 }
 
@@ -74,25 +82,30 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	c->running = n == 1 ? run : NULL;
 	run = c->running;
 	int r = c->row;
+	int w = e->writing, base = cs(e, 0); /* locals: see thread_row */
+	struct prv_file *f = &e->prv[EMU_CPU_FILE];
 	/* columns in ovniemu's order: pid, tid, nrun, flush, marks */
 	int new_run = run != c->marks_of;
-	if (new_run) {
-		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_PID), run ? run->sys->proc->pid : 0);
-		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_TID), run ? run->sys->tid : 0);
+	if (new_run && w) {
+		prv_set(f, r, base + OC_PID, run ? run->sys->proc->pid : 0);
+		prv_set(f, r, base + OC_TID, run ? run->sys->tid : 0);
 	}
 	if (n != c->shown_nrun) {
 		c->shown_nrun = n;
-		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_NRUN), n);
+		if (w)
+			prv_set(f, r, base + OC_NRUN, n);
 	}
 	if (!new_run)
 		return;
 	c->marks_of = run;
-	emu_out(e, EMU_CPU_FILE, r, cs(e, OC_FLUSH), run ? run->flushing : 0);
-	for (int k = 0; k < e->nmarks; k++)
-		emu_out(e, EMU_CPU_FILE, r, cs(e, OC_MARK0 + k), run ? run->mark[k] : 0);
+	if (!w)
+		return;
+	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
+	for (int k = 0, nm = e->nmarks; k < nm; k++)
+		prv_set(f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
 	/* other models' running-thread channels (the kernel's context switch) */
-	for (int k = 0; k < e->ntrack; k++)
-		emu_out(e, EMU_CPU_FILE, r, e->track_slot[k], run ? run->track[k] : 0);
+	for (int k = 0, nt = e->ntrack; k < nt; k++)
+		prv_set(f, r, e->track_slot[k], run ? run->track[k] : 0);
 }
 
 /* A physical CPU runs at most one thread (ovni-trace-format.md §8.3). */
@@ -332,10 +345,16 @@ static int mark_decode(struct emu *e, const struct weft_ev *ev, struct mark_ev *
 /* Only this mark's columns change. */
 static void mark_show(struct emu *e, const struct mark_ev *m)
 {
+	if (!e->writing)
+		return;
 	struct emu_thread *t = m->t;
-	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? t->mark[m->slot] : 0);
-	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_MARK0 + m->slot), t->mark[m->slot]);
+	int64_t v = t->mark[m->slot];
+	struct emu_cpu *c = t->cpu;
+	int show_cpu = c && c->running == t;
+	int crow = show_cpu ? c->row : 0, cslot = cs(e, OC_MARK0 + m->slot); /* before any op: see thread_row */
+	prv_set(&e->prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? v : 0);
+	if (show_cpu)
+		prv_set(&e->prv[EMU_CPU_FILE], crow, cslot, v);
 }
 
 static int mark_not_single(struct emu *e, const struct weft_ev *ev, const struct mark_ev *m,
