@@ -81,19 +81,24 @@ static void patch_bytes(struct prv_back *b, uint64_t off, const char *d, size_t 
 		memcpy(b->ob.buf + (off - b->ob.written), d, n);
 }
 
+/* Rebuild a row's "cpu:appl:task:thread:" for its current cpu. */
+static __attribute__((noinline)) void make_head(struct prv_back_row *r)
+{
+	uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
+	r->head[n++] = ':';
+	memcpy(r->head + n, r->prefix, r->prefix_len);
+	n += r->prefix_len;
+	r->head[n++] = ':';
+	r->head_len = n;
+	r->head_cpu = r->cpu;
+}
+
 /* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
 static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
 {
 	struct outbuf *o = &b->ob;
-	if (r->head_cpu != r->cpu) {
-		uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
-		r->head[n++] = ':';
-		memcpy(r->head + n, r->prefix, r->prefix_len);
-		n += r->prefix_len;
-		r->head[n++] = ':';
-		r->head_len = n;
-		r->head_cpu = r->cpu;
-	}
+	if (r->head_cpu != r->cpu)
+		make_head(r);
 	o->buf[o->len++] = kind;
 	o->buf[o->len++] = ':';
 	memcpy(o->buf + o->len, r->head, sizeof(r->head));
@@ -238,29 +243,42 @@ static void tclock_init(struct prv_tclock *c)
 
 /* "2:cpu:appl:task:thread:time" opening the event line of op->row, then
  * ":type:value" (the common op: kept small so the pipe loop inlines it).
- * PRV_OP_EVENT values equal to the last one written are dropped. */
+ * PRV_OP_EVENT values equal to the last one written are dropped. The text
+ * goes through a local cursor: with o->len in memory, every byte stored
+ * would make the compiler load it again. */
 static inline __attribute__((always_inline)) void put_event(struct prv_back *b, const struct prv_op *op)
 {
-	int64_t *last = &b->last[(size_t) op->row * (size_t) b->nslots + op->slot];
-	if (op->kind == PRV_OP_EVENT && *last == op->value)
+	uint32_t row = op->row, slot = op->slot;
+	int64_t v = op->value;
+	int64_t *last = &b->last[(size_t) row * (size_t) b->nslots + slot];
+	if (op->kind == PRV_OP_EVENT && *last == v)
 		return;
-	*last = op->value;
+	*last = v;
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
-	if (op->row != b->open_row) {
-		close_line(b);
-		put_head(b, '2', &b->rows[op->row]);
+	char *p = o->buf + o->len;
+	if (row != b->open_row) {
+		if (b->open_row != ~0u)
+			*p++ = '\n';
+		struct prv_back_row *r = &b->rows[row];
+		if (__builtin_expect(r->head_cpu != r->cpu, 0))
+			make_head(r);
+		p[0] = '2';
+		p[1] = ':';
+		memcpy(p + 2, r->head, sizeof(r->head));
+		p += 2 + r->head_len;
 		struct prv_tclock *c = b->clk;
 		time_string(c);
-		memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
-		o->len += c->tlen;
-		b->open_row = op->row;
+		memcpy(p, c->tstr, sizeof(c->tstr));
+		p += c->tlen;
+		b->open_row = row;
 		b->nrecords++;
 	}
-	memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
-	o->len += b->slot_len[op->slot];
-	ob_i64(o, op->value);
+	memcpy(p, b->slot_str[slot], sizeof(b->slot_str[slot]));
+	p += b->slot_len[slot];
+	p += fmt_i64(p, v);
+	o->len = (size_t) (p - o->buf);
 }
 
 /* A state op: close the row's open state record (patch its end) and open
