@@ -22,5 +22,6 @@ Suite *async_suite(void);
 Suite *recpipe_suite(void);
 Suite *vao_line_suite(void);
 Suite *vao_open_suite(void);
+Suite *prv_suite(void);
 
 #endif
