@@ -18,6 +18,7 @@
 #define WEFT_PRV_WRITER_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 #include "outbuf.h"
@@ -182,13 +183,19 @@ static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
 {
 	struct prv_pipe_w *w = f->pw;
 	w->sent_time = t;
-	if (w->time_end == w->wp) {
-		w->wp[-1].value = (int64_t) t;
+	struct prv_op *o = w->wp;
+	if (w->time_end == o) {
+		o[-1].value = (int64_t) t;
 		return;
 	}
-	prv_emit_op(f, 0, PRV_OP_TIME, 0, 0, (int64_t) t);
-	/* an op that filled its chunk went with it: never reused */
-	w->time_end = w->wp != w->cur ? w->wp : NULL;
+	/* a TIME op moves every file: kind, file, slot and row all 0, one
+	 * 8-byte store */
+	_Static_assert(PRV_OP_TIME == 0, "a zero op head is a TIME op");
+	memset(o, 0, 8);
+	o->value = (int64_t) t;
+	w->wp = w->time_end = o + 1;
+	if (__builtin_expect(o + 1 == w->wend, 0))
+		prv_pipe_publish(f->pipe); /* it went with the chunk: never reused */
 }
 
 void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t);
