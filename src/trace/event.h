@@ -20,4 +20,10 @@ struct weft_ev {
 	struct weft_stream *stream;
 };
 
+/* stream_decode_scanned writes the first five fields as one 8-byte word */
+_Static_assert(__builtin_offsetof(struct weft_ev, model) == 0 && __builtin_offsetof(struct weft_ev, cat) == 1 &&
+		       __builtin_offsetof(struct weft_ev, val) == 2 && __builtin_offsetof(struct weft_ev, jumbo) == 3 &&
+		       __builtin_offsetof(struct weft_ev, payload_len) == 4,
+	       "struct weft_ev layout");
+
 #endif

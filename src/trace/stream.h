@@ -13,6 +13,7 @@
 #define WEFT_STREAM_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "clock.h"
 #include "event.h"
@@ -93,17 +94,29 @@ static inline uint64_t stream_decode_scanned(struct weft_stream *s, uint64_t off
 		ev->payload_len = len;
 		ev->jumbo = 1;
 		sz = OBS_EV_HEADER + 4 + (uint64_t) len;
+		ev->model = p[1];
+		ev->cat = p[2];
+		ev->val = p[3];
 	} else {
+		uint32_t w;
+		memcpy(&w, p, 4);
 		uint32_t code = p[0] & 0x0fu;
 		uint32_t len = code + (code != 0);
 		ev->payload = p + OBS_EV_HEADER;
-		ev->payload_len = len;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* model, cat, val, jumbo (0) and payload_len in one store */
+		uint64_t head = (uint64_t) (w >> 8) | (uint64_t) len << 32;
+		memcpy(ev, &head, 8);
+#else
+		ev->model = p[1];
+		ev->cat = p[2];
+		ev->val = p[3];
 		ev->jumbo = 0;
+		ev->payload_len = len;
+		(void) w;
+#endif
 		sz = OBS_EV_HEADER + len;
 	}
-	ev->model = p[1];
-	ev->cat = p[2];
-	ev->val = p[3];
 	ev->clock = obs_u64(p + 4, s->swap);
 	ev->offset = off;
 	ev->time = ev->clock + (uint64_t) s->offset;
