@@ -3,22 +3,6 @@
 
 #include "merge.h"
 
-void merge_sift_down(uint64_t *h, int n, int i, uint64_t x)
-{
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n)
-			c += h[c + 1] < h[c];
-		if (!(h[c] < x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
 static struct weft_stream *stream_of(const struct weft_merge *m, uint64_t k)
 {
 	return m->by_rank[k & m->mask];

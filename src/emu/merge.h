@@ -33,7 +33,23 @@ struct weft_merge {
  * event. */
 int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e);
 
-void merge_sift_down(uint64_t *h, int n, int i, uint64_t x);
+/* Put x at heap slot i and move it down to its place. Inline: the merge
+ * calls it for most events when streams interleave closely. */
+static inline __attribute__((always_inline)) void merge_sift_down(uint64_t *h, int n, int i, uint64_t x)
+{
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n)
+			c += h[c + 1] < h[c];
+		if (!(h[c] < x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
 int merge_next_slow(struct weft_merge *m, struct weft_ev **ev, struct weft_err *e);
 
 /* Next event in global order: 1 = *ev set, 0 = all streams done, -1 = error.
