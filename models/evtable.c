@@ -150,14 +150,24 @@ void evtable_free(struct evtable *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void evtable_handle(struct evtable *t, char model, weft_handler h)
+void evtable_wrap(struct evtable *t, char model, weft_handler h)
 {
 	struct evinfo **slots = t->slots[model - 0x21];
 	if (!slots)
 		return;
 	for (int k = 0; k < 94 * 94; k++)
-		if (slots[k] && slots[k]->handler)
+		if (slots[k] && slots[k]->handler) {
+			slots[k]->inner = slots[k]->handler;
 			slots[k]->handler = h;
+		}
+}
+
+void evtable_default(struct evtable *t, weft_handler h)
+{
+	for (int m = 0; m < 94; m++)
+		for (int k = 0; t->slots[m] && k < 94 * 94; k++)
+			if (t->slots[m][k] && !t->slots[m][k]->handler)
+				t->slots[m][k]->handler = h;
 }
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev)

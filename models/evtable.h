@@ -35,7 +35,8 @@ struct evseg {
 
 struct evinfo {
 	/* hot fields first, on one cache line: the emulator reads them per event */
-	weft_handler handler;  /* decl->handler (a run may put another in, evtable_handle) */
+	weft_handler handler;  /* decl->handler; a run may put another in (evtable_wrap) */
+	weft_handler inner;    /* the handler evtable_wrap replaced, for the wrapper to call */
 	uint32_t size; /* fixed payload bytes (without the str tail) */
 	uint32_t exact; /* a payload of this length needs no other check (~0: a str tail) */
 	int has_str;
@@ -64,9 +65,12 @@ static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t
 	return s ? s[(c - 0x21) * 94 + (v - 0x21)] : 0;
 }
 
-/* Give every row of `model` that has a handler the handler h instead (for
- * one run: e.g. an error for a model no stream requires). */
-void evtable_handle(struct evtable *t, char model, weft_handler h);
+/* For one run: every row of `model` that has a handler gets h instead, the
+ * old one kept as `inner` (e.g. a check before it, or an error for a model
+ * no stream requires). */
+void evtable_wrap(struct evtable *t, char model, weft_handler h);
+/* For one run: every row without a handler gets h. */
+void evtable_default(struct evtable *t, weft_handler h);
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev);
 

@@ -91,6 +91,36 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 			       in->model->name);
 }
 
+/* ovni events of a thread the kernel took off its CPU (ovni-trace-format.md
+ * §8.1): the thread cannot be running code that emits them. */
+static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
+{
+	const struct emu_thread *t = &e->th[ev->stream->index];
+	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "ovni event until KCI", (long long) t->sys->tid);
+}
+
+/* The handler of ovni rows when a model marks threads off their CPU. */
+static int guarded(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	if (e->th[ev->stream->index].off_cpu)
+		return off_cpu_event(e, ev, err);
+	return in->inner(e, ev, in, err);
+}
+
+/* The handler of rows weft does not emulate (other models' events). */
+static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) in;
+	if (e->o.strict) {
+		const struct weft_model_def *d = model_by_id((char) ev->model);
+		return emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)", ev->model,
+				       d ? d->name : "unknown");
+	}
+	e->skipped[ev->model - 0x21]++;
+	return 0;
+}
+
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -162,10 +192,14 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			if (d->hooks->setup(e, err))
 				return -1;
 		}
-	/* rows of a model no stream requires: their handler is an error */
+	/* this run's handlers: none is NULL, and what the event loop would
+	 * test per event is in them (see dispatch_slow for the order) */
 	for (int m = 0; m < 94; m++)
 		if (!e->enabled[m])
-			evtable_handle(&e->tab, (char) (m + 0x21), not_required);
+			evtable_wrap(&e->tab, (char) (m + 0x21), not_required);
+	if (e->guard_off_cpu)
+		evtable_wrap(&e->tab, 'O', guarded);
+	evtable_default(&e->tab, not_emulated);
 	thread_owners(e);
 	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
 		return -1;
@@ -193,39 +227,26 @@ int emu_track(struct emu *e, int cpu_slot)
 	return e->ntrack++;
 }
 
-/* ovni events of a thread the kernel took off its CPU (ovni-trace-format.md
- * §8.1): the thread cannot be running code that emits them. */
-static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
-{
-	const struct emu_thread *t = &e->th[ev->stream->index];
-	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
-			       "ovni event until KCI", (long long) t->sys->tid);
-}
-
 /* Everything but a declared event with the plain payload its row expects:
- * unknown events, other models' events, payloads to check in full. */
+ * unknown events, payloads to check in full. The checks keep the order the
+ * per-run handlers would have (not required, off its CPU, payload). */
 static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct weft_ev *ev,
 						   const struct evinfo *in, struct weft_err *err)
 {
-	if (in && in->handler) {
-		if (in->handler == not_required)
+	weft_handler h = in ? in->decl->handler : NULL; /* the row's own */
+	if (h) {
+		if (!e->enabled[ev->model - 0x21])
 			return not_required(e, ev, in, err);
 		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
 		if (!ev_payload_ok(in, ev))
 			return emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
 					       ev->payload_len, in->size, in->decl->sig);
-		return in->handler(e, ev, in, err);
+		return h(e, ev, in, err);
 	}
 	if (ev->model == 'O')
 		return emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
-	if (e->o.strict) {
-		const struct weft_model_def *d = model_by_id((char) ev->model);
-		return emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)", ev->model,
-				       d ? d->name : "unknown");
-	}
-	e->skipped[ev->model - 0x21]++;
-	return 0;
+	return not_emulated(e, ev, in, err);
 }
 
 /* The event loop; with constant `observe` and `write`, neither is tested
@@ -248,8 +269,7 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			prv_time2(&e->prv[EMU_THREAD_FILE], &e->prv[EMU_CPU_FILE], e->now);
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
 		int rc;
-		if (__builtin_expect(in && ev->payload_len == in->exact && in->handler &&
-				     !(e->guard_off_cpu && ev->model == 'O'), 1))
+		if (__builtin_expect(in && ev->payload_len == in->exact, 1))
 			rc = in->handler(e, ev, in, err);
 		else
 			rc = dispatch_slow(e, ev, in, err);
