@@ -108,10 +108,94 @@ static inline void close_line(struct prv_back *b)
 	}
 }
 
+/* ---- the clock's strings ------------------------------------------------ */
+
+/* Digits of v without leading zeros (at least one). */
+static inline uint32_t ndigits(uint64_t v)
+{
+	uint32_t n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Make the clock's digits spell `now`. Times grow by little: the digits
+ * above the last eight rarely change, so they are kept and only the low
+ * eight are formatted again; the padded and the plain string are the same
+ * bytes. */
+static inline void time_string(struct prv_tclock *c)
+{
+	if (c->tval == c->now)
+		return;
+	uint64_t hi = c->now / 100000000;
+	uint32_t lo = (uint32_t) (c->now % 100000000);
+	if (hi != c->hi) {
+		/* hi < 2^64 / 10^8 < 10^12: twelve digits */
+		uint32_t top = (uint32_t) (hi / 100000000);
+		memcpy(c->digits, ob_digit_pairs + 2 * (top / 100), 2);
+		memcpy(c->digits + 2, ob_digit_pairs + 2 * (top % 100), 2);
+		fmt_8(c->digits + 4, (uint32_t) (hi % 100000000));
+		c->hi = hi;
+		c->hlen = hi ? ndigits(hi) : 0;
+	}
+	fmt_8(c->digits + 12, lo);
+	c->tlen = c->hlen ? c->hlen + 8 : ndigits(lo);
+	c->tval = c->now;
+}
+
+static void tclock_init(struct prv_tclock *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tval = ~0ull;
+	c->hi = ~0ull;
+}
+
+/* The plain time string at the end of the buffer (24 bytes stored, tlen
+ * kept: callers have OP_ROOM). */
+static inline void put_time(struct outbuf *o, struct prv_tclock *c)
+{
+	time_string(c);
+	memcpy(o->buf + o->len, c->digits + END_WIDTH - c->tlen, 24);
+	o->len += c->tlen;
+}
+
+/* Overwrite the 20-digit field at `off` with the current time. */
+static inline void patch_now(struct prv_back *b, uint64_t off)
+{
+	struct prv_tclock *c = b->clk;
+	time_string(c);
+	if (__builtin_expect(off >= b->ob.written, 1)) {
+		memcpy(b->ob.buf + (off - b->ob.written), c->digits, END_WIDTH);
+		return;
+	}
+	if (pwrite(b->fd, c->digits, END_WIDTH, (off_t) off) != END_WIDTH && !b->ob.failed)
+		b->ob.failed = errno ? errno : EIO;
+}
+
+/* Values of events: most are below 10000 (two pair lookups, the leading
+ * zeros dropped by copying from the right place; 4 bytes stored). */
+static inline void put_value(struct outbuf *o, int64_t v)
+{
+	if ((uint64_t) v < 10000) {
+		char t[4];
+		uint32_t u = (uint32_t) v;
+		memcpy(t, ob_digit_pairs + 2 * (u / 100), 2);
+		memcpy(t + 2, ob_digit_pairs + 2 * (u % 100), 2);
+		uint32_t n = u < 100 ? (u < 10 ? 1 : 2) : (u < 1000 ? 3 : 4);
+		memcpy(o->buf + o->len, t + 4 - n, 4);
+		o->len += n;
+		return;
+	}
+	ob_i64(o, v);
+}
+
 /* ---- communications ------------------------------------------------------- */
 
 #define COMM_ID_W 10
-#define COMM_RECV_LEN (4 * (COMM_ID_W + 1) + 2 * (END_WIDTH + 1) - 1)
+#define COMM_RCV_IDS (4 * (COMM_ID_W + 1) - 1) /* "cpu:appl:task:thread", padded */
+#define COMM_RECV_LEN (COMM_RCV_IDS + 2 * (END_WIDTH + 1))
 #define COMM_ROOM 320
 #define COMM_NONE UINT64_MAX
 #define COMM_RECVD (UINT64_MAX - 1) /* received: psend may still be patched */
@@ -142,30 +226,45 @@ static void comm_slot(struct prv_back *b, uint64_t id)
 	b->ncomm_off = n;
 }
 
-static void comm_send(struct prv_back *b, const struct prv_op *op)
+/* "3:cpu:appl:task:thread:lsend:" with lsend the current time (lsend
+ * given: `lsend` digits, else the clock's), then psend = lsend padded, the
+ * blank receiver part, ":size:tag". */
+static void comm_send(struct prv_back *b, const struct prv_op *op, int64_t size)
 {
 	struct outbuf *o = &b->ob;
 	if (o->len + COMM_ROOM > o->cap)
 		ob_drain(o);
 	close_line(b);
-	uint64_t id = (uint64_t) op->value;
+	uint64_t id = b->next_comm++;
 	comm_slot(b, id);
 	b->comm_off[2 * id] = o->written + o->len;
 	put_head(b, '3', &b->rows[op->row]);
-	ob_u64(o, (uint64_t) b->arg[0]);
+	struct prv_tclock *c = b->clk;
+	put_time(o, c);
 	o->buf[o->len++] = ':';
 	b->comm_off[2 * id + 1] = o->written + o->len;
-	pad20(o->buf + o->len, (uint64_t) b->arg[0]);
+	memcpy(o->buf + o->len, c->digits, END_WIDTH);
 	o->len += END_WIDTH;
 	memcpy(o->buf + o->len, comm_blank, sizeof(comm_blank) - 1);
 	o->len += sizeof(comm_blank) - 1;
 	o->buf[o->len++] = ':';
-	ob_i64(o, b->arg[1]);
+	put_value(o, size);
 	o->buf[o->len++] = ':';
-	ob_i64(o, b->arg[2]);
+	put_value(o, op->value);
 	o->buf[o->len++] = '\n';
 	b->nrecords++;
 	b->ncomms++;
+}
+
+/* A send at a time other than the clock's: the clock spells lsend for the
+ * record, then the time it had. */
+static void comm_send_at(struct prv_back *b, const struct prv_op *op, uint64_t lsend, int64_t size)
+{
+	struct prv_tclock *c = b->clk;
+	uint64_t now = c->now;
+	c->now = lsend;
+	comm_send(b, op, size);
+	c->now = now;
 }
 
 static int comm_open(const struct prv_back *b, uint64_t id)
@@ -178,25 +277,60 @@ static int comm_patchable(const struct prv_back *b, uint64_t id)
 	return id < b->ncomm_off && b->comm_off[2 * id + 1] != COMM_NONE;
 }
 
+/* The receiver ids of a row, for its current cpu. */
+static inline const char *rcv_ids(struct prv_back_row *r)
+{
+	if (r->rcv_cpu != r->cpu) {
+		pad10(r->rcv, r->cpu);
+		for (int k = 0; k < 3; k++) {
+			r->rcv[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
+			pad10(r->rcv + (k + 1) * (COMM_ID_W + 1), r->id[k]);
+		}
+		r->rcv_cpu = r->cpu;
+	}
+	return r->rcv;
+}
+
+/* Fill the receiver part of comm `id`: `row`'s ids, then the 20-digit
+ * lrecv and precv. Written in place when the record is still buffered. */
+static void comm_fill(struct prv_back *b, uint64_t id, uint32_t row, const char *lrecv,
+		      const char *precv)
+{
+	const char *ids = rcv_ids(&b->rows[row]);
+	uint64_t off = b->comm_off[2 * id + 1] + END_WIDTH + 1;
+	char tmp[COMM_RECV_LEN];
+	int direct = off >= b->ob.written;
+	char *d = direct ? b->ob.buf + (off - b->ob.written) : tmp;
+	memcpy(d, ids, COMM_RCV_IDS);
+	d[COMM_RCV_IDS] = ':';
+	memcpy(d + COMM_RCV_IDS + 1, lrecv, END_WIDTH);
+	d[COMM_RCV_IDS + 1 + END_WIDTH] = ':';
+	memcpy(d + COMM_RCV_IDS + 2 + END_WIDTH, precv, END_WIDTH);
+	if (!direct)
+		patch_bytes(b, off, tmp, sizeof(tmp));
+	b->comm_off[2 * id] = COMM_RECVD;
+}
+
+/* Received at the current time (lrecv = precv = now). */
 static void comm_recv(struct prv_back *b, const struct prv_op *op)
 {
 	uint64_t id = (uint64_t) op->value;
 	if (!comm_open(b, id))
 		return;
-	const struct prv_back_row *r = &b->rows[(uint32_t) b->arg[0]];
-	char d[COMM_RECV_LEN];
-	pad10(d, r->cpu);
-	for (int k = 0; k < 3; k++) {
-		d[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
-		pad10(d + (k + 1) * (COMM_ID_W + 1), r->id[k]);
-	}
-	char *t = d + 4 * (COMM_ID_W + 1);
-	t[-1] = ':';
-	pad20(t, (uint64_t) b->arg[1]);
-	t[END_WIDTH] = ':';
-	pad20(t + END_WIDTH + 1, (uint64_t) b->arg[2]);
-	patch_bytes(b, b->comm_off[2 * id + 1] + END_WIDTH + 1, d, sizeof(d));
-	b->comm_off[2 * id] = COMM_RECVD;
+	struct prv_tclock *c = b->clk;
+	time_string(c);
+	comm_fill(b, id, op->row, c->digits, c->digits);
+}
+
+static void comm_recv_at(struct prv_back *b, const struct prv_op *op, uint64_t lrecv, uint64_t precv)
+{
+	uint64_t id = (uint64_t) op->value;
+	if (!comm_open(b, id))
+		return;
+	char l[END_WIDTH], p[END_WIDTH];
+	pad20(l, lrecv);
+	pad20(p, precv);
+	comm_fill(b, id, op->row, l, p);
 }
 
 static void comm_drop(struct prv_back *b, uint64_t id)
@@ -206,34 +340,6 @@ static void comm_drop(struct prv_back *b, uint64_t id)
 	patch_bytes(b, b->comm_off[2 * id], "#", 1);
 	b->comm_off[2 * id] = b->comm_off[2 * id + 1] = COMM_NONE;
 	b->ndropped++;
-}
-
-/* The decimal string of the clock's `now`, made when a record needs it.
- * Times grow by little: the digits above the last eight rarely change, so
- * they are kept and only the low eight are formatted again. */
-static inline void time_string(struct prv_tclock *c)
-{
-	if (c->tval == c->now)
-		return;
-	uint64_t hi = c->now / 100000000;
-	if (hi == 0) {
-		c->tlen = (uint32_t) fmt_u64(c->tstr, c->now);
-		c->hlen = 0;
-	} else {
-		if (hi != c->hi || c->hlen == 0) {
-			c->hlen = (uint32_t) fmt_u64(c->tstr, hi);
-			c->hi = hi;
-		}
-		fmt_8(c->tstr + c->hlen, (uint32_t) (c->now % 100000000));
-		c->tlen = c->hlen + 8;
-	}
-	c->tval = c->now;
-}
-
-static void tclock_init(struct prv_tclock *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->tval = ~0ull;
 }
 
 /* "2:cpu:appl:task:thread:time" opening the event line of op->row, then
@@ -251,16 +357,13 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	if (op->row != b->open_row) {
 		close_line(b);
 		put_head(b, '2', &b->rows[op->row]);
-		struct prv_tclock *c = b->clk;
-		time_string(c);
-		memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
-		o->len += c->tlen;
+		put_time(o, b->clk);
 		b->open_row = op->row;
 		b->nrecords++;
 	}
 	memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
 	o->len += b->slot_len[op->slot];
-	ob_i64(o, op->value);
+	put_value(o, op->value);
 }
 
 /* A state op: close the row's open state record (patch its end) and open
@@ -272,16 +375,13 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 		ob_drain(o);
 	close_line(b);
 	struct prv_back_row *r = &b->rows[op->row];
-	struct prv_tclock *c = b->clk;
 	if (r->state)
-		patch20(b, r->state_end_off, c->now);
+		patch_now(b, r->state_end_off);
 	r->state = (uint32_t) op->value;
 	if (!r->state)
 		return;
 	put_head(b, '1', r);
-	time_string(c);
-	memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
-	o->len += c->tlen;
+	put_time(o, b->clk);
 	o->buf[o->len++] = ':';
 	r->state_end_off = o->written + o->len;
 	/* a placeholder: the end is patched when the state closes (or at
@@ -289,7 +389,7 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
 	o->len += END_WIDTH;
 	o->buf[o->len++] = ':';
-	ob_u64(o, r->state);
+	put_value(o, r->state);
 	o->buf[o->len++] = '\n';
 	b->nrecords++;
 }
@@ -318,7 +418,10 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		b->arg[b->narg++ & 3] = op->value;
 		break;
 	case PRV_OP_COMM_SEND:
-		comm_send(b, op);
+		comm_send(b, op, 0);
+		break;
+	case PRV_OP_COMM_SEND_ARGS:
+		comm_send_at(b, op, (uint64_t) b->arg[0], b->arg[1]);
 		b->narg = 0;
 		break;
 	case PRV_OP_COMM_PSEND:
@@ -328,11 +431,13 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		break;
 	case PRV_OP_COMM_RECV:
 		comm_recv(b, op);
+		break;
+	case PRV_OP_COMM_RECV_ARGS:
+		comm_recv_at(b, op, (uint64_t) b->arg[0], (uint64_t) b->arg[1]);
 		b->narg = 0;
 		break;
 	case PRV_OP_COMM_DROP:
 		comm_drop(b, (uint64_t) op->value);
-		b->narg = 0;
 		break;
 	}
 }
@@ -359,9 +464,6 @@ static void *pipe_main(void *arg)
 			const struct prv_op *op = &ops[i];
 			if (op->kind == PRV_OP_EVENT) {
 				put_event(back[op->file], op);
-			} else if (op->kind == PRV_OP_ARG) {
-				struct prv_back *b = back[op->file];
-				b->arg[b->narg++ & 3] = op->value;
 			} else if (op->kind == PRV_OP_STATE) {
 				put_state(back[op->file], op);
 			} else if (op->kind == PRV_OP_TIME) {
@@ -477,13 +579,18 @@ void prv_flush_now(struct prv_file *f)
 	f->nsdirty = 0;
 }
 
+/* The common cases are one op at the current time; other times, sizes and
+ * the psend patch carry ARG ops (see PRV_OP_COMM_SEND). */
 uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
 {
 	uint64_t id = f->next_comm++;
+	if (__builtin_expect(lsend == f->now && size == 0, 1)) {
+		prv_emit_op(f, 1, PRV_OP_COMM_SEND, (uint32_t) row, 0, tag);
+		return id;
+	}
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lsend);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, size);
-	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, tag);
-	prv_emit_op(f, 0, PRV_OP_COMM_SEND, (uint32_t) row, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_COMM_SEND_ARGS, (uint32_t) row, 0, tag);
 	return id;
 }
 
@@ -495,10 +602,13 @@ void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
 
 void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
 {
-	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, row);
+	if (__builtin_expect(lrecv == f->now && precv == f->now, 1)) {
+		prv_emit_op(f, 1, PRV_OP_COMM_RECV, (uint32_t) row, 0, (int64_t) id);
+		return;
+	}
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) precv);
-	prv_emit_op(f, 0, PRV_OP_COMM_RECV, 0, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_COMM_RECV_ARGS, (uint32_t) row, 0, (int64_t) id);
 }
 
 void prv_comm_drop(struct prv_file *f, uint64_t id)
@@ -555,6 +665,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		b->rows[r].prefix_len = (uint32_t) n;
 		memcpy(b->rows[r].id, ids[r], sizeof(b->rows[r].id));
 		b->rows[r].head_cpu = ~0u;
+		b->rows[r].rcv_cpu = ~0u;
 	}
 	b->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*b->slot_str));
 	b->slot_len = weft_xcalloc((size_t) nslots + 1, 1);
@@ -641,7 +752,7 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	for (int r = 0; r < b->nrows; r++)
 		if (b->rows[r].state)
 			patch20(b, b->rows[r].state_end_off, ftime);
-	for (uint64_t id = 0; id < b->ncomm_off; id++)
+	for (uint64_t id = 0; id < b->next_comm; id++)
 		comm_drop(b, id); /* sends never received become comments */
 	patch20(b, b->ftime_off, ftime);
 	int rc = ob_flush(&b->ob, e, b->tmp_path);
