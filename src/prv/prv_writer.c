@@ -174,21 +174,45 @@ static inline void patch_now(struct prv_back *b, uint64_t off)
 		b->ob.failed = errno ? errno : EIO;
 }
 
-/* Values of events: most are below 10000 (two pair lookups, the leading
- * zeros dropped by copying from the right place; 4 bytes stored). */
+/* Values below 10000 (most event values, states, tags) as one table
+ * lookup: the digits left-aligned in 4 bytes, and their count. Made once,
+ * before the first file opens. */
+#define VAL_SMALL 10000
+static char val_digits[VAL_SMALL][4];
+static uint8_t val_len[VAL_SMALL];
+static pthread_once_t val_once = PTHREAD_ONCE_INIT;
+
+static void val_init(void)
+{
+	for (uint32_t v = 0; v < VAL_SMALL; v++)
+		val_len[v] = (uint8_t) fmt_u64(val_digits[v], v);
+}
+
+/* Larger values below 10^8 (node ids used as tags): eight digits by pairs,
+ * the leading zeros dropped by copying from the right place. */
+static inline void put_value_8(struct outbuf *o, uint32_t v)
+{
+	char t[8];
+	uint32_t a = v / 10000, b = v % 10000;
+	memcpy(t, ob_digit_pairs + 2 * (a / 100), 2);
+	memcpy(t + 2, ob_digit_pairs + 2 * (a % 100), 2);
+	memcpy(t + 4, ob_digit_pairs + 2 * (b / 100), 2);
+	memcpy(t + 6, ob_digit_pairs + 2 * (b % 100), 2);
+	uint32_t n = 4 + val_len[a];
+	memcpy(o->buf + o->len, t + 8 - n, 8);
+	o->len += n;
+}
+
 static inline void put_value(struct outbuf *o, int64_t v)
 {
-	if ((uint64_t) v < 10000) {
-		char t[4];
-		uint32_t u = (uint32_t) v;
-		memcpy(t, ob_digit_pairs + 2 * (u / 100), 2);
-		memcpy(t + 2, ob_digit_pairs + 2 * (u % 100), 2);
-		uint32_t n = u < 100 ? (u < 10 ? 1 : 2) : (u < 1000 ? 3 : 4);
-		memcpy(o->buf + o->len, t + 4 - n, 4);
-		o->len += n;
-		return;
+	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1)) {
+		memcpy(o->buf + o->len, val_digits[v], 4);
+		o->len += val_len[v];
+	} else if ((uint64_t) v < 100000000) {
+		put_value_8(o, (uint32_t) v);
+	} else {
+		ob_i64(o, v);
 	}
-	ob_i64(o, v);
 }
 
 /* ---- communications ------------------------------------------------------- */
@@ -630,6 +654,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	     const int32_t *slot_type, int gzip, struct weft_err *e)
 {
 	memset(f, 0, sizeof(*f));
+	pthread_once(&val_once, val_init);
 	struct prv_back *b = &f->back;
 	b->path = weft_xstrdup(path);
 	b->tmp_path = tmp_name(path);
