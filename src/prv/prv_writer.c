@@ -188,12 +188,16 @@ static void val_init(void)
 		val_len[v] = (uint8_t) fmt_u64(val_digits[v], v);
 }
 
-/* Larger values below 10^8 (node ids used as tags): eight digits by pairs,
+/* Larger values: below 10^8 (node ids used as tags) eight digits by pairs,
  * the leading zeros dropped by copying from the right place. */
-static inline void put_value_8(struct outbuf *o, uint32_t v)
+static __attribute__((noinline)) void put_value_big(struct outbuf *o, int64_t v)
 {
+	if ((uint64_t) v >= 100000000) {
+		ob_i64(o, v);
+		return;
+	}
 	char t[8];
-	uint32_t a = v / 10000, b = v % 10000;
+	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
 	memcpy(t, ob_digit_pairs + 2 * (a / 100), 2);
 	memcpy(t + 2, ob_digit_pairs + 2 * (a % 100), 2);
 	memcpy(t + 4, ob_digit_pairs + 2 * (b / 100), 2);
@@ -203,16 +207,14 @@ static inline void put_value_8(struct outbuf *o, uint32_t v)
 	o->len += n;
 }
 
-static inline void put_value(struct outbuf *o, int64_t v)
+static inline __attribute__((always_inline)) void put_value(struct outbuf *o, int64_t v)
 {
 	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1)) {
 		memcpy(o->buf + o->len, val_digits[v], 4);
 		o->len += val_len[v];
-	} else if ((uint64_t) v < 100000000) {
-		put_value_8(o, (uint32_t) v);
-	} else {
-		ob_i64(o, v);
+		return;
 	}
+	put_value_big(o, v);
 }
 
 /* ---- communications ------------------------------------------------------- */
