@@ -81,12 +81,15 @@ static void patch_bytes(struct prv_back *b, uint64_t off, const char *d, size_t 
 		memcpy(b->ob.buf + (off - b->ob.written), d, n);
 }
 
-/* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
+/* "K:cpu:appl:task:thread:" of a row (K the record kind), rebuilt only
+ * when its cpu changed. The usual head fits in 32 bytes: one copy of 32,
+ * then the kind. */
 static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
 {
 	struct outbuf *o = &b->ob;
-	if (r->head_cpu != r->cpu) {
-		uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
+	if (__builtin_expect(r->head_cpu != r->cpu, 0)) {
+		r->head[1] = ':';
+		uint32_t n = 2 + (uint32_t) fmt_u64(r->head + 2, r->cpu);
 		r->head[n++] = ':';
 		memcpy(r->head + n, r->prefix, r->prefix_len);
 		n += r->prefix_len;
@@ -94,9 +97,11 @@ static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *
 		r->head_len = n;
 		r->head_cpu = r->cpu;
 	}
-	o->buf[o->len++] = kind;
-	o->buf[o->len++] = ':';
-	memcpy(o->buf + o->len, r->head, sizeof(r->head));
+	char *d = o->buf + o->len;
+	memcpy(d, r->head, 32);
+	if (__builtin_expect(r->head_len > 32, 0))
+		memcpy(d + 32, r->head + 32, sizeof(r->head) - 32);
+	d[0] = kind;
 	o->len += r->head_len;
 }
 
@@ -280,6 +285,7 @@ static void comm_send(struct prv_back *b, const struct prv_op *op, int64_t size)
 	o->buf[o->len++] = '\n';
 	b->nrecords++;
 	b->ncomms++;
+	b->nopen++;
 }
 
 /* A send at a time other than the clock's: the clock spells lsend for the
@@ -335,6 +341,7 @@ static void comm_fill(struct prv_back *b, uint64_t id, uint32_t row, const char 
 	if (!direct)
 		patch_bytes(b, off, tmp, sizeof(tmp));
 	b->comm_off[2 * id] = COMM_RECVD;
+	b->nopen--;
 }
 
 /* Received at the current time (lrecv = precv = now). */
@@ -366,6 +373,7 @@ static void comm_drop(struct prv_back *b, uint64_t id)
 	patch_bytes(b, b->comm_off[2 * id], "#", 1);
 	b->comm_off[2 * id] = b->comm_off[2 * id + 1] = COMM_NONE;
 	b->ndropped++;
+	b->nopen--;
 }
 
 /* "2:cpu:appl:task:thread:time" opening the event line of op->row, then
@@ -779,8 +787,10 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	for (int r = 0; r < b->nrows; r++)
 		if (b->rows[r].state)
 			patch20(b, b->rows[r].state_end_off, ftime);
-	for (uint64_t id = 0; id < b->next_comm; id++)
-		comm_drop(b, id); /* sends never received become comments */
+	/* sends never received become comments (the last ones, usually: look
+	 * from the end until none is open) */
+	for (uint64_t id = b->next_comm; id-- > 0 && b->nopen;)
+		comm_drop(b, id);
 	patch20(b, b->ftime_off, ftime);
 	int rc = ob_flush(&b->ob, e, b->tmp_path);
 	if (rc == 0 && b->gzip) {

@@ -52,7 +52,7 @@ struct prv_back_row {
 	uint32_t id[3];       /* appl, task, thread */
 	uint32_t prefix_len;
 	uint32_t cpu;
-	char head[64];        /* "cpu:appl:task:thread:" for `cpu` */
+	char head[64];        /* "K:cpu:appl:task:thread:" for `cpu` (K: kind) */
 	uint32_t head_len;
 	uint32_t head_cpu;    /* cpu the head was built for; ~0 = none */
 	uint32_t state;       /* state of the open record, 0 = none */
@@ -95,6 +95,7 @@ struct prv_back {
 	uint64_t *comm_off;
 	uint64_t ncomm_off;
 	uint64_t next_comm;   /* id of the next send (counted like the front's) */
+	uint64_t nopen;       /* sends neither received nor dropped */
 	int64_t arg[4];
 	int narg;
 	uint64_t ncomms;      /* records written (patched to comments included) */
