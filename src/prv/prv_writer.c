@@ -613,19 +613,13 @@ void prv_flush_now(struct prv_file *f)
 	f->nsdirty = 0;
 }
 
-/* The common cases are one op at the current time; other times, sizes and
- * the psend patch carry ARG ops (see PRV_OP_COMM_SEND). */
-uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
+/* The rest of prv_comm_send and prv_comm_recv: other times and sizes
+ * carry ARG ops (see PRV_OP_COMM_SEND). */
+void prv_comm_send_args(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
 {
-	uint64_t id = f->next_comm++;
-	if (__builtin_expect(lsend == f->now && size == 0, 1)) {
-		prv_emit_op(f, 1, PRV_OP_COMM_SEND, (uint32_t) row, 0, tag);
-		return id;
-	}
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lsend);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, size);
 	prv_emit_op(f, 0, PRV_OP_COMM_SEND_ARGS, (uint32_t) row, 0, tag);
-	return id;
 }
 
 void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
@@ -634,20 +628,11 @@ void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
 	prv_emit_op(f, 0, PRV_OP_COMM_PSEND, 0, 0, (int64_t) id);
 }
 
-void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
+void prv_comm_recv_args(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
 {
-	if (__builtin_expect(lrecv == f->now && precv == f->now, 1)) {
-		prv_emit_op(f, 1, PRV_OP_COMM_RECV, (uint32_t) row, 0, (int64_t) id);
-		return;
-	}
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) precv);
 	prv_emit_op(f, 0, PRV_OP_COMM_RECV_ARGS, (uint32_t) row, 0, (int64_t) id);
-}
-
-void prv_comm_drop(struct prv_file *f, uint64_t id)
-{
-	prv_emit_op(f, 0, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
 }
 
 static char *tmp_name(const char *path)

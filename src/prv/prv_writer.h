@@ -246,10 +246,35 @@ static inline void prv_cpu(struct prv_file *f, int row, uint32_t cpu)
  * prv_close for a send never received, turns the record into a '#' comment.
  * The receiver CPU is the receiving row's CPU when prv_comm_recv is
  * called. */
-uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag);
+void prv_comm_send_args(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag);
+void prv_comm_recv_args(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv);
 void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend);
-void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv);
-void prv_comm_drop(struct prv_file *f, uint64_t id);
+
+/* Inline: the common send (now, size 0) and receive (now) are one op. */
+static inline uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size,
+				     int64_t tag)
+{
+	uint64_t id = f->next_comm++;
+	if (__builtin_expect(lsend == f->now && size == 0, 1))
+		prv_emit_op(f, 1, PRV_OP_COMM_SEND, (uint32_t) row, 0, tag);
+	else
+		prv_comm_send_args(f, row, lsend, size, tag);
+	return id;
+}
+
+static inline void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv,
+				 uint64_t precv)
+{
+	if (__builtin_expect(lrecv == f->now && precv == f->now, 1))
+		prv_emit_op(f, 1, PRV_OP_COMM_RECV, (uint32_t) row, 0, (int64_t) id);
+	else
+		prv_comm_recv_args(f, id, row, lrecv, precv);
+}
+
+static inline void prv_comm_drop(struct prv_file *f, uint64_t id)
+{
+	prv_emit_op(f, 0, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
+}
 
 /* Write what is pending, close open states at `ftime`, patch the header's
  * end time, compress if asked, and rename into place. With a pipe, call
