@@ -179,43 +179,47 @@ static inline void patch_now(struct prv_back *b, uint64_t off)
 		b->ob.failed = errno ? errno : EIO;
 }
 
-/* Values below 10000 (most event values, states, tags) as one table
- * lookup: the digits left-aligned in 4 bytes, and their count. Made once,
- * before the first file opens. */
+/* Values below 10000 (most event values, states, tags) from one table:
+ * four digits zero-padded and their count without leading zeros (a value
+ * is the last `len` digits, copied as 4 bytes). Made once, before the
+ * first file opens. */
 #define VAL_SMALL 10000
-static char val_digits[VAL_SMALL][4];
+static char val_pad4[VAL_SMALL + 1][4]; /* one spare row: 4-byte reads past the last */
 static uint8_t val_len[VAL_SMALL];
 static pthread_once_t val_once = PTHREAD_ONCE_INIT;
 
 static void val_init(void)
 {
-	for (uint32_t v = 0; v < VAL_SMALL; v++)
-		val_len[v] = (uint8_t) fmt_u64(val_digits[v], v);
+	for (uint32_t v = 0; v < VAL_SMALL; v++) {
+		memcpy(val_pad4[v], ob_digit_pairs + 2 * (v / 100), 2);
+		memcpy(val_pad4[v] + 2, ob_digit_pairs + 2 * (v % 100), 2);
+		val_len[v] = (uint8_t) (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4);
+	}
 }
 
-/* Larger values: below 10^8 (node ids used as tags) eight digits by pairs,
- * the leading zeros dropped by copying from the right place. */
+static inline void put_small(char *d, uint32_t v)
+{
+	memcpy(d, val_pad4[v] + 4 - val_len[v], 4);
+}
+
+/* Larger values: below 10^8 (node ids used as tags) as two table rows. */
 static __attribute__((noinline)) void put_value_big(struct outbuf *o, int64_t v)
 {
 	if ((uint64_t) v >= 100000000) {
 		ob_i64(o, v);
 		return;
 	}
-	char t[8];
 	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
-	memcpy(t, ob_digit_pairs + 2 * (a / 100), 2);
-	memcpy(t + 2, ob_digit_pairs + 2 * (a % 100), 2);
-	memcpy(t + 4, ob_digit_pairs + 2 * (b / 100), 2);
-	memcpy(t + 6, ob_digit_pairs + 2 * (b % 100), 2);
-	uint32_t n = 4 + val_len[a];
-	memcpy(o->buf + o->len, t + 8 - n, 8);
-	o->len += n;
+	char *d = o->buf + o->len;
+	put_small(d, a);
+	memcpy(d + val_len[a], val_pad4[b], 4);
+	o->len += val_len[a] + 4u;
 }
 
 static inline __attribute__((always_inline)) void put_value(struct outbuf *o, int64_t v)
 {
 	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1)) {
-		memcpy(o->buf + o->len, val_digits[v], 4);
+		put_small(o->buf + o->len, (uint32_t) v);
 		o->len += val_len[v];
 		return;
 	}
