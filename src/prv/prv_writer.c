@@ -374,7 +374,11 @@ static void comm_drop(struct prv_back *b, uint64_t id)
 {
 	if (!comm_open(b, id))
 		return;
-	patch_bytes(b, b->comm_off[2 * id], "#", 1);
+	uint64_t off = b->comm_off[2 * id];
+	if (off >= b->ob.written)
+		b->ob.buf[off - b->ob.written] = '#';
+	else
+		patch_bytes(b, off, "#", 1);
 	b->comm_off[2 * id] = b->comm_off[2 * id + 1] = COMM_NONE;
 	b->ndropped++;
 	b->nopen--;
