@@ -81,12 +81,16 @@ static void patch_bytes(struct prv_back *b, uint64_t off, const char *d, size_t 
 		memcpy(b->ob.buf + (off - b->ob.written), d, n);
 }
 
-/* "K:cpu:appl:task:thread:" of a row (K the record kind), rebuilt only
- * when its cpu changed. The usual head fits in 32 bytes: one copy of 32,
- * then the kind. */
-static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
+/* The record writers below keep the output position in a local pointer
+ * and store the buffer's length once: through a char pointer every byte
+ * stored could alias the outbuf, so o->buf and o->len would be loaded
+ * again after each one. */
+
+/* "K:cpu:appl:task:thread:" of a row (K the record kind) at d, rebuilt
+ * only when its cpu changed; returns the end. The usual head fits in 32
+ * bytes: one copy of 32, then the kind. */
+static inline char *put_head(char *d, char kind, struct prv_back_row *r)
 {
-	struct outbuf *o = &b->ob;
 	if (__builtin_expect(r->head_cpu != r->cpu, 0)) {
 		r->head[1] = ':';
 		uint32_t n = 2 + (uint32_t) fmt_u64(r->head + 2, r->cpu);
@@ -97,12 +101,11 @@ static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *
 		r->head_len = n;
 		r->head_cpu = r->cpu;
 	}
-	char *d = o->buf + o->len;
 	memcpy(d, r->head, 32);
 	if (__builtin_expect(r->head_len > 32, 0))
 		memcpy(d + 32, r->head + 32, sizeof(r->head) - 32);
 	d[0] = kind;
-	o->len += r->head_len;
+	return d + r->head_len;
 }
 
 static inline void close_line(struct prv_back *b)
@@ -157,13 +160,14 @@ static void tclock_init(struct prv_tclock *c)
 	c->hi = ~0ull;
 }
 
-/* The plain time string at the end of the buffer (24 bytes stored, tlen
- * kept: callers have OP_ROOM). */
-static inline void put_time(struct outbuf *o, struct prv_tclock *c)
+/* The plain time string at d (24 bytes stored, tlen kept: callers have
+ * OP_ROOM); returns the end. */
+static inline char *put_time(char *d, struct prv_tclock *c)
 {
 	time_string(c);
-	memcpy(o->buf + o->len, c->digits + END_WIDTH - c->tlen, 24);
-	o->len += c->tlen;
+	uint32_t n = c->tlen;
+	memcpy(d, c->digits + END_WIDTH - n, 24);
+	return d + n;
 }
 
 /* Overwrite the 20-digit field at `off` with the current time. */
@@ -197,33 +201,30 @@ static void val_init(void)
 	}
 }
 
-static inline void put_small(char *d, uint32_t v)
+static inline char *put_small(char *d, uint32_t v)
 {
-	memcpy(d, val_pad4[v] + 4 - val_len[v], 4);
+	uint32_t n = val_len[v];
+	memcpy(d, val_pad4[v] + 4 - n, 4);
+	return d + n;
 }
 
 /* Larger values: below 10^8 (node ids used as tags) as two table rows. */
-static __attribute__((noinline)) void put_value_big(struct outbuf *o, int64_t v)
+static __attribute__((noinline)) char *put_value_big(char *d, int64_t v)
 {
-	if ((uint64_t) v >= 100000000) {
-		ob_i64(o, v);
-		return;
-	}
+	if ((uint64_t) v >= 100000000)
+		return d + fmt_i64(d, v);
 	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
-	char *d = o->buf + o->len;
-	put_small(d, a);
-	memcpy(d + val_len[a], val_pad4[b], 4);
-	o->len += val_len[a] + 4u;
+	d = put_small(d, a);
+	memcpy(d, val_pad4[b], 4);
+	return d + 4;
 }
 
-static inline __attribute__((always_inline)) void put_value(struct outbuf *o, int64_t v)
+/* A value at d; returns the end. */
+static inline __attribute__((always_inline)) char *put_value(char *d, int64_t v)
 {
-	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1)) {
-		put_small(o->buf + o->len, (uint32_t) v);
-		o->len += val_len[v];
-		return;
-	}
-	put_value_big(o, v);
+	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1))
+		return put_small(d, (uint32_t) v);
+	return put_value_big(d, v);
 }
 
 /* ---- communications ------------------------------------------------------- */
@@ -272,21 +273,23 @@ static void comm_send(struct prv_back *b, const struct prv_op *op, int64_t size)
 	close_line(b);
 	uint64_t id = b->next_comm++;
 	comm_slot(b, id);
+	char *base = o->buf, *d = base + o->len;
 	b->comm_off[2 * id] = o->written + o->len;
-	put_head(b, '3', &b->rows[op->row]);
+	d = put_head(d, '3', &b->rows[op->row]);
 	struct prv_tclock *c = b->clk;
-	put_time(o, c);
-	o->buf[o->len++] = ':';
-	b->comm_off[2 * id + 1] = o->written + o->len;
-	memcpy(o->buf + o->len, c->digits, END_WIDTH);
-	o->len += END_WIDTH;
-	memcpy(o->buf + o->len, comm_blank, sizeof(comm_blank) - 1);
-	o->len += sizeof(comm_blank) - 1;
-	o->buf[o->len++] = ':';
-	put_value(o, size);
-	o->buf[o->len++] = ':';
-	put_value(o, op->value);
-	o->buf[o->len++] = '\n';
+	d = put_time(d, c);
+	*d++ = ':';
+	b->comm_off[2 * id + 1] = o->written + (uint64_t) (d - base);
+	memcpy(d, c->digits, END_WIDTH);
+	d += END_WIDTH;
+	memcpy(d, comm_blank, sizeof(comm_blank) - 1);
+	d += sizeof(comm_blank) - 1;
+	*d++ = ':';
+	d = put_value(d, size);
+	*d++ = ':';
+	d = put_value(d, op->value);
+	*d++ = '\n';
+	o->len = (size_t) (d - base);
 	b->nrecords++;
 	b->ncomms++;
 	b->nopen++;
@@ -396,16 +399,19 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
+	char *base = o->buf, *d = base + o->len;
 	if (op->row != b->open_row) {
-		close_line(b);
-		put_head(b, '2', &b->rows[op->row]);
-		put_time(o, b->clk);
+		if (b->open_row != ~0u)
+			*d++ = '\n';
+		d = put_head(d, '2', &b->rows[op->row]);
+		d = put_time(d, b->clk);
 		b->open_row = op->row;
 		b->nrecords++;
 	}
-	memcpy(o->buf + o->len, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
-	o->len += b->slot_len[op->slot];
-	put_value(o, op->value);
+	memcpy(d, b->slot_str[op->slot], sizeof(b->slot_str[op->slot]));
+	d += b->slot_len[op->slot];
+	d = put_value(d, op->value);
+	o->len = (size_t) (d - base);
 }
 
 /* A state op: close the row's open state record (patch its end) and open
@@ -419,20 +425,23 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	struct prv_back_row *r = &b->rows[op->row];
 	if (r->state)
 		patch_now(b, r->state_end_off);
-	r->state = (uint32_t) op->value;
-	if (!r->state)
+	uint32_t state = (uint32_t) op->value;
+	r->state = state;
+	if (!state)
 		return;
-	put_head(b, '1', r);
-	put_time(o, b->clk);
-	o->buf[o->len++] = ':';
-	r->state_end_off = o->written + o->len;
+	char *base = o->buf, *d = base + o->len;
+	d = put_head(d, '1', r);
+	d = put_time(d, b->clk);
+	*d++ = ':';
+	r->state_end_off = o->written + (uint64_t) (d - base);
 	/* a placeholder: the end is patched when the state closes (or at
 	 * prv_close) */
-	memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
-	o->len += END_WIDTH;
-	o->buf[o->len++] = ':';
-	put_value(o, r->state);
-	o->buf[o->len++] = '\n';
+	memcpy(d, comm_blank + 45, END_WIDTH);
+	d += END_WIDTH;
+	*d++ = ':';
+	d = put_value(d, state);
+	*d++ = '\n';
+	o->len = (size_t) (d - base);
 	b->nrecords++;
 }
 
