@@ -208,23 +208,23 @@ static inline char *put_small(char *d, uint32_t v)
 	return d + n;
 }
 
-/* Larger values: below 10^8 (node ids used as tags) as two table rows. */
-static __attribute__((noinline)) char *put_value_big(char *d, int64_t v)
+static __attribute__((noinline)) char *put_value_huge(char *d, int64_t v)
 {
-	if ((uint64_t) v >= 100000000)
-		return d + fmt_i64(d, v);
-	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
-	d = put_small(d, a);
-	memcpy(d, val_pad4[b], 4);
-	return d + 4;
+	return d + fmt_i64(d, v);
 }
 
-/* A value at d; returns the end. */
+/* A value at d; returns the end. Below 10^8 (node ids too, as values
+ * and tags) as one or two table rows. */
 static inline __attribute__((always_inline)) char *put_value(char *d, int64_t v)
 {
 	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1))
 		return put_small(d, (uint32_t) v);
-	return put_value_big(d, v);
+	if (__builtin_expect((uint64_t) v >= 100000000, 0))
+		return put_value_huge(d, v);
+	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
+	d = put_small(d, a);
+	memcpy(d, val_pad4[b], 4);
+	return d + 4;
 }
 
 /* ---- communications ------------------------------------------------------- */
