@@ -116,6 +116,31 @@ static inline void close_line(struct prv_back *b)
 	}
 }
 
+/* Values below 10000 (most event values, states, tags) from one table:
+ * four digits zero-padded and their count without leading zeros (a value
+ * is the last `len` digits, copied as 4 bytes). Made once, before the
+ * first file opens. */
+#define VAL_SMALL 10000
+static char val_pad4[VAL_SMALL + 1][4]; /* one spare row: 4-byte reads past the last */
+static uint8_t val_len[VAL_SMALL];
+static pthread_once_t val_once = PTHREAD_ONCE_INIT;
+
+static void val_init(void)
+{
+	for (uint32_t v = 0; v < VAL_SMALL; v++) {
+		memcpy(val_pad4[v], ob_digit_pairs + 2 * (v / 100), 2);
+		memcpy(val_pad4[v] + 2, ob_digit_pairs + 2 * (v % 100), 2);
+		val_len[v] = (uint8_t) (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4);
+	}
+}
+
+static inline char *put_small(char *d, uint32_t v)
+{
+	uint32_t n = val_len[v];
+	memcpy(d, val_pad4[v] + 4 - n, 4);
+	return d + n;
+}
+
 /* ---- the clock's strings ------------------------------------------------ */
 
 /* Digits of v without leading zeros (at least one). */
@@ -148,8 +173,11 @@ static inline void time_string(struct prv_tclock *c)
 		c->hi = hi;
 		c->hlen = hi ? ndigits(hi) : 0;
 	}
-	fmt_8(c->digits + 12, lo);
-	c->tlen = c->hlen ? c->hlen + 8 : ndigits(lo);
+	/* the low eight digits as two rows of the value table */
+	uint32_t lh = lo / 10000;
+	memcpy(c->digits + 12, val_pad4[lh], 4);
+	memcpy(c->digits + 16, val_pad4[lo % 10000], 4);
+	c->tlen = c->hlen ? c->hlen + 8 : lh ? 4u + val_len[lh] : val_len[lo];
 	c->tval = c->now;
 }
 
@@ -181,31 +209,6 @@ static inline void patch_now(struct prv_back *b, uint64_t off)
 	}
 	if (pwrite(b->fd, c->digits, END_WIDTH, (off_t) off) != END_WIDTH && !b->ob.failed)
 		b->ob.failed = errno ? errno : EIO;
-}
-
-/* Values below 10000 (most event values, states, tags) from one table:
- * four digits zero-padded and their count without leading zeros (a value
- * is the last `len` digits, copied as 4 bytes). Made once, before the
- * first file opens. */
-#define VAL_SMALL 10000
-static char val_pad4[VAL_SMALL + 1][4]; /* one spare row: 4-byte reads past the last */
-static uint8_t val_len[VAL_SMALL];
-static pthread_once_t val_once = PTHREAD_ONCE_INIT;
-
-static void val_init(void)
-{
-	for (uint32_t v = 0; v < VAL_SMALL; v++) {
-		memcpy(val_pad4[v], ob_digit_pairs + 2 * (v / 100), 2);
-		memcpy(val_pad4[v] + 2, ob_digit_pairs + 2 * (v % 100), 2);
-		val_len[v] = (uint8_t) (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4);
-	}
-}
-
-static inline char *put_small(char *d, uint32_t v)
-{
-	uint32_t n = val_len[v];
-	memcpy(d, val_pad4[v] + 4 - n, 4);
-	return d + n;
 }
 
 static __attribute__((noinline)) char *put_value_huge(char *d, int64_t v)
