@@ -11,7 +11,7 @@
 #include "prv_writer.h"
 
 #define END_WIDTH 20 /* digits of a patchable time */
-#define OUTBUF_SIZE (1u << 20)
+#define OUTBUF_SIZE (1u << 18) /* 256 KiB writes: less kernel time per byte than 1 MiB here (see performance.md) */
 #define OP_ROOM 200  /* bytes one op may append */
 #define PIPE_FILES 4
 
@@ -81,28 +81,31 @@ static void patch_bytes(struct prv_back *b, uint64_t off, const char *d, size_t 
 		memcpy(b->ob.buf + (off - b->ob.written), d, n);
 }
 
-/* Rebuild a row's "cpu:appl:task:thread:" for its current cpu. */
-static __attribute__((noinline)) void make_head(struct prv_back_row *r)
-{
-	uint32_t n = (uint32_t) fmt_u64(r->head, r->cpu);
-	r->head[n++] = ':';
-	memcpy(r->head + n, r->prefix, r->prefix_len);
-	n += r->prefix_len;
-	r->head[n++] = ':';
-	r->head_len = n;
-	r->head_cpu = r->cpu;
-}
+/* The record writers below keep the output position in a local pointer
+ * and store the buffer's length once: through a char pointer every byte
+ * stored could alias the outbuf, so o->buf and o->len would be loaded
+ * again after each one. */
 
-/* "cpu:appl:task:thread:" of a row, rebuilt only when its cpu changed. */
-static inline void put_head(struct prv_back *b, char kind, struct prv_back_row *r)
+/* "K:cpu:appl:task:thread:" of a row (K the record kind) at d, rebuilt
+ * only when its cpu changed; returns the end. The usual head fits in 32
+ * bytes: one copy of 32, then the kind. */
+static inline char *put_head(char *d, char kind, struct prv_back_row *r)
 {
-	struct outbuf *o = &b->ob;
-	if (r->head_cpu != r->cpu)
-		make_head(r);
-	o->buf[o->len++] = kind;
-	o->buf[o->len++] = ':';
-	memcpy(o->buf + o->len, r->head, sizeof(r->head));
-	o->len += r->head_len;
+	if (__builtin_expect(r->head_cpu != r->cpu, 0)) {
+		r->head[1] = ':';
+		uint32_t n = 2 + (uint32_t) fmt_u64(r->head + 2, r->cpu);
+		r->head[n++] = ':';
+		memcpy(r->head + n, r->prefix, r->prefix_len);
+		n += r->prefix_len;
+		r->head[n++] = ':';
+		r->head_len = n;
+		r->head_cpu = r->cpu;
+	}
+	memcpy(d, r->head, 32);
+	if (__builtin_expect(r->head_len > 32, 0))
+		memcpy(d + 32, r->head + 32, sizeof(r->head) - 32);
+	d[0] = kind;
+	return d + r->head_len;
 }
 
 static inline void close_line(struct prv_back *b)
@@ -113,10 +116,125 @@ static inline void close_line(struct prv_back *b)
 	}
 }
 
+/* Values below 10000 (most event values, states, tags) from one table:
+ * four digits zero-padded and their count without leading zeros (a value
+ * is the last `len` digits, copied as 4 bytes). Made once, before the
+ * first file opens. */
+#define VAL_SMALL 10000
+static char val_pad4[VAL_SMALL + 1][4]; /* one spare row: 4-byte reads past the last */
+static uint8_t val_len[VAL_SMALL];
+static pthread_once_t val_once = PTHREAD_ONCE_INIT;
+
+static void val_init(void)
+{
+	for (uint32_t v = 0; v < VAL_SMALL; v++) {
+		memcpy(val_pad4[v], ob_digit_pairs + 2 * (v / 100), 2);
+		memcpy(val_pad4[v] + 2, ob_digit_pairs + 2 * (v % 100), 2);
+		val_len[v] = (uint8_t) (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4);
+	}
+}
+
+static inline char *put_small(char *d, uint32_t v)
+{
+	uint32_t n = val_len[v];
+	memcpy(d, val_pad4[v] + 4 - n, 4);
+	return d + n;
+}
+
+/* ---- the clock's strings ------------------------------------------------ */
+
+/* Digits of v without leading zeros (at least one). */
+static inline uint32_t ndigits(uint64_t v)
+{
+	uint32_t n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Make the clock's digits spell `now`. Times grow by little: the digits
+ * above the last eight rarely change, so they are kept and only the low
+ * eight are formatted again; the padded and the plain string are the same
+ * bytes. */
+static inline void time_string(struct prv_tclock *c)
+{
+	if (c->tval == c->now)
+		return;
+	uint64_t hi = c->now / 100000000;
+	uint32_t lo = (uint32_t) (c->now % 100000000);
+	if (hi != c->hi) {
+		/* hi < 2^64 / 10^8 < 10^12: twelve digits */
+		uint32_t top = (uint32_t) (hi / 100000000);
+		memcpy(c->digits, ob_digit_pairs + 2 * (top / 100), 2);
+		memcpy(c->digits + 2, ob_digit_pairs + 2 * (top % 100), 2);
+		fmt_8(c->digits + 4, (uint32_t) (hi % 100000000));
+		c->hi = hi;
+		c->hlen = hi ? ndigits(hi) : 0;
+	}
+	/* the low eight digits as two rows of the value table */
+	uint32_t lh = lo / 10000;
+	memcpy(c->digits + 12, val_pad4[lh], 4);
+	memcpy(c->digits + 16, val_pad4[lo % 10000], 4);
+	c->tlen = c->hlen ? c->hlen + 8 : lh ? 4u + val_len[lh] : val_len[lo];
+	c->tval = c->now;
+}
+
+static void tclock_init(struct prv_tclock *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tval = ~0ull;
+	c->hi = ~0ull;
+}
+
+/* The plain time string at d (24 bytes stored, tlen kept: callers have
+ * OP_ROOM); returns the end. */
+static inline char *put_time(char *d, struct prv_tclock *c)
+{
+	time_string(c);
+	uint32_t n = c->tlen;
+	memcpy(d, c->digits + END_WIDTH - n, 24);
+	return d + n;
+}
+
+/* Overwrite the 20-digit field at `off` with the current time. */
+static inline void patch_now(struct prv_back *b, uint64_t off)
+{
+	struct prv_tclock *c = b->clk;
+	time_string(c);
+	if (__builtin_expect(off >= b->ob.written, 1)) {
+		memcpy(b->ob.buf + (off - b->ob.written), c->digits, END_WIDTH);
+		return;
+	}
+	if (pwrite(b->fd, c->digits, END_WIDTH, (off_t) off) != END_WIDTH && !b->ob.failed)
+		b->ob.failed = errno ? errno : EIO;
+}
+
+static __attribute__((noinline)) char *put_value_huge(char *d, int64_t v)
+{
+	return d + fmt_i64(d, v);
+}
+
+/* A value at d; returns the end. Below 10^8 (node ids too, as values
+ * and tags) as one or two table rows. */
+static inline __attribute__((always_inline)) char *put_value(char *d, int64_t v)
+{
+	if (__builtin_expect((uint64_t) v < VAL_SMALL, 1))
+		return put_small(d, (uint32_t) v);
+	if (__builtin_expect((uint64_t) v >= 100000000, 0))
+		return put_value_huge(d, v);
+	uint32_t a = (uint32_t) v / 10000, b = (uint32_t) v % 10000;
+	d = put_small(d, a);
+	memcpy(d, val_pad4[b], 4);
+	return d + 4;
+}
+
 /* ---- communications ------------------------------------------------------- */
 
 #define COMM_ID_W 10
-#define COMM_RECV_LEN (4 * (COMM_ID_W + 1) + 2 * (END_WIDTH + 1) - 1)
+#define COMM_RCV_IDS (4 * (COMM_ID_W + 1) - 1) /* "cpu:appl:task:thread", padded */
+#define COMM_RECV_LEN (COMM_RCV_IDS + 2 * (END_WIDTH + 1))
 #define COMM_ROOM 320
 #define COMM_NONE UINT64_MAX
 #define COMM_RECVD (UINT64_MAX - 1) /* received: psend may still be patched */
@@ -147,30 +265,48 @@ static void comm_slot(struct prv_back *b, uint64_t id)
 	b->ncomm_off = n;
 }
 
-static void comm_send(struct prv_back *b, const struct prv_op *op)
+/* "3:cpu:appl:task:thread:lsend:" with lsend the current time (lsend
+ * given: `lsend` digits, else the clock's), then psend = lsend padded, the
+ * blank receiver part, ":size:tag". */
+static void comm_send(struct prv_back *b, const struct prv_op *op, int64_t size)
 {
 	struct outbuf *o = &b->ob;
 	if (o->len + COMM_ROOM > o->cap)
 		ob_drain(o);
 	close_line(b);
-	uint64_t id = (uint64_t) op->value;
+	uint64_t id = b->next_comm++;
 	comm_slot(b, id);
+	char *base = o->buf, *d = base + o->len;
 	b->comm_off[2 * id] = o->written + o->len;
-	put_head(b, '3', &b->rows[op->row]);
-	ob_u64(o, (uint64_t) b->arg[0]);
-	o->buf[o->len++] = ':';
-	b->comm_off[2 * id + 1] = o->written + o->len;
-	pad20(o->buf + o->len, (uint64_t) b->arg[0]);
-	o->len += END_WIDTH;
-	memcpy(o->buf + o->len, comm_blank, sizeof(comm_blank) - 1);
-	o->len += sizeof(comm_blank) - 1;
-	o->buf[o->len++] = ':';
-	ob_i64(o, b->arg[1]);
-	o->buf[o->len++] = ':';
-	ob_i64(o, b->arg[2]);
-	o->buf[o->len++] = '\n';
+	d = put_head(d, '3', &b->rows[op->row]);
+	struct prv_tclock *c = b->clk;
+	d = put_time(d, c);
+	*d++ = ':';
+	b->comm_off[2 * id + 1] = o->written + (uint64_t) (d - base);
+	memcpy(d, c->digits, END_WIDTH);
+	d += END_WIDTH;
+	memcpy(d, comm_blank, sizeof(comm_blank) - 1);
+	d += sizeof(comm_blank) - 1;
+	*d++ = ':';
+	d = put_value(d, size);
+	*d++ = ':';
+	d = put_value(d, op->value);
+	*d++ = '\n';
+	o->len = (size_t) (d - base);
 	b->nrecords++;
 	b->ncomms++;
+	b->nopen++;
+}
+
+/* A send at a time other than the clock's: the clock spells lsend for the
+ * record, then the time it had. */
+static void comm_send_at(struct prv_back *b, const struct prv_op *op, uint64_t lsend, int64_t size)
+{
+	struct prv_tclock *c = b->clk;
+	uint64_t now = c->now;
+	c->now = lsend;
+	comm_send(b, op, size);
+	c->now = now;
 }
 
 static int comm_open(const struct prv_back *b, uint64_t id)
@@ -183,62 +319,75 @@ static int comm_patchable(const struct prv_back *b, uint64_t id)
 	return id < b->ncomm_off && b->comm_off[2 * id + 1] != COMM_NONE;
 }
 
+/* The receiver ids of a row, for its current cpu. */
+static inline const char *rcv_ids(struct prv_back_row *r)
+{
+	if (r->rcv_cpu != r->cpu) {
+		pad10(r->rcv, r->cpu);
+		for (int k = 0; k < 3; k++) {
+			r->rcv[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
+			pad10(r->rcv + (k + 1) * (COMM_ID_W + 1), r->id[k]);
+		}
+		r->rcv_cpu = r->cpu;
+	}
+	return r->rcv;
+}
+
+/* Fill the receiver part of comm `id`: `row`'s ids, then the 20-digit
+ * lrecv and precv. Written in place when the record is still buffered. */
+static void comm_fill(struct prv_back *b, uint64_t id, uint32_t row, const char *lrecv,
+		      const char *precv)
+{
+	const char *ids = rcv_ids(&b->rows[row]);
+	uint64_t off = b->comm_off[2 * id + 1] + END_WIDTH + 1;
+	char tmp[COMM_RECV_LEN];
+	int direct = off >= b->ob.written;
+	char *d = direct ? b->ob.buf + (off - b->ob.written) : tmp;
+	memcpy(d, ids, COMM_RCV_IDS);
+	d[COMM_RCV_IDS] = ':';
+	memcpy(d + COMM_RCV_IDS + 1, lrecv, END_WIDTH);
+	d[COMM_RCV_IDS + 1 + END_WIDTH] = ':';
+	memcpy(d + COMM_RCV_IDS + 2 + END_WIDTH, precv, END_WIDTH);
+	if (!direct)
+		patch_bytes(b, off, tmp, sizeof(tmp));
+	b->comm_off[2 * id] = COMM_RECVD;
+	b->nopen--;
+}
+
+/* Received at the current time (lrecv = precv = now). */
 static void comm_recv(struct prv_back *b, const struct prv_op *op)
 {
 	uint64_t id = (uint64_t) op->value;
 	if (!comm_open(b, id))
 		return;
-	const struct prv_back_row *r = &b->rows[(uint32_t) b->arg[0]];
-	char d[COMM_RECV_LEN];
-	pad10(d, r->cpu);
-	for (int k = 0; k < 3; k++) {
-		d[(k + 1) * (COMM_ID_W + 1) - 1] = ':';
-		pad10(d + (k + 1) * (COMM_ID_W + 1), r->id[k]);
-	}
-	char *t = d + 4 * (COMM_ID_W + 1);
-	t[-1] = ':';
-	pad20(t, (uint64_t) b->arg[1]);
-	t[END_WIDTH] = ':';
-	pad20(t + END_WIDTH + 1, (uint64_t) b->arg[2]);
-	patch_bytes(b, b->comm_off[2 * id + 1] + END_WIDTH + 1, d, sizeof(d));
-	b->comm_off[2 * id] = COMM_RECVD;
+	struct prv_tclock *c = b->clk;
+	time_string(c);
+	comm_fill(b, id, op->row, c->digits, c->digits);
+}
+
+static void comm_recv_at(struct prv_back *b, const struct prv_op *op, uint64_t lrecv, uint64_t precv)
+{
+	uint64_t id = (uint64_t) op->value;
+	if (!comm_open(b, id))
+		return;
+	char l[END_WIDTH], p[END_WIDTH];
+	pad20(l, lrecv);
+	pad20(p, precv);
+	comm_fill(b, id, op->row, l, p);
 }
 
 static void comm_drop(struct prv_back *b, uint64_t id)
 {
 	if (!comm_open(b, id))
 		return;
-	patch_bytes(b, b->comm_off[2 * id], "#", 1);
+	uint64_t off = b->comm_off[2 * id];
+	if (off >= b->ob.written)
+		b->ob.buf[off - b->ob.written] = '#';
+	else
+		patch_bytes(b, off, "#", 1);
 	b->comm_off[2 * id] = b->comm_off[2 * id + 1] = COMM_NONE;
 	b->ndropped++;
-}
-
-/* The decimal string of the clock's `now`, made when a record needs it.
- * Times grow by little: the digits above the last eight rarely change, so
- * they are kept and only the low eight are formatted again. */
-static inline void time_string(struct prv_tclock *c)
-{
-	if (c->tval == c->now)
-		return;
-	uint64_t hi = c->now / 100000000;
-	if (hi == 0) {
-		c->tlen = (uint32_t) fmt_u64(c->tstr, c->now);
-		c->hlen = 0;
-	} else {
-		if (hi != c->hi || c->hlen == 0) {
-			c->hlen = (uint32_t) fmt_u64(c->tstr, hi);
-			c->hi = hi;
-		}
-		fmt_8(c->tstr + c->hlen, (uint32_t) (c->now % 100000000));
-		c->tlen = c->hlen + 8;
-	}
-	c->tval = c->now;
-}
-
-static void tclock_init(struct prv_tclock *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->tval = ~0ull;
+	b->nopen--;
 }
 
 /* "2:cpu:appl:task:thread:time" opening the event line of op->row, then
@@ -257,28 +406,19 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
-	char *p = o->buf + o->len;
+	char *base = o->buf, *d = base + o->len;
 	if (row != b->open_row) {
 		if (b->open_row != ~0u)
-			*p++ = '\n';
-		struct prv_back_row *r = &b->rows[row];
-		if (__builtin_expect(r->head_cpu != r->cpu, 0))
-			make_head(r);
-		p[0] = '2';
-		p[1] = ':';
-		memcpy(p + 2, r->head, sizeof(r->head));
-		p += 2 + r->head_len;
-		struct prv_tclock *c = b->clk;
-		time_string(c);
-		memcpy(p, c->tstr, sizeof(c->tstr));
-		p += c->tlen;
+			*d++ = '\n';
+		d = put_head(d, '2', &b->rows[row]);
+		d = put_time(d, b->clk);
 		b->open_row = row;
 		b->nrecords++;
 	}
-	memcpy(p, b->slot_str[slot], sizeof(b->slot_str[slot]));
-	p += b->slot_len[slot];
-	p += fmt_i64(p, v);
-	o->len = (size_t) (p - o->buf);
+	memcpy(d, b->slot_str[slot], sizeof(b->slot_str[slot]));
+	d += b->slot_len[slot];
+	d = put_value(d, v);
+	o->len = (size_t) (d - base);
 }
 
 /* A state op: close the row's open state record (patch its end) and open
@@ -290,25 +430,25 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 		ob_drain(o);
 	close_line(b);
 	struct prv_back_row *r = &b->rows[op->row];
-	struct prv_tclock *c = b->clk;
 	if (r->state)
-		patch20(b, r->state_end_off, c->now);
-	r->state = (uint32_t) op->value;
-	if (!r->state)
+		patch_now(b, r->state_end_off);
+	uint32_t state = (uint32_t) op->value;
+	r->state = state;
+	if (!state)
 		return;
-	put_head(b, '1', r);
-	time_string(c);
-	memcpy(o->buf + o->len, c->tstr, sizeof(c->tstr));
-	o->len += c->tlen;
-	o->buf[o->len++] = ':';
-	r->state_end_off = o->written + o->len;
+	char *base = o->buf, *d = base + o->len;
+	d = put_head(d, '1', r);
+	d = put_time(d, b->clk);
+	*d++ = ':';
+	r->state_end_off = o->written + (uint64_t) (d - base);
 	/* a placeholder: the end is patched when the state closes (or at
 	 * prv_close) */
-	memcpy(o->buf + o->len, comm_blank + 45, END_WIDTH);
-	o->len += END_WIDTH;
-	o->buf[o->len++] = ':';
-	ob_u64(o, r->state);
-	o->buf[o->len++] = '\n';
+	memcpy(d, comm_blank + 45, END_WIDTH);
+	d += END_WIDTH;
+	*d++ = ':';
+	d = put_value(d, state);
+	*d++ = '\n';
+	o->len = (size_t) (d - base);
 	b->nrecords++;
 }
 
@@ -336,7 +476,10 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		b->arg[b->narg++ & 3] = op->value;
 		break;
 	case PRV_OP_COMM_SEND:
-		comm_send(b, op);
+		comm_send(b, op, 0);
+		break;
+	case PRV_OP_COMM_SEND_ARGS:
+		comm_send_at(b, op, (uint64_t) b->arg[0], b->arg[1]);
 		b->narg = 0;
 		break;
 	case PRV_OP_COMM_PSEND:
@@ -346,11 +489,13 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 		break;
 	case PRV_OP_COMM_RECV:
 		comm_recv(b, op);
+		break;
+	case PRV_OP_COMM_RECV_ARGS:
+		comm_recv_at(b, op, (uint64_t) b->arg[0], (uint64_t) b->arg[1]);
 		b->narg = 0;
 		break;
 	case PRV_OP_COMM_DROP:
 		comm_drop(b, (uint64_t) op->value);
-		b->narg = 0;
 		break;
 	}
 }
@@ -377,9 +522,6 @@ static void *pipe_main(void *arg)
 			const struct prv_op *op = &ops[i];
 			if (op->kind == PRV_OP_EVENT) {
 				put_event(back[op->file], op);
-			} else if (op->kind == PRV_OP_ARG) {
-				struct prv_back *b = back[op->file];
-				b->arg[b->narg++ & 3] = op->value;
 			} else if (op->kind == PRV_OP_STATE) {
 				put_state(back[op->file], op);
 			} else if (op->kind == PRV_OP_TIME) {
@@ -508,14 +650,13 @@ void prv_flush_now(struct prv_file *f)
 	f->nsdirty = 0;
 }
 
-uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
+/* The rest of prv_comm_send and prv_comm_recv: other times and sizes
+ * carry ARG ops (see PRV_OP_COMM_SEND). */
+void prv_comm_send_args(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag)
 {
-	uint64_t id = f->next_comm++;
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lsend);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, size);
-	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, tag);
-	prv_emit_op(f, 0, PRV_OP_COMM_SEND, (uint32_t) row, 0, (int64_t) id);
-	return id;
+	prv_emit_op(f, 0, PRV_OP_COMM_SEND_ARGS, (uint32_t) row, 0, tag);
 }
 
 void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
@@ -524,17 +665,11 @@ void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend)
 	prv_emit_op(f, 0, PRV_OP_COMM_PSEND, 0, 0, (int64_t) id);
 }
 
-void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
+void prv_comm_recv_args(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv)
 {
-	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, row);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) lrecv);
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) precv);
-	prv_emit_op(f, 0, PRV_OP_COMM_RECV, 0, 0, (int64_t) id);
-}
-
-void prv_comm_drop(struct prv_file *f, uint64_t id)
-{
-	prv_emit_op(f, 0, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
+	prv_emit_op(f, 0, PRV_OP_COMM_RECV_ARGS, (uint32_t) row, 0, (int64_t) id);
 }
 
 static char *tmp_name(const char *path)
@@ -551,6 +686,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	     const int32_t *slot_type, int gzip, struct weft_err *e)
 {
 	memset(f, 0, sizeof(*f));
+	pthread_once(&val_once, val_init);
 	struct prv_back *b = &f->back;
 	b->path = weft_xstrdup(path);
 	b->tmp_path = tmp_name(path);
@@ -586,6 +722,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		b->rows[r].prefix_len = (uint32_t) n;
 		memcpy(b->rows[r].id, ids[r], sizeof(b->rows[r].id));
 		b->rows[r].head_cpu = ~0u;
+		b->rows[r].rcv_cpu = ~0u;
 	}
 	b->slot_str = weft_xcalloc((size_t) nslots + 1, sizeof(*b->slot_str));
 	b->slot_len = weft_xcalloc((size_t) nslots + 1, 1);
@@ -675,8 +812,10 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	for (int r = 0; r < b->nrows; r++)
 		if (b->rows[r].state)
 			patch20(b, b->rows[r].state_end_off, ftime);
-	for (uint64_t id = 0; id < b->ncomm_off; id++)
-		comm_drop(b, id); /* sends never received become comments */
+	/* sends never received become comments (the last ones, usually: look
+	 * from the end until none is open) */
+	for (uint64_t id = b->next_comm; id-- > 0 && b->nopen;)
+		comm_drop(b, id);
 	patch20(b, b->ftime_off, ftime);
 	int rc = ob_flush(&b->ob, e, b->tmp_path);
 	if (rc == 0 && b->gzip) {

@@ -35,9 +35,15 @@ enum {
 	PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE,
 	PRV_OP_EVENT, /* a value written if it differs from the last one */
 	PRV_OP_PUNCT, /* a value written always */
-	/* communications (see prv_comm_send): ARG ops carry operands for the
-	 * command op that follows them */
-	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_PSEND, PRV_OP_COMM_RECV, PRV_OP_COMM_DROP
+	/* communications (see prv_comm_send). The common ones are one op each,
+	 * at the pipe's time: SEND (row = sender, value = tag, size 0, psend =
+	 * lsend = the time), RECV (row = receiver, value = comm id, lrecv =
+	 * precv = the time). The rest carry operands in ARG ops before the
+	 * command op: SEND_ARGS (lsend, size; value = tag), RECV_ARGS (lrecv,
+	 * precv; row, value = id), PSEND (psend; value = id). The back numbers
+	 * sends itself, in the order the front hands out ids. */
+	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_SEND_ARGS, PRV_OP_COMM_PSEND,
+	PRV_OP_COMM_RECV, PRV_OP_COMM_RECV_ARGS, PRV_OP_COMM_DROP
 };
 
 /* ---- back: text formatting and output ---------------------------------- */
@@ -47,21 +53,28 @@ struct prv_back_row {
 	uint32_t id[3];       /* appl, task, thread */
 	uint32_t prefix_len;
 	uint32_t cpu;
-	char head[64];        /* "cpu:appl:task:thread:" for `cpu` */
+	char head[64];        /* "K:cpu:appl:task:thread:" for `cpu` (K: kind) */
 	uint32_t head_len;
 	uint32_t head_cpu;    /* cpu the head was built for; ~0 = none */
 	uint32_t state;       /* state of the open record, 0 = none */
 	uint64_t state_end_off;
+	/* "cpu:appl:task:thread" as four 10-digit fields, the receiver part of
+	 * a communication record, rebuilt only when the row's cpu changed */
+	uint32_t rcv_cpu;     /* cpu rcv was built for; ~0 = none */
+	char rcv[44];
 };
 
-/* The current time and its decimal string, made only when a record needs
- * it. The files of one pipe share one (they move through time together). */
+/* The current time and its decimal strings, made only when a record needs
+ * them: one buffer holds the 20-digit zero-padded form (patched state ends,
+ * psend, receive times) and ends with the plain one (its last tlen
+ * digits). The files of one pipe share one (they move through time
+ * together). */
 struct prv_tclock {
 	uint64_t now;
-	uint64_t tval;        /* the time tstr spells; ~0 = none */
-	uint64_t hi;          /* tval / 10^8 when tstr is hi digits + 8 digits */
-	uint32_t tlen, hlen;
-	char tstr[24];
+	uint64_t tval;        /* the time digits spell; ~0 = none */
+	uint64_t hi;          /* tval / 10^8, spelled in digits[0..12) */
+	uint32_t tlen, hlen;  /* digits of tval and of hi, no leading zeros */
+	char digits[48];      /* 20 digits; the rest is slack for 24-byte copies */
 };
 
 struct prv_back {
@@ -82,6 +95,8 @@ struct prv_back {
 	 * field (the receiver block follows it), ~0 = closed or never sent */
 	uint64_t *comm_off;
 	uint64_t ncomm_off;
+	uint64_t next_comm;   /* id of the next send (counted like the front's) */
+	uint64_t nopen;       /* sends neither received nor dropped */
 	int64_t arg[4];
 	int narg;
 	uint64_t ncomms;      /* records written (patched to comments included) */
@@ -270,10 +285,35 @@ static inline void prv_cpu(struct prv_file *f, int row, uint32_t cpu)
  * prv_close for a send never received, turns the record into a '#' comment.
  * The receiver CPU is the receiving row's CPU when prv_comm_recv is
  * called. */
-uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag);
+void prv_comm_send_args(struct prv_file *f, int row, uint64_t lsend, int64_t size, int64_t tag);
+void prv_comm_recv_args(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv);
 void prv_comm_psend(struct prv_file *f, uint64_t id, uint64_t psend);
-void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv, uint64_t precv);
-void prv_comm_drop(struct prv_file *f, uint64_t id);
+
+/* Inline: the common send (now, size 0) and receive (now) are one op. */
+static inline uint64_t prv_comm_send(struct prv_file *f, int row, uint64_t lsend, int64_t size,
+				     int64_t tag)
+{
+	uint64_t id = f->next_comm++;
+	if (__builtin_expect(lsend == f->now && size == 0, 1))
+		prv_emit_op(f, 1, PRV_OP_COMM_SEND, (uint32_t) row, 0, tag);
+	else
+		prv_comm_send_args(f, row, lsend, size, tag);
+	return id;
+}
+
+static inline void prv_comm_recv(struct prv_file *f, uint64_t id, int row, uint64_t lrecv,
+				 uint64_t precv)
+{
+	if (__builtin_expect(lrecv == f->now && precv == f->now, 1))
+		prv_emit_op(f, 1, PRV_OP_COMM_RECV, (uint32_t) row, 0, (int64_t) id);
+	else
+		prv_comm_recv_args(f, id, row, lrecv, precv);
+}
+
+static inline void prv_comm_drop(struct prv_file *f, uint64_t id)
+{
+	prv_emit_op(f, 0, PRV_OP_COMM_DROP, 0, 0, (int64_t) id);
+}
 
 /* Write what is pending, close open states at `ftime`, patch the header's
  * end time, compress if asked, and rename into place. With a pipe, call
