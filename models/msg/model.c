@@ -5,8 +5,8 @@
  * reports the receives before their send); unmatched ends reported per key).
  * Per event it allocates nothing (a broadcast's comm ids aside), finds its
  * key in a small table of the keys with ends waiting (keys.h), and passes
- * emu only the values that
- * change (the ones it wrote last are kept per thread). */
+ * emu only the values that change (the ones it wrote last are kept per
+ * thread). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
