@@ -95,19 +95,13 @@ static void grow_table(struct keytab *t)
 
 void keytab_insert(struct keytab *t, int32_t src, int32_t dst, int32_t tag, int dir, const struct pend *p)
 {
-	if (!t->key || 2 * (t->n + 1) > ((size_t) 1 << t->bits))
-		grow_table(t);
+	grow_table(t);
 	uint64_t mask = ((uint64_t) 1 << t->bits) - 1;
 	uint64_t j = key_hash(src, dst, tag) & mask;
 	while (t->key[j].n)
 		j = (j + 1) & mask;
-	struct key *k = &t->key[j];
-	k->src = src, k->dst = dst, k->tag = tag;
-	k->n = 1;
-	k->dir = (uint8_t) dir;
-	k->head = 0; /* a ring left by an earlier key is kept */
-	k->first = *p;
-	t->n++;
+	t->hint = (uint32_t) j;
+	keytab_push(t, NULL, src, dst, tag, dir, p);
 }
 
 void keytab_remove(struct keytab *t, struct key *k)

@@ -45,6 +45,7 @@ struct seenkey {
 struct keytab {
 	struct key *key;       /* 1 << bits entries, at most half used */
 	uint32_t bits;
+	uint32_t hint;         /* the free entry where keytab_find's lookup ended */
 	size_t n;
 	void *keymem;          /* the allocation holding `key` */
 	struct seenkey *seen;  /* 1 << sbits entries, at most half used */
@@ -70,8 +71,10 @@ static inline struct key *keytab_find(struct keytab *t, int32_t src, int32_t dst
 		uint64_t mask = ((uint64_t) 1 << t->bits) - 1;
 		for (uint64_t j = key_hash(src, dst, tag) & mask;; j = (j + 1) & mask) {
 			struct key *k = &t->key[j];
-			if (!k->n)
+			if (!k->n) {
+				t->hint = (uint32_t) j;
 				break;
+			}
 			if (k->src == src && k->dst == dst && k->tag == tag)
 				return k;
 		}
@@ -83,22 +86,35 @@ static inline struct key *keytab_find(struct keytab *t, int32_t src, int32_t dst
 	return NULL;
 }
 
-/* A new key with one end (keytab_find found none). */
+/* A new key with one end, when the table must grow first. */
 void keytab_insert(struct keytab *t, int32_t src, int32_t dst, int32_t tag, int dir, const struct pend *p);
 /* Queue one more end on a key found with ends of the same direction. */
 void key_push_slow(struct key *k, const struct pend *p);
-/* Removes the key (its last end was taken). */
+/* Removes the key (its last end was taken) when entries after it may have
+ * to move up. */
 void keytab_remove(struct keytab *t, struct key *k);
 
 /* An end for key (src, dst, tag) of direction dir; k what keytab_find
- * returned (NULL or a key with ends of this direction). */
+ * returned just before (NULL or a key with ends of this direction): a new
+ * key goes to the free entry where that lookup ended. */
 static inline void keytab_push(struct keytab *t, struct key *k, int32_t src, int32_t dst, int32_t tag, int dir,
 			       const struct pend *p)
 {
-	if (k)
+	if (k) {
 		key_push_slow(k, p);
-	else
+		return;
+	}
+	if (__builtin_expect(!t->key || 2 * (t->n + 1) > ((size_t) 1 << t->bits), 0)) {
 		keytab_insert(t, src, dst, tag, dir, p);
+		return;
+	}
+	k = &t->key[t->hint];
+	k->src = src, k->dst = dst, k->tag = tag;
+	k->n = 1;
+	k->dir = (uint8_t) dir;
+	k->head = 0; /* a ring left by an earlier key is kept */
+	k->first = *p;
+	t->n++;
 }
 
 /* The oldest end of k (k->n > 0), removed; the key leaves the table with
@@ -109,6 +125,9 @@ static inline struct pend keytab_pop(struct keytab *t, struct key *k)
 	if (--k->n) {
 		k->first = k->ring[k->head];
 		k->head = k->head + 1 == k->cap ? 0 : k->head + 1;
+	} else if (!t->key[(uint64_t) (k - t->key + 1) & (((uint64_t) 1 << t->bits) - 1)].n) {
+		k->n = 0; /* nothing after it to move up: free the entry */
+		t->n--;
 	} else {
 		keytab_remove(t, k);
 	}
