@@ -218,6 +218,10 @@ void picl_alias_add(struct picl *p, int64_t code, const char *ctrl, size_t n, in
 int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
 void picl_scope_free(struct picl *p);
 
+/* WEFT_PICL_THREADS=1 in the environment: read and write on one thread
+ * (tests compare the two). */
+int picl_one_thread(void);
+
 struct ovni_writer;
 /* The id of a file name (1, 2, ... in order of first appearance). */
 int32_t picl_file_id(struct picl *p, const char *s, size_t n);

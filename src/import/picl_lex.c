@@ -40,6 +40,12 @@ void picl_warn_flush(struct picl *p, struct picl_laters *other)
 	a->n = a->more = b->n = b->more = 0;
 }
 
+int picl_one_thread(void)
+{
+	const char *v = getenv("WEFT_PICL_THREADS");
+	return v && strcmp(v, "1") == 0;
+}
+
 void picl_grow(struct picl *p)
 {
 	p->cap = p->cap ? 2 * p->cap : 4096;

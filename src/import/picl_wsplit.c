@@ -45,6 +45,8 @@ static void *wmain(void *arg)
 
 struct picl_wsplit *picl_wsplit_start(struct picl *p, const char *outdir)
 {
+	if (picl_one_thread())
+		return NULL;
 	struct picl_wsplit *w = weft_xcalloc(1, sizeof(*w));
 	w->p = p;
 	w->outdir = outdir;
