@@ -306,7 +306,7 @@ static void picl_reset(struct picl *p)
 	p->subset = NULL;
 	p->nalias = p->calias = p->nsubset = p->csubset = 0;
 	p->ts_digits = p->has_files = p->has_stats = 0;
-	p->later.n = p->later.more = 0;
+	p->nlater = p->nlater_more = 0;
 }
 
 static int picl_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,

@@ -5,8 +5,7 @@
  * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
  * and turns calls into entries and exits; picl_write.c writes the records as
  * one ovni stream per processor; picl_par.c reads the plain lines of a large
- * log ahead on a second thread, and picl_wsplit.c writes the streams of odd
- * processors on a third while the log is written in batches.
+ * log ahead on a second thread.
  *
  * Records are written as they are read while the log is sorted (batches of
  * PICL_BATCH records), so memory stays flat. A log found unsorted before
@@ -70,16 +69,8 @@ struct picl_out;
  * the writing after every one of the reading (as when the whole log was
  * read first), MAX_WARN in all. */
 struct picl_later {
-	uint64_t at;     /* the record's position in the writing order */
 	unsigned line;
 	const char *what;
-};
-
-/* The first MAX_WARN + 1 warnings of a writer, in writing order; the rest
- * counted. */
-struct picl_laters {
-	struct picl_later v[MAX_WARN + 1];
-	int n, more;
 };
 
 struct picl {
@@ -97,7 +88,8 @@ struct picl {
 	int nlab, clab;
 	int nwarn;
 	int wsilent;     /* warnings a first reading already showed */
-	struct picl_laters later;
+	struct picl_later later[MAX_WARN + 1];
+	int nlater, nlater_more;
 	int ts_digits; /* most decimals seen in a timestamp */
 	char **file;   /* file names of -201 records; id = index + 1 */
 	int nfile, cfile;
@@ -128,11 +120,9 @@ struct oldlog {
 
 
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what);
-/* A warning of the writing (`what` a constant) about the record written
- * at position `at`, kept in L and shown by picl_warn_flush. */
-void picl_warn_later(struct picl_laters *L, uint64_t at, unsigned line, const char *what);
-/* Shows p->later merged with `other` (NULL: none) in writing order. */
-void picl_warn_flush(struct picl *p, struct picl_laters *other);
+/* A warning of the writing (`what` a constant), shown by picl_warn_flush. */
+void picl_warn_later(struct picl *p, unsigned line, const char *what);
+void picl_warn_flush(struct picl *p);
 
 void picl_grow(struct picl *p);
 
@@ -218,10 +208,6 @@ void picl_alias_add(struct picl *p, int64_t code, const char *ctrl, size_t n, in
 int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
 void picl_scope_free(struct picl *p);
 
-/* WEFT_PICL_THREADS=1 in the environment: read and write on one thread
- * (tests compare the two). */
-int picl_one_thread(void);
-
 struct ovni_writer;
 /* The id of a file name (1, 2, ... in order of first appearance). */
 int32_t picl_file_id(struct picl *p, const char *s, size_t n);
@@ -241,11 +227,6 @@ void picl_file_close(struct ovni_writer *w, int32_t type, uint64_t clk);
  * finishes the streams. picl_write_free releases the writing (also after
  * an error or for a restart). */
 int picl_write_batch(struct picl *p, const char *outdir);
-/* Write r[0..n) (the records at writing positions at0.. ) of the
- * processors of parity `part` (-1: all) into p->out's streams, warnings to
- * L, errors to err. The user block values are noted before (picl_write.c). */
-int picl_write_part(struct picl *p, const struct orec *r, size_t n, uint64_t at0, int part,
-		    struct picl_laters *L, struct weft_err *err, const char *outdir);
 int picl_write_rest(struct picl *p, const char *outdir);
 void picl_write_free(struct picl *p);
 

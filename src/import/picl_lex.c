@@ -19,31 +19,20 @@ void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what)
 
 /* Only the first MAX_WARN + 1 can be shown (even after no warning of the
  * reading): the rest are counted. */
-void picl_warn_later(struct picl_laters *L, uint64_t at, unsigned line, const char *what)
+void picl_warn_later(struct picl *p, unsigned line, const char *what)
 {
-	if (L->n < MAX_WARN + 1)
-		L->v[L->n++] = (struct picl_later){at, line, what};
+	if (p->nlater < MAX_WARN + 1)
+		p->later[p->nlater++] = (struct picl_later){line, what};
 	else
-		L->more++;
+		p->nlater_more++;
 }
 
-void picl_warn_flush(struct picl *p, struct picl_laters *other)
+void picl_warn_flush(struct picl *p)
 {
-	struct picl_laters *a = &p->later, none = {0}, *b = other ? other : &none;
-	int i = 0, j = 0, shown = 0;
-	while ((i < a->n || j < b->n) && shown < MAX_WARN + 1) {
-		const struct picl_later *w = j >= b->n || (i < a->n && a->v[i].at < b->v[j].at) ? &a->v[i++] : &b->v[j++];
-		picl_warn(p, w->line, w->what, NULL);
-		shown++;
-	}
-	p->nwarn += a->more + b->more + (a->n - i) + (b->n - j);
-	a->n = a->more = b->n = b->more = 0;
-}
-
-int picl_one_thread(void)
-{
-	const char *v = getenv("WEFT_PICL_THREADS");
-	return v && strcmp(v, "1") == 0;
+	for (int i = 0; i < p->nlater; i++)
+		picl_warn(p, p->later[i].line, p->later[i].what, NULL);
+	p->nwarn += p->nlater_more;
+	p->nlater = p->nlater_more = 0;
 }
 
 void picl_grow(struct picl *p)

@@ -20,7 +20,8 @@
 struct picl_par;
 
 /* NULL when the region is too small to be worth a thread, or no thread
- * could be started: read serially then. */
+ * could be started: read serially then. Tests: WEFT_PICL_THREADS=1 in the
+ * environment reads serially, WEFT_PICL_CHUNK=N cuts chunks of N bytes. */
 struct picl_par *picl_par_start(const char *start, const char *end, unsigned alias);
 /* Chunk k's bounds: [*s, *e), line starts (*e == end for the last). */
 size_t picl_par_nchunks(const struct picl_par *q);

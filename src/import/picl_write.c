@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "picl_int.h"
-#include "picl_wsplit.h"
 #include "strbuf.h"
 #include "writer.h"
 
@@ -34,7 +33,6 @@ struct picl_out {
 	struct pstream **st; /* by processor id */
 	int64_t t0;          /* time of the first record written (the earliest) */
 	struct used_marks used;
-	struct picl_wsplit *ws; /* the thread writing odd processors, or NULL */
 };
 
 static int cmp_orec(const void *a, const void *b)
@@ -179,18 +177,21 @@ static struct pstream *open_stream(struct picl_out *o, int32_t proc, const char 
 	return s;
 }
 
-int picl_write_part(struct picl *p, const struct orec *recs, size_t n, uint64_t at0, int part,
-		    struct picl_laters *L, struct weft_err *err, const char *outdir)
+/* Write the records p->r[0..n) (in order, after those written before). */
+static int write_records(struct picl *p, const char *outdir)
 {
 	struct picl_out *o = p->out;
+	if (!o) {
+		o = p->out = weft_xcalloc(1, sizeof(*o));
+		o->st = weft_xcalloc(NPROC_IDS, sizeof(*o->st));
+		o->t0 = p->n ? p->r[0].t : 0;
+	}
 	int64_t t0 = o->t0;
-	for (size_t i = 0; i < n; i++) {
-		const struct orec *r = &recs[i];
-		if (part >= 0 && (r->proc & 1) != part)
-			continue;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct orec *r = &p->r[i];
 		uint64_t clk = (uint64_t) (r->t - t0) + 1;
 		struct pstream *s = o->st[r->proc];
-		if (__builtin_expect(!s, 0) && !(s = open_stream(o, r->proc, outdir, clk, err)))
+		if (__builtin_expect(!s, 0) && !(s = open_stream(o, r->proc, outdir, clk, p->err)))
 			return -1;
 		s->last = clk;
 		switch (r->kind) {
@@ -203,7 +204,7 @@ int picl_write_part(struct picl *p, const struct orec *recs, size_t n, uint64_t 
 			break;
 		case K_EXIT:
 			if (!pop_type(s->sys, &s->nsys, r->type)) {
-				picl_warn_later(L, at0 + i, r->line, "exit with no open entry of its event type: skipped");
+				picl_warn_later(p, r->line, "exit with no open entry of its event type: skipped");
 				break;
 			}
 			if (picl_is_file(r->type))
@@ -223,6 +224,7 @@ int picl_write_part(struct picl *p, const struct orec *recs, size_t n, uint64_t 
 			break;
 		}
 		case K_UBEGIN:
+			used_add(&o->used, mark_value(r->type));
 			push(&s->usr, &s->nusr, &s->cusr, r->type);
 			mark_ev(s, "OM[", clk, r->type);
 			if (r->type >= 0) /* a PICL user event: the msg model profiles it */
@@ -240,7 +242,7 @@ int picl_write_part(struct picl *p, const struct orec *recs, size_t n, uint64_t 
 			while (k >= 0 && s->usr[k] != r->type)
 				k--;
 			if (k < 0) {
-				picl_warn_later(L, at0 + i, r->line, "end of a user block that is not open: skipped");
+				picl_warn_later(p, r->line, "end of a user block that is not open: skipped");
 				break;
 			}
 			/* close the inner blocks, this one, and reopen the inner ones */
@@ -269,44 +271,11 @@ int picl_write_part(struct picl *p, const struct orec *recs, size_t n, uint64_t 
 		}
 		}
 	}
-	return 0;
-}
-
-/* Write the records p->r[0..n) (in order, after those written before):
- * the user block values first (their order of first use is the whole
- * log's), then, while the log is written in batches, the processors of
- * odd ids on the writing thread (picl_wsplit.c) and the others here; the
- * batch's array stays with that thread until the next batch. */
-static int write_records(struct picl *p, const char *outdir)
-{
-	struct picl_out *o = p->out;
-	if (!o) {
-		o = p->out = weft_xcalloc(1, sizeof(*o));
-		o->st = weft_xcalloc(NPROC_IDS, sizeof(*o->st));
-		o->t0 = p->n ? p->r[0].t : 0;
-	}
-	for (size_t i = 0; i < p->n; i++)
-		if (p->r[i].kind == K_UBEGIN)
-			used_add(&o->used, mark_value(p->r[i].type));
-	if (p->streaming && !o->ws)
-		o->ws = picl_wsplit_start(p, outdir);
-	if (o->ws && picl_wsplit_wait(o->ws, p->err))
-		return -1;
-	int rc;
-	if (o->ws && p->streaming) {
-		picl_wsplit_post(o->ws, p->r, p->n, p->nwritten);
-		rc = picl_write_part(p, p->r, p->n, p->nwritten, 0, &p->later, p->err, outdir);
-		if (p->n)
-			p->last = p->r[p->n - 1];
-		picl_wsplit_swap(o->ws, &p->r, &p->cap);
-	} else {
-		rc = picl_write_part(p, p->r, p->n, p->nwritten, -1, &p->later, p->err, outdir);
-		if (p->n)
-			p->last = p->r[p->n - 1];
-	}
+	if (p->n)
+		p->last = p->r[p->n - 1];
 	p->nwritten += p->n;
 	p->n = 0;
-	return rc;
+	return 0;
 }
 
 /* p->r[0..n) sorted, and after the last record written. */
@@ -439,10 +408,7 @@ int picl_write_rest(struct picl *p, const char *outdir)
 	}
 	picl_files_pair(p);
 	int rc = write_records(p, outdir);
-	struct picl_wsplit *ws = p->out ? p->out->ws : NULL;
-	if (ws && picl_wsplit_wait(ws, p->err))
-		rc = -1;
-	picl_warn_flush(p, ws ? picl_wsplit_later(ws) : NULL);
+	picl_warn_flush(p);
 	if (rc == 0)
 		rc = finish_streams(p);
 	if (close_streams(p, p->err) && rc == 0)
@@ -463,8 +429,6 @@ static int close_streams(struct picl *p, struct weft_err *err)
 	if (!o)
 		return 0;
 	int rc = 0;
-	if (o->ws && picl_wsplit_end(o->ws, err))
-		rc = -1;
 	for (int pr = 0; pr < NPROC_IDS; pr++) {
 		struct pstream *s = o->st[pr];
 		if (!s)

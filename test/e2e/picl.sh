@@ -264,11 +264,10 @@ bad aliasscope '-6 -1 0.0 0 -1 1 "%d%s" 8 "%d"
 -3 -901 0.0 0 0 0
 -3 -52 0.000006 0 0 1 8 3 4' '3: data: expected 1 tokens (1 fields of 1), found 2'
 
-# reading in chunks on two threads (picl_par.c) and writing odd processors
-# on another (picl_wsplit.c) give the outputs and messages of one thread
-# (WEFT_PICL_THREADS=1), also with tiny chunks (every boundary case:
-# aliases, code 2 redefined midway as character data, continued records,
-# unsorted logs, deferred warnings on every processor)
+# plain lines read in chunks on two threads (picl_par.c) give the outputs
+# and messages of one thread (WEFT_PICL_THREADS=1), also with tiny chunks
+# (every boundary case: aliases, code 2 redefined midway as character data,
+# continued records, unsorted logs, warnings of the writing)
 "$WEFT" synth --format picl -o "$tmp/par.trf" --procs 5 -n 3000 --seed 4 >/dev/null 2>&1
 "$WEFT" synth --format picl -o "$tmp/par-digits.trf" --procs 3 -n 2000 --digits 9 --no-stats >/dev/null 2>&1
 awk 'NR % 50 == 7 { print; getline; t = $0; next } { print } END { if (t) print t }' "$tmp/par.trf" \
