@@ -4,8 +4,9 @@
  * than their send kept, and every pair told to emu (emu_pair: emu counts and
  * reports the receives before their send); unmatched ends reported per key).
  * Per event it allocates nothing (a broadcast's comm ids aside), finds its
- * key in one cache line or two (keys.h), and passes emu only the values that
- * change (the ones it wrote last are kept per thread). */
+ * key in a small table of the keys with ends waiting (keys.h), and passes
+ * emu only the values that change (the ones it wrote last are kept per
+ * thread). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,16 +234,16 @@ static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x
 	struct mstate *m = ms(e);
 	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	struct key *k = keytab_get(&m->keys, x->proc, to, tag);
+	struct key *k = keytab_find(&m->keys, x->proc, to, tag);
 	if (key_waiting(k, KEY_RECVS)) {
-		struct pend r = key_pop(k);
+		struct pend r = keytab_pop(&m->keys, k);
 		m->npending--;
 		emu_comm_recv(e, id, r.th, r.a, r.b);
 		m->nmatched++;
 		emu_pair(e, t, r.th, e->now, r.b); /* the receive came first */
 	} else if (m->npending < PENDING_CAP) {
 		struct pend s = {id, e->now, t};
-		key_push(k, KEY_SENDS, &s);
+		keytab_push(&m->keys, k, x->proc, to, tag, KEY_SENDS, &s);
 		m->npending++;
 	} else {
 		m->noverflow++;
@@ -256,16 +257,16 @@ static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int
 {
 	struct mstate *m = ms(e);
 	m->nrecvs++;
-	struct key *k = keytab_get(&m->keys, from, x->proc, tag);
+	struct key *k = keytab_find(&m->keys, from, x->proc, tag);
 	if (key_waiting(k, KEY_SENDS)) {
-		struct pend s = key_pop(k);
+		struct pend s = keytab_pop(&m->keys, k);
 		m->npending--;
 		emu_comm_recv(e, s.a, t, lrecv, e->now);
 		m->nmatched++;
 		emu_pair(e, s.th, t, s.b, e->now);
 	} else if (m->npending < PENDING_CAP) {
 		struct pend r = {lrecv, e->now, t};
-		key_push(k, KEY_RECVS, &r);
+		keytab_push(&m->keys, k, from, x->proc, tag, KEY_RECVS, &r);
 		m->npending++;
 	} else {
 		m->noverflow++;
@@ -513,21 +514,20 @@ int msg_finish(struct emu *e, struct weft_err *err)
 	struct mstate *m = ms(e);
 	uint64_t us = 0, ur = 0;
 	int shown = 0;
-	for (size_t i = 0; i < m->keys.n; i++) {
-		struct key *k = &m->keys.key[i];
-		if (!k->n)
-			continue;
+	struct key **wait;
+	size_t nwait = keytab_waiting(&m->keys, &wait);
+	for (size_t i = 0; i < nwait; i++) {
+		const struct key *k = wait[i];
 		size_t ns = key_waiting(k, KEY_SENDS), nr = key_waiting(k, KEY_RECVS);
 		us += ns;
 		ur += nr;
-		while (key_waiting(k, KEY_SENDS)) {
-			struct pend s = key_pop(k);
-			emu_comm_drop(e, s.a);
-		}
+		for (uint32_t j = 0; j < ns; j++) /* the oldest first */
+			emu_comm_drop(e, j ? k->ring[(k->head + j - 1) % k->cap].a : k->first.a);
 		if (!e->o.quiet && shown++ < REPORT_KEYS)
 			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
 				  k->src, k->dst, k->tag, ns, nr);
 	}
+	free(wait);
 	if (!e->o.quiet) {
 		if (shown > REPORT_KEYS)
 			weft_warn("msg: %d more keys with unmatched messages", shown - REPORT_KEYS);

@@ -14,6 +14,7 @@
 #include "import.h"
 #include "mapfile.h"
 #include "picl_int.h"
+#include "picl_par.h"
 
 /* ---- detection (legacy-formats.md §4) --------------------------------------- */
 
@@ -137,9 +138,47 @@ static int join_lines(const char *s, const char *q, const char *end, char **buf,
 	return n;
 }
 
+/* Chunk c (read by picl_par from `from`) into p's records, numbering its
+ * lines after `line`, writing batches as they fill while p->streaming.
+ * Returns 0, -1 or PICL_RESTART. */
+static int adopt_chunk(struct picl *p, const struct picl_plain *c, unsigned line, const char *outdir,
+		       struct mapfile *map, size_t from)
+{
+	if (c->dec > p->ts_digits)
+		p->ts_digits = c->dec;
+	for (size_t i = 0; i < c->n;) {
+		size_t take = c->n - i;
+		if (p->streaming && take > PICL_BATCH - p->n)
+			take = PICL_BATCH - p->n;
+		while (p->n + take > p->cap)
+			picl_grow(p);
+		struct orec *o = &p->r[p->n];
+		const struct orec *r = &c->r[i];
+		for (size_t j = 0; j < take; j++) {
+			o[j] = r[j];
+			o[j].line += line;
+		}
+		if (c->file_at >= i && c->file_at < i + take)
+			p->has_files = 1; /* as when its line was read: before the batch is written */
+		p->n += take;
+		i += take;
+		if (p->streaming && p->n >= PICL_BATCH) {
+			int rc = picl_write_batch(p, outdir);
+			if (rc)
+				return rc;
+			if (map)
+				map_release(map, from);
+		}
+	}
+	return 0;
+}
+
 /* Read every line of the log (fmt 1 new, 2 old) into records, writing them
  * as they come while p->streaming (and giving back the pages of `map`
- * read, when it is not NULL). Returns 0, -1 or PICL_RESTART. */
+ * read, when it is not NULL). Returns 0, -1 or PICL_RESTART. A large
+ * new-format log has its plain lines read ahead on a second thread
+ * (picl_par.h): the chunks are taken here in order, and the lines they
+ * leave read as before. */
 static int read_log(struct picl *p, const char *data, size_t len, int fmt, struct mapfile *map,
 		    const char *outdir)
 {
@@ -155,9 +194,39 @@ static int read_log(struct picl *p, const char *data, size_t len, int fmt, struc
 	char *joined = NULL;
 	size_t jcap = 0;
 	unsigned ncont = 0;
+	int nalias = p->nalias;
+	unsigned alias = picl_alias_bits(p);
+	struct picl_par *par = lastnl ? picl_par_start(s, fast_end, alias) : NULL;
+	size_t nchunks = par ? picl_par_nchunks(par) : 0, cons = 0;
+	const char *cs = fast_end, *ce = fast_end; /* chunk `cons` */
+	if (par)
+		picl_par_bounds(par, 0, &cs, &ce);
 	while (rc == 0 && s < end) {
-		if (s < fast_end) {
-			s = picl_fast_lines(p, s, fast_end, &line, p->streaming ? PICL_BATCH : SIZE_MAX);
+		const char *lim = fast_end;
+		if (par) {
+			while (cons < nchunks && s >= cs) {
+				/* s == cs: take the chunk; past it (a continued record
+				 * ran into it): read its lines here */
+				const char *stop;
+				const struct picl_plain *c = picl_par_take(par, cons, &stop);
+				if (s == cs && c->alias == alias) {
+					rc = adopt_chunk(p, c, line, outdir, map, (size_t) (cs - data));
+					s = stop;
+					line += (unsigned) c->n;
+				}
+				picl_par_done(par, cons);
+				if (++cons < nchunks)
+					picl_par_bounds(par, cons, &cs, &ce);
+				if (rc || s < cs)
+					break;
+			}
+			if (rc)
+				break;
+			if (cons < nchunks)
+				lim = cs;
+		}
+		if (s < lim) {
+			s = picl_fast_lines(p, s, lim, &line, p->streaming ? PICL_BATCH : SIZE_MAX);
 			if (p->streaming && p->n >= PICL_BATCH) {
 				rc = picl_write_batch(p, outdir);
 				if (map)
@@ -166,6 +235,8 @@ static int read_log(struct picl *p, const char *data, size_t len, int fmt, struc
 			}
 			if (s >= end)
 				break;
+			if (s == lim && lim != fast_end)
+				continue; /* at the next chunk */
 		}
 		unsigned at = ++line; /* the record's first line */
 		const char *q = memchr(s, '\n', (size_t) (end - s));
@@ -194,9 +265,16 @@ static int read_log(struct picl *p, const char *data, size_t len, int fmt, struc
 		else
 			rc = picl_old_line(p, at, &L, &skipping);
 		s = next;
+		if (p->nalias != nalias) { /* a -6 record: later lines read with it */
+			nalias = p->nalias;
+			alias = picl_alias_bits(p);
+			if (par)
+				picl_par_alias(par, alias);
+		}
 		if (rc == 0 && p->n >= PICL_BATCH && p->streaming)
 			rc = picl_write_batch(p, outdir);
 	}
+	picl_par_end(par);
 	free(joined);
 	if (rc == 0 && fmt == 2)
 		picl_old_convert(p, &L);

@@ -10,7 +10,10 @@
  * no byte is compared with an end pointer. Integers of more than 9 digits,
  * a '+' sign and the like also go to picl_new_line, with the same result.
  * The common shape (single spaces, short numbers) takes the fewest
- * instructions; blanks of other kinds or lengths take a slower branch. */
+ * instructions; blanks of other kinds or lengths take a slower branch.
+ * The lines are read into any record array with no other state of the
+ * importer (struct picl_plain), so picl_par.c can read them on another
+ * thread. */
 #include "picl_int.h"
 
 /* White space but the newline: ' ', '\t', '\v', '\f', '\r'. */
@@ -166,36 +169,40 @@ static inline const char *f_seconds(const char *s, int64_t *out, int *decimals)
 	return r;
 }
 
-static int aliased(const struct picl *p, int64_t code)
+/* The kind of a record of type rt (o->type set; see picl_set_kind): 1
+ * when it is a file I/O record. */
+static inline int plain_kind(struct orec *o, int32_t rt)
 {
-	for (int i = 0; i < p->nalias; i++)
-		if (p->alias[i].code == code)
-			return 1;
-	return 0;
+	if (rt >= 0) {
+		o->kind = K_USER;
+		o->a = rt;
+		return 0;
+	}
+	int k = rt == -3 ? 0 : rt == -4 ? 1 : 2; /* entry, exit, mark */
+	static const uint8_t kinds[2][3] = {{K_ENTRY, K_EXIT, K_MARK}, {K_UBEGIN, K_UEND, K_MARK}};
+	o->kind = kinds[o->type >= 0][k];
+	return o->type < 0 && picl_is_file(o->type);
 }
 
-/* One line (see picl_fast_lines), read into the next free record (kept
- * only when the line is plain): the next line, or NULL. */
-static inline const char *fast_line(struct picl *p, const char *s, unsigned line)
+/* One line (see picl_plain_lines) read into *o (kept by the caller only
+ * when the line is plain): the next line, or NULL. `alias`: codes 2 and 3
+ * redefined by a -6 record, as bits 1 << (code - 2). */
+static inline const char *plain_line(struct orec *o, const char *s, unsigned alias, int *dec, int *file)
 {
-	if (__builtin_expect(p->n == p->cap, 0))
-		picl_grow(p);
-	struct orec *o = &p->r[p->n];
 	int32_t rt, process, nd;
-	int dec;
 	if (s[0] == '-' && s[1] >= '2' && s[1] <= '4' && s[2] == ' ') { /* -2, -3, -4 */
 		rt = '0' - s[1];
 		s += 3;
 	} else if (!(s = f_int(s, &rt, 1)) || (rt < 0 && rt != -2 && rt != -3 && rt != -4)) {
 		return NULL;
 	}
-	if (!(s = f_int(s, &o->type, 1)) || !(s = f_seconds(s, &o->t, &dec)) || !(s = f_int(s, &o->proc, 0)) ||
+	if (!(s = f_int(s, &o->type, 1)) || !(s = f_seconds(s, &o->t, dec)) || !(s = f_int(s, &o->proc, 0)) ||
 	    o->proc > HOST || !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
 		return NULL;
 	o->a = o->b = o->c = -1;
 	if (nd > 0) {
 		int32_t code, v;
-		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (p->nalias && aliased(p, code)) ||
+		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (alias >> (code - 2) & 1) ||
 		    !(s = f_int(s, &o->a, 1)) || (nd > 1 && !(s = f_int(s, &o->b, 1))) ||
 		    (nd > 2 && !(s = f_int(s, &o->c, 1))))
 			return NULL;
@@ -208,26 +215,62 @@ static inline const char *fast_line(struct picl *p, const char *s, unsigned line
 		if (*s != '\n')
 			return NULL;
 	}
-	if (dec > p->ts_digits)
-		p->ts_digits = dec;
-	o->line = line;
 	o->seq = 0;
-	o->kind = o->sub = o->digits = 0;
-	picl_set_kind(p, o, rt);
-	p->n++;
+	o->sub = o->digits = 0;
+	*file = plain_kind(o, rt);
 	return s + 1;
+}
+
+const char *picl_plain_lines(struct picl_plain *c, const char *s, const char *end, size_t stop)
+{
+	struct orec *r = c->r;
+	size_t n = c->n, cap = c->cap;
+	unsigned line = c->line, alias = c->alias;
+	int dmax = c->dec;
+	while (s < end && n < stop) {
+		if (__builtin_expect(n == cap, 0)) {
+			cap = cap ? 2 * cap : 4096;
+			r = weft_xrealloc(r, cap * sizeof(*r));
+		}
+		struct orec *o = &r[n];
+		int dec, file;
+		const char *nx = plain_line(o, s, alias, &dec, &file);
+		if (!nx)
+			break;
+		s = nx;
+		if (dec > dmax)
+			dmax = dec;
+		if (__builtin_expect(file, 0) && c->file_at == SIZE_MAX)
+			c->file_at = n;
+		o->line = ++line;
+		n++;
+	}
+	c->r = r;
+	c->n = n;
+	c->cap = cap;
+	c->line = line;
+	c->dec = dmax;
+	return s;
+}
+
+unsigned picl_alias_bits(const struct picl *p)
+{
+	unsigned bits = 0;
+	for (int i = 0; i < p->nalias; i++)
+		if (p->alias[i].code == 2 || p->alias[i].code == 3)
+			bits |= 1u << (p->alias[i].code - 2);
+	return bits;
 }
 
 const char *picl_fast_lines(struct picl *p, const char *s, const char *end, unsigned *line, size_t stop)
 {
-	unsigned ln = *line;
-	while (s < end && p->n < stop) {
-		const char *nx = fast_line(p, s, ln + 1);
-		if (!nx)
-			break;
-		ln++;
-		s = nx;
-	}
-	*line = ln;
+	struct picl_plain c = {p->r, p->n, p->cap, *line, picl_alias_bits(p), p->ts_digits, SIZE_MAX};
+	s = picl_plain_lines(&c, s, end, stop);
+	p->r = c.r;
+	p->n = c.n;
+	p->cap = c.cap;
+	p->ts_digits = c.dec;
+	p->has_files |= c.file_at != SIZE_MAX;
+	*line = c.line;
 	return s;
 }

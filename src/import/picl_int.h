@@ -4,7 +4,8 @@
  * (descriptors, scoped -6 aliases, subsets, statistics), with a fast path
  * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
  * and turns calls into entries and exits; picl_write.c writes the records as
- * one ovni stream per processor.
+ * one ovni stream per processor; picl_par.c reads the plain lines of a large
+ * log ahead on a second thread.
  *
  * Records are written as they are read while the log is sorted (batches of
  * PICL_BATCH records), so memory stays flat. A log found unsorted before
@@ -167,13 +168,30 @@ int picl_tok_decimals(const struct tok *t);
 
 /* One tokenized new-format record (p->tk); -1 with p->err filled. */
 int picl_new_line(struct picl *p, unsigned line);
-/* Plain new-format lines read without tokenizing, from s (the start of
- * line *line + 1) while they start before `end` and fewer than `stop`
- * records are held: a '\n' must end every line starting before `end`, and
- * 8 bytes must be readable at any byte up to it (they bound every scan).
- * Returns where it stopped (*line is the last line read): at `end`, at the
- * stop, or at a line that is not plain (read it with picl_tokenize and
- * picl_new_line, which also report its errors). */
+/* Plain new-format lines (picl_fast.c) read without tokenizing into any
+ * record array: picl_par.c reads chunks of the log on two threads with it.
+ * `alias` (in): codes 2 and 3 redefined by a -6 record, as bits
+ * 1 << (code - 2) (their lines are not plain); `line` the number of the
+ * line before s, kept counting; `dec` the most decimals of a timestamp and
+ * `file_at` the index of the first file I/O record (SIZE_MAX: none yet),
+ * both updated. */
+struct picl_plain {
+	struct orec *r;
+	size_t n, cap;
+	unsigned line, alias;
+	int dec;
+	size_t file_at;
+};
+/* Reads lines from s while they start before `end` and fewer than `stop`
+ * records are held: a '\n' must end every line starting before `end`,
+ * and 8 bytes must be readable at any byte up to it (they bound every
+ * scan). Returns where it stopped: at `end`, at the stop, or at a line
+ * that is not plain (read it with picl_tokenize and picl_new_line, which
+ * also report its errors). */
+const char *picl_plain_lines(struct picl_plain *c, const char *s, const char *end, size_t stop);
+/* The codes 2 and 3 redefined by -6 records so far (picl_plain.alias). */
+unsigned picl_alias_bits(const struct picl *p);
+/* picl_plain_lines into p's records (*line the last line read). */
 const char *picl_fast_lines(struct picl *p, const char *s, const char *end, unsigned *line, size_t stop);
 
 int picl_old_key(const struct tok *t);

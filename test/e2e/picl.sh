@@ -264,5 +264,36 @@ bad aliasscope '-6 -1 0.0 0 -1 1 "%d%s" 8 "%d"
 -3 -901 0.0 0 0 0
 -3 -52 0.000006 0 0 1 8 3 4' '3: data: expected 1 tokens (1 fields of 1), found 2'
 
+# plain lines read in chunks on two threads (picl_par.c) give the outputs
+# and messages of one thread (WEFT_PICL_THREADS=1), also with tiny chunks
+# (every boundary case: aliases, code 2 redefined midway as character data,
+# continued records, unsorted logs, warnings of the writing)
+"$WEFT" synth --format picl -o "$tmp/par.trf" --procs 5 -n 3000 --seed 4 >/dev/null 2>&1
+"$WEFT" synth --format picl -o "$tmp/par-digits.trf" --procs 3 -n 2000 --digits 9 --no-stats >/dev/null 2>&1
+awk 'NR % 50 == 7 { print; getline; t = $0; next } { print } END { if (t) print t }' "$tmp/par.trf" \
+	>"$tmp/par-unsorted.trf"
+awk 'NR == 1500 { print "-6 -1 0.0 -1 -1 1 \"%d%s\" 2 \"%s\"" } { print }' "$tmp/par.trf" >"$tmp/par-alias.trf"
+awk '$1 == -3 && $2 == -21 && ++n % 37 == 0 { next } $1 == -3 && $2 == 1 && ++u % 23 == 0 { next } { print }' \
+	"$tmp/par.trf" >"$tmp/par-warn.trf" # exits and block ends with no entry on every processor
+for f in "$fx"/*.trf "$tmp"/par*.trf; do
+	n=$(basename "$f" .trf)
+	same=same
+	for c in 1 32768 9 61; do
+		rm -rf "$tmp/par-$c"
+		threads=2
+		[ "$c" = 1 ] && threads=1
+		WEFT_PICL_THREADS=$threads WEFT_PICL_CHUNK=$c "$WEFT" emu -k -o "$tmp/par-$c" "$f" 2>&1 |
+			sed "s|$tmp/par-$c||g; /events in/d" >"$tmp/par-$c.err"
+		for x in thread.prv cpu.prv; do
+			[ -f "$tmp/par-$c/$x" ] && sed 1d "$tmp/par-$c/$x" >"$tmp/par-$c/$x.body"
+		done
+	done
+	for c in 32768 9 61; do
+		diff -r -x thread.prv -x cpu.prv "$tmp/par-1" "$tmp/par-$c" >/dev/null 2>&1 || same="outputs differ (chunks of $c)"
+		cmp -s "$tmp/par-1.err" "$tmp/par-$c.err" || same="messages differ (chunks of $c)"
+	done
+	expect "two-thread reading $n" "$same" same
+done
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
