@@ -617,6 +617,15 @@ void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, 
 	back_apply(&f->back, &op);
 }
 
+void prv_flush_pair(struct prv_file *a, struct prv_file *b)
+{
+	if (a->nsdirty)
+		prv_flush_now(a);
+	if (b->nsdirty)
+		prv_flush_now(b);
+	a->pw->dirty = 0;
+}
+
 void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t)
 {
 	struct prv_file *f[2] = {a, b};

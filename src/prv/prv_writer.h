@@ -214,17 +214,21 @@ static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
 }
 
 void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t);
+/* The states waiting in a and b (both on one pipe) queued. */
+void prv_flush_pair(struct prv_file *a, struct prv_file *b);
 
 /* Move files a and b (b may be NULL) to time t, never earlier: the states
  * changed at the previous instant are queued first. Files that share a
  * pipe move in one call (the pipe has one time). Inline for the common
- * case: both on one pipe, no state waiting. */
+ * case: both on one pipe. */
 static inline void prv_time2(struct prv_file *a, struct prv_file *b, uint64_t t)
 {
 	if (t == a->now)
 		return;
 	struct prv_pipe_w *w = a->pw;
-	if (__builtin_expect(w && b && b->pw == w && !w->dirty, 1)) {
+	if (__builtin_expect(w && b && b->pw == w, 1)) {
+		if (w->dirty)
+			prv_flush_pair(a, b);
 		a->now = b->now = t;
 		prv_pipe_time(a, t);
 		return;
