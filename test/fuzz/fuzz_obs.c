@@ -174,8 +174,8 @@ static int run_cursor(const uint8_t *d, size_t n, enum stream_mode mode, uint64_
 	}
 	if (r < 0)
 		check_err(&e);
-	else
-		check(s.nevents == out->n);
+	else if (mode == STREAM_RAW)
+		check(s.nevents == out->n); /* the count weft top reports */
 	/* stream_close() without the munmap: the buffer is not a mapping */
 	free(s.regs);
 	free(s.span);
