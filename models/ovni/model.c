@@ -378,15 +378,27 @@ int ovni_mark_set(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	return 0;
 }
 
+/* The stack an OM[ or OM] works on; NULL when the handler must return
+ * m->rc instead. */
+static struct mark_stack *mark_stack_of(struct emu *e, const struct weft_ev *ev, struct mark_ev *m,
+					struct weft_err *err)
+{
+	if (mark_decode(e, ev, m, err))
+		return NULL;
+	if (!m->stacked) {
+		m->rc = mark_not_single(e, ev, m, err);
+		return NULL;
+	}
+	return &m->t->stack[m->slot];
+}
+
 int ovni_mark_push(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in;
 	struct mark_ev m;
-	if (mark_decode(e, ev, &m, err))
+	struct mark_stack *s = mark_stack_of(e, ev, &m, err);
+	if (!s)
 		return m.rc;
-	if (!m.stacked)
-		return mark_not_single(e, ev, &m, err);
-	struct mark_stack *s = &m.t->stack[m.slot];
 	if (s->n == MARK_STACK_MAX)
 		return emu_model_error(e, err, "mark type %lld stack is %d deep: expected pops", (long long) m.type,
 				       MARK_STACK_MAX);
@@ -404,11 +416,9 @@ int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 {
 	(void) in;
 	struct mark_ev m;
-	if (mark_decode(e, ev, &m, err))
+	struct mark_stack *s = mark_stack_of(e, ev, &m, err);
+	if (!s)
 		return m.rc;
-	if (!m.stacked)
-		return mark_not_single(e, ev, &m, err);
-	struct mark_stack *s = &m.t->stack[m.slot];
 	if (s->n == 0)
 		return emu_model_error(e, err, "pop of value %lld from mark type %lld: the stack is empty",
 				       (long long) m.value, (long long) m.type);
