@@ -33,7 +33,9 @@ row() { # name events seconds rss_kib [output_bytes]
 		out = ""
 		if (b != "")
 			out = sprintf("%6.0f MB, %5.0f MB/s", b / 1e6, (s > 0 ? b / s / 1e6 : 0))
-		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB  %s\n", n, e, s, (s > 0 ? e / s / 1e6 : 0), r / 1024, out }'
+		printf "%-22s %10d %9.3f %10.2f M %7.1f MiB  %s", n, e, s, (s > 0 ? e / s / 1e6 : 0), r / 1024, out }'
+	steal_note
+	echo
 }
 
 # Before each timed run: the previous run's output removed and every dirty
@@ -45,8 +47,22 @@ fresh() {
 	sync
 }
 
+# CPU time the hypervisor gave to other guests ("steal" in /proc/stat) while
+# a row ran, in % of all CPU time: this VM has spells of 30% and more, when
+# the same binary runs half as fast. best3 leaves it in $out/steal; each row
+# prints it, then it is cleared.
+cpu_ticks() { # -> "steal total" in ticks, all CPUs
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
+}
+
+steal_since() { # steal0 total0 -> whole % of steal since
+	set -- "$1" "$2" $(cpu_ticks)
+	awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { printf "%.0f", (d > b ? 100 * (c - a) / (d - b) : 0) }'
+}
+
 best3() { # measure ARGS... -> the smallest seconds and the largest RSS of three runs
 	_s="" _r=0
+	_t0=$(cpu_ticks)
 	for _i in 1 2 3; do
 		fresh
 		set -- $("$out/measure" "$@") "$@"
@@ -54,7 +70,13 @@ best3() { # measure ARGS... -> the smallest seconds and the largest RSS of three
 		[ "$2" -gt "$_r" ] && _r=$2
 		shift 2
 	done
+	steal_since $_t0 >"$out/steal"
 	echo "$_s $_r"
+}
+
+steal_note() { # "  steal N%" of the last best3, once
+	[ -s "$out/steal" ] && printf '  steal %s%%' "$(cat "$out/steal")"
+	rm -f "$out/steal"
 }
 
 emu_row() { # name events trace
@@ -136,6 +158,7 @@ legacy_rows() { # format file label
 	lrow "$name emu FILE" "$mb" "$3" "$4" "$prv"
 	rm -rf "$out/emu"
 	s_imp=""
+	_t0=$(cpu_ticks)
 	for _i in 1 2 3; do
 		rm -rf "$out/imp"
 		fresh
@@ -143,6 +166,7 @@ legacy_rows() { # format file label
 		if [ -z "$s_imp" ] || awk -v a="$3" -v b="$s_imp" 'BEGIN { exit !(a < b) }'; then s_imp=$3 r_imp=$4; fi
 		set -- "$1" "$2"
 	done
+	steal_since $_t0 >"$out/steal"
 	lrow "$name import only" "$mb" "$s_imp" "$r_imp" "$(du -sb "$out/imp" | cut -f1)"
 	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$out/imp")
 	lrow "$name emu imported dir" "$mb" "$3" "$4" "$prv"
@@ -151,8 +175,10 @@ legacy_rows() { # format file label
 
 lrow() { # name input_bytes seconds rss_kib output_bytes
 	awk -v n="$1" -v m="$2" -v s="$3" -v r="$4" -v b="$5" 'BEGIN {
-		printf "%-30s %5.0f MB in %7.3f s = %6.1f MB/s  %7.1f MiB RSS  output %5.0f MB\n",
+		printf "%-30s %5.0f MB in %7.3f s = %6.1f MB/s  %7.1f MiB RSS  output %5.0f MB",
 			n, m / 1e6, s, (s > 0 ? m / 1e6 / s : 0), r / 1024, b / 1e6 }'
+	steal_note
+	echo
 }
 
 echo
