@@ -148,6 +148,8 @@ row "sync 1M, no verify" "$msgs" "$1" "$2"
 rm -f "$out/sync.json"
 
 # ---- legacy logs: MB/s of input into a finished Paraver trace ---------------------------
+# (BENCH_LEGACY=0: only the ovni rows above)
+[ "${BENCH_LEGACY:-1}" = 0 ] && exit 0
 
 legacy_rows() { # format file label
 	mb=$(wc -c <"$2")
