@@ -451,27 +451,17 @@ int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 
 /* ---- setup, end, labels ------------------------------------------------------ */
 
-/* thread.row: the row of an agent says which one it is (tid = agent + 1). */
-static int agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
-{
-	(void) e;
-	snprintf(buf, (size_t) n, "agent %lld", (long long) t->sys->tid - 1);
-	return 1;
-}
-
 int af_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct af *a = weft_xcalloc(1, sizeof(*a));
 	e->mstate['A' - 0x21] = a;
-	e->thread_name = agent_name;
+	e->thread_name = vao_agent_name;
 	a->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->ag));
 	a->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->shown));
 	a->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*a->cpu_shown));
 	vao_open_init(&a->open, sizeof(struct af_node));
-	a->cpu_row = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
-	for (int i = 0; i <= e->nth; i++)
-		a->cpu_row[i] = -1;
+	a->cpu_row = vao_cpu_rows(e);
 	a->sc_node = emu_slot(e, EMU_CPU_FILE, AF_T_NODE, "And-fork: current and-node of the agent");
 	a->sc_agent = emu_slot(e, EMU_CPU_FILE, AF_T_AGENT, "And-fork: agent number + 1");
 	a->other_set = weft_xcalloc((size_t) e->nth + 1, 1);

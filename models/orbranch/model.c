@@ -473,28 +473,18 @@ int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 
 /* ---- setup, end, labels ------------------------------------------------------ */
 
-/* thread.row: the row of an agent says which one it is (tid = agent + 1). */
-static int agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
-{
-	(void) e;
-	snprintf(buf, (size_t) n, "agent %lld", (long long) t->sys->tid - 1);
-	return 1;
-}
-
 int orb_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct ob *o = weft_xcalloc(1, sizeof(*o));
 	e->mstate['R' - 0x21] = o;
-	e->thread_name = agent_name;
+	e->thread_name = vao_agent_name;
 	o->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->ag));
 	o->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->shown));
 	o->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*o->cpu_shown));
 	vao_open_init(&o->open, sizeof(struct ob_node));
 	vao_open_init(&o->br, sizeof(struct orb_branch));
-	o->cpu_row = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
-	for (int i = 0; i <= e->nth; i++)
-		o->cpu_row[i] = -1;
+	o->cpu_row = vao_cpu_rows(e);
 	o->sc_node = emu_slot(e, EMU_CPU_FILE, OB_T_NODE, "Or-branch: current or-node of the agent");
 	o->sc_agent = emu_slot(e, EMU_CPU_FILE, OB_T_AGENT, "Or-branch: agent number + 1");
 	o->punct_time = weft_xcalloc((size_t) e->nth + 1, sizeof(uint64_t));

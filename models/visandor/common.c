@@ -1,8 +1,24 @@
 /* visandor/common: VisAndOr events shared by the and-fork and or-branch
  * models (see common.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "common.h"
+
+int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
+{
+	(void) e;
+	snprintf(buf, (size_t) n, "agent %lld", (long long) t->sys->tid - 1);
+	return 1;
+}
+
+int *vao_cpu_rows(const struct emu *e)
+{
+	int *r = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
+	for (int i = 0; i <= e->nth; i++)
+		r[i] = -1;
+	return r;
+}
 
 int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
 {

@@ -53,6 +53,13 @@ static inline void vao_put(struct prv_file *f, int row, int slot, int64_t *shown
 	}
 }
 
+/* thread.row: the row of an agent says which one it is (tid = agent + 1);
+ * both models' e->thread_name. */
+int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n);
+
+/* cpu.prv row per stream, none yet (-1): the array vao_agent_cpus fills. */
+int *vao_cpu_rows(const struct emu *e);
+
 /* Give every agent of the model its CPU (phyid = agent number = tid - 1):
  * the CPU field of its thread row, its cpu.prv row in cpu_row[stream], and
  * its number on that row in slot sc_agent. Returns 0 when there is nothing
