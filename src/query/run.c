@@ -107,39 +107,41 @@ static void put_value(struct query *q, struct outbuf *o, const struct qattr *a,
 
 /* ---- lines --------------------------------------------------------------- */
 
+/* A line's punctuation by output format: text "l1,l2: a=v b=v", JSON
+ * {"labels":["l1","l2"],"a":v,"b":v}. */
+static const struct line_fmt {
+	const char *open, *lsep, *lclose, *apre, *aeq, *close;
+} line_fmt[2] = {
+	{"", ",", ":", " ", "=", "\n"},
+	{"{\"labels\":[", ",", "]", ",", ":", "}\n"},
+};
+
+static void put_name(struct outbuf *o, int json, const char *s)
+{
+	if (json)
+		put_json_str(o, s, strlen(s));
+	else
+		put_mem(o, s, strlen(s));
+}
+
 static void emit(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
 		 const char *const *labels, int nl, const struct qattr *const *attrs, int na)
 {
-	if (q->json) {
-		put_mem(o, "{\"labels\":[", 11);
-		for (int i = 0; i < nl; i++) {
-			if (i)
-				put_mem(o, ",", 1);
-			put_json_str(o, labels[i], strlen(labels[i]));
-		}
-		put_mem(o, "]", 1);
-		for (int i = 0; i < na; i++) {
-			put_mem(o, ",", 1);
-			put_json_str(o, attrs[i]->name, strlen(attrs[i]->name));
-			put_mem(o, ":", 1);
-			put_value(q, o, attrs[i], ev, chrono);
-		}
-		put_mem(o, "}\n", 2);
-		return;
-	}
+	const struct line_fmt *f = &line_fmt[q->json != 0];
+	put_mem(o, f->open, strlen(f->open));
 	for (int i = 0; i < nl; i++) {
 		if (i)
-			put_mem(o, ",", 1);
-		put_mem(o, labels[i], strlen(labels[i]));
+			put_mem(o, f->lsep, 1);
+		put_name(o, q->json, labels[i]);
 	}
-	put_mem(o, ":", 1);
+	put_mem(o, f->lclose, 1);
 	for (int i = 0; i < na; i++) {
-		put_mem(o, " ", 1);
-		put_mem(o, attrs[i]->name, strlen(attrs[i]->name));
-		put_mem(o, "=", 1);
+		put_mem(o, f->apre, 1);
+		put_name(o, q->json, attrs[i]->name);
+		put_mem(o, f->aeq, 1);
 		put_value(q, o, attrs[i], ev, chrono);
 	}
-	put_mem(o, "\n", 1);
+	put_mem(o, f->close, strlen(f->close));
 }
 
 int query_default_attrs(struct query *q, int with_state, const struct qattr **out)
