@@ -14,22 +14,6 @@
 #define NROWS 6
 #define NSLOTS 4
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	long len = ftell(f);
-	ck_assert_int_ge(len, 0);
-	rewind(f);
-	char *d = malloc((size_t) len + 1);
-	ck_assert_ptr_nonnull(d);
-	ck_assert_uint_eq(fread(d, 1, (size_t) len, f), (size_t) len);
-	fclose(f);
-	*n = (size_t) len;
-	return d;
-}
-
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -117,7 +101,7 @@ START_TEST(piped_and_inline_write_the_same_bytes)
 		char *p0 = tu_join(dir[0], k ? "b.prv" : "a.prv");
 		char *p1 = tu_join(dir[1], k ? "b.prv" : "a.prv");
 		size_t n0, n1;
-		char *d0 = slurp(p0, &n0), *d1 = slurp(p1, &n1);
+		char *d0 = tu_read(p0, &n0), *d1 = tu_read(p1, &n1);
 		ck_assert_uint_gt(n0, 100000);
 		ck_assert_uint_eq(n0, n1);
 		size_t i = 0;
@@ -164,8 +148,7 @@ START_TEST(empty_instants_do_not_shift_times)
 		ck_assert_int_eq(prv_close(&f[k], 20001, &e), 0);
 	char *p = tu_join(dir, "a.prv");
 	size_t n;
-	char *d = slurp(p, &n);
-	d[n] = '\0';
+	char *d = tu_read(p, &n);
 	char *line = strchr(d, '\n');
 	ck_assert_ptr_nonnull(line);
 	uint64_t want = 10;

@@ -11,34 +11,13 @@
 #include "testutil.h"
 #include "writer.h"
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	uint8_t *d = NULL;
-	size_t cap = 0;
-	*n = 0;
-	for (;;) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			d = realloc(d, cap);
-		}
-		size_t r = fread(d + *n, 1, cap - *n, f);
-		if (r == 0)
-			break;
-		*n += r;
-	}
-	fclose(f);
-	return d;
-}
-
 /* The stream.obs written in DIR/SUB is exactly `want`. */
 static void assert_obs(const char *dir, const char *sub, const struct evbuf *want)
 {
 	char *d = tu_join(dir, sub);
 	char *obs = tu_join(d, "stream.obs");
 	size_t n;
-	uint8_t *got = slurp(obs, &n);
+	uint8_t *got = (uint8_t *) tu_read(obs, &n);
 	ck_assert_uint_eq(n, want->n);
 	ck_assert(memcmp(got, want->d, n) == 0);
 	free(got);

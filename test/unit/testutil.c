@@ -121,6 +121,30 @@ void tu_write(const char *path, const void *data, size_t n)
 		ck_abort_msg("close %s: %s", path, strerror(errno));
 }
 
+char *tu_read(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		ck_abort_msg("open %s: %s", path, strerror(errno));
+	char *d = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (;;) {
+		if (*n + 1 >= cap) {
+			cap = cap ? 2 * cap : 4096;
+			d = realloc(d, cap);
+			ck_assert_ptr_nonnull(d);
+		}
+		size_t r = fread(d + *n, 1, cap - *n - 1, f);
+		if (r == 0)
+			break;
+		*n += r;
+	}
+	fclose(f);
+	d[*n] = '\0';
+	return d;
+}
+
 void tu_write_str(const char *path, const char *s)
 {
 	tu_write(path, s, strlen(s));

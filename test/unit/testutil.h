@@ -25,6 +25,9 @@ void tu_rmtree(const char *path);
 void tu_mkdirs(const char *path);
 /* "a/b" in a new allocation. */
 char *tu_join(const char *a, const char *b);
+/* A whole file in a new allocation (with a NUL after its n bytes); free()
+ * the result. */
+char *tu_read(const char *path, size_t *n);
 /* Create or replace a file with exactly these bytes. */
 void tu_write(const char *path, const void *data, size_t n);
 /* Create or replace a file holding a C string (without its NUL). */
