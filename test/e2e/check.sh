@@ -28,7 +28,7 @@ if [ ! -x "$WEFT" ]; then
 	exit 2
 fi
 
-CORPUS=${CORPUS:-$(pwd)/../shared/corpus}
+CORPUS=${CORPUS:-$(cd "$(dirname "$0")/../corpus" && pwd)}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-check.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' HUP INT PIPE TERM

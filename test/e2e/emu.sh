@@ -3,7 +3,7 @@
 #
 #   WEFT=/abs/weft PRVDIFF=/abs/prvdiff sh test/e2e/emu.sh
 #
-# The corpus is this file's directory/../../../shared/corpus; nothing is
+# The corpus is test/corpus (this file's directory/../corpus); nothing is
 # written into it (every run uses -o into a temporary directory). Checks:
 #   - for each ovni/{o-small,o-ties,o-skew,om-small,ok-small,on-small,small,
 #     small-split}/trace: `weft emu -q` exits 0; prvdiff finds no difference
@@ -37,9 +37,9 @@ for v in WEFT PRVDIFF; do
 		exit 2
 	fi
 done
-if ! corpus=$(cd "$here/../../../shared/corpus" 2>/dev/null && pwd -P) ||
+if ! corpus=$(cd "$here/../corpus" 2>/dev/null && pwd -P) ||
 	[ ! -d "$corpus/ovni" ]; then
-	echo "emu.sh: reference corpus not found at $here/../../../shared/corpus" >&2
+	echo "emu.sh: reference corpus not found at $here/../corpus" >&2
 	exit 2
 fi
 

@@ -3,7 +3,7 @@
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/query.sh
 #
-# For every ovni trace of ../shared/corpus: counts of several MCVs and of
+# For every ovni trace of test/corpus: counts of several MCVs and of
 # every event, asked in one run, equal weft top's (and for legacy logs,
 # imported on the fly); hand counts on o-small
 # (dump piped through awk) for fields, threads, sums, model states and time
@@ -18,8 +18,8 @@ if [ -z "$WEFT" ] || [ ! -x "$WEFT" ]; then
 	echo "query.sh: set WEFT to the weft binary, e.g. WEFT=\$PWD/build/weft sh $0" >&2
 	exit 2
 fi
-if ! corpus=$(cd "$here/../../../shared/corpus" 2>/dev/null && pwd -P) || [ ! -d "$corpus/ovni" ]; then
-	echo "query.sh: reference corpus not found at $here/../../../shared/corpus" >&2
+if ! corpus=$(cd "$here/../corpus" 2>/dev/null && pwd -P) || [ ! -d "$corpus/ovni" ]; then
+	echo "query.sh: reference corpus not found at $here/../corpus" >&2
 	exit 2
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-query.XXXXXX") || exit 2
@@ -50,7 +50,12 @@ count_of() { # FILE LABEL
 
 # ---- every corpus trace: counts equal weft top's -----------------------------
 
-for t in "$corpus"/ovni/*/trace "$corpus"/ovni/ok-small/trace-unsorted; do
+# and a 1 M-event weft synth trace of 4 looms in place of the corpus's
+# o-medium (too big to keep in the repository)
+mkdir "$tmp/synth-medium"
+"$WEFT" synth -o "$tmp/synth-medium/trace" --looms 4 --procs 2 --threads 2 --cpus 4 \
+	-n 1M --seed 1 > /dev/null 2> "$tmp/err" || fail "synth-medium" "weft synth failed"
+for t in "$corpus"/ovni/*/trace "$corpus"/ovni/ok-small/trace-unsorted "$tmp/synth-medium/trace"; do
 	[ -d "$t" ] || continue
 	name=$(basename "$(dirname "$t")")/$(basename "$t")
 	if ! "$WEFT" top "$t" > "$tmp/top" 2> "$tmp/err"; then
@@ -95,7 +100,7 @@ done
 
 # ---- legacy logs (imported on the fly) count like weft top ---------------------
 
-for f in "$here"/picl/fft.trf "$here"/visandor/seed-andorra.vao "$corpus"/legacy/picl-old/fft.trf; do
+for f in "$here"/picl/fft.trf "$here"/visandor/seed-andorra.vao; do
 	[ -f "$f" ] || continue
 	name=$(basename "$(dirname "$f")")/$(basename "$f")
 	total=$("$WEFT" top "$f" 2> "$tmp/err" | awk '/^events/ { print $2 }')

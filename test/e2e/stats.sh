@@ -10,7 +10,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 fx="$here/picl"
-corpus="$here/../../../shared/corpus/ovni/o-small/trace"
+corpus="$here/../corpus/ovni/o-small/trace"
 if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
 	echo "stats.sh: set WEFT to the weft binary" >&2
 	exit 2

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Regenerate the hand-made seeds of test/fuzz/corpus/ (the files named
 # seed-*). Inputs saved from fuzzing runs (regress-*) are kept as they are.
-# Needs a C compiler (for test/e2e/bswap_obs.c) and the reference corpus
-# next to the repository (../shared/corpus). Run from anywhere:
+# Needs a C compiler (for test/e2e/bswap_obs.c); reads the reference traces
+# of test/corpus. Run from anywhere:
 #   sh test/fuzz/make-seeds.sh
 set -e
 
 here=$(cd "$(dirname "$0")" && pwd)
-ref=$(cd "$here/../../../shared/corpus/ovni" && pwd)
+ref=$(cd "$here/../corpus/ovni" && pwd)
 obs=$here/corpus/fuzz_obs
 meta=$here/corpus/fuzz_meta
 tmp=$(mktemp -d)

@@ -131,8 +131,8 @@ mk() {
 
 # ---- 1. the ovni corpus --------------------------------------------------------
 
-if ! corpus=$(cd "$here/../../../shared/corpus/ovni" 2>/dev/null && pwd -P); then
-	result "corpus" "not found at $here/../../../shared/corpus/ovni"
+if ! corpus=$(cd "$here/../corpus/ovni" 2>/dev/null && pwd -P); then
+	result "corpus" "not found at $here/../corpus/ovni"
 else
 	for d in o-small o-ties o-skew om-small ok-small on-small small small-split; do
 		for v in thread cpu; do
