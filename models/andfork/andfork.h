@@ -1,5 +1,5 @@
 /* and-fork/join model (A): the and-parallel events of a VisAndOr log
- * (legacy-formats.md §6.4.8). Private to the model folder: the handlers its
+ * (doc/formats/legacy.md §6.4, item 8). Private to the model folder: the handlers its
  * event table names and the hooks the emulator calls. doc/models/andfork.md
  * lists every event, state, Paraver type and check. */
 #ifndef WEFT_ANDFORK_H

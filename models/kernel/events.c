@@ -1,5 +1,5 @@
 /* kernel model (K) event table: context switches copied from the kernel
- * (ovni-trace-format.md §10.3); the handlers are in model.c. */
+ * (doc/models/kernel.md); the handlers are in model.c. */
 #include <stddef.h>
 
 #include "kernel.h"

@@ -1,5 +1,5 @@
 /* kernel model (K): context switches the kernel reports for a thread
- * (ovni-trace-format.md §10.3). Private to the model folder: the handlers
+ * (doc/models/kernel.md). Private to the model folder: the handlers
  * its event table names and its hooks. */
 #ifndef WEFT_KERNEL_H
 #define WEFT_KERNEL_H

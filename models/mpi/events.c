@@ -1,6 +1,6 @@
 /* mpi model (M) event table: every MPI function is an enter/leave pair with
  * no payload; the Paraver value is the row number of the pair below
- * (ovni-trace-format.md §10.2). Rows come in enter, leave order. */
+ * (doc/models/mpi.md). Rows come in enter, leave order. */
 #include <stddef.h>
 
 #include "model.h"

@@ -1,6 +1,6 @@
 /* keys: the messages waiting for their other end, per matching key
  * (source processor, destination processor, message type), in a FIFO
- * (legacy-formats.md §5). A key's waiting ends are all sends or all
+ * (doc/formats/legacy.md §5). A key's waiting ends are all sends or all
  * receives (an end that finds the other kind waiting is matched instead),
  * so each key has one FIFO and a direction.
  *

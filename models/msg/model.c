@@ -1,5 +1,5 @@
 /* msg model (X): PICL calls to thread states, punctual events and matched
- * messages (legacy-formats.md §5: FIFO per (source, destination, type),
+ * messages (doc/formats/legacy.md §5: FIFO per (source, destination, type),
  * broadcast expansion, request ids of non-blocking calls; receives earlier
  * than their send kept, and every pair told to emu (emu_pair: emu counts and
  * reports the receives before their send); unmatched ends reported per key).
@@ -447,7 +447,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 }
 
 /* A PICL statistics record's pair, as a figure to compare with what weft
- * measures (legacy-formats.md §2.1: -101 time, -102 count, -103 volume of
+ * measures (doc/formats/legacy.md §2.1: -101 time, -102 count, -103 volume of
  * event type `type` relative to event type `ctx`). */
 int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {

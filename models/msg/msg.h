@@ -1,4 +1,4 @@
-/* msg model (X): PICL's message-passing view (legacy-formats.md §2-5).
+/* msg model (X): PICL's message-passing view (doc/formats/legacy.md §2-5).
  * Private to the model folder. The PICL importer writes, per processor
  * thread, entries, exits and marks of PICL event types with up to three
  * integer data fields (the ones the model needs: length, message type,

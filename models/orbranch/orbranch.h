@@ -1,5 +1,5 @@
 /* or-branch model (R): the or-parallel (Aurora, MUSE) and Andorra-I events
- * of a VisAndOr log (legacy-formats.md §6.4.7-9). Private to the model
+ * of a VisAndOr log (doc/formats/legacy.md §6.4, items 7-9). Private to the model
  * folder; doc/models/orbranch.md lists every event, state, type and check. */
 #ifndef WEFT_ORBRANCH_H
 #define WEFT_ORBRANCH_H

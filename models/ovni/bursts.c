@@ -1,4 +1,4 @@
-/* ovni bursts (OB.): latency probes (ovni-trace-format.md §8.7).
+/* ovni bursts (OB.): latency probes (doc/models/ovni.md, Bursts).
  * Each thread's burst clocks are taken in groups of 100; the 99 gaps of a
  * group give its median, mean and maximum, and the group starts over, as
  * ovniemu does. Instead of a line per group (ovniemu's), weft keeps per

@@ -1,5 +1,5 @@
 /* ovni model (O) event table: thread life cycle, affinity, marks, flushes,
- * unordered regions and bursts (ovni-trace-format.md §8.2). Each row is the
+ * unordered regions and bursts (doc/models/ovni.md). Each row is the
  * event's whole description: payload, sentence and emulator handler. */
 #include "model.h"
 #include "ovni.h"

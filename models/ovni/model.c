@@ -1,6 +1,6 @@
 /* ovni model (O): the thread state machine, CPU bookkeeping, affinity,
- * marks and flushes (ovni-trace-format.md §8), and the rows it shows
- * (§9.1, §9.2). Transition rules are a table, not a cascade. */
+ * marks and flushes (doc/models/ovni.md), and the rows it shows
+ * (doc/paraver-output.md). Transition rules are a table, not a cascade. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,7 +108,7 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 		prv_set(f, r, e->track_slot[k], run ? run->track[k] : 0);
 }
 
-/* A physical CPU runs at most one thread (ovni-trace-format.md §8.3). */
+/* A physical CPU runs at most one thread (doc/models/ovni.md, Checks). */
 static int check_cpu(struct emu *e, struct emu_cpu *c, struct weft_err *err)
 {
 	if (c->sys->is_virtual || c->nrunning <= 1)

@@ -1,5 +1,5 @@
 /* ovni model (O): thread life cycle, CPU affinity, marks, flushes and bursts
- * (ovni-trace-format.md §8, §9). Private to the model folder: the handlers
+ * (doc/models/ovni.md). Private to the model folder: the handlers
  * named by its event table and the setup/finish/labels hooks the emulator
  * calls. Paraver types and values are ovniemu's, so ovni's views work. */
 #ifndef WEFT_OVNI_H

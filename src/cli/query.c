@@ -1,4 +1,4 @@
-/* query: event patterns over the merged trace, in one pass (doc/patterns.md).
+/* query: event patterns over the merged trace, in one pass (doc/man/weft-query.1).
  *
  * Every pattern is checked on every event. Without state.<model> or cpu the
  * events come straight from the merge (clock offsets applied as weft emu

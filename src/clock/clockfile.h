@@ -3,7 +3,7 @@
  *  - weft's own clock file (JSON, doc/clock.md): per loom name an offset
  *    (ns), a drift (ppm), the reference time t_ref (local ns) and an
  *    uncertainty (ns); written by `weft sync` (clockfile_write);
- *  - ovnisync's offset table (ovni-trace-format.md §6.2): per host the
+ *  - ovnisync's offset table (doc/formats/ovni.md §6.2): per host the
  *    median column as a constant offset (offsets.c);
  *  - ovnisync's drift table (§6.3, header "wallclock host..."): per host a
  *    line fitted by least squares to its (time, offset) samples, the

@@ -1,4 +1,4 @@
-/* offsets: ovnisync's two tables (ovni-trace-format.md §6.2, §6.3) read
+/* offsets: ovnisync's two tables (doc/formats/ovni.md §6.2, §6.3) read
  * into a clock table (clockfile.h).
  *
  * Offset table: line 1 is a header and is not checked, as in ovni; each

@@ -91,8 +91,8 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 			       in->model->name);
 }
 
-/* ovni events of a thread the kernel took off its CPU (ovni-trace-format.md
- * §8.1): the thread cannot be running code that emits them. */
+/* ovni events of a thread the kernel took off its CPU (doc/models/kernel.md,
+ * Rules): the thread cannot be running code that emits them. */
 static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
 	const struct emu_thread *t = &e->th[ev->stream->index];

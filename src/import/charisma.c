@@ -1,5 +1,5 @@
 /* charisma: CHARISMA file-system traces (iPSC/860, CM-5) as a source of the
- * file I/O model (legacy-formats.md §7, weft decisions §7.4).
+ * file I/O model (doc/formats/legacy.md §7, weft decisions §7.4).
  *
  * The format has no record lengths, so every size comes from a machine
  * profile (scalar sizes, signedness, alignment, string lengths, array sizing,

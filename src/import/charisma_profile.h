@@ -1,5 +1,5 @@
 /* charisma_profile: CHARISMA machine profiles and record layouts
- * (legacy-formats.md §7.4). A profile gives every scalar type's size,
+ * (doc/formats/legacy.md §7.4). A profile gives every scalar type's size,
  * signedness and alignment, the string lengths, the alignment rule, how
  * variable arrays are sized, the iPSC RW variant, sentinels, the node mapping
  * and machine-dependent records; the built-in ones are charisma-default,

@@ -1,5 +1,5 @@
 /* picl: PICL trace files, new format (ORNL/TM-12125) and old format (PICL
- * 1.x), as ovni streams of the msg model (legacy-formats.md §2-5).
+ * 1.x), as ovni streams of the msg model (doc/formats/legacy.md §2-5).
  * Lines are read into records, converted to model events (old-format calls
  * get their ends from compstats pairs), in (time, line) order and written
  * one stream per processor: loom picl.P, one CPU, pid = tid = P + 1; the
@@ -16,7 +16,7 @@
 #include "picl_int.h"
 #include "picl_par.h"
 
-/* ---- detection (legacy-formats.md §4) --------------------------------------- */
+/* ---- detection (doc/formats/legacy.md §4) ---------------------------------- */
 
 enum { V_NONE, V_NEW, V_OLD_VERBOSE, V_OLD_PROV };
 
@@ -95,8 +95,8 @@ static int picl_detect(const uint8_t *data, size_t len)
 /* ---- convert ---------------------------------------------------------------- */
 
 /* A line [s, q) whose last non-blank character is '\\' continues on the
- * next one (the seed's typeset tables break long records so; legacy-
- * formats.md §2.4.1). Joins it and its continuations into *buf, each '\\'
+ * next one (the seed's typeset tables break long records so; doc/formats/
+ * legacy.md §2.4, item 1). Joins it and its continuations into *buf, each '\\'
  * replaced by a space, sets [*rs, *rq) to the record and *next to the line
  * after it. Returns the number of lines joined (>= 2), 0 if the line is not
  * continued, -1 if the file ends inside the record. */

@@ -1,4 +1,4 @@
-/* picl_new: new-format records (ORNL/TM-12125; legacy-formats.md §2.4). */
+/* picl_new: new-format records (ORNL/TM-12125; doc/formats/legacy.md §2.4). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

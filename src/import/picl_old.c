@@ -1,4 +1,4 @@
-/* picl_old: old-format lines (PICL 1.x, compact and verbose; legacy-formats.md
+/* picl_old: old-format lines (PICL 1.x, compact and verbose; doc/formats/legacy.md
  * §3) and their calls as entries and exits. */
 #include <ctype.h>
 #include <stdio.h>
@@ -143,7 +143,7 @@ static void emit(struct picl *p, const struct oldrec *r, int64_t t, uint32_t lin
 }
 
 /* Old records to model records: calls end at the second following
- * compstats of their node (legacy-formats.md §3.3). */
+ * compstats of their node (doc/formats/legacy.md §3.3). */
 void picl_old_convert(struct picl *p, struct oldlog *L)
 {
 	qsort(L->v, L->n, sizeof(*L->v), cmp_old);

@@ -1,5 +1,5 @@
 /* vao_line: the common VisAndOr record line read in one pass, 8 bytes at a
- * time (legacy-formats.md §6.4: the &-Prolog/Ciao writer's layout).
+ * time (doc/formats/legacy.md §6.4: the &-Prolog/Ciao writer's layout).
  *
  * The line it takes: blanks (' ', at most 31), then the six fields, each
  * followed by one ' ' except the agent, which ends with "\n" or " \n":

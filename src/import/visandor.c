@@ -1,5 +1,5 @@
 /* visandor: VisAndOr logs (&-Prolog, Ciao, Aurora, MUSE, Andorra-I) as a
- * source (legacy-formats.md §6, weft decisions §6.4).
+ * source (doc/formats/legacy.md §6, weft decisions §6.4).
  *
  * A log is a flag line (0 AND, 1 OR) and one event a line with six fields
  * `u d x d x d`: timestamp, code, Nodeid (hex), field 4, WAM (hex), agent.

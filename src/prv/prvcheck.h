@@ -1,7 +1,7 @@
 /* prvcheck: validate a Paraver trace (.prv or .prv.gz, with its .pcf and
  * .row) the way paraver-kernel reads it, plus the checks the reader skips
  * (per-thread time order, overlapping states, times beyond FTIME, labels).
- * docs: /work/shared/docs/paraver-format.md, sections 2-8.
+ * Format notes: doc/formats/paraver.md §2-8.
  *
  * The header is called prvcheck.h, not check.h: src/prv is on the include
  * path and a check.h there would hide the Check unit-test framework's

@@ -1,4 +1,4 @@
-/* parse: the pattern grammar of doc/patterns.md, by recursive descent.
+/* parse: the pattern grammar of doc/man/weft-query.1 (GRAMMAR), by recursive descent.
  *
  *   pattern ::= label ':' 'when' expr 'do' actions
  *   expr    ::= expr 'or' expr | expr 'and' expr | 'not' expr | '(' expr ')' | cond

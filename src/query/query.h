@@ -1,4 +1,4 @@
-/* query: event patterns over the merged event stream (doc/patterns.md).
+/* query: event patterns over the merged event stream (the language: doc/man/weft-query.1).
  *
  *   label: when EXPR do ACTIONS
  *

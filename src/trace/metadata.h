@@ -1,5 +1,5 @@
 /* metadata: one stream.json (metadata version 3) read with cJSON.
- * Checks every key of ovni-trace-format.md §3.2 for presence and type and
+ * Checks every key of doc/formats/ovni.md §3.2 for presence and type and
  * returns the stream's own facts; merging across streams (processes, looms,
  * CPUs, marks) is system.c's job. Comments are tolerated like ovni does. */
 #ifndef WEFT_METADATA_H

@@ -1,5 +1,5 @@
 /* system: merge stream metadata into looms/processes/threads/CPUs and order
- * them like ovniemu (ovni-trace-format.md §3.3, §4). */
+ * them like ovniemu (doc/formats/ovni.md §3.3, §4). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* system: looms, processes, threads and CPUs built from every stream's
- * metadata with the merge rules of ovni-trace-format.md §3.3 and ordered as
+ * metadata with the merge rules of doc/formats/ovni.md §3.3 and ordered as
  * §4.2 (the order ovniemu uses for Paraver rows). Global indices (gindex) are
  * positions in that order. A source describes its system here; nothing in
  * this module knows Paraver. */

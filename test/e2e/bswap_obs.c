@@ -2,9 +2,9 @@
  *
  *   bswap_obs IN OUT
  *
- * The input's order is taken from its version word (ovni-trace-format.md
+ * The input's order is taken from its version word (doc/formats/ovni.md
  * §2.5). Swapped: the version word, every clock, jumbo length words, and the
- * payload fields of the ovni-model events that carry integers (§2.8
+ * payload fields of the ovni-model events that carry integers (their
  * signatures below). An event with a payload this table does not know is an
  * error, so a converted stream never keeps bytes in the wrong order by
  * accident. Exit 0 on success, 1 with a message otherwise.

@@ -37,7 +37,7 @@ ev_be() { byte "$1"; printf '%s' "$2"; be 8 "$3"; }
 
 # ---- fuzz_obs ----------------------------------------------------------------
 
-# The 95-byte worked example of ovni-trace-format.md §2.6.
+# The 95-byte worked example of doc/formats/ovni.md §2.6.
 {
 	hdr_le
 	ev 15 OHx 1000000; le 4 2; le 4 -1; le 8 0
@@ -146,7 +146,7 @@ cp "$ref/o-small/trace/loom.node00/proc.100000/thread.100000/stream.json" \
 cp "$ref/on-small/trace/loom.node00/proc.100000/thread.100001/stream.json" \
 	"$meta/seed-on-small.json"
 
-# The example of ovni-trace-format.md §3.1.
+# The example of doc/formats/ovni.md §3.1.
 cat > "$meta/seed-format-example.json" <<'EOF'
 {
   "version": 3,

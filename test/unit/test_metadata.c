@@ -79,7 +79,7 @@ static void expect_ok(const char *text, struct weft_meta *m)
 
 /* ---- valid documents ------------------------------------------------------ */
 
-/* The example of ovni-trace-format.md §3.1. */
+/* The example of doc/formats/ovni.md §3.1. */
 START_TEST(doc_example)
 {
 	const char *text =

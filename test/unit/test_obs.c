@@ -214,7 +214,7 @@ START_TEST(only_first_event_decoded)
 }
 END_TEST
 
-/* The worked example of ovni-trace-format.md §2.6, byte for byte. */
+/* The worked example of doc/formats/ovni.md §2.6, byte for byte. */
 START_TEST(worked_example)
 {
 	static const uint8_t ex[] = {
