@@ -31,27 +31,11 @@
 # Prints "ok NAME" / "FAIL NAME: why"; exits 1 on failures, 2 if it cannot run.
 
 set -u
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "charisma.sh: set WEFT to the weft binary (an absolute path)" >&2
-	exit 2
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-charisma.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' HUP INT PIPE TERM
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 
 if "$WEFT" check --help >/dev/null 2>&1; then HAVE_CHECK=1; else HAVE_CHECK=0; fi
 
-npass=0
-nfail=0
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		npass=$((npass + 1))
-		echo "ok $1"
-	else
-		nfail=$((nfail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
 
 # ---- layout helper -------------------------------------------------------------
 # F: the file; ORD: le|be; CAP: alignment cap; P: offset in the record; RA: the
@@ -248,9 +232,9 @@ CPU_EXPECTED='2:3:1:2:1:0:1091:1
 
 # summary DIR: the same line per thread from thread.prv and thread.row.
 summary() {
-	sed -n '/^LEVEL THREAD/,$p' "$1/thread.row" | awk 'NR > 1 && NF { split($2, b, "."); print b[2] }' >"$TMP/tids"
+	sed -n '/^LEVEL THREAD/,$p' "$1/thread.row" | awk 'NR > 1 && NF { split($2, b, "."); print b[2] }' >"$tmp/tids"
 	# rows in Paraver order (appl, task, thread) are the distinct ids of the body, sorted
-	awk -F: 'FNR > 1 { print $3 ":" $4 ":" $5 }' "$1/thread.prv" | sort -t: -k1,1n -k2,2n -k3,3n -u >"$TMP/keys"
+	awk -F: 'FNR > 1 { print $3 ":" $4 ":" $5 }' "$1/thread.prv" | sort -t: -k1,1n -k2,2n -k3,3n -u >"$tmp/keys"
 	awk -F: '
 	FILENAME == ARGV[1] { tid[FNR] = $0; next }
 	FILENAME == ARGV[2] { key[$0] = FNR; next }
@@ -259,15 +243,15 @@ summary() {
 	$1 == 1 { d = $7 - $6; if ($8 == 50) rd[k] += d; if ($8 == 51) wr[k] += d; if ($8 == 52) wt[k] += d }
 	$1 == 2 { for (i = 7; i < NF; i += 2) { if ($i == 1070) br[k] += $(i + 1); if ($i == 1071) bw[k] += $(i + 1) } }
 	END { for (r = 1; r in tid; r++) printf "%s %d %d %d %d %d\n", tid[r], rd[r], wr[r], wt[r], br[r], bw[r] }
-	' "$TMP/tids" "$TMP/keys" "$1/thread.prv" | sort -n
+	' "$tmp/tids" "$tmp/keys" "$1/thread.prv" | sort -n
 }
 
 check_prv() { # NAME DIR
 	[ $HAVE_CHECK = 1 ] || return 0
-	if "$WEFT" check -q "$2/thread.prv" "$2/cpu.prv" >"$TMP/out" 2>&1; then
+	if "$WEFT" check -q "$2/thread.prv" "$2/cpu.prv" >"$tmp/out" 2>&1; then
 		result "$1" ""
 	else
-		result "$1" "weft check: $(head -n 2 "$TMP/out" | tr '\n' ' ')"
+		result "$1" "weft check: $(head -n 2 "$tmp/out" | tr '\n' ' ')"
 	fi
 }
 
@@ -281,70 +265,70 @@ for prof in default packed align4; do
 	esac
 	for ORD in le be; do
 		name=$prof-$ORD
-		F=$TMP/hdr-$name.bin
+		F=$tmp/hdr-$name.bin
 		: >"$F"
 		magic
 		header 3
 		sz=$(wc -c <"$F")
 		result "$name header size" "$([ "$sz" -eq $((8 + HSIZE)) ] || echo "$sz bytes, expected $((8 + HSIZE))")"
 
-		F=$TMP/$name.bin
+		F=$tmp/$name.bin
 		: >"$F"
 		scenario
-		out=$TMP/out-$name
-		"$WEFT" emu -o "$out" "$F" >"$TMP/out" 2>"$TMP/err"
+		out=$tmp/out-$name
+		"$WEFT" emu -o "$out" "$F" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
-			result "$name emu" "exit $rc: $(head -n 3 "$TMP/err" | tr '\n' ' ')"
+			result "$name emu" "exit $rc: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
 			continue
 		fi
 		result "$name emu" ""
 		want="weft: $F: CHARISMA machine profile charisma-$prof (probed on the header record)"
-		result "$name probe named" "$(grep -qxF "$want" "$TMP/err" || echo "stderr: $(head -c 300 "$TMP/err")")"
-		summary "$out" >"$TMP/got"
-		printf '%s\n' "$EXPECTED" >"$TMP/want"
-		result "$name states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
+		result "$name probe named" "$(grep -qxF "$want" "$tmp/err" || echo "stderr: $(head -c 300 "$tmp/err")")"
+		summary "$out" >"$tmp/got"
+		printf '%s\n' "$EXPECTED" >"$tmp/want"
+		result "$name states and bytes" "$(cmp -s "$tmp/got" "$tmp/want" || diff "$tmp/want" "$tmp/got" | tr '\n' '|')"
 		grep -q '^50 Reading$' "$out/thread.pcf" && grep -q '^51 Writing$' "$out/thread.pcf" &&
 			grep -q '^52 Waiting for I/O$' "$out/thread.pcf"
 		result "$name state labels" "$([ $? -eq 0 ] || echo "missing in thread.pcf")"
 		check_prv "$name weft check" "$out"
-		tail -n +2 "$out/thread.prv" >"$TMP/body-$name"
+		tail -n +2 "$out/thread.prv" >"$tmp/body-$name"
 		if [ "$name" != default-le ]; then
 			result "$name body = default-le body" \
-				"$(cmp -s "$TMP/body-default-le" "$TMP/body-$name" || diff "$TMP/body-default-le" "$TMP/body-$name" | head -n 4 | tr '\n' '|')"
+				"$(cmp -s "$tmp/body-default-le" "$tmp/body-$name" || diff "$tmp/body-default-le" "$tmp/body-$name" | head -n 4 | tr '\n' '|')"
 		fi
 		# cpu.prv: one node per client: clients in an application (1091) on
 		# each node's CPU (rows: node12, node3, node5, node9), no clients in
 		# I/O (1090: it would repeat each client's state)
-		tail -n +2 "$out/cpu.prv" >"$TMP/got"
-		printf '%s\n' "$CPU_EXPECTED" >"$TMP/want"
-		result "$name cpu.prv" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
+		tail -n +2 "$out/cpu.prv" >"$tmp/got"
+		printf '%s\n' "$CPU_EXPECTED" >"$tmp/want"
+		result "$name cpu.prv" "$(cmp -s "$tmp/got" "$tmp/want" || diff "$tmp/want" "$tmp/got" | head -n 6 | tr '\n' '|')"
 		# the explicit profile gives the same
-		"$WEFT" emu -q --charisma-profile charisma-$prof -o "$out.p" "$F" >/dev/null 2>"$TMP/err"
-		tail -n +2 "$out.p/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-$name"
-		result "$name --charisma-profile" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		"$WEFT" emu -q --charisma-profile charisma-$prof -o "$out.p" "$F" >/dev/null 2>"$tmp/err"
+		tail -n +2 "$out.p/thread.prv" 2>/dev/null | cmp -s - "$tmp/body-$name"
+		result "$name --charisma-profile" "$([ $? -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
 	done
 done
 
 # The Paraver date is the trace's start_date (1992-03-07 20:26 UTC).
-head -n 1 "$TMP/out-default-le/thread.prv" | grep -q '^#Paraver (07/03/1992 at 20:26)'
-result "paraver date" "$([ $? -eq 0 ] || head -c 60 "$TMP/out-default-le/thread.prv")"
+head -n 1 "$tmp/out-default-le/thread.prv" | grep -q '^#Paraver (07/03/1992 at 20:26)'
+result "paraver date" "$([ $? -eq 0 ] || head -c 60 "$tmp/out-default-le/thread.prv")"
 
 # ---- weft import, read back ------------------------------------------------------------
 
-F=$TMP/default-be.bin
-"$WEFT" import charisma "$F" -o "$TMP/imp" >/dev/null 2>"$TMP/err"
+F=$tmp/default-be.bin
+"$WEFT" import charisma "$F" -o "$tmp/imp" >/dev/null 2>"$tmp/err"
 rc=$?
-result "import" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
-n=$(find "$TMP/imp" -name stream.obs | wc -l)
+result "import" "$([ $rc -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
+n=$(find "$tmp/imp" -name stream.obs | wc -l)
 result "import streams" "$([ "$n" -eq 4 ] || echo "$n streams, expected 4")"
-"$WEFT" emu -q -o "$TMP/imp-out" "$TMP/imp" >/dev/null 2>"$TMP/err"
-tail -n +2 "$TMP/imp-out/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-default-le"
-result "import read back" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+"$WEFT" emu -q -o "$tmp/imp-out" "$tmp/imp" >/dev/null 2>"$tmp/err"
+tail -n +2 "$tmp/imp-out/thread.prv" 2>/dev/null | cmp -s - "$tmp/body-default-le"
+result "import read back" "$([ $? -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
 
 # ---- a profile file: the iPSC RW variant, a machine-dependent record, one node -------------
 
-cat >"$TMP/ipsc.profile" <<'PROF'
+cat >"$tmp/ipsc.profile" <<'PROF'
 # iPSC/860: RW records without appl_id and num_clients
 base = charisma-default
 rw_app_fields = absent
@@ -353,7 +337,7 @@ record.16 = disk_config: int disk, int capacity_mb, char[6] model
 PROF
 CAP=8
 for ORD in le be; do
-	F=$TMP/ipsc-$ORD.bin
+	F=$tmp/ipsc-$ORD.bin
 	: >"$F"
 	magic
 	header 1
@@ -365,24 +349,24 @@ for ORD in le be; do
 	rbegin 9; ts 400 ; ts 0; int 3; byte 5; int 21; req 768 0 128 1; rend
 	aend 450 470 21 1 -1
 	app_exit 500 1
-	"$WEFT" emu -q --charisma-profile "$TMP/ipsc.profile" -o "$TMP/ipsc-$ORD" "$F" >/dev/null 2>"$TMP/err"
+	"$WEFT" emu -q --charisma-profile "$tmp/ipsc.profile" -o "$tmp/ipsc-$ORD" "$F" >/dev/null 2>"$tmp/err"
 	rc=$?
-	result "ipsc-$ORD emu" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+	result "ipsc-$ORD emu" "$([ $rc -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
 	[ $rc -eq 0 ] || continue
-	summary "$TMP/ipsc-$ORD" >"$TMP/got"
-	printf '1 60000 0 0 512 0\n2 0 10000 20000 128 256\n' >"$TMP/want"
-	result "ipsc-$ORD states and bytes" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
-	n=$(sed -n 's/^LEVEL NODE SIZE //p' "$TMP/ipsc-$ORD/thread.row")
+	summary "$tmp/ipsc-$ORD" >"$tmp/got"
+	printf '1 60000 0 0 512 0\n2 0 10000 20000 128 256\n' >"$tmp/want"
+	result "ipsc-$ORD states and bytes" "$(cmp -s "$tmp/got" "$tmp/want" || diff "$tmp/want" "$tmp/got" | tr '\n' '|')"
+	n=$(sed -n 's/^LEVEL NODE SIZE //p' "$tmp/ipsc-$ORD/thread.row")
 	result "ipsc-$ORD one node" "$([ "$n" = 1 ] || echo "$n nodes")"
 	# both clients on the node: 2 in the application from 100 us (time 0) to
 	# 500; in I/O (1090): client 0 reads 200-260, client 1 writes 300-310 and
 	# waits 450-470
-	tail -n +2 "$TMP/ipsc-$ORD/cpu.prv" >"$TMP/got"
+	tail -n +2 "$tmp/ipsc-$ORD/cpu.prv" >"$tmp/got"
 	printf '%s\n' 2:1:1:1:1:0:1091:1:1091:2 2:1:1:1:1:100000:1090:1 2:1:1:1:1:160000:1090:0 \
 		2:1:1:1:1:200000:1090:1 2:1:1:1:1:210000:1090:0 2:1:1:1:1:350000:1090:1 \
-		2:1:1:1:1:370000:1090:0 2:1:1:1:1:400000:1091:1:1091:0 >"$TMP/want"
-	result "ipsc-$ORD clients in I/O on the node" "$(cmp -s "$TMP/got" "$TMP/want" || diff "$TMP/want" "$TMP/got" | head -n 6 | tr '\n' '|')"
-	check_prv "ipsc-$ORD weft check" "$TMP/ipsc-$ORD"
+		2:1:1:1:1:370000:1090:0 2:1:1:1:1:400000:1091:1:1091:0 >"$tmp/want"
+	result "ipsc-$ORD clients in I/O on the node" "$(cmp -s "$tmp/got" "$tmp/want" || diff "$tmp/want" "$tmp/got" | head -n 6 | tr '\n' '|')"
+	check_prv "ipsc-$ORD weft check" "$tmp/ipsc-$ORD"
 done
 
 # ---- malformed files ------------------------------------------------------------------------
@@ -392,25 +376,25 @@ bad() {
 	_n=$1
 	_w=$2
 	shift 2
-	"$WEFT" import "$@" charisma "$F" -o "$TMP/bad-$_n" >"$TMP/out" 2>"$TMP/err"
+	"$WEFT" import "$@" charisma "$F" -o "$tmp/bad-$_n" >"$tmp/out" 2>"$tmp/err"
 	_rc=$?
 	if [ $_rc -ne 1 ]; then
-		result "malformed $_n" "exit $_rc, expected 1 ($(head -c 300 "$TMP/err"))"
-	elif ! grep -qxF "weft: error: $_w" "$TMP/err"; then
-		result "malformed $_n" "stderr: $(head -c 400 "$TMP/err")"
-	elif [ -e "$TMP/bad-$_n" ]; then
-		result "malformed $_n" "left $TMP/bad-$_n behind"
+		result "malformed $_n" "exit $_rc, expected 1 ($(head -c 300 "$tmp/err"))"
+	elif ! grep -qxF "weft: error: $_w" "$tmp/err"; then
+		result "malformed $_n" "stderr: $(head -c 400 "$tmp/err")"
+	elif [ -e "$tmp/bad-$_n" ]; then
+		result "malformed $_n" "left $tmp/bad-$_n behind"
 	else
 		result "malformed $_n" ""
 	fi
 }
 ORD=le
 CAP=8
-F=$TMP/m-magic.bin
+F=$tmp/m-magic.bin
 printf '\211\253\315\357\001\000\000\000' >"$F"
 bad magic "$F: byte offset 0: field MAGIC: expected 67 45 23 01 (little-endian) or 01 23 45 67 (big-endian), found 89 ab cd ef: not a CHARISMA trace"
 
-F=$TMP/m-version.bin
+F=$tmp/m-version.bin
 : >"$F"
 ORD=be
 magic 2
@@ -418,14 +402,14 @@ header 1
 bad version "$F: byte offset 4: field FORMAT_VERSION: expected 1, found 2"
 ORD=le
 
-F=$TMP/m-trunc.bin
+F=$tmp/m-trunc.bin
 : >"$F"
 magic
 header 1
 rbegin 9; ts 10; int 20 # 20 bytes of an 80-byte RW: endtime is cut
 bad truncated "$F: byte offset 152: record RW (9), field endtime: the record runs past the end of the file (it needs at least 80 bytes, 20 are left)" --charisma-profile charisma-default
 
-F=$TMP/m-unknown.bin
+F=$tmp/m-unknown.bin
 : >"$F"
 magic
 header 1
@@ -433,7 +417,7 @@ app_load 100 1 1
 rbegin 77; ts 5; rend
 bad unknown-type "$F: byte offset 352: record type 77, field record_type: unknown record type (CHARISMA defines 0..15; declare machine-dependent records in the profile as record.77 = NAME: TYPE FIELD, ...)" --charisma-profile charisma-default
 
-F=$TMP/m-count.bin
+F=$tmp/m-count.bin
 : >"$F"
 magic
 header 1
@@ -445,7 +429,7 @@ bad count "$F: byte offset 152: record APP_LOAD (1), field num_clients: 1000 cli
 # the sort window the scan's error comes first; with a window of 1 the RW is
 # handed on when the EXIT after it comes, and the handling's error does; the
 # same with the records handled on the scanning thread or on a second one.
-F=$TMP/m-client.bin
+F=$tmp/m-client.bin
 : >"$F"
 magic
 header 1
@@ -461,7 +445,7 @@ for thr in 1 2; do
 	unset WEFT_SORT_WINDOW WEFT_IMPORT_THREADS
 done
 
-F=$TMP/m-none.bin
+F=$tmp/m-none.bin
 : >"$F"
 magic
 header 0
@@ -471,7 +455,7 @@ bad probe-none "$F: byte offset 8: record HEADER (0): no built-in machine profil
 # charisma-align4 both read: the fields the two layouts place differently hold
 # values both accept, and the bytes after the header are two EXIT records for
 # one profile and EXIT, EXIT, JOIN for the other (little-endian).
-F=$TMP/m-ambiguous.bin
+F=$tmp/m-ambiguous.bin
 : >"$F"
 ORD=le
 magic
@@ -496,89 +480,88 @@ bad probe-ambiguous "$F: byte offset 8: record HEADER (0): the header and the re
 # The scenario has EXTEND (900) before RW records at 700 and 800: a window of
 # 1 record overflows, the import restarts sorting through a temporary file
 # in TMPDIR, and the output is the in-memory one.
-F=$TMP/default-le.bin
-mkdir -p "$TMP/sorttmp"
-WEFT_SORT_WINDOW=1 TMPDIR=$TMP/sorttmp "$WEFT" emu -q -o "$TMP/spill" "$F" >/dev/null 2>"$TMP/err"
+F=$tmp/default-le.bin
+mkdir -p "$tmp/sorttmp"
+WEFT_SORT_WINDOW=1 TMPDIR=$tmp/sorttmp "$WEFT" emu -q -o "$tmp/spill" "$F" >/dev/null 2>"$tmp/err"
 rc=$?
-result "spill emu" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
-grep -qF "weft: $F: records are out of time order by more than the sort window (1 records): sorting them through a temporary file" "$TMP/err"
-result "spill announced" "$([ $? -eq 0 ] || head -c 300 "$TMP/err")"
-tail -n +2 "$TMP/spill/thread.prv" 2>/dev/null | cmp -s - "$TMP/body-default-le" &&
-	cmp -s "$TMP/spill/cpu.prv" "$TMP/out-default-le/cpu.prv"
+result "spill emu" "$([ $rc -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
+grep -qF "weft: $F: records are out of time order by more than the sort window (1 records): sorting them through a temporary file" "$tmp/err"
+result "spill announced" "$([ $? -eq 0 ] || head -c 300 "$tmp/err")"
+tail -n +2 "$tmp/spill/thread.prv" 2>/dev/null | cmp -s - "$tmp/body-default-le" &&
+	cmp -s "$tmp/spill/cpu.prv" "$tmp/out-default-le/cpu.prv"
 result "spill output = in-memory output" "$([ $? -eq 0 ] || echo differs)"
-n=$(find "$TMP/sorttmp" -type f | wc -l)
+n=$(find "$tmp/sorttmp" -type f | wc -l)
 result "spill leaves no temporary file" "$([ "$n" -eq 0 ] || echo "$n files left in TMPDIR")"
 
 # ---- weft synth --format charisma ------------------------------------------------------------
 
 for prof in default packed align4; do
 	for ORD in le be; do
-		S=$TMP/synth-$prof-$ORD.bin
+		S=$tmp/synth-$prof-$ORD.bin
 		"$WEFT" synth --format charisma --profile charisma-$prof --byte-order $ORD --size 300k --apps 3 \
-			--clients 10 --seed 7 -o "$S" >"$TMP/out" 2>"$TMP/err"
+			--clients 10 --seed 7 -o "$S" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
-		result "synth $prof-$ORD" "$([ $rc -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		result "synth $prof-$ORD" "$([ $rc -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
 		[ $rc -eq 0 ] || continue
-		"$WEFT" emu -o "$TMP/so-$prof-$ORD" "$S" >/dev/null 2>"$TMP/err"
+		"$WEFT" emu -o "$tmp/so-$prof-$ORD" "$S" >/dev/null 2>"$tmp/err"
 		rc=$?
-		grep -qxF "weft: $S: CHARISMA machine profile charisma-$prof (probed on the header record)" "$TMP/err"
+		grep -qxF "weft: $S: CHARISMA machine profile charisma-$prof (probed on the header record)" "$tmp/err"
 		found=$?
-		result "synth $prof-$ORD emu, profile probed" "$([ $rc -eq 0 ] && [ $found -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
+		result "synth $prof-$ORD emu, profile probed" "$([ $rc -eq 0 ] && [ $found -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
 		# -q: not even the note
-		rm -rf "$TMP/sq"
-		"$WEFT" emu -q -o "$TMP/sq" "$S" >/dev/null 2>"$TMP/err"
-		result "synth $prof-$ORD emu -q says nothing" "$([ $? -eq 0 ] && [ ! -s "$TMP/err" ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
-		check_prv "synth $prof-$ORD weft check" "$TMP/so-$prof-$ORD"
+		rm -rf "$tmp/sq"
+		"$WEFT" emu -q -o "$tmp/sq" "$S" >/dev/null 2>"$tmp/err"
+		result "synth $prof-$ORD emu -q says nothing" "$([ $? -eq 0 ] && [ ! -s "$tmp/err" ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
+		check_prv "synth $prof-$ORD weft check" "$tmp/so-$prof-$ORD"
 	done
-	tail -n +2 "$TMP/so-$prof-le/thread.prv" >"$TMP/sb-le" 2>/dev/null
-	tail -n +2 "$TMP/so-$prof-be/thread.prv" 2>/dev/null | cmp -s - "$TMP/sb-le"
+	tail -n +2 "$tmp/so-$prof-le/thread.prv" >"$tmp/sb-le" 2>/dev/null
+	tail -n +2 "$tmp/so-$prof-be/thread.prv" 2>/dev/null | cmp -s - "$tmp/sb-le"
 	result "synth $prof: le and be give the same body" "$([ $? -eq 0 ] || echo differs)"
 done
-S=$TMP/synth-default-le.bin
+S=$tmp/synth-default-le.bin
 "$WEFT" synth --format charisma --profile charisma-default --byte-order le --size 300k --apps 3 --clients 10 \
-	--seed 7 -o "$TMP/again.bin" >/dev/null 2>&1
-result "synth deterministic" "$(cmp -s "$S" "$TMP/again.bin" || echo "same options, different bytes")"
-"$WEFT" synth --format charisma --size 300k --apps 3 --clients 10 --seed 8 -o "$TMP/seed8.bin" >/dev/null 2>&1
-result "synth seed matters" "$(cmp -s "$S" "$TMP/seed8.bin" && echo "seeds 7 and 8 give the same bytes")"
+	--seed 7 -o "$tmp/again.bin" >/dev/null 2>&1
+result "synth deterministic" "$(cmp -s "$S" "$tmp/again.bin" || echo "same options, different bytes")"
+"$WEFT" synth --format charisma --size 300k --apps 3 --clients 10 --seed 8 -o "$tmp/seed8.bin" >/dev/null 2>&1
+result "synth seed matters" "$(cmp -s "$S" "$tmp/seed8.bin" && echo "seeds 7 and 8 give the same bytes")"
 sz=$(wc -c <"$S")
 result "synth size" "$([ "$sz" -ge 300000 ] && [ "$sz" -lt 310000 ] || echo "$sz bytes for --size 300k")"
-"$WEFT" top "$S" >"$TMP/top" 2>/dev/null
+"$WEFT" top "$S" >"$tmp/top" 2>/dev/null
 missing=
 for m in FP+ FP- FO. FOa FC. FCa FR[ FR] FW[ FW] FRd FWd FRA FWA FA[ FA] FE. FT. FL. FU. FF.; do
-	awk -v m="$m" '$1 == m { f = 1 } END { exit !f }' "$TMP/top" || missing="$missing $m"
+	awk -v m="$m" '$1 == m { f = 1 } END { exit !f }' "$tmp/top" || missing="$missing $m"
 done
 result "synth: every record type's events" "$([ -z "$missing" ] || echo "missing:$missing")"
-rows=$(sed -n 's/^LEVEL THREAD SIZE //p' "$TMP/so-default-le/thread.row")
+rows=$(sed -n 's/^LEVEL THREAD SIZE //p' "$tmp/so-default-le/thread.row")
 result "synth: one row per client" "$([ "$rows" = 10 ] || echo "$rows rows")"
 # sorted through the spill path: the same Paraver trace
-WEFT_SORT_WINDOW=16 "$WEFT" emu -q -o "$TMP/so-spill" "$S" >/dev/null 2>&1
-cmp -s "$TMP/so-spill/thread.prv" "$TMP/so-default-le/thread.prv" && cmp -s "$TMP/so-spill/cpu.prv" "$TMP/so-default-le/cpu.prv"
+WEFT_SORT_WINDOW=16 "$WEFT" emu -q -o "$tmp/so-spill" "$S" >/dev/null 2>&1
+cmp -s "$tmp/so-spill/thread.prv" "$tmp/so-default-le/thread.prv" && cmp -s "$tmp/so-spill/cpu.prv" "$tmp/so-default-le/cpu.prv"
 result "synth: spilled sort = window sort" "$([ $? -eq 0 ] || echo differs)"
 # records handled on a second thread (the default) or on the scanning one:
 # the same trace, with many batches, with the default window and with a
 # small one (the input is given back every few kB, or sorted by spills)
-"$WEFT" synth --format charisma --size 2M --seed 3 -o "$TMP/big.bin" >/dev/null 2>&1
+"$WEFT" synth --format charisma --size 2M --seed 3 -o "$tmp/big.bin" >/dev/null 2>&1
 for w in "" 2000 40; do
-	WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big2-$w" "$TMP/big.bin" >/dev/null 2>&1
-	WEFT_IMPORT_THREADS=1 WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$TMP/big1-$w" "$TMP/big.bin" >/dev/null 2>&1
-	cmp -s "$TMP/big1-$w/thread.prv" "$TMP/big2-$w/thread.prv" && cmp -s "$TMP/big1-$w/cpu.prv" "$TMP/big2-$w/cpu.prv"
+	WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$tmp/big2-$w" "$tmp/big.bin" >/dev/null 2>&1
+	WEFT_IMPORT_THREADS=1 WEFT_SORT_WINDOW=$w "$WEFT" emu -q -o "$tmp/big1-$w" "$tmp/big.bin" >/dev/null 2>&1
+	cmp -s "$tmp/big1-$w/thread.prv" "$tmp/big2-$w/thread.prv" && cmp -s "$tmp/big1-$w/cpu.prv" "$tmp/big2-$w/cpu.prv"
 	result "synth: one thread = two threads (window ${w:-default})" "$([ $? -eq 0 ] || echo differs)"
 done
-cmp -s "$TMP/big2-/thread.prv" "$TMP/big2-40/thread.prv"
+cmp -s "$tmp/big2-/thread.prv" "$tmp/big2-40/thread.prv"
 result "synth: window 40 = default window" "$([ $? -eq 0 ] || echo differs)"
 # weft import, read back
-"$WEFT" import charisma "$S" -o "$TMP/so-imp" >/dev/null 2>&1 &&
-	"$WEFT" emu -q -o "$TMP/so-imp-out" "$TMP/so-imp" >/dev/null 2>&1
-cmp -s "$TMP/so-imp-out/thread.prv" "$TMP/so-default-le/thread.prv"
+"$WEFT" import charisma "$S" -o "$tmp/so-imp" >/dev/null 2>&1 &&
+	"$WEFT" emu -q -o "$tmp/so-imp-out" "$tmp/so-imp" >/dev/null 2>&1
+cmp -s "$tmp/so-imp-out/thread.prv" "$tmp/so-default-le/thread.prv"
 result "synth: import read back" "$([ $? -eq 0 ] || echo differs)"
 # the iPSC variant of a profile file
-"$WEFT" synth --format charisma --profile "$TMP/ipsc.profile" --size 100k --clients 6 --apps 2 -o "$TMP/sipsc.bin" >/dev/null 2>"$TMP/err" &&
-	"$WEFT" emu -q --charisma-profile "$TMP/ipsc.profile" -o "$TMP/sipsc" "$TMP/sipsc.bin" >/dev/null 2>>"$TMP/err"
-result "synth ipsc profile" "$([ $? -eq 0 ] || head -n 2 "$TMP/err" | tr '\n' ' ')"
-check_prv "synth ipsc weft check" "$TMP/sipsc"
-"$WEFT" synth --format charisma --byte-order xe -o "$TMP/x.bin" >/dev/null 2>"$TMP/err"
+"$WEFT" synth --format charisma --profile "$tmp/ipsc.profile" --size 100k --clients 6 --apps 2 -o "$tmp/sipsc.bin" >/dev/null 2>"$tmp/err" &&
+	"$WEFT" emu -q --charisma-profile "$tmp/ipsc.profile" -o "$tmp/sipsc" "$tmp/sipsc.bin" >/dev/null 2>>"$tmp/err"
+result "synth ipsc profile" "$([ $? -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
+check_prv "synth ipsc weft check" "$tmp/sipsc"
+"$WEFT" synth --format charisma --byte-order xe -o "$tmp/x.bin" >/dev/null 2>"$tmp/err"
 rc=$?
-result "synth bad byte order" "$([ $rc -eq 2 ] && grep -q "expected le or be, found 'xe'" "$TMP/err" || echo "exit $rc: $(head -c 200 "$TMP/err")")"
+result "synth bad byte order" "$([ $rc -eq 2 ] && grep -q "expected le or be, found 'xe'" "$tmp/err" || echo "exit $rc: $(head -c 200 "$tmp/err")")"
 
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+finish

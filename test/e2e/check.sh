@@ -6,49 +6,14 @@
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/check.sh
 #
-# Run from the repository root. Needs sh, awk, sed, grep; gzip for the
+# Runs from anywhere. Needs sh, awk, sed, grep; gzip for the
 # .prv.gz cases (skipped without it). Prints "ok NAME", "FAIL NAME: why" or
 # "skip NAME: why" per case, then "N passed, M failed"; exits 1 on failures.
 
 set -u
 
-if [ -z "${WEFT:-}" ]; then
-	echo "check.sh: set WEFT to the weft binary (an absolute path)" >&2
-	exit 2
-fi
-case $WEFT in
-/*) ;;
-*)
-	echo "check.sh: WEFT must be an absolute path, found '$WEFT'" >&2
-	exit 2
-	;;
-esac
-if [ ! -x "$WEFT" ]; then
-	echo "check.sh: $WEFT is not an executable file" >&2
-	exit 2
-fi
-
-CORPUS=${CORPUS:-$(cd "$(dirname "$0")/../corpus" && pwd)}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-check.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' HUP INT PIPE TERM
-
-pass=0
-fail=0
-
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "ok $1"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
-
-skip() {
-	echo "skip $1: $2"
-}
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 
 # ---- the valid trace ----------------------------------------------------------
 # 2 nodes of 4 CPUs; 1 application, task 1 (2 threads) on node 1, task 2
@@ -143,9 +108,9 @@ THREAD 1.2.2
 EOF
 }
 
-# new NAME: a fresh copy of the valid trace in $TMP/NAME; sets D.
+# new NAME: a fresh copy of the valid trace in $tmp/NAME; sets D.
 new() {
-	D=$TMP/$1
+	D=$tmp/$1
 	mkdir -p "$D"
 	write_prv "$D"
 	write_pcf "$D"
@@ -170,9 +135,9 @@ del() { # FILE OLD_LINE: delete whole lines equal to OLD_LINE
 run() {
 	f=$1
 	shift
-	"$WEFT" check "$@" "$f" >"$TMP/out" 2>"$TMP/err"
+	"$WEFT" check "$@" "$f" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	out=$(cat "$TMP/out")
+	out=$(cat "$tmp/out")
 }
 
 # expect_fail NAME FILE MESSAGE: exit 1 and MESSAGE (fixed string) on stderr.
@@ -181,9 +146,9 @@ expect_fail() {
 	why=""
 	if [ "$rc" -ne 1 ]; then
 		why="exit $rc, expected 1"
-	elif ! grep -F -q -e "$3" "$TMP/err"; then
-		why="stderr lacks '$3'; got: $(head -c 600 "$TMP/err")"
-	elif ! grep -q '^weft: error: ' "$TMP/err"; then
+	elif ! grep -F -q -e "$3" "$tmp/err"; then
+		why="stderr lacks '$3'; got: $(head -c 600 "$tmp/err")"
+	elif ! grep -q '^weft: error: ' "$tmp/err"; then
 		why="no 'weft: error:' line"
 	elif [ -n "$out" ]; then
 		why="stdout not empty: $out"
@@ -197,15 +162,15 @@ expect_ok() {
 	run "$2"
 	why=""
 	if [ "$rc" -ne 0 ]; then
-		why="exit $rc, expected 0; stderr: $(head -c 600 "$TMP/err")"
+		why="exit $rc, expected 0; stderr: $(head -c 600 "$tmp/err")"
 	elif ! printf '%s\n' "$out" | grep -F -q -e "$2: ok: "; then
 		why="no '$2: ok:' summary; stdout: $out"
-	elif grep -q 'error' "$TMP/err"; then
-		why="errors on stderr: $(head -c 600 "$TMP/err")"
-	elif [ $# -ge 3 ] && ! grep -F -q -e "$3" "$TMP/err"; then
-		why="stderr lacks the warning '$3'; got: $(head -c 600 "$TMP/err")"
-	elif [ $# -lt 3 ] && [ -s "$TMP/err" ]; then
-		why="unexpected stderr: $(head -c 600 "$TMP/err")"
+	elif grep -q 'error' "$tmp/err"; then
+		why="errors on stderr: $(head -c 600 "$tmp/err")"
+	elif [ $# -ge 3 ] && ! grep -F -q -e "$3" "$tmp/err"; then
+		why="stderr lacks the warning '$3'; got: $(head -c 600 "$tmp/err")"
+	elif [ $# -lt 3 ] && [ -s "$tmp/err" ]; then
+		why="unexpected stderr: $(head -c 600 "$tmp/err")"
 	fi
 	result "$1" "$why"
 }
@@ -221,7 +186,7 @@ esac
 
 new quiet
 run "$D/t.prv" -q
-if [ "$rc" -eq 0 ] && [ -z "$out" ] && [ ! -s "$TMP/err" ]; then
+if [ "$rc" -eq 0 ] && [ -z "$out" ] && [ ! -s "$tmp/err" ]; then
 	result quiet ""
 else
 	result quiet "-q: exit $rc, stdout '$out'"
@@ -418,7 +383,7 @@ while [ $i -lt 25 ]; do
 	i=$((i + 1))
 done
 expect_fail error-limit "$D/t.prv" "t.prv: 5 more error(s) not shown (25 in all)"
-n=$(grep -c '^weft: error: .*unknown record kind' "$TMP/err")
+n=$(grep -c '^weft: error: .*unknown record kind' "$tmp/err")
 result error-limit-shows-20 "$([ "$n" -eq 20 ] || echo "shown $n errors, expected 20")"
 
 # ---- .pcf -----------------------------------------------------------------------------
@@ -480,12 +445,12 @@ expect_fail row-block-header "$D/t.prv" "t.row:11: expected a block header 'LEVE
 
 # ---- names, usage ------------------------------------------------------------------------
 
-run "$TMP/nowhere/t.prv" # one error, not three: the side files are not looked for
-if [ "$rc" -eq 1 ] && grep -F -q "t.prv: cannot open for reading: No such file or directory" "$TMP/err" &&
-	[ "$(grep -c '^weft: error:' "$TMP/err")" -eq 1 ]; then
+run "$tmp/nowhere/t.prv" # one error, not three: the side files are not looked for
+if [ "$rc" -eq 1 ] && grep -F -q "t.prv: cannot open for reading: No such file or directory" "$tmp/err" &&
+	[ "$(grep -c '^weft: error:' "$tmp/err")" -eq 1 ]; then
 	result missing-prv ""
 else
-	result missing-prv "exit $rc; stderr: $(head -c 400 "$TMP/err")"
+	result missing-prv "exit $rc; stderr: $(head -c 400 "$tmp/err")"
 fi
 
 new wrong-name
@@ -495,12 +460,12 @@ expect_fail wrong-extension "$D/t.txt" "t.txt: the name must end in .prv or .prv
 "$WEFT" check >/dev/null 2>&1
 rc=$?
 result usage-no-file "$([ $rc -eq 2 ] || echo "exit $rc, expected 2")"
-"$WEFT" check --bogus "$TMP/valid/t.prv" >/dev/null 2>&1
+"$WEFT" check --bogus "$tmp/valid/t.prv" >/dev/null 2>&1
 rc=$?
 result usage-bad-option "$([ $rc -eq 2 ] || echo "exit $rc, expected 2")"
-"$WEFT" check --help >"$TMP/out" 2>&1
+"$WEFT" check --help >"$tmp/out" 2>&1
 rc=$?
-result help "$([ $rc -eq 0 ] && grep -q '^Usage: weft check' "$TMP/out" || echo "exit $rc or no usage")"
+result help "$([ $rc -eq 0 ] && grep -q '^Usage: weft check' "$tmp/out" || echo "exit $rc or no usage")"
 
 # ---- .prv.gz -------------------------------------------------------------------------------
 
@@ -533,7 +498,7 @@ fi
 # without a resource model: a warning, not an error. cpu.prv uses types 1, 2
 # and 3, which cpu.pcf does not label: an error each.
 
-T=$CORPUS/ovni/o-small/trace
+T=$corpus/ovni/o-small/trace
 if [ -f "$T/thread.prv" ] && [ -f "$T/cpu.prv" ]; then
 	expect_ok corpus-thread "$T/thread.prv" "LEVEL NODE SIZE 1 but the header of $T/thread.prv has no resource model"
 	case $out in
@@ -542,7 +507,7 @@ if [ -f "$T/thread.prv" ] && [ -f "$T/cpu.prv" ]; then
 	esac
 	expect_fail corpus-cpu "$T/cpu.prv" "cpu.prv:3: event type 1 (first used here) has no label in $T/cpu.pcf"
 	for ty in 2 3; do
-		if grep -F -q "event type $ty (first used here) has no label" "$TMP/err"; then
+		if grep -F -q "event type $ty (first used here) has no label" "$tmp/err"; then
 			result "corpus-cpu-type-$ty" ""
 		else
 			result "corpus-cpu-type-$ty" "type $ty not reported"
@@ -552,5 +517,4 @@ else
 	skip corpus "no $T/thread.prv"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -24,42 +24,9 @@
 # Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed";
 # exits 1 if anything failed, 2 if it cannot run at all.
 
-here=$(dirname "$0")
-
-for v in WEFT PRVDIFF; do
-	eval "val=\${$v:-}"
-	if [ -z "$val" ]; then
-		echo "emu.sh: set WEFT and PRVDIFF, e.g. WEFT=\$PWD/build/weft PRVDIFF=\$PWD/build/prvdiff sh $0" >&2
-		exit 2
-	fi
-	if [ ! -x "$val" ]; then
-		echo "emu.sh: $v=$val is not an executable file" >&2
-		exit 2
-	fi
-done
-if ! corpus=$(cd "$here/../corpus" 2>/dev/null && pwd -P) ||
-	[ ! -d "$corpus/ovni" ]; then
-	echo "emu.sh: reference corpus not found at $here/../corpus" >&2
-	exit 2
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-emu.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
-
-npass=0
-nfail=0
-pass() {
-	echo "ok $1"
-	npass=$((npass + 1))
-}
-fail() {
-	echo "FAIL $1: $2"
-	nfail=$((nfail + 1))
-	if [ -s "$tmp/err" ]; then
-		sed -n '1,5s/^/    stderr: /p' "$tmp/err"
-	fi
-}
+. "$(dirname "$0")/../lib.sh"
+need WEFT PRVDIFF
+fail_show=$tmp/err
 
 # `weft check` is being written alongside this suite: use it once it works.
 if "$WEFT" check --help >/dev/null 2>&1; then
@@ -409,5 +376,4 @@ else
 	diff "$tmp/corpus.before" "$tmp/corpus.after" | sed -n '1,10s/^/    /p'
 fi
 
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+finish

@@ -17,20 +17,8 @@
 #   - errors: an unknown --align input, several inputs without -o.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "inputs.sh: set WEFT to the weft binary" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-inputs.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-npass=0
-nfail=0
-pass() { echo "ok $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
-expect() { # name got want
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got [$2], expected [$3]"; fi
-}
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 
 # the byte-layout helpers of charisma.sh (emit .. fcntl_rec)
 eval "$(sed -n '/^emit() {/,/^fcntl_rec()/p' "$here/charisma.sh")"
@@ -142,5 +130,4 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'several inputs: give the output directory with -o DIR' "$tmp/err" &&
 	pass "several inputs without -o: usage error" || fail "several inputs without -o" "exit $rc"
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

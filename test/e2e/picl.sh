@@ -13,18 +13,9 @@
 # passes `weft check`; malformed logs fail with their exact error.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 fx="$here/picl"
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "picl.sh: set WEFT to the weft binary" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-picl.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-npass=0
-nfail=0
-pass() { echo "ok $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
 
 # emu NAME: emulate fixture NAME.trf into $tmp/NAME and check it
 emu() {
@@ -47,9 +38,6 @@ state_time() { # dir task state
 # communication records with the padding removed
 comms() {
 	awk -F: '$1 == "3" { o = $1; for (i = 2; i <= NF; i++) o = o ":" ($i + 0); print o }' "$tmp/$1/thread.prv"
-}
-expect() { # name got want
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got [$2], expected [$3]"; fi
 }
 
 # Table 20 of the seed: processor 6 alone
@@ -295,5 +283,4 @@ for f in "$fx"/*.trf "$tmp"/par*.trf; do
 	expect "two-thread reading $n" "$same" same
 done
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

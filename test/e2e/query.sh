@@ -13,34 +13,11 @@
 # equal to dump piped through awk; error messages and exit codes.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-here=$(dirname "$0")
-if [ -z "$WEFT" ] || [ ! -x "$WEFT" ]; then
-	echo "query.sh: set WEFT to the weft binary, e.g. WEFT=\$PWD/build/weft sh $0" >&2
-	exit 2
-fi
-if ! corpus=$(cd "$here/../corpus" 2>/dev/null && pwd -P) || [ ! -d "$corpus/ovni" ]; then
-	echo "query.sh: reference corpus not found at $here/../corpus" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-query.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fail_show=$tmp/err
 LC_ALL=C
 export LC_ALL
-
-npass=0
-nfail=0
-pass() {
-	echo "ok $1"
-	npass=$((npass + 1))
-}
-fail() {
-	echo "FAIL $1: $2"
-	nfail=$((nfail + 1))
-	if [ -s "$tmp/err" ]; then
-		sed -n '1,5s/^/    stderr: /p' "$tmp/err"
-	fi
-}
 : > "$tmp/err"
 
 # The count a `LABEL: count N` line reports (empty if none).
@@ -481,5 +458,4 @@ n=$("$WEFT" query "$t20" 's: when state.msg = "Receiving (blocked)" do count' 2>
 [ $? = 2 ] && grep -qF 'unknown msg state "Bogus"' "$tmp/msg" && pass "an unknown state label is a parse error" ||
 	fail "state.msg bogus" "$(cat "$tmp/msg")"
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

@@ -19,40 +19,9 @@
 # Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed";
 # exits 1 if anything failed, 2 if it cannot run at all.
 
-here=$(dirname "$0")
-
-if [ -z "$WEFT" ]; then
-	echo "run.sh: set WEFT to the weft binary, e.g. WEFT=\$PWD/build/weft sh $0" >&2
-	exit 2
-fi
-if [ ! -x "$WEFT" ]; then
-	echo "run.sh: WEFT=$WEFT is not an executable file" >&2
-	exit 2
-fi
-if ! corpus=$(cd "$here/../corpus" 2>/dev/null && pwd -P) ||
-	[ ! -d "$corpus/ovni" ]; then
-	echo "run.sh: reference corpus not found at $here/../corpus" >&2
-	exit 2
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
-
-npass=0
-nfail=0
-pass() {
-	echo "ok $1"
-	npass=$((npass + 1))
-}
-fail() {
-	echo "FAIL $1: $2"
-	nfail=$((nfail + 1))
-	# show what weft said, if anything
-	if [ -s "$tmp/err" ]; then
-		sed -n '1,5s/^/    stderr: /p' "$tmp/err"
-	fi
-}
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fail_show=$tmp/err # a failure shows what weft said, if anything
 
 # Everything in the corpus, with checksums, before any test runs.
 snapshot() {
@@ -307,5 +276,4 @@ else
 	fail "corpus not written" "modified during the run: $(echo "$touched" | tr '\n' ' ')"
 fi
 
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+finish

@@ -8,22 +8,10 @@
 #
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 fx="$here/picl"
-corpus="$here/../corpus/ovni/o-small/trace"
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "stats.sh: set WEFT to the weft binary" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-stats.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-npass=0
-nfail=0
-pass() { echo "ok $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
-expect() { # name got want
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got [$2], expected [$3]"; fi
-}
+small="$corpus/ovni/o-small/trace"
 # stats FILE OUT [OPTIONS]: run weft stats, tables squeezed to single spaces
 stats() {
 	_in=$1 _out=$2
@@ -99,7 +87,7 @@ if stats "$tmp/syn.trf" syn; then
 fi
 
 # ---- ovni: every thread's ovni states add up to the trace's span ----------------------
-if [ -d "$corpus" ] && stats "$corpus" ovni; then
+if [ -d "$small" ] && stats "$small" ovni; then
 	end=$(head -1 "$tmp/ovni" | awk '{printf "%.9f", $(NF-1)}')
 	sums=$(awk '$2 == "ovni" && $3 == "state" {s[$1] += $6} END {for (t in s) printf "%.9f\n", s[t]}' "$tmp/ovni" |
 		sort -u | tr '\n' ' ')
@@ -124,5 +112,4 @@ printf '%s\n' '-3 -901 0.0 0 0 0' '-3 -21 0.0x1 0 0 3 2 8 1 7' >"$tmp/bad.trf"
 expect "bad input" "$? $(sed 's|^weft: error: .*/||' "$tmp/err" | head -1)" \
 	"1 bad.trf:2: field 3 (timestamp): expected decimal seconds, found '0.0x1'"
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

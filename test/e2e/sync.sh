@@ -18,16 +18,8 @@
 # Then: clock-file errors and usage errors of weft sync, --sync=none.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "sync.sh: set WEFT to the weft binary" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-sync.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-npass=0
-nfail=0
-pass() { echo "ok $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 
 DURATION_NS=10000000000
 
@@ -243,5 +235,4 @@ else
 	fail "top -c" "spans '$s1' and '$s2'"
 fi
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

@@ -4,14 +4,8 @@
 #   WEFT=/abs/path/to/weft sh test/e2e/synth.sh
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
-: "${WEFT:?set WEFT to the weft binary}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-synth.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-npass=0
-nfail=0
-pass() { echo "ok $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 
 # -- determinism -------------------------------------------------------------
 args="--looms 3 --procs 2 --threads 3 --cpus 4 --events 60000 --seed 5"
@@ -114,5 +108,4 @@ done
 [ $? -eq 2 ] && grep -qF "missing -o DIR" "$tmp/err" && pass "missing -o exits 2" ||
 	fail "missing -o" "$(cat "$tmp/err")"
 
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+finish

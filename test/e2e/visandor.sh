@@ -15,25 +15,9 @@
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/visandor.sh
 set -u
-here=$(cd "$(dirname "$0")" && pwd -P)
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 fx=$here/visandor
-if [ -z "${WEFT:-}" ] || [ ! -x "$WEFT" ]; then
-	echo "visandor.sh: set WEFT to the weft binary" >&2
-	exit 2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-e2e-visandor.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
-npass=0
-nfail=0
-pass() {
-	echo "ok $1"
-	npass=$((npass + 1))
-}
-fail() {
-	echo "FAIL $1: $2"
-	nfail=$((nfail + 1))
-}
 body() { tail -n +2 "$1"; }
 
 for log in "$fx"/*.vao; do
@@ -216,5 +200,4 @@ else
 	fail "bad --time-unit" "$(head -1 "$tmp/err")"
 fi
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" = 0 ]
+finish

@@ -18,27 +18,10 @@
 
 set -u
 
-if [ -z "${WEFT:-}" ]; then
-	echo "emu.sh: set WEFT to the weft binary (an absolute path)" >&2
-	exit 2
-fi
-case $WEFT in
-/*) ;;
-*)
-	echo "emu.sh: WEFT must be an absolute path, found '$WEFT'" >&2
-	exit 2
-	;;
-esac
-if [ ! -x "$WEFT" ]; then
-	echo "emu.sh: $WEFT is not an executable file" >&2
-	exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-malformed-emu.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' HUP INT PIPE TERM
-IO=$TMP/io
-mkdir "$IO" "$TMP/cases" || exit 2
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+IO=$tmp/io
+mkdir "$IO" "$tmp/cases" || exit 2
 
 # `weft check` is being written alongside this suite: use it once it works.
 if "$WEFT" check --help >/dev/null 2>&1; then
@@ -48,21 +31,9 @@ else
 	echo "note: '$WEFT check' is not usable; the Paraver validity checks are skipped"
 fi
 
-pass=0
-fail=0
-
 # The start of what weft said, on one line.
 errtext() { head -n 3 "$IO/err" | head -c 400 | tr '\n' ' '; }
 
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "ok $1"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
 
 # ---- building blocks ---------------------------------------------------------
 
@@ -114,7 +85,7 @@ CPUS='"loom_cpus":[{"index":0,"phyid":0},{"index":1,"phyid":1}],'
 newcase() {
 	NAME=$1
 	REQUIRE='"ovni":"1.1.0"' # the models the streams require
-	C=$TMP/cases/$1
+	C=$tmp/cases/$1
 	T=$C/trace
 	OUT=$C/out
 	mkdir -p "$T"
@@ -612,5 +583,4 @@ usage usage-lookback-negative "weft emu: --lookback: expected a byte count >= 64
 	emu --lookback -100 -o "$OUT" "$T"
 usage usage-c-without-argument "weft emu: " emu -o "$OUT" -c
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -11,49 +11,11 @@
 
 set -u
 
-if [ -z "${WEFT:-}" ]; then
-	echo "run.sh: set WEFT to the weft binary (an absolute path)" >&2
-	exit 2
-fi
-case $WEFT in
-/*) ;;
-*)
-	echo "run.sh: WEFT must be an absolute path, found '$WEFT'" >&2
-	exit 2
-	;;
-esac
-if [ ! -x "$WEFT" ]; then
-	echo "run.sh: $WEFT is not an executable file" >&2
-	exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-malformed.XXXXXX") || exit 2
-cleanup() {
-	chmod -R u+rwx "$TMP" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT PIPE TERM
-# weft's stdout and stderr go to $IO, the cases live under $TMP/cases
-IO=$TMP/io
-mkdir "$IO" "$TMP/cases" || exit 2
-
-pass=0
-fail=0
-
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "ok $1"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
-
-skip() {
-	echo "skip $1: $2"
-}
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+# weft's stdout and stderr go to $IO, the cases live under $tmp/cases
+IO=$tmp/io
+mkdir "$IO" "$tmp/cases" || exit 2
 
 # ---- building blocks ---------------------------------------------------------
 
@@ -136,14 +98,14 @@ mkstream() {
 
 # newcase NAME: a fresh directory $C for the case.
 newcase() {
-	C=$TMP/cases/$1
+	C=$tmp/cases/$1
 	mkdir "$C"
 	defaults
 }
 
 # Names, sizes, modes, times and checksums of everything under a directory
 # (not of its parent: the ".." lines are left out).
-if ls -laR --time-style=full-iso "$TMP" >/dev/null 2>&1; then
+if ls -laR --time-style=full-iso "$tmp" >/dev/null 2>&1; then
 	LS_TIME=--time-style=full-iso
 else
 	LS_TIME=
@@ -608,5 +570,4 @@ usage usage-top-no-trace "weft top: expected one TRACE directory, found 0 argume
 usage usage-dump-two-traces "weft dump: expected one TRACE directory, found 2 arguments" \
 	dump "$C" "$C"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

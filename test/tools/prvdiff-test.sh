@@ -15,43 +15,21 @@
 
 set -u
 
-here=$(dirname "$0")
 BUILD=${BUILD:-build}
 PRVDIFF=${PRVDIFF:-$BUILD/prvdiff}
 case $PRVDIFF in
 /*) ;;
 *) PRVDIFF=$(pwd)/$PRVDIFF ;;
 esac
-
-pass=0
-fail=0
-
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "ok $1"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit $?
-}
+. "$(dirname "$0")/../lib.sh"
 
 if [ ! -x "$PRVDIFF" ]; then
 	result "prvdiff binary" "$PRVDIFF is missing (make $PRVDIFF)"
 	finish
 fi
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/prvdiff-test.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' HUP INT PIPE TERM
-OUT=$TMP/out
-ERR=$TMP/err
+OUT=$tmp/out
+ERR=$tmp/err
 
 # ---- helpers -----------------------------------------------------------------
 
@@ -111,10 +89,10 @@ expect_error() { # NAME TEXT ARGS...
 	result "$name" "$why"
 }
 
-# mk NAME HDR ROW...: writes $TMP/NAME.prv (header "...:1000_ns:HDR", body from
-# stdin) and $TMP/NAME.row (a NODE block, then the THREAD block of ROWs).
+# mk NAME HDR ROW...: writes $tmp/NAME.prv (header "...:1000_ns:HDR", body from
+# stdin) and $tmp/NAME.row (a NODE block, then the THREAD block of ROWs).
 mk() {
-	f=$TMP/$1
+	f=$tmp/$1
 	hdr=$2
 	shift 2
 	{
@@ -131,12 +109,12 @@ mk() {
 
 # ---- 1. the ovni corpus --------------------------------------------------------
 
-if ! corpus=$(cd "$here/../corpus/ovni" 2>/dev/null && pwd -P); then
-	result "corpus" "not found at $here/../corpus/ovni"
+if [ ! -d "$corpus/ovni" ]; then
+	result "corpus" "not found at $corpus/ovni"
 else
 	for d in o-small o-ties o-skew om-small ok-small on-small small small-split; do
 		for v in thread cpu; do
-			p=$corpus/$d/trace/$v.prv
+			p=$corpus/ovni/$d/trace/$v.prv
 			if [ ! -f "$p" ]; then
 				result "corpus $d $v.prv = itself" "$p is missing"
 				continue
@@ -147,28 +125,28 @@ else
 		done
 	done
 
-	small=$corpus/small/trace
+	small=$corpus/ovni/small/trace
 	if command -v gzip >/dev/null 2>&1; then
-		mkdir "$TMP/gz"
-		gzip -c "$small/thread.prv" >"$TMP/gz/thread.prv.gz"
-		cp "$small/thread.row" "$TMP/gz/thread.row"
+		mkdir "$tmp/gz"
+		gzip -c "$small/thread.prv" >"$tmp/gz/thread.prv.gz"
+		cp "$small/thread.row" "$tmp/gz/thread.row"
 		expect_equal "corpus small thread.prv = its gzipped copy" \
-			"$small/thread.prv" "$TMP/gz/thread.prv.gz"
-		head -c 3000 "$TMP/gz/thread.prv.gz" >"$TMP/gz/cut.prv.gz"
-		cp "$small/thread.row" "$TMP/gz/cut.row"
-		expect_error "truncated gzip file" "cut.prv.gz" "$small/thread.prv" "$TMP/gz/cut.prv.gz"
+			"$small/thread.prv" "$tmp/gz/thread.prv.gz"
+		head -c 3000 "$tmp/gz/thread.prv.gz" >"$tmp/gz/cut.prv.gz"
+		cp "$small/thread.row" "$tmp/gz/cut.row"
+		expect_error "truncated gzip file" "cut.prv.gz" "$small/thread.prv" "$tmp/gz/cut.prv.gz"
 	else
 		echo "skip gzip cases: no gzip"
 	fi
 
 	# A copy with one more value at the end of the first row must differ.
-	mkdir "$TMP/chg"
-	cp "$small/thread.prv" "$TMP/chg/thread.prv"
-	cp "$small/thread.row" "$TMP/chg/thread.row"
+	mkdir "$tmp/chg"
+	cp "$small/thread.prv" "$tmp/chg/thread.prv"
+	cp "$small/thread.row" "$tmp/chg/thread.row"
 	ftime=$(sed -n '1s/^.*):0*\([0-9][0-9]*\)_ns:.*$/\1/p' "$small/thread.prv")
 	row1=$(sed -n '/^LEVEL THREAD/{n;p;q;}' "$small/thread.row")
-	echo "2:0:1:1:1:$ftime:4:999" >>"$TMP/chg/thread.prv"
-	run "$small/thread.prv" "$TMP/chg/thread.prv"
+	echo "2:0:1:1:1:$ftime:4:999" >>"$tmp/chg/thread.prv"
+	run "$small/thread.prv" "$tmp/chg/thread.prv"
 	why=""
 	if [ "$rc" -ne 1 ]; then
 		why="exit $rc, expected 1; $(first_err)"
@@ -178,7 +156,7 @@ else
 	fi
 	result "corpus small thread.prv != a copy with one value more" "$why"
 
-	run --rows ovni "$corpus/small/trace/thread.prv" "$corpus/o-small/trace/thread.prv"
+	run --rows ovni "$corpus/ovni/small/trace/thread.prv" "$corpus/ovni/o-small/trace/thread.prv"
 	if [ "$rc" -eq 1 ] && grep -q '^[1-9][0-9]* differences in ' "$OUT"; then
 		result "corpus small != o-small" ""
 	else
@@ -204,7 +182,7 @@ mk base '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
 2:0:1:1:1:30:4:0
 2:0:1:1:1:30:7:1
 EOF
-B=$TMP/base.prv
+B=$tmp/base.prv
 
 expect_equal "base = itself" "$B" "$B"
 run "$B" "$B"
@@ -236,8 +214,8 @@ mk zeros '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
 2:0:1:1:1:40:7:1
 2:0:1:1:1:50:4:0
 EOF
-expect_equal "extra initial zeros and repeated values" "$B" "$TMP/zeros.prv"
-expect_equal "extra initial zeros and repeated values (--states)" --states "$B" "$TMP/zeros.prv"
+expect_equal "extra initial zeros and repeated values" "$B" "$tmp/zeros.prv"
+expect_equal "extra initial zeros and repeated values (--states)" --states "$B" "$tmp/zeros.prv"
 
 mk order '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
 2:0:1:1:1:0:6:3:4:5:4:1
@@ -256,7 +234,7 @@ mk order '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
 2:0:1:1:1:30:7:1:4:0
 EOF
 expect_equal "other order at equal times, multi-pair lines, split states" \
-	--states "$B" "$TMP/order.prv"
+	--states "$B" "$tmp/order.prv"
 
 mk swapped '0:1:1(2:1)' 'TH 1.2' 'TH 1.1' <<'EOF'
 2:0:1:1:2:0:4:1
@@ -271,8 +249,8 @@ mk swapped '0:1:1(2:1)' 'TH 1.2' 'TH 1.1' <<'EOF'
 2:0:1:1:2:30:4:0
 2:0:1:1:2:30:7:1
 EOF
-expect_equal "rows in another order in .row, records renumbered" --states "$B" "$TMP/swapped.prv"
-expect_equal "rows in another order (B first)" --states "$TMP/swapped.prv" "$B"
+expect_equal "rows in another order in .row, records renumbered" --states "$B" "$tmp/swapped.prv"
+expect_equal "rows in another order (B first)" --states "$tmp/swapped.prv" "$B"
 
 # Two applications, the first with two tasks; TH 9.9 has only zeros.
 mk appls '0:2:2(1:1,1:1),1(1:1)' 'TH 1.1' 'TH 1.2' 'TH 9.9' <<'EOF'
@@ -287,7 +265,7 @@ mk appls '0:2:2(1:1,1:1),1(1:1)' 'TH 1.1' 'TH 1.2' 'TH 9.9' <<'EOF'
 2:0:1:1:1:30:7:1
 EOF
 expect_equal "several applications and tasks; a row of zeros in one file only" \
-	"$B" "$TMP/appls.prv"
+	"$B" "$tmp/appls.prv"
 
 # The header 1:2(2:1,3:1) has threads 1.1.1 1.1.2 1.2.1 1.2.2 1.2.3 = rows 1..5.
 mk tasks5 '0:1:2(2:1,3:1)' R1 R2 R3 R4 R5 <<'EOF'
@@ -304,7 +282,7 @@ mk flat5 '0:1:1(5:1)' R1 R2 R3 R4 R5 <<'EOF'
 2:0:1:1:4:4:4:4
 2:0:1:1:5:5:4:5
 EOF
-expect_equal "global thread order appl, task, thread" "$TMP/tasks5.prv" "$TMP/flat5.prv"
+expect_equal "global thread order appl, task, thread" "$tmp/tasks5.prv" "$tmp/flat5.prv"
 
 # With a resource model: CPU fields of the task's node are accepted.
 mk nodes '2(2,2):1:2(1:1,1:2)' 'TH 1.1' 'TH 1.2' <<'EOF'
@@ -317,7 +295,7 @@ mk nodes '2(2,2):1:2(1:1,1:2)' 'TH 1.1' 'TH 1.2' <<'EOF'
 2:0:1:1:1:30:4:0
 2:0:1:1:1:30:7:1
 EOF
-expect_equal "resource model, CPU fields on the task's node" "$B" "$TMP/nodes.prv"
+expect_equal "resource model, CPU fields on the task's node" "$B" "$tmp/nodes.prv"
 
 mk ovni '0:1:1(2:1)' 'TH 1.1 node00/3' '  TH 1.2	node00/4 ' <<'EOF'
 2:0:1:1:1:0:4:1
@@ -329,13 +307,13 @@ mk ovni '0:1:1(2:1)' 'TH 1.1 node00/3' '  TH 1.2	node00/4 ' <<'EOF'
 2:0:1:1:1:30:4:0
 2:0:1:1:1:30:7:1
 EOF
-expect_equal "--rows ovni: TH 1.1 matches TH 1.1 node00/3" --rows ovni "$B" "$TMP/ovni.prv"
+expect_equal "--rows ovni: TH 1.1 matches TH 1.1 node00/3" --rows ovni "$B" "$tmp/ovni.prv"
 expect_diff "--rows name: TH 1.1 does not match TH 1.1 node00/3" \
 	'row TH 1.1 type 4: first difference at time 0: A has 1, B has 0 (row only in A)' \
-	"$B" "$TMP/ovni.prv"
+	"$B" "$tmp/ovni.prv"
 expect_diff "--rows name: rows of B only are reported" \
 	'row TH 1.1 node00/3 type 4: first difference at time 0: A has 0, B has 1 (row only in B)' \
-	--rows=name "$B" "$TMP/ovni.prv"
+	--rows=name "$B" "$tmp/ovni.prv"
 
 mk cpuref '0:1:1(3:1)' ' CPU 0.0' ' CPU 0.3' 'vCPU 0.*' <<'EOF'
 2:0:1:1:1:0:2:7
@@ -348,13 +326,13 @@ mk cpuweft '0:1:1(3:1)' 'vCPU 0.* node00' 'CPU 0.3 node00' 'CPU 0.0 node00' <<'E
 2:0:1:1:3:0:2:7
 EOF
 expect_equal "--rows ovni: ' CPU 0.3' and 'vCPU 0.*' match weft's names" \
-	--rows ovni "$TMP/cpuref.prv" "$TMP/cpuweft.prv"
+	--rows ovni "$tmp/cpuref.prv" "$tmp/cpuweft.prv"
 mk cpuname '0:1:1(3:1)' 'CPU 0.0' 'CPU 0.3  ' 'vCPU 0.*' <<'EOF'
 2:0:1:1:1:0:2:7
 2:0:1:1:2:0:2:8
 2:0:1:1:3:0:3:1
 EOF
-expect_equal "--rows name trims blanks" "$TMP/cpuref.prv" "$TMP/cpuname.prv"
+expect_equal "--rows name trims blanks" "$tmp/cpuref.prv" "$tmp/cpuname.prv"
 
 mk noise '0:1:1(2:1),1' 'TH 1.1' 'TH 1.2' <<'EOF'
 c:1:1:1:1
@@ -372,89 +350,89 @@ c:1:1:1:1
 2:0:1:1:1:30:4:0
 2:0:1:1:1:30:7:1
 EOF
-expect_equal "communicators, comments, empty lines, kinds 3 and 4 ignored" "$B" "$TMP/noise.prv"
-expect_equal "state records (only in A) ignored without --states" "$B" "$TMP/noise.prv"
+expect_equal "communicators, comments, empty lines, kinds 3 and 4 ignored" "$B" "$tmp/noise.prv"
+expect_equal "state records (only in A) ignored without --states" "$B" "$tmp/noise.prv"
 
 printf '#Paraver (01/01/25 at 00:00):1_ns:0:1:1(1:1)\r\n2:0:1:1:1:2000:4:1\r\n2:0:1:1:1:3000:4:-5' \
-	>"$TMP/ns.prv"
-printf 'LEVEL THREAD SIZE 1\r\nT\r\n' >"$TMP/ns.row"
+	>"$tmp/ns.prv"
+printf 'LEVEL THREAD SIZE 1\r\nT\r\n' >"$tmp/ns.row"
 printf '#Paraver (01/01/25 at 00:00):1_us:0:1:1(1:1)\n2:0:1:1:1:2:4:1\n2:0:1:1:1:3:4:-5\n' \
-	>"$TMP/us.prv"
-printf 'LEVEL THREAD SIZE 1\nT\n' >"$TMP/us.row"
-expect_equal "ns against us, CRLF, no final newline, negative value" "$TMP/ns.prv" "$TMP/us.prv"
+	>"$tmp/us.prv"
+printf 'LEVEL THREAD SIZE 1\nT\n' >"$tmp/us.row"
+expect_equal "ns against us, CRLF, no final newline, negative value" "$tmp/ns.prv" "$tmp/us.prv"
 
 # A long line (more than the 1 MiB read buffer) and a trace of 300,000 lines.
 awk 'BEGIN { printf "#Paraver (x):1_ns:0:1:1(4:1)\n2:0:1:1:1:5";
 	for (i = 1; i <= 150000; i++) printf ":4:%d", i; printf ":4:3\n";
 	for (i = 6; i < 150000; i++) printf "2:0:1:1:%d:%d:4:%d\n", i % 4 + 1, i, i % 7 }' \
-	>"$TMP/big1.prv"
+	>"$tmp/big1.prv"
 awk 'BEGIN { printf "#Paraver (x):1_ns:0:1:1(4:1)\n2:0:1:1:1:5:4:3\n";
 	for (i = 6; i < 150000; i++) printf "2:0:1:1:%d:%d:4:9\n2:0:1:1:%d:%d:4:%d\n",
-		i % 4 + 1, i, i % 4 + 1, i, i % 7 }' >"$TMP/big2.prv"
+		i % 4 + 1, i, i % 4 + 1, i, i % 7 }' >"$tmp/big2.prv"
 for f in big1 big2 big3; do
-	printf 'LEVEL THREAD SIZE 4\nA\nB\nC\nD\n' >"$TMP/$f.row"
+	printf 'LEVEL THREAD SIZE 4\nA\nB\nC\nD\n' >"$tmp/$f.row"
 done
-sed '$s/:4:[0-9]*$/:4:100/' "$TMP/big2.prv" >"$TMP/big3.prv"
-expect_equal "a line over 1 MiB and 300,000 records" "$TMP/big1.prv" "$TMP/big2.prv"
-last=$(tail -n 1 "$TMP/big2.prv")
+sed '$s/:4:[0-9]*$/:4:100/' "$tmp/big2.prv" >"$tmp/big3.prv"
+expect_equal "a line over 1 MiB and 300,000 records" "$tmp/big1.prv" "$tmp/big2.prv"
+last=$(tail -n 1 "$tmp/big2.prv")
 lrow=$(echo "$last" | cut -d: -f5 | tr 1234 ABCD)
 ltime=$(echo "$last" | cut -d: -f6)
 lval=$(echo "$last" | cut -d: -f8)
 expect_diff "big traces, last value changed" \
 	"row $lrow type 4: first difference at time $ltime: A has $lval, B has 100" \
-	"$TMP/big1.prv" "$TMP/big3.prv"
+	"$tmp/big1.prv" "$tmp/big3.prv"
 
 # Real differences, each a copy of base with one change.
 variant() { # NAME SED-SCRIPT
-	sed "$2" "$B" >"$TMP/$1.prv"
-	cp "$TMP/base.row" "$TMP/$1.row"
+	sed "$2" "$B" >"$tmp/$1.prv"
+	cp "$tmp/base.row" "$tmp/$1.row"
 }
 
 variant changed 's/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:5/'
 expect_diff "value changed" \
-	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' "$B" "$TMP/changed.prv"
+	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' "$B" "$tmp/changed.prv"
 expect_diff "value changed: count line" \
-	'1 differences in 4 (row, type) pairs' "$B" "$TMP/changed.prv"
+	'1 differences in 4 (row, type) pairs' "$B" "$tmp/changed.prv"
 expect_diff "value changed, A and B swapped" \
-	'row TH 1.1 type 4: first difference at time 10: A has 5, B has 2' "$TMP/changed.prv" "$B"
-expect_equal "value changed in a type left out by --types" --types 1-3,5-100 "$B" "$TMP/changed.prv"
+	'row TH 1.1 type 4: first difference at time 10: A has 5, B has 2' "$tmp/changed.prv" "$B"
+expect_equal "value changed in a type left out by --types" --types 1-3,5-100 "$B" "$tmp/changed.prv"
 expect_diff "value changed in a type kept by --types" \
 	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' \
-	--types=6,4 "$B" "$TMP/changed.prv"
+	--types=6,4 "$B" "$tmp/changed.prv"
 
 variant later 's/^2:0:1:1:2:20:4:3$/2:0:1:1:2:21:4:3/'
 expect_diff "time shifted by 1 ns later" \
-	'row TH 1.2 type 4: first difference at time 20: A has 3, B has 1' "$B" "$TMP/later.prv"
+	'row TH 1.2 type 4: first difference at time 20: A has 3, B has 1' "$B" "$tmp/later.prv"
 variant earlier 's/^2:0:1:1:2:5:4:1$/2:0:1:1:2:4:4:1/'
 expect_diff "time shifted by 1 ns earlier" \
-	'row TH 1.2 type 4: first difference at time 4: A has 0, B has 1' "$B" "$TMP/earlier.prv"
+	'row TH 1.2 type 4: first difference at time 4: A has 0, B has 1' "$B" "$tmp/earlier.prv"
 
 variant lastwins '/^2:0:1:1:1:10:4:2$/{p;s/:2$/:1/;}'
 expect_diff "last value at an equal time differs" \
-	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$TMP/lastwins.prv"
+	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$tmp/lastwins.prv"
 variant pairs 's/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:2:4:1/'
 expect_diff "last pair of a line wins" \
-	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$TMP/pairs.prv"
+	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$tmp/pairs.prv"
 
 variant newtype 's/^2:0:1:1:2:20:4:3$/2:0:1:1:2:20:4:3:8:5/'
 expect_diff "a type only in B" \
-	'row TH 1.2 type 8: first difference at time 20: A has 0, B has 5' "$B" "$TMP/newtype.prv"
+	'row TH 1.2 type 8: first difference at time 20: A has 0, B has 5' "$B" "$tmp/newtype.prv"
 expect_diff "a type only in A" \
-	'row TH 1.2 type 8: first difference at time 20: A has 5, B has 0' "$TMP/newtype.prv" "$B"
+	'row TH 1.2 type 8: first difference at time 20: A has 5, B has 0' "$tmp/newtype.prv" "$B"
 
 variant noreset '/^2:0:1:1:1:30:4:0$/d'
 expect_diff "the final reset to 0 missing" \
-	'row TH 1.1 type 4: first difference at time 30: A has 0, B has 2' "$B" "$TMP/noreset.prv"
+	'row TH 1.1 type 4: first difference at time 30: A has 0, B has 2' "$B" "$tmp/noreset.prv"
 
 variant state 's/^1:0:1:1:1:10:25:3$/1:0:1:1:1:10:26:3/'
 expect_diff "a state interval differs (--states)" \
 	'row TH 1.1 type state: first difference at time 25: A has 0, B has 3' \
-	--states "$B" "$TMP/state.prv"
-expect_equal "a state interval differs, no --states" "$B" "$TMP/state.prv"
+	--states "$B" "$tmp/state.prv"
+expect_equal "a state interval differs, no --states" "$B" "$tmp/state.prv"
 variant state2 's/^1:0:1:1:2:5:15:2$/1:0:1:1:2:5:15:4/'
 expect_diff "a state value differs (--states)" \
 	'row TH 1.2 type state: first difference at time 5: A has 2, B has 4' \
-	--states "$B" "$TMP/state2.prv"
+	--states "$B" "$tmp/state2.prv"
 
 mk extrarow '0:1:1(3:1)' 'TH 1.1' 'TH 1.2' 'TH 1.3' <<'EOF'
 2:0:1:1:1:0:4:1
@@ -469,10 +447,10 @@ mk extrarow '0:1:1(3:1)' 'TH 1.1' 'TH 1.2' 'TH 1.3' <<'EOF'
 EOF
 expect_diff "a row with values in B only" \
 	'row TH 1.3 type 4: first difference at time 3: A has 0, B has 9 (row only in B)' \
-	"$B" "$TMP/extrarow.prv"
+	"$B" "$tmp/extrarow.prv"
 
 variant three 's/^2:0:1:1:1:0:6:3$/2:0:1:1:1:0:6:4/; s/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:5/; s/^2:0:1:1:2:20:4:3$/2:0:1:1:2:20:4:6/'
-run --max 1 "$B" "$TMP/three.prv"
+run --max 1 "$B" "$tmp/three.prv"
 if [ "$rc" -eq 1 ] && [ "$(wc -l <"$OUT")" -eq 2 ] &&
 	grep -qx 'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' "$OUT" &&
 	grep -qx '3 differences in 4 (row, type) pairs' "$OUT"; then
@@ -480,13 +458,13 @@ if [ "$rc" -eq 1 ] && [ "$(wc -l <"$OUT")" -eq 2 ] &&
 else
 	result "--max 1 prints one of three differences" "exit $rc: $(tr '\n' ' ' <"$OUT")"
 fi
-run --max 0 "$B" "$TMP/three.prv"
+run --max 0 "$B" "$tmp/three.prv"
 if [ "$rc" -eq 1 ] && [ "$(cat "$OUT")" = "3 differences in 4 (row, type) pairs" ]; then
 	result "--max 0 prints the count only" ""
 else
 	result "--max 0 prints the count only" "exit $rc: $(tr '\n' ' ' <"$OUT")"
 fi
-run "$B" "$TMP/three.prv"
+run "$B" "$tmp/three.prv"
 if [ "$rc" -eq 1 ] && [ "$(wc -l <"$OUT")" -eq 4 ]; then
 	result "all three differences reported by default" ""
 else
@@ -502,7 +480,7 @@ mk map '0:1:2(3:1,2:1)' R1 R2 R3 R4 R5 <<'EOF'
 EOF
 expect_diff "same records, other task layout: rows differ" \
 	'row R3 type 4: first difference at time 3: A has 3, B has 0' \
-	"$TMP/tasks5.prv" "$TMP/map.prv"
+	"$tmp/tasks5.prv" "$tmp/map.prv"
 
 # ---- 3. usage and input errors -------------------------------------------------
 
@@ -520,11 +498,11 @@ expect_error "--types empty element" "expected a type number" --types 1,,2 "$B" 
 expect_error "--types too large" "expected a type number" --types 4294967296 "$B" "$B"
 expect_error "--rows bad mode" "expected 'name' or 'ovni'" --rows foo "$B" "$B"
 expect_error "--max negative" "--max '-1'" --max -1 "$B" "$B"
-expect_error "missing file" "cannot open $TMP/nothere.prv" "$B" "$TMP/nothere.prv"
-expect_error "not a .prv name" "must end in .prv or .prv.gz" "$B" "$TMP/base.row"
+expect_error "missing file" "cannot open $tmp/nothere.prv" "$B" "$tmp/nothere.prv"
+expect_error "not a .prv name" "must end in .prv or .prv.gz" "$B" "$tmp/base.row"
 
-cp "$B" "$TMP/norow.prv"
-expect_error "missing .row file" "norow.row (the .row file of B)" "$B" "$TMP/norow.prv"
+cp "$B" "$tmp/norow.prv"
+expect_error "missing .row file" "norow.row (the .row file of B)" "$B" "$tmp/norow.prv"
 
 bad() { # NAME TEXT HDR ROWS-COUNT BODY-LINE...
 	bname=$1
@@ -534,14 +512,14 @@ bad() { # NAME TEXT HDR ROWS-COUNT BODY-LINE...
 	shift 4
 	# shellcheck disable=SC2046 # one row name (T1, T2, ...) per word
 	printf '%s\n' "$@" | mk bad "$bhdr" $(seq 1 "$brows" | sed 's/^/T/')
-	expect_error "$bname" "$btext" "$B" "$TMP/bad.prv"
+	expect_error "$bname" "$btext" "$B" "$tmp/bad.prv"
 }
 
 bad "body record kind" "bad.prv:2: unknown record kind 'x'" '0:1:1(2:1)' 2 x
-printf 'Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1)\n' >"$TMP/bad.prv"
-expect_error "bad header" "bad.prv:1: not a Paraver trace" "$B" "$TMP/bad.prv"
-printf '#Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1\n' >"$TMP/bad.prv"
-expect_error "unterminated header" "bad.prv:1: bad Paraver header: expected ')'" "$B" "$TMP/bad.prv"
+printf 'Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1)\n' >"$tmp/bad.prv"
+expect_error "bad header" "bad.prv:1: not a Paraver trace" "$B" "$tmp/bad.prv"
+printf '#Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1\n' >"$tmp/bad.prv"
+expect_error "unterminated header" "bad.prv:1: bad Paraver header: expected ')'" "$B" "$tmp/bad.prv"
 bad "zero threads in a task" "a task's thread count is 0" '0:1:1(0:1)' 1 '2:0:1:1:1:0:4:1'
 bad "missing communicator line" "declares 2 communicator lines" '0:1:1(2:1),2' 2 'c:1:1:1:1'
 bad "malformed event record" "bad.prv:3: malformed event record: expected the value" \
@@ -565,27 +543,27 @@ bad "records of a thread out of time order" "bad.prv:3: record at time 4 of row 
 	'0:1:1(2:1)' 2 '2:0:1:1:2:5:4:1' '2:0:1:1:2:4:4:2'
 printf '%s\n' '1:0:1:1:1:0:10:1' '1:0:1:1:1:9:12:2' '2:0:1:1:2:0:4:1' | mk bad '0:1:1(2:1)' 'TH 1.1' 'TH 1.2'
 expect_error "overlapping states (--states)" "bad.prv:3: state [9, 12) of row 1" \
-	--states "$B" "$TMP/bad.prv"
-expect_equal "overlapping states ignored without --states" "$TMP/bad.prv" "$TMP/bad.prv"
+	--states "$B" "$tmp/bad.prv"
+expect_equal "overlapping states ignored without --states" "$tmp/bad.prv" "$tmp/bad.prv"
 
 printf '2:0:1:1:1:0:4:1\n' | mk bad '0:1:1(2:1)' 'TH 1.1'
 expect_error ".row THREAD size differs from the header" \
-	"bad.row:4: LEVEL THREAD SIZE 1, but the header of $TMP/bad.prv declares 2 threads" \
-	"$B" "$TMP/bad.prv"
+	"bad.row:4: LEVEL THREAD SIZE 1, but the header of $tmp/bad.prv declares 2 threads" \
+	"$B" "$tmp/bad.prv"
 printf '2:0:1:1:1:0:4:1\n' | mk bad '0:1:1(2:1)' 'TH 1.1' ' TH 1.1'
 expect_error "duplicate row name" "bad.row:6: row key \"TH 1.1\" repeats the row of line 5" \
-	"$B" "$TMP/bad.prv"
+	"$B" "$tmp/bad.prv"
 printf '2:0:1:1:1:0:4:1\n' | mk bad '0:1:1(2:1)' 'TH 1.1 a' 'TH 1.1 b'
-expect_equal "names distinct in full" "$TMP/bad.prv" "$TMP/bad.prv"
+expect_equal "names distinct in full" "$tmp/bad.prv" "$tmp/bad.prv"
 expect_error "duplicate key with --rows ovni" "row key \"TH 1.1\" repeats" \
-	--rows ovni "$TMP/bad.prv" "$TMP/bad.prv"
-printf 'LEVEL NODE SIZE 1\nhostname\n' >"$TMP/bad.row"
-expect_error ".row without a THREAD level" "no 'LEVEL THREAD SIZE <n>' block" "$B" "$TMP/bad.prv"
-printf 'LEVEL THREAD SIZE 2\nTH 1.1\n' >"$TMP/bad.row"
+	--rows ovni "$tmp/bad.prv" "$tmp/bad.prv"
+printf 'LEVEL NODE SIZE 1\nhostname\n' >"$tmp/bad.row"
+expect_error ".row without a THREAD level" "no 'LEVEL THREAD SIZE <n>' block" "$B" "$tmp/bad.prv"
+printf 'LEVEL THREAD SIZE 2\nTH 1.1\n' >"$tmp/bad.row"
 expect_error ".row ends early" "bad.row:1: LEVEL THREAD SIZE 2 but the file ends after 1 names" \
-	"$B" "$TMP/bad.prv"
-printf 'LEVEL CPU SIZE 2\n1\n2\nrubbish\n' >"$TMP/bad.row"
+	"$B" "$tmp/bad.prv"
+printf 'LEVEL CPU SIZE 2\n1\n2\nrubbish\n' >"$tmp/bad.row"
 expect_error ".row with a stray line" "bad.row:4: expected a 'LEVEL <NAME> SIZE <n>' line" \
-	"$B" "$TMP/bad.prv"
+	"$B" "$tmp/bad.prv"
 
 finish

@@ -1,0 +1,89 @@
+# test/lib.sh: what every end-to-end test script shares. Source it first,
+# from a script one folder below test/ (test/e2e, test/malformed, ...):
+#
+#   . "$(dirname "$0")/../lib.sh"
+#
+# It sets
+#   here    the sourcing script's folder (absolute)
+#   top     the repository root (absolute)
+#   corpus  the reference traces, $top/test/corpus ($corpus/ovni/NAME/trace)
+#   tmp     a new temporary directory, removed (even if made read-only) when
+#           the script exits; an interrupt exits 2
+# and defines
+#   need VAR...        exit 2 (cannot run) unless each named variable holds an
+#                      executable file; a relative path is made absolute
+#   pass NAME          print "ok NAME", count a pass
+#   fail NAME WHY      print "FAIL NAME: WHY", count a failure; when the file
+#                      named by $fail_show is not empty (say fail_show=$tmp/err)
+#                      its first 5 lines follow, as "    stderr: ..."
+#   result NAME WHY    pass when WHY is empty, else fail
+#   expect NAME GOT WANT  pass when GOT = WANT, else fail "got [GOT], expected [WANT]"
+#   skip NAME WHY      print "skip NAME: WHY" (counted neither way)
+#   finish             print "N passed, M failed" and exit 1 if M > 0, else 0
+# The counters are npass and nfail. Nothing else is changed in the caller.
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../.." && pwd -P)
+corpus=$top/test/corpus
+
+npass=0
+nfail=0
+fail_show=
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-$(basename "$here")-$(basename "$0" .sh).XXXXXX") || exit 2
+lib_cleanup() {
+	chmod -R u+rwx "$tmp" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap lib_cleanup EXIT
+trap 'exit 2' HUP INT TERM
+
+need() {
+	for _v in "$@"; do
+		eval "_p=\${$_v:-}"
+		if [ -z "$_p" ]; then
+			echo "$(basename "$0"): set $_v, e.g. WEFT=\$PWD/build/weft PRVDIFF=\$PWD/build/prvdiff sh $0" >&2
+			exit 2
+		fi
+		case $_p in
+		/*) ;;
+		*) _p=$(pwd)/$_p ;;
+		esac
+		if [ ! -f "$_p" ] || [ ! -x "$_p" ]; then
+			echo "$(basename "$0"): $_v=$_p is not an executable file" >&2
+			exit 2
+		fi
+		eval "$_v=\$_p"
+	done
+}
+
+pass() {
+	echo "ok $1"
+	npass=$((npass + 1))
+}
+
+fail() {
+	echo "FAIL $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "$fail_show" ] && [ -s "$fail_show" ]; then
+		sed -n '1,5s/^/    stderr: /p' "$fail_show"
+	fi
+}
+
+result() {
+	if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+expect() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got [$2], expected [$3]"; fi
+}
+
+skip() {
+	echo "skip $1: $2"
+}
+
+finish() {
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ] && exit 0
+	exit 1
+}

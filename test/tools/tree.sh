@@ -1,0 +1,32 @@
+#!/bin/sh
+# Checks of the source tree itself, not of weft:
+#   - no test reads outside the repository (the suite runs from any clone:
+#     nothing like ../shared beside it; fixtures live in test/corpus);
+#   - every end-to-end script sources test/lib.sh and defines none of its
+#     helpers nor its own temporary directory;
+#
+#   sh test/tools/tree.sh
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+. "$(dirname "$0")/../lib.sh"
+cd "$top" || exit 2
+
+scripts=$(ls test/e2e/*.sh test/malformed/*.sh test/tools/*.sh)
+
+# ---- nothing outside the repository --------------------------------------------
+out=$(grep -n -e '\.\./\.\./\.\.' -e 'shared/corpus' -e 'shared/docs' -e '/work/' \
+	$scripts test/fuzz/*.sh test/bench/*.sh Makefile | grep -v '^test/tools/tree.sh:')
+result "no test reads outside the repository" "$(printf '%s' "$out" | head -n 3 | tr '\n' ' ')"
+
+# ---- one test library -------------------------------------------------------------
+bad=
+for f in $scripts; do
+	[ "$f" = test/tools/tree.sh ] && continue
+	grep -q '^\. "$(dirname "$0")/\.\./lib\.sh"$' "$f" || bad="$bad $f(no lib.sh)"
+	grep -q -E '^(pass|fail|result|expect|skip|finish)\(\)' "$f" && bad="$bad $f(own helpers)"
+	grep -q 'mktemp' "$f" && bad="$bad $f(own mktemp)"
+	tail -n 1 "$f" | grep -q '^finish$' || bad="$bad $f(does not end with finish)"
+done
+result "every e2e script uses test/lib.sh" "$bad"
+
+finish
