@@ -9,6 +9,10 @@
 #   corpus  the reference traces, $top/test/corpus ($corpus/ovni/NAME/trace)
 #   tmp     a new temporary directory, removed (even if made read-only) when
 #           the script exits; an interrupt exits 2
+#   SOURCE_DATE_EPOCH  exported, fixed (13/02/2009 at 23:31 UTC): the date
+#           weft writes in .prv headers where the input has none, and the
+#           latest it writes at all, so no output depends on the wall clock
+#           or on when the fixtures were checked out
 # and defines
 #   need VAR...        exit 2 (cannot run) unless each named variable holds an
 #                      executable file; a relative path is made absolute
@@ -25,6 +29,9 @@
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
 corpus=$top/test/corpus
+
+SOURCE_DATE_EPOCH=1234567890
+export SOURCE_DATE_EPOCH
 
 npass=0
 nfail=0

@@ -8,6 +8,7 @@
 
 #include "atomicfile.h"
 #include "paraver_out.h"
+#include "srcdate.h"
 #include "strbuf.h"
 #include "writer.h"
 
@@ -116,19 +117,39 @@ static void cpu_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
 	sb_printf(b, ")");
 }
 
-/* The run's date: the oldest stream.obs modification time (ovni records no
- * absolute clock), in UTC. */
-static void run_date(struct emu *e, char *out, size_t n)
+/* The header's date, in UTC (doc/paraver-output.md), never the wall clock:
+ * the oldest stream.obs modification time of the inputs that have a date
+ * (ovni records no absolute clock; a CHARISMA importer dates its streams by
+ * the log's start_date), skipping converted logs with no date of their own
+ * (PICL, VisAndOr). No dated input: SOURCE_DATE_EPOCH, else 1970-01-01
+ * 00:00. A date later than SOURCE_DATE_EPOCH is clamped to it, as
+ * reproducible builds do with file times. */
+static int run_date(struct emu *e, char *out, size_t n, struct weft_err *err)
 {
-	time_t oldest = 0;
+	int64_t sde = 0;
+	int has_sde = source_date_epoch(&sde, err);
+	if (has_sde < 0)
+		return -1;
+	int64_t oldest = 0;
+	int dated = 0;
 	for (int i = 0; i < e->tr.nstreams; i++) {
 		struct stat st;
-		if (stat(e->tr.streams[i].obs_path, &st) == 0 && (!oldest || st.st_mtime < oldest))
+		if (trace_input_of(&e->tr, &e->tr.streams[i])->undated)
+			continue;
+		if (stat(e->tr.streams[i].obs_path, &st) == 0 && (!dated || st.st_mtime < oldest)) {
 			oldest = st.st_mtime;
+			dated = 1;
+		}
 	}
+	if (!dated)
+		oldest = has_sde ? sde : 0;
+	if (has_sde && oldest > sde)
+		oldest = sde;
+	time_t t = (time_t) oldest;
 	struct tm tm;
-	gmtime_r(&oldest, &tm);
-	strftime(out, n, "%d/%m/%Y at %H:%M", &tm);
+	if (!gmtime_r(&t, &tm) || strftime(out, n, "%d/%m/%Y at %H:%M", &tm) == 0)
+		snprintf(out, n, "01/01/1970 at 00:00"); /* a file time past year 9999 */
+	return 0;
 }
 
 static char *out_path(struct emu *e, const char *name)
@@ -138,10 +159,9 @@ static char *out_path(struct emu *e, const char *name)
 
 int paraver_open(struct emu *e, struct weft_err *err)
 {
-	if (mkdir_p(e->o.outdir, err))
-		return -1;
 	char date[64];
-	run_date(e, date, sizeof(date));
+	if (run_date(e, date, sizeof(date), err) || mkdir_p(e->o.outdir, err))
+		return -1;
 	struct strbuf h = {0};
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);

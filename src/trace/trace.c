@@ -70,6 +70,7 @@ static int read_origin(struct trace_input *in, struct weft_err *e)
 		int has;
 		rc = import_read_origin(p, &has, &in->epoch, e);
 		in->absolute = rc == 0 && has;
+		in->undated = rc == 0 && !has;
 	}
 	free(p);
 	return rc;

@@ -29,6 +29,7 @@ struct trace_input {
 	char *source;         /* the log itself (NULL for an ovni directory) */
 	int first, n;         /* its streams: [first, first + n) */
 	int absolute;         /* clocks are absolute ns: clock + epoch is a real time */
+	int undated;          /* a converted log with no date of its own (PICL, VisAndOr) */
 	int64_t epoch;        /* ns to add to a clock for the absolute time */
 };
 

@@ -20,7 +20,10 @@
 #     file fails;
 #   - other models: on-small's nOS-V events are skipped with a warning, and
 #     refused with --strict;
-#   - a `weft synth` trace emulates cleanly with -l.
+#   - a `weft synth` trace emulates cleanly with -l;
+#   - the header date: SOURCE_DATE_EPOCH (or 1970 without it) for PICL and
+#     VisAndOr logs, the oldest stream.obs time for an ovni trace, clamped to
+#     SOURCE_DATE_EPOCH; malformed values refused (exit 1).
 # Prints "ok NAME" / "FAIL NAME: why" per check, then "N passed, M failed";
 # exits 1 if anything failed, 2 if it cannot run at all.
 
@@ -364,6 +367,60 @@ else
 		check_prv "synth weft check" "$tmp/synth-out/thread.prv" "$tmp/synth-out/cpu.prv"
 	fi
 fi
+
+# ---- the header date: never the wall clock ----------------------------------------------------
+
+# hdate FILE: the date of a .prv header
+hdate() { sed -n '1s/^#Paraver (\([^)]*\)).*/\1/p' "$1"; }
+# date_case NAME WANT [VAR=VALUE...] -- INPUT: weft emu INPUT under that
+# environment (test/lib.sh exports SOURCE_DATE_EPOCH=1234567890) writes WANT
+date_case() {
+	_name=$1 _want=$2
+	shift 2
+	_env=
+	while [ "$1" != -- ]; do _env="$_env $1"; shift; done
+	rm -rf "$tmp/date"
+	# shellcheck disable=SC2086
+	env $_env "$WEFT" emu -q -o "$tmp/date" "$2" >"$tmp/stdout" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "header date: $_name" "exit status $rc"
+	else
+		: >"$tmp/err"
+		expect "header date: $_name" "$(hdate "$tmp/date/thread.prv") $(hdate "$tmp/date/cpu.prv")" "$_want $_want"
+	fi
+}
+sde="13/02/2009 at 23:31"
+date_case "PICL log: SOURCE_DATE_EPOCH" "$sde" -- "$here/picl/fft.trf"
+date_case "VisAndOr log: SOURCE_DATE_EPOCH" "$sde" -- "$here/visandor/seed-andorra.vao"
+date_case "PICL log, no SOURCE_DATE_EPOCH: 1970" "01/01/1970 at 00:00" -u SOURCE_DATE_EPOCH -- "$here/picl/fft.trf"
+date_case "VisAndOr log, empty SOURCE_DATE_EPOCH: 1970" "01/01/1970 at 00:00" SOURCE_DATE_EPOCH= -- \
+	"$here/visandor/seed-andorra.vao"
+"$WEFT" import picl "$here/picl/fft.trf" -o "$tmp/fft-imported" >/dev/null 2>"$tmp/err"
+date_case "imported PICL directory: SOURCE_DATE_EPOCH" "$sde" -- "$tmp/fft-imported"
+# an ovni trace dates from its oldest stream.obs; a later date is clamped
+old=$tmp/o-small-2001
+mkdir "$old" && cp -R "$small"/loom.* "$old"/ && chmod -R u+w "$old"
+find "$old" -name stream.obs -exec touch -d '2001-09-09 01:46:40 UTC' {} + &&
+	touch -d '2003-01-01 00:00:00 UTC' "$old/loom.node01/proc.201000/thread.201001/stream.obs"
+date_case "ovni trace: its oldest stream.obs" "09/09/2001 at 01:46" -- "$old"
+date_case "ovni trace, no SOURCE_DATE_EPOCH" "09/09/2001 at 01:46" -u SOURCE_DATE_EPOCH -- "$old"
+date_case "ovni trace newer than SOURCE_DATE_EPOCH: clamped" "01/01/2000 at 00:00" \
+	SOURCE_DATE_EPOCH=946684800 -- "$old"
+for v in 12x -5 1e9 99999999999999999999; do
+	SOURCE_DATE_EPOCH=$v "$WEFT" emu -q -o "$tmp/date-bad" "$here/picl/fft.trf" >/dev/null 2>"$tmp/err"
+	rc=$?
+	msg="weft: error: SOURCE_DATE_EPOCH: expected a decimal count of seconds since 1970-01-01 00:00 UTC (at most 253402300799), found '$v'"
+	if [ $rc -ne 1 ]; then
+		fail "SOURCE_DATE_EPOCH=$v refused" "exit status $rc, expected 1"
+	elif [ "$(cat "$tmp/err")" != "$msg" ]; then
+		fail "SOURCE_DATE_EPOCH=$v refused" "stderr differs"
+	elif [ -e "$tmp/date-bad/thread.prv" ]; then
+		fail "SOURCE_DATE_EPOCH=$v refused" "thread.prv written"
+	else
+		pass "SOURCE_DATE_EPOCH=$v refused"
+	fi
+done
 
 # ---- the corpus is untouched ------------------------------------------------------------------
 
