@@ -4,6 +4,8 @@
 #     nothing like ../shared beside it; fixtures live in test/corpus);
 #   - every end-to-end script sources test/lib.sh and defines none of its
 #     helpers nor its own temporary directory;
+#   - in a git checkout, no backup file (*~, as autoconf leaves configure~)
+#     is tracked, and *~ is ignored.
 #
 #   sh test/tools/tree.sh
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
@@ -28,5 +30,18 @@ for f in $scripts; do
 	tail -n 1 "$f" | grep -q '^finish$' || bad="$bad $f(does not end with finish)"
 done
 result "every e2e script uses test/lib.sh" "$bad"
+
+# ---- no backups tracked ---------------------------------------------------------------
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	out=$(git ls-files | grep '~$')
+	result "no *~ file tracked" "$(printf '%s' "$out" | tr '\n' ' ')"
+	if git check-ignore -q --no-index src/x.c~; then
+		pass "*~ files are ignored"
+	else
+		fail "*~ files are ignored" "git check-ignore does not ignore configure~"
+	fi
+else
+	skip "tracked files" "not a git checkout"
+fi
 
 finish
