@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "err.h"
@@ -1598,9 +1599,16 @@ struct body {
 static int body_open(struct prvchk *c, struct body *b)
 {
 	if (b->gz) {
-		b->g = gzopen(b->path, "rb");
+		struct weft_err e = {0};
+		int fd = input_open(b->path, &e);
+		b->g = fd < 0 ? NULL : gzdopen(fd, "rb");
 		if (!b->g) {
-			ERR(c, b->path, 0, "cannot open for reading");
+			size_t k = strlen(b->path);
+			if (fd >= 0)
+				close(fd);
+			ERR(c, b->path, 0, "%s",
+			    fd >= 0 ? "cannot open for reading"
+			    : strncmp(e.msg, b->path, k) == 0 && e.msg[k] == ':' ? e.msg + k + 2 : e.msg);
 			return -1;
 		}
 		gzbuffer(b->g, 256u << 10);

@@ -8,10 +8,27 @@
 
 #include "mapfile.h"
 
-int map_open(struct mapfile *m, const char *path, struct weft_err *e)
+static const char *file_kind(mode_t mode)
 {
-	memset(m, 0, sizeof(*m));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	static const struct {
+		mode_t type;
+		const char *name;
+	} kinds[] = {
+		{S_IFIFO, "a FIFO (named pipe)"}, {S_IFDIR, "a directory"},
+		{S_IFCHR, "a character device"},  {S_IFBLK, "a block device"},
+		{S_IFSOCK, "a socket"},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((mode & S_IFMT) == kinds[i].type)
+			return kinds[i].name;
+	return "not a file";
+}
+
+int input_open(const char *path, struct weft_err *e)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+	 * writer, forever if there is none */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return weft_fail(e, WEFT_EINPUT, "%s: cannot open for reading: %s", path, strerror(errno));
 	struct stat st;
@@ -22,7 +39,28 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return weft_fail(e, WEFT_EINPUT, "%s: not a regular file", path);
+		return weft_fail(e, WEFT_EINPUT, "%s: %s, not a regular file", path, file_kind(st.st_mode));
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int er = errno;
+		close(fd);
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot read: %s", path, strerror(er));
+	}
+	return fd;
+}
+
+int map_open(struct mapfile *m, const char *path, struct weft_err *e)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = input_open(path, e);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int er = errno;
+		close(fd);
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot stat: %s", path, strerror(er));
 	}
 	m->size = (size_t) st.st_size;
 	if (m->size > 0) {

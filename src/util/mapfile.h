@@ -17,6 +17,12 @@ struct mapfile {
 	int keep;            /* not a file mapping (tests): never give pages back */
 };
 
+/* Open an input for reading without ever blocking: a FIFO, a device or a
+ * directory is refused at once, naming what it is ("a FIFO (named pipe),
+ * not a regular file"). Returns a descriptor of a regular file (blocking
+ * reads, close-on-exec) or -1 with *e filled (exit 1). */
+int input_open(const char *path, struct weft_err *e);
+
 int map_open(struct mapfile *m, const char *path, struct weft_err *e);
 void map_close(struct mapfile *m);
 /* Give back whole pages below `upto` (call as the reader moves on; cheap

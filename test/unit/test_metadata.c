@@ -555,7 +555,7 @@ START_TEST(load_files)
 	snprintf(want, sizeof(want), "%s: cannot open for reading: No such file or directory", missing);
 	ck_assert_str_eq(e.msg, want);
 	ck_assert_int_eq(meta_load(&m, dir, &e), -1);
-	snprintf(want, sizeof(want), "%s: not a regular file", dir);
+	snprintf(want, sizeof(want), "%s: a directory, not a regular file", dir);
 	ck_assert_str_eq(e.msg, want);
 	free(ok);
 	free(empty);
