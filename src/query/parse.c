@@ -45,6 +45,7 @@ struct parser {
 	struct tok pk;          /* lookahead */
 	int have_pk;
 	int failed;
+	int nest;               /* parentheses and not open around the current token */
 	struct qpattern *p;     /* the pattern being built (needs_emu, depth) */
 };
 
@@ -811,7 +812,30 @@ static struct qnode *node_new(enum qnode_type t)
 {
 	struct qnode *n = weft_xcalloc(1, sizeof(*n));
 	n->type = t;
+	n->height = 1;
 	return n;
+}
+
+/* n's height from its children, once they are parsed; pos: where n's
+ * connective is, for the error. */
+static int set_height(struct parser *ps, struct qnode *n, size_t pos)
+{
+	int l = n->l ? n->l->height : 0, r = n->r ? n->r->height : 0;
+	n->height = 1 + (l > r ? l : r);
+	if (n->height > QUERY_MAX_HEIGHT)
+		return perr_at(ps, pos,
+			       "the expression is more than %d levels deep (and, or, not); for many "
+			       "alternatives use 'attr in [v1, v2, ...]'",
+			       QUERY_MAX_HEIGHT);
+	return 0;
+}
+
+/* Entering a parenthesis or a not at pos: the parser recurses once more. */
+static int nest_in(struct parser *ps, size_t pos)
+{
+	if (++ps->nest > QUERY_MAX_NEST)
+		return perr_at(ps, pos, "more than %d nested levels of parentheses and not", QUERY_MAX_NEST);
+	return 0;
 }
 
 static void node_free(struct qnode *n)
@@ -924,15 +948,19 @@ static int parse_unary(struct parser *ps, struct qnode **out)
 	const struct tok *pk = peek(ps);
 	if (!pk)
 		return -1;
+	size_t pos = pk->start;
 	if (word_is(ps, pk, "not")) {
-		if (next(ps))
+		if (nest_in(ps, pos) || next(ps))
 			return -1;
 		struct qnode *n = node_new(QN_NOT);
 		*out = n;
-		return parse_unary(ps, &n->l);
+		if (parse_unary(ps, &n->l) || set_height(ps, n, pos))
+			return -1;
+		ps->nest--;
+		return 0;
 	}
 	if (pk->t == TK_LP) {
-		if (next(ps))
+		if (nest_in(ps, pos) || next(ps))
 			return -1;
 		if (parse_or(ps, out))
 			return -1;
@@ -940,6 +968,7 @@ static int parse_unary(struct parser *ps, struct qnode **out)
 			return -1;
 		if (ps->tk.t != TK_RP)
 			return expected(ps, &ps->tk, "')' or a connective (and, or)");
+		ps->nest--;
 		return 0;
 	}
 	return parse_cond(ps, out);
@@ -955,12 +984,13 @@ static int parse_and(struct parser *ps, struct qnode **out)
 			return -1;
 		if (!word_is(ps, pk, "and"))
 			return 0;
+		size_t pos = pk->start;
 		if (next(ps))
 			return -1;
 		struct qnode *n = node_new(QN_AND);
 		n->l = *out;
 		*out = n;
-		if (parse_unary(ps, &n->r))
+		if (parse_unary(ps, &n->r) || set_height(ps, n, pos))
 			return -1;
 	}
 }
@@ -975,12 +1005,13 @@ static int parse_or(struct parser *ps, struct qnode **out)
 			return -1;
 		if (!word_is(ps, pk, "or"))
 			return 0;
+		size_t pos = pk->start;
 		if (next(ps))
 			return -1;
 		struct qnode *n = node_new(QN_OR);
 		n->l = *out;
 		*out = n;
-		if (parse_and(ps, &n->r))
+		if (parse_and(ps, &n->r) || set_height(ps, n, pos))
 			return -1;
 	}
 }

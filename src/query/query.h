@@ -128,7 +128,14 @@ struct qnode {
 	enum qnode_type type;
 	struct qnode *l, *r;
 	struct qcond *c;        /* QN_COND; QN_HAS uses c->a only */
+	int height;             /* 1 for a leaf; evaluation recurses this deep */
 };
+
+/* Bounds that keep the recursive parser, evaluation and freeing within the
+ * stack: nested parentheses and not, and the height of the tree (and/or
+ * chains grow it by one per connective). Deeper is a usage error. */
+#define QUERY_MAX_NEST 1000
+#define QUERY_MAX_HEIGHT 10000
 
 /* One group of count(attr). */
 struct qgroup {

@@ -458,4 +458,41 @@ n=$("$WEFT" query "$t20" 's: when state.msg = "Receiving (blocked)" do count' 2>
 [ $? = 2 ] && grep -qF 'unknown msg state "Bogus"' "$tmp/msg" && pass "an unknown state label is a parse error" ||
 	fail "state.msg bogus" "$(cat "$tmp/msg")"
 
+# ---- depth: deep nesting is a usage error, never a crash ----------------------------
+small=$corpus/ovni/o-small/trace
+# repeat N TEXT: TEXT N times
+repeat() { awk -v n="$1" -v s="$2" 'BEGIN { while (n-- > 0) printf "%s", s }'; }
+# deep NAME WANT ARGS...: `weft ARGS` exits 2 with exactly the line WANT
+deep() {
+	_name=$1 _want=$2
+	shift 2
+	"$WEFT" "$@" > /dev/null 2> "$tmp/msg"
+	_rc=$?
+	if [ $_rc -eq 2 ] && [ "$(cat "$tmp/msg")" = "$_want" ]; then
+		pass "$_name"
+	else
+		fail "$_name" "exit $_rc: $(head -c 300 "$tmp/msg")"
+	fi
+}
+{ printf 'p: when '; repeat 50000 '('; printf 'true'; repeat 50000 ')'; printf ' do count\n'; } > "$tmp/parens.q"
+deep "50,000 nested parentheses (query -f)" \
+	"weft: error: pattern 1 ($tmp/parens.q line 1), column 1009: more than 1000 nested levels of parentheses and not" \
+	query -f "$tmp/parens.q" "$small"
+{ printf 'p: when '; repeat 1000000 'not '; printf 'true do count\n'; } > "$tmp/nots.q"
+deep "1,000,000 not (query -f)" \
+	"weft: error: pattern 1 ($tmp/nots.q line 1), column 4009: more than 1000 nested levels of parentheses and not" \
+	query -f "$tmp/nots.q" "$small"
+deep "50,000 nested parentheses (dump --filter)" \
+	"weft: error: --filter, column 1001: more than 1000 nested levels of parentheses and not" \
+	dump --filter "$(repeat 50000 '(')true$(repeat 50000 ')')" "$small"
+{ printf 'p: when true'; repeat 20000 ' or true'; printf ' do count\n'; } > "$tmp/chain.q"
+deep "20,000 alternatives in a row (query -f)" \
+	"weft: error: pattern 1 ($tmp/chain.q line 1), column 80006: the expression is more than 10000 levels deep (and, or, not); for many alternatives use 'attr in [v1, v2, ...]'" \
+	query -f "$tmp/chain.q" "$small"
+{ printf 'p: when '; repeat 1000 '('; printf 'tid = 100000'; repeat 1000 ')'; repeat 9000 ' and true'; printf ' do count\n'; } > "$tmp/edge.q"
+n=$("$WEFT" query -f "$tmp/edge.q" "$small" 2> "$tmp/msg" | awk '{print $NF}')
+want=$("$WEFT" query "$small" 'p: when tid = 100000 do count' 2>> "$tmp/msg" | awk '{print $NF}')
+[ -n "$n" ] && [ "$n" = "$want" ] && pass "1000 parentheses and 9000 and in a row still run ($n events)" ||
+	fail "the deepest allowed pattern" "got '$n', expected '$want': $(head -c 300 "$tmp/msg")"
+
 finish
