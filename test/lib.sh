@@ -49,7 +49,7 @@ need() {
 	for _v in "$@"; do
 		eval "_p=\${$_v:-}"
 		if [ -z "$_p" ]; then
-			echo "$(basename "$0"): set $_v, e.g. WEFT=\$PWD/build/weft PRVDIFF=\$PWD/build/prvdiff sh $0" >&2
+			echo "$(basename "$0"): set $_v to an executable, e.g. $_v=\$PWD/build/$(echo "$_v" | tr 'A-Z' 'a-z') sh $0" >&2
 			exit 2
 		fi
 		case $_p in
