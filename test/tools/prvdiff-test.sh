@@ -434,6 +434,46 @@ expect_diff "a state value differs (--states)" \
 	'row TH 1.2 type state: first difference at time 5: A has 2, B has 4' \
 	--states "$B" "$tmp/state2.prv"
 
+# --state-type: ovniemu writes thread states only as type-4 events, weft also
+# as state records; the events of A stand for its states up to the end (1000).
+mk evonly '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
+2:0:1:1:1:0:4:1
+2:0:1:1:2:5:4:1
+2:0:1:1:1:10:4:2
+2:0:1:1:2:20:4:3
+2:0:1:1:1:30:4:0
+EOF
+mk withst '0:1:1(2:1)' 'TH 1.1' 'TH 1.2' <<'EOF'
+2:0:1:1:1:0:4:1
+1:0:1:1:1:0:10:1
+2:0:1:1:2:5:4:1
+1:0:1:1:2:5:20:1
+2:0:1:1:1:10:4:2
+1:0:1:1:1:10:30:2
+2:0:1:1:2:20:4:3
+1:0:1:1:2:20:1000:3
+2:0:1:1:1:30:4:0
+EOF
+expect_equal "--state-type 4: type-4 events of A = state records of B" \
+	--states --state-type 4 "$tmp/evonly.prv" "$tmp/withst.prv"
+expect_equal "--state-type 4, the other way round" \
+	--states --state-type 4 "$tmp/withst.prv" "$tmp/evonly.prv"
+expect_diff "--states without --state-type: A has no states" \
+	'row TH 1.1 type state: first difference at time 0: A has 0, B has 1' \
+	--states "$tmp/evonly.prv" "$tmp/withst.prv"
+sed 's/^1:0:1:1:2:20:1000:3$/1:0:1:1:2:20:900:3/' "$tmp/withst.prv" >"$tmp/early.prv"
+cp "$tmp/withst.row" "$tmp/early.row"
+expect_diff "--state-type 4: the last state ends before the trace end" \
+	'row TH 1.2 type state: first difference at time 900: A has 3, B has 0' \
+	--states --state-type 4 "$tmp/evonly.prv" "$tmp/early.prv"
+sed 's/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:5/' "$tmp/withst.prv" >"$tmp/ev5.prv"
+cp "$tmp/withst.row" "$tmp/ev5.row"
+expect_equal "--state-type 4: a trace with state records keeps them" \
+	--states --state-type 4 --types 7 "$tmp/withst.prv" "$tmp/ev5.prv"
+expect_diff "--state-type 4: type 4 itself still compared" \
+	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' \
+	--states --state-type 4 "$tmp/withst.prv" "$tmp/ev5.prv"
+
 mk extrarow '0:1:1(3:1)' 'TH 1.1' 'TH 1.2' 'TH 1.3' <<'EOF'
 2:0:1:1:1:0:4:1
 2:0:1:1:1:0:6:3
@@ -498,6 +538,10 @@ expect_error "--types empty element" "expected a type number" --types 1,,2 "$B" 
 expect_error "--types too large" "expected a type number" --types 4294967296 "$B" "$B"
 expect_error "--rows bad mode" "expected 'name' or 'ovni'" --rows foo "$B" "$B"
 expect_error "--max negative" "--max '-1'" --max -1 "$B" "$B"
+expect_error "--state-type without --states" "--state-type needs --states" \
+	--state-type 4 "$B" "$B"
+expect_error "--state-type not a number" "--state-type 'x': expected an event type" \
+	--states --state-type x "$B" "$B"
 expect_error "missing file" "cannot open $tmp/nothere.prv" "$B" "$tmp/nothere.prv"
 expect_error "not a .prv name" "must end in .prv or .prv.gz" "$B" "$tmp/base.row"
 

@@ -22,7 +22,8 @@
 #include <zlib.h>
 
 static const char help_text[] =
-	"Usage: prvdiff [--types LIST] [--rows name|ovni] [--states] [--max N] A.prv B.prv\n"
+	"Usage: prvdiff [--types LIST] [--rows name|ovni] [--states [--state-type T]] [--max N]\n"
+	"               A.prv B.prv\n"
 	"\n"
 	"Compare two Paraver traces semantically. A and B may be .prv or .prv.gz;\n"
 	"each needs its .row file next to it (the same name with .row instead of\n"
@@ -48,6 +49,10 @@ static const char help_text[] =
 	"  --states         also compare state records (1:...) as one step function per\n"
 	"                   row (the state in force; 0 where none), reported as type\n"
 	"                   'state'; overlapping state intervals are an input error\n"
+	"  --state-type T   with --states: a trace without any state record takes its\n"
+	"                   states from its events of type T, each value lasting until\n"
+	"                   the next one or the trace end time of the header (ovniemu\n"
+	"                   writes thread states only as events of type 4)\n"
 	"  --max N          print at most N difference lines (default 20); all are\n"
 	"                   counted\n"
 	"  -h, --help       show this help\n"
@@ -65,7 +70,8 @@ static const char help_text[] =
 	"Exit status: 0 no differences, 1 differences, 2 usage or input error.\n";
 
 static const char usage_line[] =
-	"usage: prvdiff [--types LIST] [--rows name|ovni] [--states] [--max N] A.prv B.prv\n";
+	"usage: prvdiff [--types LIST] [--rows name|ovni] [--states [--state-type T]] [--max N] "
+	"A.prv B.prv\n";
 
 /* ---- errors and memory ---------------------------------------------------- */
 
@@ -295,8 +301,9 @@ static struct {
 	size_t nranges;
 	enum row_mode rows;
 	bool states;
+	int64_t state_type; /* -1: none */
 	uint64_t max;
-} opt = { .all_types = true, .rows = ROWS_NAME, .max = 20 };
+} opt = { .all_types = true, .rows = ROWS_NAME, .state_type = -1, .max = 20 };
 
 static void parse_types(const char *list)
 {
@@ -362,7 +369,8 @@ struct point {
 };
 
 /* The collapsed step function of one (row, tkey): tkey 0 is the state,
- * tkey = type + 1 an event type. Points have strictly increasing times and
+ * tkey = type + 1 an event type, TKEY_SHADOW the events of --state-type kept
+ * aside until the end of the file says whether they stand for the states. Points have strictly increasing times and
  * each value differs from the previous one (the first from 0). */
 struct series {
 	uint32_t row;
@@ -370,6 +378,8 @@ struct series {
 	struct point *p;
 	size_t n, cap;
 };
+
+#define TKEY_SHADOW (UINT64_C(1) << 33) /* above every type + 1, below the row bits */
 
 struct task {
 	uint32_t nthreads, node, row0;
@@ -386,6 +396,8 @@ struct trace {
 	const char *label; /* "A" or "B" */
 	struct reader rd;
 	uint64_t unit_ns; /* 1, 1000 or 1000000 */
+	uint64_t ftime;   /* trace end time of the header, in the header unit */
+	uint64_t nstates; /* state records read */
 	uint64_t scale;   /* multiply body times by this */
 	uint32_t nnodes, ncpus;
 	uint32_t *cpu_node; /* [1..ncpus] -> node (1-based) */
@@ -462,6 +474,7 @@ static void parse_header(struct trace *t)
 	hdr_expect(t, line, &p, ':');
 	if (!scan_u64(&p, &ftime))
 		hdr_fail(t, line, p, "the trace end time");
+	t->ftime = ftime;
 	unit = p;
 	while (*p != '\0' && *p != ':')
 		p++;
@@ -845,6 +858,8 @@ static void parse_event(struct trace *t, const char *s)
 			rec_fail(t, "event", "':' or the end of the line", p);
 		if (type_selected((uint32_t) type))
 			series_push(get_series(t, row, type + 1), time, value);
+		if (opt.state_type >= 0 && type == (uint64_t) opt.state_type)
+			series_push(get_series(t, row, TKEY_SHADOW), time, value);
 	} while (*p != '\0');
 }
 
@@ -864,6 +879,7 @@ static void parse_state(struct trace *t, const char *s)
 		die("%s:%lu: state record ends (%" PRIu64 ") before it begins (%" PRIu64 ")",
 		    t->path, t->rd.line, end, begin);
 	check_order(t, row, begin);
+	t->nstates++;
 	if (!opt.states || begin == end)
 		return;
 	if (begin < t->state_end[row])
@@ -907,6 +923,33 @@ static void load_body(struct trace *t)
 		/* 3 (communication) and 4 (global operation): not compared */
 	}
 	rd_close(&t->rd);
+}
+
+/* --state-type: in a trace without state records the shadow series become the
+ * states, ending at the trace end time; otherwise they are dropped. */
+static void settle_shadow(struct trace *t)
+{
+	size_t kept = 0;
+
+	if (opt.state_type < 0)
+		return;
+	uint64_t end = t->ftime;
+	if (t->scale != 1)
+		end = end > UINT64_MAX / t->scale ? UINT64_MAX : end * t->scale;
+	for (size_t i = 0; i < t->nser; i++) {
+		struct series *s = &t->ser[i];
+		if (s->tkey == TKEY_SHADOW) {
+			if (t->nstates > 0) {
+				free(s->p);
+				continue;
+			}
+			s->tkey = 0;
+			if (s->n > 0 && s->p[s->n - 1].t <= end)
+				series_push(s, end, 0);
+		}
+		t->ser[kept++] = *s;
+	}
+	t->nser = kept;
 }
 
 static int cmp_series(const void *a, const void *b)
@@ -1139,9 +1182,9 @@ int main(int argc, char **argv)
 			opt.states = true;
 			continue;
 		}
-		const char *names[] = { "--types", "--rows", "--max" };
+		const char *names[] = { "--types", "--rows", "--max", "--state-type" };
 		const char *name = NULL;
-		for (size_t k = 0; k < 3; k++) {
+		for (size_t k = 0; k < 4; k++) {
 			size_t l = strlen(names[k]);
 			if (strncmp(a, names[k], l) == 0 && (a[l] == '\0' || a[l] == '=')) {
 				name = names[k];
@@ -1164,12 +1207,21 @@ int main(int argc, char **argv)
 				opt.rows = ROWS_OVNI;
 			else
 				usage_error("--rows '%s': expected 'name' or 'ovni'", val);
+		} else if (strcmp(name, "--state-type") == 0) {
+			const char *p = val;
+			uint64_t v;
+			if (!scan_u64(&p, &v) || *p != '\0' || v > UINT32_MAX)
+				usage_error("--state-type '%s': expected an event type (0..%" PRIu32 ")",
+					    val, UINT32_MAX);
+			opt.state_type = (int64_t) v;
 		} else {
 			const char *p = val;
 			if (!scan_u64(&p, &opt.max) || *p != '\0')
 				usage_error("--max '%s': expected a number >= 0", val);
 		}
 	}
+	if (opt.state_type >= 0 && !opt.states)
+		usage_error("--state-type needs --states");
 	if (nfiles != 2)
 		usage_error("expected two traces, A.prv and B.prv (got %d)", nfiles);
 
@@ -1185,6 +1237,7 @@ int main(int argc, char **argv)
 	for (int f = 0; f < 2; f++) {
 		load_rows(&tr[f]);
 		load_body(&tr[f]);
+		settle_shadow(&tr[f]);
 		index_series(&tr[f]);
 	}
 	build_keys();
