@@ -99,6 +99,19 @@ static int parse_template(struct evinfo *in, char model, struct weft_err *e)
 	return 0;
 }
 
+int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
+		   struct weft_err *e)
+{
+	memset(in, 0, sizeof(*in));
+	in->decl = d;
+	in->handler = d->handler;
+	in->model = m;
+	if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
+		return -1;
+	in->exact = in->has_str ? ~0u : in->size;
+	return 0;
+}
+
 static int ok_char(char c)
 {
 	return c >= 0x21 && c <= 0x7e;
@@ -127,12 +140,8 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 						 d->mcv);
 			struct evinfo *in = weft_xcalloc(1, sizeof(*in));
 			*slot = in;
-			in->decl = d;
-			in->handler = d->handler;
-			in->model = m;
-			if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
+			if (evinfo_compile(in, d, m, e))
 				return -1;
-			in->exact = in->has_str ? ~0u : in->size;
 		}
 	}
 	return 0;

@@ -110,6 +110,11 @@ static inline int64_t ev_field(const struct evinfo *i, int field, const struct w
 	}
 	return 0;
 }
+/* Compile one row (signature and template) into *in; a malformed row is an
+ * internal error naming the model and MCV (model files check their rows
+ * with it when they are read). */
+int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
+		   struct weft_err *e);
 /* Index of a field by name, or -1. */
 int evinfo_field(const struct evinfo *i, const char *name);
 /* Append the event's sentence (at most a few KiB). */

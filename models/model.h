@@ -70,8 +70,10 @@ const struct weft_model_def *model_by_name(const char *name);
 /* All known models in character order; returns the count. */
 int model_all(const struct weft_model_def *const **out);
 
+/* Add a model from a file, or replace the one with its character (not a
+ * model written in C); for the whole process, before any run. */
+int models_load(const char *path, struct weft_err *err);
+
 extern const struct weft_model_def model_ovni;
-extern const struct weft_model_def model_kernel;
-extern const struct weft_model_def model_mpi;
 
 #endif

@@ -9,11 +9,19 @@
 #include <unistd.h>
 
 #include "emu.h"
+#include "engine.h"
 #include "paraver_out.h"
 #include "progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
+	if (e->nslots[file] == e->slot_cap[file]) {
+		e->slot_cap[file] = e->slot_cap[file] ? 2 * e->slot_cap[file] : 64;
+		e->slot_type[file] = weft_xrealloc(e->slot_type[file],
+						   (size_t) e->slot_cap[file] * sizeof(*e->slot_type[file]));
+		e->slot_label[file] = weft_xrealloc(e->slot_label[file],
+						    (size_t) e->slot_cap[file] * sizeof(*e->slot_label[file]));
+	}
 	int s = e->nslots[file]++;
 	e->slot_type[file][s] = type;
 	e->slot_label[file][s] = label;
@@ -187,9 +195,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	for (int pass = 0; pass < 2; pass++)
 		for (int m = 0; m < e->nmodels; m++) {
 			const struct weft_model_def *d = e->model[m];
-			if ((d->id == 'O') != (pass == 0) || !d->hooks->setup)
+			if ((d->id == 'O') != (pass == 0))
 				continue;
-			if (d->hooks->setup(e, err))
+			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
+					   : d->hooks->setup && d->hooks->setup(e, err))
 				return -1;
 		}
 	/* this run's handlers: none is NULL, and what the event loop would
@@ -217,14 +226,6 @@ static void report_skipped(struct emu *e)
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate it yet",
 			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown");
 	}
-}
-
-int emu_track(struct emu *e, int cpu_slot)
-{
-	if (e->ntrack == EMU_MAX_TRACK)
-		return -1;
-	e->track_slot[e->ntrack] = cpu_slot;
-	return e->ntrack++;
 }
 
 /* Everything but a declared event with the plain payload its row expects:
@@ -310,9 +311,12 @@ int emu_run(struct emu *e, struct weft_err *err)
 		report_skipped(e);
 	if (!e->o.quiet)
 		emu_pairs_report(e);
-	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->hooks->finish && e->model[m]->hooks->finish(e, err))
+	for (int m = 0; m < e->nmodels; m++) {
+		const struct weft_model_def *d = e->model[m];
+		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
+				   : d->hooks->finish && d->hooks->finish(e, err))
 			return -1;
+	}
 	if (e->nerrors && !e->o.quiet)
 		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
 	return 0;
@@ -332,6 +336,11 @@ void emu_free(struct emu *e)
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
 			e->model[m]->hooks->release(e);
+	engine_free(e);
+	for (int f = 0; f < EMU_NFILES; f++) {
+		free(e->slot_type[f]);
+		free(e->slot_label[f]);
+	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);
 	free(e->cpu);
