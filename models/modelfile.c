@@ -610,6 +610,7 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 			  p->have_format ? "'model CHAR NAME VERSION'" : "'weft-model 1'");
 	}
 	if (rc == 0 && m->def.nevents == 0) {
+		p->line++; /* the end of the file */
 		p->nt = 0;
 		rc = fail(p, 1, "expected at least one 'event', found the end of the file");
 	}

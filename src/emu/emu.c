@@ -95,8 +95,9 @@ static void thread_owners(struct emu *e)
 /* The handler, for this run, of events of a model no stream requires. */
 static int not_required(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require", ev->model,
-			       in->model->name);
+	return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require: expected "
+			       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))", ev->model,
+			       in->model->name, in->model->name, in->model->version);
 }
 
 /* ovni events of a thread the kernel took off its CPU (ovni-trace-format.md
@@ -181,7 +182,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
 			continue;
-		int on = d->id == 'O';
+		int on = d->id == 'O' || (o->all_models && engine_file(d));
 		for (int t = 0; t < e->nth && !on; t++)
 			on = e->th[t].sys->req[d->id - 0x21];
 		if (!on)

@@ -118,6 +118,8 @@ struct emu_opts {
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
+	int all_models;         /* -a: every model file's model on, required or not */
+	int breakdown;          /* -b: accepted (ovniemu's breakdown views: to come) */
 	uint64_t window;
 };
 
