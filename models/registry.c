@@ -17,7 +17,6 @@
 #include "modelfile.h"
 
 static const struct weft_model_def model_nanos6 = {'6', "nanos6", "", NULL, 0, NULL};
-static const struct weft_model_def model_openmp = {'P', "openmp", "", NULL, 0, NULL};
 static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0, NULL};
 extern const struct weft_model_def model_andfork;
 extern const struct weft_model_def model_fileio;
@@ -26,7 +25,7 @@ extern const struct weft_model_def model_msg;
 
 static const struct weft_model_def *const c_models[] = {
 	&model_nanos6, &model_andfork, &model_fileio, &model_ovni,
-	&model_openmp, &model_orbranch, &model_nosv,   &model_msg,
+	&model_orbranch, &model_nosv,   &model_msg,
 };
 
 static struct {
