@@ -411,7 +411,8 @@ static int st_event(struct parser *p)
 	return 0;
 }
 
-static int parse_val(struct parser *p, int k, struct mf_val *v)
+/* A value; str_ok: a str field may be named (a primitive's argument). */
+static int parse_val(struct parser *p, int k, struct mf_val *v, int str_ok)
 {
 	if (k < p->nt && !p->t[k].quoted && p->t[k].len > 1 && p->t[k].s[0] == '$') {
 		char nm[64];
@@ -420,7 +421,7 @@ static int parse_val(struct parser *p, int k, struct mf_val *v)
 		if (f < 0)
 			return fail(p, p->t[k].col, "expected a payload field of the event's signature, found '$%s'",
 				    nm);
-		if (p->tmp.f[f].type == EVF_STR)
+		if (p->tmp.f[f].type == EVF_STR && !str_ok)
 			return fail(p, p->t[k].col, "expected an integer payload field, found '$%s' (a str)", nm);
 		v->field = (int16_t) f;
 		v->k = 0;
@@ -464,11 +465,11 @@ static int action_line(struct parser *p)
 		return fail(p, 1, "expected no action after 'todo', found '%.*s'", p->t[0].len, p->t[0].s);
 	if (is_word(p, 0, "push") || is_word(p, 0, "pop")) {
 		a.op = is_word(p, 0, "push") ? MF_PUSH : MF_POP;
-		if (chan_arg(p, 1, 1, &a) || parse_val(p, 2, &a.v) || end_of_line(p, 3))
+		if (chan_arg(p, 1, 1, &a) || parse_val(p, 2, &a.v, 0) || end_of_line(p, 3))
 			return -1;
 	} else if (is_word(p, 0, "set") || is_word(p, 0, "punct")) {
 		a.op = is_word(p, 0, "set") ? MF_SET : MF_PUNCT;
-		if (chan_arg(p, 1, 0, &a) || parse_val(p, 2, &a.v) || end_of_line(p, 3))
+		if (chan_arg(p, 1, 0, &a) || parse_val(p, 2, &a.v, 0) || end_of_line(p, 3))
 			return -1;
 	} else if (is_word(p, 0, "unset")) {
 		a.op = MF_UNSET;
@@ -483,7 +484,7 @@ static int action_line(struct parser *p)
 			a.op = MF_CHECK_NE;
 		else
 			return expected(p, 2, "'==' or '!='");
-		if (parse_val(p, 3, &a.v) || need_string(p, 4, "the error message in quotes") || end_of_line(p, 5))
+		if (parse_val(p, 3, &a.v, 0) || need_string(p, 4, "the error message in quotes") || end_of_line(p, 5))
 			return -1;
 		a.msg = weft_xstrdup(p->t[4].s);
 	} else if (is_word(p, 0, "call")) {
@@ -501,7 +502,7 @@ static int action_line(struct parser *p)
 				    "expected %d to %d arguments for '%s', found %d", a.prim->minargs,
 				    a.prim->maxargs, nm, a.nargs);
 		for (int i = 0; i < a.nargs; i++)
-			if (parse_val(p, 2 + i, &a.args[i]))
+			if (parse_val(p, 2 + i, &a.args[i], 1))
 				return -1;
 	} else {
 		return expected(p, 0, "an action (push, pop, set, unset, punct, check, call, todo), 'event' or "

@@ -32,29 +32,34 @@ struct engine {
 	int ncpu_ch;
 	int *state_ch;         /* channels thread rows show by thread state */
 	int nstate_ch;
+	struct {                /* primitives set up, to release at the end */
+		const struct engine_prim *p;
+		const struct mf_model *m;
+	} *setup;
+	int nsetup;
 };
 
 static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 
 /* ---- primitives --------------------------------------------------------------- */
 
-static int off_cpu_setup(struct emu *e, struct weft_err *err)
+static int off_cpu_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	(void) err;
+	(void) m, (void) err;
 	e->guard_off_cpu = 1;
 	return 0;
 }
 
-static int off_cpu_run(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs, struct weft_err *err)
+static int off_cpu_run(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err)
 {
-	(void) e, (void) nargs, (void) err;
-	t->off_cpu = args[0] != 0;
+	(void) e, (void) err;
+	t->off_cpu = c->args[0] != 0;
 	return 0;
 }
 
 /* Every primitive model files may call, by name. A new one is a row here. */
 static const struct engine_prim prims[] = {
-	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run},
+	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL},
 };
 
 const struct engine_prim *engine_prim_find(const char *name)
@@ -220,6 +225,83 @@ static int guard_failed(struct emu *e, const struct emu_thread *t, const struct 
 			       m->def.name);
 }
 
+int engine_chan(const struct mf_model *m, const char *name)
+{
+	for (int k = 0; k < m->nchans; k++)
+		if (strcmp(m->chans[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/* One channel operation on thread t's value *cur of channel ch (index ci). */
+static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, int ci, int op, int64_t v,
+			struct weft_err *err)
+{
+	const struct eng_chan *ch = &g->ch[ci];
+	size_t at = (size_t) t->stream->index * (size_t) g->nch + (size_t) ci;
+	int64_t *cur = &g->val[at];
+	char b1[160], b2[160];
+	switch (op) {
+	case MF_PUSH: {
+		if (v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "push", v, err);
+		}
+		struct eng_stack *s = &g->stk[at];
+		if (s->n == STACK_MAX)
+			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
+					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 8;
+			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
+		}
+		s->v[s->n++] = v;
+		*cur = v;
+		show(e, ch, t, v, 0);
+		return 0;
+	}
+	case MF_POP: {
+		struct eng_stack *s = &g->stk[at];
+		if (s->n == 0)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
+					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
+		if (s->v[s->n - 1] != v)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
+					       "stack, %s", vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
+		s->n--;
+		*cur = s->n ? s->v[s->n - 1] : 0;
+		show(e, ch, t, *cur, 0);
+		return 0;
+	}
+	case MF_SET:
+	case MF_PUNCT:
+		if (op == MF_SET && v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "set", v, err);
+		}
+		*cur = v;
+		show(e, ch, t, v, op == MF_PUNCT);
+		return 0;
+	case MF_UNSET:
+		if (ch->c->stack)
+			g->stk[at].n = 0;
+		*cur = 0;
+		show(e, ch, t, 0, 0);
+		return 0;
+	}
+	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
+}
+
+int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
+		 struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	return apply(e, g, t, g->base[m->def.id - 0x21] + chan, op, v, err);
+}
+
 int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
@@ -232,83 +314,33 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		    : 0)
 		return guard_failed(e, t, m, err);
 	int base = g->base[ev->model - 0x21];
-	size_t row = (size_t) ev->stream->index * (size_t) g->nch;
 	for (int i = 0; i < me->nact; i++) {
 		const struct mf_action *a = &me->act[i];
-		int ci = base + a->chan;
-		const struct eng_chan *ch = &g->ch[ci];
-		int64_t *cur = &g->val[row + (size_t) ci];
-		int64_t v;
-		char b1[160], b2[160];
+		int rc;
 		switch (a->op) {
-		case MF_PUSH: {
-			v = value(&a->v, in, ev);
-			if (v == *cur && ch->c->same != MF_SAME_ALLOW) {
-				if (ch->c->same == MF_SAME_IGNORE)
-					break;
-				return same_value(e, t, ch, "push", v, err);
-			}
-			struct eng_stack *s = &g->stk[row + (size_t) ci];
-			if (s->n == STACK_MAX)
-				return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
-						       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name, STACK_MAX);
-			if (s->n == s->cap) {
-				s->cap = s->cap ? 2 * s->cap : 8;
-				s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
-			}
-			s->v[s->n++] = v;
-			*cur = v;
-			show(e, ch, t, v, 0);
-			break;
-		}
-		case MF_POP: {
-			v = value(&a->v, in, ev);
-			struct eng_stack *s = &g->stk[row + (size_t) ci];
-			if (s->n == 0)
-				return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
-						       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name);
-			if (s->v[s->n - 1] != v)
-				return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
-						       "stack, %s", vstr(ch, v, b1, sizeof(b1)), m->def.name,
-						       ch->c->name, vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
-			s->n--;
-			*cur = s->n ? s->v[s->n - 1] : 0;
-			show(e, ch, t, *cur, 0);
-			break;
-		}
-		case MF_SET:
-		case MF_PUNCT:
-			v = value(&a->v, in, ev);
-			if (a->op == MF_SET && v == *cur && ch->c->same != MF_SAME_ALLOW) {
-				if (ch->c->same == MF_SAME_IGNORE)
-					break;
-				return same_value(e, t, ch, "set", v, err);
-			}
-			*cur = v;
-			show(e, ch, t, v, a->op == MF_PUNCT);
-			break;
-		case MF_UNSET:
-			if (ch->c->stack)
-				g->stk[row + (size_t) ci].n = 0;
-			*cur = 0;
-			show(e, ch, t, 0, 0);
-			break;
 		case MF_CHECK_EQ:
-		case MF_CHECK_NE:
-			v = value(&a->v, in, ev);
-			if ((*cur == v) != (a->op == MF_CHECK_EQ))
+		case MF_CHECK_NE: {
+			int64_t cur = g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
+			if ((cur == value(&a->v, in, ev)) != (a->op == MF_CHECK_EQ))
 				return check_failed(e, t, a, ev, in, err);
-			break;
+			continue;
+		}
 		case MF_CALL: {
 			int64_t args[MF_MAX_ARGS];
 			for (int k = 0; k < a->nargs; k++)
-				args[k] = value(&a->args[k], in, ev);
-			int rc = a->prim->run(e, t, args, a->nargs, err);
-			if (rc)
-				return rc;
+				args[k] = a->args[k].field >= 0 && in->f[a->args[k].field].type == EVF_STR
+						  ? a->args[k].field
+						  : value(&a->args[k], in, ev);
+			struct engine_call c = {m, args, a->nargs, ev, in};
+			rc = a->prim->run(e, t, &c, err);
 			break;
 		}
+		default:
+			rc = apply(e, g, t, base + a->chan, a->op, a->op == MF_UNSET ? 0 : value(&a->v, in, ev), err);
+			break;
 		}
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -350,21 +382,20 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
 	e->eng_state = g->nstate_ch > 0;
 	/* each primitive the model calls, once */
-	const struct engine_prim *done[16];
-	int ndone = 0;
 	for (int i = 0; i < m->def.nevents; i++)
 		for (int k = 0; k < m->evs[i].nact; k++) {
 			const struct engine_prim *p = m->evs[i].act[k].prim;
-			if (m->evs[i].act[k].op != MF_CALL || !p->setup)
+			if (m->evs[i].act[k].op != MF_CALL)
 				continue;
 			int seen = 0;
-			for (int j = 0; j < ndone; j++)
-				seen |= done[j] == p;
+			for (int j = 0; j < g->nsetup; j++)
+				seen |= g->setup[j].p == p && g->setup[j].m == m;
 			if (seen)
 				continue;
-			if (ndone < 16)
-				done[ndone++] = p;
-			if (p->setup(e, err))
+			g->setup = weft_xrealloc(g->setup, (size_t) (g->nsetup + 1) * sizeof(*g->setup));
+			g->setup[g->nsetup].p = p;
+			g->setup[g->nsetup++].m = m;
+			if (p->setup && p->setup(e, m, err))
 				return -1;
 		}
 	return 0;
@@ -420,6 +451,10 @@ void engine_free(struct emu *e)
 	struct engine *g = e->eng;
 	if (!g)
 		return;
+	for (int i = 0; i < g->nsetup; i++)
+		if (g->setup[i].p->release)
+			g->setup[i].p->release(e, g->setup[i].m);
+	free(g->setup);
 	for (size_t i = 0; i < (size_t) e->nth * (size_t) g->nch; i++)
 		free(g->stk[i].v);
 	for (int k = 0; k < g->nch; k++) {

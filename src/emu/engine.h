@@ -16,15 +16,29 @@
 #include "modelfile.h"
 #include "strbuf.h"
 
+/* One `call` of a primitive: the calling model, the argument values (an
+ * integer field's value, a constant, or for a str field of the payload its
+ * field index: read it with ev and in), the event. */
+struct engine_call {
+	const struct mf_model *model;
+	const int64_t *args;
+	int nargs;
+	const struct weft_ev *ev;
+	const struct evinfo *in;
+};
+
 /* A shared C primitive a model file calls by name (`call NAME ARGS`).
- * setup runs once per run for each model that uses it (may be NULL); run
- * gets the event's thread and the argument values; both return 0, -1 (err
- * filled) or, from run, emu_model_error's 1. */
+ * setup runs once per run for each model that uses it, release at the end
+ * (both may be NULL); a primitive keeps the run state it needs for a model
+ * in e->mstate[model id - 0x21] (file models leave it to their
+ * primitives). run returns 0, -1 (err filled) or emu_model_error's 1. It
+ * changes the model's channels with engine_apply, so the rows follow. */
 struct engine_prim {
 	const char *name;
 	int minargs, maxargs;
-	int (*setup)(struct emu *e, struct weft_err *err);
-	int (*run)(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs, struct weft_err *err);
+	int (*setup)(struct emu *e, const struct mf_model *m, struct weft_err *err);
+	int (*run)(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err);
+	void (*release)(struct emu *e, const struct mf_model *m);
 };
 
 const struct engine_prim *engine_prim_find(const char *name);
@@ -38,6 +52,15 @@ static inline const struct mf_model *engine_file(const struct weft_model_def *d)
 {
 	return d->hooks == &engine_hooks ? (const struct mf_model *) d : NULL;
 }
+
+/* Index of a model's channel by name, or -1 (for a primitive's setup). */
+int engine_chan(const struct mf_model *m, const char *name);
+
+/* Apply one channel operation (MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT)
+ * with value v to channel `chan` of model m for thread t, with every check
+ * and Paraver write an action of the file would make. */
+int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
+		 struct weft_err *err);
 
 int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
