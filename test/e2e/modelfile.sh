@@ -148,6 +148,15 @@ run nofile -o "$TMP/out2" "$TMP/t"
 if [ $rc = 0 ] && [ -z "$(recs "$TMP/out2/thread.prv")" ]; then result "example: not built in" ""; else
 	result "example: not built in" "exit $rc or type 900 written"; fi
 
+# weft models lists the file's model with its table
+got=$("$WEFT" models --model "$ZM" Z 2>&1)
+want="Z zeta      1.0.0  file $ZM
+  Zp[   i32 phase                        enters phase %{phase}
+  Zp]   i32 phase                        leaves phase %{phase}
+  Zi=   u32 iter                         starts iteration %{iter}
+  Zi0   -                                ends its iterations"
+if [ "$got" = "$want" ]; then result "weft models --model" ""; else result "weft models --model" "found '$got'"; fi
+
 # ---- errors ------------------------------------------------------------------------------
 expect_err() { # NAME TEXT
 	if [ $rc = 1 ] && grep -qF -- "$2" "$TMP/err"; then result "$1" ""; else
