@@ -344,6 +344,15 @@ static int chan_line(struct parser *p)
 			return expected(p, 1, "'error', 'ignore' or 'allow'");
 		return end_of_line(p, 2);
 	}
+	if (is_word(p, 0, "lint")) {
+		if (is_word(p, 1, "yes"))
+			c->nolint = 0;
+		else if (is_word(p, 1, "no"))
+			c->nolint = 1;
+		else
+			return expected(p, 1, "'yes' or 'no'");
+		return end_of_line(p, 2);
+	}
 	if (is_word(p, 0, "dup")) {
 		if (is_word(p, 1, "skip"))
 			c->emit_dup = 0;
@@ -353,7 +362,7 @@ static int chan_line(struct parser *p)
 			return expected(p, 1, "'skip' or 'emit'");
 		return end_of_line(p, 2);
 	}
-	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, dup), 'channel' or 'event'");
+	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, dup, lint), 'channel' or 'event'");
 }
 
 /* ---- events -------------------------------------------------------------------- */

@@ -32,6 +32,7 @@ struct mf_chan {
 	enum mf_same same;     /* a push or set of the value it has */
 	int emit_dup;          /* every set is a record */
 	int dynamic;           /* labels may be added at run time */
+	int nolint;            /* -l does not check that its stack ends empty */
 	struct mf_label *labels;
 	int nlabels;
 };

@@ -412,7 +412,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		for (int k = 0; k < m->nchans; k++) {
 			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];
 			char b[160];
-			if (m->chans[k].stack && s->n &&
+			if (m->chans[k].stack && !m->chans[k].nolint && s->n &&
 			    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) ends with %d value(s) on the "
 					    "stack of channel %s.%s (top: %s): expected it empty",
 					    (long long) t->sys->tid, t->sys->proc->loom->name,

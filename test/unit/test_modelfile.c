@@ -17,7 +17,7 @@ START_TEST(compiles_tables)
 			   "  thread 20 \"Sub \\\"x\\\" of the ACTIVE thread\" active\n"
 			   "  cpu 20 \"Sub of the RUNNING thread\"\n"
 			   "  value 1 \"One\"\n  value 0x10 \"Sixteen\"\n"
-			   "  dup emit\n  same ignore\n  labels dynamic\n"
+			   "  dup emit\n  same ignore\n  labels dynamic\n  lint no\n"
 			   "channel n single\n"
 			   "event Qa[ \"i32 v, u64 w\" \"enters %{v}\"\n  push sub $v\n  set n 5\n"
 			   "event Qa] jumbo \"i32 v\" \"leaves\"\n  pop sub $v\n  call off_cpu 0\n"
@@ -43,6 +43,8 @@ START_TEST(compiles_tables)
 	ck_assert_int_eq(c->emit_dup, 1);
 	ck_assert_int_eq(c->same, MF_SAME_IGNORE);
 	ck_assert_int_eq(c->dynamic, 1);
+	ck_assert_int_eq(c->nolint, 1);
+	ck_assert_int_eq(m->chans[1].nolint, 0);
 	ck_assert_int_eq(m->chans[1].ttype, -1);
 	ck_assert_int_eq(m->chans[1].ctype, -1);
 	ck_assert_int_eq(m->def.nevents, 4);
@@ -93,7 +95,8 @@ static const struct {
 	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
 	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
 	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
-	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, dup), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, dup, lint), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
 	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
 	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},
 	{HEAD "event Qab \"i33 v\" \"x\"\n", "f:3:11: expected a valid signature and sentence: model Q: event Qab: bad signature \"i33 v\" at \"i33\""},
