@@ -440,6 +440,19 @@ static int parse_val(struct parser *p, int k, struct mf_val *v, int str_ok)
 	return parse_int(p, k, "a value (an integer or $field)", &v->k);
 }
 
+/* A $field of type str at token k. */
+static int k_is_str(struct parser *p, int k, struct mf_val *v)
+{
+	if (k >= p->nt || p->t[k].quoted || p->t[k].s[0] != '$')
+		return expected(p, k, "a str payload field ($name)");
+	if (parse_val(p, k, v, 1))
+		return -1;
+	if (p->tmp.f[v->field].type != EVF_STR)
+		return fail(p, p->t[k].col, "expected a str payload field, found '%.*s' (an integer)", p->t[k].len,
+			    p->t[k].s);
+	return 0;
+}
+
 static int chan_arg(struct parser *p, int k, int want_stack, struct mf_action *a)
 {
 	if (need_word(p, k, "a channel name"))
@@ -496,6 +509,17 @@ static int action_line(struct parser *p)
 		if (parse_val(p, 3, &a.v, 0) || need_string(p, 4, "the error message in quotes") || end_of_line(p, 5))
 			return -1;
 		a.msg = weft_xstrdup(p->t[4].s);
+	} else if (is_word(p, 0, "label")) {
+		a.op = MF_LABEL;
+		if (chan_arg(p, 1, -1, &a) || parse_val(p, 2, &a.v, 0))
+			return -1;
+		if (!m->chans[a.chan].dynamic)
+			return fail(p, p->t[1].col, "expected a channel with 'labels dynamic', found '%s'",
+				    m->chans[a.chan].name);
+		struct mf_val s;
+		if (k_is_str(p, 3, &s) || end_of_line(p, 4))
+			return -1;
+		a.str = s.field;
 	} else if (is_word(p, 0, "call")) {
 		a.op = MF_CALL;
 		if (need_word(p, 1, "a primitive's name"))
@@ -514,7 +538,7 @@ static int action_line(struct parser *p)
 			if (parse_val(p, 2 + i, &a.args[i], 1))
 				return -1;
 	} else {
-		return expected(p, 0, "an action (push, pop, set, unset, punct, check, call, todo), 'event' or "
+		return expected(p, 0, "an action (push, pop, set, unset, punct, check, label, call, todo), 'event' or "
 				      "'channel'");
 	}
 	/* actions of one event are contiguous: events are parsed one after another */

@@ -37,7 +37,7 @@ struct mf_chan {
 	int nlabels;
 };
 
-enum mf_op { MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT, MF_CHECK_EQ, MF_CHECK_NE, MF_CALL };
+enum mf_op { MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT, MF_CHECK_EQ, MF_CHECK_NE, MF_CALL, MF_LABEL };
 
 /* An action's value: a payload field (field >= 0) or a constant. */
 struct mf_val {
@@ -52,6 +52,7 @@ struct mf_action {
 	uint16_t chan;         /* the model's channel index */
 	struct mf_val v;
 	const char *msg;       /* check: the error's template */
+	int16_t str;           /* label: the str field naming the value */
 	const struct engine_prim *prim; /* call */
 	struct mf_val args[MF_MAX_ARGS];
 	int nargs;

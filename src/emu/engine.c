@@ -149,6 +149,27 @@ static const char *vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t 
 	return buf;
 }
 
+/* Label value v of a dynamic channel (the first name given stays). */
+static void label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len)
+{
+	for (int i = 0; i < ch->ndyn; i++)
+		if (ch->dyn[i].value == v)
+			return;
+	if (ch->ndyn == ch->capdyn) {
+		ch->capdyn = ch->capdyn ? 2 * ch->capdyn : 16;
+		ch->dyn = weft_xrealloc(ch->dyn, (size_t) ch->capdyn * sizeof(*ch->dyn));
+	}
+	char *s = weft_xmalloc(len + 1);
+	memcpy(s, label, len);
+	s[len] = '\0';
+	/* a label is one line of the .pcf */
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = ' ';
+	ch->dyn[ch->ndyn].value = v;
+	ch->dyn[ch->ndyn++].label = s;
+}
+
 int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
 {
 	struct engine *g = e->eng;
@@ -160,15 +181,7 @@ int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, con
 			continue;
 		if (!ch->c->dynamic)
 			return -1;
-		for (int i = 0; i < ch->ndyn; i++)
-			if (ch->dyn[i].value == v)
-				return 0; /* the first name stays */
-		if (ch->ndyn == ch->capdyn) {
-			ch->capdyn = ch->capdyn ? 2 * ch->capdyn : 16;
-			ch->dyn = weft_xrealloc(ch->dyn, (size_t) ch->capdyn * sizeof(*ch->dyn));
-		}
-		ch->dyn[ch->ndyn].value = v;
-		ch->dyn[ch->ndyn++].label = weft_xstrdup(label);
+		label_add(ch, v, label, strlen(label));
 		return 0;
 	}
 	return -1;
@@ -323,6 +336,12 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 			int64_t cur = g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
 			if ((cur == value(&a->v, in, ev)) != (a->op == MF_CHECK_EQ))
 				return check_failed(e, t, a, ev, in, err);
+			continue;
+		}
+		case MF_LABEL: {
+			/* the str tail was checked: NUL-terminated inside the payload */
+			const char *s = (const char *) ev->payload + in->f[a->str].off;
+			label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
 			continue;
 		}
 		case MF_CALL: {

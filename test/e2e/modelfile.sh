@@ -228,6 +228,26 @@ printf 'weft-model 1\nmodel O mine 1.0.0\nevent OXx "" "x"\n' >"$TMP/bad5.model"
 run cmodel --model "$TMP/bad5.model" -o "$TMP/o18" "$TMP/t"
 expect_err "file error: a C model is not replaced" "model O (ovni) is written in C in weft: a model file cannot replace it"
 
+# ---- dynamic labels: a label action names values from a jumbo payload ----------------
+printf '%s\n' 'weft-model 1' 'model W wlab 1.0.0' 'channel kind single' '	thread 950 "Kind"' \
+	'	value 1 "Static one"' '	labels dynamic' 'event Wn+ jumbo "u32 id, str name" "names kind %{id} %{name}"' \
+	'	label kind $id $name' 'event Wk= "u32 id" "is of kind %{id}"' '	set kind $id' >"$TMP/wlab.model"
+# jumbo: flags 0x13, MCV, clock, u32 length, data (u32 id, NUL-terminated name)
+jumbo() { ev 19 "$1" "$2"; i32le $((4 + ${#4} + 1)); i32le "$3"; printf '%s' "$4"; bytes 0; }
+obs=$(trace wlab '"ovni":"1.1.0","wlab":"1.0.0"')
+{
+	hdr; ohx 100 0; jumbo 'Wn+' 150 7 'seven'; jumbo 'Wn+' 160 1 'not one'; jumbo 'Wn+' 170 7 'again'
+	z4 'Wk=' 200 7; z4 'Wk=' 300 1; st OHe 500
+} >"$obs"
+run wlab --model "$TMP/wlab.model" -o "$TMP/o20" "$TMP/wlab"
+got=$(sed -n '/^0 950 Kind$/,/^$/p' "$TMP/o20/thread.pcf" 2>/dev/null | tr '\n' '|')
+if [ $rc = 0 ] && [ "$got" = '0 950 Kind|VALUES|1 Static one|7 seven||' ]; then result "label: dynamic labels in the .pcf" ""; else
+	result "label: dynamic labels in the .pcf" "exit $rc, found '$got': $(head -c 300 "$TMP/err")"; fi
+printf '%s\n' 'weft-model 1' 'model W wlab 1.0.0' 'channel kind single' 'event Wn+ jumbo "u32 id, str name" "x"' \
+	'	label kind $id $name' >"$TMP/wlab2.model"
+run wlab2 --model "$TMP/wlab2.model" -o "$TMP/o21" "$TMP/wlab"
+expect_err "label: needs a dynamic channel" "wlab2.model:5:8: expected a channel with 'labels dynamic', found 'kind'"
+
 # ---- many Paraver slots: 150 channels of one model ----------------------------------------
 {
 	printf 'weft-model 1\nmodel Y many 1.0.0\n'

@@ -114,7 +114,11 @@ static const struct {
 	{HEAD "event Qab \"\" \"x\"\n call off_cpu\n", "f:4:14: expected 1 to 1 arguments for 'off_cpu', found 0"},
 	{HEAD "event Qab \"\" \"x\"\n todo\n call off_cpu 1\n", "f:5:1: expected no action after 'todo', found 'call'"},
 	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1\n todo\n", "f:6:1: expected 'todo' alone (an event weft does not emulate), found it after actions"},
-	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, unset, punct, check, call, todo), 'event' or 'channel', found 'dance'"},
+	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
+	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 $v\n",
+	 "f:6:12: expected a str payload field, found '$v' (an integer)"},
+	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 x\n",
+	 "f:6:12: expected a str payload field ($name), found 'x'"},
 	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
 	{HEAD "weft-model 1\n", "f:3:1: expected one 'weft-model' line, found a second"},
 };
