@@ -384,8 +384,6 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		ch->m = m;
 		ch->tslot = c->ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, c->ttype, c->tlabel) : -1;
 		ch->cslot = c->ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, c->ctype, c->clabel) : -1;
-		if (ch->tslot < 0 && c->ttype >= 0)
-			return weft_fail(err, WEFT_EINTERNAL, "model %s: too many Paraver types", m->def.name);
 		if (ch->cslot >= 0)
 			g->cpu_ch[g->ncpu_ch++] = base + k;
 		if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)
