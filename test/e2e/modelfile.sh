@@ -157,6 +157,11 @@ want="Z zeta      1.0.0  file $ZM
   Zi0   -                                ends its iterations"
 if [ "$got" = "$want" ]; then result "weft models --model" ""; else result "weft models --model" "found '$got'"; fi
 
+# weft dump decodes the file's events with their sentences
+got=$("$WEFT" dump --model "$ZM" "$TMP/t" 2>&1 | awk '{ $1 = ""; $3 = ""; print }' | sed -n '2,4p' | tr '\n' '|')
+want=' Zi=  starts iteration 7| Zp[  enters phase 1| Zp[  enters phase 2|'
+if [ "$got" = "$want" ]; then result "weft dump --model" ""; else result "weft dump --model" "found '$got'"; fi
+
 # ---- errors ------------------------------------------------------------------------------
 expect_err() { # NAME TEXT
 	if [ $rc = 1 ] && grep -qF -- "$2" "$TMP/err"; then result "$1" ""; else
