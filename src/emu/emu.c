@@ -123,8 +123,8 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 	(void) in;
 	if (e->o.strict) {
 		const struct weft_model_def *d = model_by_id((char) ev->model);
-		return emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)", ev->model,
-				       d ? d->name : "unknown");
+		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
+				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
 	e->skipped[ev->model - 0x21]++;
 	return 0;
@@ -224,8 +224,9 @@ static void report_skipped(struct emu *e)
 		if (!e->skipped[m])
 			continue;
 		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
-		weft_warn("skipped %llu events of model %c (%s): weft does not emulate it yet",
-			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown");
+		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
+			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown",
+			  d && d->hooks ? "these events" : "it");
 	}
 }
 
