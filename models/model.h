@@ -4,7 +4,8 @@
  * emulator and the docs. Adding an event to a model is adding one row.
  *
  * Signature: comma-separated "TYPE name" with TYPE one of u8 u16 u32 u64 i8
- * i16 i32 i64 str (str: NUL-terminated tail), laid out back to back from
+ * i16 i32 i64 str bytes (str: NUL-terminated tail; bytes: any tail, maybe
+ * empty), laid out back to back from
  * payload offset 0; jumbo events count from the jumbo data. An empty
  * signature means no payload. Template: text where %{name} inserts a field. */
 #ifndef WEFT_MODEL_H

@@ -430,6 +430,8 @@ static int parse_val(struct parser *p, int k, struct mf_val *v, int str_ok)
 		if (f < 0)
 			return fail(p, p->t[k].col, "expected a payload field of the event's signature, found '$%s'",
 				    nm);
+		if (p->tmp.f[f].type == EVF_BYTES)
+			return fail(p, p->t[k].col, "expected an integer payload field, found '$%s' (bytes)", nm);
 		if (p->tmp.f[f].type == EVF_STR && !str_ok)
 			return fail(p, p->t[k].col, "expected an integer payload field, found '$%s' (a str)", nm);
 		v->field = (int16_t) f;

@@ -247,6 +247,9 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 					       ev->payload_len, in->size, in->decl->sig);
 		return h(e, ev, in, err);
 	}
+	if (ev->model == 'O' && ev->cat == 'U')
+		return 0; /* every event of category OU is about reading order (e.g. OUj, which
+			   * ovnisort writes): the reader sorted them, ovniemu ignores them too */
 	if (ev->model == 'O')
 		return emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
 	return not_emulated(e, ev, in, err);
