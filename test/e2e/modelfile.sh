@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # model files name payload fields with a literal $
 # End-to-end tests of model files (doc/dev/models.md): the worked example of
 # that page, taken from it, runs from the file alone (`weft emu --model`) on a
 # trace built here byte by byte, and gives the expected Paraver records and
@@ -76,7 +77,6 @@ trace() {
 	echo "$_d/stream.obs"
 }
 REQ='"ovni":"1.1.0","zeta":"1.0.0"'
-OBS=$TMP/t/loom.a/proc.1/thread.1/stream.obs
 
 # run NAME ARGS...: weft emu, exit status in $rc, stderr in $TMP/err
 run() {
