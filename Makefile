@@ -29,7 +29,8 @@ LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
 	src/clock/*.c src/import/*.c src/query/*.c src/stats/*.c models/*.c models/*/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o
+MODEL_FILES := $(sort $(wildcard models/*/*.model))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o $(BUILD)/obj/gen/model_files.o
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
@@ -83,6 +84,15 @@ $(BUILD)/obj/gen/cfg_files.o: $(BUILD)/gen/cfg_files.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The models weft ships are model files, compiled in the same way.
+$(BUILD)/gen/model_files.c: $(MODEL_FILES) models/embed_models.sh
+	@mkdir -p $(dir $@)
+	sh models/embed_models.sh $(MODEL_FILES) > $@
+
+$(BUILD)/obj/gen/model_files.o: $(BUILD)/gen/model_files.c $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(WEFT): $(LIB_OBJS) $(BUILD)/obj/src/main.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
@@ -110,6 +120,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/models.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/fifo.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/modelfile.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/picl.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/stats.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/visandor.sh
@@ -131,7 +142,8 @@ check-asan: config.mk
 	$(MAKE) --no-print-directory BUILD=build-asan WERROR=-Werror CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check-run
 
-FUZZ_OBJS = $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) build-fuzz/obj/gen/cfg_files.o
+FUZZ_OBJS = $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) build-fuzz/obj/gen/cfg_files.o \
+	build-fuzz/obj/gen/model_files.o
 
 fuzz: config.mk
 	@command -v clang >/dev/null 2>&1 || { \

@@ -14,7 +14,7 @@ static const struct {
 } type_names[] = {
 	{"u8", EVF_U8, 1},   {"u16", EVF_U16, 2}, {"u32", EVF_U32, 4}, {"u64", EVF_U64, 8},
 	{"i8", EVF_I8, 1},   {"i16", EVF_I16, 2}, {"i32", EVF_I32, 4}, {"i64", EVF_I64, 8},
-	{"str", EVF_STR, 0},
+	{"str", EVF_STR, 0},	 {"bytes", EVF_BYTES, 0},
 };
 
 static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft_err *e)
@@ -48,6 +48,8 @@ static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft
 		in->size += f->size;
 		if (f->type == EVF_STR)
 			in->has_str = 1;
+		if (f->type == EVF_BYTES)
+			in->has_str = 2;
 	}
 	return 0;
 }
@@ -99,6 +101,21 @@ static int parse_template(struct evinfo *in, char model, struct weft_err *e)
 	return 0;
 }
 
+int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
+		   struct weft_err *e)
+{
+	memset(in, 0, sizeof(*in));
+	in->decl = d;
+	in->handler = d->handler;
+	in->model = m;
+	if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
+		return -1;
+	/* a str tail has at least its NUL: never the exact size; an empty bytes
+	 * tail is the common case, on the fast path */
+	in->exact = in->has_str == 1 ? ~0u : in->size;
+	return 0;
+}
+
 static int ok_char(char c)
 {
 	return c >= 0x21 && c <= 0x7e;
@@ -127,12 +144,8 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 						 d->mcv);
 			struct evinfo *in = weft_xcalloc(1, sizeof(*in));
 			*slot = in;
-			in->decl = d;
-			in->handler = d->handler;
-			in->model = m;
-			if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
+			if (evinfo_compile(in, d, m, e))
 				return -1;
-			in->exact = in->has_str ? ~0u : in->size;
 		}
 	}
 	return 0;
@@ -172,6 +185,8 @@ void evtable_default(struct evtable *t, weft_handler h)
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev)
 {
+	if (i->has_str == 2)
+		return ev->payload_len >= i->size;
 	if (ev->payload_len <= i->size)
 		return 0;
 	return memchr(ev->payload + i->size, 0, ev->payload_len - i->size) != NULL;
@@ -194,6 +209,11 @@ void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev 
 		}
 		const struct evfield *f = &i->f[s->field];
 		ob_room(o, 24);
+		if (f->type == EVF_BYTES) {
+			ob_u64(o, ev->payload_len - f->off);
+			ob_mem(o, " bytes", 6);
+			continue;
+		}
 		if (f->type == EVF_STR) {
 			const uint8_t *p = ev->payload + f->off;
 			const uint8_t *end = ev->payload + ev->payload_len;

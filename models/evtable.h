@@ -15,7 +15,7 @@
 #include "outbuf.h"
 #include "stream.h"
 
-enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR };
+enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR, EVF_BYTES };
 
 #define EV_MAX_FIELDS 16
 #define EV_MAX_SEGS 32
@@ -39,7 +39,7 @@ struct evinfo {
 	weft_handler inner;    /* the handler evtable_wrap replaced, for the wrapper to call */
 	uint32_t size; /* fixed payload bytes (without the str tail) */
 	uint32_t exact; /* a payload of this length needs no other check (~0: a str tail) */
-	int has_str;
+	int has_str;   /* the payload ends with a tail: 1 a str, 2 any bytes */
 	const struct weft_evdecl *decl;
 	const struct weft_model_def *model;
 	struct evfield f[EV_MAX_FIELDS];
@@ -74,7 +74,8 @@ void evtable_default(struct evtable *t, weft_handler h);
 
 int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev);
 
-/* Does the payload have exactly the declared size (at least, with a str)? */
+/* Does the payload have exactly the declared size (at least, with a str or
+ * bytes tail; a str tail holds a NUL)? */
 static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
 {
 	if (__builtin_expect(i->has_str, 0))
@@ -106,10 +107,16 @@ static inline int64_t ev_field(const struct evinfo *i, int field, const struct w
 	case EVF_I64:
 		return (int64_t) obs_u64(p, swap);
 	case EVF_STR:
+	case EVF_BYTES:
 		return 0;
 	}
 	return 0;
 }
+/* Compile one row (signature and template) into *in; a malformed row is an
+ * internal error naming the model and MCV (model files check their rows
+ * with it when they are read). */
+int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
+		   struct weft_err *e);
 /* Index of a field by name, or -1. */
 int evinfo_field(const struct evinfo *i, const char *name);
 /* Append the event's sentence (at most a few KiB). */

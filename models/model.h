@@ -4,7 +4,8 @@
  * emulator and the docs. Adding an event to a model is adding one row.
  *
  * Signature: comma-separated "TYPE name" with TYPE one of u8 u16 u32 u64 i8
- * i16 i32 i64 str (str: NUL-terminated tail), laid out back to back from
+ * i16 i32 i64 str bytes (str: NUL-terminated tail; bytes: any tail, maybe
+ * empty), laid out back to back from
  * payload offset 0; jumbo events count from the jumbo data. An empty
  * signature means no payload. Template: text where %{name} inserts a field. */
 #ifndef WEFT_MODEL_H
@@ -70,8 +71,15 @@ const struct weft_model_def *model_by_name(const char *name);
 /* All known models in character order; returns the count. */
 int model_all(const struct weft_model_def *const **out);
 
+/* Does a stream requiring version `want` of a model work with the version
+ * weft has? As ovniemu: both MAJOR.MINOR.PATCH[-suffix], equal majors, and
+ * want's minor not above have's. */
+int model_version_ok(const char *want, const char *have);
+
+/* Add a model from a file, or replace the one with its character (not a
+ * model written in C); for the whole process, before any run. */
+int models_load(const char *path, struct weft_err *err);
+
 extern const struct weft_model_def model_ovni;
-extern const struct weft_model_def model_kernel;
-extern const struct weft_model_def model_mpi;
 
 #endif

@@ -1,45 +1,147 @@
-/* registry: the models weft knows, in model-character order. Models listed
- * with no events are recognised by name only (their events are counted and
- * dumped raw until a table is written for them). */
+/* registry: the models weft knows, in model-character order: the models
+ * written in C (ovni and the legacy models), the model files built into the
+ * binary (models/NAME/NAME.model, compiled on first use), and files given
+ * at run time (models_load, `weft emu --model FILE`), which add a model or
+ * replace the one with the same character. Models listed with no events
+ * are recognised by name only (their events are counted and dumped raw).
+ *
+ * The registry is the one table outside struct emu: it is set up before
+ * any run (the built-in files on first use, then the command line's files)
+ * and only read while a trace is processed. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
+#include "modelfile.h"
 
 static const struct weft_model_def model_nanos6 = {'6', "nanos6", "", NULL, 0, NULL};
-static const struct weft_model_def model_nodes = {'D', "nodes", "", NULL, 0, NULL};
-static const struct weft_model_def model_openmp = {'P', "openmp", "", NULL, 0, NULL};
-static const struct weft_model_def model_tampi = {'T', "tampi", "", NULL, 0, NULL};
 static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0, NULL};
 extern const struct weft_model_def model_andfork;
 extern const struct weft_model_def model_fileio;
 extern const struct weft_model_def model_orbranch;
 extern const struct weft_model_def model_msg;
 
-static const struct weft_model_def *const all_models[] = {
-	&model_nanos6, &model_andfork, &model_nodes,  &model_fileio, &model_kernel,
-	&model_mpi,    &model_ovni,    &model_openmp, &model_orbranch, &model_tampi,
-	&model_nosv,   &model_msg,
+static const struct weft_model_def *const c_models[] = {
+	&model_nanos6, &model_andfork, &model_fileio, &model_ovni,
+	&model_orbranch, &model_nosv,   &model_msg,
 };
+
+static struct {
+	int ready;
+	const struct weft_model_def *by_id[94];
+	struct mf_model *file[94];  /* owned: the file models */
+	const struct weft_model_def *list[94];
+	int n;
+} reg;
+
+static void relist(void)
+{
+	reg.n = 0;
+	for (int i = 0; i < 94; i++)
+		if (reg.by_id[i])
+			reg.list[reg.n++] = reg.by_id[i];
+}
+
+static void put_file(struct mf_model *m)
+{
+	int i = m->def.id - 0x21;
+	mf_free(reg.file[i]);
+	reg.file[i] = m;
+	reg.by_id[i] = &m->def;
+}
+
+static void setup(void)
+{
+	if (reg.ready)
+		return;
+	reg.ready = 1;
+	for (size_t i = 0; i < sizeof(c_models) / sizeof(c_models[0]); i++)
+		reg.by_id[c_models[i]->id - 0x21] = c_models[i];
+	for (int i = 0; i < weft_model_ntexts; i++) {
+		struct weft_err err = {0};
+		struct mf_model *m = mf_compile(weft_model_texts[i].path, weft_model_texts[i].text, &err);
+		if (!m) {
+			/* a built-in file that does not compile is a bug of this build */
+			fprintf(stderr, "weft: internal error: built-in model: %s\n", err.msg);
+			exit(WEFT_EINTERNAL);
+		}
+		put_file(m);
+	}
+	relist();
+}
+
+int models_load(const char *path, struct weft_err *err)
+{
+	setup();
+	struct mf_model *m = mf_load(path, err);
+	if (!m)
+		return -1;
+	const struct weft_model_def *old = reg.by_id[m->def.id - 0x21];
+	if (old && !reg.file[m->def.id - 0x21] && old->nevents) {
+		weft_fail(err, WEFT_EINPUT, "%s: model %c (%s) is written in C in weft: a model file cannot "
+			  "replace it", path, m->def.id, old->name);
+		mf_free(m);
+		return -1;
+	}
+	for (int i = 0; i < reg.n; i++)
+		if (reg.list[i]->id != m->def.id && strcmp(reg.list[i]->name, m->def.name) == 0) {
+			weft_fail(err, WEFT_EINPUT, "%s: model name '%s' is model %c's: expected another name "
+				  "for model %c", path, m->def.name, reg.list[i]->id, m->def.id);
+			mf_free(m);
+			return -1;
+		}
+	put_file(m);
+	relist();
+	return 0;
+}
+
+static int version_parse(const char *v, long t[3])
+{
+	const char *p = v;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return -1;
+		t[i] = strtol(p, &end, 10);
+		if (i < 2 && *end != '.')
+			return -1;
+		if (i == 2 && *end && *end != '-')
+			return -1;
+		p = end + 1;
+	}
+	return 0;
+}
+
+int model_version_ok(const char *want, const char *have)
+{
+	long w[3], h[3];
+	if (version_parse(want, w) || version_parse(have, h))
+		return 0;
+	return w[0] == h[0] && w[1] <= h[1];
+}
 
 int model_all(const struct weft_model_def *const **out)
 {
-	*out = all_models;
-	return (int) (sizeof(all_models) / sizeof(all_models[0]));
+	setup();
+	*out = reg.list;
+	return reg.n;
 }
 
 const struct weft_model_def *model_by_id(char id)
 {
-	for (size_t i = 0; i < sizeof(all_models) / sizeof(all_models[0]); i++)
-		if (all_models[i]->id == id)
-			return all_models[i];
-	return NULL;
+	setup();
+	if (id < 0x21 || id > 0x7e)
+		return NULL;
+	return reg.by_id[id - 0x21];
 }
 
 const struct weft_model_def *model_by_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(all_models) / sizeof(all_models[0]); i++)
-		if (strcmp(all_models[i]->name, name) == 0)
-			return all_models[i];
+	setup();
+	for (int i = 0; i < reg.n; i++)
+		if (strcmp(reg.list[i]->name, name) == 0)
+			return reg.list[i];
 	return NULL;
 }

@@ -21,7 +21,7 @@ static const struct weft_evdecl ovni_events[] = {
 	{"OF]", 0, "", "stops flushing its buffer", ovni_flush},
 	{"OU[", 0, "", "opens an unordered region", ovni_nop},
 	{"OU]", 0, "", "closes an unordered region", ovni_nop},
-	{"OB.", 0, "", "emits a burst probe", ovni_burst},
+	{"OB.", 0, "bytes data", "emits a burst probe", ovni_burst},
 	{"OM[", 0, "i64 value, i32 type", "pushes value %{value} on mark type %{type}", ovni_mark_push},
 	{"OM]", 0, "i64 value, i32 type", "pops value %{value} from mark type %{type}", ovni_mark_pop},
 	{"OM=", 0, "i64 value, i32 type", "sets mark type %{type} to value %{value}", ovni_mark_set},

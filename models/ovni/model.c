@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "ovni.h"
 
 #define MARK_STACK_MAX 512
@@ -56,6 +57,8 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 		return;
 	t->shown_state = t->state;
 	emu_model_state(e, t, 'O', (uint32_t) t->state);
+	if (e->eng_state)
+		engine_thread_state(e, t); /* channels shown while it runs */
 	if (w)
 		prv_set(f, r, base + OT_STATE, t->state);
 	int act = is_active(t->state);
@@ -103,9 +106,9 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
 	for (int k = 0, nm = e->nmarks; k < nm; k++)
 		prv_set(f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
-	/* other models' running-thread channels (the kernel's context switch) */
-	for (int k = 0, nt = e->ntrack; k < nt; k++)
-		prv_set(f, r, e->track_slot[k], run ? run->track[k] : 0);
+	/* the model files' channels CPU rows show (the kernel's context switch) */
+	if (e->eng)
+		engine_cpu_run(e, c, run);
 }
 
 /* A physical CPU runs at most one thread (doc/models/ovni.md, Checks). */

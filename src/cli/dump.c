@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "model.h"
 #include "evtable.h"
 #include "merge.h"
 #include "outbuf.h"
@@ -17,7 +18,7 @@
 #include "trace.h"
 
 static const char dump_help[] =
-	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] TRACE\n"
+	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] [--model FILE]... TRACE\n"
 	"\n"
 	"Print every event of the ovni trace directory TRACE, merged in time order\n"
 	"(raw clocks, ties broken by stream path order, then by position), one per line:\n"
@@ -35,6 +36,8 @@ static const char dump_help[] =
 	"      --filter EXPR   only the events for which EXPR holds (the condition\n"
 	"                      of a weft query pattern, e.g. 'mcv = \"OHx\" and tid > 5';\n"
 	"                      time counts from the first event, without clock offsets)\n"
+	"      --model FILE    read a model file first (as weft emu --model): its\n"
+	"                      events print their sentences\n"
 	"  -h, --help          show this help\n";
 
 /* Payload bytes printed at most per event (jumbo events can be huge). */
@@ -63,6 +66,7 @@ int cmd_dump(int argc, char **argv)
 		{"clock", required_argument, 0, 'c'},
 		{"stream", required_argument, 0, 's'},
 		{"filter", required_argument, 0, 'F'},
+		{"model", required_argument, 0, 'm'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -85,6 +89,12 @@ int cmd_dump(int argc, char **argv)
 		case 'F':
 			filter = optarg;
 			break;
+		case 'm': {
+			struct weft_err merr = {0};
+			if (models_load(optarg, &merr))
+				return cli_report(&merr);
+			break;
+		}
 		case 'h':
 			fputs(dump_help, stdout);
 			return 0;

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "clockopts.h"
 #include "emu.h"
+#include "model.h"
 #include "sync.h"
 
 static const char emu_help[] =
@@ -18,7 +19,8 @@ static const char emu_help[] =
 	"and write Paraver traces:\n"
 	"thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
 	"CPU, plus one virtual CPU per loom), and the view files in cfg/.\n"
-	"The ovni model (thread states, CPU affinity, marks, flushes) is emulated with\n"
+	"The ovni model (thread states, CPU affinity, marks, flushes) and the models\n"
+	"listed by 'weft models' that a stream requires (ovni.require) are emulated with\n"
 	"ovniemu's Paraver types and values; thread states are also written as Paraver\n"
 	"states. Events of other models are counted and reported, not emulated.\n"
 	"Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present;\n"
@@ -43,7 +45,14 @@ static const char emu_help[] =
 	"                     share one Paraver node (e.g. PICL and CHARISMA logs of\n"
 	"                     one run)\n"
 	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
-	"  -l, --lint         also check at the end: mark stacks empty, no open flush\n"
+	"  -l, --lint         also check at the end: mark stacks and model channel\n"
+	"                     stacks empty, no open flush (ovniemu's -l)\n"
+	"      --model FILE   add the model written in FILE, or replace the model with\n"
+	"                     its character (repeatable; doc/dev/models.md)\n"
+	"  -a, --all-models   emulate every model, also those no stream requires\n"
+	"                     (ovniemu's -a)\n"
+	"  -b, --breakdown    accepted for ovniemu's -b; the breakdown views are not\n"
+	"                     written yet\n"
 	"      --strict       events of models weft does not emulate are errors\n"
 	"  -z, --gzip         write thread.prv.gz and cpu.prv.gz\n"
 	"      --bursts       statistics of the OB. burst probes per thread, at the end\n"
@@ -59,13 +68,14 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS };
+	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
-		{"bursts", no_argument, 0, O_BURSTS},
+		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
+		{"all-models", no_argument, 0, 'a'},   {"breakdown", no_argument, 0, 'b'},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
@@ -74,7 +84,7 @@ int cmd_emu(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:c:klzqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:c:abklzqh", opts, NULL)) != -1) {
 		int handled = clockopts_parse("emu", &co, c, optarg);
 		if (handled == 2) {
 			clockopts_free(&co);
@@ -103,6 +113,20 @@ int cmd_emu(int argc, char **argv)
 			break;
 		case O_BURSTS:
 			o.bursts = 1;
+			break;
+		case O_MODEL: {
+			struct weft_err merr = {0};
+			if (models_load(optarg, &merr)) {
+				clockopts_free(&co);
+				return cli_report(&merr);
+			}
+			break;
+		}
+		case 'a':
+			o.all_models = 1;
+			break;
+		case 'b':
+			o.breakdown = 1; /* accepted as ovniemu's -b; the breakdown views are to come */
 			break;
 		case 'q':
 			o.quiet = 1;

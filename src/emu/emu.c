@@ -9,11 +9,19 @@
 #include <unistd.h>
 
 #include "emu.h"
+#include "engine.h"
 #include "paraver_out.h"
 #include "progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
+	if (e->nslots[file] == e->slot_cap[file]) {
+		e->slot_cap[file] = e->slot_cap[file] ? 2 * e->slot_cap[file] : 64;
+		e->slot_type[file] = weft_xrealloc(e->slot_type[file],
+						   (size_t) e->slot_cap[file] * sizeof(*e->slot_type[file]));
+		e->slot_label[file] = weft_xrealloc(e->slot_label[file],
+						    (size_t) e->slot_cap[file] * sizeof(*e->slot_label[file]));
+	}
 	int s = e->nslots[file]++;
 	e->slot_type[file][s] = type;
 	e->slot_label[file][s] = label;
@@ -87,8 +95,9 @@ static void thread_owners(struct emu *e)
 /* The handler, for this run, of events of a model no stream requires. */
 static int not_required(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require", ev->model,
-			       in->model->name);
+	return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require: expected "
+			       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))", ev->model,
+			       in->model->name, in->model->name, in->model->version);
 }
 
 /* ovni events of a thread the kernel took off its CPU (doc/models/kernel.md,
@@ -114,8 +123,8 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 	(void) in;
 	if (e->o.strict) {
 		const struct weft_model_def *d = model_by_id((char) ev->model);
-		return emu_model_error(e, err, "model %c (%s) is not emulated by weft (--strict)", ev->model,
-				       d ? d->name : "unknown");
+		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
+				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
 	e->skipped[ev->model - 0x21]++;
 	return 0;
@@ -173,7 +182,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
 			continue;
-		int on = d->id == 'O';
+		int on = d->id == 'O' || (o->all_models && engine_file(d));
 		for (int t = 0; t < e->nth && !on; t++)
 			on = e->th[t].sys->req[d->id - 0x21];
 		if (!on)
@@ -187,9 +196,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	for (int pass = 0; pass < 2; pass++)
 		for (int m = 0; m < e->nmodels; m++) {
 			const struct weft_model_def *d = e->model[m];
-			if ((d->id == 'O') != (pass == 0) || !d->hooks->setup)
+			if ((d->id == 'O') != (pass == 0))
 				continue;
-			if (d->hooks->setup(e, err))
+			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
+					   : d->hooks->setup && d->hooks->setup(e, err))
 				return -1;
 		}
 	/* this run's handlers: none is NULL, and what the event loop would
@@ -214,17 +224,10 @@ static void report_skipped(struct emu *e)
 		if (!e->skipped[m])
 			continue;
 		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
-		weft_warn("skipped %llu events of model %c (%s): weft does not emulate it yet",
-			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown");
+		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
+			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown",
+			  d && d->hooks ? "these events" : "it");
 	}
-}
-
-int emu_track(struct emu *e, int cpu_slot)
-{
-	if (e->ntrack == EMU_MAX_TRACK)
-		return -1;
-	e->track_slot[e->ntrack] = cpu_slot;
-	return e->ntrack++;
 }
 
 /* Everything but a declared event with the plain payload its row expects:
@@ -244,6 +247,9 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 					       ev->payload_len, in->size, in->decl->sig);
 		return h(e, ev, in, err);
 	}
+	if (ev->model == 'O' && ev->cat == 'U')
+		return 0; /* every event of category OU is about reading order (e.g. OUj, which
+			   * ovnisort writes): the reader sorted them, ovniemu ignores them too */
 	if (ev->model == 'O')
 		return emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
 	return not_emulated(e, ev, in, err);
@@ -310,9 +316,12 @@ int emu_run(struct emu *e, struct weft_err *err)
 		report_skipped(e);
 	if (!e->o.quiet)
 		emu_pairs_report(e);
-	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->hooks->finish && e->model[m]->hooks->finish(e, err))
+	for (int m = 0; m < e->nmodels; m++) {
+		const struct weft_model_def *d = e->model[m];
+		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
+				   : d->hooks->finish && d->hooks->finish(e, err))
 			return -1;
+	}
 	if (e->nerrors && !e->o.quiet)
 		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
 	return 0;
@@ -332,6 +341,11 @@ void emu_free(struct emu *e)
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
 			e->model[m]->hooks->release(e);
+	engine_free(e);
+	for (int f = 0; f < EMU_NFILES; f++) {
+		free(e->slot_type[f]);
+		free(e->slot_label[f]);
+	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);
 	free(e->cpu);

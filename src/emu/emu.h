@@ -66,10 +66,6 @@ struct emu_acct {
 	void (*claim)(void *arg, const struct emu_thread *t, const struct emu_claim *c, uint64_t now);
 };
 
-/* Channels other models keep per thread that CPU rows show for the CPU's
- * running thread (emu_track). */
-#define EMU_MAX_TRACK 8
-
 struct mark_stack {
 	int64_t *v;
 	int n, cap;
@@ -92,7 +88,6 @@ struct emu_thread {
 	enum th_state shown_state;
 	int marks_act;          /* tid and mark columns show its own (1) or zeros */
 	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
-	int64_t track[EMU_MAX_TRACK]; /* values CPU rows show for their running thread */
 	uint8_t off_cpu;        /* the kernel took it off its CPU (KCO without KCI) */
 	char owner;             /* the model whose states its row shows; 0: e->state_owner */
 };
@@ -123,6 +118,8 @@ struct emu_opts {
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
+	int all_models;         /* -a: every model file's model on, required or not */
+	int breakdown;          /* -b: accepted (ovniemu's breakdown views: to come) */
 	uint64_t window;
 };
 
@@ -164,18 +161,20 @@ struct emu {
 	/* thread.row names: a legacy model may name its rows (NULL, or a return
 	 * of 0 for a row: "TH app.tid loom/pid") */
 	int (*thread_name)(const struct emu *e, const struct emu_thread *t, char *buf, int n);
-	/* running-thread channels: cpu.prv slot of each (emu_track) */
-	int ntrack;
-	int track_slot[EMU_MAX_TRACK];
 	int guard_off_cpu;      /* a model marks threads off their CPU: ovni events check it */
+	/* the model files' channels (engine.h), NULL when no file model is on;
+	 * eng_state: some thread row shows a channel only in some thread states */
+	struct engine *eng;
+	int eng_state;
 
 	/* sinks */
 	int writing;
 	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
 	int nslots[EMU_NFILES];
-	int32_t slot_type[EMU_NFILES][128];
-	const char *slot_label[EMU_NFILES][128];
+	int slot_cap[EMU_NFILES];
+	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
+	const char **slot_label[EMU_NFILES];
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
@@ -186,28 +185,16 @@ int emu_close(struct emu *e, struct weft_err *err);
 /* Release everything; removes unfinished outputs. */
 void emu_free(struct emu *e);
 
-/* Register a Paraver event type in one file; returns its slot. */
+/* Register a Paraver event type in one file; returns its slot. Slots have
+ * no fixed limit here; the Paraver writer refuses more than EMU_MAX_SLOTS
+ * with an internal error when it opens the files. */
+#define EMU_MAX_SLOTS 65535
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
 
 static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v)
 {
 	if (e->writing)
 		prv_set(&e->prv[file], row, slot, v);
-}
-
-/* Register a per-thread channel that CPU rows show for their running thread
- * (in cpu.prv slot `cpu_slot`); returns its index, or -1 when all
- * EMU_MAX_TRACK are taken. The ovni model, which knows which thread runs
- * where, writes it when a CPU's running thread changes. */
-int emu_track(struct emu *e, int cpu_slot);
-
-/* Set thread t's value of tracked channel k: its CPU's row follows when t is
- * the thread running there. */
-static inline void emu_track_set(struct emu *e, struct emu_thread *t, int k, int64_t v)
-{
-	t->track[k] = v;
-	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, e->track_slot[k], v);
 }
 
 /* A punctual event value: written even when equal to the previous one. */

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "atomicfile.h"
+#include "engine.h"
 #include "paraver_out.h"
 #include "srcdate.h"
 #include "strbuf.h"
@@ -159,6 +160,11 @@ static char *out_path(struct emu *e, const char *name)
 
 int paraver_open(struct emu *e, struct weft_err *err)
 {
+	for (int f = 0; f < EMU_NFILES; f++)
+		if (e->nslots[f] > EMU_MAX_SLOTS)
+			return weft_fail(err, WEFT_EINTERNAL, "%s: %d Paraver event types in one file: at most %d "
+					 "are supported", f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->nslots[f],
+					 EMU_MAX_SLOTS);
 	char date[64];
 	if (run_date(e, date, sizeof(date), err) || mkdir_p(e->o.outdir, err))
 		return -1;
@@ -212,7 +218,9 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 		}
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->hooks->pcf)
+		if (engine_file(e->model[m]))
+			engine_pcf(e, engine_file(e->model[m]), file, b);
+		else if (e->model[m]->hooks->pcf)
 			e->model[m]->hooks->pcf(e, file, b);
 }
 

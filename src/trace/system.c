@@ -155,8 +155,17 @@ int sys_add(struct weft_system *s, const struct weft_meta *m, int stream, const 
 	t->proc = p;
 	for (int i = 0; i < m->nreq; i++) {
 		const struct weft_model_def *d = model_by_name(m->req[i].model);
-		if (d)
-			t->req[d->id - 0x21] = 1;
+		if (!d)
+			continue;
+		if (d->version[0] && m->req[i].version && !model_version_ok(m->req[i].version, d->version)) {
+			free(t);
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s: key 'ovni.require': unsupported %s model version (want %s, have %s): "
+					 "expected major %.*s and a minor not above weft's",
+					 path, d->name, m->req[i].version, d->version,
+					 (int) strcspn(d->version, "."), d->version);
+		}
+		t->req[d->id - 0x21] = 1;
 	}
 	t->stream = stream;
 	HASH_ADD(hh, p->thread_by_tid, tid, sizeof(int64_t), t);

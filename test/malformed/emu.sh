@@ -251,6 +251,14 @@ newcase valid-mark-stack-left-without-lint
 { hdr; ohx 100 0; mark 'OM[' 110 4 2; st OHe 300; } >"$(obs 1)"
 accepts
 
+# ---- what ovniemu ignores: OB. payloads, every OU event -------------------------
+
+# an OB. burst probe with a 4-byte payload (libovni's flush test writes big
+# jumbo ones), and OUj, a jumbo event of the OU category (ovnisort's)
+newcase ob-payload-ou-any
+{ hdr; ohx 100 0; ev 3 OB. 150; i32le 7; ev 19 OUj 160; i32le 4; i32le 0; st OB. 170; st OHe 200; } >"$(obs 1)"
+accepts
+
 # ---- kernel model: context switches ------------------------------------------
 
 KERNEL='"ovni":"1.1.0","kernel":"1.0.0"'

@@ -1,0 +1,489 @@
+/* engine: the run-time side of model files — channel values per thread,
+ * the compiled actions of each event, the rows that show them, the .pcf
+ * blocks and the end-of-trace checks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define STACK_MAX 512 /* ovniemu's limit of a channel stack */
+
+struct eng_stack {
+	int64_t *v;
+	int n, cap;
+};
+
+struct eng_chan {
+	const struct mf_chan *c;
+	const struct mf_model *m;
+	int tslot, cslot;  /* -1: not shown */
+	struct mf_label *dyn; /* labels added at run time */
+	int ndyn, capdyn;
+};
+
+struct engine {
+	int nch;               /* channels of every enabled file model */
+	struct eng_chan *ch;
+	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
+	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
+	int base[94];          /* first channel of each model, by character */
+	int *cpu_ch;           /* channels CPU rows show */
+	int ncpu_ch;
+	int *state_ch;         /* channels thread rows show by thread state */
+	int nstate_ch;
+	struct {                /* primitives set up, to release at the end */
+		const struct engine_prim *p;
+		const struct mf_model *m;
+	} *setup;
+	int nsetup;
+};
+
+static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
+
+/* ---- primitives --------------------------------------------------------------- */
+
+static int off_cpu_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
+{
+	(void) m, (void) err;
+	e->guard_off_cpu = 1;
+	return 0;
+}
+
+static int off_cpu_run(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err)
+{
+	(void) e, (void) err;
+	t->off_cpu = c->args[0] != 0;
+	return 0;
+}
+
+/* Every primitive model files may call, by name. A new one is a row here. */
+static const struct engine_prim prims[] = {
+	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL},
+};
+
+const struct engine_prim *engine_prim_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
+		if (strcmp(prims[i].name, name) == 0)
+			return &prims[i];
+	return NULL;
+}
+
+const struct weft_model_hooks engine_hooks = {0};
+
+/* ---- showing values ------------------------------------------------------------- */
+
+static inline int shown_on_thread(const struct mf_chan *c, const struct emu_thread *t)
+{
+	switch (c->show) {
+	case MF_SHOW_ANY:
+		return 1;
+	case MF_SHOW_RUNNING:
+		return t->state == TH_RUNNING;
+	case MF_SHOW_ACTIVE:
+		return t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING;
+	}
+	return 1;
+}
+
+static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct)
+{
+	if (!e->writing)
+		return;
+	punct |= ch->c->emit_dup;
+	if (ch->tslot >= 0 && shown_on_thread(ch->c, t)) {
+		if (punct)
+			prv_punct(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
+		else
+			prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
+	}
+	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
+		if (punct)
+			prv_punct(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+		else
+			prv_set(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+	}
+}
+
+void engine_thread_state(struct emu *e, struct emu_thread *t)
+{
+	struct engine *g = e->eng;
+	if (!e->writing)
+		return;
+	const int64_t *val = &g->val[(size_t) t->stream->index * (size_t) g->nch];
+	for (int k = 0; k < g->nstate_ch; k++) {
+		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
+		prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot,
+			shown_on_thread(ch->c, t) ? val[g->state_ch[k]] : 0);
+	}
+}
+
+void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *run)
+{
+	struct engine *g = e->eng;
+	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
+	for (int k = 0; k < g->ncpu_ch; k++)
+		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot, val ? val[g->cpu_ch[k]] : 0);
+}
+
+/* ---- labels and messages ----------------------------------------------------------- */
+
+static const char *label_of(const struct eng_chan *ch, int64_t v)
+{
+	const char *l = mf_label(ch->c, v);
+	for (int i = 0; !l && i < ch->ndyn; i++)
+		if (ch->dyn[i].value == v)
+			l = ch->dyn[i].label;
+	return l;
+}
+
+/* "4 (MPI_Wait)" or "4" */
+static const char *vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n)
+{
+	const char *l = label_of(ch, v);
+	if (l)
+		snprintf(buf, n, "%lld (%s)", (long long) v, l);
+	else
+		snprintf(buf, n, "%lld", (long long) v);
+	return buf;
+}
+
+/* Label value v of a dynamic channel (the first name given stays). */
+static void label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len)
+{
+	for (int i = 0; i < ch->ndyn; i++)
+		if (ch->dyn[i].value == v)
+			return;
+	if (ch->ndyn == ch->capdyn) {
+		ch->capdyn = ch->capdyn ? 2 * ch->capdyn : 16;
+		ch->dyn = weft_xrealloc(ch->dyn, (size_t) ch->capdyn * sizeof(*ch->dyn));
+	}
+	char *s = weft_xmalloc(len + 1);
+	memcpy(s, label, len);
+	s[len] = '\0';
+	/* a label is one line of the .pcf */
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = ' ';
+	ch->dyn[ch->ndyn].value = v;
+	ch->dyn[ch->ndyn++].label = s;
+}
+
+int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
+{
+	struct engine *g = e->eng;
+	if (!g)
+		return -1;
+	for (int k = 0; k < g->nch; k++) {
+		struct eng_chan *ch = &g->ch[k];
+		if (ch->m->def.id != model || strcmp(ch->c->name, chan) != 0)
+			continue;
+		if (!ch->c->dynamic)
+			return -1;
+		label_add(ch, v, label, strlen(label));
+		return 0;
+	}
+	return -1;
+}
+
+/* A check's message: %{tid} and %{field} of the payload filled in. */
+static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a,
+			const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	char out[1024];
+	size_t o = 0;
+	for (const char *p = a->msg; *p && o < sizeof(out) - 32; p++) {
+		const char *end;
+		if (p[0] == '%' && p[1] == '{' && (end = strchr(p, '}'))) {
+			char nm[64];
+			snprintf(nm, sizeof(nm), "%.*s", (int) (end - p - 2), p + 2);
+			int f = evinfo_field(in, nm);
+			if (strcmp(nm, "tid") == 0)
+				o += (size_t) snprintf(out + o, sizeof(out) - o, "%lld", (long long) t->sys->tid);
+			else if (f >= 0 && in->f[f].type != EVF_STR)
+				o += (size_t) snprintf(out + o, sizeof(out) - o, "%lld", (long long) ev_field(in, f, ev));
+			else
+				o += (size_t) snprintf(out + o, sizeof(out) - o, "%%{%s}", nm);
+			p = end;
+			continue;
+		}
+		out[o++] = *p;
+	}
+	out[o < sizeof(out) ? o : sizeof(out) - 1] = '\0';
+	return emu_model_error(e, err, "%s", out);
+}
+
+static int same_value(struct emu *e, const struct emu_thread *t, const struct eng_chan *ch, const char *op,
+		      int64_t v, struct weft_err *err)
+{
+	char b[160];
+	return emu_model_error(e, err, "%s of %s on channel %s.%s of thread %lld, which already has that value: "
+			       "expected another value", op, vstr(ch, v, b, sizeof(b)), ch->m->def.name,
+			       ch->c->name, (long long) t->sys->tid);
+}
+
+/* ---- the event handler ------------------------------------------------------------------ */
+
+static inline int64_t value(const struct mf_val *v, const struct evinfo *in, const struct weft_ev *ev)
+{
+	return v->field >= 0 ? ev_field(in, v->field, ev) : v->k;
+}
+
+static int guard_failed(struct emu *e, const struct emu_thread *t, const struct mf_model *m, struct weft_err *err)
+{
+	return emu_model_error(e, err, "thread %lld is %s: expected it %s for an event of model %s",
+			       (long long) t->sys->tid, state_name[t->state],
+			       m->guard == MF_GUARD_RUNNING ? "Running" : "active (Running, Cooling or Warming)",
+			       m->def.name);
+}
+
+int engine_chan(const struct mf_model *m, const char *name)
+{
+	for (int k = 0; k < m->nchans; k++)
+		if (strcmp(m->chans[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/* One channel operation on thread t's value *cur of channel ch (index ci). */
+static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, int ci, int op, int64_t v,
+			struct weft_err *err)
+{
+	const struct eng_chan *ch = &g->ch[ci];
+	size_t at = (size_t) t->stream->index * (size_t) g->nch + (size_t) ci;
+	int64_t *cur = &g->val[at];
+	char b1[160], b2[160];
+	switch (op) {
+	case MF_PUSH: {
+		if (v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "push", v, err);
+		}
+		struct eng_stack *s = &g->stk[at];
+		if (s->n == STACK_MAX)
+			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
+					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 8;
+			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
+		}
+		s->v[s->n++] = v;
+		*cur = v;
+		show(e, ch, t, v, 0);
+		return 0;
+	}
+	case MF_POP: {
+		struct eng_stack *s = &g->stk[at];
+		if (s->n == 0)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
+					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
+		if (s->v[s->n - 1] != v)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
+					       "stack, %s", vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
+		s->n--;
+		*cur = s->n ? s->v[s->n - 1] : 0;
+		show(e, ch, t, *cur, 0);
+		return 0;
+	}
+	case MF_SET:
+	case MF_PUNCT:
+		if (op == MF_SET && v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "set", v, err);
+		}
+		*cur = v;
+		show(e, ch, t, v, op == MF_PUNCT);
+		return 0;
+	case MF_UNSET:
+		if (ch->c->stack)
+			g->stk[at].n = 0;
+		*cur = 0;
+		show(e, ch, t, 0, 0);
+		return 0;
+	}
+	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
+}
+
+int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
+		 struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	return apply(e, g, t, g->base[m->def.id - 0x21] + chan, op, v, err);
+}
+
+int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
+	const struct mf_event *me = &m->evs[in->decl - m->decls];
+	struct engine *g = e->eng;
+	struct emu_thread *t = &e->th[ev->stream->index];
+	if (m->guard == MF_GUARD_RUNNING ? t->state != TH_RUNNING
+	    : m->guard == MF_GUARD_ACTIVE
+		    ? !(t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING)
+		    : 0)
+		return guard_failed(e, t, m, err);
+	int base = g->base[ev->model - 0x21];
+	for (int i = 0; i < me->nact; i++) {
+		const struct mf_action *a = &me->act[i];
+		int rc;
+		switch (a->op) {
+		case MF_CHECK_EQ:
+		case MF_CHECK_NE: {
+			int64_t cur = g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
+			if ((cur == value(&a->v, in, ev)) != (a->op == MF_CHECK_EQ))
+				return check_failed(e, t, a, ev, in, err);
+			continue;
+		}
+		case MF_LABEL: {
+			/* the str tail was checked: NUL-terminated inside the payload */
+			const char *s = (const char *) ev->payload + in->f[a->str].off;
+			label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
+			continue;
+		}
+		case MF_CALL: {
+			int64_t args[MF_MAX_ARGS];
+			for (int k = 0; k < a->nargs; k++)
+				args[k] = a->args[k].field >= 0 && in->f[a->args[k].field].type == EVF_STR
+						  ? a->args[k].field
+						  : value(&a->args[k], in, ev);
+			struct engine_call c = {m, args, a->nargs, ev, in};
+			rc = a->prim->run(e, t, &c, err);
+			break;
+		}
+		default:
+			rc = apply(e, g, t, base + a->chan, a->op, a->op == MF_UNSET ? 0 : value(&a->v, in, ev), err);
+			break;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- setup, end, .pcf -------------------------------------------------------------------- */
+
+int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	if (!g)
+		g = e->eng = weft_xcalloc(1, sizeof(*g));
+	int base = g->base[m->def.id - 0x21] = g->nch;
+	g->nch += m->nchans;
+	g->ch = weft_xrealloc(g->ch, (size_t) g->nch * sizeof(*g->ch));
+	g->cpu_ch = weft_xrealloc(g->cpu_ch, (size_t) g->nch * sizeof(*g->cpu_ch));
+	g->state_ch = weft_xrealloc(g->state_ch, (size_t) g->nch * sizeof(*g->state_ch));
+	for (int k = 0; k < m->nchans; k++) {
+		struct eng_chan *ch = &g->ch[base + k];
+		const struct mf_chan *c = &m->chans[k];
+		memset(ch, 0, sizeof(*ch));
+		ch->c = c;
+		ch->m = m;
+		ch->tslot = c->ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, c->ttype, c->tlabel) : -1;
+		ch->cslot = c->ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, c->ctype, c->clabel) : -1;
+		if (ch->cslot >= 0)
+			g->cpu_ch[g->ncpu_ch++] = base + k;
+		if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)
+			g->state_ch[g->nstate_ch++] = base + k;
+	}
+	/* the values are all 0 before the first event: lay them out again */
+	free(g->val);
+	if (g->stk)
+		for (size_t i = 0; i < (size_t) e->nth * (size_t) (g->nch - m->nchans); i++)
+			free(g->stk[i].v);
+	free(g->stk);
+	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
+	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	e->eng_state = g->nstate_ch > 0;
+	/* each primitive the model calls, once */
+	for (int i = 0; i < m->def.nevents; i++)
+		for (int k = 0; k < m->evs[i].nact; k++) {
+			const struct engine_prim *p = m->evs[i].act[k].prim;
+			if (m->evs[i].act[k].op != MF_CALL)
+				continue;
+			int seen = 0;
+			for (int j = 0; j < g->nsetup; j++)
+				seen |= g->setup[j].p == p && g->setup[j].m == m;
+			if (seen)
+				continue;
+			g->setup = weft_xrealloc(g->setup, (size_t) (g->nsetup + 1) * sizeof(*g->setup));
+			g->setup[g->nsetup].p = p;
+			g->setup[g->nsetup++].m = m;
+			if (p->setup && p->setup(e, m, err))
+				return -1;
+		}
+	return 0;
+}
+
+int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	if (!e->o.lint || !g)
+		return 0;
+	int base = g->base[m->def.id - 0x21];
+	for (int i = 0; i < e->nth; i++) {
+		const struct emu_thread *t = &e->th[i];
+		for (int k = 0; k < m->nchans; k++) {
+			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];
+			char b[160];
+			if (m->chans[k].stack && !m->chans[k].nolint && s->n &&
+			    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) ends with %d value(s) on the "
+					    "stack of channel %s.%s (top: %s): expected it empty",
+					    (long long) t->sys->tid, t->sys->proc->loom->name,
+					    (long long) t->sys->proc->pid, s->n, m->def.name, m->chans[k].name,
+					    vstr(&g->ch[base + k], s->v[s->n - 1], b, sizeof(b))) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
+{
+	struct engine *g = e->eng;
+	int base = g->base[m->def.id - 0x21];
+	for (int k = 0; k < m->nchans; k++) {
+		const struct eng_chan *ch = &g->ch[base + k];
+		const struct mf_chan *c = ch->c;
+		int32_t type = file == EMU_THREAD_FILE ? c->ttype : c->ctype;
+		if (type < 0)
+			continue;
+		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", type, file == EMU_THREAD_FILE ? c->tlabel : c->clabel);
+		if (c->nlabels || ch->ndyn)
+			sb_printf(b, "VALUES\n");
+		for (int i = 0; i < c->nlabels; i++)
+			sb_printf(b, "%lld %s\n", (long long) c->labels[i].value, c->labels[i].label);
+		for (int i = 0; i < ch->ndyn; i++)
+			if (!mf_label(c, ch->dyn[i].value))
+				sb_printf(b, "%lld %s\n", (long long) ch->dyn[i].value, ch->dyn[i].label);
+		sb_printf(b, "\n");
+	}
+}
+
+void engine_free(struct emu *e)
+{
+	struct engine *g = e->eng;
+	if (!g)
+		return;
+	for (int i = 0; i < g->nsetup; i++)
+		if (g->setup[i].p->release)
+			g->setup[i].p->release(e, g->setup[i].m);
+	free(g->setup);
+	for (size_t i = 0; i < (size_t) e->nth * (size_t) g->nch; i++)
+		free(g->stk[i].v);
+	for (int k = 0; k < g->nch; k++) {
+		for (int i = 0; i < g->ch[k].ndyn; i++)
+			free(g->ch[k].dyn[i].label);
+		free(g->ch[k].dyn);
+	}
+	free(g->stk);
+	free(g->val);
+	free(g->ch);
+	free(g->cpu_ch);
+	free(g->state_ch);
+	free(g);
+	e->eng = NULL;
+}

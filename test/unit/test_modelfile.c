@@ -1,0 +1,163 @@
+/* Unit tests of models/modelfile.c: what a model file compiles into, and the
+ * place and text of each kind of error (cases as a table). */
+#include <check.h>
+#include <string.h>
+
+#include "engine.h"
+#include "modelfile.h"
+#include "suites.h"
+
+#define HEAD "weft-model 1\nmodel Q qq 1.2.3\n"
+
+START_TEST(compiles_tables)
+{
+	const char *text = HEAD "# comment\n"
+			   "guard active\n"
+			   "channel sub stack   # trailing comment\n"
+			   "  thread 20 \"Sub \\\"x\\\" of the ACTIVE thread\" active\n"
+			   "  cpu 20 \"Sub of the RUNNING thread\"\n"
+			   "  value 1 \"One\"\n  value 0x10 \"Sixteen\"\n"
+			   "  dup emit\n  same ignore\n  labels dynamic\n  lint no\n"
+			   "channel n single\n"
+			   "event Qa[ \"i32 v, u64 w\" \"enters %{v}\"\n  push sub $v\n  set n 5\n"
+			   "event Qa] jumbo \"i32 v\" \"leaves\"\n  pop sub $v\n  call off_cpu 0\n"
+			   "event Qx. \"\" \"not yet\"\n  todo\n"
+			   "event Qy. \"\" \"nothing\"\n";
+	struct weft_err err = {0};
+	struct mf_model *m = mf_compile("q.model", text, &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	ck_assert_int_eq(m->def.id, 'Q');
+	ck_assert_str_eq(m->def.name, "qq");
+	ck_assert_str_eq(m->def.version, "1.2.3");
+	ck_assert_int_eq(m->guard, MF_GUARD_ACTIVE);
+	ck_assert_int_eq(m->nchans, 2);
+	const struct mf_chan *c = &m->chans[0];
+	ck_assert_int_eq(c->stack, 1);
+	ck_assert_int_eq(c->ttype, 20);
+	ck_assert_str_eq(c->tlabel, "Sub \"x\" of the ACTIVE thread");
+	ck_assert_int_eq(c->show, MF_SHOW_ACTIVE);
+	ck_assert_int_eq(c->ctype, 20);
+	ck_assert_int_eq(c->nlabels, 2);
+	ck_assert_str_eq(mf_label(c, 16), "Sixteen");
+	ck_assert_ptr_null(mf_label(c, 2));
+	ck_assert_int_eq(c->emit_dup, 1);
+	ck_assert_int_eq(c->same, MF_SAME_IGNORE);
+	ck_assert_int_eq(c->dynamic, 1);
+	ck_assert_int_eq(c->nolint, 1);
+	ck_assert_int_eq(m->chans[1].nolint, 0);
+	ck_assert_int_eq(m->chans[1].ttype, -1);
+	ck_assert_int_eq(m->chans[1].ctype, -1);
+	ck_assert_int_eq(m->def.nevents, 4);
+	ck_assert_str_eq(m->decls[0].mcv, "Qa[");
+	ck_assert_str_eq(m->decls[0].sig, "i32 v, u64 w");
+	ck_assert_int_eq(m->decls[1].jumbo, 1);
+	ck_assert_ptr_eq(m->decls[0].handler, engine_event);
+	ck_assert_ptr_null(m->decls[2].handler); /* todo */
+	ck_assert_ptr_eq(m->decls[3].handler, engine_event);
+	ck_assert_int_eq(m->evs[0].nact, 2);
+	ck_assert_int_eq(m->evs[0].act[0].op, MF_PUSH);
+	ck_assert_int_eq(m->evs[0].act[0].v.field, 0);
+	ck_assert_int_eq(m->evs[0].act[1].op, MF_SET);
+	ck_assert_int_eq(m->evs[0].act[1].chan, 1);
+	ck_assert_int_eq(m->evs[0].act[1].v.field, -1);
+	ck_assert_int_eq(m->evs[0].act[1].v.k, 5);
+	ck_assert_int_eq(m->evs[1].act[1].op, MF_CALL);
+	ck_assert_str_eq(m->evs[1].act[1].prim->name, "off_cpu");
+	ck_assert_int_eq(m->evs[3].nact, 0);
+	ck_assert_ptr_eq(m->def.hooks, &engine_hooks);
+	ck_assert_ptr_eq(engine_file(&m->def), m);
+	mf_free(m);
+}
+END_TEST
+
+static const struct {
+	const char *text, *msg;
+} bad[] = {
+	{"", "f:1:1: expected 'weft-model 1', found the end of the file"},
+	{"model Q q 1.0.0\n", "f:1:1: expected 'weft-model 1' (the format version) as the first line, found 'model'"},
+	{"weft-model 2\n", "f:1:12: expected format version 1, found 2"},
+	{"weft-model 1 x\n", "f:1:14: expected the end of the line, found 'x'"},
+	{"weft-model 1\nchannel a stack\n", "f:2:1: expected 'model CHAR NAME VERSION' after the format line, found 'channel'"},
+	{"weft-model 1\nmodel QQ q 1.0.0\n", "f:2:7: expected the model character (one printable character), found 'QQ'"},
+	{"weft-model 1\nmodel Q q\n", "f:2:10: expected the model version (MAJOR.MINOR.PATCH), found end of line"},
+	{HEAD, "f:3:1: expected at least one 'event', found the end of the file"},
+	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel' or 'event', found 'bogus'"},
+	{HEAD "guard idle\n", "f:3:7: expected 'running' or 'active', found 'idle'"},
+	{HEAD "channel a list\n", "f:3:11: expected 'stack' or 'single', found 'list'"},
+	{HEAD "channel a stack\nchannel a single\n", "f:4:9: expected a new channel name, found 'a' declared before"},
+	{HEAD "channel a stack\n thread x \"l\"\n", "f:4:9: expected a Paraver event type (1 to 2147483647), found 'x'"},
+	{HEAD "channel a stack\n thread 0 \"l\"\n", "f:4:9: expected a Paraver event type (1 to 2147483647), found '0'"},
+	{HEAD "channel a stack\n thread 5 l\n", "f:4:11: expected the type's label in quotes, found 'l'"},
+	{HEAD "channel a stack\n thread 5 \"l\" sometimes\n", "f:4:15: expected 'any', 'running' or 'active', found 'sometimes'"},
+	{HEAD "channel a stack\n thread 5 \"l\"\n thread 6 \"m\"\n", "f:5:1: expected one 'thread' line per channel, found a second"},
+	{HEAD "channel a stack\n value 1 \"x\"\n value 1 \"y\"\n", "f:5:8: expected a value not labelled yet, found 1 again"},
+	{HEAD "channel a stack\n value 1 \"x\n", "f:4:10: expected a closing '\"', found the end of the line"},
+	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
+	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
+	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
+	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, dup, lint), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
+	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
+	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},
+	{HEAD "event Qab \"i33 v\" \"x\"\n", "f:3:11: expected a valid signature and sentence: model Q: event Qab: bad signature \"i33 v\" at \"i33\""},
+	{HEAD "event Qab \"\" \"x %{v}\"\n", "f:3:11: expected a valid signature and sentence: model Q: event Qab: template names unknown field v"},
+	{HEAD "event Qab \"\"\n", "f:3:13: expected the event's sentence in quotes, found end of line"},
+	{HEAD "event Qab \"\" \"x\"\n push a 1\n", "f:4:7: expected a declared channel, found 'a'"},
+	{HEAD "channel a single\nevent Qab \"\" \"x\"\n push a 1\n", "f:5:7: expected a stack channel for 'push', found single channel 'a'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n set a 1\n", "f:5:6: expected a single channel for 'set', found stack channel 'a'"},
+	{HEAD "channel a stack\nevent Qab \"i32 v\" \"x\"\n push a $w\n", "f:5:9: expected a payload field of the event's signature, found '$w'"},
+	{HEAD "channel a stack\nevent Qab \"str s\" \"x\"\n push a $s\n", "f:5:9: expected an integer payload field, found '$s' (a str)"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1 2\n", "f:5:11: expected the end of the line, found '2'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a = 1 \"m\"\n", "f:5:10: expected '==' or '!=', found '='"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a == 1\n", "f:5:14: expected the error message in quotes, found end of line"},
+	{HEAD "event Qab \"\" \"x\"\n call nosuch\n", "f:4:7: expected a primitive's name (see doc/dev/models.md), found 'nosuch'"},
+	{HEAD "event Qab \"\" \"x\"\n call off_cpu\n", "f:4:14: expected 1 to 1 arguments for 'off_cpu', found 0"},
+	{HEAD "event Qab \"\" \"x\"\n todo\n call off_cpu 1\n", "f:5:1: expected no action after 'todo', found 'call'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1\n todo\n", "f:6:1: expected 'todo' alone (an event weft does not emulate), found it after actions"},
+	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
+	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 $v\n",
+	 "f:6:12: expected a str payload field, found '$v' (an integer)"},
+	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 x\n",
+	 "f:6:12: expected a str payload field ($name), found 'x'"},
+	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
+	{HEAD "weft-model 1\n", "f:3:1: expected one 'weft-model' line, found a second"},
+};
+
+START_TEST(errors)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct weft_err err = {0};
+		struct mf_model *m = mf_compile("f", bad[i].text, &err);
+		ck_assert_msg(m == NULL, "case %zu compiled", i);
+		ck_assert_int_eq(err.code, WEFT_EINPUT);
+		ck_assert_str_eq(err.msg, bad[i].msg);
+	}
+}
+END_TEST
+
+START_TEST(versions)
+{
+	static const struct {
+		const char *want, *have;
+		int ok;
+	} v[] = {
+		{"1.0.0", "1.0.0", 1}, {"1.0.9", "1.0.0", 1}, {"1.0.0", "1.3.0", 1}, {"1.4.0", "1.3.0", 0},
+		{"2.0.0", "1.0.0", 0}, {"0.9.0", "1.0.0", 0}, {"1.0.0-rc1", "1.0.0", 1}, {"1.0", "1.0.0", 0},
+		{"x.0.0", "1.0.0", 0}, {"1.0.0x", "1.0.0", 0},
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		ck_assert_msg(model_version_ok(v[i].want, v[i].have) == v[i].ok, "want %s have %s", v[i].want,
+			      v[i].have);
+}
+END_TEST
+
+Suite *modelfile_suite(void)
+{
+	Suite *s = suite_create("modelfile");
+	TCase *tc = tcase_create("modelfile");
+	tcase_add_test(tc, compiles_tables);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, versions);
+	suite_add_tcase(s, tc);
+	return s;
+}
