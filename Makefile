@@ -121,6 +121,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/fifo.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/modelfile.sh
+	WEFT=$(abspath $(WEFT)) sh test/malformed/hardening.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/picl.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/stats.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/visandor.sh

@@ -1,4 +1,5 @@
 /* weft: entry point; dispatches to a command by name from a table. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* a file-size limit (ulimit -f) then fails a write with EFBIG, which
+	 * weft reports and cleans up after, instead of killing the process */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

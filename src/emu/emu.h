@@ -169,6 +169,7 @@ struct emu {
 
 	/* sinks */
 	int writing;
+	int made_outdir;        /* this run created o.outdir: a failure removes it */
 	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
 	int nslots[EMU_NFILES];

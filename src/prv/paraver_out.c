@@ -5,9 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "atomicfile.h"
 #include "engine.h"
+#include "outset.h"
 #include "paraver_out.h"
 #include "srcdate.h"
 #include "strbuf.h"
@@ -158,6 +159,57 @@ static char *out_path(struct emu *e, const char *name)
 	return weft_xasprintf("%s/%s", e->o.outdir, name);
 }
 
+/* The name of every output of the run, registered with s (to check them
+ * before the emulation: paraver_close writes the same). */
+static void outputs(struct emu *e, struct outset *s)
+{
+	static const char *const text[] = {"thread.pcf", "cpu.pcf", "thread.row", "cpu.row"};
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		outset_add(s, text[i]);
+	for (int i = 0; i < weft_cfg_nfiles; i++) {
+		char *n = weft_xasprintf("cfg/%s", weft_cfg_files[i].path);
+		outset_add(s, n);
+		free(n);
+	}
+	const char *gz = e->o.gzip ? ".gz" : "";
+	char *t = weft_xasprintf("thread.prv%s", gz), *c = weft_xasprintf("cpu.prv%s", gz);
+	outset_add(s, t);
+	outset_add(s, c);
+	free(t);
+	free(c);
+}
+
+/* The output directory: made if missing (and remembered, so that a failed
+ * run removes it again), what killed runs left in it removed, and every
+ * output name checked before the emulation starts. */
+static int prepare_dir(struct emu *e, struct weft_err *err)
+{
+	struct stat st;
+	if (stat(e->o.outdir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return weft_fail(err, WEFT_EUSAGE,
+					 "%s: is an existing file; -o names the output directory", e->o.outdir);
+	} else {
+		if (mkdir_p(e->o.outdir, err))
+			return -1;
+		e->made_outdir = 1;
+	}
+	outset_sweep(e->o.outdir);
+	struct outset s;
+	outset_init(&s, e->o.outdir);
+	outputs(e, &s);
+	int rc = outset_check(&s, err);
+	outset_abort(&s);
+	return rc;
+}
+
+static void drop_outdir(struct emu *e)
+{
+	if (e->made_outdir)
+		rmdir(e->o.outdir);
+	e->made_outdir = 0;
+}
+
 int paraver_open(struct emu *e, struct weft_err *err)
 {
 	for (int f = 0; f < EMU_NFILES; f++)
@@ -166,8 +218,12 @@ int paraver_open(struct emu *e, struct weft_err *err)
 					 "are supported", f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->nslots[f],
 					 EMU_MAX_SLOTS);
 	char date[64];
-	if (run_date(e, date, sizeof(date), err) || mkdir_p(e->o.outdir, err))
+	if (run_date(e, date, sizeof(date), err))
 		return -1;
+	if (prepare_dir(e, err)) {
+		drop_outdir(e);
+		return -1;
+	}
 	struct strbuf h = {0};
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
@@ -189,6 +245,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	} else {
 		prv_pipe_finish(e->pipe);
 		e->pipe = NULL;
+		drop_outdir(e);
 	}
 	free(ids);
 	if (rc == 0) {
@@ -282,27 +339,34 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 	}
 }
 
-static int write_text(struct emu *e, const char *name, struct strbuf *b, struct weft_err *err)
+static int write_text(struct outset *s, const char *name, struct strbuf *b, struct weft_err *err)
 {
-	char *p = out_path(e, name);
-	int rc = atomic_write(p, b->s ? b->s : "", b->len, err);
-	free(p);
+	int rc = outset_write(s, name, b->s ? b->s : "", b->len, err);
 	sb_free(b);
 	return rc;
 }
 
-/* Copy the view files beside the output, replacing stale copies. */
-static int copy_cfg(struct emu *e, struct weft_err *err)
+/* The labels, row names and views beside the traces (cfg/ replaces stale
+ * copies of weft's views and keeps any other file there). */
+static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 {
+	struct strbuf b = {0};
+	pcf(e, EMU_THREAD_FILE, &b);
+	if (write_text(s, "thread.pcf", &b, err))
+		return -1;
+	pcf(e, EMU_CPU_FILE, &b);
+	if (write_text(s, "cpu.pcf", &b, err))
+		return -1;
+	row_file(e, EMU_THREAD_FILE, &b);
+	if (write_text(s, "thread.row", &b, err))
+		return -1;
+	row_file(e, EMU_CPU_FILE, &b);
+	if (write_text(s, "cpu.row", &b, err))
+		return -1;
 	for (int i = 0; i < weft_cfg_nfiles; i++) {
-		char *p = weft_xasprintf("%s/cfg/%s", e->o.outdir, weft_cfg_files[i].path);
-		char *dir = weft_xstrdup(p);
-		*strrchr(dir, '/') = '\0';
-		int rc = mkdir_p(dir, err);
-		if (rc == 0)
-			rc = atomic_write(p, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
-		free(dir);
-		free(p);
+		char *n = weft_xasprintf("cfg/%s", weft_cfg_files[i].path);
+		int rc = outset_write(s, n, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
+		free(n);
 		if (rc)
 			return -1;
 	}
@@ -311,7 +375,6 @@ static int copy_cfg(struct emu *e, struct weft_err *err)
 
 int paraver_close(struct emu *e, struct weft_err *err)
 {
-	struct strbuf b = {0};
 	/* the writer thread drains; the files are ours from here on */
 	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
@@ -322,27 +385,38 @@ int paraver_close(struct emu *e, struct weft_err *err)
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
 				 e->tr.dir);
-	pcf(e, EMU_THREAD_FILE, &b);
-	if (write_text(e, "thread.pcf", &b, err))
-		return -1;
-	pcf(e, EMU_CPU_FILE, &b);
-	if (write_text(e, "cpu.pcf", &b, err))
-		return -1;
-	row_file(e, EMU_THREAD_FILE, &b);
-	if (write_text(e, "thread.row", &b, err))
-		return -1;
-	row_file(e, EMU_CPU_FILE, &b);
-	if (write_text(e, "cpu.row", &b, err))
-		return -1;
-	if (copy_cfg(e, err))
-		return -1;
-	/* the traces last: a .prv in place means the run finished */
-	int rc = prv_close(&e->prv[EMU_THREAD_FILE], e->now, err);
+	/* everything under temporary names first, then all renamed together */
+	char *tdone = NULL, *cdone = NULL;
+	int rc = prv_finish(&e->prv[EMU_THREAD_FILE], e->now, &tdone, err);
 	if (rc == 0)
-		rc = prv_close(&e->prv[EMU_CPU_FILE], e->now, err);
+		rc = prv_finish(&e->prv[EMU_CPU_FILE], e->now, &cdone, err);
 	else
 		prv_abort(&e->prv[EMU_CPU_FILE]);
 	e->writing = 0;
+	struct outset s;
+	outset_init(&s, e->o.outdir);
+	if (rc == 0)
+		rc = write_texts(e, &s, err);
+	if (rc == 0) {
+		/* the traces last: a .prv in place means the run finished */
+		const char *gz = e->o.gzip ? ".gz" : "";
+		char *t = weft_xasprintf("thread.prv%s", gz), *c = weft_xasprintf("cpu.prv%s", gz);
+		outset_adopt(&s, tdone, t);
+		outset_adopt(&s, cdone, c);
+		free(t);
+		free(c);
+		rc = outset_commit(&s, err);
+	} else {
+		outset_abort(&s);
+		if (tdone)
+			unlink(tdone);
+		if (cdone)
+			unlink(cdone);
+	}
+	free(tdone);
+	free(cdone);
+	if (rc)
+		drop_outdir(e);
 	return rc;
 }
 
@@ -353,4 +427,5 @@ void paraver_abort(struct emu *e)
 	prv_abort(&e->prv[EMU_THREAD_FILE]);
 	prv_abort(&e->prv[EMU_CPU_FILE]);
 	e->writing = 0;
+	drop_outdir(e);
 }

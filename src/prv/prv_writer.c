@@ -703,7 +703,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	b->fd = open(b->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (b->fd < 0) {
 		int er = errno;
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", b->tmp_path, strerror(er));
+		weft_fail(e, weft_io_code(er), "%s: cannot create: %s", b->tmp_path, strerror(er));
 		free(b->path);
 		free(b->tmp_path);
 		return -1;
@@ -784,11 +784,18 @@ void prv_abort(struct prv_file *f)
 	release(f);
 }
 
-static int gzip_copy(int fd, const char *gzpath, struct weft_err *e)
+/* Compress the finished temporary into a new file at gztmp; errors name
+ * `what` (the output the user asked for) and the system's reason. */
+static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_err *e)
 {
-	gzFile gz = gzopen(gzpath, "wb6");
-	if (!gz)
-		return weft_fail(e, WEFT_EINTERNAL, "%s: cannot create", gzpath);
+	int gfd = open(gztmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (gfd < 0)
+		return weft_fail(e, weft_io_code(errno), "%s: cannot create: %s", what, strerror(errno));
+	gzFile gz = gzdopen(gfd, "wb6");
+	if (!gz) {
+		close(gfd);
+		return weft_fail(e, WEFT_EINTERNAL, "%s: cannot start compression", what);
+	}
 	char *buf = weft_xmalloc(1u << 20);
 	int rc = 0;
 	if (lseek(fd, 0, SEEK_SET) != 0)
@@ -801,18 +808,28 @@ static int gzip_copy(int fd, const char *gzpath, struct weft_err *e)
 		}
 		if (n == 0)
 			break;
-		if (gzwrite(gz, buf, (unsigned) n) != (int) n)
-			rc = weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", gzpath);
+		errno = 0;
+		if (gzwrite(gz, buf, (unsigned) n) != (int) n) {
+			int er = errno;
+			rc = er ? weft_fail(e, weft_io_code(er), "%s: write failed: %s", what, strerror(er))
+				: weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
+		}
 	}
-	if (gzclose(gz) != Z_OK && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", gzpath);
+	errno = 0;
+	int zr = gzclose(gz);
+	if (zr != Z_OK && rc == 0) {
+		int er = errno;
+		rc = zr == Z_ERRNO && er ? weft_fail(e, weft_io_code(er), "%s: write failed: %s", what, strerror(er))
+					 : weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
+	}
 	free(buf);
 	return rc;
 }
 
-int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
+int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e)
 {
 	struct prv_back *b = &f->back;
+	*done = NULL;
 	f->pipe = NULL; /* the caller finished the pipe: the back is ours now */
 	f->pw = NULL;
 	prv_time(f, ftime);
@@ -826,27 +843,45 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	for (uint64_t id = b->next_comm; id-- > 0 && b->nopen;)
 		comm_drop(b, id);
 	patch20(b, b->ftime_off, ftime);
-	int rc = ob_flush(&b->ob, e, b->tmp_path);
+	int rc = ob_flush(&b->ob, e, b->path);
 	if (rc == 0 && b->gzip) {
-		char *gztmp = weft_xasprintf("%s.gz", b->tmp_path);
 		char *gzpath = weft_xasprintf("%s.gz", b->path);
-		rc = gzip_copy(b->fd, gztmp, e);
-		if (rc == 0 && rename(gztmp, gzpath) != 0)
-			rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", gztmp, gzpath,
-				       strerror(errno));
+		char *gztmp = tmp_name(gzpath);
+		rc = gzip_copy(b->fd, gztmp, gzpath, e);
 		if (rc)
 			unlink(gztmp);
-		unlink(b->tmp_path);
-		free(gztmp);
+		else
+			*done = gztmp;
+		if (rc)
+			free(gztmp);
 		free(gzpath);
-	} else if (rc == 0 && rename(b->tmp_path, b->path) != 0) {
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", b->tmp_path, b->path,
-			       strerror(errno));
+		unlink(b->tmp_path);
+	} else if (rc == 0) {
+		*done = weft_xstrdup(b->tmp_path);
 	}
 	if (close(b->fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: close failed: %s", b->path, strerror(errno));
-	if (rc)
+		rc = weft_fail(e, weft_io_code(errno), "%s: write failed: %s", b->path, strerror(errno));
+	if (rc) {
 		unlink(b->tmp_path);
+		if (*done)
+			unlink(*done);
+		free(*done);
+		*done = NULL;
+	}
 	release(f);
+	return rc;
+}
+
+int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
+{
+	char *path = weft_xasprintf("%s%s", f->back.path, f->back.gzip ? ".gz" : "");
+	char *done;
+	int rc = prv_finish(f, ftime, &done, e);
+	if (rc == 0 && rename(done, path) != 0) {
+		rc = weft_fail(e, weft_io_code(errno), "cannot rename %s to %s: %s", done, path, strerror(errno));
+		unlink(done);
+	}
+	free(done);
+	free(path);
 	return rc;
 }

@@ -323,6 +323,10 @@ static inline void prv_comm_drop(struct prv_file *f, uint64_t id)
  * end time, compress if asked, and rename into place. With a pipe, call
  * prv_pipe_finish() first. */
 int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
+/* The same without the rename: the finished file (compressed with gzip)
+ * is left under the temporary name *done (to free), for the caller to
+ * commit with its other outputs (see outset.h). */
+int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
 

@@ -14,7 +14,7 @@ int atomic_open(const char *path, char **tmp, struct weft_err *e)
 	*tmp = weft_xasprintf("%s.tmp-XXXXXX", path);
 	int fd = mkstemp(*tmp);
 	if (fd < 0) {
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", *tmp, strerror(errno));
+		weft_fail(e, weft_io_code(errno), "%s: cannot create: %s", *tmp, strerror(errno));
 		free(*tmp);
 		*tmp = NULL;
 		return -1;
@@ -30,7 +30,7 @@ int atomic_open(const char *path, char **tmp, struct weft_err *e)
 int atomic_commit(int fd, char *tmp, const char *path, int rc, struct weft_err *e)
 {
 	if (fd >= 0 && close(fd) != 0 && rc == 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_fail(e, weft_io_code(errno), "%s: write failed: %s", path, strerror(errno));
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 	if (rc)
@@ -49,6 +49,6 @@ int atomic_write(const char *path, const char *text, size_t len, struct weft_err
 	ob_drain(&o);
 	int rc = 0;
 	if (o.failed)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(o.failed));
+		rc = weft_fail(e, weft_io_code(o.failed), "%s: write failed: %s", path, strerror(o.failed));
 	return atomic_commit(fd, tmp, path, rc, e);
 }

@@ -1,4 +1,5 @@
 /* err: failure records, warnings and checked allocation. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,11 @@ int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int weft_io_code(int errnum)
+{
+	return errnum == ENOSPC || errnum == EDQUOT || errnum == EFBIG ? WEFT_EINPUT : WEFT_EINTERNAL;
 }
 
 void weft_warn(const char *fmt, ...)

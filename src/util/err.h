@@ -24,6 +24,10 @@ struct weft_err {
 int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The exit code of a failed write or create: a full disk, a quota or a
+ * file-size limit is the user's environment (1), anything else internal. */
+int weft_io_code(int errnum);
+
 /* Print a warning line "weft: warning: ..." on stderr. */
 void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

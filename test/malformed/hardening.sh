@@ -1,0 +1,156 @@
+#!/bin/sh
+# Hardening suite (issue 14): outputs appear together or not at all, hostile
+# or odd inputs get a precise error, wrong answers stay fixed. Each case runs
+# the weft binary and compares its exit status and its whole stderr with the
+# exact expected text.
+#
+#   WEFT=/abs/path/to/weft sh test/malformed/hardening.sh
+#
+# Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" per case, then
+# "N passed, M failed"; exits 1 on failures. Cases needing a tmpfs mount
+# (root) are skipped with a message elsewhere.
+
+set -u
+
+case ${WEFT:-} in
+/*) ;;
+*)
+	echo "hardening.sh: set WEFT to the weft binary (an absolute path)" >&2
+	exit 2
+	;;
+esac
+[ -x "$WEFT" ] || { echo "hardening.sh: $WEFT is not an executable file" >&2; exit 2; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-hardening.XXXXXX") || exit 2
+MNT=
+cleanup() {
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' HUP INT PIPE TERM
+IO=$TMP/io
+mkdir "$IO" || exit 2
+cd "$TMP" || exit 2
+
+pass=0
+fail=0
+result() { # NAME WHY ("" = passed)
+	if [ -z "$2" ]; then
+		pass=$((pass + 1))
+		echo "ok $1"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1: $2"
+	fi
+}
+skip() { echo "skip $1: $2"; }
+
+# run RC STDERR ARGS...: weft ARGS must exit RC with exactly STDERR (a
+# trailing newline added); sets WHY ("" when it did).
+run() {
+	_rc=$1 _err=$2
+	shift 2
+	"$WEFT" "$@" >"$IO/out" 2>"$IO/err" </dev/null
+	_got=$?
+	WHY=
+	if [ "$_got" -ne "$_rc" ]; then
+		WHY="exited $_got, expected $_rc ($(head -c 300 "$IO/err")); "
+	elif [ "$(cat "$IO/err")" != "$_err" ]; then
+		WHY="stderr is \"$(head -c 400 "$IO/err")\", expected \"$_err\"; "
+	fi
+}
+
+# The entries of a directory (hidden ones too), one line.
+entries() { ls -A "$1" 2>&1 | tr '\n' ' '; }
+
+# Fingerprint of a directory tree: names and checksums.
+fp() { (cd "$1" && find . -type f -exec cksum {} + | LC_ALL=C sort); }
+
+"$WEFT" synth -o small --looms 1 --procs 1 --threads 2 --cpus 2 --events 2000 --seed 1 >/dev/null 2>&1 &&
+	"$WEFT" synth -o mid --looms 1 --procs 1 --threads 2 --cpus 2 --events 8000 --seed 1 >/dev/null 2>&1 ||
+	{ echo "hardening.sh: weft synth failed" >&2; exit 2; }
+
+# ---- item 1: no half outputs ---------------------------------------------------
+
+# a directory where a .prv goes: refused before the emulation, nothing new
+mkdir -p dirinway/cpu.prv/x
+run 2 "weft: error: dirinway/cpu.prv: is a directory; weft writes a file of that name and will not replace a directory" \
+	emu -o dirinway small
+[ "$(entries dirinway)" = "cpu.prv " ] || WHY="${WHY}left: $(entries dirinway); "
+result outputs-dir-in-the-way "$WHY"
+
+# a file where cfg/ goes
+mkdir cfgfile && : >cfgfile/cfg
+run 2 "weft: error: cfgfile/cfg: not a directory, but weft writes cfgfile/cfg/andfork/thread-activity.cfg in it" \
+	emu -o cfgfile small
+[ "$(entries cfgfile)" = "cfg " ] || WHY="${WHY}left: $(entries cfgfile); "
+result outputs-file-in-the-way "$WHY"
+
+# -o naming an existing file is a usage error
+: >plainfile
+run 2 "weft: error: plainfile: is an existing file; -o names the output directory" emu -o plainfile small
+[ -f plainfile ] && [ ! -s plainfile ] || WHY="${WHY}plainfile changed; "
+result outputs-o-existing-file "$WHY"
+
+# a file-size limit (ulimit -f, 512-byte blocks): EFBIG named, not a kill
+WHY=
+(ulimit -f 100 && exec "$WEFT" emu -o fsize mid) >"$IO/out" 2>"$IO/err"
+_got=$?
+[ "$_got" -eq 1 ] || WHY="exited $_got, expected 1; "
+[ "$(cat "$IO/err")" = "weft: error: fsize/thread.prv: write failed: File too large" ] ||
+	WHY="${WHY}stderr is \"$(cat "$IO/err")\"; "
+[ -e fsize ] && WHY="${WHY}left fsize: $(entries fsize); "
+result outputs-file-size-limit "$WHY"
+
+# what a killed run left (a dead PID in the name) goes on the next run; a
+# live run's (PID 1) stays
+"$WEFT" emu -o stale small >/dev/null 2>&1
+dead=$(sh -c 'echo $$')
+printf 'half' >"stale/.thread.prv.weft-tmp-$dead"
+printf 'half' >"stale/.cpu.prv.gz.weft-tmp-$dead"
+printf 'live' >"stale/.thread.prv.weft-tmp-1"
+"$WEFT" emu -o stale small >"$IO/out" 2>"$IO/err"
+WHY=
+[ $? -eq 0 ] || WHY="exited non-zero: $(cat "$IO/err"); "
+[ "$(ls -A stale | grep weft-tmp | tr '\n' ' ')" = ".thread.prv.weft-tmp-1 " ] ||
+	WHY="temporaries: $(ls -A stale | grep weft-tmp | tr '\n' ' '); "
+result outputs-stale-temporaries "$WHY"
+
+# a full file system (tmpfs of a size that fits the plain temporaries but not
+# the compressed copy, then one that fits nothing): ENOSPC named, no output,
+# and a previous complete output stays as it was
+MNT=$TMP/mnt
+mkdir "$MNT"
+if ! mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
+	MNT=
+	skip outputs-full-disk "cannot mount a tmpfs here (needs root)"
+	skip outputs-full-disk-gzip "cannot mount a tmpfs here (needs root)"
+	skip outputs-full-disk-keeps-previous "cannot mount a tmpfs here (needs root)"
+else
+	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device" emu -o "$MNT/o" mid
+	[ "$(entries "$MNT")" = "" ] || WHY="${WHY}left: $(entries "$MNT"); "
+	result outputs-full-disk "$WHY"
+
+	"$WEFT" emu -o plain mid >/dev/null 2>&1
+	umount "$MNT"
+	k=$(($(wc -c <plain/thread.prv) / 1024 + 8))
+	mount -t tmpfs -o size=${k}k tmpfs "$MNT"
+	run 1 "weft: error: $MNT/o/thread.prv.gz: write failed: No space left on device" emu -z -o "$MNT/o" mid
+	[ "$(entries "$MNT")" = "" ] || WHY="${WHY}left: $(entries "$MNT"); "
+	result outputs-full-disk-gzip "$WHY"
+	umount "$MNT"
+
+	mount -t tmpfs -o size=300k tmpfs "$MNT"
+	"$WEFT" emu -o "$MNT/o" small >/dev/null 2>&1
+	before=$(fp "$MNT/o")
+	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device" emu -o "$MNT/o" mid
+	[ "$(fp "$MNT/o")" = "$before" ] || WHY="${WHY}the previous output changed; "
+	[ "$(ls -A "$MNT/o" | grep -c weft-)" = 0 ] || WHY="${WHY}temporaries left: $(entries "$MNT/o"); "
+	result outputs-full-disk-keeps-previous "$WHY"
+	umount "$MNT"
+	MNT=
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
