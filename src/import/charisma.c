@@ -529,20 +529,58 @@ static void index_client(struct conv *cv, struct client *c)
 	cv->dense[c->id] = c;
 }
 
+/* The ovni number (pid, tid) of a CHARISMA id: ids from 0 up count from 1
+ * (ovni's 0 means none), negative ids keep their value. bind() lets in only
+ * ids whose number weft's reader accepts (INT32_MIN..INT64_MAX, not 0). */
+static int64_t ovni_num(int64_t id)
+{
+	return id >= 0 ? id + 1 : id;
+}
+
+static int numbered(int64_t id)
+{
+	return id >= INT32_MIN && id < INT64_MAX;
+}
+
 static int open_stream(struct conv *cv, struct client *c)
 {
 	c->loom = loom_of(cv->r.p, c->id);
 	c->dir = weft_xasprintf("%s/loom.node%lld/proc.%lld/thread.%lld", cv->outdir, (long long) c->loom,
-				(long long) c->app->id + 1, (long long) c->id + 1);
+				(long long) ovni_num(c->app->id), (long long) ovni_num(c->id));
 	if (ow_open(&c->w, c->dir, cv->bufsize, cv->e))
 		return -1;
 	c->opened = 1;
 	return 0;
 }
 
-/* Bind a client to an application (APP_LOAD's list, CLIENT_JOIN). */
-static int bind(struct conv *cv, size_t off, int rt, struct app *a, int64_t id, uint64_t t)
+/* An application or client id that names one: not the profile's sentinel
+ * for "none", and one a stream can be numbered by. */
+static int check_id(struct conv *cv, size_t off, int rt, const char *field, int64_t id, int client)
 {
+	const struct profile *p = cv->r.p;
+	char rn[64];
+	const char *what = client ? "client" : "application";
+	if (client ? is_sentinel(&cv->r, id, T_CLIENTID, p->no_client_all, p->no_client)
+		   : is_sentinel(&cv->r, id, T_APPID, p->no_app_all, p->no_app))
+		return weft_fail(cv->e, WEFT_EINPUT,
+				 "%s: byte offset %zu: record %s, field %s: %s %lld is the profile's value for "
+				 "no %s (%s): expected the id of one",
+				 cv->r.path, off, chp_rname(rt, p, rn, sizeof(rn)), field, what, (long long) id, what,
+				 client ? "no_client" : "no_app");
+	if (!numbered(id))
+		return weft_fail(cv->e, WEFT_EINPUT,
+				 "%s: byte offset %zu: record %s, field %s: %s %lld is out of the range weft "
+				 "numbers streams with: expected %lld..%lld",
+				 cv->r.path, off, chp_rname(rt, p, rn, sizeof(rn)), field, what, (long long) id,
+				 (long long) INT32_MIN, (long long) INT64_MAX - 1);
+	return 0;
+}
+
+/* Bind a client to an application (APP_LOAD's list, CLIENT_JOIN). */
+static int bind(struct conv *cv, size_t off, int rt, struct app *a, const char *field, int64_t id, uint64_t t)
+{
+	if (check_id(cv, off, rt, "appl_id", a->id, 0) || check_id(cv, off, rt, field, id, 1))
+		return -1;
 	struct client *c = get_client(cv, id);
 	char rn[64];
 	if (c && c->app != a && chp_rname(rt, cv->r.p, rn, sizeof(rn)))
@@ -655,13 +693,16 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 	case R_LOAD: {
 		a = get_app(cv, F(K_APP), 1);
 		int64_t n = F(K_NC);
-		for (int64_t i = 0; i < n; i++)
-			if (bind(cv, off, rt, a, chf_get(rec + fl->arr + i * fl->esize, fl->el_client, be), t1))
+		for (int64_t i = 0; i < n; i++) {
+			char field[48];
+			snprintf(field, sizeof(field), "clients[%lld]", (long long) i);
+			if (bind(cv, off, rt, a, field, chf_get(rec + fl->arr + i * fl->esize, fl->el_client, be), t1))
 				return -1;
+		}
 		return 0;
 	}
 	case R_JOIN:
-		return bind(cv, off, rt, get_app(cv, F(K_APP), 1), F(K_CLIENT), t1);
+		return bind(cv, off, rt, get_app(cv, F(K_APP), 1), "client_id", F(K_CLIENT), t1);
 	case R_EXIT:
 	case R_LEAVE: {
 		if (!(a = need_app(cv, off, rt, F(K_APP))))
@@ -893,7 +934,8 @@ static int finish_streams(struct conv *cv, const struct header *h)
 			"    \"loom\": \"node%lld\",\n    \"app_id\": %d,\n"
 			"    \"require\": {\"fileio\": \"1.0.0\"},\n"
 			"    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
-			(long long) c->id + 1, (long long) c->app->id + 1, (long long) c->loom, c->app->index);
+			(long long) ovni_num(c->id), (long long) ovni_num(c->app->id), (long long) c->loom,
+			c->app->index);
 		rc = ow_write_json(c->dir, json, cv->e);
 		free(json);
 		/* the Paraver header date is the oldest stream's: the trace's start_date */
@@ -1076,6 +1118,25 @@ static int charisma_detect(const uint8_t *d, size_t len)
 	return memcmp(d, le, 4) == 0 || memcmp(d, be, 4) == 0;
 }
 
+/* start_date in ns minus the header's timestamp in ns (the absolute time
+ * of tick 0), or -1 when that does not fit 64 bits. */
+static int origin_ns(const struct rdr *r, const struct header *h, int64_t *out)
+{
+	int64_t sd, ts;
+	if (__builtin_mul_overflow(h->start_date, 1000000000ll, &sd))
+		return -1;
+	if (r->mul) {
+		if (__builtin_mul_overflow(h->ts, r->mul, &ts))
+			return -1;
+	} else {
+		long double v = (long double) h->ts * (long double) r->unit * 1e9L;
+		if (!(v < 9.2e18L))
+			return -1;
+		ts = (int64_t) llroundl(v);
+	}
+	return __builtin_sub_overflow(sd, ts, out) ? -1 : 0;
+}
+
 static int charisma_convert(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
 			    struct weft_err *e)
 {
@@ -1169,9 +1230,16 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	if (rc == 0)
 		rc = finish_streams(&cv, &h);
 	/* the header's timestamp is start_date: the absolute origin of the clocks */
-	if (rc == 0 && h.start_date > 0)
-		rc = import_write_origin(outdir, "charisma", 1,
-					 h.start_date * 1000000000ll - (int64_t) to_ns(&cv.r, h.ts), e);
+	int64_t origin;
+	if (rc == 0 && h.start_date > 0 && origin_ns(&cv.r, &h, &origin))
+		rc = weft_fail(e, WEFT_EINPUT,
+			       "%s: byte offset %d: record HEADER (0), fields start_date (%lld s) and timestamp "
+			       "(%llu ticks of %g s): the clock origin they give is out of range: expected "
+			       "start_date minus timestamp within 1678..2262 (ns in 64 bits)",
+			       path, 8 + cv.r.p->lay[R_HEADER].at[K_START], (long long) h.start_date,
+			       (unsigned long long) h.ts, h.unit);
+	else if (rc == 0 && h.start_date > 0)
+		rc = import_write_origin(outdir, "charisma", 1, origin, e);
 	conv_free(&cv);
 	chp_free(&prof);
 	return rc;

@@ -176,11 +176,45 @@ static void rewrite_meta(struct weft_meta *m, int nm, int k, int ninputs, int64_
 	}
 }
 
+/* What an importer wrote and weft cannot read back is weft's fault, not the
+ * log's: the error names the log and the stream inside the conversion, never
+ * the temporary directory (gone when weft exits). */
+static int converted_fails(const struct trace_input *in, struct weft_err *e)
+{
+	char msg[sizeof(e->msg)];
+	size_t n = strlen(in->tmpdir), k = 0;
+	for (const char *p = e->msg; *p && k + 1 < sizeof(msg);) {
+		if (strncmp(p, in->tmpdir, n) == 0) {
+			p += n + (p[n] == '/');
+			continue;
+		}
+		msg[k++] = *p++;
+	}
+	msg[k] = '\0';
+	return weft_fail(e, WEFT_EINTERNAL, "%s: weft cannot read back its own conversion of this log (a weft bug): %s",
+			 in->path, msg);
+}
+
+static int read_input(struct weft_trace *t, int k, const struct trace_opts *o, int64_t *next_app,
+		      struct seen *seen, struct weft_err *e);
+
 static int add_input(struct weft_trace *t, int k, const struct trace_opts *o, int64_t *next_app,
 		     struct seen *seen, struct weft_err *e)
 {
 	struct trace_input *in = &t->inputs[k];
-	if (import_if_file(in, o, e) || read_origin(in, e))
+	if (import_if_file(in, o, e))
+		return -1;
+	int rc = read_input(t, k, o, next_app, seen, e);
+	if (rc && in->tmpdir)
+		return converted_fails(in, e);
+	return rc;
+}
+
+static int read_input(struct weft_trace *t, int k, const struct trace_opts *o, int64_t *next_app,
+		      struct seen *seen, struct weft_err *e)
+{
+	struct trace_input *in = &t->inputs[k];
+	if (read_origin(in, e))
 		return -1;
 	struct weft_found f;
 	if (discover_streams(in->dir, &f, e))

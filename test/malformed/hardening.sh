@@ -152,5 +152,66 @@ else
 	MNT=
 fi
 
+# ---- item 4: the CHARISMA importer -----------------------------------------------
+
+# patch FILE OFFSET OCTAL-BYTES: overwrite bytes in place
+patch() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+
+"$WEFT" synth --format charisma -o c1.log --apps 1 --clients 1 --size 600 --seed 1 >/dev/null 2>&1
+PROBED="weft: c.log: CHARISMA machine profile charisma-default (probed on the header record)"
+
+# client -1 is charisma-default's "no client": it cannot be a client (it
+# became a stream with tid 0 that weft's own reader refused)
+cp c1.log c.log
+for o in 372 600 808; do patch c.log $o '\377\377\377\377'; done
+run 1 "$PROBED
+weft: error: c.log: byte offset 352: record CLIENT_JOIN (3), field client_id: client -1 is the profile's value for no client (no_client): expected the id of one" \
+	import charisma c.log -o imp1
+[ -e imp1 ] && WHY="${WHY}imp1 was written; "
+result charisma-no-client-sentinel "$WHY"
+
+# another negative client keeps its number (tid -2), readable back
+cp c1.log c.log
+for o in 372 600 808; do patch c.log $o '\376\377\377\377'; done
+run 0 "$PROBED" import charisma c.log -o imp2
+[ "$WHY" = "" ] && run 0 "" top imp2
+[ "$WHY" = "" ] && [ ! -d imp2/loom.node-2/proc.2/thread.-2 ] && WHY="no stream thread.-2: $(ls -R imp2 | tr '\n' ' ')"
+result charisma-negative-client "$WHY"
+
+# a start_date whose nanoseconds overflow 64 bits (8-byte time_t profile)
+cat >t8.prof <<'PROF'
+byte = 1 unsigned 1
+char = 1 unsigned 1
+u_short = 2 unsigned 2
+int = 4 signed 4
+long = 4 signed 4
+u_long = 4 unsigned 4
+time_t = 8 signed 8
+double = 8 float 8
+TimestampType = 8 unsigned 8
+BigInt = 8 signed 8
+TraceAppId = 4 signed 4
+TraceClientId = 4 signed 4
+TraceUserId = 4 signed 4
+TraceFileId = 4 signed 4
+TraceFileDesc = 4 signed 4
+TraceAsyncId = 4 signed 4
+name_length = 32
+path_length = 128
+align_max = 0
+tail_padding = yes
+array_size = one_element
+rw_app_fields = present
+no_app = all_ones
+no_client = all_ones
+nodes = per_client
+PROF
+"$WEFT" synth --format charisma --profile t8.prof -o c8.log --apps 1 --clients 1 --size 600 --seed 1 >/dev/null 2>&1
+patch c8.log 16 '\330\374\377\377\377\377\377\177' # 9223372036854775000 s
+run 1 "weft: error: c8.log: byte offset 16: record HEADER (0), fields start_date (9223372036854775000 s) and timestamp (1000 ticks of 1e-06 s): the clock origin they give is out of range: expected start_date minus timestamp within 1678..2262 (ns in 64 bits)" \
+	emu --charisma-profile t8.prof -o e8 c8.log
+[ -e e8 ] && WHY="${WHY}e8 was written; "
+result charisma-origin-overflow "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
