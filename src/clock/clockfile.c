@@ -17,6 +17,7 @@
 
 #include "atomicfile.h"
 #include "clockfile.h"
+#include "jsonscan.h"
 #include "mapfile.h"
 #include "metadata.h"
 #include "strbuf.h"
@@ -92,6 +93,14 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 			 struct weft_err *e)
 {
 	t->form = CLOCK_FORM_WEFT;
+	size_t at;
+	const char *why;
+	if (json_prescan(text, len, &at, &why)) {
+		int line = 1;
+		for (size_t i = 0; i < at; i++)
+			line += text[i] == '\n';
+		return weft_fail(e, WEFT_EINPUT, "%s:%d: byte offset %zu: %s", path, line, at, why);
+	}
 	const char *endp = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &endp, 0);
 	if (!root) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonscan.h"
 #include "mapfile.h"
 #include "metadata.h"
 
@@ -299,6 +300,10 @@ int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *pa
 {
 	struct mctx c = {path, e};
 	memset(m, 0, sizeof(*m));
+	size_t at;
+	const char *why;
+	if (json_prescan(text, len, &at, &why))
+		return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: %s", path, at, why);
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!root) {

@@ -213,5 +213,41 @@ run 1 "weft: error: c8.log: byte offset 16: record HEADER (0), fields start_date
 [ -e e8 ] && WHY="${WHY}e8 was written; "
 result charisma-origin-overflow "$WHY"
 
+# ---- item 5: input checks ---------------------------------------------------------
+
+# the trace small with its first thread's stream.json changed by a command
+# (reading the file on stdin, writing it on stdout): the copy is $1
+jcase() {
+	rm -rf "$1" && cp -R small "$1"
+	J=$(find "$1" -name stream.json | LC_ALL=C sort | head -n 1)
+	shift
+	"$@" <"$J" >"$J.new" && mv "$J.new" "$J"
+}
+# at TEXT: the byte offset of TEXT in $J
+at() { grep -bo -F -e "$1" "$J" | head -n 1 | cut -d: -f1; }
+
+jcase jnul sed 's/"loom": "node00"/"loom": "node\\u0000zz"/'
+o=$(at '\u0000')
+run 1 "weft: error: $J: byte offset $o: \\u0000 inside a string: names and values cannot hold a NUL" top jnul
+result json-escaped-nul "$WHY"
+
+jcase jraw cat
+o=$(($(at '"node00"') + 5))
+{ head -c "$o" "$J"; printf '\000'; tail -c +$((o + 1)) "$J"; } >"$J.new" && mv "$J.new" "$J"
+run 1 "weft: error: $J: byte offset $o: a NUL byte inside a string: names and values cannot hold one" top jraw
+result json-raw-nul "$WHY"
+
+deep=$(printf '%1001s' '' | tr ' ' '[')$(printf '%1001s' '' | tr ' ' ']')
+jcase jdeep sed "s/\"version\": 3,/\"version\": 3, \"deep\": $deep,/"
+o=$(($(at '"deep"') + 8 + 999))
+run 1 "weft: error: $J: byte offset $o: arrays and objects nested more than 1000 deep (weft's JSON reader stops there)" top jdeep
+result json-nested-too-deep "$WHY"
+
+# 1000 levels are fine
+deep=$(printf '%999s' '' | tr ' ' '[')$(printf '%999s' '' | tr ' ' ']')
+jcase jdeep2 sed "s/\"version\": 3,/\"version\": 3, \"deep\": $deep,/"
+run 0 "" top jdeep2
+result json-nested-1000 "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -25,5 +25,6 @@ Suite *vao_open_suite(void);
 Suite *prv_suite(void);
 Suite *modelfile_suite(void);
 Suite *outset_suite(void);
+Suite *jsonscan_suite(void);
 
 #endif
