@@ -43,6 +43,40 @@ const struct weft_import_fmt *import_by_name(const char *name)
 	return NULL;
 }
 
+/* What detection found first that no format starts so: the file is empty,
+ * a NUL or control byte (in the first 64 KiB: text logs have none), or the
+ * first line that is not blank. */
+static void first_line_of(const uint8_t *d, size_t len, char *out, size_t n)
+{
+	long line = 1;
+	for (size_t i = 0; i < len && i < (64u << 10); i++) {
+		if (d[i] < 32 && d[i] != '\t' && d[i] != '\r' && d[i] != '\n') {
+			if (d[i] == 0)
+				snprintf(out, n, "line %ld, byte offset %zu: a NUL byte", line, i);
+			else
+				snprintf(out, n, "line %ld, byte offset %zu: control byte 0x%02x", line, i, d[i]);
+			return;
+		}
+		line += d[i] == '\n';
+	}
+	size_t p = 0;
+	line = 1;
+	while (p < len && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\n'))
+		line += d[p++] == '\n';
+	if (p == len) {
+		snprintf(out, n, "%s", len ? "only blank lines" : "the file is empty");
+		return;
+	}
+	size_t q = p;
+	while (q < len && d[q] != '\n' && q - p < 40)
+		q++;
+	size_t z = q;
+	while (z > p && (d[z - 1] == ' ' || d[z - 1] == '\t' || d[z - 1] == '\r'))
+		z--;
+	snprintf(out, n, "line %ld '%.*s%s' starts none of them", line, (int) (z - p), (const char *) d + p,
+		 q < len && d[q] != '\n' ? "..." : "");
+}
+
 int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
 		  struct weft_err *e)
 {
@@ -70,10 +104,13 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 		for (int i = 0; i < n; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
 				 f[i]->name);
+		char what[160];
+		first_line_of(m.data, m.size, what, sizeof(what));
 		rc = weft_fail(e, WEFT_EINPUT,
 			       "%s: not an ovni trace directory, and not a log in a format weft "
-			       "recognises (%s)",
-			       path, n ? names : "no importer yet");
+			       "recognises (%s): %s; if it is one, name it (emu --format NAME, import NAME "
+			       "FILE) to see what does not match",
+			       path, n ? names : "no importer yet", what);
 	} else {
 		static const struct import_opts none = {0};
 		rc = fmt->convert(path, &m, o ? o : &none, outdir, e);
@@ -85,6 +122,11 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 	}
 	map_close(&m);
 	return rc;
+}
+
+int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off)
+{
+	return weft_fail(e, WEFT_EINPUT, "%s:%ld: byte offset %zu: a NUL byte: a text log has none", path, line, off);
 }
 
 int import_write_origin(const char *outdir, const char *format, int has_epoch, int64_t epoch_ns,

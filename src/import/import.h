@@ -58,6 +58,11 @@ int import_write_origin(const char *outdir, const char *format, int has_epoch, i
 			struct weft_err *e);
 int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, struct weft_err *e);
 
+/* A text log's line holding a NUL byte (at byte offset `off` of the file):
+ * the error "PATH:LINE: byte offset OFF: a NUL byte: a text log has none"
+ * (a NUL would cut every quoted field short). Returns -1. */
+int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off);
+
 /* Remove a directory tree (the temporary conversions). */
 void remove_tree(const char *dir);
 

@@ -46,7 +46,7 @@ static int classify(struct picl *p)
 }
 
 /* 0 not PICL, 1 new, 2 old; -1 contradictory. */
-static int sniff(struct picl *p, const uint8_t *data, size_t len, unsigned *bad_line)
+static int sniff(struct picl *p, const uint8_t *data, size_t len, unsigned *bad_line, size_t *bad_off, int forced)
 {
 	const char *s = (const char *) data, *end = s + len;
 	int verdict = 0, prov = 0, lines = 0, first = 1;
@@ -57,10 +57,13 @@ static int sniff(struct picl *p, const uint8_t *data, size_t len, unsigned *bad_
 			e = end;
 		line++;
 		for (const char *q = s; q < e; q++)
-			if ((unsigned char) *q < 32 && !isspace((unsigned char) *q))
-				return 0; /* binary */
+			if ((unsigned char) *q < 32 && !isspace((unsigned char) *q)) {
+				*bad_line = line; /* binary */
+				*bad_off = (size_t) (q - (const char *) data);
+				return 0;
+			}
 		if (picl_tokenize(p, s, e) == 0 && p->ntk > 0) {
-			if (first && p->ntk == 1)
+			if (first && p->ntk == 1 && !forced)
 				return 0; /* VisAndOr and others start with one token */
 			first = 0;
 			lines++;
@@ -87,7 +90,8 @@ static int picl_detect(const uint8_t *data, size_t len)
 {
 	struct picl p = {0};
 	unsigned bad = 0;
-	int v = sniff(&p, data, len, &bad);
+	size_t boff = 0;
+	int v = sniff(&p, data, len, &bad, &boff, 0);
 	free(p.tk);
 	return v != 0;
 }
@@ -255,7 +259,10 @@ static int read_log(struct picl *p, const char *data, size_t len, int fmt, struc
 				picl_warn(p, at, "record continued on the next line with '\\': joined (PICL files "
 					  "have one record per line)", NULL);
 		}
-		if (picl_tokenize(p, s, q))
+		const char *nul = memchr(s, 0, (size_t) (q - s));
+		if (nul)
+			rc = import_nul_byte(e, p->path, at, (size_t) (nul - data));
+		else if (picl_tokenize(p, s, q))
 			rc = weft_fail(e, WEFT_EINPUT, "%s:%u: a quoted string is not closed: expected '\"'", p->path,
 				       at);
 		else if (p->ntk == 0)
@@ -318,7 +325,10 @@ static int picl_convert(const char *path, struct mapfile *in, const struct impor
 	p.path = path;
 	p.err = e;
 	unsigned bad = 0;
-	int fmt = sniff(&p, data, len, &bad);
+	size_t boff = 0;
+	/* with --format picl the first line is read like the others (its
+	 * error, if any, then says what is wrong with it) */
+	int fmt = sniff(&p, data, len, &bad, &boff, o->format != NULL);
 	if (o->format && strcmp(o->format, "picl-old") == 0)
 		fmt = 2;
 	else if (o->format && strcmp(o->format, "picl-new") == 0)
@@ -329,6 +339,11 @@ static int picl_convert(const char *path, struct mapfile *in, const struct impor
 			       "%s:%u: this line looks like the %s PICL format but earlier lines like the other: "
 			       "expected one format (use --format picl-old or picl-new)",
 			       path, bad, "other");
+	else if (fmt == 0 && bad && data[boff] == 0)
+		rc = import_nul_byte(e, path, bad, boff);
+	else if (fmt == 0 && bad)
+		rc = weft_fail(e, WEFT_EINPUT, "%s:%u: byte offset %zu: control byte 0x%02x: not a PICL trace (PICL logs are text)",
+			       path, bad, boff, data[boff]);
 	else if (fmt == 0)
 		rc = weft_fail(e, WEFT_EINPUT, "%s: not a PICL trace: no line looks like a PICL record", path);
 	if (rc == 0) {

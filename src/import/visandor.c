@@ -512,6 +512,11 @@ static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t l
 				z--;
 			if (a == z)
 				continue;
+			const uint8_t *nul = memchr(data + a, 0, z - a);
+			if (nul) {
+				rc = import_nul_byte(v->err, v->path, line, (size_t) (nul - data));
+				break;
+			}
 			if ((rc = parse_fields(v, data, a, z, line, &r)) != 0)
 				break;
 		}
@@ -543,6 +548,9 @@ static int vao_convert(const char *path, struct mapfile *in, const struct import
 	if (!first_line(data, len, &pos, &b, &e, &line))
 		return weft_fail(err, WEFT_EINPUT, "%s: empty file: expected a VisAndOr flag line (0 or 1)",
 				 path);
+	const uint8_t *nul = memchr(data + b, 0, e - b);
+	if (nul)
+		return import_nul_byte(err, path, line, (size_t) (nul - data));
 	if (e - b != 1 || (data[b] != '0' && data[b] != '1'))
 		return weft_fail(err, WEFT_EINPUT, "%s:%ld: flag line '%.*s': expected a single digit, 0 "
 				 "(AND) or 1 (OR): not a VisAndOr file", path, line,

@@ -72,6 +72,8 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 		}
 		madvise(p, m->size, MADV_SEQUENTIAL);
 		m->data = p;
+	} else {
+		m->data = (const uint8_t *) ""; /* readers may do data + size */
 	}
 	close(fd);
 	return 0;
@@ -79,14 +81,14 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 
 void map_close(struct mapfile *m)
 {
-	if (m->data)
+	if (m->data && m->size)
 		munmap((void *) m->data, m->size);
 	memset(m, 0, sizeof(*m));
 }
 
 void map_release_now(struct mapfile *m, size_t upto)
 {
-	if (!m->data)
+	if (!m->data || !m->size)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
 	size_t end = upto & ~(page - 1);

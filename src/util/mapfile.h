@@ -11,7 +11,7 @@
 #include "err.h"
 
 struct mapfile {
-	const uint8_t *data; /* NULL when the file is empty */
+	const uint8_t *data; /* never NULL: an empty file maps to "" */
 	size_t size;
 	size_t released;     /* bytes below this offset were given back */
 	int keep;            /* not a file mapping (tests): never give pages back */

@@ -249,5 +249,44 @@ jcase jdeep2 sed "s/\"version\": 3,/\"version\": 3, \"deep\": $deep,/"
 run 0 "" top jdeep2
 result json-nested-1000 "$WHY"
 
+# NUL bytes in text logs: the line and the byte offset, never a quote cut short
+"$WEFT" synth --format picl -o p.log --procs 2 -n 50 --seed 1 >/dev/null 2>&1
+"$WEFT" synth --format picl -o pbig.log --procs 2 -n 5000 --seed 1 >/dev/null 2>&1
+"$WEFT" synth --format visandor -o v.log --agents 2 -n 20 >/dev/null 2>&1
+nulline() { # FILE LINE PREFIX OUT: line LINE of FILE becomes PREFIX, a NUL, "1 0 0"
+	{ head -n $(($2 - 1)) "$1"; printf '%s\0001 0 0\n' "$3"; tail -n +$(($2 + 1)) "$1"; } >"$4"
+	echo $(($(head -n $(($2 - 1)) "$1" | wc -c) + ${#3}))
+}
+o=$(nulline p.log 3 "-3 -901 0.0000" pn.log)
+run 1 "weft: error: pn.log:3: byte offset $o: a NUL byte: a text log has none" emu --format picl -o x pn.log
+result picl-nul-forced "$WHY"
+run 1 "weft: error: pn.log: not an ovni trace directory, and not a log in a format weft recognises (charisma, visandor, picl): line 3, byte offset $o: a NUL byte; if it is one, name it (emu --format NAME, import NAME FILE) to see what does not match" \
+	emu -o x pn.log
+result picl-nul-detect "$WHY"
+o=$(nulline pbig.log 3001 "-3 -901 0.0000" pn2.log) # past what detection reads
+run 1 "weft: error: pn2.log:3001: byte offset $o: a NUL byte: a text log has none" emu -o x pn2.log
+result picl-nul-late "$WHY"
+o=$(nulline v.log 3 "ab" vn.log)
+run 1 "weft: error: vn.log:3: byte offset $o: a NUL byte: a text log has none" emu --format visandor -o x vn.log
+result visandor-nul "$WHY"
+printf '0\000\n' >vf.log
+run 1 "weft: error: vf.log:1: byte offset 1: a NUL byte: a text log has none" emu --format visandor -o x vf.log
+result visandor-nul-flag-line "$WHY"
+
+# an empty file (sniff() did NULL + 0, UB) and a first line no format starts so
+: >empty.log
+run 1 "weft: error: empty.log: not a PICL trace: no line looks like a PICL record" emu --format picl -o x empty.log
+result picl-empty "$WHY"
+run 1 "weft: error: empty.log: not an ovni trace directory, and not a log in a format weft recognises (charisma, visandor, picl): the file is empty; if it is one, name it (emu --format NAME, import NAME FILE) to see what does not match" \
+	top empty.log
+result detect-empty "$WHY"
+{ echo "garbage"; cat p.log; } >pg.log
+run 1 "weft: error: pg.log: not an ovni trace directory, and not a log in a format weft recognises (charisma, visandor, picl): line 1 'garbage' starts none of them; if it is one, name it (emu --format NAME, import NAME FILE) to see what does not match" \
+	top pg.log
+result detect-first-line "$WHY"
+run 1 "weft: error: pg.log:1: record of 1 fields: expected at least 6 (record type, event type, timestamp, processor, process, number of data fields)" \
+	emu --format picl -o x pg.log
+result detect-first-line-forced "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
