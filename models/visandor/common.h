@@ -62,8 +62,9 @@ int *vao_cpu_rows(const struct emu *e);
 
 /* Give every agent of the model its CPU (phyid = agent number = tid - 1):
  * the CPU field of its thread row, its cpu.prv row in cpu_row[stream], and
- * its number on that row in slot sc_agent. Returns 0 when there is nothing
- * to write (no Paraver output). */
+ * its number on that row in slot sc_agent (nothing without Paraver output).
+ * Returns 1: the caller goes on to set the agents' first states, which do
+ * not depend on the output (weft stats counts them). */
 int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent);
 
 /* Activity (AGENT_BUSY '[' / AGENT_IDLE) and its field 4 on the thread row. */

@@ -288,5 +288,33 @@ run 1 "weft: error: pg.log:1: record of 1 fields: expected at least 6 (record ty
 	emu --format picl -o x pg.log
 result detect-first-line-forced "$WHY"
 
+# ---- item 6: wrong answers --------------------------------------------------------
+
+# weft stats agrees with thread.prv on the time in every and-fork and
+# or-branch state of every agent (stats dropped the Idle time before an
+# agent's first event: its state was set only when Paraver was written)
+prv_times() { # DIR: "row:state ns" summed over thread.prv's state records
+	awk -F: '$1 == 1 { s[$5 ":" $8] += $7 - $6 } END { for (k in s) print k, s[k] }' "$1/thread.prv" |
+		LC_ALL=C sort
+}
+stats_times() { # LOG DIR MODEL: the same from weft stats, labels as in thread.pcf
+	"$WEFT" stats "$1" 2>/dev/null | awk -v pcf="$2/thread.pcf" -v m="$3" '
+		BEGIN { while ((getline l < pcf) > 0) { if (l == "STATES") on = 1; else if (l == "") on = 0;
+			else if (on) { v = l; sub(/ .*/, "", v); n = l; sub(/^[0-9]+ /, "", n); id[n] = v } } }
+		$2 == m && $3 == "state" && $(NF - 2) > 0 { split($1, t, "/"); n = $5; for (i = 6; i <= NF - 3; i++) n = n " " $i;
+			printf "%s:%s %d\n", t[3], id[n], $(NF - 2) * 1e9 + 0.5 }' | LC_ALL=C sort
+}
+for kind in and or; do
+	"$WEFT" synth --format visandor -o "v$kind.log" --kind $kind --agents 3 -n 60 >/dev/null 2>&1
+	"$WEFT" emu -o "v$kind" "v$kind.log" >/dev/null 2>&1
+	model=andfork
+	[ $kind = or ] && model=orbranch
+	a=$(prv_times "v$kind")
+	b=$(stats_times "v$kind.log" "v$kind" $model)
+	WHY=
+	[ -n "$a" ] && [ "$a" = "$b" ] || WHY="thread.prv: $(echo $a), stats: $(echo $b)"
+	result "stats-visandor-$kind-agrees-with-prv" "$WHY"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
