@@ -4,8 +4,8 @@
  * it works on as a slave (START_BUSY..STOP_BUSY, a stack). The state is
  * Slave while that stack is not empty, else Running branch while a branch
  * runs, else Idle. An or-node is open from MAKE_PUBLIC until each of its
- * branches ended (SUCC, FAIL or CUTTING; each ending counts once while the
- * branch's record lives).
+ * branches ended (SUCC, FAIL or CUTTING; a branch counts once however many
+ * of them it gets: its record says it ended until the node closes).
  * Open nodes (by Nodeid) and the records of their branches (by node and
  * branch) are found in O(1) (visandor/open.h) in reused slots: a node's
  * branch records are chained from it and go when it closes, so no event
@@ -28,8 +28,7 @@ struct ob_key {
 	int32_t branch;
 };
 
-/* What a branch's record says; all zero for a branch not seen yet, or
- * forgotten once it ended (a later event on it starts afresh). */
+/* What a branch's record says; all zero for a branch not seen yet. */
 struct orb_bstate {
 	int ended;
 	int suspended;
@@ -329,8 +328,8 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			"MAKE_PUBLIC has %d branches)", bname[kind], b, (unsigned long long) raw,
 			nd->nbranches - 1, nd->nbranches)) != 0)
 		return rc;
-	/* records are made only to hold a state other than zero (a START or
-	 * an end that is forgotten at once needs none) */
+	/* records are made only to hold a state other than zero (a START
+	 * needs none; an end makes one, kept until the node closes) */
 	struct orb_branch *br = vao_open_find(&o->br, branch_key(nd->id, b));
 	const struct orb_bstate *bs = br ? &br->s : &no_bstate;
 	int on_me = g->running && g->node == nd->id && g->branch == b;
@@ -392,12 +391,12 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 				"expected as many STOP_BUSY as START_BUSY", bname[kind], b,
 				(unsigned long long) raw, bs->nbusy)) != 0)
 			return rc;
-		/* ended: kept while suspended or busy, else forgotten (a later
-		 * event on it starts afresh) */
-		if (br && (br->s.suspended || br->s.nbusy))
-			br->s.ended = 1;
-		else if (br)
-			memset(&br->s, 0, sizeof(br->s));
+		/* ended: the record keeps it until the node closes, so that a
+		 * second ending of the branch (a CUT, then its FAIL) does not
+		 * count again and close the node before its other branches */
+		if (!br)
+			br = branch(o, nd, b);
+		br->s.ended = 1;
 		if (++nd->nended >= nd->nbranches)
 			close_node(e, nd);
 	}

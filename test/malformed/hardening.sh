@@ -316,5 +316,11 @@ for kind in and or; do
 	result "stats-visandor-$kind-agrees-with-prv" "$WHY"
 done
 
+# an or-branch cut and then failed ends once: its node stays open for the
+# other branch (it closed early, and branch 1's events found no node)
+printf '1\n 1 5 0 0 1000 0\n 4 20 1 2 1000 0\n 9 21 1 0 1000 0\n 10 26 1 0 1000 0\n 11 23 1 0 1000 0\n 12 21 1 1 1001 1\n 15 22 1 1 1001 1\n 16 6 0 0 1000 0\n' >cutfail.log
+run 0 "" emu --strict -q -o cutfail cutfail.log
+result orbranch-cut-then-fail "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
