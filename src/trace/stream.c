@@ -472,7 +472,23 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 
 int stream_first_clock(const struct weft_stream *s, uint64_t *clock)
 {
-	if (!s->active || s->map.size < OBS_HEADER_SIZE + OBS_EV_HEADER)
+	if (!s->active) {
+		/* a stream not opened (dump --stream shows others): its clock
+		 * still places the trace's reference, so read it from the file */
+		struct mapfile m;
+		struct weft_err e;
+		int swap, ok = 0;
+		if (map_open(&m, s->obs_path, &e))
+			return 0;
+		if (m.size >= OBS_HEADER_SIZE + OBS_EV_HEADER &&
+		    obs_check_header(m.data, m.size, &swap, s->obs_path, &e) == 0) {
+			*clock = obs_u64(m.data + OBS_HEADER_SIZE + 4, swap);
+			ok = 1;
+		}
+		map_close(&m);
+		return ok;
+	}
+	if (s->map.size < OBS_HEADER_SIZE + OBS_EV_HEADER)
 		return 0;
 	*clock = obs_u64(s->map.data + OBS_HEADER_SIZE + 4, s->swap);
 	return 1;

@@ -143,7 +143,9 @@ static inline int stream_next(struct weft_stream *s, struct weft_err *e)
 }
 void stream_close(struct weft_stream *s);
 /* The raw clock of the stream's first event, read without moving the cursor
- * (call before the first stream_next); 0 when the stream has no event. */
+ * (call before the first stream_next); a stream not opened (left out by
+ * --stream) is read from its file, since clock references (a drift table's
+ * t_ref) depend on the whole trace. 0 when the stream has no event. */
 int stream_first_clock(const struct weft_stream *s, uint64_t *clock);
 
 #endif

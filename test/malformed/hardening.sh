@@ -322,5 +322,30 @@ printf '1\n 1 5 0 0 1000 0\n 4 20 1 2 1000 0\n 9 21 1 0 1000 0\n 10 26 1 0 1000 
 run 0 "" emu --strict -q -o cutfail cutfail.log
 result orbranch-cut-then-fail "$WHY"
 
+# dump --stream with a drift table prints the times of the whole trace (the
+# reference host's first event placed t_ref only when its streams were shown)
+bytes() { for b in "$@"; do printf "\\$(printf '%03o' "$b")"; done; }
+u64le() { _v=$1; _i=0; while [ $_i -lt 8 ]; do bytes $((_v & 255)); _v=$((_v >> 8)); _i=$((_i + 1)); done; }
+ovni_stream() { # DIR LOOM TID CLOCK...: a thread stream with OHp/OHr events at the clocks
+	mkdir -p "$1"
+	printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread","tid":%s,"pid":%s,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],"finished":1,"require":{"ovni":"1.1.0"}}}\n' \
+		"$3" "$3" "$2" >"$1/stream.json"
+	_d=$1
+	shift 3
+	{ printf 'ovni'; bytes 1 0 0 0; _m=OHp; for _c in "$@"; do bytes 0; printf '%s' $_m; u64le "$_c"; _m=OHr; done; } >"$_d/stream.obs"
+}
+ovni_stream drift/loom.h0/proc.1/thread.1 h0 1 1000 2000
+ovni_stream drift/loom.h1/proc.2/thread.2 h1 2 1000000000 1000000100
+{
+	printf '%-20s %-20s %-20s\n' wallclock h0 h1
+	printf '%-20s %-20s %-20s\n' 1700000000.000000 0 0
+	printf '%-20s %-20s %-20s\n' 1700000001.000000 0 1000000
+} >drift.txt
+"$WEFT" dump -c drift.txt drift 2>/dev/null | grep ' h1/' >"$IO/all"
+"$WEFT" dump -c drift.txt --stream loom.h1 drift 2>/dev/null >"$IO/one"
+WHY=
+[ -s "$IO/all" ] && cmp -s "$IO/all" "$IO/one" || WHY="merged: $(cat "$IO/all" | tr '\n' ' '), --stream: $(cat "$IO/one" | tr '\n' ' ')"
+result dump-stream-drift-same-times "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
