@@ -130,6 +130,49 @@ static int find_input(const struct weft_trace *t, const char *name)
 	return -1;
 }
 
+/* A span of ns in words: years, days, hours or seconds. */
+static void span_words(int64_t ns, char *out, size_t n)
+{
+	double s = (double) ns / 1e9;
+	if (s >= 365.25 * 86400)
+		snprintf(out, n, "%.1f years", s / (365.25 * 86400));
+	else if (s >= 86400)
+		snprintf(out, n, "%.1f days", s / 86400);
+	else
+		snprintf(out, n, "%.1f hours", s / 3600);
+}
+
+/* Inputs aligned by their absolute clocks whose starts are hours apart are
+ * not one run (an ovni trace's clock, taken as absolute, and a CHARISMA
+ * log's 1992 start date are decades apart): refused unless --align places
+ * them, with the offset that starts the later one with the earlier. */
+static int far_apart(const struct weft_trace *t, const int64_t *first, const int *has, struct weft_err *e)
+{
+	int lo = -1, hi = -1;
+	for (int k = 0; k < t->ninputs; k++) {
+		if (!has[k] || !t->inputs[k].absolute)
+			continue;
+		int64_t a = first[k] + t->input_shift[k];
+		if (lo < 0 || a < first[lo] + t->input_shift[lo])
+			lo = k;
+		if (hi < 0 || a > first[hi] + t->input_shift[hi])
+			hi = k;
+	}
+	if (lo < 0)
+		return 0;
+	int64_t gap = (first[hi] + t->input_shift[hi]) - (first[lo] + t->input_shift[lo]);
+	if (gap <= CLOCK_GATE_NS)
+		return 0;
+	char words[64];
+	span_words(gap, words, sizeof(words));
+	return weft_fail(e, WEFT_EINPUT,
+			 "%s starts %s after %s by their absolute clocks (an ovni trace's own clock, a "
+			 "converted log's start date): they are not one run; to show them on one timeline "
+			 "pass --align %s=-%lld.%09llds (starts it with %s) or another offset",
+			 t->inputs[hi].path, words, t->inputs[lo].path, t->inputs[hi].path,
+			 (long long) (gap / 1000000000), (long long) (gap % 1000000000), t->inputs[lo].path);
+}
+
 /* Alignment of the inputs, then the common bias. */
 static int shifts(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e)
 {
@@ -161,7 +204,7 @@ static int shifts(struct weft_trace *t, const struct clock_opts *o, struct weft_
 		if (n > 1 && has[k])
 			t->input_shift[k] = t->inputs[k].absolute && have_abs ? t->inputs[k].epoch - origin : -first[k];
 	}
-	int rc = 0;
+	int rc = o->nalign ? 0 : far_apart(t, first, has, e);
 	for (int a = 0; a < o->nalign && rc == 0; a++) {
 		int k = find_input(t, o->align[a].input);
 		if (k < 0)

@@ -347,5 +347,17 @@ WHY=
 [ -s "$IO/all" ] && cmp -s "$IO/all" "$IO/one" || WHY="merged: $(cat "$IO/all" | tr '\n' ' '), --stream: $(cat "$IO/one" | tr '\n' ' ')"
 result dump-stream-drift-same-times "$WHY"
 
+# an ovni trace (its clock taken as absolute) and a CHARISMA log of 1992: 24
+# years apart by their absolute clocks, refused without --align (it drew a
+# 24-year timeline without a word); the offset it suggests works
+run 1 "weft: c1.log: CHARISMA machine profile charisma-default (probed on the header record)
+weft: warning: only 1 of 2 looms have rank information; ordering looms by name
+weft: error: c1.log starts 24.1 years after small by their absolute clocks (an ovni trace's own clock, a converted log's start date): they are not one run; to show them on one timeline pass --align c1.log=-759999000.000001000s (starts it with small) or another offset" \
+	emu -o mixed small c1.log
+[ -e mixed ] && WHY="${WHY}mixed was written; "
+result inputs-decades-apart "$WHY"
+run 0 "weft: warning: only 1 of 2 looms have rank information; ordering looms by name" emu -q -o mixed --align c1.log=-759999000.000001000s small c1.log
+result inputs-decades-apart-aligned "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
