@@ -47,6 +47,23 @@ int clockopts_parse(const char *cmd, struct clockopts *c, int code, const char *
 	}
 }
 
+int importopts_parse(struct import_opts *o, int code, const char *arg)
+{
+	switch (code) {
+	case CLOCKOPT_FORMAT:
+		o->format = arg;
+		return 1;
+	case CLOCKOPT_TIME_UNIT:
+		o->time_unit = arg;
+		return 1;
+	case CLOCKOPT_PROFILE:
+		o->profile = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void clockopts_apply(const struct clockopts *c, struct emu_opts *o)
 {
 	o->no_clock_files = c->mode == SYNC_NONE;

@@ -40,4 +40,18 @@ enum {
 	{"time-unit", required_argument, 0, CLOCKOPT_TIME_UNIT},                                         \
 	{"charisma-profile", required_argument, 0, CLOCKOPT_PROFILE}
 
+/* The three options that say how to read a legacy log given as TRACE, for
+ * the commands without clock options (dump, top, query): the same names,
+ * codes and help lines as emu's. */
+#define IMPORTOPTS_LONG                                                                                 \
+	{"format", required_argument, 0, CLOCKOPT_FORMAT},                                               \
+	{"time-unit", required_argument, 0, CLOCKOPT_TIME_UNIT},                                         \
+	{"charisma-profile", required_argument, 0, CLOCKOPT_PROFILE}
+#define IMPORTOPTS_HELP                                                                                 \
+	"      --format NAME   read TRACE as this log format instead of detecting it\n"                  \
+	"      --time-unit U   time unit of a VisAndOr log (ns, us, ms, s)\n"                            \
+	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
+/* 1 if `code` was one of them (stored in *o), else 0. */
+int importopts_parse(struct import_opts *o, int code, const char *arg);
+
 #endif

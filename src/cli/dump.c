@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clockopts.h"
 #include "model.h"
 #include "evtable.h"
 #include "merge.h"
@@ -18,7 +19,8 @@
 #include "trace.h"
 
 static const char dump_help[] =
-	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] [--model FILE]... TRACE\n"
+	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] [--model FILE]...\n"
+	"                 [--format NAME] TRACE\n"
 	"\n"
 	"Print every event of the ovni trace directory TRACE, merged in time order\n"
 	"(raw clocks, ties broken by stream path order, then by position), one per line:\n"
@@ -38,6 +40,7 @@ static const char dump_help[] =
 	"                      time counts from the first event, without clock offsets)\n"
 	"      --model FILE    read a model file first (as weft emu --model): its\n"
 	"                      events print their sentences\n"
+	IMPORTOPTS_HELP
 	"  -h, --help          show this help\n";
 
 /* Payload bytes printed at most per event (jumbo events can be huge). */
@@ -68,8 +71,10 @@ int cmd_dump(int argc, char **argv)
 		{"filter", required_argument, 0, 'F'},
 		{"model", required_argument, 0, 'm'},
 		{"help", no_argument, 0, 'h'},
+		IMPORTOPTS_LONG,
 		{0, 0, 0, 0},
 	};
+	struct import_opts imp = {0};
 	int hex = 0;
 	const char *only = NULL, *filter = NULL, *clock_file = NULL;
 	int c;
@@ -99,6 +104,8 @@ int cmd_dump(int argc, char **argv)
 			fputs(dump_help, stdout);
 			return 0;
 		default:
+			if (importopts_parse(&imp, c, optarg))
+				break;
 			return cli_bad_option("dump", c, optopt, argv, optind);
 		}
 	}
@@ -123,7 +130,7 @@ int cmd_dump(int argc, char **argv)
 		}
 	}
 	struct weft_trace t;
-	struct trace_opts to = {.mode = STREAM_ORDERED, .only = only};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .only = only, .import = &imp};
 	if (trace_open(&t, argv[optind], &to, &e)) {
 		if (q)
 			query_free(q);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clockopts.h"
 #include "emu.h"
 #include "merge.h"
 #include "clocksetup.h"
@@ -25,7 +26,7 @@
 #include "trace.h"
 
 static const char query_help[] =
-	"Usage: weft query [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE PATTERN...\n"
+	"Usage: weft query [--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"
 	"       weft query -i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n"
 	"\n"
 	"Check event patterns against every event of TRACE in merged time order, in\n"
@@ -49,6 +50,7 @@ static const char query_help[] =
 	"      --json            one JSON object per line, and a final summary object\n"
 	"  -c, --clock FILE      clock offset table (default TRACE/clock-offsets.txt)\n"
 	"  -k, --keep-going      with the emulator: model errors become warnings\n"
+	IMPORTOPTS_HELP
 	"  -h, --help            show this help\n";
 
 static const char repl_help[] =
@@ -75,6 +77,7 @@ struct qsession {
 	struct outbuf out;
 	const char *trace;
 	const char *clock_file;
+	struct import_opts imp;
 	int keep_going, interactive, tty, use_emu;
 	/* the source */
 	int open;
@@ -109,6 +112,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		o.outdir = NULL;
 		o.keep_going = s->keep_going;
 		o.quiet = 1;
+		o.imp = s->imp;
 		if (emu_open(&s->emu, s->trace, &o, e))
 			return -1;
 		s->emu.on_event = on_event;
@@ -118,7 +122,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		query_start(&s->q, query_merge_t0(&s->emu.merge));
 		return 0;
 	}
-	struct trace_opts to = {.mode = STREAM_ORDERED};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &s->imp};
 	if (trace_open(&s->tr, s->trace, &to, e)) {
 		s->open = 0;
 		return -1;
@@ -423,6 +427,7 @@ int cmd_query(int argc, char **argv)
 		{"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},
 		{"help", no_argument, 0, 'h'},
+		IMPORTOPTS_LONG,
 		{0, 0, 0, 0},
 	};
 	struct qsession *s = weft_xcalloc(1, sizeof(*s));
@@ -453,6 +458,8 @@ int cmd_query(int argc, char **argv)
 			free(s);
 			return 0;
 		default:
+			if (importopts_parse(&s->imp, c, optarg))
+				break;
 			free(files);
 			free(s);
 			return cli_bad_option("query", c, optopt, argv, optind);

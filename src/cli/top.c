@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clockopts.h"
 #include "clocksetup.h"
 #include "model.h"
 #include "outbuf.h"
 #include "trace.h"
 
 static const char top_help[] =
-	"Usage: weft top [-c CLOCKFILE] TRACE\n"
+	"Usage: weft top [-c CLOCKFILE] [--format NAME] TRACE\n"
 	"\n"
 	"Count the events of the ovni trace directory TRACE. Prints one line per MCV,\n"
 	"most frequent first (ties in MCV byte order), in ovnitop's layout; then the\n"
@@ -26,6 +27,7 @@ static const char top_help[] =
 	"Options:\n"
 	"  -c, --clock FILE  correct the clocks with FILE (weft sync's clock file or an\n"
 	"                    ovnisync offset or drift table)\n"
+	IMPORTOPTS_HELP
 	"  -h, --help   show this help\n";
 
 #define NCH 94
@@ -49,10 +51,12 @@ int cmd_top(int argc, char **argv)
 	static const struct option opts[] = {
 		{"clock", required_argument, 0, 'c'},
 		{"help", no_argument, 0, 'h'},
+		IMPORTOPTS_LONG,
 		{0, 0, 0, 0},
 	};
 	int c;
 	const char *clock_file = NULL;
+	struct import_opts imp = {0};
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
@@ -64,6 +68,8 @@ int cmd_top(int argc, char **argv)
 			fputs(top_help, stdout);
 			return 0;
 		}
+		if (importopts_parse(&imp, c, optarg))
+			continue;
 		return cli_bad_option("top", c, optopt, argv, optind);
 	}
 	if (argc - optind != 1)
@@ -71,7 +77,7 @@ int cmd_top(int argc, char **argv)
 				       argc - optind);
 	struct weft_err e = {0};
 	struct weft_trace t;
-	struct trace_opts to = {.mode = STREAM_RAW};
+	struct trace_opts to = {.mode = STREAM_RAW, .import = &imp};
 	if (trace_open(&t, argv[optind], &to, &e))
 		return cli_report(&e);
 	struct clock_opts co = {.file = clock_file};

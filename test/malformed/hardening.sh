@@ -359,5 +359,24 @@ result inputs-decades-apart "$WHY"
 run 0 "weft: warning: only 1 of 2 looms have rank information; ordering looms by name" emu -q -o mixed --align c1.log=-759999000.000001000s small c1.log
 result inputs-decades-apart-aligned "$WHY"
 
+# ---- item 8: options ----------------------------------------------------------------
+
+# dump, top and query read a CHARISMA log of a non-default profile, and a
+# VisAndOr log in another time unit, as emu does
+"$WEFT" synth --format charisma --profile t8.prof -o c8top.log --apps 1 --clients 1 --size 600 --seed 1 >/dev/null 2>&1
+run 0 "" top --charisma-profile t8.prof c8top.log
+[ "$WHY" = "" ] && [ "$(head -n 1 "$IO/out")" != "FC.          1" ] && WHY="top printed $(head -n 1 "$IO/out")"
+result top-charisma-profile "$WHY"
+run 0 "" dump --charisma-profile t8.prof c8top.log
+[ "$WHY" = "" ] && [ "$(head -n 1 "$IO/out")" != "1001000 FP+ node0/2/1 joins its application" ] &&
+	WHY="dump printed $(head -n 1 "$IO/out")"
+result dump-charisma-profile "$WHY"
+run 0 "" query --charisma-profile t8.prof c8top.log 'o: when mcv = "FO." do count'
+[ "$WHY" = "" ] && [ "$(cat "$IO/out")" != "o: count 1" ] && WHY="query printed $(cat "$IO/out")"
+result query-charisma-profile "$WHY"
+run 0 "" dump --time-unit ms --format visandor vand.log
+[ "$WHY" = "" ] && [ "$(sed -n 3p "$IO/out" | cut -d' ' -f1-2)" != "3000001 AF." ] && WHY="dump printed $(sed -n 3p "$IO/out")"
+result dump-time-unit "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
