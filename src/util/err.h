@@ -10,9 +10,10 @@
 
 enum weft_exit {
 	WEFT_OK = 0,       /* success */
-	WEFT_EINPUT = 1,   /* the input is malformed or inconsistent */
+	WEFT_EINPUT = 1,   /* the input is malformed or inconsistent; or the system
+			    * refuses an output: full disk, quota, file size */
 	WEFT_EUSAGE = 2,   /* bad command line */
-	WEFT_EINTERNAL = 3 /* out of memory, I/O on outputs, a bug */
+	WEFT_EINTERNAL = 3 /* out of memory, other I/O failures, a bug */
 };
 
 struct weft_err {
