@@ -703,7 +703,8 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	b->fd = open(b->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (b->fd < 0) {
 		int er = errno;
-		weft_fail(e, weft_io_code(er), "%s: cannot create: %s", b->tmp_path, strerror(er));
+		weft_fail(e, weft_io_code(er), "%s: cannot create its temporary %s: %s", b->path, b->tmp_path,
+			  strerror(er));
 		free(b->path);
 		free(b->tmp_path);
 		return -1;
