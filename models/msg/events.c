@@ -7,6 +7,15 @@ static const struct weft_evdecl msg_events[] = {
 	 "enters PICL event %{type} (data %{a} %{b} %{c})", msg_entry},
 	{"XE]", 0, "i32 type, i32 a, i32 b, i32 c",
 	 "exits PICL event %{type} (data %{a} %{b} %{c})", msg_exit},
+	/* message calls: the same payload with named fields (the importer
+	 * picks the row by PICL event type) */
+	{"XS[", 0, "i32 type, i32 size, i32 tag, i32 dst",
+	 "enters PICL event %{type}: sends %{size} bytes of type %{tag} to processor %{dst}", msg_entry},
+	{"XR[", 0, "i32 type, i32 tag, i32 src, i32 proc",
+	 "enters PICL event %{type}: receives type %{tag} from processor %{src} process %{proc} (-1: any)",
+	 msg_entry},
+	{"XR]", 0, "i32 type, i32 size, i32 tag, i32 src",
+	 "exits PICL event %{type}: received %{size} bytes of type %{tag} from processor %{src}", msg_exit},
 	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c",
 	 "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
 	{"XU.", 0, "i32 rtype, i32 type", "writes user record %{rtype} of event %{type}", msg_user},

@@ -125,6 +125,32 @@ static inline void xev(struct pstream *s, const char *mcv, uint64_t clk, int32_t
 	ow_event_mcv(&s->w, mcv, clk, pl, sizeof(pl));
 }
 
+/* The MCV of a PICL call's entry or exit: message calls get rows whose
+ * fields are named (models/msg/events.c): a send's entry XS[ (size, tag,
+ * dst), a receive's entry XR[ (the requested tag, src, proc) and the exit
+ * that completes it XR] (size, tag, src); any other call XE[ / XE] (a, b,
+ * c). The payload is the same four i32 whatever the MCV. */
+static const char *call_mcv(int entry, int32_t type)
+{
+	switch (type) {
+	case -21: /* send0 */
+	case -27: /* sendbegin0 (its exit gives the request id) */
+		return entry ? "XS[" : "XE]";
+	case -51: /* recv0 variants and wait0: requested, then received */
+	case -52:
+	case -56:
+		return entry ? "XR[" : "XR]";
+	case -57: /* recvbegin0 (its exit gives the request id) */
+		return entry ? "XR[" : "XE]";
+	case -58: /* completions of a request: the received message at exit */
+	case -60:
+	case -61:
+		return entry ? "XE[" : "XR]";
+	default:
+		return entry ? "XE[" : "XE]";
+	}
+}
+
 static int64_t mark_value(int32_t type)
 {
 	return type >= 0 ? (int64_t) type + 1 : type; /* old collective blocks: -1..-4 */
@@ -200,7 +226,7 @@ static int write_records(struct picl *p, const char *outdir)
 			if (picl_is_file(r->type))
 				picl_file_event(&s->w, r, clk);
 			else
-				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
+				xev(s, call_mcv(1, r->type), clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_EXIT:
 			if (!pop_type(s->sys, &s->nsys, r->type)) {
@@ -210,7 +236,7 @@ static int write_records(struct picl *p, const char *outdir)
 			if (picl_is_file(r->type))
 				picl_file_event(&s->w, r, clk);
 			else
-				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+				xev(s, call_mcv(0, r->type), clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_MARK:
 			if (picl_is_file(r->type))

@@ -378,5 +378,16 @@ run 0 "" dump --time-unit ms --format visandor vand.log
 [ "$WHY" = "" ] && [ "$(sed -n 3p "$IO/out" | cut -d' ' -f1-2)" != "3000001 AF." ] && WHY="dump printed $(sed -n 3p "$IO/out")"
 result dump-time-unit "$WHY"
 
+# message fields have names in dump and query: size, tag, dst, src
+run 0 "" dump p.log
+grep -m 1 ' XS\[ ' "$IO/out" >"$IO/line"
+[ "$WHY" = "" ] && [ "$(cat "$IO/line")" != "143001 XS[ picl.0/1/1 enters PICL event -21: sends 1096 bytes of type 1 to processor 1" ] &&
+	WHY="dump printed $(cat "$IO/line")"
+result dump-message-fields "$WHY"
+run 0 "" query p.log 'big: when size > 1100 and tag = 1 do count' 'from1: when mcv = "XR]" and src = 1 do count' 'to1: when dst = 1 do count'
+[ "$WHY" = "" ] && [ "$(cat "$IO/out" | tr '\n' ' ')" != "big: count 2 from1: count 3 to1: count 3 " ] &&
+	WHY="query printed $(cat "$IO/out" | tr '\n' ' ')"
+result query-message-fields "$WHY"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
