@@ -7,47 +7,21 @@
 #   WEFT=/abs/path/to/weft sh test/malformed/hardening.sh
 #
 # Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" per case, then
-# "N passed, M failed"; exits 1 on failures. Cases needing a tmpfs mount
-# (root) are skipped with a message elsewhere.
+# "N passed, M failed" (test/lib.sh); exits 1 on failures. Cases needing a
+# tmpfs mount (root) are skipped, with a message, where mounting fails.
 
 set -u
-
-case ${WEFT:-} in
-/*) ;;
-*)
-	echo "hardening.sh: set WEFT to the weft binary (an absolute path)" >&2
-	exit 2
-	;;
-esac
-[ -x "$WEFT" ] || { echo "hardening.sh: $WEFT is not an executable file" >&2; exit 2; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-hardening.XXXXXX") || exit 2
+. "$(dirname "$0")/../lib.sh"
+need WEFT
 MNT=
-cleanup() {
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT PIPE TERM
-IO=$TMP/io
+# a tmpfs still mounted when the script ends (a failed case) goes first
+trap '[ -n "$MNT" ] && umount "$MNT" 2>/dev/null; lib_cleanup' EXIT
+IO=$tmp/io
 mkdir "$IO" || exit 2
-cd "$TMP" || exit 2
-
-pass=0
-fail=0
-result() { # NAME WHY ("" = passed)
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "ok $1"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $1: $2"
-	fi
-}
-skip() { echo "skip $1: $2"; }
+cd "$tmp" || exit 2
 
 # run RC STDERR ARGS...: weft ARGS must exit RC with exactly STDERR (a
-# trailing newline added); sets WHY ("" when it did).
+# trailing newline aside); sets WHY ("" when it did).
 run() {
 	_rc=$1 _err=$2
 	shift 2
@@ -120,7 +94,7 @@ result outputs-stale-temporaries "$WHY"
 # a full file system (tmpfs of a size that fits the plain temporaries but not
 # the compressed copy, then one that fits nothing): ENOSPC named, no output,
 # and a previous complete output stays as it was
-MNT=$TMP/mnt
+MNT=$tmp/mnt
 mkdir "$MNT"
 if ! mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
 	MNT=
@@ -389,5 +363,4 @@ run 0 "" query p.log 'big: when size > 1100 and tag = 1 do count' 'from1: when m
 	WHY="query printed $(cat "$IO/out" | tr '\n' ' ')"
 result query-message-fields "$WHY"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
