@@ -9,7 +9,6 @@
 #include "lp.h"
 
 #define BUF 512                 /* points buffered per link before a hull merge */
-#define LP_MAX_CELLS (1u << 24) /* tableau size a component may need */
 #define PENALTY 1e-6            /* one-sided components: weight of the correction size */
 
 struct est_link {
@@ -121,12 +120,12 @@ struct comp {
 	struct est_link **links;
 	int nlinks;
 	int m;          /* constraints (hull vertices) */
-	double *A;      /* m x nv (the split variables, z excluded) */
-	double *c;      /* v - u - L */
+	struct lp_row *base; /* slack_r = b + row . x over the split variables */
 	int nv;         /* 4 (k - 1) */
 };
 
-/* Row of a constraint over the split variables: slack = c + row . x. */
+/* Row of a constraint over the split variables: slack = c + row . x (at
+ * most 8 terms: p+, p-, q+, q- of the sender and of the receiver). */
 static void fill_rows(struct comp *cp, const struct estimator *x, int64_t t0, double span)
 {
 	int r = 0;
@@ -134,29 +133,44 @@ static void fill_rows(struct comp *cp, const struct estimator *x, int64_t t0, do
 		const struct est_link *l = cp->links[i];
 		int vs = cp->var[l->k.from], vr = cp->var[l->k.to];
 		for (int h = 0; h < l->nh; h++, r++) {
-			double *row = cp->A + (size_t) r * (size_t) cp->nv;
+			struct lp_row *row = &cp->base[r];
 			double alpha = (double) (l->hull[h].v - t0) / span, beta = (double) (l->hull[h].u - t0) / span;
+			row->nz = 0;
 			/* slack = (v - u - L) + p_r + q_r alpha - p_s - q_s beta */
 			if (vr >= 0) {
-				row[vr] += 1, row[vr + 1] -= 1;
-				row[vr + 2] += alpha, row[vr + 3] -= alpha;
+				const double a[4] = {1, -1, alpha, -alpha};
+				for (int q = 0; q < 4; q++)
+					row->j[row->nz] = vr + q, row->a[row->nz++] = a[q];
 			}
 			if (vs >= 0) {
-				row[vs] -= 1, row[vs + 1] += 1;
-				row[vs + 2] -= beta, row[vs + 3] += beta;
+				const double a[4] = {-1, 1, -beta, beta};
+				for (int q = 0; q < 4; q++)
+					row->j[row->nz] = vs + q, row->a[row->nz++] = a[q];
 			}
-			cp->c[r] = (double) (l->hull[h].v - l->hull[h].u) - (double) x->min_latency;
+			row->b = (double) (l->hull[h].v - l->hull[h].u) - (double) x->min_latency;
 		}
 	}
 }
 
 static double slack_at(const struct comp *cp, int r, const double *y)
 {
-	const double *row = cp->A + (size_t) r * (size_t) cp->nv;
-	double s = cp->c[r];
-	for (int j = 0; j < cp->nv; j++)
-		s += row[j] * y[j];
+	const struct lp_row *row = &cp->base[r];
+	double s = row->b;
+	for (int q = 0; q < row->nz; q++)
+		s += row->a[q] * y[row->j[q]];
 	return s;
+}
+
+/* The constraint -row . x <= rhs (slack_r(x) >= b - rhs), and with `z`, one
+ * more term + x[z]. */
+static void negated(struct lp_row *out, const struct lp_row *row, double rhs, int z)
+{
+	out->nz = row->nz;
+	for (int q = 0; q < row->nz; q++)
+		out->j[q] = row->j[q], out->a[q] = -row->a[q];
+	if (z >= 0)
+		out->j[out->nz] = z, out->a[out->nz++] = 1;
+	out->b = rhs;
 }
 
 /* maximise z (slack_r >= z for all r); penalty > 0: minus penalty x |x|,
@@ -166,66 +180,35 @@ static enum lp_status max_min(const struct comp *cp, double penalty, double *y, 
 	int m = cp->m + (penalty > 0), n = cp->nv + 1;
 	double zmin = 0;
 	for (int r = 0; r < cp->m; r++)
-		if (r == 0 || cp->c[r] < zmin)
-			zmin = cp->c[r];
-	double *A = weft_xcalloc((size_t) m * (size_t) n, sizeof(double));
-	double *b = weft_xcalloc((size_t) m, sizeof(double));
+		if (r == 0 || cp->base[r].b < zmin)
+			zmin = cp->base[r].b;
+	struct lp_row *rows = weft_xmalloc((size_t) m * sizeof(*rows));
 	double *cost = weft_xcalloc((size_t) n, sizeof(double));
 	double *sol = weft_xcalloc((size_t) n, sizeof(double));
 	/* z = z' + zmin, z' >= 0: -row . x + z' <= c - zmin */
-	for (int r = 0; r < cp->m; r++) {
-		const double *row = cp->A + (size_t) r * (size_t) cp->nv;
-		for (int j = 0; j < cp->nv; j++)
-			A[(size_t) r * (size_t) n + (size_t) j] = -row[j];
-		A[(size_t) r * (size_t) n + (size_t) cp->nv] = 1;
-		b[r] = cp->c[r] - zmin;
-	}
+	for (int r = 0; r < cp->m; r++)
+		negated(&rows[r], &cp->base[r], cp->base[r].b - zmin, cp->nv);
 	if (penalty > 0) {
-		A[(size_t) cp->m * (size_t) n + (size_t) cp->nv] = 1; /* z' <= -zmin: z <= 0 */
-		b[cp->m] = zmin < 0 ? -zmin : 0;
+		rows[cp->m] = (struct lp_row) {.nz = 1, .j = {cp->nv}, .a = {1}, .b = zmin < 0 ? -zmin : 0};
 		for (int j = 0; j < cp->nv; j++)
 			cost[j] = -penalty;
 	}
 	cost[cp->nv] = 1;
 	double obj;
-	enum lp_status st = lp_max(m, n, A, b, cost, sol, &obj);
+	struct lp *p = lp_new(n, rows, m);
+	enum lp_status st = lp_solve(p, cost, sol, &obj);
 	if (st == LP_OPTIMAL) {
 		memcpy(y, sol, (size_t) cp->nv * sizeof(double));
 		*z = sol[cp->nv] + zmin;
 	}
-	free(A);
-	free(b);
+	lp_free(p);
+	free(rows);
 	free(cost);
 	free(sol);
 	return st;
 }
 
-/* max of w . d over d with slack_r(y0 + d) >= 0, d split (4 per loom);
- * 0 and *out set, or -1 when unbounded (or not solved). */
-static int extreme(const struct comp *cp, const double *s0, const double *w, double *out)
-{
-	int m = cp->m, n = cp->nv;
-	double *A = weft_xcalloc((size_t) m * (size_t) n, sizeof(double));
-	double *b = weft_xcalloc((size_t) m, sizeof(double));
-	double *sol = weft_xcalloc((size_t) n, sizeof(double));
-	for (int r = 0; r < m; r++) {
-		const double *row = cp->A + (size_t) r * (size_t) n;
-		for (int j = 0; j < n; j++)
-			A[(size_t) r * (size_t) n + (size_t) j] = -row[j];
-		b[r] = s0[r] > 0 ? s0[r] : 0;
-	}
-	double obj;
-	int rc = lp_max(m, n, A, b, w, sol, &obj) == LP_OPTIMAL ? 0 : -1;
-	if (rc == 0)
-		*out = obj;
-	free(A);
-	free(b);
-	free(sol);
-	return rc;
-}
-
-static void solve_comp(struct comp *cp, const struct estimator *x, int64_t t0, double span,
-		       struct est_result *res)
+static void solve_comp(struct comp *cp, struct est_result *res)
 {
 	int nv = cp->nv;
 	double *y = weft_xcalloc((size_t) nv + 1, sizeof(double));
@@ -243,22 +226,36 @@ static void solve_comp(struct comp *cp, const struct estimator *x, int64_t t0, d
 	if (z < res->min_slack || res->ncomponents == 1)
 		res->min_slack = z;
 	int bounded = st == EST_ESTIMATED;
-	double *s0 = weft_xcalloc((size_t) cp->m + 1, sizeof(double));
 	double *w = weft_xcalloc((size_t) nv + 1, sizeof(double));
+	double *d = weft_xcalloc((size_t) nv + 1, sizeof(double));
 	double *lo = weft_xcalloc((size_t) nv + 1, sizeof(double)); /* per loom: lo0 hi0 lo1 hi1 */
-	for (int r = 0; r < cp->m; r++)
-		s0[r] = slack_at(cp, r, y);
-	/* bounds at T0 (p) and T1 (p + q) for every non-reference loom */
+	/* bounds at T0 (p) and T1 (p + q) for every non-reference loom: max of
+	 * w . d over the moves d from y that leave every slack >= 0, one program
+	 * solved for 4 (k - 1) objectives, each from the last one's vertex */
+	struct lp_row *rows = NULL;
+	struct lp *p = NULL;
+	if (bounded) {
+		rows = weft_xmalloc(((size_t) cp->m + 1) * sizeof(*rows));
+		for (int r = 0; r < cp->m; r++) {
+			double s0 = slack_at(cp, r, y);
+			negated(&rows[r], &cp->base[r], s0 > 0 ? s0 : 0, -1);
+		}
+		p = lp_new(nv, rows, cp->m);
+	}
 	for (int i = 1; i < cp->k && bounded; i++) {
 		int v = cp->var[cp->looms[i]];
-		for (int which = 0; which < 4 && bounded; which++) {
+		/* neighbouring objectives one after the other: the vertex of one is
+		 * near the next one's (max at T0, max at T1, min at T1, min at T0) */
+		static const int order[4] = {0, 1, 2, 3};
+		for (int o = 0; o < 4 && bounded; o++) {
+			int which = order[o];
 			memset(w, 0, (size_t) nv * sizeof(double));
 			double sg = which & 1 ? 1 : -1; /* even: minimise (max -), odd: maximise */
 			w[v] = sg, w[v + 1] = -sg;
 			if (which >= 2)
 				w[v + 2] = sg, w[v + 3] = -sg;
 			double ext;
-			if (extreme(cp, s0, w, &ext)) {
+			if (lp_solve(p, w, d, &ext) != LP_OPTIMAL) {
 				bounded = 0;
 				break;
 			}
@@ -266,6 +263,8 @@ static void solve_comp(struct comp *cp, const struct estimator *x, int64_t t0, d
 			lo[v + which] = here + sg * ext;
 		}
 	}
+	lp_free(p);
+	free(rows);
 	for (int i = 0; i < cp->k; i++) {
 		int l = cp->looms[i], v = cp->var[l];
 		struct est_loom *el = &res->loom[l];
@@ -284,15 +283,15 @@ static void solve_comp(struct comp *cp, const struct estimator *x, int64_t t0, d
 			el->lo1 = lo[v + 2], el->hi1 = lo[v + 3];
 		}
 	}
-	(void) x, (void) t0, (void) span;
-	free(s0);
 	free(w);
+	free(d);
 	free(lo);
 	free(y);
 }
 
 int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r, struct weft_err *e)
 {
+	(void) e; /* no size limit any more: the programs hold only the rows they meet */
 	memset(r, 0, sizeof(*r));
 	r->t0 = t0;
 	r->t1 = t1 > t0 ? t1 : t0 + 1;
@@ -342,20 +341,11 @@ int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r,
 				cp.m += l->nh;
 			}
 		}
-		if ((uint64_t) (cp.m + 2) * (uint64_t) (cp.nv + 2) > LP_MAX_CELLS) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "clock estimation: %d looms linked by messages with %d hull vertices "
-				       "need a linear program of %d x %d: more than weft's limit of %u cells",
-				       cp.k, cp.m, cp.m, cp.nv + 1, LP_MAX_CELLS);
-			break;
-		}
 		r->ncomponents++;
-		cp.A = weft_xcalloc((size_t) cp.m * (size_t) cp.nv + 1, sizeof(double));
-		cp.c = weft_xcalloc((size_t) cp.m + 1, sizeof(double));
+		cp.base = weft_xmalloc(((size_t) cp.m + 1) * sizeof(*cp.base));
 		fill_rows(&cp, x, r->t0, span);
-		solve_comp(&cp, x, r->t0, span, r);
-		free(cp.A);
-		free(cp.c);
+		solve_comp(&cp, r);
+		free(cp.base);
 	}
 	free(cp.looms);
 	free(cp.var);

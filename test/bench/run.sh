@@ -155,6 +155,19 @@ set -- $(best3 /dev/null "$WEFT" sync -q --no-verify -o "$out/sync.json" "$p.dir
 row "sync 1M, no verify" "$msgs" "$1" "$2"
 rm -f "$out/sync.json"
 
+# weft sync on 64 processors with random all-to-all traffic (4 032 loom pairs,
+# ~28 000 hull vertices, 253 unknowns): the size the linear programs must not
+# grow with the square of. Target: under 30 s.
+p="$out/picl-64"
+if [ ! -f "$p.trf" ]; then
+	"$WEFT" synth --format picl -o "$p.trf" --procs 64 --traffic random -n 4M --duration 10s \
+		--offset 2ms --drift 30 --latency 2us-10us --compute 200us-2ms --seed 7 >/dev/null
+fi
+msgs=$("$WEFT" sync --no-verify -o "$out/sync.json" "$p.trf" 2>/dev/null | awk '/^weft sync:/ {print $3}')
+set -- $(best3 /dev/null "$WEFT" sync -q -o "$out/sync.json" "$p.trf")
+row "sync 64 procs random" "${msgs:-0}" "$1" "$2"
+rm -f "$out/sync.json"
+
 # ---- legacy logs: MB/s of input into a finished Paraver trace ---------------------------
 # (BENCH_LEGACY=0: only the ovni rows above)
 [ "${BENCH_LEGACY:-1}" = 0 ] && exit 0

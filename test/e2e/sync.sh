@@ -137,6 +137,8 @@ truth_case random-7 random 7
 truth_case ring-11 ring 11
 truth_case random-11 random 11
 truth_case random-ns random 3 --digits 9
+# 16 processors, 240 loom pairs all-to-all: 61 unknowns, ~2 000 hull vertices
+truth_case random-16 random 13 --procs 16
 
 # ---- reports and errors -----------------------------------------------------------------
 

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "clockfile.h"
 #include "estimate.h"
+#include "lp.h"
 #include "stream.h"
 #include "suites.h"
 #include "testutil.h"
@@ -394,6 +395,72 @@ START_TEST(estimate_hull_memory)
 }
 END_TEST
 
+/* ---- lp: small programs with known answers ------------------------------------- */
+
+#define R1(j0, a0, B) {.nz = 1, .j = {j0}, .a = {a0}, .b = B}
+#define R2(j0, a0, j1, a1, B) {.nz = 2, .j = {j0, j1}, .a = {a0, a1}, .b = B}
+
+static const struct lp_case {
+	const char *name;
+	int n, m;
+	struct lp_row rows[4];
+	double c[2];
+	enum lp_status st;
+	double obj, x0, x1;
+} lp_cases[] = {
+	{"box and a diagonal", 2, 3, {R1(0, 1, 4), R1(1, 1, 3), R2(0, 1, 1, 1, 5)}, {1, 1}, LP_OPTIMAL, 5, -1, -1},
+	{"one corner", 2, 3, {R1(0, 1, 4), R1(1, 1, 3), R2(0, 1, 1, 1, 5)}, {2, 1}, LP_OPTIMAL, 9, 4, 1},
+	{"unbounded along x0", 2, 1, {R1(1, 1, 1)}, {1, 0}, LP_UNBOUNDED, 0, 0, 0},
+	{"degenerate at the origin", 2, 3, {R1(0, 1, 0), R1(1, 1, 0), R2(0, 1, 1, 1, 0)}, {1, 1}, LP_OPTIMAL, 0, 0, 0},
+	{"a row that never binds", 2, 2, {R2(0, -1, 1, -1, 7), R1(0, 1, 2)}, {1, 0}, LP_OPTIMAL, 2, 2, 0},
+	{"nothing to gain", 2, 1, {R1(0, 1, 3)}, {-1, 0}, LP_OPTIMAL, 0, 0, 0},
+};
+
+START_TEST(lp_table)
+{
+	const struct lp_case *k = &lp_cases[_i];
+	struct lp *p = lp_new(k->n, k->rows, k->m);
+	double x[2] = {-9, -9}, obj = -9;
+	enum lp_status st = lp_solve(p, k->c, x, &obj);
+	ck_assert_msg(st == k->st, "%s: status %d, expected %d", k->name, st, k->st);
+	if (st == LP_OPTIMAL) {
+		/* the perturbation of b moves answers by 1e-7 of the largest b at most */
+		ck_assert_msg(fabs(obj - k->obj) < 1e-5, "%s: objective %g, expected %g", k->name, obj, k->obj);
+		if (k->x0 >= 0)
+			ck_assert_msg(fabs(x[0] - k->x0) < 1e-5 && fabs(x[1] - k->x1) < 1e-5,
+				      "%s: x = (%g, %g), expected (%g, %g)", k->name, x[0], x[1], k->x0, k->x1);
+	}
+	lp_free(p);
+}
+END_TEST
+
+/* Many rows, few binding: the tableau holds the binding ones only; and a
+ * second objective starts from the first one's vertex. */
+START_TEST(lp_lazy_rows_and_warm_start)
+{
+	enum { M = 5000 };
+	struct lp_row *rows = calloc(M, sizeof(*rows));
+	for (int r = 0; r < M; r++) /* x0 + x1 / (r + 1) <= 10 + r: only r = 0 binds at x1 = 0 */
+		rows[r] = (struct lp_row) R2(0, 1, 1, 1.0 / (r + 1), 10.0 + r);
+	rows[M - 1] = (struct lp_row) R1(1, 1, 50); /* x1 <= 50 */
+	struct lp *p = lp_new(2, rows, M);
+	double x[2], obj;
+	ck_assert_int_eq(lp_solve(p, (double[]) {1, 0}, x, &obj), LP_OPTIMAL);
+	ck_assert(fabs(obj - 10) < 1e-3);
+	ck_assert_int_le(lp_tableau_rows(p), 4);
+	/* max x1: 10 (row 0 with x0 = 0), every row holding */
+	ck_assert_int_eq(lp_solve(p, (double[]) {0, 1}, x, &obj), LP_OPTIMAL);
+	ck_assert(fabs(obj - 10) < 1e-3 && fabs(x[0]) < 1e-3);
+	for (int r = 0; r < M; r++)
+		ck_assert_msg(rows[r].a[0] * x[rows[r].j[0]] + (rows[r].nz > 1 ? rows[r].a[1] * x[rows[r].j[1]] : 0) <=
+				      rows[r].b + 1e-3,
+			      "row %d violated at (%g, %g)", r, x[0], x[1]);
+	ck_assert_int_le(lp_tableau_rows(p), 16);
+	lp_free(p);
+	free(rows);
+}
+END_TEST
+
 Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -414,6 +481,10 @@ Suite *clock_suite(void)
 	tcase_add_test(tc, estimate_ring);
 	tcase_add_test(tc, estimate_unlinked_and_one_sided);
 	tcase_add_test(tc, estimate_hull_memory);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lp");
+	tcase_add_loop_test(tc, lp_table, 0, (int) (sizeof(lp_cases) / sizeof(lp_cases[0])));
+	tcase_add_test(tc, lp_lazy_rows_and_warm_start);
 	suite_add_tcase(s, tc);
 	return s;
 }
