@@ -17,7 +17,7 @@ static const char emu_help[] =
 	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
 	"and write Paraver traces:\n"
 	"thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
-	"CPU, plus one virtual CPU per loom), and the view files in cfg/.\n"
+	"CPU, plus one virtual CPU per loom), and in cfg/ the views that fit them.\n"
 	"The ovni model (thread states, CPU affinity, marks, flushes) is emulated with\n"
 	"ovniemu's Paraver types and values; thread states are also written as Paraver\n"
 	"states. Events of other models are counted and reported, not emulated.\n"

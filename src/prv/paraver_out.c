@@ -9,6 +9,7 @@
 #include "atomicfile.h"
 #include "paraver_out.h"
 #include "strbuf.h"
+#include "views.h"
 #include "writer.h"
 
 static int cmp_app(const void *a, const void *b)
@@ -263,24 +264,6 @@ static int write_text(struct emu *e, const char *name, struct strbuf *b, struct 
 	return rc;
 }
 
-/* Copy the view files beside the output, replacing stale copies. */
-static int copy_cfg(struct emu *e, struct weft_err *err)
-{
-	for (int i = 0; i < weft_cfg_nfiles; i++) {
-		char *p = weft_xasprintf("%s/cfg/%s", e->o.outdir, weft_cfg_files[i].path);
-		char *dir = weft_xstrdup(p);
-		*strrchr(dir, '/') = '\0';
-		int rc = mkdir_p(dir, err);
-		if (rc == 0)
-			rc = atomic_write(p, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
-		free(dir);
-		free(p);
-		if (rc)
-			return -1;
-	}
-	return 0;
-}
-
 int paraver_close(struct emu *e, struct weft_err *err)
 {
 	struct strbuf b = {0};
@@ -306,7 +289,7 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	row_file(e, EMU_CPU_FILE, &b);
 	if (write_text(e, "cpu.row", &b, err))
 		return -1;
-	if (copy_cfg(e, err))
+	if (views_copy(e, err))
 		return -1;
 	/* the traces last: a .prv in place means the run finished */
 	int rc = prv_close(&e->prv[EMU_THREAD_FILE], e->now, err);

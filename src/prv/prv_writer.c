@@ -403,6 +403,9 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	if (op->kind == PRV_OP_EVENT && *last == v)
 		return;
 	*last = v;
+	struct prv_range *rg = &b->range[slot];
+	rg->min = v < rg->min ? v : rg->min;
+	rg->max = v > rg->max ? v : rg->max;
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
@@ -436,6 +439,9 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	r->state = state;
 	if (!state)
 		return;
+	if (state < 256)
+		b->state_seen[state >> 6] |= 1ull << (state & 63);
+	b->state_max = state > b->state_max ? state : b->state_max;
 	char *base = o->buf, *d = base + o->len;
 	d = put_head(d, '1', r);
 	d = put_time(d, b->clk);
@@ -740,6 +746,9 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 						    (int) slot_type[s]);
 	b->open_row = ~0u;
 	b->last = weft_xcalloc((size_t) nrows * (size_t) nslots + 1, sizeof(*b->last));
+	b->range = weft_xcalloc((size_t) nslots + 1, sizeof(*b->range));
+	for (int s = 0; s <= nslots; s++)
+		b->range[s] = (struct prv_range){INT64_MAX, INT64_MIN};
 	f->sdirty = weft_xcalloc((size_t) nrows, sizeof(*f->sdirty));
 	ob_str(&b->ob, "#Paraver (");
 	ob_str(&b->ob, date);
@@ -771,6 +780,7 @@ static void release(struct prv_file *f)
 	free(b->tmp_path);
 	free(f->rows);
 	free(b->last);
+	free(b->range);
 	free(f->sdirty);
 	memset(f, 0, sizeof(*f));
 }

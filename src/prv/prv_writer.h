@@ -101,6 +101,12 @@ struct prv_back {
 	int narg;
 	uint64_t ncomms;      /* records written (patched to comments included) */
 	uint64_t ndropped;    /* sends turned into comments: never received */
+	/* what was written, for the views (src/prv/views.c): per slot the
+	 * least and greatest value (min > max: none), and the state values
+	 * below 256 that opened a record */
+	struct prv_range { int64_t min, max; } *range;
+	uint64_t state_seen[4];
+	uint32_t state_max;
 };
 
 /* ---- the pipe between the halves ---------------------------------------- */

@@ -23,5 +23,6 @@ Suite *recpipe_suite(void);
 Suite *vao_line_suite(void);
 Suite *vao_open_suite(void);
 Suite *prv_suite(void);
+Suite *cfgview_suite(void);
 
 #endif
