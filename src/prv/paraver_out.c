@@ -170,6 +170,9 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		e->writing = 1;
 		for (int i = 0; i < e->ncpu; i++)
 			prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+		/* replaced by the row's first state; at the first instant, unseen */
+		for (int r = 0; r < e->nth; r++)
+			prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
 	}
 	return rc;
 }
@@ -180,17 +183,22 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 		     "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
 		     "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
 		     "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n");
-	/* every model's state values are distinct: one section names them all */
+	/* every model's state values are distinct: one section names them all;
+	 * 0 is ovni's "Unknown" in type 4, but a state record of 0 is never
+	 * written: it is the gap where a row's model shows no state */
 	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates; s++)
-			sb_printf(b, "%d %s\n", e->model[m]->hooks->states[s].value,
-				  e->model[m]->hooks->states[s].label);
+		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
+			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
+			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : "No state");
+		}
+	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
 	sb_printf(b, "\n\nSTATES_COLOR\n");
 	for (int m = 0; m < e->nmodels; m++)
 		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
 			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
 			sb_printf(b, "%d {%d,%d,%d}\n", l->value, l->rgb[0], l->rgb[1], l->rgb[2]);
 		}
+	sb_printf(b, "%d {230,230,230}\n%d {90,90,90}\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->pcf)
@@ -264,6 +272,19 @@ static int write_text(struct emu *e, const char *name, struct strbuf *b, struct 
 	return rc;
 }
 
+/* Nothing but the "Not started" states every row opens with. */
+static int nothing_written(const struct prv_back *b)
+{
+	if (b->nrecords == 0)
+		return 1;
+	if (b->ncomms || b->state_max != EMU_STATE_NOT_STARTED)
+		return 0;
+	for (int s = 0; s < b->nslots; s++)
+		if (b->range[s].min <= b->range[s].max)
+			return 0;
+	return 1;
+}
+
 int paraver_close(struct emu *e, struct weft_err *err)
 {
 	struct strbuf b = {0};
@@ -272,7 +293,7 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
-	if (e->prv[EMU_THREAD_FILE].back.nrecords == 0)
+	if (nothing_written(&e->prv[EMU_THREAD_FILE].back))
 		return weft_fail(err, WEFT_EINPUT,
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
