@@ -24,5 +24,6 @@ Suite *vao_line_suite(void);
 Suite *vao_open_suite(void);
 Suite *prv_suite(void);
 Suite *cfgview_suite(void);
+Suite *prvread_suite(void);
 
 #endif
