@@ -131,6 +131,8 @@ struct emu_opts {
 	int keep_going, lint, strict, gzip, quiet, progress;
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	uint64_t window;
+	int win;                /* --from/--to: write only [win_from, win_to] */
+	uint64_t win_from, win_to;
 };
 
 struct emu {

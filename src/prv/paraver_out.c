@@ -166,6 +166,9 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		e->pipe = NULL;
 	}
 	free(ids);
+	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
+		for (int k = 0; k < EMU_NFILES; k++)
+			prv_window(&e->prv[k], e->o.win_from, e->o.win_to);
 	if (rc == 0) {
 		e->writing = 1;
 		for (int i = 0; i < e->ncpu; i++)
@@ -293,6 +296,9 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
+	if (e->o.win && e->now < e->o.win_from)
+		return weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
+				 e->tr.dir, (unsigned long long) e->o.win_from, (unsigned long long) e->now);
 	if (nothing_written(&e->prv[EMU_THREAD_FILE].back))
 		return weft_fail(err, WEFT_EINPUT,
 				 "%s: no Paraver record to write (no event changed any thread): an "
