@@ -77,14 +77,14 @@ expect "PICL views (msg only, no ovni view)" "$(views "$tmp/picl")" \
 	"msg/thread-bytes-received msg/thread-bytes-sent msg/thread-msg-size msg/thread-state-comms "
 emu andfork "$here/visandor/and-ciao.vao"
 expect "and-fork views" "$(views "$tmp/andfork")" \
-	"andfork/thread-activity andfork/thread-depth andfork/thread-node andfork/thread-state "
+	"andfork/cpu-agent andfork/cpu-node andfork/thread-activity andfork/thread-depth andfork/thread-node andfork/thread-state "
 emu orbranch "$here/visandor/or-suspend.vao"
 expect "or-branch views" "$(views "$tmp/orbranch")" \
-	"orbranch/thread-node orbranch/thread-open orbranch/thread-outcomes orbranch/thread-state "
+	"orbranch/cpu-agent orbranch/cpu-node orbranch/thread-node orbranch/thread-open orbranch/thread-outcomes orbranch/thread-state "
 "$WEFT" synth --format charisma -o "$tmp/charisma.dat" >/dev/null
 emu charisma "$tmp/charisma.dat"
 expect "CHARISMA views (fileio only)" "$(views "$tmp/charisma")" \
-	"fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files "
+	"fileio/cpu-clients fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files "
 
 # ---- a later run into the same directory drops the views that no longer fit
 cp -r "$tmp/ovni" "$tmp/reuse"
