@@ -99,7 +99,10 @@ int cmd_plot(int argc, char **argv)
 	int rc = 0;
 	if (plot_svg(&o, &st, &err))
 		rc = cli_report(&err);
-	else if (!quiet)
+	else if (st.intervals == 0 && o.type < 0)
+		fprintf(stderr, "weft: warning: %s has no state records: the rows are empty; draw the values "
+				"of an event type with --type T (e.g. --type 2 for a cpu.prv)\n", o.prv);
+	if (rc == 0 && !quiet)
 		printf("%s: %u rows%s, %llu records, %llu communications (%llu lines drawn)\n", o.out, st.rows,
 		       st.bins < st.rows ? " (grouped)" : "", (unsigned long long) st.records,
 		       (unsigned long long) st.comms, (unsigned long long) st.lines);

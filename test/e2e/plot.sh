@@ -111,6 +111,9 @@ if svg big "$tmp/big.prv" --max-rows 100; then
 	expect "no .pcf: numbers for names" "$(legend "$tmp/big.svg")" "1 ;2 ;3 ;"
 fi
 
+"$WEFT" plot -q -o "$tmp/nostates.svg" "$tmp/ovni/cpu.prv" 2>"$tmp/err"
+expect "cpu.prv without --type: written, with a hint" "$?:$(grep -c 'has no state records: the rows are empty; draw the values of an event type with --type T' "$tmp/err")" "0:1"
+
 # ---- errors ---------------------------------------------------------------------
 "$WEFT" plot "$tmp/none.prv" >/dev/null 2>"$tmp/err"
 expect "missing trace: exit 1, named" "$?:$(grep -c "none.prv: cannot open for reading" "$tmp/err")" "1:1"
