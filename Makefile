@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 60
 
-DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev
+DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin
 
 NOCONF_GOALS := clean deps distclean
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
@@ -20,14 +20,14 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
 INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Isrc/prv -Isrc/clock -Isrc/import \
-	-Isrc/query -Isrc/stats \
+	-Isrc/query -Isrc/stats -Isrc/plot \
 	-Imodels -Imodels/ovni
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
-	src/clock/*.c src/import/*.c src/query/*.c src/stats/*.c models/*.c models/*/*.c)
+	src/clock/*.c src/import/*.c src/query/*.c src/stats/*.c src/plot/*.c models/*.c models/*/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 MODEL_FILES := $(sort $(wildcard models/*/*.model))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o $(BUILD)/obj/gen/model_files.o
@@ -127,6 +127,9 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/visandor.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/charisma.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/check.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/views.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/plot.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/window.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/query.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/sync.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh

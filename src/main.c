@@ -20,6 +20,7 @@ static const struct {
 	{"models", cmd_models, "list the models and event tables weft knows"},
 	{"check", cmd_check, "validate a Paraver trace (.prv/.prv.gz with .pcf, .row)"},
 	{"stats", cmd_stats, "time, count and bytes per thread, state and operation"},
+	{"plot", cmd_plot, "draw a Paraver trace as an SVG picture"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

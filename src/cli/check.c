@@ -9,9 +9,11 @@
 
 #include "cli.h"
 #include "prvcheck.h"
+#include "viewcheck.h"
 
 static const char check_help[] =
 	"Usage: weft check [-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
+	"       weft check [-q] --views DIR\n"
 	"\n"
 	"Check Paraver traces the way paraver-kernel (paramedir, wxParaver) reads\n"
 	"them, plus what the reader silently gets wrong:\n"
@@ -29,9 +31,17 @@ static const char check_help[] =
 	"printed on stderr). Invalid: prints each error as\n"
 	"'weft: error: FILE:LINE: ...' on stderr and exits 1.\n"
 	"\n"
+	"With --views DIR (a `weft emu` output directory), check instead each view\n"
+	"DIR/cfg/MODEL/FILE-NAME.cfg against DIR/FILE.pcf and DIR/FILE.prv (FILE:\n"
+	"thread or cpu): its thread function exists, it declares a colour mode and a\n"
+	"maximum, every event type of its filter is labelled and written, the values\n"
+	"written are within its range, a state view is in code colour and every state\n"
+	"written has a label.\n"
+	"\n"
 	"Options:\n"
 	"  -q, --quiet           print nothing for a valid trace\n"
 	"  -n, --max-errors N    errors shown per trace (default 20; 0 = all)\n"
+	"      --views DIR       check the views of an output directory\n"
 	"  -h, --help            show this help\n";
 
 struct printer {
@@ -87,9 +97,11 @@ int cmd_check(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},
 		{"max-errors", required_argument, 0, 'n'},
 		{"help", no_argument, 0, 'h'},
+		{"views", required_argument, 0, 'V'},
 		{0, 0, 0, 0},
 	};
 	int quiet = 0;
+	const char *views = NULL;
 	unsigned long long max = 20;
 	int c;
 	optind = 1;
@@ -107,12 +119,30 @@ int cmd_check(int argc, char **argv)
 				return cli_usage_error("check", "--max-errors: expected a number, found '%s'", optarg);
 			break;
 		}
+		case 'V':
+			views = optarg;
+			break;
 		case 'h':
 			fputs(check_help, stdout);
 			return 0;
 		default:
 			return cli_usage_error("check", "unknown option");
 		}
+	}
+	if (views) {
+		if (argc > optind)
+			return cli_usage_error("check", "--views DIR takes no TRACE argument");
+		struct weft_err err = {0};
+		long n = viewcheck_dir(views, quiet, &err);
+		if (n < 0) {
+			fprintf(stderr, "weft: error: %s\n", err.msg);
+			return WEFT_EINPUT;
+		}
+		if (n > 0) {
+			fprintf(stderr, "weft: %s: %ld view problem(s)\n", views, n);
+			return WEFT_EINPUT;
+		}
+		return 0;
 	}
 	if (argc - optind < 1)
 		return cli_usage_error("check", "expected a TRACE.prv or TRACE.prv.gz file");

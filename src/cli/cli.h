@@ -17,6 +17,7 @@ int cmd_check(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Print "weft: error: MSG" and return the error's exit code. */
 int cli_report(const struct weft_err *e);

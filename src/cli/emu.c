@@ -18,7 +18,7 @@ static const char emu_help[] =
 	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
 	"and write Paraver traces:\n"
 	"thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
-	"CPU, plus one virtual CPU per loom), and the view files in cfg/.\n"
+	"CPU, plus one virtual CPU per loom), and in cfg/ the views that fit them.\n"
 	"The ovni model (thread states, CPU affinity, marks, flushes) and the models\n"
 	"listed by 'weft models' that a stream requires (ovni.require) are emulated with\n"
 	"ovniemu's Paraver types and values; thread states are also written as Paraver\n"
@@ -55,6 +55,9 @@ static const char emu_help[] =
 	"                     written yet\n"
 	"      --strict       events of models weft does not emulate are errors\n"
 	"  -z, --gzip         write thread.prv.gz and cpu.prv.gz\n"
+	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
+	"                     with a unit: 2.5ms), times from its start, the states\n"
+	"                     open at its start written from 0 (as Paraver's cutter)\n"
 	"      --bursts       statistics of the OB. burst probes per thread, at the end\n"
 	"  -q, --quiet        no warnings, no progress, no summary\n"
 	"      --lookback N   bytes an unordered region may reach back (default 1 MiB)\n"
@@ -68,7 +71,7 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL };
+	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
@@ -76,6 +79,7 @@ int cmd_emu(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
 		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
 		{"all-models", no_argument, 0, 'a'},   {"breakdown", no_argument, 0, 'b'},
+		{"from", required_argument, 0, O_FROM}, {"to", required_argument, 0, O_TO},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
@@ -128,6 +132,21 @@ int cmd_emu(int argc, char **argv)
 		case 'b':
 			o.breakdown = 1; /* accepted as ovniemu's -b; the breakdown views are to come */
 			break;
+		case O_FROM:
+		case O_TO: {
+			int64_t t;
+			if (clock_parse_duration(optarg, &t) || t < 0) {
+				clockopts_free(&co);
+				return cli_usage_error("emu", "--%s: expected a time >= 0 (ns, or with a unit ns, us, "
+						       "ms, s), found '%s'", c == O_FROM ? "from" : "to", optarg);
+			}
+			if (c == O_FROM)
+				o.win_from = (uint64_t) t;
+			else
+				o.win_to = (uint64_t) t;
+			o.win = 1;
+			break;
+		}
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -154,6 +173,12 @@ int cmd_emu(int argc, char **argv)
 	if (argc - optind < 1) {
 		clockopts_free(&co);
 		return cli_usage_error("emu", "expected a TRACE directory or log, found no argument");
+	}
+	if (o.win && !o.win_to)
+		o.win_to = UINT64_MAX;
+	if (o.win && o.win_to <= o.win_from) {
+		clockopts_free(&co);
+		return cli_usage_error("emu", "--from/--to: expected --to after --from");
 	}
 	if (argc - optind > 1 && !o.outdir) {
 		clockopts_free(&co);

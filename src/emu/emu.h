@@ -22,6 +22,13 @@ enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 /* Thread states of the ovni model (Paraver state values). */
 enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_WARMING };
 
+/* Row states of the emulator itself, next to ovni's 0-5 (doc/paraver-output.md):
+ * a row is "Not started" from the start of the trace until its thread starts
+ * (ovni's OHx/OHC) or its model first gives it a state, and "Ended" once its
+ * thread ended (OHe) when another model than ovni shows its states (ovni's
+ * own rows show Dead). */
+enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
+
 struct emu_cpu;
 struct emu_thread;
 
@@ -121,6 +128,8 @@ struct emu_opts {
 	int all_models;         /* -a: every model file's model on, required or not */
 	int breakdown;          /* -b: accepted (ovniemu's breakdown views: to come) */
 	uint64_t window;
+	int win;                /* --from/--to: write only [win_from, win_to] */
+	uint64_t win_from, win_to;
 };
 
 struct emu {
@@ -220,8 +229,13 @@ static inline void emu_model_state(struct emu *e, struct emu_thread *t, char mod
 	int k = e->model_slot[model - 0x21];
 	if (k >= 0 && k < 8)
 		t->model_state[k] = state;
-	if ((t->owner ? t->owner : e->state_owner) == model)
+	char owner = t->owner ? t->owner : e->state_owner;
+	if (owner == model)
 		emu_thread_state(e, t, state);
+	else if (model == 'O' && state == TH_DEAD)
+		emu_thread_state(e, t, EMU_STATE_ENDED);
+	else if (model == 'O' && e->writing && e->prv[EMU_THREAD_FILE].rows[t->row].pend_state == EMU_STATE_NOT_STARTED)
+		emu_thread_state(e, t, 0); /* started: no state until its model gives one */
 	if (e->acct)
 		e->acct->state(e->acct->arg, t, model, state, e->now);
 }

@@ -918,6 +918,14 @@ static int finish_streams(struct conv *cv, const struct header *h)
 {
 	int rc = 0;
 	struct client *c, *tmp;
+	/* loom names padded to the widest node number: ovni orders looms by
+	 * name (strcmp), so node10 would come before node2 */
+	int width = 1;
+	HASH_ITER(hh, cv->clients, c, tmp) {
+		int w = snprintf(NULL, 0, "%lld", (long long) (c->loom < 0 ? -c->loom : c->loom));
+		if (c->opened && w > width)
+			width = w;
+	}
 	HASH_ITER(hh, cv->clients, c, tmp) {
 		if (!c->opened)
 			continue;
@@ -931,10 +939,10 @@ static int finish_streams(struct conv *cv, const struct header *h)
 			"{\n  \"version\": 3,\n  \"ovni\": {\n"
 			"    \"lib\": {\"version\": \"1.14.0\", \"commit\": \"weft-import-charisma\"},\n"
 			"    \"part\": \"thread\",\n    \"tid\": %lld,\n    \"pid\": %lld,\n"
-			"    \"loom\": \"node%lld\",\n    \"app_id\": %d,\n"
+			"    \"loom\": \"node%0*lld\",\n    \"app_id\": %d,\n"
 			"    \"require\": {\"fileio\": \"1.0.0\"},\n"
 			"    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
-			(long long) ovni_num(c->id), (long long) ovni_num(c->app->id), (long long) c->loom,
+			(long long) ovni_num(c->id), (long long) ovni_num(c->app->id), width, (long long) c->loom,
 			c->app->index);
 		rc = ow_write_json(c->dir, json, cv->e);
 		free(json);

@@ -1,5 +1,5 @@
 /* picl_write: records in (time, line) order as one ovni stream per processor
- * (loom picl.P, one CPU, pid = tid = P + 1; the host is loom picl.host) of
+ * (loom picl.P with P zero-padded to the widest processor, one CPU, pid = tid = P + 1; the host is loom picl.host) of
  * the msg model, with user events as ovni marks too. Streams are opened at
  * their processor's first record and written batch by batch; their
  * stream.json (which names the user block labels of the whole log) when
@@ -376,6 +376,12 @@ static int finish_streams(struct picl *p)
 	struct strbuf labels = {0};
 	labels_json(p, &labels);
 	int rc = 0;
+	/* loom names padded to the widest processor number: ovni orders looms
+	 * by name (strcmp), so picl.10 would come before picl.2 */
+	int width = 1;
+	for (int pr = 0; pr < NPROC_IDS; pr++)
+		if (o->st[pr] && pr != HOST)
+			width = snprintf(NULL, 0, "%d", pr);
 	for (int pr = 0; pr < NPROC_IDS && rc == 0; pr++) {
 		struct pstream *s = o->st[pr];
 		if (!s)
@@ -405,7 +411,7 @@ static int finish_streams(struct picl *p)
 		if (pr == HOST)
 			snprintf(loom, sizeof(loom), "picl.host");
 		else
-			snprintf(loom, sizeof(loom), "picl.%d", pr);
+			snprintf(loom, sizeof(loom), "picl.%0*d", width, pr);
 		struct strbuf j = {0};
 		sb_printf(&j,
 			  "{\n  \"version\": 3,\n  \"ovni\": {\n    \"lib\": {\"version\": \"1.14.0\", "

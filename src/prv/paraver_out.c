@@ -12,6 +12,7 @@
 #include "paraver_out.h"
 #include "srcdate.h"
 #include "strbuf.h"
+#include "views.h"
 #include "writer.h"
 
 static int cmp_app(const void *a, const void *b)
@@ -248,10 +249,19 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		drop_outdir(e);
 	}
 	free(ids);
+	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
+		for (int k = 0; k < EMU_NFILES; k++)
+			prv_window(&e->prv[k], e->o.win_from, e->o.win_to);
 	if (rc == 0) {
 		e->writing = 1;
 		for (int i = 0; i < e->ncpu; i++)
 			prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+		/* replaced by the row's first state; at the first instant, unseen.
+		 * Rows of ovni threads keep ovniemu's picture: no state (0, "No
+		 * state") before the thread starts, as its type 4 shows. */
+		for (int r = 0; r < e->nth; r++)
+			if (emu_owner(e, e->by_row[r]) != 'O')
+				prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
 	}
 	return rc;
 }
@@ -262,17 +272,22 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 		     "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
 		     "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
 		     "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n");
-	/* every model's state values are distinct: one section names them all */
+	/* every model's state values are distinct: one section names them all;
+	 * 0 is ovni's "Unknown" in type 4, but a state record of 0 is never
+	 * written: it is the gap where a row's model shows no state */
 	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates; s++)
-			sb_printf(b, "%d %s\n", e->model[m]->hooks->states[s].value,
-				  e->model[m]->hooks->states[s].label);
+		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
+			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
+			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : "No state");
+		}
+	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
 	sb_printf(b, "\n\nSTATES_COLOR\n");
 	for (int m = 0; m < e->nmodels; m++)
 		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
 			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
 			sb_printf(b, "%d {%d,%d,%d}\n", l->value, l->rgb[0], l->rgb[1], l->rgb[2]);
 		}
+	sb_printf(b, "%d {230,230,230}\n%d {90,90,90}\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
 		if (engine_file(e->model[m]))
@@ -346,8 +361,9 @@ static int write_text(struct outset *s, const char *name, struct strbuf *b, stru
 	return rc;
 }
 
-/* The labels, row names and views beside the traces (cfg/ replaces stale
- * copies of weft's views and keeps any other file there). */
+/* The labels, row names and the views that fit the run beside the traces
+ * (views.h: stale copies of weft's views are removed, other files in cfg/
+ * kept). */
 static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 {
 	struct strbuf b = {0};
@@ -363,14 +379,20 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	row_file(e, EMU_CPU_FILE, &b);
 	if (write_text(s, "cpu.row", &b, err))
 		return -1;
-	for (int i = 0; i < weft_cfg_nfiles; i++) {
-		char *n = weft_xasprintf("cfg/%s", weft_cfg_files[i].path);
-		int rc = outset_write(s, n, weft_cfg_files[i].text, strlen(weft_cfg_files[i].text), err);
-		free(n);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	return views_copy(e, s, err);
+}
+
+/* Nothing but the "Not started" states every row opens with. */
+static int nothing_written(const struct prv_back *b)
+{
+	if (b->nrecords == 0)
+		return 1;
+	if (b->ncomms || b->state_max != EMU_STATE_NOT_STARTED)
+		return 0;
+	for (int s = 0; s < b->nslots; s++)
+		if (b->range[s].min <= b->range[s].max)
+			return 0;
+	return 1;
 }
 
 int paraver_close(struct emu *e, struct weft_err *err)
@@ -380,23 +402,30 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
-	if (e->prv[EMU_THREAD_FILE].back.nrecords == 0)
+	if (e->o.win && e->now < e->o.win_from)
+		return weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
+				 e->tr.dir, (unsigned long long) e->o.win_from, (unsigned long long) e->now);
+	if (nothing_written(&e->prv[EMU_THREAD_FILE].back))
 		return weft_fail(err, WEFT_EINPUT,
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
 				 e->tr.dir);
-	/* everything under temporary names first, then all renamed together */
+	/* everything under temporary names first, then all renamed together; the
+	 * texts first, while the writer's record of what was written (the views
+	 * look at it) is still there */
 	char *tdone = NULL, *cdone = NULL;
-	int rc = prv_finish(&e->prv[EMU_THREAD_FILE], e->now, &tdone, err);
+	struct outset s;
+	outset_init(&s, e->o.outdir);
+	int rc = write_texts(e, &s, err);
+	if (rc == 0)
+		rc = prv_finish(&e->prv[EMU_THREAD_FILE], e->now, &tdone, err);
+	else
+		prv_abort(&e->prv[EMU_THREAD_FILE]);
 	if (rc == 0)
 		rc = prv_finish(&e->prv[EMU_CPU_FILE], e->now, &cdone, err);
 	else
 		prv_abort(&e->prv[EMU_CPU_FILE]);
 	e->writing = 0;
-	struct outset s;
-	outset_init(&s, e->o.outdir);
-	if (rc == 0)
-		rc = write_texts(e, &s, err);
 	if (rc == 0) {
 		/* the traces last: a .prv in place means the run finished */
 		const char *gz = e->o.gzip ? ".gz" : "";

@@ -403,6 +403,9 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	if (op->kind == PRV_OP_EVENT && *last == v)
 		return;
 	*last = v;
+	struct prv_range *rg = &b->range[slot];
+	rg->min = v < rg->min ? v : rg->min;
+	rg->max = v > rg->max ? v : rg->max;
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
@@ -436,6 +439,9 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	r->state = state;
 	if (!state)
 		return;
+	if (state < 256)
+		b->state_seen[state >> 6] |= 1ull << (state & 63);
+	b->state_max = state > b->state_max ? state : b->state_max;
 	char *base = o->buf, *d = base + o->len;
 	d = put_head(d, '1', r);
 	d = put_time(d, b->clk);
@@ -452,14 +458,32 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	b->nrecords++;
 }
 
+static void win_time(struct prv_back *b, uint64_t t);
+static uint64_t win_shift(const struct prv_back *b, uint64_t t);
+static void win_apply(struct prv_back *b, const struct prv_op *op);
+static void win_args(struct prv_back *b, const struct prv_op *op);
+
 static void back_apply(struct prv_back *b, const struct prv_op *op)
 {
 	struct outbuf *o = &b->ob;
 	if (o->len + OP_ROOM > o->cap)
 		ob_drain(o); /* an open line may be split across writes: bytes are bytes */
+	if (__builtin_expect(b->win_phase != PRV_WIN_NONE, 0) && op->kind != PRV_OP_TIME && op->kind != PRV_OP_CPU &&
+	    op->kind != PRV_OP_ARG) {
+		if (b->win_phase != PRV_WIN_INSIDE) {
+			win_apply(b, op);
+			return;
+		}
+		win_args(b, op);
+	}
 	switch (op->kind) {
 	case PRV_OP_TIME:
 		close_line(b);
+		if (b->win_phase != PRV_WIN_NONE) {
+			win_time(b, (uint64_t) op->value);
+			b->clk->now = win_shift(b, (uint64_t) op->value);
+			break;
+		}
 		b->clk->now = (uint64_t) op->value;
 		break;
 	case PRV_OP_CPU:
@@ -500,6 +524,101 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 	}
 }
 
+/* ---- window ------------------------------------------------------------------ */
+
+/* A time of the window as written. */
+static uint64_t win_shift(const struct prv_back *b, uint64_t t)
+{
+	if (t <= b->win_from)
+		return 0;
+	return (t < b->win_to ? t : b->win_to) - b->win_from;
+}
+
+/* The window's start: open the states held since before it, at 0. */
+static void win_open(struct prv_back *b)
+{
+	close_line(b);
+	b->clk->now = 0;
+	for (int r = 0; r < b->nrows; r++) {
+		uint32_t s = b->rows[r].state;
+		if (!s)
+			continue;
+		b->rows[r].state = 0;
+		put_state(b, &(struct prv_op){PRV_OP_STATE, 0, 0, (uint32_t) r, s});
+	}
+	b->win_phase = PRV_WIN_INSIDE;
+}
+
+/* The window's end: close the open states there. */
+static void win_close(struct prv_back *b)
+{
+	close_line(b);
+	b->clk->now = b->win_to - b->win_from;
+	for (int r = 0; r < b->nrows; r++)
+		if (b->rows[r].state) {
+			patch_now(b, b->rows[r].state_end_off);
+			b->rows[r].state = 0;
+		}
+	b->win_phase = PRV_WIN_AFTER;
+}
+
+/* Time moves to t (trace time): cross the window's edges. The caller sets
+ * the clock to win_shift(t) afterwards (one clock may serve several
+ * files). */
+static void win_time(struct prv_back *b, uint64_t t)
+{
+	close_line(b);
+	if (b->win_phase == PRV_WIN_BEFORE && t >= b->win_from)
+		win_open(b);
+	if (b->win_phase == PRV_WIN_INSIDE && t > b->win_to)
+		win_close(b);
+}
+
+/* Inside the window: the explicit times of an op are trace times. */
+static void win_args(struct prv_back *b, const struct prv_op *op)
+{
+	if (op->kind == PRV_OP_COMM_SEND_ARGS || op->kind == PRV_OP_COMM_PSEND) {
+		b->arg[0] = (int64_t) win_shift(b, (uint64_t) b->arg[0]);
+	} else if (op->kind == PRV_OP_COMM_RECV_ARGS) {
+		b->arg[0] = (int64_t) win_shift(b, (uint64_t) b->arg[0]);
+		b->arg[1] = (int64_t) win_shift(b, (uint64_t) b->arg[1]);
+	}
+}
+
+/* Before or after the window: an op other than TIME, CPU and ARG leaves
+ * no record. */
+static void win_apply(struct prv_back *b, const struct prv_op *op)
+{
+	switch (op->kind) {
+	case PRV_OP_EVENT:
+	case PRV_OP_PUNCT:
+		/* remembered, so the window writes the run's changes only */
+		if (b->win_phase == PRV_WIN_BEFORE)
+			b->last[(size_t) op->row * (size_t) b->nslots + op->slot] = op->value;
+		break;
+	case PRV_OP_STATE:
+		if (b->win_phase == PRV_WIN_BEFORE)
+			b->rows[op->row].state = (uint32_t) op->value;
+		break;
+	case PRV_OP_COMM_SEND:
+	case PRV_OP_COMM_SEND_ARGS:
+		b->next_comm++; /* an id never written: its receive is ignored */
+		b->narg = 0;
+		break;
+	default:
+		b->narg = 0;
+		break;
+	}
+}
+
+void prv_window(struct prv_file *f, uint64_t from, uint64_t to)
+{
+	struct prv_back *b = &f->back;
+	b->win_from = from;
+	b->win_to = to < from ? from : to;
+	b->win_phase = PRV_WIN_BEFORE;
+}
+
 /* ---- pipe ----------------------------------------------------------------- */
 
 static void *pipe_main(void *arg)
@@ -518,6 +637,20 @@ static void *pipe_main(void *arg)
 		memcpy(back, p->back, sizeof(back));
 		pthread_mutex_unlock(&p->mu);
 		int nb = p->nfiles;
+		if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
+			/* a window: every op through back_apply, TIME for every file */
+			for (uint32_t i = 0; i < n; i++) {
+				const struct prv_op *op = &ops[i];
+				if (op->kind == PRV_OP_TIME) {
+					for (int k = 0; k < nb; k++)
+						win_time(back[k], (uint64_t) op->value);
+					p->clk.now = win_shift(back[0], (uint64_t) op->value);
+				} else {
+					back_apply(back[op->file], op);
+				}
+			}
+			n = 0;
+		}
 		for (uint32_t i = 0; i < n; i++) {
 			const struct prv_op *op = &ops[i];
 			if (op->kind == PRV_OP_EVENT) {
@@ -741,6 +874,9 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 						    (int) slot_type[s]);
 	b->open_row = ~0u;
 	b->last = weft_xcalloc((size_t) nrows * (size_t) nslots + 1, sizeof(*b->last));
+	b->range = weft_xcalloc((size_t) nslots + 1, sizeof(*b->range));
+	for (int s = 0; s <= nslots; s++)
+		b->range[s] = (struct prv_range){INT64_MAX, INT64_MIN};
 	f->sdirty = weft_xcalloc((size_t) nrows, sizeof(*f->sdirty));
 	ob_str(&b->ob, "#Paraver (");
 	ob_str(&b->ob, date);
@@ -772,6 +908,7 @@ static void release(struct prv_file *f)
 	free(b->tmp_path);
 	free(f->rows);
 	free(b->last);
+	free(b->range);
 	free(f->sdirty);
 	memset(f, 0, sizeof(*f));
 }
@@ -836,6 +973,18 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 	prv_time(f, ftime);
 	prv_flush_now(f);
 	back_apply(b, &(struct prv_op){PRV_OP_TIME, 0, 0, 0, (int64_t) ftime});
+	if (b->win_phase == PRV_WIN_BEFORE) /* the window is past the end: nothing open was written */
+		for (int r = 0; r < b->nrows; r++)
+			b->rows[r].state = 0;
+	if (b->win_phase != PRV_WIN_NONE)
+		ftime = win_shift(b, ftime);
+	if (b->win_phase != PRV_WIN_NONE && b->nrecords == 0 && b->nslots > 0 && b->nrows > 0) {
+		/* a window with no record in this file: Paraver cannot load an
+		 * empty body; one value 0 (nothing) at the start reads the same */
+		b->clk->now = 0;
+		put_event(b, &(struct prv_op){PRV_OP_PUNCT, 0, 0, 0, 0});
+		close_line(b);
+	}
 	for (int r = 0; r < b->nrows; r++)
 		if (b->rows[r].state)
 			patch20(b, b->rows[r].state_end_off, ftime);
@@ -844,24 +993,25 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 	for (uint64_t id = b->next_comm; id-- > 0 && b->nopen;)
 		comm_drop(b, id);
 	patch20(b, b->ftime_off, ftime);
-	int rc = ob_flush(&b->ob, e, b->path);
+	/* errors name the output the user asked for (.prv.gz with -z) */
+	char *what = weft_xasprintf("%s%s", b->path, b->gzip ? ".gz" : "");
+	int rc = ob_flush(&b->ob, e, what);
 	if (rc == 0 && b->gzip) {
-		char *gzpath = weft_xasprintf("%s.gz", b->path);
-		char *gztmp = tmp_name(gzpath);
-		rc = gzip_copy(b->fd, gztmp, gzpath, e);
+		char *gztmp = tmp_name(what);
+		rc = gzip_copy(b->fd, gztmp, what, e);
 		if (rc)
 			unlink(gztmp);
 		else
 			*done = gztmp;
 		if (rc)
 			free(gztmp);
-		free(gzpath);
 		unlink(b->tmp_path);
 	} else if (rc == 0) {
 		*done = weft_xstrdup(b->tmp_path);
 	}
 	if (close(b->fd) != 0 && rc == 0)
-		rc = weft_fail(e, weft_io_code(errno), "%s: write failed: %s", b->path, strerror(errno));
+		rc = weft_fail(e, weft_io_code(errno), "%s: write failed: %s", what, strerror(errno));
+	free(what);
 	if (rc) {
 		unlink(b->tmp_path);
 		if (*done)

@@ -101,7 +101,19 @@ struct prv_back {
 	int narg;
 	uint64_t ncomms;      /* records written (patched to comments included) */
 	uint64_t ndropped;    /* sends turned into comments: never received */
+	/* what was written, for the views (src/prv/views.c): per slot the
+	 * least and greatest value (min > max: none), and the state values
+	 * below 256 that opened a record */
+	struct prv_range { int64_t min, max; } *range;
+	uint64_t state_seen[4];
+	uint32_t state_max;
+	/* a time window (prv_window): PRV_WIN_NONE, or before, inside or after
+	 * [win_from, win_to] in trace time; written times are minus win_from */
+	int win_phase;
+	uint64_t win_from, win_to;
 };
+
+enum { PRV_WIN_NONE, PRV_WIN_BEFORE, PRV_WIN_INSIDE, PRV_WIN_AFTER };
 
 /* ---- the pipe between the halves ---------------------------------------- */
 
@@ -329,6 +341,17 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
 int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
+
+/* Write only the window [from, to] of trace time (call after prv_open,
+ * before any value), as Paraver's cutter writes it from a whole trace, in
+ * the same pass: times minus `from`; the states open at `from` written from
+ * 0 (a state changing exactly at `from` leaves a zero-length record); states
+ * open at `to` end there; events at times in [from, to] only (the changes of
+ * the whole run: no value is repeated at the window's start); communications
+ * sent in the window, those received after `to` as '#' comments; FTIME =
+ * min(end, to) - from. A file with no record in the window gets one value
+ * 0 at 0 (Paraver cannot load an empty body). */
+void prv_window(struct prv_file *f, uint64_t from, uint64_t to);
 
 /* Send what is queued and stop the writer thread (before prv_close). */
 void prv_pipe_finish(struct prv_pipe *p);

@@ -218,17 +218,18 @@ EXPECTED='4 0 110000 0 0 1100
 10 20000 50000 40000 12288 500
 13 5000 0 0 64 0'
 
-# cpu.prv body: client 3 (node3, row 2) and 5 (node5, row 3) load at 100 us
-# (time 0), 9 (node9, row 4) joins at 110, 12 (node12, row 1) at 130; 9
-# leaves at 970, application 7 (3, 5) and 8 (12) exit at 1000.
-CPU_EXPECTED='2:3:1:2:1:0:1091:1
-2:5:1:3:1:0:1091:1
-2:7:1:4:1:10000:1091:1
-2:1:1:1:1:30000:1091:1
-2:7:1:4:1:870000:1091:0
+# cpu.prv body: client 3 (node03, row 1) and 5 (node05, row 2) load at 100
+# us (time 0), 9 (node09, row 3) joins at 110, 12 (node12, row 4) at 130; 9
+# leaves at 970, application 7 (3, 5) and 8 (12) exit at 1000. Loom names
+# are padded to the widest node number, so rows come in node order.
+CPU_EXPECTED='2:1:1:1:1:0:1091:1
+2:3:1:2:1:0:1091:1
+2:5:1:3:1:10000:1091:1
+2:7:1:4:1:30000:1091:1
+2:5:1:3:1:870000:1091:0
+2:7:1:4:1:900000:1091:0
 2:1:1:1:1:900000:1091:0
-2:3:1:2:1:900000:1091:0
-2:5:1:3:1:900000:1091:0'
+2:3:1:2:1:900000:1091:0'
 
 # summary DIR: the same line per thread from thread.prv and thread.row.
 summary() {
@@ -298,7 +299,7 @@ for prof in default packed align4; do
 				"$(cmp -s "$tmp/body-default-le" "$tmp/body-$name" || diff "$tmp/body-default-le" "$tmp/body-$name" | head -n 4 | tr '\n' '|')"
 		fi
 		# cpu.prv: one node per client: clients in an application (1091) on
-		# each node's CPU (rows: node12, node3, node5, node9), no clients in
+		# each node's CPU (rows: node03, node05, node09, node12), no clients in
 		# I/O (1090: it would repeat each client's state)
 		tail -n +2 "$out/cpu.prv" >"$tmp/got"
 		printf '%s\n' "$CPU_EXPECTED" >"$tmp/want"

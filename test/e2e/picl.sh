@@ -53,7 +53,10 @@ fi
 if emu fft; then
 	expect "fft comms" "$(comms fft | wc -l | tr -d ' ')" 64
 	expect "fft tasks" "$(sed -n 's/^LEVEL TASK SIZE //p' "$tmp/fft/thread.row")" 16
-	expect "fft first comm" "$(comms fft | head -1)" "3:3:1:2:1:455000:889000:31:1:16:1:996000:1273000:1:30008"
+	# processor 9 is task 10 (loom picl.09: names padded, rows in processor order)
+	expect "fft first comm" "$(comms fft | head -1)" "3:3:1:2:1:455000:889000:19:1:10:1:996000:1273000:1:30008"
+	expect "fft rows in processor order" "$(sed -n '/^LEVEL NODE/,/^$/p' "$tmp/fft/thread.row" | sed -n '2p;11p;12p;17p' | tr '\n' ' ')" \
+		"picl.00 picl.09 picl.10 picl.15 "
 	expect "fft comment lines" "$(grep -c '^#:' "$tmp/fft/thread.prv")" 0
 fi
 

@@ -37,7 +37,7 @@ clock_error() {
 		toff[id] = o + 0; tdr[id] = d / 1e6; n = id + 1 > n ? id + 1 : n
 	}
 	file == 2 && /"loom":/ {
-		match($0, /"loom": *"picl\.[0-9]+"/); id = substr($0, RSTART, RLENGTH); sub(/.*picl\./, "", id); sub(/"/, "", id)
+		match($0, /"loom": *"picl\.[0-9]+"/); id = substr($0, RSTART, RLENGTH); sub(/.*picl\./, "", id); sub(/"/, "", id); id = id + 0
 		match($0, /"offset_ns": *-?[0-9]+/); o = substr($0, RSTART, RLENGTH); sub(/.*: */, "", o)
 		match($0, /"drift_ppm": *-?[0-9.]+/); d = substr($0, RSTART, RLENGTH); sub(/.*: */, "", d)
 		match($0, /"ref_ns": *"?-?[0-9]+/); r = substr($0, RSTART, RLENGTH); sub(/.*: *"?/, "", r)
@@ -58,13 +58,19 @@ clock_error() {
 
 # offset_only TRUTH.json: a weft clock file with the true offsets and no drift
 offset_only() {
-	awk 'BEGIN { print "{\"weft_clock\": 1, \"looms\": ["; sep = "" }
-	/"id":/ {
+	# loom names are picl.P with P zero-padded to the widest processor number
+	awk '/"id":/ {
 		match($0, /"id": *-?[0-9]+/); id = substr($0, RSTART, RLENGTH); sub(/.*: */, "", id)
 		match($0, /"offset_ns": *-?[0-9]+/); o = substr($0, RSTART, RLENGTH); sub(/.*: */, "", o)
-		printf "%s{\"loom\": \"picl.%d\", \"offset_ns\": %d}\n", sep, id, -o; sep = ","
+		ids[n] = id; off[n] = o; n++
 	}
-	END { print "]}" }' "$1"
+	END {
+		w = length(n - 1 "")
+		print "{\"weft_clock\": 1, \"looms\": ["
+		for (i = 0; i < n; i++)
+			printf "%s{\"loom\": \"picl.%s\", \"offset_ns\": %d}\n", (i ? "," : ""), sprintf("%0" w "d", ids[i]), -off[i]
+		print "]}"
+	}' "$1"
 }
 
 violations() { # stderr of emu --sync=messages: pairs left with the estimated clocks

@@ -26,5 +26,7 @@ Suite *prv_suite(void);
 Suite *modelfile_suite(void);
 Suite *outset_suite(void);
 Suite *jsonscan_suite(void);
+Suite *cfgview_suite(void);
+Suite *prvread_suite(void);
 
 #endif

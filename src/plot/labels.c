@@ -1,0 +1,184 @@
+/* labels: .pcf sections and .row THREAD names, read line by line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "labels.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *s = weft_xmalloc(cap);
+	size_t k;
+	while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (cap - n < 2)
+			s = weft_xrealloc(s, cap *= 2);
+	}
+	fclose(f);
+	s[n] = '\0';
+	return s;
+}
+
+static char *sibling(const char *prv, const char *ext)
+{
+	size_t n = strlen(prv);
+	if (n > 4 && strcmp(prv + n - 4, ".prv") == 0)
+		n -= 4;
+	return weft_xasprintf("%.*s%s", (int) n, prv, ext);
+}
+
+static struct plot_label *add(struct plot_label **v, int *n, int64_t value)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*v)[i].value == value)
+			return &(*v)[i];
+	/* capacity: 8, then doubled each time n reaches a power of two */
+	if (*n == 0 || (*n >= 8 && (*n & (*n - 1)) == 0))
+		*v = weft_xrealloc(*v, (size_t) (*n ? *n * 2 : 8) * sizeof(**v));
+	struct plot_label *l = &(*v)[(*n)++];
+	memset(l, 0, sizeof(*l));
+	l->value = value;
+	return l;
+}
+
+const struct plot_label *labels_find(const struct plot_label *v, int n, int64_t value)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].value == value)
+			return &v[i];
+	return NULL;
+}
+
+static char *trimmed(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return weft_xasprintf("%.*s", (int) n, s);
+}
+
+enum { S_NONE, S_STATES, S_COLORS, S_TYPE, S_VALUES, S_OTHER };
+
+static void pcf(struct plot_labels *l, char *text, int64_t type)
+{
+	int sec = S_NONE, mine = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *t = trimmed(line);
+		if (!*t || *t == '#') {
+			free(t);
+			continue;
+		}
+		if (strcmp(t, "STATES") == 0)
+			sec = S_STATES;
+		else if (strcmp(t, "STATES_COLOR") == 0)
+			sec = S_COLORS;
+		else if (strcmp(t, "EVENT_TYPE") == 0) {
+			sec = S_TYPE;
+			mine = 0;
+		} else if (strcmp(t, "VALUES") == 0)
+			sec = sec == S_TYPE ? S_VALUES : S_OTHER;
+		else if (strcmp(t, "DEFAULT_OPTIONS") == 0 || strcmp(t, "DEFAULT_SEMANTIC") == 0 ||
+			 strcmp(t, "GRADIENT_COLOR") == 0 || strcmp(t, "GRADIENT_NAMES") == 0)
+			sec = S_OTHER;
+		else {
+			char *e;
+			long long v = strtoll(t, &e, 10);
+			if (e == t) {
+				free(t);
+				continue;
+			}
+			while (*e == ' ' || *e == '\t')
+				e++;
+			if (sec == S_STATES) {
+				struct plot_label *p = add(&l->states, &l->nstates, v);
+				free(p->text);
+				p->text = weft_xstrdup(e);
+			} else if (sec == S_COLORS) {
+				int r, g, b;
+				if (sscanf(e, "{%d,%d,%d}", &r, &g, &b) == 3) {
+					struct plot_label *p = add(&l->states, &l->nstates, v);
+					p->has_rgb = 1;
+					p->rgb[0] = (unsigned char) r;
+					p->rgb[1] = (unsigned char) g;
+					p->rgb[2] = (unsigned char) b;
+				}
+			} else if (sec == S_TYPE) { /* "<n> <type> <label>" */
+				char *e2;
+				long long ty = strtoll(e, &e2, 10);
+				if (e2 != e && ty == type) {
+					mine = 1;
+					while (*e2 == ' ' || *e2 == '\t')
+						e2++;
+					free(l->type_name);
+					l->type_name = weft_xstrdup(e2);
+				}
+			} else if (sec == S_VALUES && mine) {
+				struct plot_label *p = add(&l->values, &l->nvalues, v);
+				free(p->text);
+				p->text = weft_xstrdup(e);
+			}
+		}
+		free(t);
+	}
+}
+
+static void row(struct plot_labels *l, char *text)
+{
+	char *save = NULL;
+	int left = 0;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int n;
+		if (sscanf(line, "LEVEL THREAD SIZE %d", &n) == 1 && n > 0 && n < (1 << 24)) {
+			l->rows = weft_xcalloc((size_t) n, sizeof(*l->rows));
+			left = n;
+			continue;
+		}
+		if (strncmp(line, "LEVEL ", 6) == 0) {
+			left = 0;
+			continue;
+		}
+		if (left > 0) {
+			l->rows[l->nrows++] = trimmed(line);
+			left--;
+		}
+	}
+}
+
+void labels_load(struct plot_labels *l, const char *prv, int64_t type)
+{
+	memset(l, 0, sizeof(*l));
+	char *p = sibling(prv, ".pcf");
+	char *text = slurp(p);
+	if (text)
+		pcf(l, text, type);
+	free(text);
+	free(p);
+	p = sibling(prv, ".row");
+	text = slurp(p);
+	if (text)
+		row(l, text);
+	free(text);
+	free(p);
+}
+
+void labels_free(struct plot_labels *l)
+{
+	for (int i = 0; i < l->nstates; i++)
+		free(l->states[i].text);
+	for (int i = 0; i < l->nvalues; i++)
+		free(l->values[i].text);
+	for (int i = 0; i < l->nrows; i++)
+		free(l->rows[i]);
+	free(l->states);
+	free(l->values);
+	free(l->rows);
+	free(l->type_name);
+	memset(l, 0, sizeof(*l));
+}

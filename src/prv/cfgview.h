@@ -1,0 +1,40 @@
+/* cfgview: what a Paraver view file (.cfg) asks of a trace, read from its
+ * text: the file it is for (from its name: thread-NAME.cfg or cpu-NAME.cfg),
+ * whether it shows states (State As Is) or event values, the event types
+ * its filter names, its colour mode and its value range. Shared by the
+ * copier (views.c: which views fit a run) and `weft check --views`. Pure:
+ * no file access. */
+#ifndef WEFT_CFGVIEW_H
+#define WEFT_CFGVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CFGVIEW_MAX_TYPES 16
+
+enum cfgview_color { CFGVIEW_COLOR_NONE, CFGVIEW_COLOR_CODE, CFGVIEW_COLOR_GRADIENT, CFGVIEW_COLOR_OTHER };
+
+struct cfgview {
+	int states;          /* the thread function is State As Is */
+	int events;          /* the thread function reads event values (Last/Next Evt Val) */
+	int ntypes;          /* event types of window_filter_module evt_type */
+	int32_t types[CFGVIEW_MAX_TYPES];
+	enum cfgview_color color;
+	int has_min, has_max;
+	double min, max;     /* window_minimum_y, window_maximum_y */
+	int nwindows;        /* "< NEW DISPLAYING WINDOW" lines */
+};
+
+/* Parse a view's text; returns 0, or -1 with a message in msg (line and
+ * what was expected) when a line it reads is malformed. */
+int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, size_t msglen);
+
+/* The file a view's base name applies to: 0 "thread-", 1 "cpu-", -1 none. */
+int cfgview_file(const char *basename);
+
+/* A copy of `text` with every window_maximum_y set to `max` and, when
+ * type >= 0, the filter narrowed to that one type and `suffix` appended to
+ * the window name. Returns a malloc'd string. */
+char *cfgview_rewrite(const char *text, int64_t max, int32_t type, const char *suffix);
+
+#endif

@@ -1,0 +1,47 @@
+/* prvread: a plain .prv body read record by record, for tools that look
+ * at a trace weft (or anyone) wrote: `weft check --views`, `weft plot`.
+ * It trusts the trace (`weft check` validates); a line it cannot read is
+ * an error naming the file, line and what was expected. Memory: the header's
+ * objects only; the file is mapped and its pages given back as it is read.
+ * Rows are numbered 0.. in Paraver's order (appl, task, thread). */
+#ifndef WEFT_PRVREAD_H
+#define WEFT_PRVREAD_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "mapfile.h"
+
+#define PRVREAD_MAX_PAIRS 64
+
+struct prvrec {
+	int kind;           /* 1 state, 2 event, 3 communication */
+	uint32_t row;       /* sender's row for kind 3 */
+	uint64_t t0, t1;    /* state: begin, end; event: time; comm: lsend, lrecv */
+	int64_t state;      /* kind 1 */
+	uint32_t row2;      /* kind 3: the receiver's row */
+	int npairs;         /* kind 2: the (type, value) pairs of the line */
+	int64_t type[PRVREAD_MAX_PAIRS], value[PRVREAD_MAX_PAIRS];
+};
+
+struct prvread {
+	char *path;
+	struct mapfile m;
+	size_t off;
+	uint64_t line;
+	uint64_t ftime;
+	uint32_t nrows;
+	uint32_t nappl;
+	uint32_t *task_base; /* per appl: index of its first task in tbase */
+	uint32_t *tbase;     /* per task (global): row of its first thread */
+	uint32_t *tcount;    /* per task: its threads */
+	uint32_t ntasks;
+};
+
+int prvread_open(struct prvread *r, const char *path, struct weft_err *err);
+/* The next record: 1, 0 at the end, -1 on a malformed line (err filled).
+ * Comments, communicator lines and kind-4 records are skipped. */
+int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err);
+void prvread_close(struct prvread *r);
+
+#endif

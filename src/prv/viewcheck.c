@@ -1,0 +1,340 @@
+/* viewcheck: each copied view against the .pcf and .prv it is for. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfgview.h"
+#include "mapfile.h"
+#include "prvread.h"
+#include "viewcheck.h"
+
+/* int64 -> [min, max] of what was seen with it; open addressing */
+struct seen {
+	int64_t key, min, max;
+	int used;
+};
+struct seenset {
+	struct seen *s;
+	size_t cap, n;
+};
+
+static struct seen *seen_get(struct seenset *h, int64_t key, int add)
+{
+	if (add && (h->n + 1) * 2 > h->cap) {
+		struct seenset g = {weft_xcalloc(h->cap ? h->cap * 2 : 64, sizeof(struct seen)),
+				    h->cap ? h->cap * 2 : 64, 0};
+		for (size_t i = 0; i < h->cap; i++)
+			if (h->s[i].used)
+				*seen_get(&g, h->s[i].key, 1) = h->s[i];
+		free(h->s);
+		*h = g;
+	}
+	if (!h->cap)
+		return NULL;
+	size_t i = (size_t) ((uint64_t) key * 0x9e3779b97f4a7c15ull >> 40) & (h->cap - 1);
+	for (;; i = (i + 1) & (h->cap - 1)) {
+		if (h->s[i].used && h->s[i].key == key)
+			return &h->s[i];
+		if (!h->s[i].used) {
+			if (!add)
+				return NULL;
+			h->s[i] = (struct seen){key, INT64_MAX, INT64_MIN, 1};
+			h->n++;
+			return &h->s[i];
+		}
+	}
+}
+
+static void seen_val(struct seenset *h, int64_t key, int64_t v)
+{
+	struct seen *s = seen_get(h, key, 1);
+	s->min = v < s->min ? v : s->min;
+	s->max = v > s->max ? v : s->max;
+}
+
+struct filedata {
+	int loaded, ok;
+	struct seenset pcf_types, pcf_states; /* labelled */
+	struct seenset types;                 /* written: type -> value range */
+	struct seenset states;                /* written state values */
+	int64_t state_min, state_max;
+};
+
+static const char *const sections[] = {"DEFAULT_OPTIONS", "DEFAULT_SEMANTIC", "STATES", "STATES_COLOR",
+				       "EVENT_TYPE", "VALUES", "GRADIENT_COLOR", "GRADIENT_NAMES"};
+
+static void load_pcf(struct filedata *f, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int sec = -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		const char *le = nl ? nl : end;
+		char line[256];
+		size_t n = (size_t) (le - p) < sizeof(line) - 1 ? (size_t) (le - p) : sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r' || line[n - 1] == '\t'))
+			line[--n] = '\0';
+		int k = -1;
+		for (int i = 0; i < (int) (sizeof(sections) / sizeof(sections[0])); i++)
+			if (strcmp(line, sections[i]) == 0)
+				k = i;
+		if (k >= 0) {
+			sec = k;
+		} else if (sec == 2) { /* STATES: "<int> label" */
+			char *e;
+			long long v = strtoll(line, &e, 10);
+			if (e != line)
+				seen_val(&f->pcf_states, v, v);
+		} else if (sec == 4) { /* EVENT_TYPE: "<n> <type> label" */
+			char *e, *e2;
+			strtoll(line, &e, 10);
+			long long t = strtoll(e, &e2, 10);
+			if (e != line && e2 != e)
+				seen_val(&f->pcf_types, t, t);
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static int load(struct filedata *f, const char *dir, const char *name)
+{
+	if (f->loaded)
+		return f->ok;
+	f->loaded = 1;
+	f->state_min = INT64_MAX;
+	f->state_max = INT64_MIN;
+	struct weft_err err = {0};
+	char *pcf = weft_xasprintf("%s/%s.pcf", dir, name);
+	struct mapfile m;
+	if (map_open(&m, pcf, &err)) {
+		fprintf(stderr, "weft: error: %s\n", err.msg);
+		free(pcf);
+		return 0;
+	}
+	load_pcf(f, (const char *) m.data, m.size);
+	map_close(&m);
+	free(pcf);
+	char *prv = weft_xasprintf("%s/%s.prv", dir, name);
+	struct prvread r;
+	struct prvrec rec;
+	int rc = prvread_open(&r, prv, &err);
+	while (rc == 0 && (rc = prvread_next(&r, &rec, &err)) == 1) {
+		if (rec.kind == 1) {
+			seen_val(&f->states, rec.state, rec.state);
+			f->state_min = rec.state < f->state_min ? rec.state : f->state_min;
+			f->state_max = rec.state > f->state_max ? rec.state : f->state_max;
+		} else if (rec.kind == 2) {
+			for (int i = 0; i < rec.npairs; i++)
+				seen_val(&f->types, rec.type[i], rec.value[i]);
+		}
+		rc = 0;
+	}
+	prvread_close(&r);
+	free(prv);
+	if (rc < 0) {
+		fprintf(stderr, "weft: error: %s\n", err.msg);
+		return 0;
+	}
+	f->ok = 1;
+	return 1;
+}
+
+static const char *const thread_funcs[] = {
+	"State As Is", "Useful", "State Sign", "Given State", "In State", "Not In State", "State Record Dur.",
+	"Last Evt Type", "Last Evt Val", "Last Evt Val w/o Bursts", "Next Evt Type", "Next Evt Val",
+	"Average Next Evt Val", "Average Last Evt Val", "Given Evt Val", "In Evt Val", "Not In Evt Val",
+	"Int. Between Evt", "Int. Between Evt w/o Bursts", "Event Sign", "Active Thd", "Active Thd Sign",
+};
+
+static const char *thread_func(const char *text, char *out, size_t n)
+{
+	const char *p = strstr(text, "{thread, ");
+	if (!p)
+		return NULL;
+	p += 9;
+	const char *e = strchr(p, '}');
+	if (!e)
+		return NULL;
+	snprintf(out, n, "%.*s", (int) (e - p), p);
+	return out;
+}
+
+struct ctx {
+	const char *dir;
+	struct filedata file[2];
+	long problems;
+	int nviews;
+};
+
+static void problem(struct ctx *c, const char *view, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(struct ctx *c, const char *view, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "weft: error: %s: ", view);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	c->problems++;
+}
+
+static const char *const fname[2] = {"thread", "cpu"};
+
+static void check_view(struct ctx *c, const char *path, const char *base)
+{
+	struct weft_err err = {0};
+	struct mapfile m;
+	if (map_open(&m, path, &err)) {
+		problem(c, path, "cannot read: %s", err.msg);
+		return;
+	}
+	char *text = weft_xcalloc(m.size + 1, 1);
+	if (m.size)
+		memcpy(text, m.data, m.size);
+	map_close(&m);
+	c->nviews++;
+	struct cfgview v;
+	char msg[160];
+	int file = cfgview_file(base);
+	if (cfgview_parse(text, strlen(text), &v, msg, sizeof(msg))) {
+		problem(c, path, "%s", msg);
+	} else if (file < 0) {
+		problem(c, path, "expected a name thread-NAME.cfg or cpu-NAME.cfg (the file it is for)");
+	} else if (v.nwindows < 1) {
+		problem(c, path, "expected a window (\"< NEW DISPLAYING WINDOW NAME >\"), found none");
+	} else {
+		char fn[64];
+		if (!thread_func(text, fn, sizeof(fn)))
+			problem(c, path, "expected window_selected_functions with a {thread, FUNCTION}");
+		else {
+			int known = 0;
+			for (size_t i = 0; i < sizeof(thread_funcs) / sizeof(thread_funcs[0]); i++)
+				known |= strcmp(fn, thread_funcs[i]) == 0;
+			if (!known)
+				problem(c, path, "thread function \"%s\" is not one Paraver knows", fn);
+		}
+		if (v.color == CFGVIEW_COLOR_NONE)
+			problem(c, path, "expected a window_color_mode (code for states and categories, gradient "
+					 "for magnitudes)");
+		if (!v.has_max)
+			problem(c, path, "expected a window_maximum_y (Paraver's default range 0-18 draws larger "
+					 "values black)");
+		struct filedata *f = &c->file[file];
+		if (!load(f, c->dir, fname[file])) {
+			c->problems++;
+			free(text);
+			return;
+		}
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (int i = 0; i < v.ntypes; i++) {
+			int64_t t = v.types[i];
+			if (!seen_get(&f->pcf_types, t, 0))
+				problem(c, path, "event type %lld has no EVENT_TYPE label in %s/%s.pcf", (long long) t,
+					c->dir, fname[file]);
+			const struct seen *s = seen_get(&f->types, t, 0);
+			if (!s) {
+				problem(c, path, "event type %lld is never written in %s/%s.prv (Paraver: \"None of "
+						 "the events specified in the filter appear in the trace\")",
+					(long long) t, c->dir, fname[file]);
+				continue;
+			}
+			lo = s->min < lo ? s->min : lo;
+			hi = s->max > hi ? s->max : hi;
+		}
+		if (v.states) {
+			if (v.color != CFGVIEW_COLOR_CODE && v.color != CFGVIEW_COLOR_NONE)
+				problem(c, path, "a view of states expected window_in_code_mode (the .pcf colours)");
+			if (f->states.n == 0)
+				problem(c, path, "shows states, but %s/%s.prv has no state record", c->dir,
+					fname[file]);
+			for (size_t i = 0; i < f->states.cap; i++)
+				if (f->states.s[i].used && !seen_get(&f->pcf_states, f->states.s[i].key, 0))
+					problem(c, path, "state %lld is written in %s/%s.prv with no STATES label in "
+							 "its .pcf",
+						(long long) f->states.s[i].key, c->dir, fname[file]);
+			if (f->states.n) {
+				lo = f->state_min < lo ? f->state_min : lo;
+				hi = f->state_max > hi ? f->state_max : hi;
+			}
+		}
+		if (lo <= hi && v.has_max && (double) hi > v.max)
+			problem(c, path, "values up to %lld are written, above window_maximum_y %g", (long long) hi,
+				v.max);
+		if (lo <= hi && v.has_min && (double) lo < v.min)
+			problem(c, path, "values down to %lld are written, below window_minimum_y %g",
+				(long long) lo, v.min);
+	}
+	free(text);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The view files under DIR/cfg (two levels), sorted. */
+static int list(const char *root, char ***out)
+{
+	int n = 0, cap = 16;
+	char **v = weft_xmalloc((size_t) cap * sizeof(*v));
+	DIR *d = opendir(root);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *sub = weft_xasprintf("%s/%s", root, de->d_name);
+		DIR *d2 = opendir(sub);
+		struct dirent *f;
+		while (d2 && (f = readdir(d2))) {
+			size_t l = strlen(f->d_name);
+			if (l < 5 || strcmp(f->d_name + l - 4, ".cfg"))
+				continue;
+			if (n == cap)
+				v = weft_xrealloc(v, (size_t) (cap *= 2) * sizeof(*v));
+			v[n++] = weft_xasprintf("%s/%s", sub, f->d_name);
+		}
+		if (d2)
+			closedir(d2);
+		free(sub);
+	}
+	closedir(d);
+	qsort(v, (size_t) n, sizeof(*v), cmp_str);
+	*out = v;
+	return n;
+}
+
+long viewcheck_dir(const char *dir, int quiet, struct weft_err *err)
+{
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.dir = dir;
+	char *root = weft_xasprintf("%s/cfg", dir);
+	char **files;
+	int n = list(root, &files);
+	if (n < 0) {
+		weft_fail(err, WEFT_EINPUT, "%s: cannot open the views folder", root);
+		free(root);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		check_view(&c, files[i], strrchr(files[i], '/') + 1);
+		free(files[i]);
+	}
+	free(files);
+	free(root);
+	for (int k = 0; k < 2; k++) {
+		free(c.file[k].pcf_types.s);
+		free(c.file[k].pcf_states.s);
+		free(c.file[k].types.s);
+		free(c.file[k].states.s);
+	}
+	if (!quiet && c.problems == 0)
+		printf("%s: views ok: %d view(s) fit their trace\n", dir, c.nviews);
+	return c.problems;
+}

@@ -1,0 +1,174 @@
+/* views: which compiled-in view files fit the run, and their range. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfgview.h"
+#include "model.h"
+#include "outset.h"
+#include "paraver_out.h"
+#include "views.h"
+#include "writer.h"
+
+/* Views written once per type of a range the run writes. */
+static const struct {
+	const char *path;
+	int32_t lo, hi;
+} per_type[] = {
+	{"ovni/thread-mark.cfg", 100, 199},
+	{"ovni/cpu-mark.cfg", 100, 199},
+};
+
+static int per_type_index(const char *path)
+{
+	for (size_t i = 0; i < sizeof(per_type) / sizeof(per_type[0]); i++)
+		if (strcmp(per_type[i].path, path) == 0)
+			return (int) i;
+	return -1;
+}
+
+/* The range of values written to `type` in `file`; 0 when none was. */
+static int type_range(const struct emu *e, int file, int32_t type, struct prv_range *out)
+{
+	for (int s = 0; s < e->nslots[file]; s++)
+		if (e->slot_type[file][s] == type) {
+			const struct prv_range *r = &e->prv[file].back.range[s];
+			if (r->min > r->max)
+				return 0;
+			*out = *r;
+			return 1;
+		}
+	return 0;
+}
+
+static int shows_states_of(const struct emu *e, char id)
+{
+	for (int i = 0; i < e->nth; i++)
+		if (emu_owner(e, &e->th[i]) == id)
+			return 1;
+	return 0;
+}
+
+static int state_written(const struct prv_back *b, const struct weft_model_def *d)
+{
+	for (int s = 0; s < d->hooks->nstates; s++) {
+		int v = d->hooks->states[s].value;
+		if (v > 0 && v < 256 && (b->state_seen[v >> 6] >> (v & 63) & 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* A view into the run's output set: renamed into place with the traces. */
+static int put(struct outset *s, const char *rel, const char *text, struct weft_err *err)
+{
+	char *n = weft_xasprintf("cfg/%s", rel);
+	int rc = outset_write(s, n, text, strlen(text), err);
+	free(n);
+	return rc;
+}
+
+/* A stale copy from an earlier run: removed, with its folder once empty. */
+static void drop(struct emu *e, const char *rel)
+{
+	char *p = weft_xasprintf("%s/cfg/%s", e->o.outdir, rel);
+	if (unlink(p) == 0) {
+		*strrchr(p, '/') = '\0';
+		rmdir(p);
+	}
+	free(p);
+}
+
+/* Whether the view fits (see views.h); *max = the greatest value it shows. */
+static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t *max)
+{
+	const char *slash = strchr(rel, '/');
+	if (!slash)
+		return 0;
+	char model[32];
+	snprintf(model, sizeof(model), "%.*s", (int) (slash - rel), rel);
+	int file = cfgview_file(slash + 1);
+	const struct weft_model_def *d = model_by_name(model);
+	if (file < 0 || !d || !d->hooks || !e->enabled[d->id - 0x21])
+		return 0;
+	*max = 1;
+	if (v->states || d->id == 'O')
+		if (!shows_states_of(e, d->id))
+			return 0;
+	if (v->states) {
+		if (!state_written(&e->prv[file].back, d))
+			return 0;
+		*max = e->prv[file].back.state_max;
+	}
+	for (int i = 0; i < v->ntypes; i++) {
+		struct prv_range r;
+		if (!type_range(e, file, v->types[i], &r))
+			return 0;
+		if (r.max > *max)
+			*max = r.max;
+	}
+	return 1;
+}
+
+static int copy_per_type(struct emu *e, struct outset *s, int k, const char *text,
+			 const struct cfgview *v, struct weft_err *err)
+{
+	const char *rel = per_type[k].path;
+	size_t stem = strlen(rel) - 4; /* without ".cfg" */
+	int file = cfgview_file(strrchr(rel, '/') + 1);
+	for (int32_t t = per_type[k].lo; t <= per_type[k].hi; t++) {
+		char *path = weft_xasprintf("%.*s-%d.cfg", (int) stem, rel, (int) t);
+		struct cfgview one = *v;
+		one.ntypes = 1;
+		one.types[0] = t;
+		int64_t max;
+		int rc = 0;
+		if (fits(e, rel, &one, &max)) {
+			const char *label = NULL;
+			for (int k2 = 0; k2 < e->nslots[file]; k2++)
+				if (e->slot_type[file][k2] == t)
+					label = e->slot_label[file][k2];
+			char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
+			char *out = cfgview_rewrite(text, max, t, suffix);
+			rc = put(s, path, out, err);
+			free(out);
+			free(suffix);
+		} else {
+			drop(e, path);
+		}
+		free(path);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int views_copy(struct emu *e, struct outset *s, struct weft_err *err)
+{
+	for (int i = 0; i < weft_cfg_nfiles; i++) {
+		const char *rel = weft_cfg_files[i].path, *text = weft_cfg_files[i].text;
+		struct cfgview v;
+		char msg[160];
+		if (cfgview_parse(text, strlen(text), &v, msg, sizeof(msg)))
+			return weft_fail(err, WEFT_EINTERNAL, "cfg/%s: %s", rel, msg);
+		int k = per_type_index(rel);
+		if (k >= 0) {
+			if (copy_per_type(e, s, k, text, &v, err))
+				return -1;
+			continue;
+		}
+		int64_t max;
+		if (!fits(e, rel, &v, &max)) {
+			drop(e, rel);
+			continue;
+		}
+		char *out = cfgview_rewrite(text, max, -1, NULL);
+		int rc = put(s, rel, out, err);
+		free(out);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}

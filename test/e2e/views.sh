@@ -1,0 +1,103 @@
+#!/bin/sh
+# End-to-end tests of the Paraver views weft copies beside its outputs
+# (src/prv/views.c) and of `weft check --views` (src/prv/viewcheck.c).
+#
+#   WEFT=/abs/weft sh test/e2e/views.sh
+#
+# Every shipped view is named for its file (thread-/cpu-) and declares a
+# colour mode and a maximum; each model's example output gets only its own
+# model's views, each of which passes `weft check --views` (types labelled
+# and written, values within the range, states labelled); a later run into
+# the same directory removes the views that no longer fit; the checker
+# rejects views that do not fit, with the reason.
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+repo=$top
+views() { # dir: the copied views, "model/name" sorted, one line
+	(cd "$1/cfg" 2>/dev/null && find . -name '*.cfg' | sed 's|^\./||; s|\.cfg$||' | sort | tr '\n' ' ')
+}
+
+# ---- the shipped views -----------------------------------------------------
+bad=""
+for f in "$repo"/cfg/*/*.cfg; do
+	n=$(basename "$f")
+	case "$n" in thread-*|cpu-*) ;; *) bad="$bad $n(name)" ;; esac
+	grep -q '^window_color_mode window_in_' "$f" || bad="$bad $n(colour)"
+	grep -q '^window_maximum_y [0-9]' "$f" || bad="$bad $n(maximum)"
+	if grep -q '{thread, State As Is}' "$f"; then
+		grep -q '^window_color_mode window_in_code_mode' "$f" || bad="$bad $n(states not in code colour)"
+	fi
+done
+expect "shipped views: named for their file, colour mode and maximum declared" "$bad" ""
+
+# emu NAME INPUT [ARGS]: run into $tmp/NAME, then check its views
+emu() {
+	n=$1
+	shift
+	if ! "$WEFT" emu -q -o "$tmp/$n" "$@" 2>"$tmp/err"; then
+		fail "$n emu" "$(head -3 "$tmp/err")"
+		return 1
+	fi
+	if "$WEFT" check -q --views "$tmp/$n" 2>"$tmp/err"; then
+		pass "$n views check"
+	else
+		fail "$n views check" "$(head -3 "$tmp/err")"
+	fi
+}
+
+# ---- each model's output gets its own views only ---------------------------
+"$WEFT" synth -o "$tmp/ovni-trace" --looms 2 --procs 2 --threads 3 --cpus 4 --events 20000 --seed 1 >/dev/null
+emu ovni "$tmp/ovni-trace"
+expect "ovni views" "$(views "$tmp/ovni")" \
+	"ovni/cpu-mark-101 ovni/cpu-mark-102 ovni/cpu-nrunning ovni/cpu-running-pid ovni/cpu-running-tid ovni/thread-affinity ovni/thread-flushing ovni/thread-mark-101 ovni/thread-mark-102 ovni/thread-state ovni/thread-tid "
+expect "ovni mark view: one type, named by its label" \
+	"$(grep -c '^window_filter_module evt_type 1 101$' "$tmp/ovni/cfg/ovni/thread-mark-101.cfg"):$(sed -n 's/^window_name //p' "$tmp/ovni/cfg/ovni/thread-mark-101.cfg")" \
+	"1:Thread marks: $(awk '$2 == 101 { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$tmp/ovni/thread.pcf")"
+# the range is the greatest value written: the largest TID of the trace
+maxtid=$(awk -F: '$1 == 2 { for (i = 7; i < NF; i += 2) if ($i == 2 && $(i + 1) > m) m = $(i + 1) } END { print m }' "$tmp/ovni/thread.prv")
+expect "ovni thread-tid maximum = greatest TID written" \
+	"$(sed -n 's/^window_maximum_y //p' "$tmp/ovni/cfg/ovni/thread-tid.cfg")" "$maxtid.000000000000"
+
+emu picl "$here/picl/fft.trf"
+expect "PICL views (msg only, no ovni view)" "$(views "$tmp/picl")" \
+	"msg/thread-bytes-received msg/thread-bytes-sent msg/thread-msg-size msg/thread-state-comms "
+emu andfork "$here/visandor/and-ciao.vao"
+expect "and-fork views" "$(views "$tmp/andfork")" \
+	"andfork/cpu-agent andfork/cpu-node andfork/thread-activity andfork/thread-depth andfork/thread-node andfork/thread-state "
+emu orbranch "$here/visandor/or-suspend.vao"
+expect "or-branch views" "$(views "$tmp/orbranch")" \
+	"orbranch/cpu-agent orbranch/cpu-node orbranch/thread-node orbranch/thread-open orbranch/thread-outcomes orbranch/thread-state "
+"$WEFT" synth --format charisma -o "$tmp/charisma.dat" >/dev/null
+emu charisma "$tmp/charisma.dat"
+expect "CHARISMA views (fileio only)" "$(views "$tmp/charisma")" \
+	"fileio/cpu-clients fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files "
+
+# ---- a later run into the same directory drops the views that no longer fit
+cp -r "$tmp/ovni" "$tmp/reuse"
+emu reuse "$here/picl/fft.trf"
+expect "rerun into an ovni output: only msg views left" "$(views "$tmp/reuse")" "$(views "$tmp/picl")"
+
+# ---- the checker rejects what does not fit -----------------------------------
+cp -r "$tmp/picl" "$tmp/allviews"
+cp -r "$repo/cfg/ovni" "$tmp/allviews/cfg/"
+if "$WEFT" check --views "$tmp/allviews" >/dev/null 2>"$tmp/err"; then
+	fail "check --views: ovni views on a PICL output" "exit 0"
+else
+	st=$?
+	expect "check --views: ovni views on a PICL output (exit, message)" \
+		"$st:$(grep -c 'thread-flushing.cfg: event type 7 is never written in .*thread.prv (Paraver: "None of the events' "$tmp/err")" "1:1"
+fi
+sed 's/^window_maximum_y .*/window_maximum_y 31.000000000000/' "$tmp/picl/cfg/msg/thread-state-comms.cfg" \
+	>"$tmp/low.cfg" && mv "$tmp/low.cfg" "$tmp/picl/cfg/msg/thread-state-comms.cfg"
+"$WEFT" check --views "$tmp/picl" >/dev/null 2>"$tmp/err"
+expect "check --views: maximum below the states written" "$?:$(grep -c 'thread-state-comms.cfg: values up to 32 are written, above window_maximum_y 31' "$tmp/err")" "1:1"
+sed 's/^window_color_mode .*/window_color_mode window_in_null_gradient_mode/' "$tmp/andfork/cfg/andfork/thread-state.cfg" \
+	>"$tmp/g.cfg" && mv "$tmp/g.cfg" "$tmp/andfork/cfg/andfork/thread-state.cfg"
+"$WEFT" check --views "$tmp/andfork" >/dev/null 2>"$tmp/err"
+expect "check --views: states in a gradient" "$?:$(grep -c 'thread-state.cfg: a view of states expected window_in_code_mode' "$tmp/err")" "1:1"
+"$WEFT" check --views "$tmp/nothing" >/dev/null 2>"$tmp/err"
+expect "check --views: no such directory" "$?:$(grep -c "nothing/cfg: cannot open the views folder" "$tmp/err")" "1:1"
+
+finish

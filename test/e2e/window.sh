@@ -1,0 +1,79 @@
+#!/bin/sh
+# End-to-end tests of `weft emu --from T --to T` (prv_window in
+# src/prv/prv_writer.c): the window written in the same pass equals the same
+# window cut from a whole run by test/e2e/window/cut.awk (Paraver's cutter:
+# states clipped, events and communications within the window, times from
+# its start), for thread.prv and cpu.prv of an ovni trace and of a PICL log
+# with messages crossing the window's edges; FTIME is the window's length
+# (or up to the trace's end); the output passes `weft check` and
+# `weft check --views`; usage errors and a window past the end fail.
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+# the records of a window output, as cut.awk prints them: padding removed,
+# zero-length states (a state changing at the window's start) and '#'
+# comments (messages received after its end) left out
+records() {
+	awk -F: 'NR > 1 && !/^#/ { if ($1 == "1" && $6 + 0 == $7 + 0) next; OFS = ":"
+		if ($1 == "3") for (i = 2; i <= NF; i++) $i = $i + 0
+		else if ($1 == "1") { $6 = $6 + 0; $7 = $7 + 0 }
+		print }' "$1" | sort | nofill
+}
+# without one value 0 at time 0: the record a window with no record gets
+# (on both sides: a cut may hold one too)
+nofill() { grep -v '^2:[0-9]*:[0-9]*:[0-9]*:[0-9]*:0:[0-9]*:0$'; }
+ftime() { head -1 "$1" | sed 's/^#Paraver ([^)]*):0*\([0-9][0-9]*\)_ns:.*/\1/'; }
+
+# window NAME INPUT FROM TO FULLDIR: compare the window run with the cut
+window() {
+	n=$1 in=$2 from=$3 to=$4 full=$5
+	if ! "$WEFT" emu -q --from "$from" --to "$to" -o "$tmp/$n" "$in" 2>"$tmp/err"; then
+		fail "$n emu" "$(head -3 "$tmp/err")"
+		return 1
+	fi
+	for f in thread cpu; do
+		awk -v from="$from" -v to="$to" -f "$here/window/cut.awk" "$full/$f.prv" | sort | nofill >"$tmp/want"
+		records "$tmp/$n/$f.prv" >"$tmp/got"
+		if cmp -s "$tmp/want" "$tmp/got" && [ -s "$tmp/want" -o "$f" = cpu ]; then
+			pass "$n $f.prv = the window cut from the whole run ($(wc -l <"$tmp/got" | tr -d ' ') records)"
+		else
+			fail "$n $f.prv = cut" "$(diff "$tmp/want" "$tmp/got" | head -4 | tr '\n' '|')"
+		fi
+	done
+	end=$(ftime "$full/thread.prv")
+	[ "$to" -lt "$end" ] && want=$((to - from)) || want=$((end - from))
+	expect "$n FTIME" "$(ftime "$tmp/$n/thread.prv"):$(ftime "$tmp/$n/cpu.prv")" "$want:$want"
+	if "$WEFT" check -q "$tmp/$n/thread.prv" "$tmp/$n/cpu.prv" >"$tmp/chk" 2>&1 &&
+		"$WEFT" check -q --views "$tmp/$n" >>"$tmp/chk" 2>&1; then
+		pass "$n weft check, views"
+	else
+		fail "$n weft check" "$(head -3 "$tmp/chk")"
+	fi
+}
+
+"$WEFT" synth -o "$tmp/ovni-trace" --looms 2 --procs 2 --threads 3 --cpus 4 --events 20000 --seed 1 >/dev/null
+"$WEFT" emu -q -o "$tmp/ovni" "$tmp/ovni-trace"
+window ovni-mid "$tmp/ovni-trace" 100000 300000 "$tmp/ovni"
+window ovni-start "$tmp/ovni-trace" 0 50000 "$tmp/ovni"
+window ovni-end "$tmp/ovni-trace" 600000 9000000 "$tmp/ovni"
+"$WEFT" emu -q -o "$tmp/picl" "$here/picl/fft.trf" 2>/dev/null
+# messages sent before, received inside; sent inside, received after
+window picl-mid "$here/picl/fft.trf" 1000000 3000000 "$tmp/picl"
+window picl-edge "$here/picl/fft.trf" 455000 1273000 "$tmp/picl"
+expect "picl-edge cpu.prv: no record in the window, one value 0 at 0" "$(tail -n +2 "$tmp/picl-edge/cpu.prv")" "2:1:1:1:1:0:1:0"
+expect "picl-mid: messages received after the window are comments" \
+	"$(grep -c '^#:' "$tmp/picl-mid/thread.prv" | awk '{ print ($1 > 0) }')" 1
+"$WEFT" emu -q --from 1ms --to 3ms -o "$tmp/units" "$here/picl/fft.trf"
+expect "--from 1ms --to 3ms = --from 1000000 --to 3000000" \
+	"$(cmp -s "$tmp/units/thread.prv" "$tmp/picl-mid/thread.prv" && echo same)" same
+
+"$WEFT" emu -q --from 5ms --to 2ms -o "$tmp/x" "$here/picl/fft.trf" 2>"$tmp/err"
+expect "--to before --from: exit 2" "$?:$(grep -c 'expected --to after --from' "$tmp/err")" "2:1"
+"$WEFT" emu -q --from soon -o "$tmp/x" "$here/picl/fft.trf" 2>"$tmp/err"
+expect "--from soon: exit 2" "$?:$(grep -c "expected a time >= 0 (ns, or with a unit ns, us, ms, s), found 'soon'" "$tmp/err")" "2:1"
+"$WEFT" emu -q --from 9s -o "$tmp/past" "$here/picl/fft.trf" 2>"$tmp/err"
+expect "--from past the end: exit 1, no .prv" \
+	"$?:$(grep -c -- '--from 9000000000 ns is past the end of the trace (5722000 ns)' "$tmp/err"):$(ls "$tmp/past"/*.prv 2>/dev/null | wc -l | tr -d ' ')" "1:1:0"
+
+finish
