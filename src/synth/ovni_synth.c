@@ -31,6 +31,7 @@ struct sthread {
 	int64_t pid, tid, creator;
 	int started, ended;
 	uint64_t budget;
+	int mpi;
 };
 
 struct sloom {
@@ -139,6 +140,13 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			k++;
 		} else if (pick < 96) {
 			ev_ohc(x, now, cpu, below(r, 1000));
+		} else if (x->mpi) {
+			/* a whole MPI call inside the slice: the stack stays balanced */
+			int b = (int) below(r, 2);
+			ev0(x, b ? "MS[" : "MCb", now);
+			now += 1 + below(r, 400);
+			ev0(x, b ? "MS]" : "MCB", now);
+			k++;
 		} else {
 			ev0(x, "OB.", now);
 		}
@@ -213,7 +221,7 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"app_id\": 1,\n"
 		"    \"rank\": %d,\n"
 		"    \"nranks\": %d,\n"
-		"    \"require\": {\"ovni\": \"1.1.0\"},\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"%s},\n"
 		"    \"mark\": {\n"
 		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
 		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
@@ -224,7 +232,8 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"finished\": 1\n"
 		"  }\n"
 		"}\n",
-		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs, cpus);
+		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs,
+		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "", cpus);
 }
 
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)
@@ -254,6 +263,7 @@ int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, s
 			x->tid = x->pid + t;
 			x->creator = t == 0 ? -1 : x->pid;
 			x->budget = per;
+			x->mpi = (o->models & SYNTH_M_MPI) != 0;
 			char *sdir = weft_xasprintf("%s/loom.%s/proc.%lld/thread.%lld", dir, loom,
 						    (long long) x->pid, (long long) x->tid);
 			char *json = thread_json(o, loom, x->pid, x->tid, l * o->procs + p);

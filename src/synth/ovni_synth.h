@@ -17,7 +17,11 @@ struct synth_opts {
 	int looms, procs, threads, cpus;
 	uint64_t events; /* target total; the result is within a few per thread */
 	uint64_t seed;
+	unsigned models; /* SYNTH_M_* bits besides ovni */
 };
+
+enum { SYNTH_M_MPI = 1u << 0 };
+
 
 /* Write the trace into the existing empty directory `dir`. Sets *written. */
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e);
