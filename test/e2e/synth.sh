@@ -108,4 +108,33 @@ done
 [ $? -eq 2 ] && grep -qF "missing -o DIR" "$tmp/err" && pass "missing -o exits 2" ||
 	fail "missing -o" "$(cat "$tmp/err")"
 
+# -- --models ------------------------------------------------------------------
+"$WEFT" synth -o "$tmp/m1" --events 20000 --models mpi > /dev/null 2> "$tmp/err" &&
+	"$WEFT" synth -o "$tmp/m2" --events 20000 --models ovni,mpi > /dev/null 2>> "$tmp/err"
+if diff -r "$tmp/m1" "$tmp/m2" > /dev/null 2>&1; then
+	pass "--models mpi: same options, same bytes"
+else
+	fail "--models determinism" "$(head -3 "$tmp/err")"
+fi
+"$WEFT" top "$tmp/m1" > "$tmp/mtop" 2> "$tmp/err"
+ms=$(awk '$1 == "MS[" {print $2}' "$tmp/mtop")
+mS=$(awk '$1 == "MS]" {print $2}' "$tmp/mtop")
+mb=$(awk '$1 == "MCb" {print $2}' "$tmp/mtop")
+mB=$(awk '$1 == "MCB" {print $2}' "$tmp/mtop")
+if [ -n "$ms" ] && [ "$ms" -gt 0 ] && [ "$ms" = "$mS" ] && [ -n "$mb" ] && [ "$mb" -gt 0 ] && [ "$mb" = "$mB" ]; then
+	pass "--models mpi: MPI_Send $ms and MPI_Barrier $mb calls, paired"
+else
+	fail "--models mpi counts" "MS[ $ms MS] $mS MCb $mb MCB $mB"
+fi
+grep -qF '"mpi": "1.0.0"' "$tmp/m1/loom.node00/proc.100000/thread.100000/stream.json" &&
+	pass "--models mpi: stream.json requires mpi 1.0.0" || fail "require" "mpi missing"
+"$WEFT" emu -l -o "$tmp/mout" "$tmp/m1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi: weft emu -l accepts it" ||
+	fail "--models mpi emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
+rc=$?
+expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, mpi)"
+
 finish
