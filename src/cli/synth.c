@@ -34,8 +34,9 @@ static const char synth_help[] =
 	"  -n, --events N     about how many events in all, default 1000000\n"
 	"                     (suffixes k, M, G accepted: 20M)\n"
 	"      --seed S       random seed, default 1\n"
-	"      --models LIST  models besides ovni, comma-separated: mpi (MPI_Send and\n"
-	"                     MPI_Barrier calls inside slices); default none\n"
+	"      --models LIST  models besides ovni, comma-separated, default none:\n"
+	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
+	"                     tampi (API and polling subsystems, nested)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
@@ -117,8 +118,10 @@ int cmd_synth(int argc, char **argv)
 				size_t len = strcspn(m, ",");
 				if (len == 3 && strncmp(m, "mpi", 3) == 0)
 					so.models |= SYNTH_M_MPI;
+				else if (len == 5 && strncmp(m, "tampi", 5) == 0)
+					so.models |= SYNTH_M_TAMPI;
 				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
-					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, mpi)",
+					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, mpi, tampi)",
 							       (int) len, m);
 				m += len + (m[len] == ',');
 			}

@@ -31,7 +31,7 @@ struct sthread {
 	int64_t pid, tid, creator;
 	int started, ended;
 	uint64_t budget;
-	int mpi;
+	unsigned models;
 };
 
 struct sloom {
@@ -140,7 +140,30 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			k++;
 		} else if (pick < 96) {
 			ev_ohc(x, now, cpu, below(r, 1000));
-		} else if (x->mpi) {
+		} else if (x->models & SYNTH_M_TAMPI) {
+			/* TAMPI subsystems nest: an API call issuing a request (with the
+			 * MPI call inside when mpi is on), or a polling round */
+			if (below(r, 2)) {
+				ev0(x, "TLi", now);
+				ev0(x, "TCi", now + 1);
+				now += 2;
+				if (x->models & SYNTH_M_MPI) {
+					ev0(x, "MS[", now);
+					now += 1 + below(r, 300);
+					ev0(x, "MS]", now);
+				}
+				ev0(x, "TCI", now + 1);
+				ev0(x, "TLI", now + 2);
+			} else {
+				ev0(x, "TLp", now);
+				ev0(x, "TGc", now + 1);
+				now += 2 + below(r, 300);
+				ev0(x, "TGC", now);
+				ev0(x, "TLP", now + 1);
+			}
+			now += 2;
+			k += 3;
+		} else if (x->models & SYNTH_M_MPI) {
 			/* a whole MPI call inside the slice: the stack stays balanced */
 			int b = (int) below(r, 2);
 			ev0(x, b ? "MS[" : "MCb", now);
@@ -221,7 +244,7 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"app_id\": 1,\n"
 		"    \"rank\": %d,\n"
 		"    \"nranks\": %d,\n"
-		"    \"require\": {\"ovni\": \"1.1.0\"%s},\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"%s%s},\n"
 		"    \"mark\": {\n"
 		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
 		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
@@ -233,7 +256,8 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"  }\n"
 		"}\n",
 		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs,
-		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "", cpus);
+		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "",
+		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "", cpus);
 }
 
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)
@@ -263,7 +287,7 @@ int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, s
 			x->tid = x->pid + t;
 			x->creator = t == 0 ? -1 : x->pid;
 			x->budget = per;
-			x->mpi = (o->models & SYNTH_M_MPI) != 0;
+			x->models = o->models;
 			char *sdir = weft_xasprintf("%s/loom.%s/proc.%lld/thread.%lld", dir, loom,
 						    (long long) x->pid, (long long) x->tid);
 			char *json = thread_json(o, loom, x->pid, x->tid, l * o->procs + p);

@@ -132,9 +132,26 @@ grep -qF '"mpi": "1.0.0"' "$tmp/m1/loom.node00/proc.100000/thread.100000/stream.
 rc=$?
 [ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi: weft emu -l accepts it" ||
 	fail "--models mpi emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/t1" --events 20000 --models mpi,tampi > /dev/null 2> "$tmp/err"
+"$WEFT" top "$tmp/t1" > "$tmp/ttop" 2>> "$tmp/err"
+li=$(awk '$1 == "TLi" {print $2}' "$tmp/ttop"); lI=$(awk '$1 == "TLI" {print $2}' "$tmp/ttop")
+ci=$(awk '$1 == "TCi" {print $2}' "$tmp/ttop"); ts=$(awk '$1 == "MS[" {print $2}' "$tmp/ttop")
+lp=$(awk '$1 == "TLp" {print $2}' "$tmp/ttop"); lP=$(awk '$1 == "TLP" {print $2}' "$tmp/ttop")
+if [ -n "$li" ] && [ "$li" -gt 0 ] && [ "$li" = "$lI" ] && [ "$li" = "$ci" ] &&
+	[ -n "$lp" ] && [ "$lp" -gt 0 ] && [ "$lp" = "$lP" ] && [ "$ts" -ge "$li" ]; then
+	pass "--models mpi,tampi: $li API calls issuing, $lp polls, paired"
+else
+	fail "--models tampi counts" "TLi $li TLI $lI TCi $ci TLp $lp TLP $lP MS[ $ts"
+fi
+grep -qF '"mpi": "1.0.0", "tampi": "1.0.0"' "$tmp/t1/loom.node01/proc.201000/thread.201001/stream.json" &&
+	pass "--models mpi,tampi: stream.json requires both" || fail "require tampi" "missing"
+"$WEFT" emu -l -o "$tmp/tout" "$tmp/t1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi,tampi: weft emu -l accepts it" ||
+	fail "--models tampi emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
 rc=$?
 expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
-	"2 weft synth: --models: unknown model 'bogus' (known: ovni, mpi)"
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, mpi, tampi)"
 
 finish
