@@ -36,7 +36,8 @@ static const char synth_help[] =
 	"      --seed S       random seed, default 1\n"
 	"      --models LIST  models besides ovni, comma-separated, default none:\n"
 	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
-	"                     tampi (API and polling subsystems, nested)\n"
+	"                     tampi (API and polling subsystems, nested),\n"
+	"                     kernel (context switches out and back in)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
@@ -120,8 +121,10 @@ int cmd_synth(int argc, char **argv)
 					so.models |= SYNTH_M_MPI;
 				else if (len == 5 && strncmp(m, "tampi", 5) == 0)
 					so.models |= SYNTH_M_TAMPI;
+				else if (len == 6 && strncmp(m, "kernel", 6) == 0)
+					so.models |= SYNTH_M_KERNEL;
 				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
-					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, mpi, tampi)",
+					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, tampi)",
 							       (int) len, m);
 				m += len + (m[len] == ',');
 			}

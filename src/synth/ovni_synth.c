@@ -39,6 +39,16 @@ struct sloom {
 	int nth;
 };
 
+/* One of the extra models in `set`, evenly (no draw when there is one). */
+static unsigned pick_model(struct rng *r, unsigned set)
+{
+	unsigned bits[8], n = 0;
+	for (unsigned b = 1; b <= set && n < 8; b <<= 1)
+		if (set & b)
+			bits[n++] = b;
+	return n == 1 ? bits[0] : bits[below(r, n)];
+}
+
 static void ev0(struct sthread *t, const char *mcv, uint64_t clk)
 {
 	ow_event(&t->w, mcv, clk, NULL, 0);
@@ -96,6 +106,7 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 	for (uint64_t k = 0; k < n; k++) {
 		now += 1 + below(r, 400);
 		unsigned pick = (unsigned) below(r, 100);
+		unsigned m = 0;
 		if (pick < 10) {
 			/* burst probes come in tight runs, as libovni emits them */
 			uint64_t len = 3 + below(r, 4);
@@ -140,7 +151,13 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			k++;
 		} else if (pick < 96) {
 			ev_ohc(x, now, cpu, below(r, 1000));
-		} else if (x->models & SYNTH_M_TAMPI) {
+		} else if (x->models && (m = pick_model(r, x->models)) == SYNTH_M_KERNEL) {
+			/* the kernel takes the CPU away for a while and gives it back */
+			ev0(x, "KCO", now);
+			now += 1 + below(r, 1000);
+			ev0(x, "KCI", now);
+			k++;
+		} else if (m == SYNTH_M_TAMPI) {
 			/* TAMPI subsystems nest: an API call issuing a request (with the
 			 * MPI call inside when mpi is on), or a polling round */
 			if (below(r, 2)) {
@@ -163,7 +180,7 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			}
 			now += 2;
 			k += 3;
-		} else if (x->models & SYNTH_M_MPI) {
+		} else if (m == SYNTH_M_MPI) {
 			/* a whole MPI call inside the slice: the stack stays balanced */
 			int b = (int) below(r, 2);
 			ev0(x, b ? "MS[" : "MCb", now);
@@ -244,7 +261,7 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"app_id\": 1,\n"
 		"    \"rank\": %d,\n"
 		"    \"nranks\": %d,\n"
-		"    \"require\": {\"ovni\": \"1.1.0\"%s%s},\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"%s%s%s},\n"
 		"    \"mark\": {\n"
 		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
 		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
@@ -257,7 +274,8 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"}\n",
 		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs,
 		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "",
-		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "", cpus);
+		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "",
+		(o->models & SYNTH_M_KERNEL) ? ", \"kernel\": \"1.0.0\"" : "", cpus);
 }
 
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)

@@ -149,9 +149,22 @@ grep -qF '"mpi": "1.0.0", "tampi": "1.0.0"' "$tmp/t1/loom.node01/proc.201000/thr
 rc=$?
 [ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi,tampi: weft emu -l accepts it" ||
 	fail "--models tampi emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/k1" --events 20000 --models kernel,mpi,tampi > /dev/null 2> "$tmp/err"
+"$WEFT" top "$tmp/k1" > "$tmp/ktop" 2>> "$tmp/err"
+ko=$(awk '$1 == "KCO" {print $2}' "$tmp/ktop"); ki=$(awk '$1 == "KCI" {print $2}' "$tmp/ktop")
+km=$(awk '$1 == "MCb" {print $2}' "$tmp/ktop"); kt=$(awk '$1 == "TLp" {print $2}' "$tmp/ktop")
+if [ -n "$ko" ] && [ "$ko" -gt 0 ] && [ "$ko" = "$ki" ] && [ "${km:-0}" -gt 0 ] && [ "${kt:-0}" -gt 0 ]; then
+	pass "--models kernel,mpi,tampi: $ko context switches paired, mpi and tampi too"
+else
+	fail "--models kernel counts" "KCO $ko KCI $ki MCb $km TLp $kt"
+fi
+"$WEFT" emu -l -o "$tmp/kout" "$tmp/k1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models kernel,mpi,tampi: weft emu -l accepts it" ||
+	fail "--models kernel emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
 rc=$?
 expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
-	"2 weft synth: --models: unknown model 'bogus' (known: ovni, mpi, tampi)"
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, tampi)"
 
 finish
