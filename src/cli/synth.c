@@ -37,7 +37,9 @@ static const char synth_help[] =
 	"      --models LIST  models besides ovni, comma-separated, default none:\n"
 	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
 	"                     tampi (API and polling subsystems, nested),\n"
-	"                     kernel (context switches out and back in)\n"
+	"                     kernel (context switches out and back in),\n"
+	"                     nosv (a task type per thread; tasks created, run,\n"
+	"                     paused for a nested task, resumed, ended)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
@@ -123,8 +125,10 @@ int cmd_synth(int argc, char **argv)
 					so.models |= SYNTH_M_TAMPI;
 				else if (len == 6 && strncmp(m, "kernel", 6) == 0)
 					so.models |= SYNTH_M_KERNEL;
+				else if (len == 4 && strncmp(m, "nosv", 4) == 0)
+					so.models |= SYNTH_M_NOSV;
 				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
-					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, tampi)",
+					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nosv, tampi)",
 							       (int) len, m);
 				m += len + (m[len] == ',');
 			}

@@ -162,9 +162,29 @@ fi
 rc=$?
 [ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models kernel,mpi,tampi: weft emu -l accepts it" ||
 	fail "--models kernel emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/v1" --events 20000 --models nosv,mpi,tampi > /dev/null 2> "$tmp/err" &&
+	"$WEFT" synth -o "$tmp/v2" --events 20000 --models tampi,nosv,mpi > /dev/null 2>> "$tmp/err"
+diff -r "$tmp/v1" "$tmp/v2" > /dev/null 2>&1 && pass "--models nosv,mpi,tampi: same bytes in any order" ||
+	fail "--models nosv determinism" "$(head -3 "$tmp/err")"
+"$WEFT" top "$tmp/v1" > "$tmp/vtop" 2>> "$tmp/err"
+vc=$(awk '$1 == "VTc" {print $2}' "$tmp/vtop"); vx=$(awk '$1 == "VTx" {print $2}' "$tmp/vtop")
+ve=$(awk '$1 == "VTe" {print $2}' "$tmp/vtop"); vp=$(awk '$1 == "VTp" {print $2}' "$tmp/vtop")
+vr=$(awk '$1 == "VTr" {print $2}' "$tmp/vtop"); vy=$(awk '$1 == "VYc" {print $2}' "$tmp/vtop")
+if [ -n "$vc" ] && [ "$vc" -gt 0 ] && [ "$vc" = "$vx" ] && [ "$vc" = "$ve" ] &&
+	[ "${vp:-0}" -gt 0 ] && [ "$vp" = "$vr" ] && [ "$vy" = 8 ]; then
+	pass "--models nosv: 8 task types, $vc tasks created, run, ended; $vp paused for a nested task"
+else
+	fail "--models nosv counts" "VYc $vy VTc $vc VTx $vx VTe $ve VTp $vp VTr $vr"
+fi
+grep -qF '"nosv": "2.7.0"' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
+	pass "--models nosv: stream.json requires nosv 2.7.0" || fail "require nosv" "missing"
+"$WEFT" emu -l -o "$tmp/vout" "$tmp/v1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models nosv,mpi,tampi: weft emu -l exits 0, no errors" ||
+	fail "--models nosv emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
 rc=$?
 expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
-	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, tampi)"
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, nosv, tampi)"
 
 finish
