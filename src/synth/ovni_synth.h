@@ -5,7 +5,11 @@
  * stacked marks, flushes, self-moves to the vCPU and back (OAs) and moves of a
  * paused sibling (OAr). Every ovni-model rule holds: at most one Running
  * thread per physical CPU, marks balanced, every thread dead at the end.
- * Same options, same bytes. */
+ * With extra models (synth_opts.models), some steps of a slice are instead a
+ * whole MPI call, nested TAMPI subsystems, a kernel switch out and back, or
+ * nOS-V tasks (a labelled type per thread, tasks run to their end, some
+ * paused for a nested one), each balanced inside the slice; every stream
+ * requires the models used. Same options, same bytes. */
 #ifndef WEFT_OVNI_SYNTH_H
 #define WEFT_OVNI_SYNTH_H
 
