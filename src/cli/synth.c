@@ -16,7 +16,7 @@
 
 static const char synth_help[] =
 	"Usage: weft synth -o DIR [--looms L] [--procs P] [--threads T] [--cpus C]\n"
-	"                  [--events N] [--seed S]\n"
+	"                  [--events N] [--seed S] [--models LIST]\n"
 	"\n"
 	"Write a valid ovni-model trace (format v3) into DIR, which must not exist or\n"
 	"be empty. Each of L looms has C CPUs and P processes of T threads; threads\n"
@@ -34,6 +34,12 @@ static const char synth_help[] =
 	"  -n, --events N     about how many events in all, default 1000000\n"
 	"                     (suffixes k, M, G accepted: 20M)\n"
 	"      --seed S       random seed, default 1\n"
+	"      --models LIST  models besides ovni, comma-separated, default none:\n"
+	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
+	"                     tampi (API and polling subsystems, nested),\n"
+	"                     kernel (context switches out and back in),\n"
+	"                     nosv (a task type per thread; tasks created, run,\n"
+	"                     paused for a nested task, resumed, ended)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
@@ -72,12 +78,13 @@ int cmd_synth(int argc, char **argv)
 	if (handled)
 		return r;
 	argc = r;
-	enum { O_LOOMS = 256, O_PROCS, O_THREADS, O_CPUS, O_SEED };
+	enum { O_LOOMS = 256, O_PROCS, O_THREADS, O_CPUS, O_SEED, O_MODELS };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'},   {"looms", required_argument, 0, O_LOOMS},
 		{"procs", required_argument, 0, O_PROCS}, {"threads", required_argument, 0, O_THREADS},
 		{"cpus", required_argument, 0, O_CPUS},   {"events", required_argument, 0, 'n'},
 		{"seed", required_argument, 0, O_SEED},   {"help", no_argument, 0, 'h'},
+		{"models", required_argument, 0, O_MODELS},
 		{0, 0, 0, 0},
 	};
 	struct synth_opts so = {.looms = 2, .procs = 2, .threads = 2, .cpus = 4,
@@ -108,6 +115,25 @@ int cmd_synth(int argc, char **argv)
 			if (cli_parse_count(optarg, UINT64_MAX, &so.seed))
 				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
 			continue;
+		case O_MODELS: {
+			const char *m = optarg;
+			while (*m) {
+				size_t len = strcspn(m, ",");
+				if (len == 3 && strncmp(m, "mpi", 3) == 0)
+					so.models |= SYNTH_M_MPI;
+				else if (len == 5 && strncmp(m, "tampi", 5) == 0)
+					so.models |= SYNTH_M_TAMPI;
+				else if (len == 6 && strncmp(m, "kernel", 6) == 0)
+					so.models |= SYNTH_M_KERNEL;
+				else if (len == 4 && strncmp(m, "nosv", 4) == 0)
+					so.models |= SYNTH_M_NOSV;
+				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
+					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nosv, tampi)",
+							       (int) len, m);
+				m += len + (m[len] == ',');
+			}
+			continue;
+		}
 		case O_LOOMS:
 			name = "--looms", field = &so.looms;
 			break;

@@ -31,12 +31,26 @@ struct sthread {
 	int64_t pid, tid, creator;
 	int started, ended;
 	uint64_t budget;
+	unsigned models;
+	uint32_t ntasks; /* nOS-V tasks this thread created */
+	uint32_t typeid; /* its nOS-V task type, unique in its process */
+	uint32_t nthp; /* threads in its process */
 };
 
 struct sloom {
 	struct sthread *th;
 	int nth;
 };
+
+/* One of the extra models in `set`, evenly (no draw when there is one). */
+static unsigned pick_model(struct rng *r, unsigned set)
+{
+	unsigned bits[8], n = 0;
+	for (unsigned b = 1; b <= set && n < 8; b <<= 1)
+		if (set & b)
+			bits[n++] = b;
+	return n == 1 ? bits[0] : bits[below(r, n)];
+}
 
 static void ev0(struct sthread *t, const char *mcv, uint64_t clk)
 {
@@ -73,6 +87,21 @@ static void ev_ohx(struct sthread *t, uint64_t clk, int32_t cpu, int32_t creator
 	ow_event(&t->w, "OHx", clk, p, 16);
 }
 
+/* The thread's nOS-V task type, created once when it first runs. */
+static void ev_type(struct sthread *t, uint64_t clk)
+{
+	uint8_t p[64];
+	memcpy(p, &t->typeid, 4);
+	int len = snprintf((char *) p + 4, sizeof(p) - 4, "synth_type_%u", (unsigned) t->typeid);
+	ow_jumbo_fixed(&t->w, ow_jumbo_head("VYc"), clk, p, (uint32_t) (4 + len + 1));
+}
+
+/* A task id unique in the process: threads interleave their counters. */
+static uint32_t new_task(struct sthread *t, uint32_t nth)
+{
+	return ++t->ntasks * nth + t->typeid;
+}
+
 static void ev_ohc(struct sthread *t, uint64_t clk, int32_t cpu, uint64_t tag)
 {
 	uint8_t p[12];
@@ -95,6 +124,7 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 	for (uint64_t k = 0; k < n; k++) {
 		now += 1 + below(r, 400);
 		unsigned pick = (unsigned) below(r, 100);
+		unsigned m = 0;
 		if (pick < 10) {
 			/* burst probes come in tight runs, as libovni emits them */
 			uint64_t len = 3 + below(r, 4);
@@ -139,6 +169,62 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			k++;
 		} else if (pick < 96) {
 			ev_ohc(x, now, cpu, below(r, 1000));
+		} else if (x->models && (m = pick_model(r, x->models)) == SYNTH_M_KERNEL) {
+			/* the kernel takes the CPU away for a while and gives it back */
+			ev0(x, "KCO", now);
+			now += 1 + below(r, 1000);
+			ev0(x, "KCI", now);
+			k++;
+		} else if (m == SYNTH_M_NOSV) {
+			/* a task created, run and ended here; sometimes it pauses to
+			 * run a nested task to its end, then resumes */
+			uint32_t a = new_task(x, x->nthp), b2 = 0;
+			ev_i32_i32(x, "VTc", now, (int32_t) a, (int32_t) x->typeid);
+			ev_i32_i32(x, "VTx", now + 1, (int32_t) a, 0);
+			now += 2 + below(r, 200);
+			if (below(r, 2)) {
+				b2 = new_task(x, x->nthp);
+				ev_i32_i32(x, "VTc", now, (int32_t) b2, (int32_t) x->typeid);
+				ev_i32_i32(x, "VTp", now + 1, (int32_t) a, 0);
+				ev_i32_i32(x, "VTx", now + 2, (int32_t) b2, 0);
+				now += 3 + below(r, 200);
+				ev_i32_i32(x, "VTe", now, (int32_t) b2, 0);
+				ev_i32_i32(x, "VTr", now + 1, (int32_t) a, 0);
+				now += 2 + below(r, 200);
+				k += 3;
+			}
+			ev_i32_i32(x, "VTe", now, (int32_t) a, 0);
+			k += 3;
+		} else if (m == SYNTH_M_TAMPI) {
+			/* TAMPI subsystems nest: an API call issuing a request (with the
+			 * MPI call inside when mpi is on), or a polling round */
+			if (below(r, 2)) {
+				ev0(x, "TLi", now);
+				ev0(x, "TCi", now + 1);
+				now += 2;
+				if (x->models & SYNTH_M_MPI) {
+					ev0(x, "MS[", now);
+					now += 1 + below(r, 300);
+					ev0(x, "MS]", now);
+				}
+				ev0(x, "TCI", now + 1);
+				ev0(x, "TLI", now + 2);
+			} else {
+				ev0(x, "TLp", now);
+				ev0(x, "TGc", now + 1);
+				now += 2 + below(r, 300);
+				ev0(x, "TGC", now);
+				ev0(x, "TLP", now + 1);
+			}
+			now += 2;
+			k += 3;
+		} else if (m == SYNTH_M_MPI) {
+			/* a whole MPI call inside the slice: the stack stays balanced */
+			int b = (int) below(r, 2);
+			ev0(x, b ? "MS[" : "MCb", now);
+			now += 1 + below(r, 400);
+			ev0(x, b ? "MS]" : "MCB", now);
+			k++;
 		} else {
 			ev0(x, "OB.", now);
 		}
@@ -162,6 +248,8 @@ static void run_cpu(struct rng *r, struct sthread **ths, int n, int32_t cpu, uin
 		if (!x->started) {
 			ev_ohx(x, now, cpu, (int32_t) x->creator, (uint64_t) x->tid);
 			x->started = 1;
+			if (x->models & SYNTH_M_NOSV)
+				ev_type(x, now + 1), now += 2;
 		} else {
 			ev0(x, "OHr", now);
 		}
@@ -213,7 +301,7 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"app_id\": 1,\n"
 		"    \"rank\": %d,\n"
 		"    \"nranks\": %d,\n"
-		"    \"require\": {\"ovni\": \"1.1.0\"},\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"%s%s%s%s},\n"
 		"    \"mark\": {\n"
 		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
 		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
@@ -224,7 +312,11 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"finished\": 1\n"
 		"  }\n"
 		"}\n",
-		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs, cpus);
+		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs,
+		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "",
+		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "",
+		(o->models & SYNTH_M_KERNEL) ? ", \"kernel\": \"1.0.0\"" : "",
+		(o->models & SYNTH_M_NOSV) ? ", \"nosv\": \"2.7.0\"" : "", cpus);
 }
 
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)
@@ -254,6 +346,9 @@ int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, s
 			x->tid = x->pid + t;
 			x->creator = t == 0 ? -1 : x->pid;
 			x->budget = per;
+			x->models = o->models;
+			x->typeid = (uint32_t) t + 1;
+			x->nthp = (uint32_t) o->threads;
 			char *sdir = weft_xasprintf("%s/loom.%s/proc.%lld/thread.%lld", dir, loom,
 						    (long long) x->pid, (long long) x->tid);
 			char *json = thread_json(o, loom, x->pid, x->tid, l * o->procs + p);

@@ -121,6 +121,18 @@ done
 rm -f "$out/query.txt"
 awk -v a="${q1:-0}" -v b="${q4:-0}" 'BEGIN { if (a > 0) printf "query: four patterns take %.2fx the time of one (target <= 1.5x)\n", b / a }'
 
+# Traces using more models (weft synth --models nosv,mpi,tampi; until weft has a nosv
+# model it skips those events): weft emu at 1M (RSS flatness) and at each size above.
+for size in $(printf '%s\n' 1M $sizes | awk '!seen[$0]++'); do
+	t="$out/synth-nosv-mpi-tampi-$size"
+	if [ ! -f "$t.done" ]; then
+		rm -rf "$t"
+		"$WEFT" synth -o "$t" --events "$size" --seed 1 --models nosv,mpi,tampi >/dev/null
+		"$WEFT" top "$t" | awk '/^events/ {print $2}' > "$t.done"
+	fi
+	emu_row "emu $size models" "$(cat "$t.done")" "$t"
+done
+
 if [ -n "$real" ]; then
 	name=$(basename "$(dirname "$real")")
 	[ "$name" = . ] && name=real

@@ -108,4 +108,83 @@ done
 [ $? -eq 2 ] && grep -qF "missing -o DIR" "$tmp/err" && pass "missing -o exits 2" ||
 	fail "missing -o" "$(cat "$tmp/err")"
 
+# -- --models ------------------------------------------------------------------
+"$WEFT" synth -o "$tmp/m1" --events 20000 --models mpi > /dev/null 2> "$tmp/err" &&
+	"$WEFT" synth -o "$tmp/m2" --events 20000 --models ovni,mpi > /dev/null 2>> "$tmp/err"
+if diff -r "$tmp/m1" "$tmp/m2" > /dev/null 2>&1; then
+	pass "--models mpi: same options, same bytes"
+else
+	fail "--models determinism" "$(head -3 "$tmp/err")"
+fi
+"$WEFT" top "$tmp/m1" > "$tmp/mtop" 2> "$tmp/err"
+ms=$(awk '$1 == "MS[" {print $2}' "$tmp/mtop")
+mS=$(awk '$1 == "MS]" {print $2}' "$tmp/mtop")
+mb=$(awk '$1 == "MCb" {print $2}' "$tmp/mtop")
+mB=$(awk '$1 == "MCB" {print $2}' "$tmp/mtop")
+if [ -n "$ms" ] && [ "$ms" -gt 0 ] && [ "$ms" = "$mS" ] && [ -n "$mb" ] && [ "$mb" -gt 0 ] && [ "$mb" = "$mB" ]; then
+	pass "--models mpi: MPI_Send $ms and MPI_Barrier $mb calls, paired"
+else
+	fail "--models mpi counts" "MS[ $ms MS] $mS MCb $mb MCB $mB"
+fi
+grep -qF '"mpi": "1.0.0"' "$tmp/m1/loom.node00/proc.100000/thread.100000/stream.json" &&
+	pass "--models mpi: stream.json requires mpi 1.0.0" || fail "require" "mpi missing"
+"$WEFT" emu -l -o "$tmp/mout" "$tmp/m1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi: weft emu -l accepts it" ||
+	fail "--models mpi emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/t1" --events 20000 --models mpi,tampi > /dev/null 2> "$tmp/err"
+"$WEFT" top "$tmp/t1" > "$tmp/ttop" 2>> "$tmp/err"
+li=$(awk '$1 == "TLi" {print $2}' "$tmp/ttop"); lI=$(awk '$1 == "TLI" {print $2}' "$tmp/ttop")
+ci=$(awk '$1 == "TCi" {print $2}' "$tmp/ttop"); ts=$(awk '$1 == "MS[" {print $2}' "$tmp/ttop")
+lp=$(awk '$1 == "TLp" {print $2}' "$tmp/ttop"); lP=$(awk '$1 == "TLP" {print $2}' "$tmp/ttop")
+if [ -n "$li" ] && [ "$li" -gt 0 ] && [ "$li" = "$lI" ] && [ "$li" = "$ci" ] &&
+	[ -n "$lp" ] && [ "$lp" -gt 0 ] && [ "$lp" = "$lP" ] && [ "$ts" -ge "$li" ]; then
+	pass "--models mpi,tampi: $li API calls issuing, $lp polls, paired"
+else
+	fail "--models tampi counts" "TLi $li TLI $lI TCi $ci TLp $lp TLP $lP MS[ $ts"
+fi
+grep -qF '"mpi": "1.0.0", "tampi": "1.0.0"' "$tmp/t1/loom.node01/proc.201000/thread.201001/stream.json" &&
+	pass "--models mpi,tampi: stream.json requires both" || fail "require tampi" "missing"
+"$WEFT" emu -l -o "$tmp/tout" "$tmp/t1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi,tampi: weft emu -l accepts it" ||
+	fail "--models tampi emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/k1" --events 20000 --models kernel,mpi,tampi > /dev/null 2> "$tmp/err"
+"$WEFT" top "$tmp/k1" > "$tmp/ktop" 2>> "$tmp/err"
+ko=$(awk '$1 == "KCO" {print $2}' "$tmp/ktop"); ki=$(awk '$1 == "KCI" {print $2}' "$tmp/ktop")
+km=$(awk '$1 == "MCb" {print $2}' "$tmp/ktop"); kt=$(awk '$1 == "TLp" {print $2}' "$tmp/ktop")
+if [ -n "$ko" ] && [ "$ko" -gt 0 ] && [ "$ko" = "$ki" ] && [ "${km:-0}" -gt 0 ] && [ "${kt:-0}" -gt 0 ]; then
+	pass "--models kernel,mpi,tampi: $ko context switches paired, mpi and tampi too"
+else
+	fail "--models kernel counts" "KCO $ko KCI $ki MCb $km TLp $kt"
+fi
+"$WEFT" emu -l -o "$tmp/kout" "$tmp/k1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models kernel,mpi,tampi: weft emu -l accepts it" ||
+	fail "--models kernel emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/v1" --events 20000 --models nosv,mpi,tampi > /dev/null 2> "$tmp/err" &&
+	"$WEFT" synth -o "$tmp/v2" --events 20000 --models tampi,nosv,mpi > /dev/null 2>> "$tmp/err"
+diff -r "$tmp/v1" "$tmp/v2" > /dev/null 2>&1 && pass "--models nosv,mpi,tampi: same bytes in any order" ||
+	fail "--models nosv determinism" "$(head -3 "$tmp/err")"
+"$WEFT" top "$tmp/v1" > "$tmp/vtop" 2>> "$tmp/err"
+vc=$(awk '$1 == "VTc" {print $2}' "$tmp/vtop"); vx=$(awk '$1 == "VTx" {print $2}' "$tmp/vtop")
+ve=$(awk '$1 == "VTe" {print $2}' "$tmp/vtop"); vp=$(awk '$1 == "VTp" {print $2}' "$tmp/vtop")
+vr=$(awk '$1 == "VTr" {print $2}' "$tmp/vtop"); vy=$(awk '$1 == "VYc" {print $2}' "$tmp/vtop")
+if [ -n "$vc" ] && [ "$vc" -gt 0 ] && [ "$vc" = "$vx" ] && [ "$vc" = "$ve" ] &&
+	[ "${vp:-0}" -gt 0 ] && [ "$vp" = "$vr" ] && [ "$vy" = 8 ]; then
+	pass "--models nosv: 8 task types, $vc tasks created, run, ended; $vp paused for a nested task"
+else
+	fail "--models nosv counts" "VYc $vy VTc $vc VTx $vx VTe $ve VTp $vp VTr $vr"
+fi
+grep -qF '"nosv": "2.7.0"' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
+	pass "--models nosv: stream.json requires nosv 2.7.0" || fail "require nosv" "missing"
+"$WEFT" emu -l -o "$tmp/vout" "$tmp/v1" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models nosv,mpi,tampi: weft emu -l exits 0, no errors" ||
+	fail "--models nosv emu" "exit $rc: $(head -3 "$tmp/err")"
+"$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
+rc=$?
+expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, nosv, tampi)"
+
 finish
