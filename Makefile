@@ -7,6 +7,9 @@ BUILD ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 60
+# make fuzz FUZZ_RUNS=N: stop each target after N executions (0: no limit,
+# FUZZ_SECONDS alone); FUZZ="fuzz_clock fuzz_obs": only those targets
+FUZZ_RUNS ?= 0
 
 DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin
 
@@ -156,13 +159,13 @@ fuzz: config.mk
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 	  $(FUZZ_OBJS)
-	@for t in $(FUZZ_TARGETS); do \
+	@for t in $(or $(FUZZ),$(FUZZ_TARGETS)); do \
 	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(INCLUDES) $(CJSON_CFLAGS) \
 	    -o build-fuzz/$$t test/fuzz/$$t.c $(FUZZ_OBJS) $(LIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus-$$t build-fuzz/crash-$$t; \
-	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
-	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/crash-$$t/ \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s or $(FUZZ_RUNS) runs (0: no limit)"; \
+	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$(if $(filter 0,$(FUZZ_RUNS)),-1,$(FUZZ_RUNS)) -print_final_stats=1 -artifact_prefix=build-fuzz/crash-$$t/ \
 	    build-fuzz/corpus-$$t test/fuzz/corpus/$$t || { \
 	    echo "make fuzz: $$t failed; the input is in build-fuzz/crash-$$t/"; exit 1; }; \
 	done

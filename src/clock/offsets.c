@@ -25,19 +25,25 @@
 
 /* Split a line into at most `max` blank-separated fields; returns the count
  * (max + 1 when there are more). Fields point into `buf`, NUL-terminated. */
+/* the field separators; a header's field count is bounded by counting them */
+static int is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
 static int split(char *buf, char **f, int max)
 {
 	int n = 0;
 	char *p = buf;
 	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
+		while (is_sep(*p))
 			p++;
 		if (!*p)
 			return n;
 		if (n == max)
 			return max + 1;
 		f[n++] = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+		while (*p && !is_sep(*p))
 			p++;
 		if (*p)
 			*p++ = '\0';
@@ -163,7 +169,7 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 	t->form = CLOCK_FORM_DRIFT;
 	int cap = 1;
 	for (const char *p = header; *p; p++)
-		cap += *p == ' ' || *p == '\t';
+		cap += is_sep(*p); /* every separator split() knows, '\r' too */
 	char **f = weft_xcalloc((size_t) cap + 1, sizeof(*f));
 	char *hcopy = header; /* split in place: the fields point into it */
 	int nf = split(hcopy, f, cap);

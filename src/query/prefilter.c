@@ -426,8 +426,17 @@ void qbuild_prefilter(struct query *q)
 			walk_block(q, q->pat[k], 1ull << k, maybe, sure, m);
 		}
 		uint32_t *b = new_block(q);
-		for (int i = 0; i < 94 * 94; i++)
-			b[i] = intern(q, &in, maybe[i], sure[i]);
+		/* neighbours mostly share a class: hash only when the pair changes */
+		uint64_t pm = 0, ps = 0;
+		uint32_t pc = 0;
+		for (int i = 0; i < 94 * 94; i++) {
+			if (maybe[i] != pm || sure[i] != ps) {
+				pm = maybe[i];
+				ps = sure[i];
+				pc = intern(q, &in, pm, ps);
+			}
+			b[i] = pc;
+		}
 		q->blk[m + 0x21] = b;
 	}
 	free(maybe);
