@@ -24,5 +24,6 @@ Suite *vao_line_suite(void);
 Suite *vao_open_suite(void);
 Suite *prv_suite(void);
 Suite *modelfile_suite(void);
+Suite *task_suite(void);
 
 #endif
