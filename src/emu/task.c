@@ -297,6 +297,7 @@ static void step_fill(struct task_step *step, char tr, const struct task_body *p
 	step->tr = tr;
 	step->prev_task_id = prev ? prev->task->id : 0;
 	step->prev_body_id = prev ? prev->id : 0;
+	step->prev_type_gid = prev ? prev->task->type->gid : 0;
 	step->task_id = next ? next->task->id : 0;
 	step->body_id = next ? next->id : 0;
 	step->type_gid = next ? next->task->type->gid : 0;

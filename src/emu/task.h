@@ -98,7 +98,7 @@ struct task_stack {
 struct task_step {
 	char tr;
 	uint32_t task_id, body_id, type_gid; /* running after the step */
-	uint32_t prev_task_id, prev_body_id; /* running before it */
+	uint32_t prev_task_id, prev_body_id, prev_type_gid; /* running before it */
 };
 
 /* The Paraver value of a task type label (nonzero, >= 1000, < 2^31). */

@@ -25,5 +25,6 @@ Suite *vao_open_suite(void);
 Suite *prv_suite(void);
 Suite *modelfile_suite(void);
 Suite *task_suite(void);
+Suite *taskprim_suite(void);
 
 #endif
