@@ -411,7 +411,15 @@ static int st_event(struct parser *p)
 	return 0;
 }
 
+static int parse_val_str(struct parser *p, int k, struct mf_val *v, int str_ok);
+
 static int parse_val(struct parser *p, int k, struct mf_val *v)
+{
+	return parse_val_str(p, k, v, 0);
+}
+
+/* str_ok: a str payload field is accepted too (a primitive's str argument) */
+static int parse_val_str(struct parser *p, int k, struct mf_val *v, int str_ok)
 {
 	if (k < p->nt && !p->t[k].quoted && p->t[k].len > 1 && p->t[k].s[0] == '$') {
 		char nm[64];
@@ -420,7 +428,7 @@ static int parse_val(struct parser *p, int k, struct mf_val *v)
 		if (f < 0)
 			return fail(p, p->t[k].col, "expected a payload field of the event's signature, found '$%s'",
 				    nm);
-		if (p->tmp.f[f].type == EVF_STR)
+		if (p->tmp.f[f].type == EVF_STR && !str_ok)
 			return fail(p, p->t[k].col, "expected an integer payload field, found '$%s' (a str)", nm);
 		v->field = (int16_t) f;
 		v->k = 0;
@@ -501,7 +509,7 @@ static int action_line(struct parser *p)
 				    "expected %d to %d arguments for '%s', found %d", a.prim->minargs,
 				    a.prim->maxargs, nm, a.nargs);
 		for (int i = 0; i < a.nargs; i++)
-			if (parse_val(p, 2 + i, &a.args[i]))
+			if (parse_val_str(p, 2 + i, &a.args[i], a.prim->str_arg == i + 1))
 				return -1;
 	} else {
 		return expected(p, 0, "an action (push, pop, set, unset, punct, check, call, todo), 'event' or "

@@ -32,29 +32,35 @@ struct engine {
 	int ncpu_ch;
 	int *state_ch;         /* channels thread rows show by thread state */
 	int nstate_ch;
+	struct {
+		void *data;
+		void (*release)(void *);
+	} pdata[94];           /* primitives' per-run data, by model character */
 };
 
 static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 
 /* ---- primitives --------------------------------------------------------------- */
 
-static int off_cpu_setup(struct emu *e, struct weft_err *err)
+static int off_cpu_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	(void) err;
+	(void) m, (void) err;
 	e->guard_off_cpu = 1;
 	return 0;
 }
 
-static int off_cpu_run(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs, struct weft_err *err)
+static int off_cpu_run(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs,
+		       const struct engine_call *c, struct weft_err *err)
 {
-	(void) e, (void) nargs, (void) err;
+	(void) e, (void) nargs, (void) c, (void) err;
 	t->off_cpu = args[0] != 0;
 	return 0;
 }
 
-/* Every primitive model files may call, by name. A new one is a row here. */
+/* Every primitive model files may call, by name. A new one is a row here
+ * (the task primitives have their own table, engine_task.c). */
 static const struct engine_prim prims[] = {
-	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run},
+	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL, 0},
 };
 
 const struct engine_prim *engine_prim_find(const char *name)
@@ -62,6 +68,9 @@ const struct engine_prim *engine_prim_find(const char *name)
 	for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
 		if (strcmp(prims[i].name, name) == 0)
 			return &prims[i];
+	for (int i = 0; i < engine_task_nprims; i++)
+		if (strcmp(engine_task_prims[i].name, name) == 0)
+			return &engine_task_prims[i];
 	return NULL;
 }
 
@@ -220,6 +229,95 @@ static int guard_failed(struct emu *e, const struct emu_thread *t, const struct 
 			       m->def.name);
 }
 
+/* A push, pop or set (punct: written even if unchanged) of v on channel ci
+ * of thread t; row is the index of t's first value. 0, or emu_model_error's
+ * -1 or 1. */
+static int write_chan(struct emu *e, struct emu_thread *t, const struct mf_model *m, int ci, size_t row, int op,
+		      int64_t v, struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	const struct eng_chan *ch = &g->ch[ci];
+	int64_t *cur = &g->val[row + (size_t) ci];
+	char b1[160], b2[160];
+	switch (op) {
+	case MF_PUSH: {
+		if (v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "push", v, err);
+		}
+		struct eng_stack *s = &g->stk[row + (size_t) ci];
+		if (s->n == STACK_MAX)
+			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
+					       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name, STACK_MAX);
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 8;
+			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
+		}
+		s->v[s->n++] = v;
+		*cur = v;
+		show(e, ch, t, v, 0);
+		return 0;
+	}
+	case MF_POP: {
+		struct eng_stack *s = &g->stk[row + (size_t) ci];
+		if (s->n == 0)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
+					       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name);
+		if (s->v[s->n - 1] != v)
+			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
+					       "stack, %s", vstr(ch, v, b1, sizeof(b1)), m->def.name,
+					       ch->c->name, vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
+		s->n--;
+		*cur = s->n ? s->v[s->n - 1] : 0;
+		show(e, ch, t, *cur, 0);
+		return 0;
+	}
+	case MF_SET:
+	case MF_PUNCT:
+		if (op == MF_SET && v == *cur && ch->c->same != MF_SAME_ALLOW) {
+			if (ch->c->same == MF_SAME_IGNORE)
+				return 0;
+			return same_value(e, t, ch, "set", v, err);
+		}
+		*cur = v;
+		show(e, ch, t, v, op == MF_PUNCT);
+		return 0;
+	}
+	return weft_fail(err, WEFT_EINTERNAL, "engine: write %d to channel %s.%s", op, m->def.name, ch->c->name);
+}
+
+int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
+		 struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	size_t row = (size_t) t->stream->index * (size_t) g->nch;
+	return write_chan(e, t, m, g->base[m->def.id - 0x21] + chan, row, op, v, err);
+}
+
+void **engine_prim_data(struct emu *e, const struct mf_model *m, void (*release)(void *))
+{
+	struct engine *g = e->eng;
+	g->pdata[m->def.id - 0x21].release = release;
+	return &g->pdata[m->def.id - 0x21].data;
+}
+
+const char *engine_call_str(const struct engine_call *c, int arg, char *buf, size_t n)
+{
+	const struct mf_val *v = &c->a->args[arg];
+	buf[0] = '\0';
+	if (v->field < 0 || c->in->f[v->field].type != EVF_STR || n == 0)
+		return buf;
+	const uint8_t *p = c->ev->payload + c->in->f[v->field].off;
+	const uint8_t *end = c->ev->payload + c->ev->payload_len;
+	size_t k = 0;
+	while (p + k < end && p[k] && k + 1 < n)
+		k++;
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	return buf;
+}
+
 int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
@@ -236,74 +334,35 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 	for (int i = 0; i < me->nact; i++) {
 		const struct mf_action *a = &me->act[i];
 		int ci = base + a->chan;
-		const struct eng_chan *ch = &g->ch[ci];
-		int64_t *cur = &g->val[row + (size_t) ci];
-		int64_t v;
-		char b1[160], b2[160];
+		int rc;
 		switch (a->op) {
-		case MF_PUSH: {
-			v = value(&a->v, in, ev);
-			if (v == *cur && ch->c->same != MF_SAME_ALLOW) {
-				if (ch->c->same == MF_SAME_IGNORE)
-					break;
-				return same_value(e, t, ch, "push", v, err);
-			}
-			struct eng_stack *s = &g->stk[row + (size_t) ci];
-			if (s->n == STACK_MAX)
-				return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
-						       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name, STACK_MAX);
-			if (s->n == s->cap) {
-				s->cap = s->cap ? 2 * s->cap : 8;
-				s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
-			}
-			s->v[s->n++] = v;
-			*cur = v;
-			show(e, ch, t, v, 0);
-			break;
-		}
-		case MF_POP: {
-			v = value(&a->v, in, ev);
-			struct eng_stack *s = &g->stk[row + (size_t) ci];
-			if (s->n == 0)
-				return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
-						       vstr(ch, v, b1, sizeof(b1)), m->def.name, ch->c->name);
-			if (s->v[s->n - 1] != v)
-				return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
-						       "stack, %s", vstr(ch, v, b1, sizeof(b1)), m->def.name,
-						       ch->c->name, vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
-			s->n--;
-			*cur = s->n ? s->v[s->n - 1] : 0;
-			show(e, ch, t, *cur, 0);
-			break;
-		}
+		case MF_PUSH:
+		case MF_POP:
 		case MF_SET:
 		case MF_PUNCT:
-			v = value(&a->v, in, ev);
-			if (a->op == MF_SET && v == *cur && ch->c->same != MF_SAME_ALLOW) {
-				if (ch->c->same == MF_SAME_IGNORE)
-					break;
-				return same_value(e, t, ch, "set", v, err);
-			}
-			*cur = v;
-			show(e, ch, t, v, a->op == MF_PUNCT);
+			rc = write_chan(e, t, m, ci, row, a->op, value(&a->v, in, ev), err);
+			if (rc)
+				return rc;
 			break;
 		case MF_UNSET:
-			if (ch->c->stack)
+			if (g->ch[ci].c->stack)
 				g->stk[row + (size_t) ci].n = 0;
-			*cur = 0;
-			show(e, ch, t, 0, 0);
+			g->val[row + (size_t) ci] = 0;
+			show(e, &g->ch[ci], t, 0, 0);
 			break;
 		case MF_CHECK_EQ:
-		case MF_CHECK_NE:
-			v = value(&a->v, in, ev);
-			if ((*cur == v) != (a->op == MF_CHECK_EQ))
+		case MF_CHECK_NE: {
+			int64_t v = value(&a->v, in, ev);
+			if ((g->val[row + (size_t) ci] == v) != (a->op == MF_CHECK_EQ))
 				return check_failed(e, t, a, ev, in, err);
 			break;
+		}
 		case MF_CALL: {
 			int64_t args[MF_MAX_ARGS];
 			for (int k = 0; k < a->nargs; k++)
 				args[k] = value(&a->args[k], in, ev);
-			int rc = a->prim->run(e, t, args, a->nargs, err);
+			const struct engine_call c = {m, a, ev, in};
+			rc = a->prim->run(e, t, args, a->nargs, &c, err);
 			if (rc)
 				return rc;
 			break;
@@ -364,7 +423,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 				continue;
 			if (ndone < 16)
 				done[ndone++] = p;
-			if (p->setup(e, err))
+			if (p->setup(e, m, err))
 				return -1;
 		}
 	return 0;
@@ -373,7 +432,27 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	struct engine *g = e->eng;
-	if (!e->o.lint || !g)
+	if (!g)
+		return 0;
+	/* the primitives' end (each finish function once) */
+	int (*done[16])(struct emu *, const struct mf_model *, struct weft_err *);
+	int ndone = 0;
+	for (int i = 0; i < m->def.nevents; i++)
+		for (int k = 0; k < m->evs[i].nact; k++) {
+			const struct mf_action *a = &m->evs[i].act[k];
+			if (a->op != MF_CALL || !a->prim->finish)
+				continue;
+			int seen = 0;
+			for (int j = 0; j < ndone; j++)
+				seen |= done[j] == a->prim->finish;
+			if (seen)
+				continue;
+			if (ndone < 16)
+				done[ndone++] = a->prim->finish;
+			if (a->prim->finish(e, m, err))
+				return -1;
+		}
+	if (!e->o.lint)
 		return 0;
 	int base = g->base[m->def.id - 0x21];
 	for (int i = 0; i < e->nth; i++) {
@@ -427,6 +506,9 @@ void engine_free(struct emu *e)
 			free(g->ch[k].dyn[i].label);
 		free(g->ch[k].dyn);
 	}
+	for (int i = 0; i < 94; i++)
+		if (g->pdata[i].data && g->pdata[i].release)
+			g->pdata[i].release(g->pdata[i].data);
 	free(g->stk);
 	free(g->val);
 	free(g->ch);

@@ -16,16 +16,50 @@
 #include "modelfile.h"
 #include "strbuf.h"
 
+/* What a primitive gets besides its integer arguments: the model whose
+ * file calls it, the action, and the event (for a str argument, see
+ * engine_call_str). */
+struct engine_call {
+	const struct mf_model *m;
+	const struct mf_action *a;
+	const struct weft_ev *ev;
+	const struct evinfo *in;
+};
+
 /* A shared C primitive a model file calls by name (`call NAME ARGS`).
- * setup runs once per run for each model that uses it (may be NULL); run
- * gets the event's thread and the argument values; both return 0, -1 (err
- * filled) or, from run, emu_model_error's 1. */
+ * setup runs once per run for each model that uses it (may be NULL, may run
+ * again for the same model when several rows share it: make it idempotent);
+ * run gets the event's thread and the argument values; finish runs at the
+ * end of the trace (may be NULL). All return 0, -1 (err filled) or, from
+ * run, emu_model_error's 1. */
 struct engine_prim {
 	const char *name;
 	int minargs, maxargs;
-	int (*setup)(struct emu *e, struct weft_err *err);
-	int (*run)(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs, struct weft_err *err);
+	int (*setup)(struct emu *e, const struct mf_model *m, struct weft_err *err);
+	int (*run)(struct emu *e, struct emu_thread *t, const int64_t *args, int nargs, const struct engine_call *c,
+		   struct weft_err *err);
+	int (*finish)(struct emu *e, const struct mf_model *m, struct weft_err *err);
+	int str_arg; /* 1 + the argument that may be a str payload field, 0: none */
 };
+
+/* The task primitives (task.type, task.create, task.execute, ...), in
+ * engine_task.c. */
+extern const struct engine_prim engine_task_prims[];
+extern const int engine_task_nprims;
+
+/* A primitive's per-run data for model m: the slot (NULL at first) and the
+ * function engine_free calls on what it holds. */
+void **engine_prim_data(struct emu *e, const struct mf_model *m, void (*release)(void *));
+
+/* A primitive's write to channel `chan` (the model's index) of thread t, with
+ * the checks and Paraver output of the same action in the file: op is
+ * MF_PUSH, MF_POP or MF_SET. */
+int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
+		 struct weft_err *err);
+
+/* The str argument `arg` of a call (NUL-terminated within the payload, or
+ * cut at its end): a copy in buf. */
+const char *engine_call_str(const struct engine_call *c, int arg, char *buf, size_t n);
 
 const struct engine_prim *engine_prim_find(const char *name);
 

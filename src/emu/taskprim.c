@@ -10,7 +10,7 @@ const char *const taskprim_chan_name[TP_NCHANS] = {
 };
 
 const struct taskprim_opinfo taskprim_ops[TP_NOPS] = {
-	[TP_OP_TYPE] = {"task.type", 1},       [TP_OP_CREATE] = {"task.create", 3},
+	[TP_OP_TYPE] = {"task.type", 2},       [TP_OP_CREATE] = {"task.create", 3},
 	[TP_OP_EXECUTE] = {"task.execute", 2}, [TP_OP_PAUSE] = {"task.pause", 2},
 	[TP_OP_RESUME] = {"task.resume", 2},   [TP_OP_END] = {"task.end", 2},
 	[TP_OP_LABEL_PUSH] = {"task.label_push", 1}, [TP_OP_LABEL_POP] = {"task.label_pop", 1},

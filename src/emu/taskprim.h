@@ -33,7 +33,7 @@ enum taskprim_op {
 };
 struct taskprim_opinfo {
 	const char *name;
-	int nargs; /* integer arguments; task.type also takes a string */
+	int nargs; /* arguments in a model file (task.type: an integer and a str) */
 };
 extern const struct taskprim_opinfo taskprim_ops[TP_NOPS];
 /* The op of a call name, or -1. */
