@@ -32,6 +32,8 @@ struct mf_chan {
 	enum mf_same same;     /* a push or set of the value it has */
 	int emit_dup;          /* every set is a record */
 	int dynamic;           /* labels may be added at run time */
+	int64_t initial;       /* every thread's value before its first event (single) */
+	int64_t cpu_none;      /* CPU rows when no thread (or several) runs there (single) */
 	struct mf_label *labels;
 	int nlabels;
 };

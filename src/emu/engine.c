@@ -128,7 +128,8 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 	struct engine *g = e->eng;
 	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
 	for (int k = 0; k < g->ncpu_ch; k++)
-		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot, val ? val[g->cpu_ch[k]] : 0);
+		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot,
+			val ? val[g->cpu_ch[k]] : g->ch[g->cpu_ch[k]].c->cpu_none);
 }
 
 /* ---- labels and messages ----------------------------------------------------------- */
@@ -407,6 +408,10 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	free(g->stk);
 	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
 	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	for (int k = 0; k < g->nch; k++)
+		if (g->ch[k].c->initial)
+			for (int i = 0; i < e->nth; i++)
+				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
 	e->eng_state = g->nstate_ch > 0;
 	/* each primitive the model calls, once */
 	const struct engine_prim *done[16];
