@@ -230,6 +230,11 @@ static int resolve(const struct task_proc *p, uint32_t task_id, uint32_t body_id
 		t->type = t->task->type;
 	} else {
 		t->run = runs_find(&p->ended, task_id);
+		if (t->run < 0 && p->forgotten && task_id <= p->forgot_hi)
+			return weft_fail(e, WEFT_EINPUT,
+					 "cannot find task with id %u (or it ended long ago: weft keeps %zu runs of ended "
+					 "task ids per process and dropped the oldest, up to id %u)",
+					 task_id, p->ended_max ? p->ended_max : TASK_ENDED_MAX, p->forgot_hi);
 		if (t->run < 0)
 			return weft_fail(e, WEFT_EINPUT, "cannot find task with id %u", task_id);
 		t->flags = p->ended.r[t->run].flags;
@@ -410,6 +415,16 @@ int task_end(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32
 		HASH_DELETE(hh, p->tasks, task);
 		p->ntasks--;
 		runs_add(&p->ended, task->id, (task->flags & TASK_RESURRECT) ? task->type : NULL, task->flags);
+		size_t max = p->ended_max ? p->ended_max : TASK_ENDED_MAX;
+		if (p->ended.n > max) {
+			/* drop the oldest half at once: amortised O(1) per end */
+			size_t drop = p->ended.n / 2;
+			uint32_t hi = p->ended.r[drop - 1].hi;
+			p->forgot_hi = hi > p->forgot_hi ? hi : p->forgot_hi;
+			p->forgotten += drop;
+			memmove(p->ended.r, p->ended.r + drop, (p->ended.n - drop) * sizeof(*p->ended.r));
+			p->ended.n -= drop;
+		}
 		task->free_next = p->free_tasks;
 		p->free_tasks = task;
 	} else {

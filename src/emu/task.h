@@ -6,8 +6,9 @@
  * cause in the weft_err (code WEFT_EINPUT) worded as ovniemu words it, and
  * then leaves the state as it was. Memory is bounded by the live tasks: a
  * non-parallel task whose body ends is freed and its id kept in a run of
- * ended ids (ids are handed out in order, so runs merge); a parallel task
- * stays, its ended bodies kept as runs of body ids. No allocation per event
+ * ended ids (ids are handed out in order, so runs merge; at most
+ * TASK_ENDED_MAX runs); a parallel task stays, its ended bodies kept as runs
+ * of body ids. No allocation per event
  * except when a task or a parallel body is created, and those reuse freed
  * ones. */
 #ifndef WEFT_TASK_H
@@ -28,6 +29,12 @@ enum task_flag {
 };
 
 enum task_body_state { TASK_CREATED = 1, TASK_RUNNING, TASK_PAUSED, TASK_DEAD };
+
+/* Runs of ended ids a process keeps (24 bytes each). Ended tasks that may
+ * run again keep their type, so tasks of interleaved types make a run each;
+ * past this many the oldest half (lowest ids) is dropped and an event naming
+ * one of them is "cannot find task" with a note saying so. */
+#define TASK_ENDED_MAX ((size_t) 1 << 18)
 
 /* Longest type label, NUL included (ovniemu's Paraver label limit). */
 #define TASK_LABEL_MAX 512
@@ -81,6 +88,9 @@ struct task_proc {
 	struct task_type *types;     /* by id */
 	struct task_type *first, *last; /* creation order */
 	struct task_runs ended;      /* ended non-parallel tasks */
+	size_t ended_max;            /* runs kept before the oldest half is dropped (0: TASK_ENDED_MAX) */
+	uint64_t forgotten;          /* runs dropped */
+	uint32_t forgot_hi;          /* the highest id dropped */
 	struct task *free_tasks;
 	struct task_body *free_bodies;
 	size_t ntasks;               /* live tasks */

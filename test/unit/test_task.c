@@ -336,6 +336,35 @@ START_TEST(ended_tasks_are_freed)
 }
 END_TEST
 
+/* Resurrectable tasks of interleaved types make a run each: past the
+ * bound the oldest half is dropped, and saying so is part of the error. */
+START_TEST(ended_runs_are_bounded)
+{
+	struct task_proc p;
+	struct task_stack s = {0};
+	struct weft_err e = {0};
+	task_proc_init(&p);
+	p.ended_max = 4;
+	ck_assert_int_eq(task_type_create(&p, 1, "a", &e), 0);
+	ck_assert_int_eq(task_type_create(&p, 2, "b", &e), 0);
+	for (uint32_t id = 1; id <= 10; id++) {
+		ck_assert_int_eq(task_create(&p, id, 1 + (id & 1), NV, &e), 0);
+		ck_assert_int_eq(task_execute(&p, &s, id, 0, NULL, &e), 0);
+		ck_assert_int_eq(task_end(&p, &s, id, 0, NULL, &e), 0);
+		ck_assert_int_le((int) p.ended.n, 4);
+	}
+	ck_assert(p.forgotten == 6 && p.forgot_hi == 6);
+	ck_assert_int_eq(task_execute(&p, &s, 2, 0, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "cannot find task with id 2 (or it ended long ago: weft keeps 4 runs of ended task "
+				"ids per process and dropped the oldest, up to id 6)");
+	ck_assert_int_eq(task_execute(&p, &s, 11, 0, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "cannot find task with id 11");
+	ck_assert_int_eq(task_execute(&p, &s, 7, 0, NULL, &e), 0);
+	ck_assert_int_eq((int) task_running(&s)->task->type->id, 2);
+	task_proc_free(&p);
+}
+END_TEST
+
 START_TEST(parallel_bodies_are_freed)
 {
 	struct task_proc p;
@@ -373,6 +402,7 @@ Suite *task_suite(void)
 	tcase_add_test(tc, type_labels);
 	tcase_add_test(tc, labels_across_processes);
 	tcase_add_test(tc, ended_tasks_are_freed);
+	tcase_add_test(tc, ended_runs_are_bounded);
 	tcase_add_test(tc, parallel_bodies_are_freed);
 	suite_add_tcase(s, tc);
 	return s;
