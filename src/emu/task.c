@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- runs of ended ids ------------------------------------------------- */
+/* ---- runs of ended body ids (parallel tasks) --------------------------- */
 
 /* Index of the run holding id, or -1. */
 static long runs_find(const struct task_runs *rs, uint32_t id)
@@ -103,6 +103,106 @@ static void runs_free(struct task_runs *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+/* ---- ended tasks ------------------------------------------------------- */
+
+#define USED 0x80000000u
+
+static size_t home(const struct task_ended *t, uint32_t id)
+{
+	return (size_t) (((uint64_t) id * 0x9E3779B97F4A7C15ull) >> (64 - t->bits));
+}
+
+/* Slot of id, or NULL. */
+static struct task_ended_slot *ended_find(const struct task_ended *t, uint32_t id)
+{
+	if (!t->mask)
+		return NULL;
+	for (size_t i = home(t, id);; i = (i + 1) & t->mask) {
+		struct task_ended_slot *s = &t->slot[i];
+		if (!(s->info & USED))
+			return NULL;
+		if (s->id == id)
+			return s;
+	}
+}
+
+static void ended_put(struct task_ended *t, struct task_ended_slot v)
+{
+	size_t i = home(t, v.id);
+	while (t->slot[i].info & USED)
+		i = (i + 1) & t->mask;
+	t->slot[i] = v;
+	t->n++;
+}
+
+static void ended_grow(struct task_ended *t)
+{
+	struct task_ended_slot *old = t->slot;
+	size_t oldn = t->mask ? t->mask + 1 : 0;
+	t->bits = t->bits ? t->bits + 1 : 6;
+	t->mask = ((size_t) 1 << t->bits) - 1;
+	t->slot = weft_xcalloc(t->mask + 1, sizeof(*t->slot));
+	t->n = 0;
+	for (size_t i = 0; i < oldn; i++)
+		if (old[i].info & USED)
+			ended_put(t, old[i]);
+	free(old);
+}
+
+/* Take slot s out (linear probing: later entries of its cluster move back). */
+static void ended_delete(struct task_ended *t, struct task_ended_slot *s)
+{
+	size_t i = (size_t) (s - t->slot);
+	for (size_t j = (i + 1) & t->mask; t->slot[j].info & USED; j = (j + 1) & t->mask) {
+		size_t k = home(t, t->slot[j].id);
+		/* can the entry at j move to the hole at i? (i is between k and j, cyclically) */
+		if (((j - k) & t->mask) >= ((j - i) & t->mask)) {
+			t->slot[i] = t->slot[j];
+			i = j;
+		}
+	}
+	t->slot[i].info = 0;
+	t->n--;
+}
+
+/* Remember an ended task; past max, the oldest is dropped. */
+static void ended_add(struct task_proc *p, uint32_t id, uint32_t info)
+{
+	struct task_ended *t = &p->ended;
+	size_t max = p->ended_max ? p->ended_max : TASK_ENDED_MAX;
+	if (!t->ring) {
+		t->cap = max;
+		t->ring = weft_xmalloc(t->cap * sizeof(*t->ring));
+	}
+	if (t->count == t->cap) {
+		/* the oldest entry of the ring; stale when its task ran again since */
+		struct task_ended_slot *s = ended_find(t, t->ring[t->head].id);
+		if (s && s->seq == t->ring[t->head].seq) {
+			if (s->id > p->forgot_hi)
+				p->forgot_hi = s->id;
+			p->forgotten++;
+			ended_delete(t, s);
+		}
+		t->head = (t->head + 1) % t->cap;
+		t->count--;
+	}
+	if (2 * (t->n + 1) > t->mask + 1)
+		ended_grow(t);
+	uint32_t seq = t->seq++;
+	ended_put(t, (struct task_ended_slot){id, info | USED, seq});
+	size_t tail = (t->head + t->count) % t->cap;
+	t->ring[tail].id = id;
+	t->ring[tail].seq = seq;
+	t->count++;
+}
+
+static void ended_free(struct task_ended *t)
+{
+	free(t->slot);
+	free(t->ring);
+	memset(t, 0, sizeof(*t));
+}
+
 /* ---- types ------------------------------------------------------------- */
 
 uint32_t task_type_gid(const char *label)
@@ -145,6 +245,9 @@ int task_type_create(struct task_proc *p, uint32_t type_id, const char *label, s
 	t->id = type_id;
 	t->label = l;
 	t->gid = task_type_gid(l);
+	t->index = (uint32_t) p->ntypes;
+	p->tvec = weft_xrealloc(p->tvec, (p->ntypes + 1) * sizeof(*p->tvec));
+	p->tvec[p->ntypes++] = t;
 	HASH_ADD(hh, p->types, id, sizeof(t->id), t);
 	if (p->last)
 		p->last->next = t;
@@ -187,7 +290,7 @@ static struct task *task_new(struct task_proc *p, uint32_t task_id, struct task_
 
 int task_create(struct task_proc *p, uint32_t task_id, uint32_t type_id, uint32_t flags, struct weft_err *e)
 {
-	if (task_find(p, task_id) || runs_find(&p->ended, task_id) >= 0)
+	if (task_find(p, task_id) || ended_find(&p->ended, task_id))
 		return weft_fail(e, WEFT_EINPUT, "task_id %u already exists", task_id);
 	struct task_type *type = task_type_find(p, type_id);
 	if (!type)
@@ -214,7 +317,8 @@ struct target {
 	uint32_t task_id, body_id, flags;
 	struct task_type *type;
 	int state;
-	long run; /* index of the run holding the ended id, or -1 */
+	long run; /* a parallel task: index of the run holding the ended body id, or -1 */
+	struct task_ended_slot *ended; /* an ended non-parallel task */
 	char name[48];
 };
 
@@ -229,16 +333,17 @@ static int resolve(const struct task_proc *p, uint32_t task_id, uint32_t body_id
 		t->flags = t->task->flags;
 		t->type = t->task->type;
 	} else {
-		t->run = runs_find(&p->ended, task_id);
-		if (t->run < 0 && p->forgotten && task_id <= p->forgot_hi)
+		t->ended = ended_find(&p->ended, task_id);
+		if (!t->ended && p->forgotten && task_id <= p->forgot_hi)
 			return weft_fail(e, WEFT_EINPUT,
-					 "cannot find task with id %u (or it ended long ago: weft keeps %zu runs of ended "
-					 "task ids per process and dropped the oldest, up to id %u)",
-					 task_id, p->ended_max ? p->ended_max : TASK_ENDED_MAX, p->forgot_hi);
-		if (t->run < 0)
+					 "cannot find task with id %u (or it ended long ago: weft remembers the last %zu "
+					 "ended tasks of a process)",
+					 task_id, p->ended_max ? p->ended_max : TASK_ENDED_MAX);
+		if (!t->ended)
 			return weft_fail(e, WEFT_EINPUT, "cannot find task with id %u", task_id);
-		t->flags = p->ended.r[t->run].flags;
-		t->type = p->ended.r[t->run].type;
+		t->flags = (t->ended->info >> 24) & 0xf;
+		uint32_t ti = t->ended->info & 0xffffff;
+		t->type = ti ? p->tvec[ti - 1] : NULL;
 	}
 	if (t->flags & TASK_PARALLEL) {
 		if (body_id == 0)
@@ -338,7 +443,7 @@ int task_execute(struct task_proc *p, struct task_stack *s, uint32_t task_id, ui
 	/* Checked: now change the state. */
 	struct task_body *b = t.body;
 	if (!t.task) { /* an ended task runs again */
-		runs_remove(&p->ended, (size_t) t.run, task_id);
+		ended_delete(&p->ended, t.ended);
 		t.task = task_new(p, task_id, t.type, t.flags);
 	}
 	if (!(t.flags & TASK_PARALLEL)) {
@@ -414,17 +519,8 @@ int task_end(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32
 	if (!(task->flags & TASK_PARALLEL)) {
 		HASH_DELETE(hh, p->tasks, task);
 		p->ntasks--;
-		runs_add(&p->ended, task->id, (task->flags & TASK_RESURRECT) ? task->type : NULL, task->flags);
-		size_t max = p->ended_max ? p->ended_max : TASK_ENDED_MAX;
-		if (p->ended.n > max) {
-			/* drop the oldest half at once: amortised O(1) per end */
-			size_t drop = p->ended.n / 2;
-			uint32_t hi = p->ended.r[drop - 1].hi;
-			p->forgot_hi = hi > p->forgot_hi ? hi : p->forgot_hi;
-			p->forgotten += drop;
-			memmove(p->ended.r, p->ended.r + drop, (p->ended.n - drop) * sizeof(*p->ended.r));
-			p->ended.n -= drop;
-		}
+		uint32_t ti = (task->flags & TASK_RESURRECT) ? task->type->index + 1 : 0;
+		ended_add(p, task->id, ((task->flags & 0xfu) << 24) | ti);
 		task->free_next = p->free_tasks;
 		p->free_tasks = task;
 	} else {
@@ -498,7 +594,8 @@ void task_proc_free(struct task_proc *p)
 		free(ty->label);
 		free(ty);
 	}
-	runs_free(&p->ended);
+	ended_free(&p->ended);
+	free(p->tvec);
 	memset(p, 0, sizeof(*p));
 }
 

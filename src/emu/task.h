@@ -5,12 +5,11 @@
  * entered, innermost on top). Every operation returns 0, or -1 with the
  * cause in the weft_err (code WEFT_EINPUT) worded as ovniemu words it, and
  * then leaves the state as it was. Memory is bounded by the live tasks: a
- * non-parallel task whose body ends is freed and its id kept in a run of
- * ended ids (ids are handed out in order, so runs merge; at most
- * TASK_ENDED_MAX runs); a parallel task stays, its ended bodies kept as runs
- * of body ids. No allocation per event
- * except when a task or a parallel body is created, and those reuse freed
- * ones. */
+ * non-parallel task whose body ends is freed and only its id, flags and
+ * type are kept, for the last TASK_ENDED_MAX ended tasks of the process; a
+ * parallel task stays, its ended bodies kept as runs of body ids. No
+ * allocation per event except when a task or a parallel body is created, and
+ * those reuse freed ones. */
 #ifndef WEFT_TASK_H
 #define WEFT_TASK_H
 
@@ -30,10 +29,10 @@ enum task_flag {
 
 enum task_body_state { TASK_CREATED = 1, TASK_RUNNING, TASK_PAUSED, TASK_DEAD };
 
-/* Runs of ended ids a process keeps (24 bytes each). Ended tasks that may
- * run again keep their type, so tasks of interleaved types make a run each;
- * past this many the oldest half (lowest ids) is dropped and an event naming
- * one of them is "cannot find task" with a note saying so. */
+/* Ended tasks a process remembers (about 32 bytes each): nothing in a trace
+ * says a nOS-V task is destroyed (it may run again), so the oldest are
+ * dropped past this many, and an event naming one of those is "cannot find
+ * task" with a note saying so. */
 #define TASK_ENDED_MAX ((size_t) 1 << 18)
 
 /* Longest type label, NUL included (ovniemu's Paraver label limit). */
@@ -43,6 +42,7 @@ struct task_type {
 	uint32_t id;  /* per process */
 	uint32_t gid; /* Paraver value: a hash of the label, the same in every process */
 	char *label;
+	uint32_t index;         /* 0, 1, ... in creation order */
 	struct task_type *next; /* the process's types in creation order */
 	UT_hash_handle hh;
 };
@@ -59,8 +59,8 @@ struct task_body {
 	struct task_body *next;   /* the task's other live bodies (parallel), or the free list */
 };
 
-/* Sorted disjoint runs [lo, hi] of ids, each with the type and flags of the
- * ended tasks in it (type NULL when the flags cannot resurrect). */
+/* Sorted disjoint runs [lo, hi] of ended body ids of a parallel task (type
+ * and flags unused). */
 struct task_run {
 	uint32_t lo, hi;
 	struct task_type *type;
@@ -83,14 +83,35 @@ struct task {
 	UT_hash_handle hh;
 };
 
+/* Ended non-parallel tasks by id (open addressing), and their ids in end
+ * order (a ring: the oldest is dropped first). info: bit 31 used, bits 24-27
+ * the flags, bits 0-23 the type index + 1 (0 when it cannot resurrect). */
+struct task_ended_slot {
+	uint32_t id, info, seq;
+};
+
+struct task_ended {
+	struct task_ended_slot *slot;
+	size_t mask;     /* slots - 1 (a power of two), 0 before the first */
+	int bits;
+	size_t n;        /* used slots */
+	struct {
+		uint32_t id, seq;
+	} *ring;
+	size_t head, count, cap;
+	uint32_t seq;
+};
+
 struct task_proc {
 	struct task *tasks;          /* live tasks by id */
 	struct task_type *types;     /* by id */
 	struct task_type *first, *last; /* creation order */
-	struct task_runs ended;      /* ended non-parallel tasks */
-	size_t ended_max;            /* runs kept before the oldest half is dropped (0: TASK_ENDED_MAX) */
-	uint64_t forgotten;          /* runs dropped */
+	struct task_ended ended;     /* ended non-parallel tasks */
+	size_t ended_max;            /* how many to remember (0: TASK_ENDED_MAX), set before use */
+	uint64_t forgotten;          /* ended tasks dropped */
 	uint32_t forgot_hi;          /* the highest id dropped */
+	struct task_type **tvec;     /* types by index */
+	size_t ntypes;
 	struct task *free_tasks;
 	struct task_body *free_bodies;
 	size_t ntasks;               /* live tasks */

@@ -275,8 +275,19 @@ START_TEST(labels_across_processes)
 }
 END_TEST
 
-/* Memory follows the live tasks: ended tasks leave a run of ids, merged
- * when they end in order, split when a resurrected one runs again. */
+/* An ended task is remembered: creating it again is refused. */
+static void remembered(struct task_proc *p, uint32_t id)
+{
+	struct weft_err e = {0};
+	char want[64];
+	snprintf(want, sizeof(want), "task_id %u already exists", id);
+	ck_assert_ptr_null(task_find(p, id));
+	ck_assert_int_eq(task_create(p, id, 1, NV, &e), -1);
+	ck_assert_str_eq(e.msg, want);
+}
+
+/* Memory follows the live tasks: an ended task is freed and remembered by
+ * id (its flags, and its type when it may run again). */
 START_TEST(ended_tasks_are_freed)
 {
 	struct task_proc p;
@@ -286,59 +297,43 @@ START_TEST(ended_tasks_are_freed)
 	ck_assert_int_eq(task_type_create(&p, 1, "a", &e), 0);
 	ck_assert_int_eq(task_type_create(&p, 2, "b", &e), 0);
 	for (uint32_t id = 1; id <= 10000; id++) {
-		ck_assert_int_eq(task_create(&p, id, 1 + (id > 5000), NV, &e), 0);
+		ck_assert_int_eq(task_create(&p, id, 1 + (id & 1), NV, &e), 0);
 		ck_assert_int_eq(task_execute(&p, &s, id, 0, NULL, &e), 0);
 		ck_assert_int_eq(task_end(&p, &s, id, 0, NULL, &e), 0);
 	}
 	ck_assert_int_eq((int) p.ntasks, 0);
-	ck_assert_int_eq((int) p.ended.n, 2); /* one run per type */
-	/* one in the middle runs again: the run splits, then merges back */
-	ck_assert_int_eq(task_execute(&p, &s, 2500, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ntasks, 1);
-	ck_assert_int_eq((int) p.ended.n, 3);
-	ck_assert_int_eq((int) task_running(&s)->task->type->id, 1);
-	ck_assert_int_eq(task_end(&p, &s, 2500, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ended.n, 2);
-	/* edges of a run */
-	ck_assert_int_eq(task_execute(&p, &s, 5001, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) task_running(&s)->task->type->id, 2);
-	ck_assert_int_eq(task_end(&p, &s, 5001, 0, NULL, &e), 0);
-	ck_assert_int_eq(task_execute(&p, &s, 10000, 0, NULL, &e), 0);
-	ck_assert_int_eq(task_end(&p, &s, 10000, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ended.n, 2);
-	/* non-resurrectable tasks of any type merge; ending out of order too */
-	for (uint32_t id = 20004; id >= 20001; id--) {
-		ck_assert_int_eq(task_create(&p, id, 1 + (id & 1), N6, &e), 0);
-		ck_assert_int_eq(task_execute(&p, &s, id, 0, NULL, &e), 0);
+	ck_assert_int_eq((int) p.ended.n, 10000);
+	/* any of them runs again, with its own type */
+	static const uint32_t again[] = {2500, 1, 10000, 7777, 2};
+	for (size_t i = 0; i < sizeof(again) / sizeof(again[0]); i++) {
+		ck_assert_int_eq(task_execute(&p, &s, again[i], 0, NULL, &e), 0);
+		ck_assert_int_eq((int) p.ntasks, 1);
+		ck_assert_int_eq((int) p.ended.n, 9999);
+		ck_assert_int_eq((int) task_running(&s)->task->type->id, 1 + (int) (again[i] & 1));
+		ck_assert_int_eq(task_end(&p, &s, again[i], 0, NULL, &e), 0);
+		ck_assert_int_eq((int) p.ended.n, 10000);
 	}
-	for (uint32_t id = 20001; id <= 20004; id++) /* innermost first */
-		ck_assert_int_eq(task_end(&p, &s, id, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ended.n, 3);
-	/* ended in the order 3, 1, 2: the middle one joins both sides */
-	struct task_stack s3[3] = {{0}};
-	for (uint32_t i = 0; i < 3; i++) {
-		ck_assert_int_eq(task_create(&p, 30001 + i, 1, N6, &e), 0);
-		ck_assert_int_eq(task_execute(&p, &s3[i], 30001 + i, 0, NULL, &e), 0);
-	}
-	ck_assert_int_eq(task_end(&p, &s3[2], 30003, 0, NULL, &e), 0);
-	ck_assert_int_eq(task_end(&p, &s3[0], 30001, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ended.n, 5);
-	ck_assert_int_eq(task_end(&p, &s3[1], 30002, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) p.ended.n, 4);
-	ck_assert(p.ended.r[3].lo == 30001 && p.ended.r[3].hi == 30003);
-	ck_assert_int_eq((int) p.ntasks, 0);
+	for (uint32_t id = 1; id <= 10000; id++)
+		remembered(&p, id);
+	/* non-resurrectable ones keep no type */
+	ck_assert_int_eq(task_create(&p, 20001, 1, N6, &e), 0);
+	ck_assert_int_eq(task_execute(&p, &s, 20001, 0, NULL, &e), 0);
+	ck_assert_int_eq(task_end(&p, &s, 20001, 0, NULL, &e), 0);
+	ck_assert_int_eq(task_execute(&p, &s, 20001, 0, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "body(id=1,taskid=20001) is not allowed to run again");
 	/* the free list is reused: no task is allocated past the live ones */
 	int nfree = 0;
 	for (struct task *t = p.free_tasks; t; t = t->free_next)
 		nfree++;
-	ck_assert_int_le(nfree, 4); /* at most 4 tasks lived at once */
+	ck_assert_int_eq(nfree, 1); /* one lived at a time */
 	task_proc_free(&p);
 }
 END_TEST
 
-/* Resurrectable tasks of interleaved types make a run each: past the
- * bound the oldest half is dropped, and saying so is part of the error. */
-START_TEST(ended_runs_are_bounded)
+/* The oldest ended tasks are dropped past the bound; one that ran again
+ * since is not dropped for its older end; the error says it may have been
+ * dropped. */
+START_TEST(ended_tasks_are_bounded)
 {
 	struct task_proc p;
 	struct task_stack s = {0};
@@ -347,20 +342,34 @@ START_TEST(ended_runs_are_bounded)
 	p.ended_max = 4;
 	ck_assert_int_eq(task_type_create(&p, 1, "a", &e), 0);
 	ck_assert_int_eq(task_type_create(&p, 2, "b", &e), 0);
-	for (uint32_t id = 1; id <= 10; id++) {
+	for (uint32_t id = 1; id <= 4; id++) {
 		ck_assert_int_eq(task_create(&p, id, 1 + (id & 1), NV, &e), 0);
 		ck_assert_int_eq(task_execute(&p, &s, id, 0, NULL, &e), 0);
 		ck_assert_int_eq(task_end(&p, &s, id, 0, NULL, &e), 0);
-		ck_assert_int_le((int) p.ended.n, 4);
 	}
-	ck_assert(p.forgotten == 6 && p.forgot_hi == 6);
+	/* 1 runs again: its first end is stale in the ring */
+	ck_assert_int_eq(task_execute(&p, &s, 1, 0, NULL, &e), 0);
+	ck_assert_int_eq(task_end(&p, &s, 1, 0, NULL, &e), 0);
+	ck_assert_int_eq(task_create(&p, 5, 1, NV, &e), 0);
+	ck_assert_int_eq(task_execute(&p, &s, 5, 0, NULL, &e), 0);
+	ck_assert_int_eq(task_end(&p, &s, 5, 0, NULL, &e), 0);
+	/* ring 1 2 3 4 | 1 5: the stale 1 left first, then 2 was dropped */
+	ck_assert(p.forgotten == 1 && p.forgot_hi == 2);
+	ck_assert_int_eq((int) p.ended.n, 4);
 	ck_assert_int_eq(task_execute(&p, &s, 2, 0, NULL, &e), -1);
-	ck_assert_str_eq(e.msg, "cannot find task with id 2 (or it ended long ago: weft keeps 4 runs of ended task "
-				"ids per process and dropped the oldest, up to id 6)");
-	ck_assert_int_eq(task_execute(&p, &s, 11, 0, NULL, &e), -1);
-	ck_assert_str_eq(e.msg, "cannot find task with id 11");
-	ck_assert_int_eq(task_execute(&p, &s, 7, 0, NULL, &e), 0);
-	ck_assert_int_eq((int) task_running(&s)->task->type->id, 2);
+	ck_assert_str_eq(e.msg, "cannot find task with id 2 (or it ended long ago: weft remembers the last 4 "
+				"ended tasks of a process)");
+	ck_assert_int_eq(task_execute(&p, &s, 9, 0, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "cannot find task with id 9");
+	/* the others run again with their types (no end here: it would drop more) */
+	struct task_stack st[6] = {{0}};
+	for (uint32_t id = 1; id <= 5; id++) {
+		if (id == 2)
+			continue;
+		ck_assert_int_eq(task_execute(&p, &st[id], id, 0, NULL, &e), 0);
+		ck_assert_int_eq((int) task_running(&st[id])->task->type->id, id == 5 ? 1 : 1 + (int) (id & 1));
+	}
+	ck_assert_int_eq((int) p.ended.n, 0);
 	task_proc_free(&p);
 }
 END_TEST
@@ -402,7 +411,7 @@ Suite *task_suite(void)
 	tcase_add_test(tc, type_labels);
 	tcase_add_test(tc, labels_across_processes);
 	tcase_add_test(tc, ended_tasks_are_freed);
-	tcase_add_test(tc, ended_runs_are_bounded);
+	tcase_add_test(tc, ended_tasks_are_bounded);
 	tcase_add_test(tc, parallel_bodies_are_freed);
 	suite_add_tcase(s, tc);
 	return s;
