@@ -353,6 +353,15 @@ static int chan_line(struct parser *p)
 			return expected(p, 1, "'yes' or 'no'");
 		return end_of_line(p, 2);
 	}
+	if (is_word(p, 0, "initial") || is_word(p, 0, "cpu-none")) {
+		int initial = is_word(p, 0, "initial");
+		if (c->stack)
+			return fail(p, 1, "expected '%s' on a single channel, found it on stack channel '%s'",
+				    initial ? "initial" : "cpu-none", c->name);
+		if (parse_int(p, 1, "a value", initial ? &c->initial : &c->cpu_none))
+			return -1;
+		return end_of_line(p, 2);
+	}
 	if (is_word(p, 0, "dup")) {
 		if (is_word(p, 1, "skip"))
 			c->emit_dup = 0;
@@ -362,7 +371,7 @@ static int chan_line(struct parser *p)
 			return expected(p, 1, "'skip' or 'emit'");
 		return end_of_line(p, 2);
 	}
-	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, dup, lint), 'channel' or 'event'");
+	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint), 'channel' or 'event'");
 }
 
 /* ---- events -------------------------------------------------------------------- */

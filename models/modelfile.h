@@ -33,6 +33,8 @@ struct mf_chan {
 	int emit_dup;          /* every set is a record */
 	int dynamic;           /* labels may be added at run time */
 	int nolint;            /* -l does not check that its stack ends empty */
+	int64_t initial;       /* every thread's value before its first event (single) */
+	int64_t cpu_none;      /* CPU rows when no thread (or several) runs there (single) */
 	struct mf_label *labels;
 	int nlabels;
 };

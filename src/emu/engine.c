@@ -57,9 +57,10 @@ static int off_cpu_run(struct emu *e, struct emu_thread *t, const struct engine_
 	return 0;
 }
 
-/* Every primitive model files may call, by name. A new one is a row here. */
+/* Every primitive model files may call, by name. A new one is a row here
+ * (the task primitives have their own table, engine_task.c). */
 static const struct engine_prim prims[] = {
-	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL},
+	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL, NULL},
 };
 
 const struct engine_prim *engine_prim_find(const char *name)
@@ -67,6 +68,9 @@ const struct engine_prim *engine_prim_find(const char *name)
 	for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
 		if (strcmp(prims[i].name, name) == 0)
 			return &prims[i];
+	for (int i = 0; i < engine_task_nprims; i++)
+		if (strcmp(engine_task_prims[i].name, name) == 0)
+			return &engine_task_prims[i];
 	return NULL;
 }
 
@@ -124,7 +128,8 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 	struct engine *g = e->eng;
 	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
 	for (int k = 0; k < g->ncpu_ch; k++)
-		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot, val ? val[g->cpu_ch[k]] : 0);
+		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot,
+			val ? val[g->cpu_ch[k]] : g->ch[g->cpu_ch[k]].c->cpu_none);
 }
 
 /* ---- labels and messages ----------------------------------------------------------- */
@@ -315,6 +320,23 @@ int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, 
 	return apply(e, g, t, g->base[m->def.id - 0x21] + chan, op, v, err);
 }
 
+const char *engine_call_str(const struct engine_call *c, int arg, char *buf, size_t n)
+{
+	/* a str field's argument is its field index (engine_event) */
+	buf[0] = '\0';
+	if (arg >= c->nargs || c->args[arg] < 0 || c->args[arg] >= c->in->nf || c->in->f[c->args[arg]].type != EVF_STR ||
+	    n == 0)
+		return buf;
+	const uint8_t *p = c->ev->payload + c->in->f[c->args[arg]].off;
+	const uint8_t *end = c->ev->payload + c->ev->payload_len;
+	size_t k = 0;
+	while (p + k < end && p[k] && k + 1 < n)
+		k++;
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	return buf;
+}
+
 int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
@@ -397,6 +419,10 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	free(g->stk);
 	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
 	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	for (int k = 0; k < g->nch; k++)
+		if (g->ch[k].c->initial)
+			for (int i = 0; i < e->nth; i++)
+				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
 	e->eng_state = g->nstate_ch > 0;
 	/* each primitive the model calls, once */
 	for (int i = 0; i < m->def.nevents; i++)
@@ -421,7 +447,27 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	struct engine *g = e->eng;
-	if (!e->o.lint || !g)
+	if (!g)
+		return 0;
+	/* the primitives' end (each finish function once) */
+	int (*done[16])(struct emu *, const struct mf_model *, struct weft_err *);
+	int ndone = 0;
+	for (int i = 0; i < m->def.nevents; i++)
+		for (int k = 0; k < m->evs[i].nact; k++) {
+			const struct mf_action *a = &m->evs[i].act[k];
+			if (a->op != MF_CALL || !a->prim->finish)
+				continue;
+			int seen = 0;
+			for (int j = 0; j < ndone; j++)
+				seen |= done[j] == a->prim->finish;
+			if (seen)
+				continue;
+			if (ndone < 16)
+				done[ndone++] = a->prim->finish;
+			if (a->prim->finish(e, m, err))
+				return -1;
+		}
+	if (!e->o.lint)
 		return 0;
 	int base = g->base[m->def.id - 0x21];
 	for (int i = 0; i < e->nth; i++) {

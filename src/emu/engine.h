@@ -28,18 +28,28 @@ struct engine_call {
 };
 
 /* A shared C primitive a model file calls by name (`call NAME ARGS`).
- * setup runs once per run for each model that uses it, release at the end
- * (both may be NULL); a primitive keeps the run state it needs for a model
- * in e->mstate[model id - 0x21] (file models leave it to their
- * primitives). run returns 0, -1 (err filled) or emu_model_error's 1. It
- * changes the model's channels with engine_apply, so the rows follow. */
+ * setup runs once per run for each model that uses it (may be NULL, may run
+ * again for the same model when several rows share it: make it idempotent);
+ * run gets the event's thread and the argument values; finish runs at the
+ * end of the trace (may be NULL). All return 0, -1 (err filled) or, from
+ * run, emu_model_error's 1. */
 struct engine_prim {
 	const char *name;
 	int minargs, maxargs;
 	int (*setup)(struct emu *e, const struct mf_model *m, struct weft_err *err);
 	int (*run)(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err);
+	int (*finish)(struct emu *e, const struct mf_model *m, struct weft_err *err);
 	void (*release)(struct emu *e, const struct mf_model *m);
 };
+
+/* The task primitives (task.type, task.create, task.execute, ...), in
+ * engine_task.c. */
+extern const struct engine_prim engine_task_prims[];
+extern const int engine_task_nprims;
+
+/* The str argument `arg` of a call (NUL-terminated within the payload, or
+ * cut at its end): a copy in buf. */
+const char *engine_call_str(const struct engine_call *c, int arg, char *buf, size_t n);
 
 const struct engine_prim *engine_prim_find(const char *name);
 

@@ -32,6 +32,8 @@ int main(void)
 	srunner_add_suite(sr, modelfile_suite());
 	srunner_add_suite(sr, cfgview_suite());
 	srunner_add_suite(sr, prvread_suite());
+	srunner_add_suite(sr, task_suite());
+	srunner_add_suite(sr, taskprim_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -28,5 +28,7 @@ Suite *outset_suite(void);
 Suite *jsonscan_suite(void);
 Suite *cfgview_suite(void);
 Suite *prvread_suite(void);
+Suite *task_suite(void);
+Suite *taskprim_suite(void);
 
 #endif

@@ -95,7 +95,7 @@ static const struct {
 	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
 	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
 	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
-	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, dup, lint), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint), 'channel' or 'event', found 'frobnicate'"},
 	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
 	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
 	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},

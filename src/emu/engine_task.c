@@ -1,0 +1,117 @@
+/* engine_task: the task primitives of model files (`call task.execute
+ * $taskid $bodyid`, ...), the engine side of taskprim.h. Per model and run,
+ * one struct taskprim: its channels are the model's channels named
+ * task_body, task_id, task_type, task_appid and task_rank (those it
+ * declares), its processes and threads the system's. At the end the type
+ * labels go to the task_type channel's .pcf values in ovniemu's order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "taskprim.h"
+
+/* Every task.* primitive of a model shares one state, in e->mstate: set up
+ * once, released once. */
+static void release(struct emu *e, const struct mf_model *m)
+{
+	struct taskprim *tp = e->mstate[m->def.id - 0x21];
+	if (!tp)
+		return;
+	taskprim_free(tp);
+	free(tp);
+	e->mstate[m->def.id - 0x21] = NULL;
+}
+
+static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
+{
+	(void) err;
+	void **slot = &e->mstate[m->def.id - 0x21];
+	if (*slot)
+		return 0; /* every task.* row shares it */
+	struct taskprim_bind b;
+	for (int k = 0; k < TP_NCHANS; k++) {
+		b.chan[k] = engine_chan(m, taskprim_chan_name[k]);
+		b.stack[k] = b.chan[k] >= 0 ? m->chans[b.chan[k]].stack : 0;
+	}
+	struct taskprim *tp = weft_xmalloc(sizeof(*tp));
+	taskprim_init(tp, &b, e->tr.sys.nprocs, e->nth);
+	*slot = tp;
+	return 0;
+}
+
+static int run(enum taskprim_op op, struct emu *e, struct emu_thread *t, const struct engine_call *c,
+	       struct weft_err *err)
+{
+	struct taskprim *tp = e->mstate[c->model->def.id - 0x21];
+	const struct weft_proc *p = t->sys->proc;
+	char label[TASK_LABEL_MAX + 1];
+	const char *str = op == TP_OP_TYPE ? engine_call_str(c, 1, label, sizeof(label)) : NULL;
+	struct taskprim_write w[TP_MAXWRITES];
+	int n = 0;
+	struct weft_err sub = {0};
+	if (taskprim_call(tp, op, p->gindex, (int) (t - e->th), c->args, str, p->has_app_id ? p->app_id : 0,
+			  p->has_rank ? p->rank : -1, w, &n, &sub)) {
+		if (sub.code == WEFT_EINTERNAL) {
+			*err = sub;
+			return -1;
+		}
+		return emu_model_error(e, err, "%s", sub.msg);
+	}
+	static const int wop[] = {[TP_SET] = MF_SET, [TP_PUSH] = MF_PUSH, [TP_POP] = MF_POP};
+	for (int i = 0; i < n; i++) {
+		int rc = engine_apply(e, t, c->model, w[i].chan, wop[w[i].op], w[i].v, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+#define RUN(fn, op)                                                                                       \
+	static int fn(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err) \
+	{                                                                                                 \
+		return run(op, e, t, c, err);                                                             \
+	}
+RUN(run_type, TP_OP_TYPE)
+RUN(run_create, TP_OP_CREATE)
+RUN(run_execute, TP_OP_EXECUTE)
+RUN(run_pause, TP_OP_PAUSE)
+RUN(run_resume, TP_OP_RESUME)
+RUN(run_end, TP_OP_END)
+RUN(run_label_push, TP_OP_LABEL_PUSH)
+RUN(run_label_pop, TP_OP_LABEL_POP)
+
+struct label_ctx {
+	struct emu *e;
+	char model;
+};
+
+static void add_label(void *arg, int64_t v, const char *label)
+{
+	struct label_ctx *x = arg;
+	engine_label_add(x->e, x->model, taskprim_chan_name[TP_TYPE], v, label);
+}
+
+static int finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
+{
+	struct taskprim *tp = e->mstate[m->def.id - 0x21];
+	if (!tp)
+		return 0;
+	struct label_ctx x = {e, m->def.id};
+	struct weft_err sub = {0};
+	if (taskprim_labels(tp, add_label, &x, &sub))
+		return weft_fail(err, WEFT_EINPUT, "model %s: %s", m->def.name, sub.msg);
+	return 0;
+}
+
+const struct engine_prim engine_task_prims[] = {
+	{"task.type", 2, 2, setup, run_type, finish, release},
+	{"task.create", 3, 3, setup, run_create, finish, release},
+	{"task.execute", 2, 2, setup, run_execute, finish, release},
+	{"task.pause", 2, 2, setup, run_pause, finish, release},
+	{"task.resume", 2, 2, setup, run_resume, finish, release},
+	{"task.end", 2, 2, setup, run_end, finish, release},
+	{"task.label_push", 1, 1, setup, run_label_push, finish, release},
+	{"task.label_pop", 1, 1, setup, run_label_pop, finish, release},
+};
+const int engine_task_nprims = (int) (sizeof(engine_task_prims) / sizeof(engine_task_prims[0]));
