@@ -7,9 +7,8 @@
 # written into it (every run uses -o into a temporary directory). Checks:
 #   - for each ovni/{o-small,o-ties,o-skew,om-small,ok-small,on-small,small,
 #     small-split}/trace: `weft emu -q` exits 0; prvdiff finds no difference
-#     with ovniemu's thread.prv and cpu.prv (every type; 1-4,6,7,45,100-199
-#     for the traces with nOS-V, which weft does not emulate yet; rows
-#     matched the ovni way); `weft check` accepts both (when it is usable);
+#     with ovniemu's thread.prv and cpu.prv (every type, nOS-V's included;
+#     rows matched the ovni way); `weft check` accepts both (when it is usable);
 #     the six files and cfg/ exist and no temporary file is left;
 #   - ok-small/trace-unsorted (with OU[..OU] regions, as libovni wrote it)
 #     gives the bodies of ok-small/trace;
@@ -124,13 +123,9 @@ for name in $traces; do
 		pass "$name outputs (6 files and cfg/, no temporary file)"
 	fi
 
-	# every type where weft emulates every model the trace uses (om-small:
-	# MPI, type 25; ok-small: kernel, 45); on-small, small and small-split
-	# use nOS-V, not emulated yet: the ovni and kernel types only
-	case $name in
-	on-small | small | small-split) types="--types 1-4,6,7,45,100-199" ;;
-	*) types="" ;;
-	esac
+	# every type: weft emulates every model these traces use (om-small: MPI,
+	# type 25; ok-small: kernel, 45; on-small, small, small-split: nOS-V 10-16)
+	types=""
 	for f in thread cpu; do
 		# shellcheck disable=SC2086
 		"$PRVDIFF" $types --rows ovni "$trace/$f.prv" "$out/$f.prv" \

@@ -33,7 +33,7 @@ ntodo=0
 
 # weft's options for ovniemu's, or "?" when weft has none yet.
 #   -l  lint at the end: same meaning in weft
-#   -a  enable every model: weft never gates events on ovni.require
+#   -a  enable every model (weft emu -a, the same meaning)
 #   -b  breakdown trace: not in weft yet
 map_flags() { # FLAGS
 	_out=
@@ -41,7 +41,7 @@ map_flags() { # FLAGS
 		case $_f in
 		-) ;;
 		-l) _out="$_out -l" ;;
-		-a) ;;
+		-a) _out="$_out -a" ;;
 		-b) if [ -n "${WEFT_BREAKDOWN_FLAG:-}" ]; then _out="$_out $WEFT_BREAKDOWN_FLAG"; else echo "?$_f"; return; fi ;;
 		*) echo "?$_f"; return ;;
 		esac
