@@ -26,25 +26,8 @@ else
 	result "example extracted from doc/dev/models.md" "no model line in what was extracted"
 fi
 
-# ---- trace building blocks (as test/malformed/emu.sh) ----------------------------
-bytes() {
-	for b in "$@"; do
-		# shellcheck disable=SC2059
-		printf "\\$(printf '%03o' "$b")"
-	done
-}
-i32le() { bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
-i64le() {
-	_v=$1
-	_i=0
-	while [ $_i -lt 8 ]; do
-		bytes $((_v & 255))
-		_v=$((_v >> 8))
-		_i=$((_i + 1))
-	done
-}
-hdr() { printf 'ovni'; bytes 1 0 0 0; }
-ev() { bytes "$1"; printf '%s' "$2"; i64le "$3"; }          # FLAGS MCV CLOCK
+# ---- trace building blocks (test/obsbytes.sh) ----------------------------
+. "$top/test/obsbytes.sh" # bytes, i32le, i64le, hdr, ev
 ohx() { ev 15 OHx "$1"; i32le "$2"; i32le -1; i64le 0; }   # CLOCK CPU
 st() { ev 0 "$1" "$2"; }                                    # MCV CLOCK
 z4() { ev 3 "$1" "$2"; i32le "$3"; }                        # MCV CLOCK I32

@@ -37,39 +37,7 @@ errtext() { head -n 3 "$IO/err" | head -c 400 | tr '\n' ' '; }
 
 # ---- building blocks ---------------------------------------------------------
 
-# Each decimal argument (0..255) as one byte.
-bytes() {
-	for b in "$@"; do
-		# shellcheck disable=SC2059
-		printf "\\$(printf '%03o' "$b")"
-	done
-}
-
-# Little-endian integers; negative values come out in two's complement.
-i32le() { bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
-
-i64le() {
-	_v=$1
-	_i=0
-	while [ $_i -lt 8 ]; do
-		bytes $((_v & 255))
-		_v=$((_v >> 8))
-		_i=$((_i + 1))
-	done
-}
-
-# stream.obs file header, little-endian.
-hdr() {
-	printf 'ovni'
-	bytes 1 0 0 0
-}
-
-# ev FLAGS MCV CLOCK: a 12-byte event header (the payload follows).
-ev() {
-	bytes "$1"
-	printf '%s' "$2"
-	i64le "$3"
-}
+. "$top/test/obsbytes.sh" # bytes, i32le, i64le, hdr, ev (stream.obs byte by byte)
 
 # The events the cases use, with their sizes in bytes:
 ohx() { ev 15 OHx "$1"; i32le "$2"; i32le -1; i64le 0; } # CLOCK CPU (28)
