@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks of the source tree itself, not of weft:
 #   - no test reads outside the repository (the suite runs from any clone:
-#     nothing like ../shared beside it; fixtures live in test/corpus);
+#     no shared/ folder beside the clone; fixtures live in test/corpus);
 #   - every end-to-end script sources test/lib.sh and defines none of its
 #     helpers nor its own temporary directory;
 #   - in a git checkout, no backup file (*~, as autoconf leaves configure~)
