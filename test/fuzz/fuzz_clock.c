@@ -18,22 +18,11 @@
 
 #include "clockfile.h"
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_PATH "fuzz/clock"
-
-static void check(int cond)
-{
-	if (!cond)
-		abort();
-}
-
-static void check_err(const struct weft_err *e)
-{
-	check(e->code == WEFT_EINPUT);
-	check(memchr(e->msg, '\0', sizeof(e->msg)) != NULL);
-	check(e->msg[0] != '\0');
-}
 
 static void check_table(struct clock_table *t)
 {
@@ -62,7 +51,7 @@ static void run(parse_fn parse, const char *text, size_t size)
 	if (parse(&t, text, size, FUZZ_PATH, &e) == 0)
 		check_table(&t);
 	else
-		check_err(&e);
+		check_err_code(&e, WEFT_EINPUT);
 	clockfile_free(&t);
 }
 

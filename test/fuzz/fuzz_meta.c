@@ -15,22 +15,11 @@
 #include "metadata.h"
 #include "system.h"
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_PATH "fuzz/stream.json"
-
-static void check(int cond)
-{
-	if (!cond)
-		abort();
-}
-
-static void check_err(const struct weft_err *e)
-{
-	check(e->code == WEFT_EINPUT);
-	check(memchr(e->msg, '\0', sizeof(e->msg)) != NULL);
-	check(e->msg[0] != '\0');
-}
 
 static void check_meta(const struct weft_meta *m)
 {
@@ -60,7 +49,7 @@ static void build_system(const struct weft_meta *m)
 	struct weft_err e = {0};
 	sys_init(&s);
 	if (sys_add(&s, m, 0, FUZZ_PATH, &e) != 0) {
-		check_err(&e);
+		check_err_code(&e, WEFT_EINPUT);
 		sys_free(&s);
 		return;
 	}
@@ -75,7 +64,7 @@ static void build_system(const struct weft_meta *m)
 			check(sys_cpu_by_index(l, i) != NULL);
 		check(sys_cpu_by_index(l, l->ncpus) == NULL);
 	} else {
-		check_err(&e);
+		check_err_code(&e, WEFT_EINPUT);
 	}
 	sys_free(&s);
 
@@ -83,7 +72,7 @@ static void build_system(const struct weft_meta *m)
 	sys_init(&s);
 	check(sys_add(&s, m, 0, FUZZ_PATH, &e) == 0);
 	check(sys_add(&s, m, 1, FUZZ_PATH "2", &e) != 0);
-	check_err(&e);
+	check_err_code(&e, WEFT_EINPUT);
 	sys_free(&s);
 }
 
@@ -100,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		build_system(&m);
 		meta_free(&m);
 	} else {
-		check_err(&e);
+		check_err_code(&e, WEFT_EINPUT);
 	}
 	free(text);
 	return 0;

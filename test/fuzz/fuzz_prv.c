@@ -18,13 +18,9 @@
 
 #include "prvcheck.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_check.h"
 
-static void check(int cond)
-{
-	if (!cond)
-		abort();
-}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct tally {
 	uint64_t errors, warnings;

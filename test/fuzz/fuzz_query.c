@@ -19,20 +19,9 @@
 #include "query.h"
 #include "trace.h"
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check(int cond)
-{
-	if (!cond)
-		abort();
-}
-
-static void check_err(const struct weft_err *e)
-{
-	check(e->code == WEFT_EUSAGE);
-	check(memchr(e->msg, '\0', sizeof(e->msg)) != NULL);
-	check(e->msg[0] != '\0');
-}
 
 static struct weft_loom loom;
 static struct weft_loom *loomp = &loom;
@@ -130,18 +119,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (query_add(&q, line, "pattern", &e) != 0)
-			check_err(&e);
+			check_err_code(&e, WEFT_EUSAGE);
 		memset(&e, 0, sizeof(e));
 		if (query_add_filter(&q, line, "filter", &e) == 0)
 			check(query_remove(&q, "filter") == 0);
 		else
-			check_err(&e);
+			check_err_code(&e, WEFT_EUSAGE);
 		struct qattr *attrs;
 		int n = query_parse_attrs(&q, line, "current", &attrs, &e);
 		if (n >= 0)
 			query_free_attrs(attrs, n);
 		else
-			check_err(&e);
+			check_err_code(&e, WEFT_EUSAGE);
 	}
 	check(query_bind(&q, &tr, NULL, &e) == 0);
 	query_start(&q, 100);
