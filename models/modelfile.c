@@ -33,7 +33,7 @@ struct parser {
 	int cap_ev, cap_act, cap_ch;
 	int nacts;
 	int *ev_first;  /* first action of each event (acts moves while growing) */
-	enum { B_NONE, B_CHAN, B_EVENT } block;
+	enum { B_NONE, B_CHAN, B_EVENT, B_BREAKDOWN } block;
 	int have_format, have_model;
 	struct evinfo tmp; /* an event row compiled, for its fields */
 };
@@ -565,6 +565,171 @@ static int action_line(struct parser *p)
 	return 0;
 }
 
+/* ---- the breakdown view ---------------------------------------------------------- */
+
+static int st_breakdown(struct parser *p)
+{
+	struct mf_model *m = p->m;
+	if (m->bd)
+		return fail(p, 1, "expected one 'breakdown' per model, found a second");
+	int64_t v;
+	if (parse_int(p, 1, "a Paraver event type (1 to 2147483647)", &v))
+		return -1;
+	if (v < 1 || v > INT32_MAX)
+		return expected(p, 1, "a Paraver event type (1 to 2147483647)");
+	if (need_string(p, 2, "the view's label in quotes") || end_of_line(p, 3))
+		return -1;
+	m->bd = weft_xcalloc(1, sizeof(*m->bd));
+	m->bd->type = (int32_t) v;
+	m->bd->label = weft_xstrdup(p->t[2].s);
+	m->bd->line = p->line;
+	p->block = B_BREAKDOWN;
+	return 0;
+}
+
+static int find_mux(const struct mf_breakdown *b, const char *s, int len)
+{
+	for (int i = 0; i < b->nmux; i++)
+		if ((int) strlen(b->mux[i].name) == len && memcmp(b->mux[i].name, s, (size_t) len) == 0)
+			return i;
+	return -1;
+}
+
+/* A source at token k: a channel CPU rows show, or a mux declared before
+ * (`upto`: how many muxes may be named). */
+static int parse_src(struct parser *p, int k, int upto, int16_t *out)
+{
+	if (need_word(p, k, "a channel or an earlier mux"))
+		return -1;
+	const struct tok *t = &p->t[k];
+	int c = find_chan(p->m, t->s, t->len);
+	if (c >= 0) {
+		if (p->m->chans[c].ctype < 0)
+			return fail(p, t->col, "expected a channel shown on CPU rows (with a 'cpu' line), found '%s'",
+				    p->m->chans[c].name);
+		*out = (int16_t) c;
+		return 0;
+	}
+	int x = find_mux(p->m->bd, t->s, t->len);
+	if (x >= 0 && x < upto) {
+		*out = (int16_t) (-1 - x);
+		return 0;
+	}
+	return fail(p, t->col, "expected a declared channel or an earlier mux, found '%.*s'", t->len, t->s);
+}
+
+static int bd_mux(struct parser *p, struct mf_breakdown *b)
+{
+	if (need_word(p, 1, "the mux's name"))
+		return -1;
+	if (find_chan(p->m, p->t[1].s, p->t[1].len) >= 0 || find_mux(b, p->t[1].s, p->t[1].len) >= 0)
+		return fail(p, p->t[1].col, "expected a new name for the mux, found '%.*s' declared before",
+			    p->t[1].len, p->t[1].s);
+	struct mf_mux x = {0};
+	if (parse_src(p, 2, b->nmux, &x.sel))
+		return -1;
+	int k = 3;
+	if (is_word(p, k, "default")) {
+		if (parse_int(p, k + 1, "the default value", &x.def))
+			return -1;
+		k += 2;
+	}
+	if (end_of_line(p, k))
+		return -1;
+	x.name = dup_tok(p, 1);
+	b->mux = weft_xrealloc(b->mux, (size_t) (b->nmux + 1) * sizeof(*b->mux));
+	b->mux[b->nmux++] = x;
+	return 0;
+}
+
+/* pick SRC [when SRC ==|!= N [and SRC ==|!= N]...] */
+static int bd_pick(struct parser *p, struct mf_breakdown *b)
+{
+	if (!b->nmux)
+		return fail(p, 1, "expected a 'mux' line before its 'pick' lines, found 'pick'");
+	struct mf_mux *x = &b->mux[b->nmux - 1];
+	struct mf_pick pk = {0};
+	if (parse_src(p, 1, b->nmux - 1, &pk.src))
+		return -1;
+	int k = 2;
+	if (k < p->nt) {
+		if (!is_word(p, k, "when"))
+			return expected(p, k, "'when' or the end of the line");
+		for (k++;; k += 4) {
+			if (pk.ncond == MF_MAX_CONDS)
+				return fail(p, p->t[k].col, "expected at most %d conditions, found more", MF_MAX_CONDS);
+			struct mf_cond *c = &pk.cond[pk.ncond++];
+			if (parse_src(p, k, b->nmux - 1, &c->src))
+				return -1;
+			if (is_word(p, k + 1, "=="))
+				c->ne = 0;
+			else if (is_word(p, k + 1, "!="))
+				c->ne = 1;
+			else
+				return expected(p, k + 1, "'==' or '!='");
+			if (parse_int(p, k + 2, "a value", &c->k))
+				return -1;
+			if (k + 3 >= p->nt)
+				break;
+			if (!is_word(p, k + 3, "and"))
+				return expected(p, k + 3, "'and' or the end of the line");
+		}
+	}
+	x->picks = weft_xrealloc(x->picks, (size_t) (x->npicks + 1) * sizeof(*x->picks));
+	x->picks[x->npicks++] = pk;
+	return 0;
+}
+
+static int breakdown_line(struct parser *p)
+{
+	struct mf_breakdown *b = p->m->bd;
+	if (is_word(p, 0, "labels")) {
+		if (p->nt < 2)
+			return expected(p, 1, "the channels whose value labels the view lists");
+		for (int k = 1; k < p->nt; k++) {
+			if (need_word(p, k, "a channel name"))
+				return -1;
+			int c = find_chan(p->m, p->t[k].s, p->t[k].len);
+			if (c < 0)
+				return fail(p, p->t[k].col, "expected a declared channel, found '%.*s'", p->t[k].len,
+					    p->t[k].s);
+			b->labels = weft_xrealloc(b->labels, (size_t) (b->nlabels + 1) * sizeof(*b->labels));
+			b->labels[b->nlabels++] = c;
+		}
+		return 0;
+	}
+	if (is_word(p, 0, "require")) {
+		if (b->require)
+			return fail(p, 1, "expected one 'require' line, found a second");
+		if (need_word(p, 1, "a stream.json key (e.g. nosv.can_breakdown)") || end_of_line(p, 2))
+			return -1;
+		b->require = dup_tok(p, 1);
+		return 0;
+	}
+	if (is_word(p, 0, "mux"))
+		return bd_mux(p, b);
+	if (is_word(p, 0, "pick"))
+		return bd_pick(p, b);
+	return expected(p, 0, "a breakdown line (labels, require, mux, pick), 'channel' or 'event'");
+}
+
+/* The end of the file: a view needs muxes, a mux picks. */
+static int breakdown_done(struct parser *p)
+{
+	const struct mf_breakdown *b = p->m->bd;
+	if (!b)
+		return 0;
+	p->line = b->line;
+	p->nt = 0;
+	if (!b->nmux)
+		return fail(p, 1, "expected at least one 'mux' in the breakdown, found none");
+	for (int i = 0; i < b->nmux; i++)
+		if (!b->mux[i].npicks)
+			return fail(p, 1, "expected at least one 'pick' for mux '%s' of the breakdown, found none",
+				    b->mux[i].name);
+	return 0;
+}
+
 /* ---- the whole file -------------------------------------------------------------- */
 
 static int statement(struct parser *p)
@@ -588,11 +753,15 @@ static int statement(struct parser *p)
 		return st_channel(p);
 	if (is_word(p, 0, "event"))
 		return st_event(p);
+	if (is_word(p, 0, "breakdown"))
+		return st_breakdown(p);
+	if (p->block == B_BREAKDOWN)
+		return breakdown_line(p);
 	if (p->block == B_CHAN)
 		return chan_line(p);
 	if (p->block == B_EVENT)
 		return action_line(p);
-	return expected(p, 0, "'guard', 'channel' or 'event'");
+	return expected(p, 0, "'guard', 'channel', 'event' or 'breakdown'");
 }
 
 void mf_free(struct mf_model *m)
@@ -621,6 +790,17 @@ void mf_free(struct mf_model *m)
 		free(c->labels);
 	}
 	free(m->chans);
+	if (m->bd) {
+		free(m->bd->label);
+		free(m->bd->labels);
+		free(m->bd->require);
+		for (int i = 0; i < m->bd->nmux; i++) {
+			free(m->bd->mux[i].name);
+			free(m->bd->mux[i].picks);
+		}
+		free(m->bd->mux);
+		free(m->bd);
+	}
 	free(m->decls);
 	free(m->evs);
 	free(m->acts);
@@ -654,6 +834,8 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 		rc = fail(p, 1, "expected %s, found the end of the file",
 			  p->have_format ? "'model CHAR NAME VERSION'" : "'weft-model 1'");
 	}
+	if (rc == 0)
+		rc = breakdown_done(p);
 	if (rc == 0 && m->def.nevents == 0) {
 		p->line++; /* the end of the file */
 		p->nt = 0;

@@ -67,6 +67,44 @@ struct mf_event {
 
 enum mf_guard { MF_GUARD_NONE, MF_GUARD_RUNNING, MF_GUARD_ACTIVE };
 
+/* A breakdown view (`breakdown`, doc/dev/models.md): per physical CPU a
+ * chain of muxes over the CPU rows of the model's channels; the last mux's
+ * value of every CPU, sorted, is one row each of MODEL-breakdown.prv (as
+ * ovniemu's -b writes it). A source is a channel (>= 0, its index) or an
+ * earlier mux of the view (-1 - its index). */
+#define MF_MAX_CONDS 4
+
+struct mf_cond {
+	int16_t src;
+	uint8_t ne;            /* 1: !=, 0: == */
+	int64_t k;
+};
+
+struct mf_pick {
+	int16_t src;           /* the input shown while this pick is selected */
+	struct mf_cond cond[MF_MAX_CONDS]; /* all must hold (none: always) */
+	int ncond;
+};
+
+struct mf_mux {
+	char *name;
+	int16_t sel;           /* a change of this source selects again */
+	int64_t def;           /* the value when no pick holds */
+	struct mf_pick *picks; /* the first that holds is selected */
+	int npicks;
+};
+
+struct mf_breakdown {
+	int32_t type;
+	char *label;
+	int *labels;           /* channels whose value labels the .pcf lists, in order */
+	int nlabels;
+	char *require;         /* stream.json key every thread must have true, or NULL */
+	struct mf_mux *mux;
+	int nmux;
+	int line;              /* of the `breakdown` statement, for messages */
+};
+
 struct mf_model {
 	struct weft_model_def def;   /* first: a def of a file model is its mf_model */
 	struct weft_evdecl *decls;   /* def.events */
@@ -75,6 +113,7 @@ struct mf_model {
 	struct mf_chan *chans;
 	int nchans;
 	enum mf_guard guard;
+	struct mf_breakdown *bd;     /* NULL: none */
 	char *path;                  /* as given, for messages */
 };
 

@@ -51,10 +51,11 @@ static const char emu_help[] =
 	"                     its character (repeatable; doc/dev/models.md)\n"
 	"  -a, --all-models   emulate every model, also those no stream requires\n"
 	"                     (ovniemu's -a)\n"
-	"  -b, --breakdown    accepted for ovniemu's -b; the breakdown views are not\n"
-	"                     written yet\n"
+	"  -b, --breakdown    also write each model's CPU breakdown trace, as ovniemu's\n"
+	"                     -b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
+	"                     thread sets nosv.can_breakdown), nanos6 and openmp\n"
 	"      --strict       events of models weft does not emulate are errors\n"
-	"  -z, --gzip         write thread.prv.gz and cpu.prv.gz\n"
+	"  -z, --gzip         write the .prv files gzipped (thread.prv.gz, ...)\n"
 	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
 	"                     with a unit: 2.5ms), times from its start, the states\n"
 	"                     open at its start written from 0 (as Paraver's cutter)\n"
@@ -130,7 +131,7 @@ int cmd_emu(int argc, char **argv)
 			o.all_models = 1;
 			break;
 		case 'b':
-			o.breakdown = 1; /* accepted as ovniemu's -b; the breakdown views are to come */
+			o.breakdown = 1;
 			break;
 		case O_FROM:
 		case O_TO: {

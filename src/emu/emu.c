@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "breakdown.h"
 #include "emu.h"
 #include "engine.h"
 #include "paraver_out.h"
@@ -281,6 +282,8 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			rc = dispatch_slow(e, ev, in, err);
 		if (__builtin_expect(rc < 0, 0))
 			return -1;
+		if (write && __builtin_expect(e->bd_pending, 0))
+			bd_flush(e);
 		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0))
 			progress_update(pg, e->nevents);
 		if (observe && pause)
@@ -341,6 +344,7 @@ void emu_free(struct emu *e)
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
 			e->model[m]->hooks->release(e);
+	bd_free(e);
 	engine_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);

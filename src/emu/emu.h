@@ -126,7 +126,7 @@ struct emu_opts {
 	int keep_going, lint, strict, gzip, quiet, progress;
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	int all_models;         /* -a: every model file's model on, required or not */
-	int breakdown;          /* -b: accepted (ovniemu's breakdown views: to come) */
+	int breakdown;          /* -b: the models' breakdown views (breakdown.h) */
 	uint64_t window;
 	int win;                /* --from/--to: write only [win_from, win_to] */
 	uint64_t win_from, win_to;
@@ -175,6 +175,10 @@ struct emu {
 	 * eng_state: some thread row shows a channel only in some thread states */
 	struct engine *eng;
 	int eng_state;
+	/* the breakdown views (breakdown.h), NULL without -b; bd_pending: a
+	 * CPU row they read changed in this event */
+	struct bd_state *bd;
+	int bd_pending;
 
 	/* sinks */
 	int writing;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "breakdown.h"
 #include "engine.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
@@ -18,6 +19,7 @@ struct eng_chan {
 	const struct mf_chan *c;
 	const struct mf_model *m;
 	int tslot, cslot;  /* -1: not shown */
+	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
 	struct mf_label *dyn; /* labels added at run time */
 	int ndyn, capdyn;
 };
@@ -107,6 +109,8 @@ static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thr
 			prv_punct(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
 		else
 			prv_set(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+		if (__builtin_expect(ch->bdv >= 0, 0))
+			bd_note(e, ch->bdv, ch->bdc, t->cpu->row, v);
 	}
 }
 
@@ -127,9 +131,13 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 {
 	struct engine *g = e->eng;
 	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
-	for (int k = 0; k < g->ncpu_ch; k++)
-		prv_set(&e->prv[EMU_CPU_FILE], c->row, g->ch[g->cpu_ch[k]].cslot,
-			val ? val[g->cpu_ch[k]] : g->ch[g->cpu_ch[k]].c->cpu_none);
+	for (int k = 0; k < g->ncpu_ch; k++) {
+		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
+		int64_t v = val ? val[g->cpu_ch[k]] : ch->c->cpu_none;
+		prv_set(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v);
+		if (ch->bdv >= 0)
+			bd_note(e, ch->bdv, ch->bdc, c->row, v);
+	}
 }
 
 /* ---- labels and messages ----------------------------------------------------------- */
@@ -404,6 +412,8 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		memset(ch, 0, sizeof(*ch));
 		ch->c = c;
 		ch->m = m;
+		ch->bdv = -1;
+		ch->bdc = k;
 		ch->tslot = c->ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, c->ttype, c->tlabel) : -1;
 		ch->cslot = c->ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, c->ctype, c->clabel) : -1;
 		if (ch->cslot >= 0)
@@ -424,6 +434,10 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 			for (int i = 0; i < e->nth; i++)
 				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
 	e->eng_state = g->nstate_ch > 0;
+	if (bd_setup(e, m, err))
+		return -1;
+	for (int k = 0; k < m->nchans; k++)
+		g->ch[base + k].bdv = bd_chan_view(e, m, k);
 	/* each primitive the model calls, once */
 	for (int i = 0; i < m->def.nevents; i++)
 		for (int k = 0; k < m->evs[i].nact; k++) {
@@ -487,6 +501,18 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	return 0;
 }
 
+void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b)
+{
+	struct engine *g = e->eng;
+	const struct eng_chan *ch = &g->ch[g->base[m->def.id - 0x21] + chan];
+	const struct mf_chan *c = ch->c;
+	for (int i = 0; i < c->nlabels; i++)
+		sb_printf(b, "%lld %s\n", (long long) c->labels[i].value, c->labels[i].label);
+	for (int i = 0; i < ch->ndyn; i++)
+		if (!mf_label(c, ch->dyn[i].value))
+			sb_printf(b, "%lld %s\n", (long long) ch->dyn[i].value, ch->dyn[i].label);
+}
+
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
 {
 	struct engine *g = e->eng;
@@ -500,11 +526,7 @@ void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", type, file == EMU_THREAD_FILE ? c->tlabel : c->clabel);
 		if (c->nlabels || ch->ndyn)
 			sb_printf(b, "VALUES\n");
-		for (int i = 0; i < c->nlabels; i++)
-			sb_printf(b, "%lld %s\n", (long long) c->labels[i].value, c->labels[i].label);
-		for (int i = 0; i < ch->ndyn; i++)
-			if (!mf_label(c, ch->dyn[i].value))
-				sb_printf(b, "%lld %s\n", (long long) ch->dyn[i].value, ch->dyn[i].label);
+		engine_value_lines(e, m, k, b);
 		sb_printf(b, "\n");
 	}
 }

@@ -77,6 +77,9 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 /* End of trace: with -l, non-empty stacks are errors. */
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err);
+/* The .pcf value lines ("N LABEL") of channel `chan` of model m: its
+ * declared labels, then those added while the run went. */
+void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b);
 /* The model's EVENT_TYPE blocks of a .pcf. */
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b);
 void engine_free(struct emu *e);

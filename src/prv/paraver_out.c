@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "breakdown.h"
 #include "engine.h"
 #include "outset.h"
 #include "paraver_out.h"
@@ -178,6 +179,7 @@ static void outputs(struct emu *e, struct outset *s)
 	outset_add(s, c);
 	free(t);
 	free(c);
+	bd_outputs(e, s);
 }
 
 /* The output directory: made if missing (and remembered, so that a failed
@@ -241,6 +243,8 @@ int paraver_open(struct emu *e, struct weft_err *err)
 			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
 		free(p);
 		sb_free(&h);
+		if (rc == 0)
+			rc = bd_open(e, e->pipe, date, err);
 		if (rc)
 			paraver_abort(e);
 	} else {
@@ -379,6 +383,8 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	row_file(e, EMU_CPU_FILE, &b);
 	if (write_text(s, "cpu.row", &b, err))
 		return -1;
+	if (bd_write_texts(e, s, err))
+		return -1;
 	return views_copy(e, s, err);
 }
 
@@ -425,6 +431,9 @@ int paraver_close(struct emu *e, struct weft_err *err)
 		rc = prv_finish(&e->prv[EMU_CPU_FILE], e->now, &cdone, err);
 	else
 		prv_abort(&e->prv[EMU_CPU_FILE]);
+	if (rc == 0)
+		rc = bd_finish(e, &s, err);
+	bd_abort(e); /* those not finished */
 	e->writing = 0;
 	if (rc == 0) {
 		/* the traces last: a .prv in place means the run finished */
@@ -455,6 +464,7 @@ void paraver_abort(struct emu *e)
 	e->pipe = NULL;
 	prv_abort(&e->prv[EMU_THREAD_FILE]);
 	prv_abort(&e->prv[EMU_CPU_FILE]);
+	bd_abort(e);
 	e->writing = 0;
 	drop_outdir(e);
 }

@@ -295,6 +295,52 @@ static int parse_ovni(struct mctx *c, struct weft_meta *m, const cJSON *o)
 	return 0;
 }
 
+/* Key `key` (value j) and, for an object, its keys below it. */
+static void add_kv(struct weft_meta *m, const char *key, const cJSON *j)
+{
+	if ((m->nkv & (m->nkv - 1)) == 0) /* 0, 1, 2, 4, ...: grow at powers of two */
+		m->kv = weft_xrealloc(m->kv, (size_t) (m->nkv ? 2 * m->nkv : 1) * sizeof(*m->kv));
+	struct weft_meta_kv *kv = &m->kv[m->nkv++];
+	memset(kv, 0, sizeof(*kv));
+	kv->key = weft_xstrdup(key);
+	if (cJSON_IsBool(j)) {
+		kv->kind = WEFT_KV_BOOL;
+		kv->i = cJSON_IsTrue(j);
+	} else if (cJSON_IsNumber(j) && j->valuedouble == (double) (int64_t) j->valuedouble) {
+		kv->kind = WEFT_KV_INT;
+		kv->i = (int64_t) j->valuedouble;
+	} else if (cJSON_IsString(j)) {
+		kv->kind = WEFT_KV_STR;
+		kv->s = weft_xstrdup(j->valuestring);
+	} else if (cJSON_IsObject(j)) {
+		kv->kind = WEFT_KV_OBJECT;
+		for (const cJSON *c = j->child; c; c = c->next) {
+			char *sub = weft_xasprintf("%s.%s", key, c->string);
+			add_kv(m, sub, c);
+			free(sub);
+		}
+	} else {
+		kv->kind = WEFT_KV_OTHER;
+	}
+}
+
+void meta_kv_free(struct weft_meta_kv *kv, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].s);
+	}
+	free(kv);
+}
+
+const struct weft_meta_kv *meta_kv_find(const struct weft_meta_kv *kv, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return &kv[i];
+	return NULL;
+}
+
 int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *path,
 	       struct weft_err *e)
 {
@@ -347,6 +393,10 @@ int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *pa
 		goto out;
 	}
 	rc = parse_ovni(&c, m, o);
+	if (rc == 0)
+		for (const cJSON *k = root->child; k; k = k->next)
+			if (strcmp(k->string, "ovni") != 0 && strcmp(k->string, "version") != 0)
+				add_kv(m, k->string, k);
 out:
 	cJSON_Delete(root);
 	if (rc)
@@ -386,5 +436,6 @@ void meta_free(struct weft_meta *m)
 		free(m->req[i].version);
 	}
 	free(m->req);
+	meta_kv_free(m->kv, m->nkv);
 	memset(m, 0, sizeof(*m));
 }

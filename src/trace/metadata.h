@@ -31,6 +31,18 @@ struct weft_meta_req {
 	char *version; /* "major.minor.patch[-suffix]" */
 };
 
+/* A key of stream.json outside "ovni" and "version" (a runtime model's own
+ * keys, e.g. nosv.can_breakdown, nosv.hwc.0.name), flattened with dots; an
+ * object is listed itself (kind object) and then its keys, in file order. */
+enum { WEFT_KV_BOOL, WEFT_KV_INT, WEFT_KV_STR, WEFT_KV_OBJECT, WEFT_KV_OTHER };
+
+struct weft_meta_kv {
+	char *key;
+	int kind;
+	int64_t i;   /* bool (0, 1) or integer */
+	char *s;     /* string */
+};
+
 struct weft_meta {
 	char *loom;
 	int64_t pid, tid;
@@ -43,6 +55,8 @@ struct weft_meta {
 	int nmarks;
 	struct weft_meta_req *req;
 	int nreq;
+	struct weft_meta_kv *kv;
+	int nkv;
 };
 
 /* Parse `len` bytes of JSON text; `path` names the file in errors. */
@@ -51,6 +65,9 @@ int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *pa
 /* Read and parse a stream.json file. */
 int meta_load(struct weft_meta *m, const char *path, struct weft_err *e);
 void meta_free(struct weft_meta *m);
+void meta_kv_free(struct weft_meta_kv *kv, int n);
+/* Key `key` of a flattened list, or NULL. */
+const struct weft_meta_kv *meta_kv_find(const struct weft_meta_kv *kv, int n, const char *key);
 
 struct cJSON;
 /* "a number", "an object", ... for messages about a JSON value (NULL:

@@ -103,7 +103,7 @@ static int merge_marks(struct weft_system *s, const struct weft_meta *m, const c
 	return 0;
 }
 
-int sys_add(struct weft_system *s, const struct weft_meta *m, int stream, const char *path,
+int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *path,
 	    struct weft_err *e)
 {
 	struct weft_loom *l = loom_get(s, m->loom);
@@ -168,6 +168,10 @@ int sys_add(struct weft_system *s, const struct weft_meta *m, int stream, const 
 		t->req[d->id - 0x21] = 1;
 	}
 	t->stream = stream;
+	t->kv = m->kv; /* taken over: the metadata is freed after this */
+	t->nkv = m->nkv;
+	m->kv = NULL;
+	m->nkv = 0;
 	HASH_ADD(hh, p->thread_by_tid, tid, sizeof(int64_t), t);
 	p->nthreads++;
 	s->nthreads++;
@@ -361,6 +365,7 @@ void sys_free(struct weft_system *s)
 			struct weft_thread *t, *tt;
 			HASH_ITER(hh, p->thread_by_tid, t, tt) {
 				HASH_DEL(p->thread_by_tid, t);
+				meta_kv_free(t->kv, t->nkv);
 				free(t);
 			}
 			free(p->threads);

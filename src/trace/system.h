@@ -29,6 +29,8 @@ struct weft_thread {
 	struct weft_proc *proc;
 	int stream;             /* index of its stream in the trace */
 	int gindex;
+	struct weft_meta_kv *kv; /* its stream.json's keys of other models (metadata.h) */
+	int nkv;
 	UT_hash_handle hh;      /* in proc->thread_by_tid */
 };
 
@@ -91,7 +93,7 @@ struct weft_system {
 
 void sys_init(struct weft_system *s);
 /* Add one stream's metadata; `path` is its stream.json (kept by reference). */
-int sys_add(struct weft_system *s, const struct weft_meta *m, int stream, const char *path,
+int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *path,
 	    struct weft_err *e);
 /* Check the per-loom rules and compute the global order. */
 int sys_finish(struct weft_system *s, struct weft_err *e);

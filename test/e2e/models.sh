@@ -34,7 +34,7 @@ ntodo=0
 # weft's options for ovniemu's, or "?" when weft has none yet.
 #   -l  lint at the end: same meaning in weft
 #   -a  enable every model (weft emu -a, the same meaning)
-#   -b  breakdown trace: not in weft yet
+#   -b  the breakdown traces (MODEL-breakdown.prv): the same meaning
 map_flags() { # FLAGS
 	_out=
 	for _f in $1; do
@@ -42,7 +42,7 @@ map_flags() { # FLAGS
 		-) ;;
 		-l) _out="$_out -l" ;;
 		-a) _out="$_out -a" ;;
-		-b) if [ -n "${WEFT_BREAKDOWN_FLAG:-}" ]; then _out="$_out $WEFT_BREAKDOWN_FLAG"; else echo "?$_f"; return; fi ;;
+		-b) _out="$_out -b" ;;
 		*) echo "?$_f"; return ;;
 		esac
 	done
@@ -128,9 +128,14 @@ run_case() {
 			why="$why$f.prv: prvdiff exit status $drc ($(head -n 1 "$tmp/differr")); "
 		fi
 	done
-	if [ "$c" != "$1" ]; then
-		bref=$ref/breakdown
-		[ -d "$bref" ] || bref=$ref
+	case " $flags " in
+	*" -b "*)
+		# the breakdown traces ovniemu wrote, and no other
+		bref=$ref
+		[ "$c" != "$1" ] && bref=$ref/breakdown
+		want=$(cd "$bref" && ls -- *-breakdown.prv *-breakdown.prv.gz 2>/dev/null | sed 's/\.gz$//' | sort | tr '\n' ' ')
+		got=$(cd "$out" && ls -- *-breakdown.prv 2>/dev/null | sort | tr '\n' ' ')
+		[ "$want" = "$got" ] || why="${why}breakdown traces: weft wrote [$got], ovniemu [$want]; "
 		for p in "$bref"/*-breakdown.prv "$bref"/*-breakdown.prv.gz; do
 			[ -f "$p" ] || continue
 			b=$(basename "$p")
@@ -141,8 +146,10 @@ run_case() {
 				why="$why$b: prvdiff exit status $drc ($(head -n 1 "$tmp/diff" "$tmp/differr" | grep -v '^==>' | head -n 1)); "
 			fi
 		done
-	fi
-	if ! "$WEFT" check -q "$out/thread.prv" "$out/cpu.prv" >"$tmp/stdout" 2>"$tmp/err"; then
+		;;
+	esac
+	# shellcheck disable=SC2046
+	if ! "$WEFT" check -q "$out/thread.prv" "$out/cpu.prv" $(ls "$out"/*-breakdown.prv 2>/dev/null) >"$tmp/stdout" 2>"$tmp/err"; then
 		why="${why}weft check rejects the output: $(head -n 1 "$tmp/err")"
 	fi
 	info="0 differences"

@@ -192,6 +192,49 @@ START_TEST(unknown_keys_ignored)
 }
 END_TEST
 
+/* Keys of other models are kept, flattened, in file order (breakdown.c
+ * reads nosv.can_breakdown; the hardware counters nosv.hwc.N.name). */
+START_TEST(model_keys_kept)
+{
+	struct weft_meta m;
+	expect_ok("{\"version\":3,\"nosv\":{\"can_breakdown\":true,\"hwc\":{\"0\":{\"name\":\"PAPI_TOT_INS\"},"
+		  "\"1\":{\"name\":\"PAPI_TOT_CYC\"}},\"n\":-3,\"f\":1.5,\"a\":[1]},\"x\":null,"
+		  "\"ovni\":{\"lib\":{\"version\":\"1\",\"commit\":\"c\"},\"part\":\"thread\",\"tid\":4,\"pid\":9,"
+		  "\"loom\":\"l\",\"require\":{},\"finished\":1}}",
+		  &m);
+	static const struct {
+		const char *key;
+		int kind;
+		int64_t i;
+		const char *s;
+	} want[] = {
+		{"nosv", WEFT_KV_OBJECT, 0, NULL},
+		{"nosv.can_breakdown", WEFT_KV_BOOL, 1, NULL},
+		{"nosv.hwc", WEFT_KV_OBJECT, 0, NULL},
+		{"nosv.hwc.0", WEFT_KV_OBJECT, 0, NULL},
+		{"nosv.hwc.0.name", WEFT_KV_STR, 0, "PAPI_TOT_INS"},
+		{"nosv.hwc.1", WEFT_KV_OBJECT, 0, NULL},
+		{"nosv.hwc.1.name", WEFT_KV_STR, 0, "PAPI_TOT_CYC"},
+		{"nosv.n", WEFT_KV_INT, -3, NULL},
+		{"nosv.f", WEFT_KV_OTHER, 0, NULL},
+		{"nosv.a", WEFT_KV_OTHER, 0, NULL},
+		{"x", WEFT_KV_OTHER, 0, NULL},
+	};
+	ck_assert_int_eq(m.nkv, (int) (sizeof(want) / sizeof(want[0])));
+	for (int i = 0; i < m.nkv; i++) {
+		ck_assert_str_eq(m.kv[i].key, want[i].key);
+		ck_assert_int_eq(m.kv[i].kind, want[i].kind);
+		ck_assert_int_eq(m.kv[i].i, want[i].i);
+		if (want[i].s)
+			ck_assert_str_eq(m.kv[i].s, want[i].s);
+	}
+	ck_assert_ptr_eq(meta_kv_find(m.kv, m.nkv, "nosv.hwc.1.name"), &m.kv[6]);
+	ck_assert_ptr_null(meta_kv_find(m.kv, m.nkv, "nosv.hwc.2.name"));
+	ck_assert_ptr_null(meta_kv_find(m.kv, m.nkv, "ovni.tid")); /* ovni's own keys are parsed, not kept */
+	meta_free(&m);
+}
+END_TEST
+
 START_TEST(comments_tolerated)
 {
 	const char *text = "/* written by libovni */\n"
@@ -572,6 +615,7 @@ Suite *metadata_suite(void)
 	tcase_add_test(tc, doc_example);
 	tcase_add_test(tc, minimal_without_optional_keys);
 	tcase_add_test(tc, unknown_keys_ignored);
+	tcase_add_test(tc, model_keys_kept);
 	tcase_add_test(tc, comments_tolerated);
 	tcase_add_test(tc, length_is_honoured);
 	tcase_add_test(tc, require_versions);

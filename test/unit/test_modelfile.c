@@ -81,7 +81,7 @@ static const struct {
 	{"weft-model 1\nmodel QQ q 1.0.0\n", "f:2:7: expected the model character (one printable character), found 'QQ'"},
 	{"weft-model 1\nmodel Q q\n", "f:2:10: expected the model version (MAJOR.MINOR.PATCH), found end of line"},
 	{HEAD, "f:3:1: expected at least one 'event', found the end of the file"},
-	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel' or 'event', found 'bogus'"},
+	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel', 'event' or 'breakdown', found 'bogus'"},
 	{HEAD "guard idle\n", "f:3:7: expected 'running' or 'active', found 'idle'"},
 	{HEAD "channel a list\n", "f:3:11: expected 'stack' or 'single', found 'list'"},
 	{HEAD "channel a stack\nchannel a single\n", "f:4:9: expected a new channel name, found 'a' declared before"},
@@ -120,6 +120,30 @@ static const struct {
 	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 x\n",
 	 "f:6:12: expected a str payload field ($name), found 'x'"},
 	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
+	/* breakdown views */
+#define BDC "channel s stack\n cpu 5 \"S\"\nchannel h single\n thread 6 \"H\"\n"
+#define EV1 "event Qab \"\" \"x\"\n"
+	{HEAD BDC "breakdown 0 \"B\"\n", "f:7:11: expected a Paraver event type (1 to 2147483647), found '0'"},
+	{HEAD BDC "breakdown 9 B\n", "f:7:13: expected the view's label in quotes, found 'B'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s\nbreakdown 10 \"C\"\n",
+	 "f:10:1: expected one 'breakdown' per model, found a second"},
+	{HEAD BDC "breakdown 9 \"B\"\n" EV1, "f:7:1: expected at least one 'mux' in the breakdown, found none"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n" EV1,
+	 "f:7:1: expected at least one 'pick' for mux 'o' of the breakdown, found none"},
+	{HEAD BDC "breakdown 9 \"B\"\n pick s\n", "f:8:1: expected a 'mux' line before its 'pick' lines, found 'pick'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o h\n", "f:8:8: expected a channel shown on CPU rows (with a 'cpu' line), found 'h'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux s s\n", "f:8:6: expected a new name for the mux, found 's' declared before"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick o\n",
+	 "f:9:7: expected a declared channel or an earlier mux, found 'o'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s default x\n", "f:8:18: expected the default value, found 'x'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s if s == 1\n", "f:9:9: expected 'when' or the end of the line, found 'if'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s when s = 1\n", "f:9:16: expected '==' or '!=', found '='"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s when s == 1 or s == 2\n",
+	 "f:9:21: expected 'and' or the end of the line, found 'or'"},
+	{HEAD BDC "breakdown 9 \"B\"\n labels s nope\n", "f:8:11: expected a declared channel, found 'nope'"},
+	{HEAD BDC "breakdown 9 \"B\"\n require a.b\n require c.d\n", "f:9:1: expected one 'require' line, found a second"},
+	{HEAD BDC "breakdown 9 \"B\"\n frob\n",
+	 "f:8:2: expected a breakdown line (labels, require, mux, pick), 'channel' or 'event', found 'frob'"},
 	{HEAD "weft-model 1\n", "f:3:1: expected one 'weft-model' line, found a second"},
 };
 
@@ -132,6 +156,45 @@ START_TEST(errors)
 		ck_assert_int_eq(err.code, WEFT_EINPUT);
 		ck_assert_str_eq(err.msg, bad[i].msg);
 	}
+}
+END_TEST
+
+START_TEST(breakdown_tables)
+{
+	const char *text = HEAD "channel ss stack\n cpu 5 \"S\"\nchannel tt single\n cpu 6 \"T\"\n"
+			   "channel idle single\n cpu 7 \"I\"\n"
+			   "breakdown 41 \"CPU: breakdown\"\n labels ss idle tt\n require q.can\n"
+			   " mux tr ss default 2\n  pick tt when ss == 1 and tt != 0\n  pick ss when ss != 0\n"
+			   " mux out idle\n  pick tr when idle == 100\n  pick idle\n"
+			   "event Qab \"\" \"x\"\n";
+	struct weft_err err = {0};
+	struct mf_model *m = mf_compile("q.model", text, &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	const struct mf_breakdown *b = m->bd;
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(b->type, 41);
+	ck_assert_str_eq(b->label, "CPU: breakdown");
+	ck_assert_int_eq(b->nlabels, 3);
+	ck_assert_int_eq(b->labels[0], 0);
+	ck_assert_int_eq(b->labels[1], 2);
+	ck_assert_int_eq(b->labels[2], 1);
+	ck_assert_str_eq(b->require, "q.can");
+	ck_assert_int_eq(b->nmux, 2);
+	ck_assert_str_eq(b->mux[0].name, "tr");
+	ck_assert_int_eq(b->mux[0].sel, 0);
+	ck_assert_int_eq(b->mux[0].def, 2);
+	ck_assert_int_eq(b->mux[0].npicks, 2);
+	ck_assert_int_eq(b->mux[0].picks[0].src, 1);
+	ck_assert_int_eq(b->mux[0].picks[0].ncond, 2);
+	ck_assert_int_eq(b->mux[0].picks[0].cond[0].src, 0);
+	ck_assert_int_eq(b->mux[0].picks[0].cond[0].ne, 0);
+	ck_assert_int_eq(b->mux[0].picks[0].cond[0].k, 1);
+	ck_assert_int_eq(b->mux[0].picks[0].cond[1].ne, 1);
+	ck_assert_int_eq(b->mux[1].sel, 2);
+	ck_assert_int_eq(b->mux[1].def, 0);
+	ck_assert_int_eq(b->mux[1].picks[0].src, -1); /* mux tr */
+	ck_assert_int_eq(b->mux[1].picks[1].ncond, 0);
+	mf_free(m);
 }
 END_TEST
 
@@ -157,6 +220,7 @@ Suite *modelfile_suite(void)
 	TCase *tc = tcase_create("modelfile");
 	tcase_add_test(tc, compiles_tables);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, breakdown_tables);
 	tcase_add_test(tc, versions);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,54 @@
+/* breakdown: the CPU breakdown views of model files (`breakdown` blocks,
+ * doc/dev/models.md), written as MODEL-breakdown.{prv,pcf,row} with -b, as
+ * ovniemu's -b writes them.
+ *
+ * Per physical CPU, a chain of muxes over the values the model's channels
+ * show on that CPU's row; a mux selects again when its select source
+ * changes and otherwise follows its selected input. The engine reports each
+ * CPU-row change of a watched channel (bd_note); at the end of the event
+ * (bd_flush) the changed sources are run through the muxes in the order
+ * they changed, then every CPU's last-mux value is sorted and row i of the
+ * view gets the i-th smallest: a stacked picture of what the CPUs do.
+ * A row is written when its value changes; the first change writes every
+ * row (zeros included).
+ *
+ * Memory: per view, a few values per (CPU, source); nothing per event. */
+#ifndef WEFT_BREAKDOWN_H
+#define WEFT_BREAKDOWN_H
+
+#include "emu.h"
+#include "modelfile.h"
+#include "strbuf.h"
+
+struct bd_view;
+
+/* With -b and an output directory, set up model m's view (if it has one);
+ * a view whose `require` key is not true in every thread is left off with
+ * a warning (a key missing or not a boolean is an error, exit 1). Returns
+ * 0 or -1 (err filled). */
+int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
+
+/* The view that reads channel `chan` of model m, or -1 (for the engine,
+ * after bd_setup). */
+int bd_chan_view(const struct emu *e, const struct mf_model *m, int chan);
+
+/* Channel `chan` (of the model of view `view`) now shows v on CPU row
+ * `cpu` (e->cpu index). */
+void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v);
+
+/* The end of an event with notes (e->bd_pending). */
+void bd_flush(struct emu *e);
+
+/* Paraver output of every view: open beside thread.prv (same pipe when
+ * there is room, same window), write their .pcf and .row into the output
+ * set, finish or abort. Names: bd_outputs adds them to a check list. */
+struct outset;
+struct prv_pipe;
+void bd_outputs(struct emu *e, struct outset *s);
+int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_err *err);
+int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
+int bd_finish(struct emu *e, struct outset *s, struct weft_err *err);
+void bd_abort(struct emu *e);
+void bd_free(struct emu *e);
+
+#endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# weft emu -b beyond what models.sh compares with ovniemu: the nOS-V
+# breakdown's metadata rule (a warning and no file when some thread does not
+# allow it, -q silencing that warning, an error naming the stream when the key
+# is missing or not a boolean), the files a -b run writes (.prv, .pcf with
+# every value label, .row with one "~CPU n" row per physical CPU, gzipped with
+# -z, windowed with --from/--to), `weft check` accepting them, and a failed -b
+# run leaving none of them behind.
+#
+#   WEFT=/abs/path/to/weft sh test/e2e/breakdown.sh
+
+set -u
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fix=$top/test/fixtures/ovniemu
+fail_show=$tmp/err
+
+# copy CASE's trace to $tmp/NAME (gzipped streams unpacked)
+trace() { # CASE NAME
+	rm -rf "${tmp:?}/$2"
+	cp -R "$fix/$1/trace" "$tmp/$2"
+	find "$tmp/$2" -name '*.gz' -exec gzip -d {} \;
+}
+
+# ---- nOS-V: every thread must allow it ----------------------------------------
+trace nosv/cannot-breakdown cb
+"$WEFT" emu -b -o "$tmp/o1" "$tmp/cb" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "can_breakdown false: exit status" "$rc" 0
+expect "can_breakdown false: the warning" "$(grep -c 'warning: cannot write the nosv breakdown (-b): 0 of 1 threads have nosv.can_breakdown true' "$tmp/err")" 1
+expect "can_breakdown false: no breakdown files" "$(ls "$tmp/o1" | grep -c breakdown)" 0
+"$WEFT" emu -q -b -o "$tmp/o2" "$tmp/cb" >/dev/null 2>"$tmp/err"
+expect "can_breakdown false, -q: nothing on stderr" "$(wc -c <"$tmp/err" | tr -d ' ')" 0
+
+trace nosv/attach at
+js=$(find "$tmp/at" -name stream.json | head -n 1)
+sed 's/"can_breakdown": true/"can_breakdown": 1/' "$js" >"$tmp/js" && cat "$tmp/js" >"$js"
+"$WEFT" emu -b -o "$tmp/o3" "$tmp/at" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "can_breakdown 1: exit status" "$rc" 1
+expect "can_breakdown 1: the error" "$(cat "$tmp/err")" "weft: error: $js: -b: key 'nosv.can_breakdown': expected a boolean, found another kind"
+expect "can_breakdown 1: no output directory" "$(ls -d "$tmp/o3" 2>/dev/null)" ""
+grep -v can_breakdown "$js" | sed 's/"nosv": {/"nosv": { "x": 1/' >"$tmp/js" && cat "$tmp/js" >"$js"
+"$WEFT" emu -b -o "$tmp/o4" "$tmp/at" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "can_breakdown missing: exit status" "$rc" 1
+expect "can_breakdown missing: the error" "$(cat "$tmp/err")" "weft: error: $js: -b: key 'nosv.can_breakdown' is missing: the nosv breakdown needs it in every thread's metadata"
+# without -b the key is not needed
+"$WEFT" emu -q -o "$tmp/o5" "$tmp/at" >/dev/null 2>"$tmp/err"
+expect "can_breakdown missing, no -b: exit status" "$?" 0
+
+# ---- the files of a -b run ------------------------------------------------------
+trace nanos6/task-types tt
+o=$tmp/o6
+"$WEFT" emu -q -b -o "$o" "$tmp/tt" >/dev/null 2>"$tmp/err"
+expect "nanos6 -b: exit status" "$?" 0
+expect "nanos6 -b: files" "$(cd "$o" && ls nanos6-breakdown.* | tr '\n' ' ')" "nanos6-breakdown.pcf nanos6-breakdown.prv nanos6-breakdown.row "
+ncpu=$(sed -n 's/^LEVEL THREAD SIZE //p' "$o/nanos6-breakdown.row")
+expect "nanos6 -b: .row rows" "$ncpu" 16
+expect "nanos6 -b: .row first and last" "$(grep '^~CPU' "$o/nanos6-breakdown.row" | sed -n '1p;$p' | tr '\n' '|')" "~CPU   16|~CPU    1|"
+expect "nanos6 -b: .prv header" "$(head -n 1 "$o/nanos6-breakdown.prv" | cut -d: -f4-)" "1(16):1:1(16:1)"
+expect "nanos6 -b: .pcf type" "$(grep -c '^0 41 CPU: Nanos6 Runtime/Idle/Task breakdown$' "$o/nanos6-breakdown.pcf")" 1
+for v in "2 Unknown subsystem" "24 Worker: Sponge mode" "100 Progressing" "102 Absorbing noise" "1690940984 testtype1" "39445232 testtype10"; do
+	expect "nanos6 -b: .pcf value $v" "$(grep -cx "$v" "$o/nanos6-breakdown.pcf")" 1
+done
+# the first record writes every row, zeros included (as ovniemu)
+t1=$(sed -n 2p "$o/nanos6-breakdown.prv" | cut -d: -f6)
+expect "nanos6 -b: first instant writes every row" "$(awk -F: -v t="$t1" 'NR > 1 && $6 == t { print $5 }' "$o/nanos6-breakdown.prv" | sort -u | wc -l | tr -d ' ')" 16
+"$WEFT" check -q "$o/nanos6-breakdown.prv" 2>"$tmp/err"
+expect "nanos6 -b: weft check" "$?" 0
+
+# -z: gzipped like the others
+"$WEFT" emu -q -b -z -o "$tmp/o7" "$tmp/tt" >/dev/null 2>"$tmp/err"
+expect "-b -z: gzipped" "$(gzip -dc "$tmp/o7/nanos6-breakdown.prv.gz" | cmp - "$o/nanos6-breakdown.prv" && echo same)" same
+
+# --from/--to: the window applies
+"$WEFT" emu -q -b --from 3000000 --to 4000000 -o "$tmp/o8" "$tmp/tt" >/dev/null 2>"$tmp/err"
+expect "-b --from/--to: exit status" "$?" 0
+expect "-b --from/--to: duration" "$(head -n 1 "$tmp/o8/nanos6-breakdown.prv" | sed 's/.*):0*\([0-9]*\)_ns.*/\1/')" 1000000
+"$WEFT" check -q "$tmp/o8/nanos6-breakdown.prv" 2>"$tmp/err"
+expect "-b --from/--to: weft check" "$?" 0
+
+# ---- a failed -b run leaves nothing -----------------------------------------------
+trace nanos6/ss-mismatch sm
+"$WEFT" emu -q -l -b -o "$tmp/o9" "$tmp/sm" >/dev/null 2>"$tmp/err"
+expect "failed -b run: exit status" "$?" 1
+expect "failed -b run: no output directory" "$(ls -d "$tmp/o9" 2>/dev/null)" ""
+mkdir "$tmp/o10"
+"$WEFT" emu -q -l -b -o "$tmp/o10" "$tmp/sm" >/dev/null 2>"$tmp/err"
+expect "failed -b run into a directory: nothing in it" "$(ls -A "$tmp/o10")" ""
+
+finish
