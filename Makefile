@@ -121,7 +121,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
 	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/emu.sh
 	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/models.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/breakdown.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/metaviews.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
 	WEFT=$(abspath $(WEFT)) sh test/malformed/fifo.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/modelfile.sh

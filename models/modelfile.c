@@ -362,6 +362,18 @@ static int chan_line(struct parser *p)
 			return -1;
 		return end_of_line(p, 2);
 	}
+	if (is_word(p, 0, "each")) {
+		if (c->stack)
+			return fail(p, 1, "expected 'each' on a single channel, found it on stack channel '%s'", c->name);
+		if (c->each_key)
+			return fail(p, 1, "expected one 'each' line per channel, found a second");
+		if (need_word(p, 1, "a stream.json object's key (e.g. nosv.hwc)") ||
+		    need_word(p, 2, "the entries' label field (e.g. name)") || end_of_line(p, 3))
+			return -1;
+		c->each_key = dup_tok(p, 1);
+		c->each_field = dup_tok(p, 2);
+		return 0;
+	}
 	if (is_word(p, 0, "dup")) {
 		if (is_word(p, 1, "skip"))
 			c->emit_dup = 0;
@@ -371,7 +383,7 @@ static int chan_line(struct parser *p)
 			return expected(p, 1, "'skip' or 'emit'");
 		return end_of_line(p, 2);
 	}
-	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint), 'channel' or 'event'");
+	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint, each), 'channel' or 'event'");
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -504,6 +516,13 @@ static int action_line(struct parser *p)
 		a.op = is_word(p, 0, "set") ? MF_SET : MF_PUNCT;
 		if (chan_arg(p, 1, 0, &a) || parse_val(p, 2, &a.v, 0) || end_of_line(p, 3))
 			return -1;
+	} else if (is_word(p, 0, "setall")) {
+		a.op = MF_SETALL;
+		if (chan_arg(p, 1, 0, &a) || end_of_line(p, 2))
+			return -1;
+		if (!m->chans[a.chan].each_key)
+			return fail(p, p->t[1].col, "expected a channel with an 'each' line, found '%s'",
+				    m->chans[a.chan].name);
 	} else if (is_word(p, 0, "unset")) {
 		a.op = MF_UNSET;
 		if (chan_arg(p, 1, -1, &a) || end_of_line(p, 2))
@@ -549,7 +568,7 @@ static int action_line(struct parser *p)
 			if (parse_val(p, 2 + i, &a.args[i], 1))
 				return -1;
 	} else {
-		return expected(p, 0, "an action (push, pop, set, unset, punct, check, label, call, todo), 'event' or "
+		return expected(p, 0, "an action (push, pop, set, setall, unset, punct, check, label, call, todo), 'event' or "
 				      "'channel'");
 	}
 	/* actions of one event are contiguous: events are parsed one after another */
@@ -785,6 +804,8 @@ void mf_free(struct mf_model *m)
 		free(c->name);
 		free(c->tlabel);
 		free(c->clabel);
+		free(c->each_key);
+		free(c->each_field);
 		for (int k = 0; k < c->nlabels; k++)
 			free(c->labels[k].label);
 		free(c->labels);

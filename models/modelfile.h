@@ -35,11 +35,13 @@ struct mf_chan {
 	int nolint;            /* -l does not check that its stack ends empty */
 	int64_t initial;       /* every thread's value before its first event (single) */
 	int64_t cpu_none;      /* CPU rows when no thread (or several) runs there (single) */
+	char *each_key;        /* `each`: one channel per entry N of this stream.json object, */
+	char *each_field;      /* type + N, labelled with the entry's string field (NULL: a plain channel) */
 	struct mf_label *labels;
 	int nlabels;
 };
 
-enum mf_op { MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT, MF_CHECK_EQ, MF_CHECK_NE, MF_CALL, MF_LABEL };
+enum mf_op { MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT, MF_CHECK_EQ, MF_CHECK_NE, MF_CALL, MF_LABEL, MF_SETALL };
 
 /* An action's value: a payload field (field >= 0) or a constant. */
 struct mf_val {

@@ -19,6 +19,10 @@ struct eng_chan {
 	const struct mf_chan *c;
 	const struct mf_model *m;
 	int tslot, cslot;  /* -1: not shown */
+	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
+	const char *tlabel, *clabel;
+	char *own;         /* a group member's label, owned */
+	int gfirst, gn;    /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
 	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
 	struct mf_label *dyn; /* labels added at run time */
 	int ndyn, capdyn;
@@ -345,6 +349,35 @@ const char *engine_call_str(const struct engine_call *c, int arg, char *buf, siz
 	return buf;
 }
 
+static inline int member(const struct eng_chan *ch, int ci, int j)
+{
+	return j == 0 ? ci : ch->gfirst + j - 1;
+}
+
+/* `setall`: the group's members from the payload, one i64 each. */
+static int set_all(struct emu *e, struct engine *g, struct emu_thread *t, int ci, const struct weft_ev *ev,
+		   struct weft_err *err)
+{
+	const struct eng_chan *ch = &g->ch[ci];
+	if (ch->gn == 0)
+		return emu_model_error(e, err, "channel %s.%s has no members: no thread's stream.json declares %s",
+				       ch->m->def.name, ch->c->name, ch->c->each_key);
+	if (ev->payload_len != 8u * (unsigned) ch->gn)
+		return emu_model_error(e, err, "payload of %u bytes: expected %d, an i64 for each of the %d %s.%s "
+				       "channels (the entries of %s in stream.json)", ev->payload_len, 8 * ch->gn, ch->gn,
+				       ch->m->def.name, ch->c->name, ch->c->each_key);
+	for (int j = 0; j < ch->gn; j++) {
+		uint64_t u;
+		memcpy(&u, ev->payload + 8 * j, 8);
+		if (ev->stream && ev->stream->swap)
+			u = __builtin_bswap64(u);
+		int rc = apply(e, g, t, member(ch, ci, j), MF_SET, (int64_t) u, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
@@ -374,6 +407,9 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 			label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
 			continue;
 		}
+		case MF_SETALL:
+			rc = set_all(e, g, t, base + a->chan, ev, err);
+			break;
 		case MF_CALL: {
 			int64_t args[MF_MAX_ARGS];
 			for (int k = 0; k < a->nargs; k++)
@@ -396,31 +432,77 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 
 /* ---- setup, end, .pcf -------------------------------------------------------------------- */
 
+/* Engine channel `at`: channel k of model m shown as the given types and
+ * labels (own: a label the channel owns, used for both). */
+static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_model *m, int k, int32_t ttype,
+		    int32_t ctype, const char *tlabel, const char *clabel, char *own)
+{
+	struct eng_chan *ch = &g->ch[at];
+	const struct mf_chan *c = &m->chans[k];
+	memset(ch, 0, sizeof(*ch));
+	ch->c = c;
+	ch->m = m;
+	ch->bdv = -1;
+	ch->bdc = k;
+	ch->own = own;
+	ch->ttype = ttype;
+	ch->ctype = ctype;
+	ch->tlabel = own ? own : tlabel;
+	ch->clabel = own ? own : clabel;
+	ch->tslot = ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, ttype, ch->tlabel) : -1;
+	ch->cslot = ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, ctype, ch->clabel) : -1;
+	if (ch->cslot >= 0)
+		g->cpu_ch[g->ncpu_ch++] = at;
+	if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)
+		g->state_ch[g->nstate_ch++] = at;
+}
+
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	struct engine *g = e->eng;
 	if (!g)
 		g = e->eng = weft_xcalloc(1, sizeof(*g));
+	/* the members of channel groups, from the metadata: appended after the
+	 * model's declared channels */
+	char ***names = weft_xcalloc((size_t) m->nchans + 1, sizeof(*names));
+	int *gn = weft_xcalloc((size_t) m->nchans + 1, sizeof(*gn));
+	int extra = 0, rc = 0;
+	for (int k = 0; k < m->nchans && rc == 0; k++)
+		if (m->chans[k].each_key) {
+			rc = engine_each_names(e, m, &m->chans[k], &names[k], &gn[k], err);
+			extra += gn[k] > 1 ? gn[k] - 1 : 0;
+		}
+	if (rc) {
+		free(names);
+		free(gn);
+		return -1;
+	}
 	int base = g->base[m->def.id - 0x21] = g->nch;
-	g->nch += m->nchans;
+	g->nch += m->nchans + extra;
 	g->ch = weft_xrealloc(g->ch, (size_t) g->nch * sizeof(*g->ch));
 	g->cpu_ch = weft_xrealloc(g->cpu_ch, (size_t) g->nch * sizeof(*g->cpu_ch));
 	g->state_ch = weft_xrealloc(g->state_ch, (size_t) g->nch * sizeof(*g->state_ch));
+	int next = base + m->nchans;
 	for (int k = 0; k < m->nchans; k++) {
-		struct eng_chan *ch = &g->ch[base + k];
 		const struct mf_chan *c = &m->chans[k];
-		memset(ch, 0, sizeof(*ch));
-		ch->c = c;
-		ch->m = m;
-		ch->bdv = -1;
-		ch->bdc = k;
-		ch->tslot = c->ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, c->ttype, c->tlabel) : -1;
-		ch->cslot = c->ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, c->ctype, c->clabel) : -1;
-		if (ch->cslot >= 0)
-			g->cpu_ch[g->ncpu_ch++] = base + k;
-		if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)
-			g->state_ch[g->nstate_ch++] = base + k;
+		if (!c->each_key) {
+			lay_out(e, g, base + k, m, k, c->ttype, c->ctype, c->tlabel, c->clabel, NULL);
+			continue;
+		}
+		/* a group: member 0 here, the others appended; none: no row shows it */
+		int first = next;
+		for (int j = 0; j < gn[k] || j == 0; j++) {
+			int at = j == 0 ? base + k : next++;
+			int has = j < gn[k];
+			lay_out(e, g, at, m, k, has && c->ttype >= 0 ? c->ttype + j : -1,
+				has && c->ctype >= 0 ? c->ctype + j : -1, NULL, NULL, has ? names[k][j] : NULL);
+		}
+		g->ch[base + k].gn = gn[k];
+		g->ch[base + k].gfirst = first;
+		free(names[k]);
 	}
+	free(names);
+	free(gn);
 	/* the values are all 0 before the first event: lay them out again */
 	free(g->val);
 	if (g->stk)
@@ -518,16 +600,20 @@ void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf
 	struct engine *g = e->eng;
 	int base = g->base[m->def.id - 0x21];
 	for (int k = 0; k < m->nchans; k++) {
-		const struct eng_chan *ch = &g->ch[base + k];
-		const struct mf_chan *c = ch->c;
-		int32_t type = file == EMU_THREAD_FILE ? c->ttype : c->ctype;
-		if (type < 0)
-			continue;
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", type, file == EMU_THREAD_FILE ? c->tlabel : c->clabel);
-		if (c->nlabels || ch->ndyn)
-			sb_printf(b, "VALUES\n");
-		engine_value_lines(e, m, k, b);
-		sb_printf(b, "\n");
+		const struct eng_chan *ch0 = &g->ch[base + k];
+		int n = ch0->c->each_key ? ch0->gn : 1;
+		for (int j = 0; j < n; j++) {
+			const struct eng_chan *ch = &g->ch[member(ch0, base + k, j)];
+			int32_t type = file == EMU_THREAD_FILE ? ch->ttype : ch->ctype;
+			if (type < 0)
+				continue;
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n", type, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
+			if (ch->c->nlabels || ch->ndyn)
+				sb_printf(b, "VALUES\n");
+			if (j == 0)
+				engine_value_lines(e, m, k, b);
+			sb_printf(b, "\n");
+		}
 	}
 }
 
@@ -543,6 +629,7 @@ void engine_free(struct emu *e)
 	for (size_t i = 0; i < (size_t) e->nth * (size_t) g->nch; i++)
 		free(g->stk[i].v);
 	for (int k = 0; k < g->nch; k++) {
+		free(g->ch[k].own);
 		for (int i = 0; i < g->ch[k].ndyn; i++)
 			free(g->ch[k].dyn[i].label);
 		free(g->ch[k].dyn);

@@ -77,6 +77,10 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 /* End of trace: with -l, non-empty stacks are errors. */
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err);
+/* The members of channel c's group (`each`, engine_each.c): n labels (n may
+ * be 0), or -1 with err filled when the threads' metadata disagree. */
+int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_chan *c, char ***names, int *n,
+		      struct weft_err *err);
 /* The .pcf value lines ("N LABEL") of channel `chan` of model m: its
  * declared labels, then those added while the run went. */
 void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b);

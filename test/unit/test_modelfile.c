@@ -95,7 +95,7 @@ static const struct {
 	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
 	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
 	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
-	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint, each), 'channel' or 'event', found 'frobnicate'"},
 	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
 	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
 	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},
@@ -114,12 +114,17 @@ static const struct {
 	{HEAD "event Qab \"\" \"x\"\n call off_cpu\n", "f:4:14: expected 1 to 1 arguments for 'off_cpu', found 0"},
 	{HEAD "event Qab \"\" \"x\"\n todo\n call off_cpu 1\n", "f:5:1: expected no action after 'todo', found 'call'"},
 	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1\n todo\n", "f:6:1: expected 'todo' alone (an event weft does not emulate), found it after actions"},
-	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
+	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, setall, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
 	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 $v\n",
 	 "f:6:12: expected a str payload field, found '$v' (an integer)"},
 	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 x\n",
 	 "f:6:12: expected a str payload field ($name), found 'x'"},
 	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
+	/* channel groups */
+	{HEAD "channel a stack\n each x.y name\n", "f:4:1: expected 'each' on a single channel, found it on stack channel 'a'"},
+	{HEAD "channel a single\n each x.y\n", "f:4:9: expected the entries' label field (e.g. name), found end of line"},
+	{HEAD "channel a single\n each x.y name\n each x.z name\n", "f:5:1: expected one 'each' line per channel, found a second"},
+	{HEAD "channel a single\nevent Qab \"\" \"x\"\n setall a\n", "f:5:9: expected a channel with an 'each' line, found 'a'"},
 	/* breakdown views */
 #define BDC "channel s stack\n cpu 5 \"S\"\nchannel h single\n thread 6 \"H\"\n"
 #define EV1 "event Qab \"\" \"x\"\n"

@@ -1,5 +1,9 @@
 #!/bin/sh
-# weft emu -b beyond what models.sh compares with ovniemu: the nOS-V
+# What model files take from the threads' stream.json, beyond what models.sh
+# compares with ovniemu. The nOS-V hardware counters (the channel group
+# `each nosv.hwc name`): their Paraver types and labels, the metadata rules
+# (entries named alike in every thread, indexes below the count) and the VWC
+# payload size, with exact errors. weft emu -b: the nOS-V
 # breakdown's metadata rule (a warning and no file when some thread does not
 # allow it, -q silencing that warning, an error naming the stream when the key
 # is missing or not a boolean), the files a -b run writes (.prv, .pcf with
@@ -7,7 +11,7 @@
 # -z, windowed with --from/--to), `weft check` accepting them, and a failed -b
 # run leaving none of them behind.
 #
-#   WEFT=/abs/path/to/weft sh test/e2e/breakdown.sh
+#   WEFT=/abs/path/to/weft sh test/e2e/metaviews.sh
 
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -21,6 +25,48 @@ trace() { # CASE NAME
 	cp -R "$fix/$1/trace" "$tmp/$2"
 	find "$tmp/$2" -name '*.gz' -exec gzip -d {} \;
 }
+
+# ---- nOS-V hardware counters ----------------------------------------------------
+trace nosv/hwc hw
+"$WEFT" emu -q -o "$tmp/h1" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: exit status" "$?" 0
+for f in thread cpu; do
+	expect "hwc: $f.pcf types" "$(grep -E '^0 20[0-9] ' "$tmp/h1/$f.pcf" | tr '\n' '|')" "0 200 PAPI_TOT_INS|0 201 PAPI_TOT_CYC|"
+done
+expect "hwc: values of VWC" "$(grep -c ':200:133' "$tmp/h1/thread.prv")" 1
+hj=$(find "$tmp/hw" -name stream.json | head -n 1)
+cp "$hj" "$tmp/hj"
+# a third counter declared: the VWC events carry two
+sed 's/"1": {/"2": { "name": "X" }, "1": {/' "$tmp/hj" >"$hj"
+"$WEFT" emu -q -o "$tmp/h2" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: VWC shorter than the counters: exit status" "$?" 1
+expect "hwc: VWC shorter than the counters: the error" "$(sed 's/.*VWC/VWC/' "$tmp/err")" "VWC at byte offset 36 (clock 491384364064, time 24677 ns), thread 10479: payload of 16 bytes: expected 24, an i64 for each of the 3 nosv.hwc channels (the entries of nosv.hwc in stream.json)"
+# none declared
+sed 's/"hwc"/"nohwc"/' "$tmp/hj" >"$hj"
+"$WEFT" emu -q -o "$tmp/h3" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: none declared: the error" "$(sed 's/.*VWC/VWC/' "$tmp/err")" "VWC at byte offset 36 (clock 491384364064, time 24677 ns), thread 10479: channel nosv.hwc has no members: no thread's stream.json declares nosv.hwc"
+# an index out of range, a missing name
+sed 's/"1": {/"5": {/' "$tmp/hj" >"$hj"
+"$WEFT" emu -q -o "$tmp/h4" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: index past the count" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.5': expected an index below 2 (the number of entries)"
+sed 's/"1": {/"x1": {/' "$tmp/hj" >"$hj"
+"$WEFT" emu -q -o "$tmp/h5" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: index not a number" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.x1': expected an index from 0 to 99"
+sed 's/"name": "PAPI_TOT_CYC"/"nm": 1/' "$tmp/hj" >"$hj"
+"$WEFT" emu -q -o "$tmp/h6" "$tmp/hw" >/dev/null 2>"$tmp/err"
+expect "hwc: no name" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.1.name': expected a string"
+# two threads that disagree
+trace nosv/mp-rank mr
+n=0
+for j in $(find "$tmp/mr" -name stream.json | sort); do
+	n=$((n + 1))
+	name=PAPI_TOT_INS
+	[ $n -eq 2 ] && name=PAPI_L1_DCM
+	sed 's/"nosv": {/"nosv": { "hwc": { "0": { "name": "'$name'" } },/' "$j" >"$tmp/j" && cat "$tmp/j" >"$j"
+	[ $n -eq 2 ] && j2=$j
+done
+"$WEFT" emu -q -o "$tmp/h7" "$tmp/mr" >/dev/null 2>"$tmp/err"
+expect "hwc: threads naming a counter differently" "$(cat "$tmp/err")" "weft: error: $j2: key 'nosv.hwc.0': 'PAPI_L1_DCM', but another thread names it 'PAPI_TOT_INS'"
 
 # ---- nOS-V: every thread must allow it ----------------------------------------
 trace nosv/cannot-breakdown cb
