@@ -122,7 +122,7 @@ static const struct {
 	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
 	/* channel groups */
 	{HEAD "channel a stack\n each x.y name\n", "f:4:1: expected 'each' on a single channel, found it on stack channel 'a'"},
-	{HEAD "channel a single\n each x.y\n", "f:4:9: expected the entries' label field (e.g. name), found end of line"},
+	{HEAD "channel a single\n each x.y\n", "f:4:10: expected the entries' label field (e.g. name), found end of line"},
 	{HEAD "channel a single\n each x.y name\n each x.z name\n", "f:5:1: expected one 'each' line per channel, found a second"},
 	{HEAD "channel a single\nevent Qab \"\" \"x\"\n setall a\n", "f:5:9: expected a channel with an 'each' line, found 'a'"},
 	/* breakdown views */
