@@ -266,6 +266,21 @@ static int parse_ovni(struct mctx *c, struct weft_meta *m, const cJSON *o)
 	j = get(o, "loom_cpus");
 	if (j && parse_cpus(c, m, j))
 		return -1;
+	/* in ovniemu's order: the loom's and process's keys, then whether the
+	 * thread finished, before the rest (a thread that never finished may
+	 * lack them: its stream may be empty) */
+	j = get(o, "finished");
+	if (!j)
+		return weft_fail(c->e, WEFT_EINPUT,
+				 "%s: missing key 'ovni.finished': the thread never finished (libovni "
+				 "writes finished=1 when the thread is freed; it probably crashed)",
+				 c->path);
+	int64_t fin;
+	if (get_int(c, j, "ovni.finished", INT32_MIN, INT32_MAX, "1", &fin))
+		return -1;
+	if (fin != 1)
+		return weft_fail(c->e, WEFT_EINPUT, "%s: key 'ovni.finished': expected 1, found %lld",
+				 c->path, (long long) fin);
 	if (parse_require(c, m, get(o, "require")))
 		return -1;
 	j = get(o, "mark");
@@ -280,18 +295,6 @@ static int parse_ovni(struct mctx *c, struct weft_meta *m, const cJSON *o)
 				return -1;
 		}
 	}
-	j = get(o, "finished");
-	if (!j)
-		return weft_fail(c->e, WEFT_EINPUT,
-				 "%s: missing key 'ovni.finished': the thread never finished (libovni "
-				 "writes finished=1 when the thread is freed; it probably crashed)",
-				 c->path);
-	int64_t fin;
-	if (get_int(c, j, "ovni.finished", INT32_MIN, INT32_MAX, "1", &fin))
-		return -1;
-	if (fin != 1)
-		return weft_fail(c->e, WEFT_EINPUT, "%s: key 'ovni.finished': expected 1, found %lld",
-				 c->path, (long long) fin);
 	return 0;
 }
 
