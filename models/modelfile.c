@@ -528,8 +528,14 @@ static int action_line(struct parser *p)
 		if (chan_arg(p, 1, -1, &a) || end_of_line(p, 2))
 			return -1;
 	} else if (is_word(p, 0, "check")) {
-		if (chan_arg(p, 1, -1, &a))
+		/* the left side: a channel's value, or a payload field (args[0]) */
+		if (p->nt > 1 && !p->t[1].quoted && p->t[1].s[0] == '$') {
+			if (parse_val(p, 1, &a.args[0], 0))
+				return -1;
+			a.nargs = 1;
+		} else if (chan_arg(p, 1, -1, &a)) {
 			return -1;
+		}
 		if (is_word(p, 2, "=="))
 			a.op = MF_CHECK_EQ;
 		else if (is_word(p, 2, "!="))

@@ -58,7 +58,7 @@ struct mf_action {
 	const char *msg;       /* check: the error's template */
 	int16_t str;           /* label: the str field naming the value */
 	const struct engine_prim *prim; /* call */
-	struct mf_val args[MF_MAX_ARGS];
+	struct mf_val args[MF_MAX_ARGS]; /* call; check of a field: args[0], nargs 1 */
 	int nargs;
 };
 

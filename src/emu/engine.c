@@ -396,7 +396,8 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		switch (a->op) {
 		case MF_CHECK_EQ:
 		case MF_CHECK_NE: {
-			int64_t cur = g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
+			int64_t cur = a->nargs ? value(&a->args[0], in, ev)
+					       : g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
 			if ((cur == value(&a->v, in, ev)) != (a->op == MF_CHECK_EQ))
 				return check_failed(e, t, a, ev, in, err);
 			continue;

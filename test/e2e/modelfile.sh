@@ -246,4 +246,46 @@ for f in thread cpu; do
 		result "150 channels: weft check $f.prv" "rejected"; fi
 done
 
+# ---- a check of a payload field (OpenMP refuses ids 0, as ovniemu) -------------------
+z8() { ev 7 "$1" "$2"; i32le "$3"; i32le "$4"; }            # MCV CLOCK I32 I32
+obs=$(trace omp '"ovni":"1.1.0","openmp":"1.2.1"')
+{
+	hdr
+	ohx 100 0
+	z8 PPc 200 0 5
+} >"$obs"
+run omp -o "$TMP/omp.out" "$TMP/omp"
+expect "check \$field: task id 0 refused" "$rc $(sed 's/.*PPc/PPc/' "$TMP/err")" \
+	"1 PPc at byte offset 36 (clock 200, time 100 ns), thread 1: task id cannot be 0"
+{
+	hdr
+	ohx 100 0
+	z8 PPc 200 4 0
+} >"$obs"
+run omp -o "$TMP/omp.out" "$TMP/omp"
+expect "check \$field: type id 0 refused" "$rc $(sed 's/.*PPc/PPc/' "$TMP/err")" \
+	"1 PPc at byte offset 36 (clock 200, time 100 ns), thread 1: task type id cannot be 0"
+{
+	hdr
+	ohx 100 0
+	z4 PQx 200 0
+} >"$obs"
+run omp -o "$TMP/omp.out" "$TMP/omp"
+expect "check \$field: worksharing type id 0 refused" "$rc $(sed 's/.*PQx/PQx/' "$TMP/err")" \
+	"1 PQx at byte offset 36 (clock 200, time 100 ns), thread 1: worksharing type id cannot be 0"
+
+# ---- Nanos6's old 6TC: accepted and ignored, whatever its payload ----------------------
+obs=$(trace n6 '"ovni":"1.1.0","nanos6":"1.1.0"')
+{
+	hdr
+	ohx 100 0
+	z8 6TC 200 1 2
+	st 6TC 300
+	st OHe 400
+} >"$obs"
+"$WEFT" emu -o "$TMP/n6.out" "$TMP/n6" >/dev/null 2>"$TMP/err"
+rc=$?
+fail_show=$TMP/err
+expect "6TC ignored: exit status and no warning" "$rc $(grep -c -i 'warn\|skip\|error' "$TMP/err")" "0 0"
+
 finish
