@@ -38,8 +38,10 @@ static const char synth_help[] =
 	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
 	"                     tampi (API and polling subsystems, nested),\n"
 	"                     kernel (context switches out and back in),\n"
-	"                     nosv (a task type per thread; tasks created, run,\n"
-	"                     paused for a nested task, resumed, ended)\n"
+	"                     nosv (a task type per thread; tasks created inside\n"
+	"                     nosv_create(), submitted, taken from the scheduler,\n"
+	"                     run, sometimes allocating memory or paused for a\n"
+	"                     nested task, ended; nosv.can_breakdown set)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */

@@ -176,12 +176,29 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			ev0(x, "KCI", now);
 			k++;
 		} else if (m == SYNTH_M_NOSV) {
-			/* a task created, run and ended here; sometimes it pauses to
-			 * run a nested task to its end, then resumes */
+			/* a task created inside nosv_create(), submitted inside
+			 * nosv_submit() (the scheduler's submit inside that), taken
+			 * while serving the scheduler, run and ended here, its body
+			 * sometimes allocating memory; sometimes it pauses to run a
+			 * nested task to its end, then resumes */
 			uint32_t a = new_task(x, x->nthp), b2 = 0;
-			ev_i32_i32(x, "VTc", now, (int32_t) a, (int32_t) x->typeid);
-			ev_i32_i32(x, "VTx", now + 1, (int32_t) a, 0);
-			now += 2 + below(r, 200);
+			static const char *const before[] = {"VAr", "VTc", "VAR", "VAs", "VU[", "VU]",
+							     "VAS", "VS[", "VS@", "VS]", "VTx"};
+			for (int j = 0; j < 11; j++, now++) {
+				if (before[j][1] == 'T')
+					ev_i32_i32(x, before[j], now, (int32_t) a, j == 1 ? (int32_t) x->typeid : 0);
+				else
+					ev0(x, before[j], now);
+			}
+			k += 8;
+			now += 1 + below(r, 200);
+			if (below(r, 4) == 0) {
+				ev0(x, "VMa", now);
+				now += 1 + below(r, 50);
+				ev0(x, "VMA", now);
+				now += 1 + below(r, 100);
+				k += 2;
+			}
 			if (below(r, 2)) {
 				b2 = new_task(x, x->nthp);
 				ev_i32_i32(x, "VTc", now, (int32_t) b2, (int32_t) x->typeid);
@@ -310,13 +327,15 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    },\n"
 		"    \"loom_cpus\": [%s],\n"
 		"    \"finished\": 1\n"
-		"  }\n"
+		"  }%s\n"
 		"}\n",
 		(long long) tid, (long long) pid, loom, rank, o->looms * o->procs,
 		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "",
 		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "",
 		(o->models & SYNTH_M_KERNEL) ? ", \"kernel\": \"1.0.0\"" : "",
-		(o->models & SYNTH_M_NOSV) ? ", \"nosv\": \"2.7.0\"" : "", cpus);
+		(o->models & SYNTH_M_NOSV) ? ", \"nosv\": \"2.7.0\"" : "", cpus,
+		/* as nOS-V's runtime writes it: its breakdown view may be drawn */
+		(o->models & SYNTH_M_NOSV) ? ",\n  \"nosv\": {\"can_breakdown\": true}" : "");
 }
 
 int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e)

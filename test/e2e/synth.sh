@@ -176,6 +176,19 @@ if [ -n "$vc" ] && [ "$vc" -gt 0 ] && [ "$vc" = "$vx" ] && [ "$vc" = "$ve" ] &&
 else
 	fail "--models nosv counts" "VYc $vy VTc $vc VTx $vx VTe $ve VTp $vp VTr $vr"
 fi
+# nOS-V subsystems: one nosv_create() and one nosv_submit() (with the
+# scheduler's submit) per task but the nested ones, the scheduler served
+# once for each of them
+nsub=$(awk '$1 ~ /^V(Ar|AR|As|AS|U\[|U\]|S\[|S@|S\])$/ { n[$1] = $2 } END { printf "%s %s %s %s %s %s %s %s %s", n["VAr"], n["VAR"], n["VAs"], n["VAS"], n["VU["], n["VU]"], n["VS["], n["VS@"], n["VS]"] }' "$tmp/vtop")
+o=$((vc - vp))
+expect "--models nosv: API, submit and scheduler subsystems around each task" "$nsub" "$o $o $o $o $o $o $o $o $o"
+vm=$(awk '$1 == "VMa" {print $2}' "$tmp/vtop"); vmm=$(awk '$1 == "VMA" {print $2}' "$tmp/vtop")
+[ "${vm:-0}" -gt 0 ] && [ "$vm" = "$vmm" ] && pass "--models nosv: $vm memory allocations in task bodies" ||
+	fail "--models nosv: memory allocations" "VMa $vm VMA $vmm"
+grep -qF '"can_breakdown": true' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
+	pass "--models nosv: stream.json allows the nOS-V breakdown" || fail "nosv.can_breakdown" "missing"
+"$WEFT" emu -q -b -o "$tmp/vbout" "$tmp/v1" > /dev/null 2> "$tmp/err" && "$WEFT" check -q "$tmp/vbout/nosv-breakdown.prv" 2>> "$tmp/err" &&
+	pass "--models nosv: weft emu -b writes a nosv-breakdown.prv weft check accepts" || fail "--models nosv -b" "$(head -3 "$tmp/err")"
 grep -qF '"nosv": "2.7.0"' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
 	pass "--models nosv: stream.json requires nosv 2.7.0" || fail "require nosv" "missing"
 "$WEFT" emu -l -o "$tmp/vout" "$tmp/v1" > /dev/null 2> "$tmp/err"
