@@ -83,9 +83,9 @@ steal_note() { # "  steal N%" of the last best3, once
 	rm -f "$out/steal"
 }
 
-emu_row() { # name events trace
+emu_row() { # name events trace [option]
 	rm -rf "$out/emu"
-	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$3")
+	set -- "$1" "$2" $(best3 /dev/null "$WEFT" emu -q ${4:-} -o "$out/emu" "$3")
 	bytes=$(cat "$out"/emu/*.prv | wc -c)
 	row "$1" "$2" "$3" "$4" "$bytes"
 	rm -rf "$out/emu"
@@ -121,17 +121,22 @@ done
 rm -f "$out/query.txt"
 awk -v a="${q1:-0}" -v b="${q4:-0}" 'BEGIN { if (a > 0) printf "query: four patterns take %.2fx the time of one (target <= 1.5x)\n", b / a }'
 
-# Traces using more models (weft synth --models nosv,mpi,tampi; until weft has a nosv
-# model it skips those events): weft emu at 1M (RSS flatness) and at each size above.
+# Traces using more models (weft synth --models nosv,mpi,tampi: nOS-V tasks
+# with types, nesting, pauses and subsystems, MPI functions, TAMPI
+# subsystems): weft emu at 1M (RSS flatness) and at each size above, and with
+# -b (the nOS-V breakdown trace too) at the largest. The name carries the
+# synth generation: a trace of an older weft synth is not reused.
 for size in $(printf '%s\n' 1M $sizes | awk '!seen[$0]++'); do
-	t="$out/synth-nosv-mpi-tampi-$size"
+	t="$out/synth-models2-$size"
 	if [ ! -f "$t.done" ]; then
 		rm -rf "$t"
 		"$WEFT" synth -o "$t" --events "$size" --seed 1 --models nosv,mpi,tampi >/dev/null
 		"$WEFT" top "$t" | awk '/^events/ {print $2}' > "$t.done"
 	fi
 	emu_row "emu $size models" "$(cat "$t.done")" "$t"
+	last_models=$t
 done
+emu_row "emu models -b" "$(cat "$last_models.done")" "$last_models" -b
 
 if [ -n "$real" ]; then
 	name=$(basename "$(dirname "$real")")
