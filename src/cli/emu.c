@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "clockopts.h"
 #include "emu.h"
+#include "fromevent.h"
 #include "model.h"
 #include "sync.h"
 
@@ -59,6 +60,9 @@ static const char emu_help[] =
 	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
 	"                     with a unit: 2.5ms), times from its start, the states\n"
 	"                     open at its start written from 0 (as Paraver's cutter)\n"
+	"      --from-event EXPR  the window opens at the first event EXPR holds for\n"
+	"                     (weft query's expressions, e.g. 'mcv = \"OHx\"'; found\n"
+	"                     by a first pass), instead of --from\n"
 	"      --bursts       statistics of the OB. burst probes per thread, at the end\n"
 	"  -q, --quiet        no warnings, no progress, no summary\n"
 	"      --lookback N   bytes an unordered region may reach back (default 1 MiB)\n"
@@ -72,7 +76,7 @@ static const char emu_help[] =
 
 int cmd_emu(int argc, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO };
+	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
@@ -81,10 +85,13 @@ int cmd_emu(int argc, char **argv)
 		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
 		{"all-models", no_argument, 0, 'a'},   {"breakdown", no_argument, 0, 'b'},
 		{"from", required_argument, 0, O_FROM}, {"to", required_argument, 0, O_TO},
+		{"from-event", required_argument, 0, O_FROM_EVENT},
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
 	struct emu_opts o = {.progress = 1};
+	const char *from_event = NULL; /* --from-event EXPR */
+	int have_from = 0, have_to = 0;
 	struct clockopts co = {0};
 	int c;
 	optind = 1;
@@ -142,12 +149,15 @@ int cmd_emu(int argc, char **argv)
 						       "ms, s), found '%s'", c == O_FROM ? "from" : "to", optarg);
 			}
 			if (c == O_FROM)
-				o.win_from = (uint64_t) t;
+				o.win_from = (uint64_t) t, have_from = 1;
 			else
-				o.win_to = (uint64_t) t;
+				o.win_to = (uint64_t) t, have_to = 1;
 			o.win = 1;
 			break;
 		}
+		case O_FROM_EVENT:
+			from_event = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -175,7 +185,11 @@ int cmd_emu(int argc, char **argv)
 		clockopts_free(&co);
 		return cli_usage_error("emu", "expected a TRACE directory or log, found no argument");
 	}
-	if (o.win && !o.win_to)
+	if (from_event && have_from) {
+		clockopts_free(&co);
+		return cli_usage_error("emu", "--from and --from-event both say where the window opens: give one");
+	}
+	if (o.win && !have_to)
 		o.win_to = UINT64_MAX;
 	if (o.win && o.win_to <= o.win_from) {
 		clockopts_free(&co);
@@ -220,6 +234,19 @@ int cmd_emu(int argc, char **argv)
 					(unsigned long long) sr.nmsg, sr.ncomponents, sr.ncomponents == 1 ? "" : "s",
 					(unsigned long long) sr.nviol_before);
 		}
+	}
+	if (rc == 0 && from_event) {
+		/* where the window opens: the first event the expression holds for */
+		uint64_t at = 0;
+		rc = from_event_time(trace, &o, from_event, &at, &err);
+		if (rc == 0 && have_to && o.win_to <= at)
+			rc = weft_fail(&err, WEFT_EINPUT, "%s: --to %llu ns is not after the first event matching "
+				       "--from-event (at %llu ns)", trace, (unsigned long long) o.win_to,
+				       (unsigned long long) at);
+		o.win = 1;
+		o.win_from = at;
+		if (!have_to)
+			o.win_to = UINT64_MAX;
 	}
 	if (rc == 0)
 		rc = emu_open(&e, trace, &o, &err);

@@ -7,6 +7,11 @@
 # with messages crossing the window's edges; FTIME is the window's length
 # (or up to the trace's end); the output passes `weft check` and
 # `weft check --views`; usage errors and a window past the end fail.
+# --from-event EXPR opens the window at the first event EXPR holds for:
+# the same bytes as --from at that event's time (weft query finds it),
+# with an expression on the trace or on the emulated state (cpu); no
+# matching event, a --to before it, a bad expression and --from with it
+# fail with their messages.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
 . "$(dirname "$0")/../lib.sh"
@@ -75,5 +80,37 @@ expect "--from soon: exit 2" "$?:$(grep -c "expected a time >= 0 (ns, or with a 
 "$WEFT" emu -q --from 9s -o "$tmp/past" "$here/picl/fft.trf" 2>"$tmp/err"
 expect "--from past the end: exit 1, no .prv" \
 	"$?:$(grep -c -- '--from 9000000000 ns is past the end of the trace (5722000 ns)' "$tmp/err"):$(ls "$tmp/past"/*.prv 2>/dev/null | wc -l | tr -d ' ')" "1:1:0"
+
+# ---- --from-event ----------------------------------------------------------------
+tr=$tmp/ovni-trace
+# fev NAME EXPR TO: --from-event EXPR --to TO equals --from <first match> --to TO
+fev() {
+	at=$("$WEFT" query "$tr" "a: when $2 do first" | sed -n 's/.* time=\([0-9]*\) .*/\1/p' | head -n 1)
+	if [ -z "$at" ]; then
+		fail "$1" "weft query found no match for $2"
+		return
+	fi
+	"$WEFT" emu -q --from-event "$2" --to "$3" -o "$tmp/$1.a" "$tr" 2>"$tmp/err" &&
+		"$WEFT" emu -q --from "$at" --to "$3" -o "$tmp/$1.b" "$tr" 2>>"$tmp/err"
+	if cmp -s "$tmp/$1.a/thread.prv" "$tmp/$1.b/thread.prv" && cmp -s "$tmp/$1.a/cpu.prv" "$tmp/$1.b/cpu.prv"; then
+		pass "$1: --from-event '$2' = --from $at"
+	else
+		fail "$1" "outputs differ from --from $at: $(head -2 "$tmp/err")"
+	fi
+}
+fev fev-trace 'mcv = "OHr" and time > 100000' 300000
+fev fev-state 'mcv = "OHr" and cpu = 2 and time > 200000' 900000
+fev fev-pid 'pid = 200000 and mcv = "OHx"' 9000000
+"$WEFT" emu -q --from-event 'mcv = "ZZZ"' -o "$tmp/fev-none" "$tr" 2>"$tmp/err"
+expect "--from-event, no match: exit 1, message, no output" \
+	"$?:$(cat "$tmp/err"):$(ls -d "$tmp/fev-none" 2>/dev/null | wc -l | tr -d ' ')" \
+	"1:weft: error: $tr: --from-event: no event of the 19994 in the trace matches 'mcv = \"ZZZ\"':0"
+"$WEFT" emu -q --from-event 'mcv = "OHr" and time > 100000' --to 5000 -o "$tmp/fev-to" "$tr" 2>"$tmp/err"
+expect "--from-event after --to: exit 1" "$?:$(cat "$tmp/err")" \
+	"1:weft: error: $tr: --to 5000 ns is not after the first event matching --from-event (at 100411 ns)"
+"$WEFT" emu -q --from-event 'mcv = ' -o "$tmp/fev-bad" "$tr" 2>"$tmp/err"
+expect "--from-event, bad expression: exit 2" "$?:$(grep -c -- '--from-event' "$tmp/err")" "2:1"
+"$WEFT" emu -q --from 5 --from-event 'mcv = "OHr"' -o "$tmp/fev-both" "$tr" 2>"$tmp/err"
+expect "--from with --from-event: exit 2" "$?:$(grep -c 'give one' "$tmp/err")" "2:1"
 
 finish
