@@ -108,6 +108,7 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 					 "%s: unordered region (OU[) still open at the end of the stream "
 					 "(byte offset %llu): expected OU]",
 					 s->obs_path, (unsigned long long) s->pos);
+		map_release_now(&s->map, s->map.size);
 		return 0;
 	}
 	struct weft_ev *ev = &s->ev;
@@ -316,6 +317,10 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 			break;
 		}
 	}
+	/* many streams read side by side (a small release step): what was
+	 * scanned ahead is not kept resident until the reader gets there */
+	if (s->map.step && s->map.step < MAP_RELEASE_STEP && pos > s->scan + s->map.step)
+		map_drop(&s->map, s->scan > s->pos + s->map.step ? s->scan : s->pos + s->map.step, pos);
 	s->scan = pos;
 }
 
@@ -420,7 +425,7 @@ static void set_fast_until(struct weft_stream *s)
 		else if (s->scan > s->pos + s->window)
 			f = s->scan - s->window;
 	}
-	uint64_t rel = s->map.released + MAP_RELEASE_STEP;
+	uint64_t rel = s->map.released + (s->map.step ? s->map.step : MAP_RELEASE_STEP);
 	s->fast_until = f < rel ? f : rel;
 }
 
@@ -452,8 +457,10 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 		*e = s->scan_err;
 		return -1;
 	}
-	if (s->pos >= s->map.size)
+	if (s->pos >= s->map.size) {
+		map_release_now(&s->map, s->map.size); /* read to its end: none of it is needed again */
 		return 0;
+	}
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
 		return -1;

@@ -309,6 +309,9 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 		if (o && o->only && !under(s->rel, o->only))
 			continue;
 		rc = stream_open(s, o ? o->mode : STREAM_ORDERED, e);
+		/* every stream is read at once: their resident pages together
+		 * stay within a budget, not 2 MiB each */
+		s->map.step = map_release_step((size_t) t->nstreams);
 	}
 	if (rc)
 		trace_close(t);
@@ -330,6 +333,7 @@ int trace_rewind(struct weft_trace *t, struct weft_err *e)
 		stream_close(s);
 		if (stream_open(s, mode, e))
 			return -1;
+		s->map.step = map_release_step((size_t) t->nstreams);
 	}
 	return 0;
 }

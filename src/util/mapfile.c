@@ -86,6 +86,18 @@ void map_close(struct mapfile *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void map_drop(struct mapfile *m, size_t from, size_t to)
+{
+	if (!m->data || !m->size || m->keep)
+		return;
+	size_t page = (size_t) sysconf(_SC_PAGESIZE);
+	size_t a = (from + page - 1) & ~(page - 1), b = to & ~(page - 1);
+	if (a < m->released)
+		a = (m->released + page - 1) & ~(page - 1);
+	if (b > a)
+		madvise((void *) (m->data + a), b - a, MADV_DONTNEED);
+}
+
 void map_release_now(struct mapfile *m, size_t upto)
 {
 	if (!m->data || !m->size)

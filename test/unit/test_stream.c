@@ -753,6 +753,22 @@ START_TEST(many_regions)
 }
 END_TEST
 
+/* Many streams read side by side give back their pages in smaller steps,
+ * so that their resident pages together stay near MAP_RELEASE_BUDGET. */
+START_TEST(release_step_by_streams)
+{
+	static const struct {
+		size_t n, step;
+	} c[] = {
+		{0, 2u << 20}, {1, 2u << 20}, {32, 2u << 20}, {33, (64u << 20) / 33},
+		{64, 1u << 20}, {1024, 64u << 10}, {4096, 16u << 10}, {10000, 16u << 10},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(map_release_step(c[i].n) == c[i].step, "%zu streams: step %zu, expected %zu", c[i].n,
+			      map_release_step(c[i].n), c[i].step);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -762,6 +778,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, raw_and_ordered_plain);
 	tcase_add_test(tc, payload_points_into_the_map);
 	tcase_add_test(tc, header_only_stream);
+	tcase_add_test(tc, release_step_by_streams);
 	tcase_add_test(tc, other_byte_order);
 	tcase_add_test(tc, open_errors);
 	tcase_add_test(tc, clock_backwards);
