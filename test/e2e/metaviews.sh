@@ -45,16 +45,17 @@ expect "hwc: VWC shorter than the counters: the error" "$(sed 's/.*VWC/VWC/' "$t
 sed 's/"hwc"/"nohwc"/' "$tmp/hj" >"$hj"
 "$WEFT" emu -q -o "$tmp/h3" "$tmp/hw" >/dev/null 2>"$tmp/err"
 expect "hwc: none declared: the error" "$(sed 's/.*VWC/VWC/' "$tmp/err")" "VWC at byte offset 36 (clock 491384364064, time 24677 ns), thread 10479: channel nosv.hwc has no members: no thread's stream.json declares nosv.hwc"
-# an index out of range, a missing name
-sed 's/"1": {/"5": {/' "$tmp/hj" >"$hj"
-"$WEFT" emu -q -o "$tmp/h4" "$tmp/hw" >/dev/null 2>"$tmp/err"
-expect "hwc: index past the count" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.5': expected an index below 2 (the number of entries)"
-sed 's/"1": {/"x1": {/' "$tmp/hj" >"$hj"
-"$WEFT" emu -q -o "$tmp/h5" "$tmp/hw" >/dev/null 2>"$tmp/err"
-expect "hwc: index not a number" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.x1': expected an index from 0 to 99"
-sed 's/"name": "PAPI_TOT_CYC"/"nm": 1/' "$tmp/hj" >"$hj"
-"$WEFT" emu -q -o "$tmp/h6" "$tmp/hw" >/dev/null 2>"$tmp/err"
-expect "hwc: no name" "$(cat "$tmp/err")" "weft: error: $hj: key 'nosv.hwc.1.name': expected a string"
+# broken entries: NAME|SED EDIT OF stream.json|ERROR AFTER "weft: error: JSON: "
+while IFS='|' read -r name edit msg; do
+	sed "$edit" "$tmp/hj" >"$hj"
+	"$WEFT" emu -q -o "$tmp/h4" "$tmp/hw" >/dev/null 2>"$tmp/err"
+	expect "hwc: $name" "$(cat "$tmp/err")" "weft: error: $hj: $msg"
+done <<'EOF'
+index past the count|s/"1": {/"5": {/|key 'nosv.hwc.5': expected an index below 2 (the number of entries)
+index not a number|s/"1": {/"x1": {/|key 'nosv.hwc.x1': expected an index from 0 to 99
+no name|s/"name": "PAPI_TOT_CYC"/"nm": 1/|key 'nosv.hwc.1.name': expected a string
+not an object|s/"hwc": {/"hwc": 3, "x": {/|key 'nosv.hwc': expected an object (the nosv.hwc channels), found another kind
+EOF
 # two threads that disagree
 trace nosv/mp-rank mr
 n=0
