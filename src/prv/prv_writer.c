@@ -978,9 +978,10 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 			b->rows[r].state = 0;
 	if (b->win_phase != PRV_WIN_NONE)
 		ftime = win_shift(b, ftime);
-	if (b->win_phase != PRV_WIN_NONE && b->nrecords == 0 && b->nslots > 0 && b->nrows > 0) {
-		/* a window with no record in this file: Paraver cannot load an
-		 * empty body; one value 0 (nothing) at the start reads the same */
+	if (b->nrecords == 0 && b->nslots > 0 && b->nrows > 0) {
+		/* no record in this file (a window without any, a breakdown view
+		 * that never changed): Paraver cannot load an empty body; one
+		 * value 0 (nothing) at the start reads the same */
 		b->clk->now = 0;
 		put_event(b, &(struct prv_op){PRV_OP_PUNCT, 0, 0, 0, 0});
 		close_line(b);

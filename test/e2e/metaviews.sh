@@ -127,6 +127,18 @@ expect "-b --from/--to: duration" "$(head -n 1 "$tmp/o8/nanos6-breakdown.prv" | 
 "$WEFT" check -q "$tmp/o8/nanos6-breakdown.prv" 2>"$tmp/err"
 expect "-b --from/--to: weft check" "$?" 0
 
+# -a -b: three views (five .prv files: the writer thread takes four, the fifth
+# is written inline); the nOS-V one is the same bytes as with -b alone, and
+# a view that never changed (openmp here) holds one value 0, so it loads
+trace nosv/task-types nt
+"$WEFT" emu -q -b -o "$tmp/ab1" "$tmp/nt" 2>"$tmp/err" && "$WEFT" emu -q -a -b -o "$tmp/ab2" "$tmp/nt" 2>>"$tmp/err"
+expect "-a -b: exit status" "$?" 0
+expect "-a -b: the three views" "$(cd "$tmp/ab2" && ls -- *-breakdown.prv | tr '\n' ' ')" "nanos6-breakdown.prv nosv-breakdown.prv openmp-breakdown.prv "
+expect "-a -b: nosv view as with -b alone" "$(cmp "$tmp/ab1/nosv-breakdown.prv" "$tmp/ab2/nosv-breakdown.prv" && echo same)" same
+expect "-a -b: a view that never changed" "$(tail -n +2 "$tmp/ab2/openmp-breakdown.prv")" "2:0:1:1:1:0:53:0"
+"$WEFT" check -q "$tmp"/ab2/*.prv 2>"$tmp/err"
+expect "-a -b: weft check on every .prv" "$?" 0
+
 # ---- a failed -b run leaves nothing -----------------------------------------------
 trace nanos6/ss-mismatch sm
 "$WEFT" emu -q -l -b -o "$tmp/o9" "$tmp/sm" >/dev/null 2>"$tmp/err"
