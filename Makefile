@@ -132,6 +132,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/charisma.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/check.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/views.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/docs.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/plot.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/window.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/query.sh

@@ -400,3 +400,42 @@ void bd_free(struct emu *e)
 	free(s);
 	e->bd = NULL;
 }
+
+/* ---- for the views (breakdown.h); kept at the end of the file ---------------------------- */
+
+int bd_nviews(const struct emu *e)
+{
+	int n = 0;
+	for (int i = 0; e->bd && i < e->bd->nv; i++)
+		n += e->bd->v[i].open;
+	return n;
+}
+
+/* The i-th view being written (bd_nviews counts only those). */
+static const struct bd_view *written(const struct emu *e, int i)
+{
+	for (int k = 0; e->bd && k < e->bd->nv; k++)
+		if (e->bd->v[k].open && i-- == 0)
+			return &e->bd->v[k];
+	return NULL;
+}
+
+char bd_view_model(const struct emu *e, int i)
+{
+	return written(e, i)->m->def.id;
+}
+
+const char *bd_view_name(const struct emu *e, int i)
+{
+	return written(e, i)->name;
+}
+
+int32_t bd_view_type(const struct emu *e, int i)
+{
+	return written(e, i)->b->type;
+}
+
+const struct prv_back *bd_view_back(const struct emu *e, int i)
+{
+	return &written(e, i)->prv.back;
+}

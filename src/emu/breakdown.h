@@ -21,6 +21,7 @@
 #include "strbuf.h"
 
 struct bd_view;
+struct prv_back;
 
 /* With -b and an output directory, set up model m's view (if it has one);
  * a view whose `require` key is not true in every thread is left off with
@@ -50,5 +51,17 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
 int bd_finish(struct emu *e, struct outset *s, struct weft_err *err);
 void bd_abort(struct emu *e);
 void bd_free(struct emu *e);
+
+/* What the views (src/prv/views.c) need to know of the breakdown traces
+ * this run writes (after the writer drained, before bd_finish): how many,
+ * and for each (0 <= i < bd_nviews) its model's character, its file name
+ * without extension ("MODEL-breakdown"), its Paraver type and what was
+ * written to it (slot 0 of the back's ranges). A view left off (its
+ * `require` key not true everywhere) is not counted. */
+int bd_nviews(const struct emu *e);
+char bd_view_model(const struct emu *e, int i);
+const char *bd_view_name(const struct emu *e, int i);
+int32_t bd_view_type(const struct emu *e, int i);
+const struct prv_back *bd_view_back(const struct emu *e, int i);
 
 #endif

@@ -102,6 +102,8 @@ int cfgview_file(const char *base)
 		return 0;
 	if (strncmp(base, "cpu-", 4) == 0)
 		return 1;
+	if (strncmp(base, "breakdown-", 10) == 0)
+		return CFGVIEW_BREAKDOWN;
 	return -1;
 }
 

@@ -1,5 +1,6 @@
 /* cfgview: what a Paraver view file (.cfg) asks of a trace, read from its
- * text: the file it is for (from its name: thread-NAME.cfg or cpu-NAME.cfg),
+ * text: the file it is for (from its name: thread-NAME.cfg, cpu-NAME.cfg, or
+ * breakdown-NAME.cfg for the model's MODEL-breakdown.prv of `weft emu -b`),
  * whether it shows states (State As Is) or event values, the event types
  * its filter names, its colour mode and its value range. Shared by the
  * copier (views.c: which views fit a run) and `weft check --views`. Pure:
@@ -29,7 +30,9 @@ struct cfgview {
  * what was expected) when a line it reads is malformed. */
 int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, size_t msglen);
 
-/* The file a view's base name applies to: 0 "thread-", 1 "cpu-", -1 none. */
+/* The file a view's base name applies to: 0 "thread-", 1 "cpu-",
+ * CFGVIEW_BREAKDOWN "breakdown-" (the folder's MODEL-breakdown.prv), -1 none. */
+#define CFGVIEW_BREAKDOWN 2
 int cfgview_file(const char *basename);
 
 /* A copy of `text` with every window_maximum_y set to `max` and, when

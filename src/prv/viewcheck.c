@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfgview.h"
 #include "mapfile.h"
@@ -143,6 +144,16 @@ static int load(struct filedata *f, const char *dir, const char *name)
 	return 1;
 }
 
+static void filedata_free(struct filedata *f)
+{
+	if (!f)
+		return;
+	free(f->pcf_types.s);
+	free(f->pcf_states.s);
+	free(f->types.s);
+	free(f->states.s);
+}
+
 static const char *const thread_funcs[] = {
 	"State As Is", "Useful", "State Sign", "Given State", "In State", "Not In State", "State Record Dur.",
 	"Last Evt Type", "Last Evt Val", "Last Evt Val w/o Bursts", "Next Evt Type", "Next Evt Val",
@@ -203,7 +214,8 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 	if (cfgview_parse(text, strlen(text), &v, msg, sizeof(msg))) {
 		problem(c, path, "%s", msg);
 	} else if (file < 0) {
-		problem(c, path, "expected a name thread-NAME.cfg or cpu-NAME.cfg (the file it is for)");
+		problem(c, path, "expected a name thread-NAME.cfg, cpu-NAME.cfg or breakdown-NAME.cfg (the file it "
+				 "is for)");
 	} else if (v.nwindows < 1) {
 		problem(c, path, "expected a window (\"< NEW DISPLAYING WINDOW NAME >\"), found none");
 	} else {
@@ -223,9 +235,36 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 		if (!v.has_max)
 			problem(c, path, "expected a window_maximum_y (Paraver's default range 0-18 draws larger "
 					 "values black)");
-		struct filedata *f = &c->file[file];
-		if (!load(f, c->dir, fname[file])) {
+		/* a breakdown view is for its folder's MODEL-breakdown trace:
+		 * loaded for this view alone (one per model) */
+		struct filedata bd, *f = &c->file[file];
+		const char *name = NULL;
+		char *bdname = NULL;
+		if (file == CFGVIEW_BREAKDOWN) {
+			const char *slash = strrchr(path, '/'), *p = slash;
+			while (p > path && p[-1] != '/')
+				p--;
+			bdname = weft_xasprintf("%.*s-breakdown", (int) (slash - p), p);
+			memset(&bd, 0, sizeof(bd));
+			f = &bd;
+			name = bdname;
+		} else {
+			name = fname[file];
+		}
+		char *bdpcf = bdname ? weft_xasprintf("%s/%s.pcf", c->dir, bdname) : NULL;
+		int missing = bdpcf && access(bdpcf, F_OK) != 0;
+		free(bdpcf);
+		if (missing) {
+			problem(c, path, "is for %s/%s.prv and .pcf, which are not there (weft emu -b writes them)",
+				c->dir, bdname);
+			free(bdname);
+			free(text);
+			return;
+		}
+		if (!load(f, c->dir, name)) {
 			c->problems++;
+			filedata_free(f == &bd ? f : NULL);
+			free(bdname);
 			free(text);
 			return;
 		}
@@ -234,12 +273,12 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 			int64_t t = v.types[i];
 			if (!seen_get(&f->pcf_types, t, 0))
 				problem(c, path, "event type %lld has no EVENT_TYPE label in %s/%s.pcf", (long long) t,
-					c->dir, fname[file]);
+					c->dir, name);
 			const struct seen *s = seen_get(&f->types, t, 0);
 			if (!s) {
 				problem(c, path, "event type %lld is never written in %s/%s.prv (Paraver: \"None of "
 						 "the events specified in the filter appear in the trace\")",
-					(long long) t, c->dir, fname[file]);
+					(long long) t, c->dir, name);
 				continue;
 			}
 			lo = s->min < lo ? s->min : lo;
@@ -250,12 +289,12 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 				problem(c, path, "a view of states expected window_in_code_mode (the .pcf colours)");
 			if (f->states.n == 0)
 				problem(c, path, "shows states, but %s/%s.prv has no state record", c->dir,
-					fname[file]);
+					name);
 			for (size_t i = 0; i < f->states.cap; i++)
 				if (f->states.s[i].used && !seen_get(&f->pcf_states, f->states.s[i].key, 0))
 					problem(c, path, "state %lld is written in %s/%s.prv with no STATES label in "
 							 "its .pcf",
-						(long long) f->states.s[i].key, c->dir, fname[file]);
+						(long long) f->states.s[i].key, c->dir, name);
 			if (f->states.n) {
 				lo = f->state_min < lo ? f->state_min : lo;
 				hi = f->state_max > hi ? f->state_max : hi;
@@ -267,6 +306,8 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 		if (lo <= hi && v.has_min && (double) lo < v.min)
 			problem(c, path, "values down to %lld are written, below window_minimum_y %g",
 				(long long) lo, v.min);
+		filedata_free(f == &bd ? f : NULL);
+		free(bdname);
 	}
 	free(text);
 }
@@ -328,12 +369,8 @@ long viewcheck_dir(const char *dir, int quiet, struct weft_err *err)
 	}
 	free(files);
 	free(root);
-	for (int k = 0; k < 2; k++) {
-		free(c.file[k].pcf_types.s);
-		free(c.file[k].pcf_states.s);
-		free(c.file[k].types.s);
-		free(c.file[k].states.s);
-	}
+	for (int k = 0; k < 2; k++)
+		filedata_free(&c.file[k]);
 	if (!quiet && c.problems == 0)
 		printf("%s: views ok: %d view(s) fit their trace\n", dir, c.nviews);
 	return c.problems;

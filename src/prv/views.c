@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "breakdown.h"
 #include "cfgview.h"
 #include "model.h"
 #include "outset.h"
@@ -29,12 +30,43 @@ static int per_type_index(const char *path)
 	return -1;
 }
 
-/* The range of values written to `type` in `file`; 0 when none was. */
-static int type_range(const struct emu *e, int file, int32_t type, struct prv_range *out)
+/* What a view reads: the back of its file (what was written) and the
+ * types of the file's slots. */
+struct target {
+	const struct prv_back *back;
+	int nslots;
+	const int32_t *slot_type;
+	int32_t own; /* a breakdown trace's one type */
+};
+
+/* The file `file` (cfgview_file) of model d in this run: 0 when it is not
+ * written (a breakdown trace only exists with -b, and when its model's
+ * `require` allowed it). */
+static int target_of(const struct emu *e, const struct weft_model_def *d, int file, struct target *t)
 {
-	for (int s = 0; s < e->nslots[file]; s++)
-		if (e->slot_type[file][s] == type) {
-			const struct prv_range *r = &e->prv[file].back.range[s];
+	if (file != CFGVIEW_BREAKDOWN) {
+		t->back = &e->prv[file].back;
+		t->nslots = e->nslots[file];
+		t->slot_type = e->slot_type[file];
+		return 1;
+	}
+	for (int i = 0; i < bd_nviews(e); i++)
+		if (bd_view_model(e, i) == d->id) {
+			t->back = bd_view_back(e, i);
+			t->own = bd_view_type(e, i);
+			t->slot_type = &t->own;
+			t->nslots = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* The range of values written to `type` in t; 0 when none was. */
+static int type_range(const struct target *t, int32_t type, struct prv_range *out)
+{
+	for (int s = 0; s < t->nslots; s++)
+		if (t->slot_type[s] == type) {
+			const struct prv_range *r = &t->back->range[s];
 			if (r->min > r->max)
 				return 0;
 			*out = *r;
@@ -91,20 +123,21 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 	snprintf(model, sizeof(model), "%.*s", (int) (slash - rel), rel);
 	int file = cfgview_file(slash + 1);
 	const struct weft_model_def *d = model_by_name(model);
-	if (file < 0 || !d || !d->hooks || !e->enabled[d->id - 0x21])
+	struct target t;
+	if (file < 0 || !d || !d->hooks || !e->enabled[d->id - 0x21] || !target_of(e, d, file, &t))
 		return 0;
 	*max = 1;
 	if (v->states || d->id == 'O')
 		if (!shows_states_of(e, d->id))
 			return 0;
 	if (v->states) {
-		if (!state_written(&e->prv[file].back, d))
+		if (!state_written(t.back, d))
 			return 0;
-		*max = e->prv[file].back.state_max;
+		*max = t.back->state_max;
 	}
 	for (int i = 0; i < v->ntypes; i++) {
 		struct prv_range r;
-		if (!type_range(e, file, v->types[i], &r))
+		if (!type_range(&t, v->types[i], &r))
 			return 0;
 		if (r.max > *max)
 			*max = r.max;

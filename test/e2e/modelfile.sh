@@ -157,6 +157,19 @@ if [ $rc = 0 ]; then result "lint: accepted without -l" ""; else result "lint: a
 run lint --model "$ZM" -l -o "$TMP/o7" "$TMP/lint"
 expect_err "lint: open stack with -l" "thread 1 (loom a, pid 1) ends with 1 value(s) on the stack of channel zeta.phase (top: 2 (Compute)): expected it empty"
 
+# a shipped model's -l checks what ovniemu's -l does: for Nanos6 the
+# subsystems only, not the thread type (ovniemu 1.14.0 accepts a thread that
+# ends as a worker)
+obs=$(trace n6type '"ovni":"1.1.0","nanos6":"1.1.0"')
+{ hdr; ohx 100 0; st 6Hw 200; st OHe 500; } >"$obs"
+run n6type -l -o "$TMP/o7a" "$TMP/n6type"
+if [ $rc = 0 ]; then result "lint: Nanos6 thread type left pushed, accepted (as ovniemu)" ""; else
+	result "lint: Nanos6 thread type left pushed, accepted (as ovniemu)" "exit $rc: $(head -c 300 "$TMP/err")"; fi
+obs=$(trace n6ss '"ovni":"1.1.0","nanos6":"1.1.0"')
+{ hdr; ohx 100 0; st 6W[ 200; st OHe 500; } >"$obs"
+run n6ss -l -o "$TMP/o7b" "$TMP/n6ss"
+expect_err "lint: Nanos6 subsystem left pushed, refused" "ends with 1 value(s) on the stack of channel nanos6.subsystem (top: 19 (Worker: Looking for work)): expected it empty"
+
 obs=$(trace version '"ovni":"1.1.0","zeta":"2.0.0"')
 { hdr; ohx 100 0; st OHe 500; } >"$obs"
 run version --model "$ZM" -o "$TMP/o8" "$TMP/version"

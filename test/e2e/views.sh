@@ -7,7 +7,10 @@
 # Every shipped view is named for its file (thread-/cpu-) and declares a
 # colour mode and a maximum; each model's example output gets only its own
 # model's views, each of which passes `weft check --views` (types labelled
-# and written, values within the range, states labelled); a later run into
+# and written, values within the range, states labelled); the runtime models
+# (nOS-V, Nanos6, OpenMP, on ovni's own emulator test traces) get the views
+# of the types they wrote, and with -b the view of their breakdown trace
+# (breakdown-*.cfg), ranged to the values written there; a later run into
 # the same directory removes the views that no longer fit; the checker
 # rejects views that do not fit, with the reason.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
@@ -23,7 +26,7 @@ views() { # dir: the copied views, "model/name" sorted, one line
 bad=""
 for f in "$repo"/cfg/*/*.cfg; do
 	n=$(basename "$f")
-	case "$n" in thread-*|cpu-*) ;; *) bad="$bad $n(name)" ;; esac
+	case "$n" in thread-*|cpu-*|breakdown-*) ;; *) bad="$bad $n(name)" ;; esac
 	grep -q '^window_color_mode window_in_' "$f" || bad="$bad $n(colour)"
 	grep -q '^window_maximum_y [0-9]' "$f" || bad="$bad $n(maximum)"
 	if grep -q '{thread, State As Is}' "$f"; then
@@ -74,6 +77,48 @@ emu charisma "$tmp/charisma.dat"
 expect "CHARISMA views (fileio only)" "$(views "$tmp/charisma")" \
 	"fileio/cpu-clients fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files "
 
+# ---- the runtime models: their views, and with -b their breakdown view ------
+fix=$top/test/fixtures/ovniemu
+trace() { # CASE NAME: CASE's trace in $tmp/NAME (gzipped streams unpacked)
+	cp -R "$fix/$1/trace" "$tmp/$2"
+	find "$tmp/$2" -name '*.gz' -exec gzip -d {} \;
+}
+model_views() { # dir model: that model's copied views, one line
+	(cd "$1/cfg/$2" 2>/dev/null && ls | sed 's/\.cfg$//' | tr '\n' ' ')
+}
+trace nosv/task-types nosv-tt
+emu nosv "$tmp/nosv-tt"
+expect "nOS-V views" "$(model_views "$tmp/nosv" nosv)" \
+	"cpu-appid cpu-idle cpu-rank cpu-subsystem cpu-task-body cpu-task-id cpu-task-type thread-appid thread-idle thread-rank thread-subsystem thread-task-body thread-task-id thread-task-type "
+emu nosv-b -b "$tmp/nosv-tt"
+expect "nOS-V views with -b: the breakdown view too" "$(model_views "$tmp/nosv-b" nosv)" \
+	"breakdown-runtime $(model_views "$tmp/nosv" nosv)"
+trace nanos6/task-types nanos6-tt
+emu nanos6 "$tmp/nanos6-tt"
+# thread type (39) is never written by this trace: its views are left out
+expect "Nanos6 views" "$(model_views "$tmp/nanos6" nanos6)" \
+	"cpu-idle cpu-rank cpu-subsystem cpu-task-id cpu-task-type thread-idle thread-rank thread-subsystem thread-task-id thread-task-type "
+emu nanos6-b -b "$tmp/nanos6-tt"
+expect "Nanos6 views with -b: the breakdown view too" "$(model_views "$tmp/nanos6-b" nanos6)" \
+	"breakdown-runtime $(model_views "$tmp/nanos6" nanos6)"
+# its range: the greatest value of nanos6-breakdown.prv (a task type's hash)
+bmax=$(awk -F: 'NR > 1 && $1 == 2 { for (i = 7; i < NF; i += 2) if ($(i + 1) > m) m = $(i + 1) } END { print m }' "$tmp/nanos6-b/nanos6-breakdown.prv")
+expect "Nanos6 breakdown view: maximum = greatest value of the breakdown trace" \
+	"$(sed -n 's/^window_maximum_y //p' "$tmp/nanos6-b/cfg/nanos6/breakdown-runtime.cfg")" "$bmax.000000000000"
+trace openmp/nested-task omp-nt
+emu openmp -b "$tmp/omp-nt"
+expect "OpenMP views with -b (no subsystem event in this trace)" "$(model_views "$tmp/openmp" openmp)" \
+	"breakdown-runtime cpu-label cpu-task-id thread-label thread-task-id "
+# a later run without -b into the same directory drops the breakdown view
+emu openmp "$tmp/omp-nt"
+expect "OpenMP rerun without -b: no breakdown view" "$(model_views "$tmp/openmp" openmp)" \
+	"cpu-label cpu-task-id thread-label thread-task-id "
+# nOS-V without nosv.can_breakdown: no breakdown trace, no breakdown view
+trace nosv/cannot-breakdown nosv-cb
+emu nosv-cb -b "$tmp/nosv-cb"
+expect "nOS-V -b, breakdown not allowed: no breakdown view" \
+	"$(ls "$tmp/nosv-cb" | grep -c breakdown):$(model_views "$tmp/nosv-cb" nosv | grep -c breakdown)" "0:0"
+
 # ---- a later run into the same directory drops the views that no longer fit
 cp -r "$tmp/ovni" "$tmp/reuse"
 emu reuse "$here/picl/fft.trf"
@@ -93,6 +138,15 @@ sed 's/^window_maximum_y .*/window_maximum_y 31.000000000000/' "$tmp/picl/cfg/ms
 	>"$tmp/low.cfg" && mv "$tmp/low.cfg" "$tmp/picl/cfg/msg/thread-state-comms.cfg"
 "$WEFT" check --views "$tmp/picl" >/dev/null 2>"$tmp/err"
 expect "check --views: maximum below the states written" "$?:$(grep -c 'thread-state-comms.cfg: values up to 32 are written, above window_maximum_y 31' "$tmp/err")" "1:1"
+sed 's/^window_maximum_y .*/window_maximum_y 100.000000000000/' "$tmp/nanos6-b/cfg/nanos6/breakdown-runtime.cfg" \
+	>"$tmp/low.cfg" && mv "$tmp/low.cfg" "$tmp/nanos6-b/cfg/nanos6/breakdown-runtime.cfg"
+"$WEFT" check --views "$tmp/nanos6-b" >/dev/null 2>"$tmp/err"
+expect "check --views: breakdown view, maximum below its trace's values" \
+	"$?:$(grep -c "breakdown-runtime.cfg: values up to $bmax are written, above window_maximum_y 100\$" "$tmp/err")" "1:1"
+cp "$repo/cfg/nanos6/breakdown-runtime.cfg" "$tmp/nanos6/cfg/nanos6/"
+"$WEFT" check --views "$tmp/nanos6" >/dev/null 2>"$tmp/err"
+expect "check --views: breakdown view without its trace" \
+	"$?:$(grep -c "breakdown-runtime.cfg: is for .*/nanos6/nanos6-breakdown.prv and .pcf, which are not there (weft emu -b writes them)" "$tmp/err")" "1:1"
 sed 's/^window_color_mode .*/window_color_mode window_in_null_gradient_mode/' "$tmp/andfork/cfg/andfork/thread-state.cfg" \
 	>"$tmp/g.cfg" && mv "$tmp/g.cfg" "$tmp/andfork/cfg/andfork/thread-state.cfg"
 "$WEFT" check --views "$tmp/andfork" >/dev/null 2>"$tmp/err"

@@ -43,7 +43,7 @@ static void check_meta(const struct weft_meta *m)
 		check(m->app_id > 0);
 }
 
-static void build_system(const struct weft_meta *m)
+static void build_system(struct weft_meta *m) /* sys_add takes over m->kv */
 {
 	struct weft_system s;
 	struct weft_err e = {0};

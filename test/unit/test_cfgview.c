@@ -60,7 +60,8 @@ END_TEST
 static const struct {
 	const char *base;
 	int file;
-} file_cases[] = {{"thread-state.cfg", 0}, {"cpu-mark-101.cfg", 1}, {"bytes-read.cfg", -1}, {"threadx.cfg", -1}};
+} file_cases[] = {{"thread-state.cfg", 0}, {"cpu-mark-101.cfg", 1}, {"bytes-read.cfg", -1}, {"threadx.cfg", -1},
+		  {"breakdown-runtime.cfg", CFGVIEW_BREAKDOWN}, {"breakdownx.cfg", -1}};
 
 START_TEST(test_file)
 {
