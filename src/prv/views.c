@@ -20,6 +20,8 @@ static const struct {
 } per_type[] = {
 	{"ovni/thread-mark.cfg", 100, 199},
 	{"ovni/cpu-mark.cfg", 100, 199},
+	{"nosv/thread-hwc.cfg", 200, 299},
+	{"nosv/cpu-hwc.cfg", 200, 299},
 };
 
 static int per_type_index(const char *path)

@@ -93,6 +93,14 @@ expect "nOS-V views" "$(model_views "$tmp/nosv" nosv)" \
 emu nosv-b -b "$tmp/nosv-tt"
 expect "nOS-V views with -b: the breakdown view too" "$(model_views "$tmp/nosv-b" nosv)" \
 	"breakdown-runtime $(model_views "$tmp/nosv" nosv)"
+# hardware counters: one view per counter written, named after it
+trace nosv/hwc nosv-hwc
+emu nosv-hwc "$tmp/nosv-hwc"
+expect "nOS-V counter views: one per counter" "$(model_views "$tmp/nosv-hwc" nosv | tr ' ' '\n' | grep hwc | tr '\n' ' ')" \
+	"cpu-hwc-200 cpu-hwc-201 thread-hwc-200 thread-hwc-201 "
+expect "nOS-V counter view: named by the counter, gradient, maximum written" \
+	"$(grep -E '^window_(name|color_mode|maximum_y) ' "$tmp/nosv-hwc/cfg/nosv/thread-hwc-201.cfg" | tr '\n' '|')" \
+	"window_name Thread nOS-V hardware counter: PAPI_TOT_CYC|window_color_mode window_in_null_gradient_mode|window_maximum_y 236.000000000000|"
 trace nanos6/task-types nanos6-tt
 emu nanos6 "$tmp/nanos6-tt"
 # thread type (39) is never written by this trace: its views are left out
