@@ -439,3 +439,11 @@ const struct prv_back *bd_view_back(const struct emu *e, int i)
 {
 	return &written(e, i)->prv.back;
 }
+
+int bd_drawn(const struct emu *e, char model)
+{
+	for (int k = 0; e->bd && k < e->bd->nv; k++)
+		if (e->bd->v[k].m->def.id == model)
+			return 1;
+	return 0;
+}

@@ -63,5 +63,7 @@ char bd_view_model(const struct emu *e, int i);
 const char *bd_view_name(const struct emu *e, int i);
 int32_t bd_view_type(const struct emu *e, int i);
 const struct prv_back *bd_view_back(const struct emu *e, int i);
+/* Did this run set up model's view (open or already finished)? */
+int bd_drawn(const struct emu *e, char model);
 
 #endif

@@ -388,6 +388,37 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	return views_copy(e, s, err);
 }
 
+/* After a run succeeded: outputs of an earlier run in the same directory
+ * that this one did not replace and that would now mislead (the traces in
+ * the other compression, the breakdown trace of a model this run drew no
+ * breakdown for) are removed, as stale views are (views.c). */
+static void drop_stale(struct emu *e)
+{
+	const char *other = e->o.gzip ? "" : ".gz";
+	static const char *const trace[] = {"thread.prv", "cpu.prv"};
+	for (int i = 0; i < 2; i++) {
+		char *p = weft_xasprintf("%s/%s%s", e->o.outdir, trace[i], other);
+		unlink(p);
+		free(p);
+	}
+	const struct weft_model_def *const *all;
+	int nall = model_all(&all);
+	for (int m = 0; m < nall; m++) {
+		const struct mf_model *f = engine_file(all[m]);
+		if (!f || !f->bd)
+			continue;
+		int drawn = bd_drawn(e, all[m]->id);
+		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
+		for (int k = 0; k < 4; k++) {
+			if (drawn && (k >= 2 || strcmp(ext[k], e->o.gzip ? ".prv.gz" : ".prv") == 0))
+				continue; /* this run's */
+			char *p = weft_xasprintf("%s/%s-breakdown%s", e->o.outdir, all[m]->name, ext[k]);
+			unlink(p);
+			free(p);
+		}
+	}
+}
+
 /* Nothing but the "Not started" states every row opens with. */
 static int nothing_written(const struct prv_back *b)
 {
@@ -444,6 +475,8 @@ int paraver_close(struct emu *e, struct weft_err *err)
 		free(t);
 		free(c);
 		rc = outset_commit(&s, err);
+		if (rc == 0)
+			drop_stale(e);
 	} else {
 		outset_abort(&s);
 		if (tdone)

@@ -139,6 +139,15 @@ expect "-a -b: a view that never changed" "$(tail -n +2 "$tmp/ab2/openmp-breakdo
 "$WEFT" check -q "$tmp"/ab2/*.prv 2>"$tmp/err"
 expect "-a -b: weft check on every .prv" "$?" 0
 
+# a later run into the same directory replaces what it would mislead with:
+# without -b the breakdown trace goes, with -z the plain traces go (and back)
+o=$tmp/st
+"$WEFT" emu -q -b -o "$o" "$tmp/tt" && ls "$o" | tr '\n' ' ' >"$tmp/l1"
+"$WEFT" emu -q -z -o "$o" "$tmp/tt" && ls "$o" | tr '\n' ' ' >"$tmp/l2"
+"$WEFT" emu -q -b -o "$o" "$tmp/tt" && ls "$o" | tr '\n' ' ' >"$tmp/l3"
+expect "stale outputs: -b, then -z, then -b" "$(cat "$tmp/l1")|$(cat "$tmp/l2")|$(cat "$tmp/l3")" \
+	"$(cat "$tmp/l1")|cfg cpu.pcf cpu.prv.gz cpu.row thread.pcf thread.prv.gz thread.row |$(cat "$tmp/l1")"
+
 # ---- a failed -b run leaves nothing -----------------------------------------------
 trace nanos6/ss-mismatch sm
 "$WEFT" emu -q -l -b -o "$tmp/o9" "$tmp/sm" >/dev/null 2>"$tmp/err"
