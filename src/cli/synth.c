@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "formats.h"
+#include "synth_formats.h"
 #include "ovni_synth.h"
 
 static const char synth_help[] =

@@ -17,7 +17,6 @@
  * undoes. Profiles without the RW application fields (the iPSC variant) get
  * one RW record per client instead of application-wide ones. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,21 +26,7 @@
 #include "atomicfile.h"
 #include "charisma_profile.h"
 #include "charisma_synth.h"
-#include "cli.h"
 
-static const char help[] =
-	"Usage: weft synth --format charisma -o FILE [--profile NAME|FILE] [--byte-order le|be]\n"
-	"                  [--size BYTES] [--apps A] [--clients C] [--files F] [--seed S]\n"
-	"\n"
-	"Write a synthetic CHARISMA file-system trace of about BYTES bytes (default 10M;\n"
-	"suffixes k, M, G) laid out by the machine profile (default charisma-default;\n"
-	"built-in: charisma-default, charisma-packed, charisma-align4; or a profile file)\n"
-	"in little-endian (iPSC/860, default) or big-endian (CM-5) byte order. A\n"
-	"applications (default 8) share C clients (default 64); each client cycles\n"
-	"through F private files (default 4) besides its application's shared file.\n"
-	"Every record type but machine-dependent ones appears (declared ones once,\n"
-	"zeroed, after the header). Times are in microsecond ticks. The same options\n"
-	"always give the same bytes.\n";
 
 /* ---- deterministic randomness ---------------------------------------------------- */
 
@@ -547,70 +532,25 @@ static int generate(struct synth *s, int napps, int nclients)
 	return 0;
 }
 
-/* A byte count with an optional k, M or G suffix (cli_parse_count). */
-static int parse_size(const char *v, uint64_t *out)
+int charisma_synth_write(const struct charisma_synth_opts *o, const char *out, struct charisma_synth_done *done,
+			 struct weft_err *e)
 {
-	return cli_parse_count(v, UINT64_MAX, out);
-}
-
-int synth_charisma(int argc, char **argv)
-{
-	enum { O_PROFILE = 256, O_ORDER, O_SIZE, O_APPS, O_CLIENTS, O_FILES, O_SEED };
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},      {"profile", required_argument, NULL, O_PROFILE},
-		{"byte-order", required_argument, NULL, O_ORDER}, {"size", required_argument, NULL, O_SIZE},
-		{"apps", required_argument, NULL, O_APPS},     {"clients", required_argument, NULL, O_CLIENTS},
-		{"files", required_argument, NULL, O_FILES},   {"seed", required_argument, NULL, O_SEED},
-		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *prof = "charisma-default", *order = "le";
-	uint64_t size = 10000000, apps = 8, clients = 64, files = 4, seed = 1;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		uint64_t *v = NULL, lo = 1, hi = 0;
-		const char *name = NULL;
-		switch (c) {
-		case 'o': out = optarg; continue;
-		case O_PROFILE: prof = optarg; continue;
-		case O_ORDER: order = optarg; continue;
-		case 'h': fputs(help, stdout); return 0;
-		case O_SIZE: v = &size, name = "--size", hi = UINT64_MAX; break;
-		case O_APPS: v = &apps, name = "--apps", hi = 256; break;
-		case O_CLIENTS: v = &clients, name = "--clients", hi = 65536; break;
-		case O_FILES: v = &files, name = "--files", hi = 1000; break;
-		case O_SEED: v = &seed, name = "--seed", lo = 0, hi = UINT64_MAX; break;
-		default: return cli_bad_option("synth", c, optopt, argv, optind);
-		}
-		if (parse_size(optarg, v) || *v < lo || *v > hi)
-			return cli_usage_error("synth", "%s: expected a number from %llu to %llu, found '%s'", name,
-					       (unsigned long long) lo, (unsigned long long) hi, optarg);
-	}
-	if (!out)
-		return cli_usage_error("synth", "--format charisma: missing -o FILE");
-	if (optind != argc)
-		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
-	if (strcmp(order, "le") && strcmp(order, "be"))
-		return cli_usage_error("synth", "--byte-order: expected le or be, found '%s'", order);
-	if (clients < apps)
-		return cli_usage_error("synth", "--clients (%llu) must be at least --apps (%llu)",
-				       (unsigned long long) clients, (unsigned long long) apps);
-	struct weft_err e = {0};
+	const char *prof = o->profile ? o->profile : "charisma-default";
+	uint64_t size = o->size, apps = o->apps, clients = o->clients, files = o->files, seed = o->seed;
 	struct profile p;
-	if (chp_load(&p, prof, &e)) {
+	if (chp_load(&p, prof, e)) {
 		chp_free(&p);
-		return cli_report(&e);
+		return -1;
 	}
 	char *tmp;
-	int fd = atomic_open(out, &tmp, &e);
+	int fd = atomic_open(out, &tmp, e);
 	if (fd < 0) {
 		chp_free(&p);
-		return cli_report(&e);
+		return -1;
 	}
 	struct synth s = {0};
 	s.w.p = &p;
-	s.w.be = order[0] == 'b';
+	s.w.be = o->big_endian;
 	s.w.f = fdopen(fd, "wb");
 	s.seed = seed;
 	s.target = size;
@@ -627,21 +567,14 @@ int synth_charisma(int argc, char **argv)
 	generate(&s, (int) apps, (int) clients);
 	int rc = 0;
 	if (fflush(s.w.f) != 0 || ferror(s.w.f))
-		rc = weft_fail(&e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
 	if (fclose(s.w.f) != 0 && rc == 0) /* closes fd */
-		rc = weft_fail(&e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
-	rc = atomic_commit(-1, tmp, out, rc, &e);
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+	rc = atomic_commit(-1, tmp, out, rc, e);
 	free(s.w.rec);
 	free(s.w.held);
 	chp_free(&p);
-	if (rc)
-		return cli_report(&e);
-	printf("wrote %llu records (%llu bytes) to %s\n", (unsigned long long) s.w.records,
-	       (unsigned long long) s.w.bytes + 8, out);
-	return 0;
+	done->records = s.w.records;
+	done->bytes = s.w.bytes + 8;
+	return rc;
 }
-
-const struct synth_format synth_format_charisma = {
-	"charisma", "CHARISMA traces (--profile NAME|FILE, --byte-order le|be, --size BYTES, --apps A, --clients C)",
-	synth_charisma,
-};

@@ -1,10 +1,26 @@
-/* charisma_synth: `weft synth --format charisma` (see charisma_synth.c). */
+/* charisma_synth: synthetic CHARISMA traces (see charisma_synth.c): the
+ * generator. `weft synth --format charisma` (src/cli) reads its options. */
 #ifndef WEFT_CHARISMA_SYNTH_H
 #define WEFT_CHARISMA_SYNTH_H
 
-#include "formats.h"
+#include <stdint.h>
 
-int synth_charisma(int argc, char **argv);
-extern const struct synth_format synth_format_charisma;
+#include "err.h"
+
+struct charisma_synth_opts {
+	const char *profile;   /* a built-in profile's name or a file (NULL: charisma-default) */
+	int big_endian;
+	uint64_t size;         /* about this many bytes */
+	uint64_t apps, clients, files, seed; /* apps 1..256 <= clients 1..65536, files 1..1000 */
+};
+
+struct charisma_synth_done {
+	uint64_t records, bytes;
+};
+
+/* Write the trace to `out` (a temporary renamed when complete): 0, or -1
+ * with e filled (a profile that cannot be read, a write error). */
+int charisma_synth_write(const struct charisma_synth_opts *o, const char *out, struct charisma_synth_done *done,
+			 struct weft_err *e);
 
 #endif

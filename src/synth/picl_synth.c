@@ -20,7 +20,6 @@
  * Numbers are formatted by hand into a large buffer (no printf per record);
  * outputs go to a temporary name and are renamed when complete. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,46 +28,8 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
-#include "cli.h"
 #include "outbuf.h"
 #include "picl_synth.h"
-
-static const char help[] =
-	"Usage: weft synth --format picl -o FILE [--procs P] [--traffic ring|all|random]\n"
-	"                  [-n RECORDS] [--duration T] [--seed S] [--offset NS|LIST]\n"
-	"                  [--drift PPM|LIST] [--latency MIN-MAX] [--size MIN-MAX]\n"
-	"                  [--compute MIN-MAX] [--digits D] [--no-stats] [--truth FILE.json]\n"
-	"\n"
-	"Write a synthetic new-format PICL log: P processors exchange blocking messages\n"
-	"in rounds (each round a user event), simulated in true time so that every\n"
-	"receive ends at least one latency after its send began; each processor records\n"
-	"its own clock t_local = t_true + offset + drift * t_true. Records are sorted by\n"
-	"local time. The same options always give the same bytes.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE    the log to write (required)\n"
-	"      --procs P        processors, 2 to 32767 (default 16)\n"
-	"      --traffic KIND   ring (p to p+1), all (round r: p to p+1+r mod P-1),\n"
-	"                       random (a random partner each round); default ring\n"
-	"  -n, --records N      stop after about N records (default 1000000 unless\n"
-	"                       --duration is given; suffixes k, M, G)\n"
-	"      --duration T     stop when every processor has passed true time T\n"
-	"                       (unit s unless given: ns, us, ms, s)\n"
-	"      --seed S         random seed (default 1)\n"
-	"      --offset NS      clock offset of each processor but 0, uniform in\n"
-	"                       [-NS, NS] (unit ns unless given), or a comma list of\n"
-	"                       exact per-processor offsets (0,1500,-2us,...); default 0\n"
-	"      --drift PPM      clock drift of each processor but 0, uniform in\n"
-	"                       [-PPM, PPM] parts per million (at most 1000, 3 decimals),\n"
-	"                       or a comma list of exact values; default 0\n"
-	"      --latency A-B    message latency range, unit ns unless given\n"
-	"                       (default 2us-10us)\n"
-	"      --size A-B       message sizes in bytes (default 8-4096)\n"
-	"      --compute A-B    computation between calls (default 20us-200us)\n"
-	"      --digits D       decimals of the timestamps, 0 to 9 (default 6, as PICL)\n"
-	"      --no-stats       no -101/-102/-103 statistics records at the end\n"
-	"      --truth FILE     write the true clock offsets and drifts as JSON\n"
-	"  -h, --help           show this help\n";
 
 /* Flush the log's buffer and rename the temporary file into place (or
  * remove it); frees tmp and the buffer. */
@@ -101,7 +62,7 @@ static int64_t rnd_range(uint64_t *s, int64_t lo, int64_t hi)
 
 /* "12", "2.5us", "-3ms" to ns with the default unit when none is given.
  * Fractions finer than a nanosecond are refused. */
-static int parse_time(const char *s, int64_t def_unit, int64_t *out)
+int picl_synth_time(const char *s, int64_t def_unit, int64_t *out)
 {
 	static const struct { const char *u; int64_t ns; } units[] = {
 		{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000},
@@ -144,18 +105,18 @@ static int parse_time(const char *s, int64_t def_unit, int64_t *out)
 }
 
 /* "2us-10us", "8-4096": a non-negative range, lo <= hi. */
-static int parse_range(const char *s, int64_t def_unit, int64_t *lo, int64_t *hi)
+int picl_synth_range(const char *s, int64_t def_unit, int64_t *lo, int64_t *hi)
 {
 	const char *dash = strchr(s + 1, '-');
 	if (!dash)
-		return parse_time(s, def_unit, lo) || *lo < 0 ? -1 : (*hi = *lo, 0);
+		return picl_synth_time(s, def_unit, lo) || *lo < 0 ? -1 : (*hi = *lo, 0);
 	char a[64];
 	size_t n = (size_t) (dash - s);
 	if (n >= sizeof(a))
 		return -1;
 	memcpy(a, s, n);
 	a[n] = 0;
-	if (parse_time(a, def_unit, lo) || parse_time(dash + 1, def_unit, hi))
+	if (picl_synth_time(a, def_unit, lo) || picl_synth_time(dash + 1, def_unit, hi))
 		return -1;
 	return *lo < 0 || *hi < *lo ? -1 : 0;
 }
@@ -168,24 +129,13 @@ static int parse_ppm(const char *s, int64_t *ppb)
 	if (strlen(s) + 3 > sizeof(buf))
 		return -1;
 	snprintf(buf, sizeof(buf), "%sus", s);
-	if (parse_time(buf, 1, ppb))
+	if (picl_synth_time(buf, 1, ppb))
 		return -1;
 	return *ppb > 1000000 || *ppb < -1000000 ? -1 : 0;
 }
 
 /* ---- the generator -------------------------------------------------------- */
 
-enum traffic { TR_RING, TR_ALL, TR_RANDOM };
-
-struct popts {
-	int procs;
-	enum traffic traffic;
-	uint64_t records, seed;
-	int64_t duration;
-	int64_t lat_lo, lat_hi, size_lo, size_hi, comp_lo, comp_hi;
-	int digits, stats;
-	const char *off_arg, *drift_arg;
-};
 
 /* One record waiting in the sort window. */
 struct rec {
@@ -225,7 +175,7 @@ struct msg {
 };
 
 struct gen {
-	struct popts o;
+	struct picl_synth_opts o;
 	struct proc *p;
 	struct rec *heap;
 	size_t nheap, cap;
@@ -502,18 +452,18 @@ static void stat_records(struct gen *g, int pi, int64_t lt)
 }
 
 /* Clock of each processor: explicit comma lists or random magnitudes. */
-static int set_clocks(struct gen *g)
+static int set_clocks(struct gen *g, struct weft_err *e)
 {
 	int n = g->o.procs;
 	int64_t max_off = 0, max_ppb = 0;
 	int off_list = g->o.off_arg && strchr(g->o.off_arg, ',');
 	int drift_list = g->o.drift_arg && strchr(g->o.drift_arg, ',');
-	if (g->o.off_arg && !off_list && (parse_time(g->o.off_arg, 1, &max_off) || max_off < 0))
-		return cli_usage_error("synth", "--offset: expected a non-negative time or a comma list, found '%s'",
-				       g->o.off_arg);
+	if (g->o.off_arg && !off_list && (picl_synth_time(g->o.off_arg, 1, &max_off) || max_off < 0))
+		return weft_fail(e, WEFT_EUSAGE, "--offset: expected a non-negative time or a comma list, found '%s'",
+				 g->o.off_arg);
 	if (g->o.drift_arg && !drift_list && (parse_ppm(g->o.drift_arg, &max_ppb) || max_ppb < 0))
-		return cli_usage_error("synth", "--drift: expected 0 to 1000 ppm or a comma list, found '%s'",
-				       g->o.drift_arg);
+		return weft_fail(e, WEFT_EUSAGE, "--drift: expected 0 to 1000 ppm or a comma list, found '%s'",
+				 g->o.drift_arg);
 	uint64_t crng = g->o.seed ^ 0x5eedc10c;
 	for (int i = 0; i < n; i++) {
 		g->p[i].off = i ? rnd_range(&crng, -max_off, max_off) : 0;
@@ -529,12 +479,11 @@ static int set_clocks(struct gen *g)
 		int i = 0;
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
 			int64_t v;
-			int bad = l == 0 ? parse_time(tok, 1, &v) : parse_ppm(tok, &v);
+			int bad = l == 0 ? picl_synth_time(tok, 1, &v) : parse_ppm(tok, &v);
 			if (bad || i >= n) {
-				int rc = cli_usage_error("synth", "%s: %s '%s' (item %d of %d processors)",
-							 l ? "--drift" : "--offset",
-							 bad ? "cannot read" : "more values than processors at", tok,
-							 i + 1, n);
+				int rc = weft_fail(e, WEFT_EUSAGE, "%s: %s '%s' (item %d of %d processors)",
+						   l ? "--drift" : "--offset",
+						   bad ? "cannot read" : "more values than processors at", tok, i + 1, n);
 				free(copy);
 				return rc;
 			}
@@ -635,117 +584,22 @@ static int generate(struct gen *g, const char *out, struct weft_err *e)
 	return rc;
 }
 
-int synth_picl(int argc, char **argv)
+int picl_synth_write(const struct picl_synth_opts *o, const char *out, const char *truth,
+		     struct picl_synth_done *done, struct weft_err *e)
 {
-	enum { O_PROCS = 256, O_TRAFFIC, O_DURATION, O_SEED, O_OFFSET, O_DRIFT, O_LATENCY, O_SIZE, O_COMPUTE,
-	       O_DIGITS, O_NOSTATS, O_TRUTH };
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},     {"procs", required_argument, NULL, O_PROCS},
-		{"traffic", required_argument, NULL, O_TRAFFIC}, {"records", required_argument, NULL, 'n'},
-		{"duration", required_argument, NULL, O_DURATION}, {"seed", required_argument, NULL, O_SEED},
-		{"offset", required_argument, NULL, O_OFFSET}, {"drift", required_argument, NULL, O_DRIFT},
-		{"latency", required_argument, NULL, O_LATENCY}, {"size", required_argument, NULL, O_SIZE},
-		{"compute", required_argument, NULL, O_COMPUTE}, {"digits", required_argument, NULL, O_DIGITS},
-		{"no-stats", no_argument, NULL, O_NOSTATS},  {"truth", required_argument, NULL, O_TRUTH},
-		{"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
-	};
-	struct popts o = {.procs = 16, .traffic = TR_RING, .seed = 1, .lat_lo = 2000, .lat_hi = 10000,
-			  .size_lo = 8, .size_hi = 4096, .comp_lo = 20000, .comp_hi = 200000, .digits = 6,
-			  .stats = 1};
-	const char *out = NULL, *truth = NULL;
-	int have_records = 0;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
-		uint64_t v;
-		switch (c) {
-		case 'o': out = optarg; break;
-		case O_TRUTH: truth = optarg; break;
-		case O_PROCS:
-			if (cli_parse_count(optarg, UINT64_MAX, &v) || v < 2 || v > 32767)
-				return cli_usage_error("synth", "--procs: expected 2 to 32767, found '%s'", optarg);
-			o.procs = (int) v;
-			break;
-		case O_TRAFFIC:
-			if (strcmp(optarg, "ring") == 0)
-				o.traffic = TR_RING;
-			else if (strcmp(optarg, "all") == 0 || strcmp(optarg, "all-to-all") == 0)
-				o.traffic = TR_ALL;
-			else if (strcmp(optarg, "random") == 0)
-				o.traffic = TR_RANDOM;
-			else
-				return cli_usage_error("synth", "--traffic: expected ring, all or random, found '%s'",
-						       optarg);
-			break;
-		case 'n':
-			if (cli_parse_count(optarg, UINT64_MAX, &o.records) || o.records == 0)
-				return cli_usage_error("synth", "--records: expected a positive count, found '%s'",
-						       optarg);
-			have_records = 1;
-			break;
-		case O_DURATION:
-			if (parse_time(optarg, 1000000000, &o.duration) || o.duration <= 0)
-				return cli_usage_error("synth", "--duration: expected a positive time, found '%s'",
-						       optarg);
-			break;
-		case O_SEED:
-			if (cli_parse_count(optarg, UINT64_MAX, &o.seed))
-				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
-			break;
-		case O_OFFSET: o.off_arg = optarg; break;
-		case O_DRIFT: o.drift_arg = optarg; break;
-		case O_LATENCY:
-			if (parse_range(optarg, 1, &o.lat_lo, &o.lat_hi))
-				return cli_usage_error("synth", "--latency: expected MIN-MAX (e.g. 2us-10us), found '%s'",
-						       optarg);
-			break;
-		case O_SIZE:
-			if (parse_range(optarg, 1, &o.size_lo, &o.size_hi) || o.size_hi > INT32_MAX / 2)
-				return cli_usage_error("synth", "--size: expected MIN-MAX bytes, found '%s'", optarg);
-			break;
-		case O_COMPUTE:
-			if (parse_range(optarg, 1, &o.comp_lo, &o.comp_hi))
-				return cli_usage_error("synth", "--compute: expected MIN-MAX (e.g. 20us-200us), found '%s'",
-						       optarg);
-			break;
-		case O_DIGITS:
-			if (cli_parse_count(optarg, UINT64_MAX, &v) || v > 9)
-				return cli_usage_error("synth", "--digits: expected 0 to 9, found '%s'", optarg);
-			o.digits = (int) v;
-			break;
-		case O_NOSTATS: o.stats = 0; break;
-		case 'h': fputs(help, stdout); return 0;
-		default: return cli_bad_option("synth", c, optopt, argv, optind);
-		}
-	}
-	if (!out)
-		return cli_usage_error("synth", "--format picl: missing -o FILE");
-	if (optind != argc)
-		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
-	if (!have_records && !o.duration)
-		o.records = 1000000;
 	struct gen g;
 	memset(&g, 0, sizeof(g));
-	g.o = o;
-	g.p = weft_xcalloc((size_t) o.procs, sizeof(*g.p));
-	int rc = set_clocks(&g);
-	if (rc) {
-		free(g.p);
-		return rc;
-	}
-	struct weft_err e = {0};
-	rc = generate(&g, out, &e);
+	g.o = *o;
+	if (!g.o.records && !g.o.duration)
+		g.o.records = 1000000;
+	g.p = weft_xcalloc((size_t) o->procs, sizeof(*g.p));
+	int rc = set_clocks(&g, e);
+	if (rc == 0)
+		rc = generate(&g, out, e);
 	if (rc == 0 && truth)
-		rc = write_truth(&g, truth, &e);
+		rc = write_truth(&g, truth, e);
 	free(g.p);
-	if (rc)
-		return cli_report(&e);
-	printf("wrote %llu records (%llu messages, %d processors) to %s\n", (unsigned long long) g.nrec,
-	       (unsigned long long) g.nmsg, o.procs, out);
-	return 0;
+	done->records = g.nrec;
+	done->messages = g.nmsg;
+	return rc;
 }
-
-const struct synth_format synth_format_picl = {
-	"picl", "PICL logs (--procs P, --traffic ring|all|random, clock offsets and drifts)", synth_picl,
-};

@@ -1,10 +1,38 @@
-/* picl_synth: `weft synth --format picl` (see picl_synth.c). */
+/* picl_synth: synthetic PICL logs (see picl_synth.c): the generator and the
+ * time parsers its options use. `weft synth --format picl` (src/cli) reads
+ * the options. */
 #ifndef WEFT_PICL_SYNTH_H
 #define WEFT_PICL_SYNTH_H
 
-#include "formats.h"
+#include <stdint.h>
 
-int synth_picl(int argc, char **argv);
-extern const struct synth_format synth_format_picl;
+#include "err.h"
+
+enum picl_traffic { TR_RING, TR_ALL, TR_RANDOM };
+
+struct picl_synth_opts {
+	int procs;                 /* 2 .. 32767 */
+	enum picl_traffic traffic;
+	uint64_t records, seed;    /* records 0 and no duration: 1000000 */
+	int64_t duration;          /* ns of true time, 0: by records */
+	int64_t lat_lo, lat_hi, size_lo, size_hi, comp_lo, comp_hi;
+	int digits, stats;
+	const char *off_arg, *drift_arg; /* --offset, --drift as given (or NULL) */
+};
+
+struct picl_synth_done {
+	uint64_t records, messages;
+};
+
+/* Write the log to `out` (and the true clocks as JSON to `truth`, if not
+ * NULL), each under a temporary name renamed when complete. 0, or -1 with
+ * e filled: WEFT_EUSAGE for an --offset/--drift that cannot be read. */
+int picl_synth_write(const struct picl_synth_opts *o, const char *out, const char *truth,
+		     struct picl_synth_done *done, struct weft_err *e);
+
+/* "12", "2.5us", "-3ms" to ns (def_unit when no unit); "2us-10us", "8-4096"
+ * a range lo <= hi, both >= 0. 0 or -1. */
+int picl_synth_time(const char *s, int64_t def_unit, int64_t *out);
+int picl_synth_range(const char *s, int64_t def_unit, int64_t *lo, int64_t *hi);
 
 #endif

@@ -6,21 +6,14 @@
  * branch per agent; each agent runs its branch and ends it with success or
  * failure (every third one is suspended, then resumed and ended by the next
  * agent once that one has ended its own). */
-#include <getopt.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "atomicfile.h"
 #include "visandor_synth.h"
-
-static const char help[] =
-	"Usage: weft synth --format visandor -o FILE [--kind and|or] [--agents N] [-n EVENTS]\n"
-	"\n"
-	"Write a synthetic VisAndOr log of about EVENTS events (default 100000) over N\n"
-	"agents (default 4, at least 2): an and-parallel log in Ciao's layout, or an\n"
-	"or-parallel one. Times are in microseconds, one event per microsecond or so.\n";
 
 struct vs {
 	FILE *f;
@@ -72,61 +65,25 @@ static void gen_or(struct vs *s, int agents, uint64_t events)
 	ev(s, 6, 0, 0, 0);
 }
 
-int synth_visandor(int argc, char **argv)
+int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, struct weft_err *e)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'}, {"kind", required_argument, NULL, 'k'},
-		{"agents", required_argument, NULL, 'a'}, {"events", required_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *kind = "and";
-	long agents = 4;
-	unsigned long long events = 100000;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'k': kind = optarg; break;
-		case 'a':
-			agents = strtol(optarg, &end, 10);
-			if (*end || agents < 2 || agents > 100000)
-				return cli_usage_error("synth", "--agents: expected 2 to 100000, found '%s'", optarg);
-			break;
-		case 'n':
-			events = strtoull(optarg, &end, 10);
-			if (*end || events == 0)
-				return cli_usage_error("synth", "--events: expected a positive count, found '%s'", optarg);
-			break;
-		case 'h': fputs(help, stdout); return 0;
-		default: return cli_usage_error("synth", "unknown option (see 'weft synth --format visandor --help')");
-		}
-	}
-	if (!out)
-		return cli_usage_error("synth", "--format visandor: missing -o FILE");
-	if (strcmp(kind, "and") != 0 && strcmp(kind, "or") != 0)
-		return cli_usage_error("synth", "--kind: expected and or or, found '%s'", kind);
+	char *tmp;
+	int fd = atomic_open(out, &tmp, e);
+	if (fd < 0)
+		return -1;
 	struct vs s = {0};
-	s.f = fopen(out, "w");
-	if (!s.f) {
-		fprintf(stderr, "weft: error: %s: cannot create\n", out);
-		return 3;
-	}
+	s.f = fdopen(fd, "w");
 	static char buf[1 << 20];
 	setvbuf(s.f, buf, _IOFBF, sizeof(buf));
-	fprintf(s.f, "%d\n", kind[0] == 'o');
-	if (kind[0] == 'a')
-		gen_and(&s, (int) agents, events);
+	fprintf(s.f, "%d\n", or_kind);
+	if (or_kind)
+		gen_or(&s, agents, events);
 	else
-		gen_or(&s, (int) agents, events);
-	if (fclose(s.f) != 0) {
-		fprintf(stderr, "weft: error: %s: write failed\n", out);
-		return 3;
-	}
-	return 0;
+		gen_and(&s, agents, events);
+	int rc = 0;
+	if (fflush(s.f) != 0 || ferror(s.f))
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+	if (fclose(s.f) != 0 && rc == 0) /* closes fd */
+		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+	return atomic_commit(-1, tmp, out, rc, e);
 }
-
-const struct synth_format synth_format_visandor = {
-	"visandor", "VisAndOr logs (--kind and|or, --agents N, -n EVENTS)", synth_visandor,
-};

@@ -1,10 +1,15 @@
-/* visandor_synth: `weft synth --format visandor` (see visandor_synth.c). */
+/* visandor_synth: synthetic VisAndOr logs (see visandor_synth.c): the
+ * generator. `weft synth --format visandor` (src/cli) reads its options. */
 #ifndef WEFT_VISANDOR_SYNTH_H
 #define WEFT_VISANDOR_SYNTH_H
 
-#include "formats.h"
+#include <stdint.h>
 
-int synth_visandor(int argc, char **argv);
-extern const struct synth_format synth_format_visandor;
+#include "err.h"
+
+/* Write an and-parallel (or_kind 0) or or-parallel log of about `events`
+ * events over `agents` agents (>= 2) to `out`, under a temporary name
+ * renamed when complete: 0, or -1 with e filled. */
+int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, struct weft_err *e);
 
 #endif
