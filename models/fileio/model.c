@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "obs.h"
+#include "texts.h"
 
 struct fdmap {
 	int64_t fd, file;
@@ -44,6 +45,7 @@ struct fio {
 	int cslot, mslot;   /* cpu.prv: clients in I/O, in an application */
 	int64_t *ncpu_io, *nmembers; /* by global CPU index */
 	int nodes_known;    /* fio_thread.cpu and count_io set (at first use) */
+	struct texts names; /* file id -> name (FN.), labels of FT_FILE */
 };
 
 static struct fio *st(struct emu *e)
@@ -418,9 +420,16 @@ int fio_setup(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
+/* FN.: a file's name, the label of its id in the .pcf. */
+int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	texts_set(&st(e)->names, ev_field(in, 0, ev), (const char *) ev->payload + in->f[1].off);
+	return 0;
+}
+
 void fio_pcf(struct emu *e, int file, struct strbuf *b)
 {
-	(void) e;
 	if (file != EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_IO, cpu_label[0]);
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_MEMBERS, cpu_label[1]);
@@ -433,6 +442,8 @@ void fio_pcf(struct emu *e, int file, struct strbuf *b)
 				     "%d fcntl\n%d application open\n%d application close\n",
 				  FOP_OPEN, FOP_CLOSE, FOP_EXTEND, FOP_TRUNC, FOP_LINK, FOP_UNLINK, FOP_FCNTL,
 				  FOP_APPOPEN, FOP_APPCLOSE);
+		else if (FT_FIRST + k == FT_FILE)
+			texts_pcf(&st(e)->names, b);
 		else if (FT_FIRST + k == FT_FLAGS)
 			sb_printf(b, "VALUES\n1 read\n2 read-write\n4 write\n8 create\n16 truncate\n32 append\n"
 				     "9 read, create\n10 read-write, create\n12 write, create\n"
@@ -468,6 +479,7 @@ void fio_free(struct emu *e)
 	free(s->th);
 	free(s->ncpu_io);
 	free(s->nmembers);
+	texts_free(&s->names);
 	free(s);
 	e->mstate['F' - 0x21] = NULL;
 }
