@@ -213,13 +213,14 @@ int picl_new_line(struct picl *p, unsigned line)
 	}
 	if (rt <= -101 && rt >= -103)
 		return stat_line(p, line, rt, et, t, proc, chars, first);
-	if (rt >= -203 && rt <= -201) {
-		if (chars)
-			return picl_warn(p, line, "subset record with character data: skipped", NULL), 0;
+	if (rt >= -203 && rt <= -201 && !chars) {
 		if (picl_subset_add(p, line, rt, first))
 			return -1;
 		return kept_record(p, line, K_SUBSET, t, proc, et, p->nsubset - 1) ? 0 : -1;
 	}
+	if (rt >= -203 && rt <= -201)
+		return chars ? (picl_warn(p, line, "subset record with character data: skipped", NULL), 0)
+			     : picl_subset_add(p, line, rt, first);
 	if (rt == -7) {
 		if (nd == 0)
 			return 0; /* an empty message */
