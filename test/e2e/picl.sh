@@ -320,6 +320,8 @@ bad oldfields '1 0 0 0 0 0 0
 
 bad subset '-201 -1 0.0 -1 -1 2 2 3 1
 -3 -901 0.0 0 0 0' '1: field 8 (subset id): expected an integer below -1, found '\''3'\'''
+bad msgproc '-3 -901 0.0 0 0 0
+-7 -1 0.1 40000 0 1 0 hello' '2: field 4 (processor id): expected 0..32766 or the host 32767 (-1 and below are global), found '\''40000'\'''
 bad statpairs '-3 -901 0.0 0 0 0
 -101 -1 0.1 0 0 1 "%d%lf" -21' '2: data: expected 2 tokens (1 fields of 2), found 1'
 bad contend '-3 -901 0.0 0 0 0
