@@ -36,6 +36,13 @@ int64_t texts_id(struct texts *t, const char *s)
 	return add(t, ++t->next, s)->value;
 }
 
+int texts_has(const struct texts *t, int64_t value)
+{
+	struct text_ent *x;
+	HASH_FIND(hv, t->by_value, &value, sizeof(value), x);
+	return x != NULL;
+}
+
 void texts_set(struct texts *t, int64_t value, const char *s)
 {
 	struct text_ent *x;

@@ -23,6 +23,8 @@ struct texts {
 
 /* The value of text s (new ones get the next value). */
 int64_t texts_id(struct texts *t, const char *s);
+/* Has `value` a text? */
+int texts_has(const struct texts *t, int64_t value);
 /* Name `value` by s (a later call for the same value renames it). */
 void texts_set(struct texts *t, int64_t value, const char *s);
 /* "VALUES" and one "value text" line per text, in order of first

@@ -207,6 +207,18 @@ picl.1/2/2 msg op - processor subset defined [-201] 0.000000000 1 -
 picl.1/2/2 msg op - event type subset defined [-203] 0.000000000 1 -
 picl.1/2/2 msg op - user record 3 [-100003] 0.000000000 1 -
 picl.1/2/2 msg op - user record 4 [-100004] 0.000000000 1 -"
+# a file opened without a name beside one with a name: every file id gets a
+# label (weft check wants one for each value of a type with VALUES)
+printf -- '-3 -901 0.0 0 0 0\n-3 -201 0.1 0 0 1 1 "a.dat"\n-4 -201 0.2 0 0 1 2 5\n-3 -201 0.3 0 0 0
+-4 -201 0.4 0 0 1 2 6\n-3 -221 0.5 0 0 2 2 10 6\n-4 -221 0.6 0 0 0\n-4 -901 0.7 0 0 0\n' >"$tmp/noname.trf"
+rm -rf "$tmp/noname"
+if "$WEFT" emu -q -o "$tmp/noname" "$tmp/noname.trf" 2>"$tmp/err" && "$WEFT" check -q "$tmp/noname/thread.prv" >"$tmp/chk" 2>&1
+then
+	expect "file without a name labelled" "$(sed -n '/^0 1072 /,/^$/p' "$tmp/noname/thread.pcf" | tr '\n' '|')" \
+		"0 1072 File I/O: file id|VALUES|1 a.dat|-1 no name||"
+else
+	fail "file without a name" "$(head -3 "$tmp/err" "$tmp/chk")"
+fi
 # the same records read unsorted (grouped by processor: read again, held
 # whole) give the same streams
 sort -s -n -k4,4 "$fx/kept.trf" >"$tmp/kept-byproc.trf"
