@@ -5,7 +5,8 @@
  * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
  * and turns calls into entries and exits; picl_write.c writes the records as
  * one ovni stream per processor; picl_par.c reads the plain lines of a large
- * log ahead on a second thread.
+ * log ahead on a second thread; picl_text.c holds the texts of the records
+ * kept beside the timeline (user record data, -7 messages).
  *
  * Records are written as they are read while the log is sorted (batches of
  * PICL_BATCH records), so memory stays flat. A log found unsorted before
