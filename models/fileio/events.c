@@ -41,6 +41,8 @@ static const struct weft_evdecl fileio_events[] = {
 	{"FU.", 0, "i32 file, i32 links", "unlinks file %{file} (now %{links} links)", fio_link},
 	{"FF.", 0, "i32 fd, i32 request, i32 arg", "calls fcntl %{request} (arg %{arg}) on descriptor %{fd}",
 	 fio_fcntl},
+	/* a file's name (PICL -201 opens name theirs): labels its file id */
+	{"FN.", 1, "i32 file, str name", "names file %{file} %{name}", fio_name},
 	{"Fo[", 0, "", "starts opening a file", fio_span},
 	{"Fo]", 0, "", "ends opening a file", fio_span},
 	{"Fc[", 0, "", "starts closing a file", fio_span},

@@ -49,5 +49,6 @@ int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "obs.h"
+#include "texts.h"
 
 struct fdmap {
 	int64_t fd, file;
@@ -44,6 +45,8 @@ struct fio {
 	int cslot, mslot;   /* cpu.prv: clients in I/O, in an application */
 	int64_t *ncpu_io, *nmembers; /* by global CPU index */
 	int nodes_known;    /* fio_thread.cpu and count_io set (at first use) */
+	struct texts names; /* file id -> name (FN.), labels of FT_FILE */
+	int64_t fmin, fmax; /* the file ids written (fmin > fmax: none) */
 };
 
 static struct fio *st(struct emu *e)
@@ -76,6 +79,12 @@ static inline void out(struct emu *e, const struct ctx *c, int type, int64_t v)
  * changes). */
 static inline void punct(struct emu *e, const struct ctx *c, int type, int64_t v)
 {
+	if (type == FT_FILE) { /* (a constant at every call) the ids the .pcf may label */
+		if (v < c->f->fmin)
+			c->f->fmin = v;
+		if (v > c->f->fmax)
+			c->f->fmax = v;
+	}
 	emu_punct(e, EMU_THREAD_FILE, c->et->row, c->f->slot[type - FT_FIRST], v);
 }
 
@@ -413,14 +422,40 @@ int fio_setup(struct emu *e, struct weft_err *err)
 	s->mslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_MEMBERS, cpu_label[1]);
 	s->ncpu_io = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->ncpu_io));
 	s->nmembers = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->nmembers));
+	s->fmin = INT64_MAX;
+	s->fmax = INT64_MIN;
 	e->mstate['F' - 0x21] = s;
 	e->state_owner = 'F';
 	return 0;
 }
 
+/* FN.: a file's name, the label of its id in the .pcf. */
+int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	texts_set(&st(e)->names, ev_field(in, 0, ev), (const char *) ev->payload + in->f[1].off);
+	return 0;
+}
+
+/* The file id VALUES when some file has a name: every id written gets a
+ * label (those without a name "file N", -1 "no name"), as weft check
+ * wants of a type with VALUES; none when no file has a name. */
+static void file_labels(struct fio *s, struct strbuf *b)
+{
+	if (!s->names.n)
+		return;
+	if (s->fmin <= s->fmax && s->fmax - s->fmin < 1000000)
+		for (int64_t v = s->fmin; v <= s->fmax; v++)
+			if (v != 0 && !texts_has(&s->names, v)) {
+				char l[48];
+				snprintf(l, sizeof(l), v == -1 ? "no name" : "file %lld", (long long) v);
+				texts_set(&s->names, v, l);
+			}
+	texts_pcf(&s->names, b);
+}
+
 void fio_pcf(struct emu *e, int file, struct strbuf *b)
 {
-	(void) e;
 	if (file != EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_IO, cpu_label[0]);
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_MEMBERS, cpu_label[1]);
@@ -433,6 +468,8 @@ void fio_pcf(struct emu *e, int file, struct strbuf *b)
 				     "%d fcntl\n%d application open\n%d application close\n",
 				  FOP_OPEN, FOP_CLOSE, FOP_EXTEND, FOP_TRUNC, FOP_LINK, FOP_UNLINK, FOP_FCNTL,
 				  FOP_APPOPEN, FOP_APPCLOSE);
+		else if (FT_FIRST + k == FT_FILE)
+			file_labels(st(e), b);
 		else if (FT_FIRST + k == FT_FLAGS)
 			sb_printf(b, "VALUES\n1 read\n2 read-write\n4 write\n8 create\n16 truncate\n32 append\n"
 				     "9 read, create\n10 read-write, create\n12 write, create\n"
@@ -468,6 +505,7 @@ void fio_free(struct emu *e)
 	free(s->th);
 	free(s->ncpu_io);
 	free(s->nmembers);
+	texts_free(&s->names);
 	free(s);
 	e->mstate['F' - 0x21] = NULL;
 }

@@ -19,6 +19,20 @@ static const struct weft_evdecl msg_events[] = {
 	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c",
 	 "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
 	{"XU.", 0, "i32 rtype, i32 type", "writes user record %{rtype} of event %{type}", msg_user},
+	/* kept records (doc/formats/legacy.md §2.4, item 9): a user record
+	 * with data (XUd: its first field a number, value = that number in
+	 * 10^-9 units; XUt: it is none), a -7 message, subset definitions
+	 * (-201, -202, -203) */
+	{"XUd", 1, "i32 rtype, i32 type, i64 value, str data",
+	 "writes user record %{rtype} of event %{type} with data %{data} (first field: %{value} x 1e-9)",
+	 msg_user},
+	{"XUt", 1, "i32 rtype, i32 type, str data", "writes user record %{rtype} of event %{type} with data %{data}",
+	 msg_user},
+	{"XM.", 1, "i32 type, str text", "writes message %{text} (event %{type})", msg_text},
+	{"XBp", 1, "i32 id, i32 n, str members", "defines processor subset %{id} of %{n}: %{members}", msg_subset},
+	{"XBq", 1, "i32 id, i32 n, str members", "defines process subset %{id} of %{n}: %{members}", msg_subset},
+	{"XBe", 1, "i32 id, i32 n, str members", "defines event type subset %{id} of %{n}: %{members}",
+	 msg_subset},
 	{"XSt", 0, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits",
 	 "states %{value} ns in PICL event %{type} relative to %{ctx} (-101, %{digits} decimals)", msg_stat},
 	{"XSc", 0, "i32 type, i64 value, i16 ctx",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "keys.h"
 #include "msg.h"
+#include "texts.h"
 
 #define STACK_MAX 256
 #define PENDING_CAP 1000000 /* messages held waiting for their other end */
@@ -64,6 +65,10 @@ struct mstate {
 	uint64_t npending, nmatched, noverflow, nsends, nrecvs;
 	int slot[NV];
 	uint8_t state_of[MAX_CALL_TYPE + 1]; /* by -type */
+	/* kept records: their punctual types and the texts that name values */
+	int kslot[4 + 2];        /* MSG_T_USER_VAL .. MSG_T_SUBSET + 2 */
+	unsigned kseen;          /* bit k: kslot[k] written (its .pcf block is due) */
+	struct texts msgs, utexts, subs[3];
 };
 
 /* Thread states of PICL system event types (Tables 4-5): -hi..-lo. */
@@ -92,6 +97,16 @@ static const struct {
 	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
 	{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
 	{914, "trace buffer full (overwriting)"},
+};
+
+/* The punctual types of kept records, MSG_T_USER_VAL on (msg.h). */
+static const char *const kept_label[6] = {
+	"PICL user record value (first data field, 10^-9 units)",
+	"PICL message",
+	"PICL user record data",
+	"PICL processor subset defined (-id)",
+	"PICL process subset defined (-id)",
+	"PICL event type subset defined (-id)",
 };
 
 static struct mstate *ms(struct emu *e)
@@ -158,6 +173,8 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	};
 	for (int k = 0; k < NV; k++)
 		m->slot[k] = emu_slot(e, EMU_THREAD_FILE, slots[k].type, slots[k].label);
+	for (int k = 0; k < 6; k++)
+		m->kslot[k] = emu_slot(e, EMU_THREAD_FILE, MSG_T_USER_VAL + k, kept_label[k]);
 	for (int ty = 0; ty <= MAX_CALL_TYPE; ty++)
 		m->state_of[ty] = (uint8_t) msg_state_of(-ty);
 	return 0;
@@ -434,6 +451,20 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	return 0;
 }
 
+/* A kept record's punctual value on slot kslot[k]. */
+static void kept_out(struct emu *e, struct mstate *m, const struct emu_thread *t, int k, int64_t v)
+{
+	m->kseen |= 1u << k;
+	emu_punct(e, EMU_THREAD_FILE, t->row, m->kslot[k], v);
+}
+
+static const char *str_field(const struct evinfo *in, int field, const struct weft_ev *ev)
+{
+	return (const char *) ev->payload + in->f[field].off;
+}
+
+/* XU., XUd and XUt: the record type (+ 1) and, with data, its first field
+ * as a number (XUd) or the data's text as a labelled value (XUt). */
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
@@ -441,8 +472,43 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct emu_thread *t = &e->th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
-	out(e, t, x, V_USER, ev_field(in, 0, ev) + 1);
+	int64_t rt = ev_field(in, 0, ev);
+	out(e, t, x, V_USER, rt + 1);
 	x->clear = 1;
+	if (ev->val == 'd')
+		kept_out(e, m, t, 0, ev_field(in, 2, ev));
+	else if (ev->val == 't')
+		kept_out(e, m, t, 2, texts_id(&m->utexts, str_field(in, 2, ev)));
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, (int32_t) (MSG_OP_USER_REC - (rt > 2000000000 ? 2000000000 : rt)), -1, 0);
+	return 0;
+}
+
+/* XM.: a -7 message, its text a labelled value. */
+int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	struct mstate *m = ms(e);
+	struct emu_thread *t = &e->th[ev->stream->index];
+	punctual_reset(e, t, &m->th[ev->stream->index]);
+	kept_out(e, m, t, 1, texts_id(&m->msgs, str_field(in, 1, ev)));
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, MSG_OP_MESSAGE, -1, 0);
+	return 0;
+}
+
+/* XBp, XBq, XBe: a subset defined; value -id, labelled by its members. */
+int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	struct mstate *m = ms(e);
+	struct emu_thread *t = &e->th[ev->stream->index];
+	punctual_reset(e, t, &m->th[ev->stream->index]);
+	int kind = ev->val == 'p' ? 0 : ev->val == 'q' ? 1 : 2;
+	int64_t id = ev_field(in, 0, ev);
+	char *label = weft_xasprintf("subset %lld: %s", (long long) id, str_field(in, 2, ev));
+	texts_set(&m->subs[kind], -id, label);
+	free(label);
+	kept_out(e, m, t, 3 + kind, -id);
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, -201 - kind, -1, 0);
 	return 0;
 }
 
@@ -490,6 +556,16 @@ int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 
 void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
 {
+	static const char *const kept[] = {"processor subset defined", "process subset defined",
+					   "event type subset defined"};
+	if (op <= MSG_OP_USER_REC) {
+		snprintf(buf, (size_t) n, "user record %d", MSG_OP_USER_REC - op);
+		return;
+	}
+	if (op == MSG_OP_MESSAGE || (op <= -201 && op >= -203)) {
+		snprintf(buf, (size_t) n, "%s", op == MSG_OP_MESSAGE ? "message" : kept[-201 - op]);
+		return;
+	}
 	if (op >= 0) {
 		const struct weft_mark_type *mk = &e->tr.sys.marks[0];
 		for (int i = 0; mk->defined && i < mk->nlabels; i++)
@@ -562,7 +638,15 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 		if (ty == MSG_T_USER_REC)
 			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
 	}
-	(void) m;
+	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
+	for (int k = 0; k < 6; k++) {
+		if (!(m->kseen >> k & 1))
+			continue;
+		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", MSG_T_USER_VAL + k, kept_label[k]);
+		if (named[k])
+			texts_pcf(named[k], b);
+		sb_printf(b, "\n\n");
+	}
 }
 
 void msg_free(struct emu *e)
@@ -583,6 +667,10 @@ void msg_free(struct emu *e)
 	free(m->th);
 	free(m->by_proc_v);
 	free(m->by_proc_k);
+	texts_free(&m->msgs);
+	texts_free(&m->utexts);
+	for (int k = 0; k < 3; k++)
+		texts_free(&m->subs[k]);
 	free(m);
 	e->mstate['X' - 0x21] = NULL;
 }

@@ -23,8 +23,16 @@ enum {
 	MSG_T_RECV_SIZE = 1044, MSG_T_RECV_TAG = 1045, MSG_T_RECV_FROM = 1046,
 	MSG_T_MARK = 1047,  /* PICL mark, event type negated (user types: type + 1) */
 	/* 1048-1050: unused (PICL file I/O is in the fileio model) */
-	MSG_T_USER_REC = 1051 /* user record: record type + 1 */
+	MSG_T_USER_REC = 1051, /* user record: record type + 1 */
+	MSG_T_USER_VAL = 1052, /* its first data field, in 10^-9 units */
+	MSG_T_MESSAGE = 1053,  /* -7 message: its text's value (.pcf) */
+	MSG_T_USER_TEXT = 1054, /* user record data that is no number: its text's value */
+	MSG_T_SUBSET = 1055    /* 1055-1057: processor, process, event type subset defined: -id */
 };
+
+/* weft stats operations of kept records (msg_op_label): PICL's record types
+ * for messages and subsets; user record type R is MSG_OP_USER_REC - R. */
+enum { MSG_OP_MESSAGE = -7, MSG_OP_USER_REC = -100000 };
 
 int msg_setup(struct emu *e, struct weft_err *err);
 int msg_finish(struct emu *e, struct weft_err *err);
@@ -36,6 +44,8 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 void msg_op_label(const struct emu *e, int32_t op, char *buf, int n);
 
 /* State value of a PICL system event type (0 if it has none). */

@@ -312,6 +312,9 @@ static void picl_reset(struct picl *p)
 	p->alias = NULL;
 	p->subset = NULL;
 	p->nalias = p->calias = p->nsubset = p->csubset = 0;
+	free(p->txt);
+	p->txt = NULL;
+	p->ntxt = p->ctxt = 0;
 	p->ts_digits = p->has_files = p->has_stats = 0;
 	p->nlater = p->nlater_more = 0;
 }

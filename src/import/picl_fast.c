@@ -2,7 +2,8 @@
  * without tokens: an event record (-2, -3, -4) or a user record (>= 0) of
  * one processor, a plain decimal timestamp (at most 9 integer and 9
  * fraction digits, no exponent), and no data or integer data under
- * descriptor code 2 or 3 (not redefined by a -6 record). It stores exactly
+ * descriptor code 2 or 3 (not redefined by a -6 record; user records only
+ * without data). It stores exactly
  * what picl_new_line would; anything else (quotes, other records, odd
  * numbers, errors, a '\\' continuing the line) is left to picl_new_line,
  * which alone reports errors. Every scan stops at the line's '\n' (the
@@ -200,6 +201,8 @@ static inline const char *plain_line(struct orec *o, const char *s, unsigned ali
 	    o->proc > HOST || !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
 		return NULL;
 	o->a = o->b = o->c = -1;
+	if (nd > 0 && rt >= 0)
+		return NULL; /* a user record's data is kept as text: picl_new_line */
 	if (nd > 0) {
 		int32_t code, v;
 		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (alias >> (code - 2) & 1) ||

@@ -1,6 +1,7 @@
 /* picl_files: PICL file I/O records (-201 open, -202 close, -221 write,
  * -251 read; seed Table 9) as events of the fileio model (F). File names
- * become file ids (1, 2, ... in order of first appearance in the log);
+ * become file ids (1, 2, ... in order of first appearance in the log),
+ * each open naming its file first (FN.);
  * entries and exits are paired per processor before writing, because each
  * end needs data the other has: a read's length and descriptor are on its
  * exit, a close's descriptor on its entry, an open's name on its entry and
@@ -79,8 +80,19 @@ static void ev_request(struct ovni_writer *w, const char *mcv, uint64_t clk, int
 	ow_event(w, mcv, clk, pl, sizeof(pl));
 }
 
-static void ev_open(struct ovni_writer *w, uint64_t clk, int32_t fd, int32_t file)
+static void ev_open(const struct picl *p, struct ovni_writer *w, uint64_t clk, int32_t fd, int32_t file)
 {
+	if (file >= 1 && file <= p->nfile) { /* its name first (FN.: file id, name) */
+		const char *name = p->file[file - 1];
+		size_t n = strlen(name);
+		if (n > PICL_TEXT_MAX)
+			n = PICL_TEXT_MAX;
+		uint8_t b[4 + PICL_TEXT_MAX + 1];
+		memcpy(b, &file, 4);
+		memcpy(b + 4, name, n);
+		b[4 + n] = 0;
+		ow_jumbo_fixed(w, ow_jumbo_head("FN."), clk, b, (uint32_t) (4 + n + 1));
+	}
 	int32_t pl[3] = {fd, file, 0};
 	ow_event(w, "FO.", clk, pl, sizeof(pl));
 }
@@ -94,17 +106,17 @@ static void ev_close(struct ovni_writer *w, uint64_t clk, int32_t fd)
 	ow_event(w, "FC.", clk, pl, sizeof(pl));
 }
 
-void picl_file_event(struct ovni_writer *w, const struct orec *r, uint64_t clk)
+void picl_file_event(const struct picl *p, struct ovni_writer *w, const struct orec *r, uint64_t clk)
 {
 	int entry = r->kind == K_ENTRY || r->kind == K_MARK, exit = r->kind == K_EXIT || r->kind == K_MARK;
 	switch (r->type) {
 	case -201:
 		if (r->kind == K_MARK)
-			ev_open(w, clk, -1, r->a);
+			ev_open(p, w, clk, -1, r->a);
 		else if (entry)
 			ow_event(w, "Fo[", clk, NULL, 0);
 		else {
-			ev_open(w, clk, r->a, r->b);
+			ev_open(p, w, clk, r->a, r->b);
 			ow_event(w, "Fo]", clk, NULL, 0);
 		}
 		break;

@@ -5,7 +5,8 @@
  * for plain numeric lines in picl_fast.c; picl_old.c reads old-format lines
  * and turns calls into entries and exits; picl_write.c writes the records as
  * one ovni stream per processor; picl_par.c reads the plain lines of a large
- * log ahead on a second thread.
+ * log ahead on a second thread; picl_text.c holds the texts of the records
+ * kept beside the timeline (user record data, -7 messages).
  *
  * Records are written as they are read while the log is sorted (batches of
  * PICL_BATCH records), so memory stays flat. A log found unsorted before
@@ -28,12 +29,20 @@
 #define PICL_BATCH 2048 /* records written at a time while the log is sorted */
 #define PICL_RESTART 1  /* the log was found unsorted: read it again, holding every record */
 
-enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT };
+/* K_USER: a user record (a its record type; when sub is 'd', b and c the
+ * offset (low, high) of its data in p->txt: an i64 value, then the text).
+ * K_TEXT: a -7 message (b and c the offset of its text). K_SUBSET: a -201/-202/-203 record
+ * (a its index in p->subset). K_TEXT and K_SUBSET of a global processor
+ * id have proc PICL_ALL. */
+enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT, K_TEXT, K_SUBSET };
+#define PICL_ALL (-1) /* orec.proc of a record for every processor */
+#define PICL_TEXT_MAX 32000 /* bytes of a kept text (longer ones are cut) */
+#define PICL_NO_VALUE INT64_MIN /* a user record's first data field is no number */
 
 struct orec {
 	int64_t t;     /* ns */
 	uint32_t line, seq;
-	int32_t proc;  /* 0..32767 */
+	int32_t proc;  /* 0..32767, or PICL_ALL */
 	uint8_t kind;
 	uint8_t sub;   /* K_STAT: 't', 'c' or 'v' (-101, -102, -103) */
 	uint8_t digits; /* K_STAT time: decimals of the value */
@@ -98,6 +107,9 @@ struct picl {
 	int nalias, calias;
 	struct picl_subset *subset; /* -201/-202/-203 records */
 	int nsubset, csubset;
+	char *txt;       /* texts of the records held (K_USER data, K_TEXT), NUL-ended;
+			  * emptied when no record is held */
+	size_t ntxt, ctxt;
 	struct weft_err *err;
 };
 
@@ -157,6 +169,22 @@ static inline void picl_set_kind(struct picl *p, struct orec *o, int64_t rt)
 	}
 }
 void picl_add_label(struct picl *p, int64_t value, const char *s, size_t n);
+/* Keep `n` bytes at s (at most PICL_TEXT_MAX) after `pre` bytes at pre
+ * (NULL: none) in p->txt, NUL-ended; returns the offset of pre. */
+size_t picl_text_add(struct picl *p, const void *pre, size_t npre, const char *s, size_t n);
+static inline void picl_set_off(struct orec *o, size_t off)
+{
+	o->b = (int32_t) (uint32_t) ((uint64_t) off & 0xffffffffu);
+	o->c = (int32_t) (uint32_t) ((uint64_t) off >> 32);
+}
+static inline size_t picl_off(const struct orec *o)
+{
+	return (size_t) ((uint64_t) (uint32_t) o->b | (uint64_t) (uint32_t) o->c << 32);
+}
+/* The data of the tokens from `first` to the end as one text: the bytes
+ * from the first token's start to the last's end, one pair of enclosing
+ * quotes removed. */
+void picl_data_text(const struct picl *p, int first, const char **s, size_t *n);
 
 /* Split [s, e) at white space; a token starting with '"' runs to the next
  * '"'. Returns -1 on an unterminated quote. */
@@ -215,7 +243,7 @@ int32_t picl_file_id(struct picl *p, const char *s, size_t n);
  * p->r[0..n)). */
 void picl_files_pair(struct picl *p);
 /* The fileio events of one file I/O entry, exit or mark. */
-void picl_file_event(struct ovni_writer *w, const struct orec *r, uint64_t clk);
+void picl_file_event(const struct picl *p, struct ovni_writer *w, const struct orec *r, uint64_t clk);
 void picl_file_close(struct ovni_writer *w, int32_t type, uint64_t clk);
 
 /* Writing (picl_write.c). picl_write_batch (new-format records, read in

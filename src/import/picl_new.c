@@ -100,6 +100,26 @@ static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int
 	return 0;
 }
 
+/* A record weft keeps beside the timeline (K_TEXT, K_SUBSET; `a` its
+ * datum): on its processor's stream, or on every stream when its
+ * processor id is global (-1 or below). */
+static struct orec *kept_record(struct picl *p, unsigned line, int kind, int64_t t, int64_t proc, int64_t et,
+				 int32_t a)
+{
+	int32_t pr = PICL_ALL;
+	if (proc >= 0 && new_proc(p, line, proc, &pr))
+		return NULL;
+	struct orec *o = picl_add(p);
+	o->t = t;
+	o->line = line;
+	o->proc = pr;
+	o->kind = (uint8_t) kind;
+	o->type = (int32_t) et;
+	o->a = a;
+	o->b = o->c = 0;
+	return o;
+}
+
 int picl_new_line(struct picl *p, unsigned line)
 {
 	int64_t rt, et, proc, process, nd;
@@ -193,11 +213,28 @@ int picl_new_line(struct picl *p, unsigned line)
 	}
 	if (rt <= -101 && rt >= -103)
 		return stat_line(p, line, rt, et, t, proc, chars, first);
+	if (rt >= -203 && rt <= -201 && !chars) {
+		if (picl_subset_add(p, line, rt, first))
+			return -1;
+		return kept_record(p, line, K_SUBSET, t, proc, et, p->nsubset - 1) ? 0 : -1;
+	}
 	if (rt >= -203 && rt <= -201)
 		return chars ? (picl_warn(p, line, "subset record with character data: skipped", NULL), 0)
 			     : picl_subset_add(p, line, rt, first);
-	if (rt == -7 || rt <= -101)
-		return 0; /* messages: not on the timeline */
+	if (rt == -7) {
+		if (nd == 0)
+			return 0; /* an empty message */
+		struct orec *o = kept_record(p, line, K_TEXT, t, proc, et, 0);
+		if (!o)
+			return -1;
+		const char *s;
+		size_t n;
+		picl_data_text(p, first, &s, &n);
+		picl_set_off(o, picl_text_add(p, NULL, 0, s, n));
+		return 0;
+	}
+	if (rt <= -101)
+		return 0;
 	if (rt != -2 && rt != -3 && rt != -4 && rt < 0) {
 		picl_warn(p, line, "unknown system record type: skipped", NULL);
 		return 0;
@@ -222,6 +259,16 @@ int picl_new_line(struct picl *p, unsigned line)
 			*dv[k] = (int32_t) v;
 	}
 	picl_set_kind(p, o, rt);
+	if (o->kind == K_USER && nd > 0) { /* its data: the text, and the first field as a number */
+		const char *s;
+		size_t n;
+		int64_t v = PICL_NO_VALUE;
+		if (chars || picl_tok_seconds(&p->tk[first], &v))
+			v = PICL_NO_VALUE;
+		picl_data_text(p, first, &s, &n);
+		o->sub = 'd';
+		picl_set_off(o, picl_text_add(p, &v, sizeof(v), s, n));
+	}
 	if (o->kind != K_USER && o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
 			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
 		if (*s == '"' && e > s + 1 && e[-1] == '"')

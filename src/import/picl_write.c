@@ -29,10 +29,23 @@ struct used_marks {
 	int64_t *order;
 };
 
+/* A record of every processor (a global -7 or subset record) written
+ * already: a stream opened later gets it at its start. */
+struct glob {
+	uint8_t kind;
+	int32_t type, a;
+	char *text;          /* K_TEXT */
+};
+
 struct picl_out {
 	struct pstream **st; /* by processor id */
-	int64_t t0;          /* time of the first record written (the earliest) */
+	int64_t t0;          /* time of the first record of a processor (the earliest) */
+	int t0_set;
 	struct used_marks used;
+	struct glob *glob;
+	int nglob, cglob;
+	uint8_t *jbuf;       /* a jumbo event's data being built */
+	size_t cjbuf;
 };
 
 static int cmp_orec(const void *a, const void *b)
@@ -180,9 +193,99 @@ static void json_str(struct strbuf *b, const char *s)
 	sb_printf(b, "\"");
 }
 
-static struct pstream *open_stream(struct picl_out *o, int32_t proc, const char *outdir, uint64_t clk,
-				   struct weft_err *err)
+/* ---- kept records: texts and subsets -------------------------------------- */
+
+static uint8_t *jbuf(struct picl_out *o, size_t n)
 {
+	if (n > o->cjbuf) {
+		o->cjbuf = n + 256;
+		o->jbuf = weft_xrealloc(o->jbuf, o->cjbuf);
+	}
+	return o->jbuf;
+}
+
+/* A jumbo event of `fixed` bytes of integers, then the text s (a str). */
+static void jumbo_str(struct picl_out *o, struct pstream *s, const char *mcv, uint64_t clk, const void *fixed,
+		      size_t nfixed, const char *text, size_t ntext)
+{
+	if (ntext > PICL_TEXT_MAX) /* the stream's buffer holds any event up to this */
+		ntext = PICL_TEXT_MAX;
+	uint8_t *b = jbuf(o, nfixed + ntext + 1);
+	memcpy(b, fixed, nfixed);
+	memcpy(b + nfixed, text, ntext);
+	b[nfixed + ntext] = 0;
+	ow_jumbo_fixed(&s->w, ow_jumbo_head(mcv), clk, b, (uint32_t) (nfixed + ntext + 1));
+}
+
+/* A -7 message (models/msg/events.c XM.). */
+static void text_ev(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t type, const char *text)
+{
+	jumbo_str(o, s, "XM.", clk, &type, sizeof(type), text, strlen(text));
+}
+
+/* A subset definition (XBp, XBq, XBe): id, member count, members as text. */
+static void subset_ev(struct picl *p, struct pstream *s, uint64_t clk, int32_t index)
+{
+	const struct picl_subset *sub = &p->subset[index];
+	struct strbuf m = {0};
+	for (int k = 0; k < sub->n; k++)
+		sb_printf(&m, "%s%lld", k ? " " : "", (long long) sub->m[k]);
+	int32_t fixed[2] = {(int32_t) sub->id, sub->n};
+	static const char *const mcv[3] = {"XBp", "XBq", "XBe"};
+	jumbo_str(p->out, s, mcv[sub->kind], clk, fixed, sizeof(fixed), m.s ? m.s : "", m.len);
+	sb_free(&m);
+}
+
+static void glob_ev(struct picl *p, struct pstream *s, uint64_t clk, const struct glob *g)
+{
+	if (g->kind == K_TEXT)
+		text_ev(p->out, s, clk, g->type, g->text);
+	else
+		subset_ev(p, s, clk, g->a);
+}
+
+/* A global record: on every stream open now, and remembered for those
+ * opened later. */
+static void glob_record(struct picl *p, const struct orec *r, uint64_t clk)
+{
+	struct picl_out *o = p->out;
+	if (o->nglob == o->cglob) {
+		o->cglob = o->cglob ? 2 * o->cglob : 8;
+		o->glob = weft_xrealloc(o->glob, (size_t) o->cglob * sizeof(*o->glob));
+	}
+	struct glob *g = &o->glob[o->nglob++];
+	g->kind = r->kind;
+	g->type = r->type;
+	g->a = r->a;
+	g->text = r->kind == K_TEXT ? weft_xasprintf("%s", p->txt + picl_off(r)) : NULL;
+	for (int pr = 0; pr < NPROC_IDS; pr++)
+		if (o->st[pr]) {
+			glob_ev(p, o->st[pr], clk, g);
+			o->st[pr]->last = clk;
+		}
+}
+
+/* A user record with data: record type, event type, then (XUd) the first
+ * data field in 10^-9 units, or (XUt, when it is no number) nothing, and
+ * the data as text. */
+static void user_data_ev(struct picl *p, struct pstream *s, uint64_t clk, const struct orec *r)
+{
+	const char *d = p->txt + picl_off(r);
+	uint8_t fixed[16];
+	int32_t rt = r->a, ty = r->type;
+	int64_t v;
+	memcpy(fixed, &rt, 4);
+	memcpy(fixed + 4, &ty, 4);
+	memcpy(&v, d, 8); /* as picl_new_line stored it */
+	memcpy(fixed + 8, &v, 8);
+	int num = v != PICL_NO_VALUE;
+	jumbo_str(p->out, s, num ? "XUd" : "XUt", clk, fixed, num ? 16 : 8, d + 8, strlen(d + 8));
+}
+
+static struct pstream *open_stream(struct picl *p, int32_t proc, const char *outdir, uint64_t clk)
+{
+	struct picl_out *o = p->out;
+	struct weft_err *err = p->err;
 	struct pstream *s = weft_xcalloc(1, sizeof(*s));
 	long long id = (long long) proc + 1;
 	if (proc == HOST)
@@ -200,6 +303,8 @@ static struct pstream *open_stream(struct picl_out *o, int32_t proc, const char 
 	memcpy(pl, &cpu, 4);
 	memcpy(pl + 4, &creator, 4);
 	ow_event_mcv(&s->w, "OHx", clk, pl, 16);
+	for (int k = 0; k < o->nglob; k++)
+		glob_ev(p, s, clk, &o->glob[k]);
 	return s;
 }
 
@@ -210,21 +315,30 @@ static int write_records(struct picl *p, const char *outdir)
 	if (!o) {
 		o = p->out = weft_xcalloc(1, sizeof(*o));
 		o->st = weft_xcalloc(NPROC_IDS, sizeof(*o->st));
-		o->t0 = p->n ? p->r[0].t : 0;
 	}
-	int64_t t0 = o->t0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct orec *r = &p->r[i];
-		uint64_t clk = (uint64_t) (r->t - t0) + 1;
+		if (__builtin_expect(r->proc == PICL_ALL, 0)) {
+			/* definitions before every processor's first record (as
+			 * PICL puts header records) do not move the origin: they
+			 * come at each stream's start */
+			glob_record(p, r, o->t0_set && r->t > o->t0 ? (uint64_t) (r->t - o->t0) + 1 : 1);
+			continue;
+		}
+		if (__builtin_expect(!o->t0_set, 0)) {
+			o->t0 = r->t;
+			o->t0_set = 1;
+		}
+		uint64_t clk = (uint64_t) (r->t - o->t0) + 1;
 		struct pstream *s = o->st[r->proc];
-		if (__builtin_expect(!s, 0) && !(s = open_stream(o, r->proc, outdir, clk, p->err)))
+		if (__builtin_expect(!s, 0) && !(s = open_stream(p, r->proc, outdir, clk)))
 			return -1;
 		s->last = clk;
 		switch (r->kind) {
 		case K_ENTRY:
 			push(&s->sys, &s->nsys, &s->csys, r->type);
 			if (picl_is_file(r->type))
-				picl_file_event(&s->w, r, clk);
+				picl_file_event(p, &s->w, r, clk);
 			else
 				xev(s, call_mcv(1, r->type), clk, r->type, r->a, r->b, r->c);
 			break;
@@ -234,21 +348,31 @@ static int write_records(struct picl *p, const char *outdir)
 				break;
 			}
 			if (picl_is_file(r->type))
-				picl_file_event(&s->w, r, clk);
+				picl_file_event(p, &s->w, r, clk);
 			else
 				xev(s, call_mcv(0, r->type), clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_MARK:
 			if (picl_is_file(r->type))
-				picl_file_event(&s->w, r, clk);
+				picl_file_event(p, &s->w, r, clk);
 			else
 				xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_USER: {
+			if (r->sub == 'd') {
+				user_data_ev(p, s, clk, r);
+				break;
+			}
 			int32_t pl[2] = {r->a, r->type};
 			ow_event_mcv(&s->w, "XU.", clk, pl, sizeof(pl));
 			break;
 		}
+		case K_TEXT:
+			text_ev(o, s, clk, r->type, p->txt + picl_off(r));
+			break;
+		case K_SUBSET:
+			subset_ev(p, s, clk, r->a);
+			break;
 		case K_UBEGIN:
 			used_add(&o->used, mark_value(r->type));
 			push(&s->usr, &s->nusr, &s->cusr, r->type);
@@ -301,6 +425,7 @@ static int write_records(struct picl *p, const char *outdir)
 		p->last = p->r[p->n - 1];
 	p->nwritten += p->n;
 	p->n = 0;
+	p->ntxt = 0; /* no record points into the texts any more */
 	return 0;
 }
 
@@ -378,10 +503,17 @@ static int finish_streams(struct picl *p)
 	int rc = 0;
 	/* loom names padded to the widest processor number: ovni orders looms
 	 * by name (strcmp), so picl.10 would come before picl.2 */
-	int width = 1;
-	for (int pr = 0; pr < NPROC_IDS; pr++)
+	int width = 1, nst = 0;
+	for (int pr = 0; pr < NPROC_IDS; pr++) {
+		nst += o->st[pr] != NULL;
 		if (o->st[pr] && pr != HOST)
 			width = snprintf(NULL, 0, "%d", pr);
+	}
+	if (nst == 0) { /* only records of every processor */
+		sb_free(&labels);
+		return weft_fail(err, WEFT_EINPUT, "%s: no event record of any processor: nothing to import",
+				 p->path);
+	}
 	for (int pr = 0; pr < NPROC_IDS && rc == 0; pr++) {
 		struct pstream *s = o->st[pr];
 		if (!s)
@@ -473,6 +605,10 @@ static int close_streams(struct picl *p, struct weft_err *err)
 		free(s);
 	}
 	free(o->st);
+	for (int k = 0; k < o->nglob; k++)
+		free(o->glob[k].text);
+	free(o->glob);
+	free(o->jbuf);
 	free(o->used.set);
 	free(o->used.order);
 	free(o);

@@ -138,9 +138,94 @@ if emu files; then
 	expect "files requires fileio" "$("$WEFT" import picl "$fx/files.trf" -o "$tmp/files-imp" >/dev/null 2>&1 &&
 		grep -c '"fileio": "1.0.0"' "$tmp/files-imp/loom.picl.0/proc.1/thread.1/stream.json")" 1
 	expect "files events" "$("$WEFT" top "$tmp/files-imp" | awk '$1 ~ /^F..$/ {printf "%s=%s ", $1, $2}' | tr ' ' '\n' | sort | tr '\n' ' ')" \
-		"FC.=1 FD.=3 FO.=1 FR[=1 FR]=1 FW[=2 FW]=2 Fc[=1 Fc]=1 Fo[=1 Fo]=1 "
+		"FC.=1 FD.=3 FN.=1 FO.=1 FR[=1 FR]=1 FW[=2 FW]=2 Fc[=1 Fc]=1 Fo[=1 Fo]=1 "
 	expect "files pcf" "$(grep -c '^0 1071 File I/O: bytes written$' "$tmp/files/thread.pcf")" 1
 fi
+
+# kept records (doc/formats/legacy.md §2.4, item 9): user record data
+# (Table 20's 0.000124), -7 messages, file names of -201 opens, subset
+# definitions (-201, -202, -203; global ones on every processor) reach dump,
+# query, the .pcf and weft stats
+expect "table20 user record values" "$("$WEFT" dump "$fx/table20.trf" | grep ' XUd ')" \
+"715671001 XUd picl.6/7/7 writes user record 0 of event 0 with data \"0.000124\" (first field: 124000 x 1e-9)
+717007001 XUd picl.6/7/7 writes user record 0 of event 1 with data \"0.000410\" (first field: 410000 x 1e-9)"
+if emu table20; then
+	expect "table20 user record values prv" "$(grep -o '1051:1:1052:[0-9]*' "$tmp/table20/thread.prv" | tr '\n' ' ')" \
+		"1051:1:1052:124000 1051:1:1052:410000 "
+fi
+expect "kept dump" "$("$WEFT" dump "$fx/kept.trf" | grep -E ' (XU[dt]|XM\.|XB.|FN\.) ')" \
+'1 XBe picl.0/1/1 defines event type subset -2001 of 2: "-21 -52"
+1 XBp picl.0/1/1 defines processor subset -3001 of 2: "0 1"
+1 XBe picl.1/2/2 defines event type subset -2001 of 2: "-21 -52"
+1 XBp picl.1/2/2 defines processor subset -3001 of 2: "0 1"
+2001 XM. picl.0/1/1 writes message "checkpoint \x22A\x22 reached" (event -1)
+22001 FN. picl.0/1/1 names file 1 "out.dat"
+41001 XUd picl.0/1/1 writes user record 0 of event 0 with data "0.000124" (first field: 124000 x 1e-9)
+42001 XUd picl.1/2/2 writes user record 3 of event 0 with data "7 -8" (first field: 7000000000 x 1e-9)
+43001 XUt picl.1/2/2 writes user record 4 of event 0 with data "phase two"
+50001 XM. picl.0/1/1 writes message "all processors: done" (event -1)
+50001 XM. picl.1/2/2 writes message "all processors: done" (event -1)'
+expect "kept query" "$("$WEFT" query "$fx/kept.trf" 'u: when value = 124000 do current(rtype, data)' \
+	'm: when text contains "done" do count' 'f: when name = "out.dat" do current(file)' \
+	'e: when mcv = XBe and members contains "-52" do current(id)' 2>&1)" \
+"e: id=-2001
+e: id=-2001
+f: file=1
+u: rtype=0 data=0.000124
+m: count 2"
+if emu kept; then
+	# the blocks of the kept types and the file names, as written
+	expect "kept pcf" "$(awk '/^0 (105[2-7]|1072) / { on = 1 } on && /^$/ { on = 0 } on' "$tmp/kept/thread.pcf")" \
+'0 1072 File I/O: file id
+VALUES
+1 out.dat
+0 1052 PICL user record value (first data field, 10^-9 units)
+0 1053 PICL message
+VALUES
+1 checkpoint "A" reached
+2 all processors: done
+0 1054 PICL user record data
+VALUES
+1 phase two
+0 1055 PICL processor subset defined (-id)
+VALUES
+3001 subset -3001: 0 1
+0 1057 PICL event type subset defined (-id)
+VALUES
+2001 subset -2001: -21 -52'
+	expect "kept prv" "$(grep -oE '(105[2-7]|1072):-?[0-9]+' "$tmp/kept/thread.prv" | tr '\n' ' ')" \
+		"1057:2001 1055:3001 1057:2001 1055:3001 1053:1 1072:1 1072:1 1052:124000 1052:7000000000 1054:1 1053:2 1053:2 "
+fi
+expect "kept stats" "$("$WEFT" stats -q "$fx/kept.trf" | awk '$2 == "msg" && $3 == "op" && $4 == "-" && !/tracing|user event/ {
+	$1 = $1; print }')" \
+"picl.0/1/1 msg op - message [-7] 0.000000000 2 -
+picl.0/1/1 msg op - processor subset defined [-201] 0.000000000 1 -
+picl.0/1/1 msg op - event type subset defined [-203] 0.000000000 1 -
+picl.0/1/1 msg op - user record 0 [-100000] 0.000000000 1 -
+picl.1/2/2 msg op - message [-7] 0.000000000 1 -
+picl.1/2/2 msg op - processor subset defined [-201] 0.000000000 1 -
+picl.1/2/2 msg op - event type subset defined [-203] 0.000000000 1 -
+picl.1/2/2 msg op - user record 3 [-100003] 0.000000000 1 -
+picl.1/2/2 msg op - user record 4 [-100004] 0.000000000 1 -"
+# a file opened without a name beside one with a name: every file id gets a
+# label (weft check wants one for each value of a type with VALUES)
+printf -- '-3 -901 0.0 0 0 0\n-3 -201 0.1 0 0 1 1 "a.dat"\n-4 -201 0.2 0 0 1 2 5\n-3 -201 0.3 0 0 0
+-4 -201 0.4 0 0 1 2 6\n-3 -221 0.5 0 0 2 2 10 6\n-4 -221 0.6 0 0 0\n-4 -901 0.7 0 0 0\n' >"$tmp/noname.trf"
+rm -rf "$tmp/noname"
+if "$WEFT" emu -q -o "$tmp/noname" "$tmp/noname.trf" 2>"$tmp/err" && "$WEFT" check -q "$tmp/noname/thread.prv" >"$tmp/chk" 2>&1
+then
+	expect "file without a name labelled" "$(sed -n '/^0 1072 /,/^$/p' "$tmp/noname/thread.pcf" | tr '\n' '|')" \
+		"0 1072 File I/O: file id|VALUES|1 a.dat|-1 no name||"
+else
+	fail "file without a name" "$(head -3 "$tmp/err" "$tmp/chk")"
+fi
+# the same records read unsorted (grouped by processor: read again, held
+# whole) give the same streams
+sort -s -n -k4,4 "$fx/kept.trf" >"$tmp/kept-byproc.trf"
+rm -rf "$tmp/kept-imp" "$tmp/kept-byproc"
+"$WEFT" import picl "$fx/kept.trf" -o "$tmp/kept-imp" >/dev/null 2>&1
+"$WEFT" import picl "$tmp/kept-byproc.trf" -o "$tmp/kept-byproc" >/dev/null 2>&1
+expect "kept unsorted, same streams" "$(diff -r "$tmp/kept-imp" "$tmp/kept-byproc" >/dev/null 2>&1 && echo same)" same
 
 # scoped -6 aliases: code 9 for event -21 everywhere (one field of 3
 # integers), code 8 two integers per field on the processors of subset -7
@@ -247,6 +332,8 @@ bad oldfields '1 0 0 0 0 0 0
 
 bad subset '-201 -1 0.0 -1 -1 2 2 3 1
 -3 -901 0.0 0 0 0' '1: field 8 (subset id): expected an integer below -1, found '\''3'\'''
+bad msgproc '-3 -901 0.0 0 0 0
+-7 -1 0.1 40000 0 1 0 hello' '2: field 4 (processor id): expected 0..32766 or the host 32767 (-1 and below are global), found '\''40000'\'''
 bad statpairs '-3 -901 0.0 0 0 0
 -101 -1 0.1 0 0 1 "%d%lf" -21' '2: data: expected 2 tokens (1 fields of 2), found 1'
 bad contend '-3 -901 0.0 0 0 0
