@@ -118,7 +118,7 @@ int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct 
 
 static int ok_char(char c)
 {
-	return c >= 0x21 && c <= 0x7e;
+	return c >= MCV_FIRST && c <= MCV_LAST;
 }
 
 int evtable_init(struct evtable *t, struct weft_err *e)
@@ -130,15 +130,15 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 		const struct weft_model_def *m = all[i];
 		if (m->nevents == 0)
 			continue;
-		struct evinfo **slots = weft_xcalloc(94 * 94, sizeof(*slots));
-		t->slots[m->id - 0x21] = slots;
+		struct evinfo **slots = weft_xcalloc(MCV_NCHARS * MCV_NCHARS, sizeof(*slots));
+		t->slots[mcv_index(m->id)] = slots;
 		for (int k = 0; k < m->nevents; k++) {
 			const struct weft_evdecl *d = &m->events[k];
 			if (strlen(d->mcv) != 3 || d->mcv[0] != m->id || !ok_char(d->mcv[1]) ||
 			    !ok_char(d->mcv[2]))
 				return weft_fail(e, WEFT_EINTERNAL, "model %c: bad MCV \"%s\" in its table",
 						 m->id, d->mcv);
-			struct evinfo **slot = &slots[(d->mcv[1] - 0x21) * 94 + (d->mcv[2] - 0x21)];
+			struct evinfo **slot = &slots[mcv_index(d->mcv[1]) * MCV_NCHARS + mcv_index(d->mcv[2])];
 			if (*slot)
 				return weft_fail(e, WEFT_EINTERNAL, "model %c: MCV %s listed twice", m->id,
 						 d->mcv);
@@ -153,10 +153,10 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 
 void evtable_free(struct evtable *t)
 {
-	for (int i = 0; i < 94; i++) {
+	for (int i = 0; i < MCV_NCHARS; i++) {
 		if (!t->slots[i])
 			continue;
-		for (int k = 0; k < 94 * 94; k++)
+		for (int k = 0; k < MCV_NCHARS * MCV_NCHARS; k++)
 			free(t->slots[i][k]);
 		free(t->slots[i]);
 	}
@@ -165,10 +165,10 @@ void evtable_free(struct evtable *t)
 
 void evtable_wrap(struct evtable *t, char model, weft_handler h)
 {
-	struct evinfo **slots = t->slots[model - 0x21];
+	struct evinfo **slots = t->slots[mcv_index(model)];
 	if (!slots)
 		return;
-	for (int k = 0; k < 94 * 94; k++)
+	for (int k = 0; k < MCV_NCHARS * MCV_NCHARS; k++)
 		if (slots[k] && slots[k]->handler) {
 			slots[k]->inner = slots[k]->handler;
 			slots[k]->handler = h;
@@ -177,8 +177,8 @@ void evtable_wrap(struct evtable *t, char model, weft_handler h)
 
 void evtable_default(struct evtable *t, weft_handler h)
 {
-	for (int m = 0; m < 94; m++)
-		for (int k = 0; t->slots[m] && k < 94 * 94; k++)
+	for (int m = 0; m < MCV_NCHARS; m++)
+		for (int k = 0; t->slots[m] && k < MCV_NCHARS * MCV_NCHARS; k++)
 			if (t->slots[m][k] && !t->slots[m][k]->handler)
 				t->slots[m][k]->handler = h;
 }

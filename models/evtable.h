@@ -49,8 +49,8 @@ struct evinfo {
 };
 
 struct evtable {
-	/* per model character (0x21..0x7e): NULL or 94*94 slots by (cat, val) */
-	struct evinfo **slots[94];
+	/* per model character (mcv_index): NULL or MCV_NCHARS^2 slots by (cat, val) */
+	struct evinfo **slots[MCV_NCHARS];
 };
 
 /* Compile every registered model's table. A malformed row is an internal
@@ -61,8 +61,8 @@ void evtable_free(struct evtable *t);
 static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t m, uint8_t c,
 						uint8_t v)
 {
-	struct evinfo **s = t->slots[m - 0x21];
-	return s ? s[(c - 0x21) * 94 + (v - 0x21)] : 0;
+	struct evinfo **s = t->slots[mcv_index(m)];
+	return s ? s[mcv_index(c) * MCV_NCHARS + mcv_index(v)] : 0;
 }
 
 /* For one run: every row of `model` that has a handler gets h instead, the

@@ -13,8 +13,9 @@
 
 #include <stdint.h>
 
+#include "event.h" /* MCV_NCHARS, mcv_index(): tables by model character */
+
 struct emu;
-struct weft_ev;
 struct evinfo;
 struct weft_err;
 

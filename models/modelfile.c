@@ -205,8 +205,8 @@ static int st_model(struct parser *p)
 {
 	if (p->have_model)
 		return fail(p, 1, "expected one 'model' line, found a second");
-	if (need_word(p, 1, "the model character") || p->t[1].len != 1 || p->t[1].s[0] < 0x21 ||
-	    p->t[1].s[0] > 0x7e)
+	if (need_word(p, 1, "the model character") || p->t[1].len != 1 || p->t[1].s[0] < MCV_FIRST ||
+	    p->t[1].s[0] > MCV_LAST)
 		return expected(p, 1, "the model character (one printable character)");
 	if (need_word(p, 2, "the model name"))
 		return -1;
@@ -390,7 +390,7 @@ static int chan_line(struct parser *p)
 
 static int ok_mcv_char(char c)
 {
-	return c >= 0x21 && c <= 0x7e && c != '"';
+	return c >= MCV_FIRST && c <= MCV_LAST && c != '"';
 }
 
 static int st_event(struct parser *p)

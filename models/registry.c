@@ -30,23 +30,23 @@ static const struct weft_model_def *const c_models[] = {
 
 static struct {
 	int ready;
-	const struct weft_model_def *by_id[94];
-	struct mf_model *file[94];  /* owned: the file models */
-	const struct weft_model_def *list[94];
+	const struct weft_model_def *by_id[MCV_NCHARS];
+	struct mf_model *file[MCV_NCHARS];  /* owned: the file models */
+	const struct weft_model_def *list[MCV_NCHARS];
 	int n;
 } reg;
 
 static void relist(void)
 {
 	reg.n = 0;
-	for (int i = 0; i < 94; i++)
+	for (int i = 0; i < MCV_NCHARS; i++)
 		if (reg.by_id[i])
 			reg.list[reg.n++] = reg.by_id[i];
 }
 
 static void put_file(struct mf_model *m)
 {
-	int i = m->def.id - 0x21;
+	int i = mcv_index(m->def.id);
 	mf_free(reg.file[i]);
 	reg.file[i] = m;
 	reg.by_id[i] = &m->def;
@@ -58,7 +58,7 @@ static void setup(void)
 		return;
 	reg.ready = 1;
 	for (size_t i = 0; i < sizeof(c_models) / sizeof(c_models[0]); i++)
-		reg.by_id[c_models[i]->id - 0x21] = c_models[i];
+		reg.by_id[mcv_index(c_models[i]->id)] = c_models[i];
 	for (int i = 0; i < weft_model_ntexts; i++) {
 		struct weft_err err = {0};
 		struct mf_model *m = mf_compile(weft_model_texts[i].path, weft_model_texts[i].text, &err);
@@ -78,8 +78,8 @@ int models_load(const char *path, struct weft_err *err)
 	struct mf_model *m = mf_load(path, err);
 	if (!m)
 		return -1;
-	const struct weft_model_def *old = reg.by_id[m->def.id - 0x21];
-	if (old && !reg.file[m->def.id - 0x21] && old->nevents) {
+	const struct weft_model_def *old = reg.by_id[mcv_index(m->def.id)];
+	if (old && !reg.file[mcv_index(m->def.id)] && old->nevents) {
 		weft_fail(err, WEFT_EINPUT, "%s: model %c (%s) is written in C in weft: a model file cannot "
 			  "replace it", path, m->def.id, old->name);
 		mf_free(m);
@@ -132,9 +132,9 @@ int model_all(const struct weft_model_def *const **out)
 const struct weft_model_def *model_by_id(char id)
 {
 	setup();
-	if (id < 0x21 || id > 0x7e)
+	if (id < MCV_FIRST || id > MCV_LAST)
 		return NULL;
-	return reg.by_id[id - 0x21];
+	return reg.by_id[mcv_index(id)];
 }
 
 const struct weft_model_def *model_by_name(const char *name)

@@ -75,7 +75,7 @@ struct af {
 
 static struct af *st(struct emu *e)
 {
-	return e->mstate['A' - 0x21];
+	return e->mstate[mcv_index('A')];
 }
 
 static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
@@ -141,7 +141,7 @@ static void rows(struct emu *e)
 		return;
 	a->rows_done = 1;
 	for (int i = 0; i < e->nth; i++)
-		if (e->th[i].sys->req['A' - 0x21])
+		if (e->th[i].sys->req[mcv_index('A')])
 			show(e, &e->th[i], i);
 }
 
@@ -455,7 +455,7 @@ int af_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct af *a = weft_xcalloc(1, sizeof(*a));
-	e->mstate['A' - 0x21] = a;
+	e->mstate[mcv_index('A')] = a;
 	e->thread_name = vao_agent_name;
 	a->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->ag));
 	a->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->shown));
@@ -523,5 +523,5 @@ void af_free(struct emu *e)
 	free(a->other_set);
 	free(a->other_time);
 	free(a);
-	e->mstate['A' - 0x21] = NULL;
+	e->mstate[mcv_index('A')] = NULL;
 }

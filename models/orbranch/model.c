@@ -94,7 +94,7 @@ struct ob {
 
 static struct ob *st(struct emu *e)
 {
-	return e->mstate['R' - 0x21];
+	return e->mstate[mcv_index('R')];
 }
 
 static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
@@ -160,7 +160,7 @@ static void rows(struct emu *e)
 		return;
 	o->rows_done = 1;
 	for (int i = 0; i < e->nth; i++)
-		if (e->th[i].sys->req['R' - 0x21])
+		if (e->th[i].sys->req[mcv_index('R')])
 			show(e, &e->th[i]);
 }
 
@@ -476,7 +476,7 @@ int orb_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct ob *o = weft_xcalloc(1, sizeof(*o));
-	e->mstate['R' - 0x21] = o;
+	e->mstate[mcv_index('R')] = o;
 	e->thread_name = vao_agent_name;
 	o->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->ag));
 	o->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->shown));
@@ -500,7 +500,7 @@ int orb_setup(struct emu *e, struct weft_err *err)
 	 * then the model that receives START_TIME (the flag's) takes them */
 	int andf = 0;
 	for (int i = 0; i < e->nth && !andf; i++)
-		andf = e->th[i].sys->req['A' - 0x21];
+		andf = e->th[i].sys->req[mcv_index('A')];
 	if (!andf)
 		e->state_owner = 'R';
 	return 0;
@@ -565,5 +565,5 @@ void orb_free(struct emu *e)
 	free(o->punct_time);
 	free(o->punct_set);
 	free(o);
-	e->mstate['R' - 0x21] = NULL;
+	e->mstate[mcv_index('R')] = NULL;
 }

@@ -25,12 +25,12 @@ struct ovni_slots {
 
 static inline int ts(const struct emu *e, int k)
 {
-	return ((const struct ovni_slots *) e->mstate['O' - 0x21])->t + k;
+	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->t + k;
 }
 
 static inline int cs(const struct emu *e, int k)
 {
-	return ((const struct ovni_slots *) e->mstate['O' - 0x21])->c + k;
+	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->c + k;
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -443,7 +443,7 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 	struct ovni_slots *sl = weft_xcalloc(1, sizeof(*sl));
 	sl->t = e->nslots[EMU_THREAD_FILE];
 	sl->c = e->nslots[EMU_CPU_FILE];
-	e->mstate['O' - 0x21] = sl;
+	e->mstate[mcv_index('O')] = sl;
 	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
 	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
 	emu_slot(e, EMU_THREAD_FILE, 2, "Thread: TID of the ACTIVE thread");
@@ -471,7 +471,7 @@ int ovni_finish(struct emu *e, struct weft_err *err)
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
 		e->ev = NULL;
-		if (!t->sys->req['O' - 0x21])
+		if (!t->sys->req[mcv_index('O')])
 			continue; /* an imported stream that does not use the ovni model */
 		if (t->state != TH_DEAD &&
 		    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) is %s at the end of the trace: "
@@ -550,6 +550,6 @@ void ovni_free(struct emu *e)
 		free(t->stack);
 		free(t->mark);
 	}
-	free(e->mstate['O' - 0x21]);
-	e->mstate['O' - 0x21] = NULL;
+	free(e->mstate[mcv_index('O')]);
+	e->mstate[mcv_index('O')] = NULL;
 }

@@ -28,7 +28,7 @@ int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
 		return 1;
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
-		if (!t->sys->req[model - 0x21])
+		if (!t->sys->req[mcv_index(model)])
 			continue;
 		struct weft_cpu *cpu;
 		int64_t phy = t->sys->tid - 1;

@@ -1,7 +1,7 @@
 /* check: validate Paraver traces (.prv or .prv.gz, with .pcf and .row).
  * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
  * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves
- * live in src/prv/check.c. */
+ * live in src/prv/check_*.c (check_int.h lists the parts). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

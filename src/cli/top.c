@@ -30,8 +30,9 @@ static const char top_help[] =
 	IMPORTOPTS_HELP
 	"  -h, --help   show this help\n";
 
-#define NCH 94
-#define MCV_INDEX(m, c, v) ((((size_t) (m) - 0x21) * NCH + ((c) - 0x21)) * NCH + ((v) - 0x21))
+/* one counter per possible MCV: NCH^3 of them */
+#define NCH MCV_NCHARS
+#define MCV_INDEX(m, c, v) (((size_t) mcv_index(m) * NCH + (size_t) mcv_index(c)) * NCH + (size_t) mcv_index(v))
 
 struct mcv_count {
 	uint64_t n;
@@ -132,8 +133,8 @@ int cmd_top(int argc, char **argv)
 	char line[128];
 	for (size_t i = 0; i < nz; i++) {
 		uint32_t x = list[i].idx;
-		snprintf(line, sizeof(line), "%c%c%c %10llu\n", (char) (x / (NCH * NCH) + 0x21),
-			 (char) (x / NCH % NCH + 0x21), (char) (x % NCH + 0x21),
+		snprintf(line, sizeof(line), "%c%c%c %10llu\n", mcv_char((int) (x / (NCH * NCH))),
+			 mcv_char((int) (x / NCH % NCH)), mcv_char((int) (x % NCH)),
 			 (unsigned long long) list[i].n);
 		ob_str(&o, line);
 	}
@@ -141,8 +142,8 @@ int cmd_top(int argc, char **argv)
 	for (int m = 0; m < NCH; m++) {
 		if (!per_model[m])
 			continue;
-		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
-		snprintf(line, sizeof(line), "%c %-10s %10llu\n", (char) (m + 0x21),
+		const struct weft_model_def *d = model_by_id(mcv_char(m));
+		snprintf(line, sizeof(line), "%c %-10s %10llu\n", mcv_char(m),
 			 d ? d->name : "(unknown)", (unsigned long long) per_model[m]);
 		ob_str(&o, line);
 	}

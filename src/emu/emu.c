@@ -81,11 +81,11 @@ static void thread_owners(struct emu *e)
 		return;
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];
-		if (t->sys->req[e->state_owner - 0x21])
+		if (t->sys->req[mcv_index(e->state_owner)])
 			continue;
 		for (int m = 0; m < e->nmodels && !t->owner; m++) {
 			const struct weft_model_def *d = e->model[m];
-			if (d->id != 'O' && t->sys->req[d->id - 0x21] && d->hooks->nstates)
+			if (d->id != 'O' && t->sys->req[mcv_index(d->id)] && d->hooks->nstates)
 				t->owner = d->id;
 		}
 		if (!t->owner)
@@ -127,7 +127,7 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
 				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
-	e->skipped[ev->model - 0x21]++;
+	e->skipped[mcv_index(ev->model)]++;
 	return 0;
 }
 
@@ -185,11 +185,11 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			continue;
 		int on = d->id == 'O' || (o->all_models && engine_file(d));
 		for (int t = 0; t < e->nth && !on; t++)
-			on = e->th[t].sys->req[d->id - 0x21];
+			on = e->th[t].sys->req[mcv_index(d->id)];
 		if (!on)
 			continue;
-		e->enabled[d->id - 0x21] = 1;
-		e->model_slot[d->id - 0x21] = (int8_t) e->nmodels;
+		e->enabled[mcv_index(d->id)] = 1;
+		e->model_slot[mcv_index(d->id)] = (int8_t) e->nmodels;
 		e->model[e->nmodels++] = d;
 	}
 	/* ovni's setup first: its Paraver slots are the first of each file
@@ -205,9 +205,9 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		}
 	/* this run's handlers: none is NULL, and what the event loop would
 	 * test per event is in them (see dispatch_slow for the order) */
-	for (int m = 0; m < 94; m++)
+	for (int m = 0; m < MCV_NCHARS; m++)
 		if (!e->enabled[m])
-			evtable_wrap(&e->tab, (char) (m + 0x21), not_required);
+			evtable_wrap(&e->tab, mcv_char(m), not_required);
 	if (e->guard_off_cpu)
 		evtable_wrap(&e->tab, 'O', guarded);
 	evtable_default(&e->tab, not_emulated);
@@ -221,12 +221,12 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 
 static void report_skipped(struct emu *e)
 {
-	for (int m = 0; m < 94; m++) {
+	for (int m = 0; m < MCV_NCHARS; m++) {
 		if (!e->skipped[m])
 			continue;
-		const struct weft_model_def *d = model_by_id((char) (m + 0x21));
+		const struct weft_model_def *d = model_by_id(mcv_char(m));
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
-			  (unsigned long long) e->skipped[m], m + 0x21, d ? d->name : "unknown",
+			  (unsigned long long) e->skipped[m], mcv_char(m), d ? d->name : "unknown",
 			  d && d->hooks ? "these events" : "it");
 	}
 }
@@ -239,7 +239,7 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 {
 	weft_handler h = in ? in->decl->handler : NULL; /* the row's own */
 	if (h) {
-		if (!e->enabled[ev->model - 0x21])
+		if (!e->enabled[mcv_index(ev->model)])
 			return not_required(e, ev, in, err);
 		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);

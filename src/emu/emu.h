@@ -29,6 +29,10 @@ enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_W
  * own rows show Dead). */
 enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
 
+/* Model states a thread remembers for queries (state.<model>), by
+ * e->model_slot: the models in use with a slot below this one. */
+#define EMU_MODEL_STATES 8
+
 struct emu_cpu;
 struct emu_thread;
 
@@ -94,7 +98,7 @@ struct emu_thread {
 	uint32_t shown_cpu;
 	enum th_state shown_state;
 	int marks_act;          /* tid and mark columns show its own (1) or zeros */
-	uint32_t model_state[8]; /* each emulated model's state, by e->model_slot */
+	uint32_t model_state[EMU_MODEL_STATES]; /* each emulated model's state, by e->model_slot */
 	uint8_t off_cpu;        /* the kernel took it off its CPU (KCO without KCI) */
 	char owner;             /* the model whose states its row shows; 0: e->state_owner */
 };
@@ -153,13 +157,14 @@ struct emu {
 	struct weft_ev *ev;     /* the event being handled */
 	uint64_t nerrors;       /* model errors turned into warnings */
 	struct pair_stats pairs; /* matched messages (pairs.h) */
-	uint64_t skipped[94];   /* events of models weft does not emulate */
+	/* tables by model character, at mcv_index(model) */
+	uint64_t skipped[MCV_NCHARS];  /* events of models weft does not emulate */
 	/* emulated models in use, in model-character order */
-	const struct weft_model_def *model[94];
+	const struct weft_model_def *model[MCV_NCHARS];
 	int nmodels;
-	int8_t model_slot[94];  /* model character -> index in model[], -1 if off */
-	uint8_t enabled[94];
-	void *mstate[94];       /* each emulated model's own state, by model character */
+	int8_t model_slot[MCV_NCHARS]; /* model character -> index in model[], -1 if off */
+	uint8_t enabled[MCV_NCHARS];
+	void *mstate[MCV_NCHARS];      /* each emulated model's own state */
 	/* observer called before each event is handled; nonzero pauses emu_run
 	 * after that event (emu_run again resumes) */
 	int (*on_event)(void *arg, const struct weft_ev *ev);
@@ -230,8 +235,8 @@ static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, u
  * (state.<model>), and shown in thread.prv when the model owns the states. */
 static inline void emu_model_state(struct emu *e, struct emu_thread *t, char model, uint32_t state)
 {
-	int k = e->model_slot[model - 0x21];
-	if (k >= 0 && k < 8)
+	int k = e->model_slot[mcv_index(model)];
+	if (k >= 0 && k < EMU_MODEL_STATES)
 		t->model_state[k] = state;
 	char owner = t->owner ? t->owner : e->state_owner;
 	if (owner == model)

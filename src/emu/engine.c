@@ -33,7 +33,7 @@ struct engine {
 	struct eng_chan *ch;
 	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
 	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
-	int base[94];          /* first channel of each model, by character */
+	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
 	int *cpu_ch;           /* channels CPU rows show */
 	int ncpu_ch;
 	int *state_ch;         /* channels thread rows show by thread state */
@@ -329,7 +329,7 @@ int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, 
 		 struct weft_err *err)
 {
 	struct engine *g = e->eng;
-	return apply(e, g, t, g->base[m->def.id - 0x21] + chan, op, v, err);
+	return apply(e, g, t, g->base[mcv_index(m->def.id)] + chan, op, v, err);
 }
 
 const char *engine_call_str(const struct engine_call *c, int arg, char *buf, size_t n)
@@ -389,7 +389,7 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		    ? !(t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING)
 		    : 0)
 		return guard_failed(e, t, m, err);
-	int base = g->base[ev->model - 0x21];
+	int base = g->base[mcv_index(ev->model)];
 	for (int i = 0; i < me->nact; i++) {
 		const struct mf_action *a = &me->act[i];
 		int rc;
@@ -478,7 +478,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		free(gn);
 		return -1;
 	}
-	int base = g->base[m->def.id - 0x21] = g->nch;
+	int base = g->base[mcv_index(m->def.id)] = g->nch;
 	g->nch += m->nchans + extra;
 	g->ch = weft_xrealloc(g->ch, (size_t) g->nch * sizeof(*g->ch));
 	g->cpu_ch = weft_xrealloc(g->cpu_ch, (size_t) g->nch * sizeof(*g->cpu_ch));
@@ -566,7 +566,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		}
 	if (!e->o.lint)
 		return 0;
-	int base = g->base[m->def.id - 0x21];
+	int base = g->base[mcv_index(m->def.id)];
 	for (int i = 0; i < e->nth; i++) {
 		const struct emu_thread *t = &e->th[i];
 		for (int k = 0; k < m->nchans; k++) {
@@ -587,7 +587,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b)
 {
 	struct engine *g = e->eng;
-	const struct eng_chan *ch = &g->ch[g->base[m->def.id - 0x21] + chan];
+	const struct eng_chan *ch = &g->ch[g->base[mcv_index(m->def.id)] + chan];
 	const struct mf_chan *c = ch->c;
 	for (int i = 0; i < c->nlabels; i++)
 		sb_printf(b, "%lld %s\n", (long long) c->labels[i].value, c->labels[i].label);
@@ -599,7 +599,7 @@ void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struc
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
 {
 	struct engine *g = e->eng;
-	int base = g->base[m->def.id - 0x21];
+	int base = g->base[mcv_index(m->def.id)];
 	for (int k = 0; k < m->nchans; k++) {
 		const struct eng_chan *ch0 = &g->ch[base + k];
 		int n = ch0->c->each_key ? ch0->gn : 1;

@@ -15,18 +15,18 @@
  * once, released once. */
 static void release(struct emu *e, const struct mf_model *m)
 {
-	struct taskprim *tp = e->mstate[m->def.id - 0x21];
+	struct taskprim *tp = e->mstate[mcv_index(m->def.id)];
 	if (!tp)
 		return;
 	taskprim_free(tp);
 	free(tp);
-	e->mstate[m->def.id - 0x21] = NULL;
+	e->mstate[mcv_index(m->def.id)] = NULL;
 }
 
 static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	(void) err;
-	void **slot = &e->mstate[m->def.id - 0x21];
+	void **slot = &e->mstate[mcv_index(m->def.id)];
 	if (*slot)
 		return 0; /* every task.* row shares it */
 	struct taskprim_bind b;
@@ -43,7 +43,7 @@ static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 static int run(enum taskprim_op op, struct emu *e, struct emu_thread *t, const struct engine_call *c,
 	       struct weft_err *err)
 {
-	struct taskprim *tp = e->mstate[c->model->def.id - 0x21];
+	struct taskprim *tp = e->mstate[mcv_index(c->model->def.id)];
 	const struct weft_proc *p = t->sys->proc;
 	char label[TASK_LABEL_MAX + 1];
 	const char *str = op == TP_OP_TYPE ? engine_call_str(c, 1, label, sizeof(label)) : NULL;
@@ -94,7 +94,7 @@ static void add_label(void *arg, int64_t v, const char *label)
 
 static int finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	struct taskprim *tp = e->mstate[m->def.id - 0x21];
+	struct taskprim *tp = e->mstate[mcv_index(m->def.id)];
 	if (!tp)
 		return 0;
 	struct label_ctx x = {e, m->def.id};

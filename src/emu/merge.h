@@ -13,10 +13,11 @@
 
 /* A key is one 64-bit word: (time - base) << shift | rank, where a
  * stream's rank is its place in stream index order and `shift` bits hold
- * any rank. One unsigned comparison orders by time, then stream index. A time too far after `base` for the bits left is stored as
- * `dmax` (saturated): such keys still compare above every exact one, and
- * before two saturated keys would be compared, the keys are made again from
- * a later base (merge_rebase). */
+ * any rank. One unsigned comparison orders by time, then stream index. A
+ * time too far after `base` for the bits left is stored as `dmax`
+ * (saturated): such keys still compare above every exact one, and before two
+ * saturated keys would be compared, the keys are made again from a later base
+ * (rebase() in merge.c). */
 struct weft_merge {
 	uint64_t *heap;            /* min-heap of the waiting streams' keys */
 	int n;

@@ -5,7 +5,8 @@
  * solution is composed with those clocks into a table of per-loom maps in
  * memory (clockfile.h), every loom listed: linked looms with their
  * estimate, the others with the clock they were given. The opened trace is
- * kept (sync_take_trace) so the next pass does not convert a log again. */
+ * kept in the result (sync_result.tr) so the next pass does not convert a
+ * log again. */
 #ifndef WEFT_SYNC_H
 #define WEFT_SYNC_H
 

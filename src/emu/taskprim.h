@@ -19,7 +19,7 @@
 enum taskprim_chan { TP_BODY, TP_ID, TP_TYPE, TP_APPID, TP_RANK, TP_NCHANS };
 extern const char *const taskprim_chan_name[TP_NCHANS]; /* "task_body", ... */
 
-/* The calls, by the names model files use (taskprim_op_name). */
+/* The calls, by the names model files use (taskprim_ops[].name). */
 enum taskprim_op {
 	TP_OP_TYPE,    /* task.type TYPEID LABEL */
 	TP_OP_CREATE,  /* task.create TASKID TYPEID FLAGS (enum task_flag) */

@@ -34,6 +34,7 @@
 #include "charisma_fields.h"
 #include "charisma_profile.h"
 #include "mapfile.h"
+#include "mkdirp.h"
 #include "recpipe.h"
 #include "recsort.h"
 #include "writer.h"

@@ -9,12 +9,12 @@
 
 #include "breakdown.h"
 #include "engine.h"
+#include "mkdirp.h"
 #include "outset.h"
 #include "paraver_out.h"
 #include "srcdate.h"
 #include "strbuf.h"
 #include "views.h"
-#include "writer.h"
 
 static int cmp_app(const void *a, const void *b)
 {

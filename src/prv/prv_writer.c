@@ -890,7 +890,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	ob_str(&b->ob, "\n");
 	f->sent_time = ~0ull;
 	f->open = 1;
-	/* ops of a pipe file follow a TIME op for f->now (prv_time_all) */
+	/* ops of a pipe file follow a TIME op for f->now (prv_time2) */
 	if (f->pw && f->pw->sent_time != f->now)
 		prv_pipe_time(f, f->now);
 	return 0;

@@ -180,7 +180,7 @@ void prv_emit_inline(struct prv_file *f, int timed, uint8_t kind, uint32_t row, 
 		     int64_t value);
 
 /* Queue one op. `timed`: it writes a record at f->now. With a pipe, the
- * pipe already holds a TIME op for f->now (prv_time_all places it when the
+ * pipe already holds a TIME op for f->now (prv_time2 places it when the
  * time moves), so no op checks the time. */
 static inline void prv_emit_op(struct prv_file *f, int timed, uint8_t kind, uint32_t row, uint32_t slot,
 			       int64_t value)

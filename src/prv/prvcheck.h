@@ -2,6 +2,7 @@
  * .row) the way paraver-kernel reads it, plus the checks the reader skips
  * (per-thread time order, overlapping states, times beyond FTIME, labels).
  * Format notes: doc/formats/paraver.md §2-8.
+ * Implemented in src/prv/check_*.c, one file per job (check_int.h lists them).
  *
  * The header is called prvcheck.h, not check.h: src/prv is on the include
  * path and a check.h there would hide the Check unit-test framework's

@@ -35,7 +35,7 @@ static struct acct_state *state_row(struct acct_thread *x, char model, uint32_t 
 static void on_state(void *arg, const struct emu_thread *t, char model, uint32_t state, uint64_t now)
 {
 	struct acct *a = arg;
-	int k = a->e->model_slot[model - 0x21];
+	int k = a->e->model_slot[mcv_index(model)];
 	if (k < 0 || k >= 8)
 		return;
 	struct acct_thread *x = th_of(a, t);

@@ -9,6 +9,25 @@
 
 struct weft_stream;
 
+/* The characters of an MCV (model, category, value) are printable ASCII
+ * without the space: '!' (0x21) to '~' (0x7e), 94 of them. A table by model
+ * character has MCV_NCHARS entries, the one of character c at mcv_index(c);
+ * one by (category, value) has MCV_NCHARS * MCV_NCHARS. Here, in the lowest
+ * layer, so that sources and models share one definition. */
+#define MCV_FIRST 0x21
+#define MCV_LAST 0x7e
+#define MCV_NCHARS (MCV_LAST - MCV_FIRST + 1)
+
+static inline int mcv_index(int c)
+{
+	return c - MCV_FIRST;
+}
+
+static inline char mcv_char(int i)
+{
+	return (char) (i + MCV_FIRST);
+}
+
 struct weft_ev {
 	uint8_t model, cat, val; /* the MCV: three printable characters */
 	uint8_t jumbo;           /* 1 when the payload came from a jumbo event */

@@ -52,7 +52,7 @@ static inline uint64_t obs_u64(const uint8_t *p, int swap)
 
 static inline int obs_mcv_ok(uint8_t c)
 {
-	return c >= 0x21 && c <= 0x7e;
+	return c >= MCV_FIRST && c <= MCV_LAST;
 }
 
 /* Decode the event at p (n bytes available). Fills ev (model..payload) and

@@ -165,7 +165,7 @@ int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *
 					 path, d->name, m->req[i].version, d->version,
 					 (int) strcspn(d->version, "."), d->version);
 		}
-		t->req[d->id - 0x21] = 1;
+		t->req[mcv_index(d->id)] = 1;
 	}
 	t->stream = stream;
 	t->kv = m->kv; /* taken over: the metadata is freed after this */

@@ -10,6 +10,7 @@
 #include <uthash.h>
 
 #include "err.h"
+#include "event.h"
 #include "metadata.h"
 
 struct weft_loom;
@@ -25,7 +26,7 @@ struct weft_cpu {
 
 struct weft_thread {
 	int64_t tid;
-	uint8_t req[94];        /* 1 for each model character its ovni.require names */
+	uint8_t req[MCV_NCHARS]; /* 1 for each model character its ovni.require names (mcv_index) */
 	struct weft_proc *proc;
 	int stream;             /* index of its stream in the trace */
 	int gindex;

@@ -98,7 +98,5 @@ static inline __attribute__((always_inline)) void ow_event_mcv(struct ovni_write
 int ow_close(struct ovni_writer *w, struct weft_err *e);
 /* Write DIR/stream.json with `text` (a complete JSON document). */
 int ow_write_json(const char *dir, const char *text, struct weft_err *e);
-/* mkdir -p */
-int mkdir_p(const char *path, struct weft_err *e);
 
 #endif

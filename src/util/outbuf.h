@@ -2,7 +2,7 @@
  * One large buffer per output file descriptor; numbers are formatted with a
  * digit-pair table. Callers reserve room for a whole line with ob_room() and
  * then append with the unchecked ob_* writers. Write errors are latched and
- * reported by ob_flush()/ob_close(). */
+ * reported by ob_flush(). */
 #ifndef WEFT_OUTBUF_H
 #define WEFT_OUTBUF_H
 

@@ -30,5 +30,6 @@ Suite *cfgview_suite(void);
 Suite *prvread_suite(void);
 Suite *task_suite(void);
 Suite *taskprim_suite(void);
+Suite *mkdirp_suite(void);
 
 #endif
