@@ -51,7 +51,7 @@ struct fio {
 
 static struct fio *st(struct emu *e)
 {
-	return e->mstate['F' - 0x21];
+	return e->mstate[mcv_index('F')];
 }
 
 /* What a handler works on: the model, the event's thread in the model and
@@ -110,7 +110,7 @@ static void find_nodes(struct emu *e, struct fio *f)
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *et = &e->th[i];
 		struct weft_cpu *c = sys_cpu_by_index(et->sys->proc->loom, 0);
-		f->th[i].cpu = c && et->sys->req['F' - 0x21] ? c->gindex : -1;
+		f->th[i].cpu = c && et->sys->req[mcv_index('F')] ? c->gindex : -1;
 		if (f->th[i].cpu >= 0 && emu_owner(e, et) == 'F')
 			n[f->th[i].cpu]++;
 	}
@@ -424,7 +424,7 @@ int fio_setup(struct emu *e, struct weft_err *err)
 	s->nmembers = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->nmembers));
 	s->fmin = INT64_MAX;
 	s->fmax = INT64_MIN;
-	e->mstate['F' - 0x21] = s;
+	e->mstate[mcv_index('F')] = s;
 	e->state_owner = 'F';
 	return 0;
 }
@@ -507,5 +507,5 @@ void fio_free(struct emu *e)
 	free(s->nmembers);
 	texts_free(&s->names);
 	free(s);
-	e->mstate['F' - 0x21] = NULL;
+	e->mstate[mcv_index('F')] = NULL;
 }

@@ -111,7 +111,7 @@ static const char *const kept_label[6] = {
 
 static struct mstate *ms(struct emu *e)
 {
-	return e->mstate['X' - 0x21];
+	return e->mstate[mcv_index('X')];
 }
 
 int msg_state_of(int type)
@@ -145,14 +145,14 @@ int msg_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct mstate *m = weft_xcalloc(1, sizeof(*m));
-	e->mstate['X' - 0x21] = m;
+	e->mstate[mcv_index('X')] = m;
 	e->state_owner = 'X';
 	m->th = weft_xcalloc((size_t) e->nth, sizeof(*m->th));
 	m->by_proc_v = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_v));
 	m->by_proc_k = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_k));
 	for (int i = 0; i < e->nth; i++) {
 		m->th[i].proc = (int32_t) (e->th[i].sys->tid - 1);
-		if (!e->th[i].sys->req['X' - 0x21])
+		if (!e->th[i].sys->req[mcv_index('X')])
 			continue;
 		m->by_proc_v[m->nproc] = &e->th[i];
 		m->by_proc_k[m->nproc++] = m->th[i].proc;
@@ -612,7 +612,7 @@ int msg_finish(struct emu *e, struct weft_err *err)
 				  (unsigned long long) us, (unsigned long long) ur,
 				  (unsigned long long) m->noverflow);
 		for (int i = 0; i < e->nth; i++)
-			if (m->th[i].n && e->th[i].sys->req['X' - 0x21])
+			if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 				weft_warn("msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
 	}
 	return 0;
@@ -672,5 +672,5 @@ void msg_free(struct emu *e)
 	for (int k = 0; k < 3; k++)
 		texts_free(&m->subs[k]);
 	free(m);
-	e->mstate['X' - 0x21] = NULL;
+	e->mstate[mcv_index('X')] = NULL;
 }

@@ -126,7 +126,7 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 	int file = cfgview_file(slash + 1);
 	const struct weft_model_def *d = model_by_name(model);
 	struct target t;
-	if (file < 0 || !d || !d->hooks || !e->enabled[d->id - 0x21] || !target_of(e, d, file, &t))
+	if (file < 0 || !d || !d->hooks || !e->enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
 		return 0;
 	*max = 1;
 	if (v->states || d->id == 'O')
