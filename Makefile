@@ -141,6 +141,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 	sh test/tools/tree.sh
+	sh test/tools/layers.sh
 
 check: config.mk
 	@$(MAKE) --no-print-directory deps

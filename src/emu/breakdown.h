@@ -52,7 +52,7 @@ int bd_finish(struct emu *e, struct outset *s, struct weft_err *err);
 void bd_abort(struct emu *e);
 void bd_free(struct emu *e);
 
-/* What the views (src/prv/views.c) need to know of the breakdown traces
+/* What the views (src/emu/views.c) need to know of the breakdown traces
  * this run writes (after the writer drained, before bd_finish): how many,
  * and for each (0 <= i < bd_nviews) its model's character, its file name
  * without extension ("MODEL-breakdown"), its Paraver type and what was

@@ -101,7 +101,7 @@ struct prv_back {
 	int narg;
 	uint64_t ncomms;      /* records written (patched to comments included) */
 	uint64_t ndropped;    /* sends turned into comments: never received */
-	/* what was written, for the views (src/prv/views.c): per slot the
+	/* what was written, for the views (src/emu/views.c): per slot the
 	 * least and greatest value (min > max: none), and the state values
 	 * below 256 that opened a record */
 	struct prv_range { int64_t min, max; } *range;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end tests of the Paraver views weft copies beside its outputs
-# (src/prv/views.c) and of `weft check --views` (src/prv/viewcheck.c).
+# (src/emu/views.c) and of `weft check --views` (src/prv/viewcheck.c).
 #
 #   WEFT=/abs/weft sh test/e2e/views.sh
 #
