@@ -74,9 +74,68 @@ static const char emu_help[] =
 	"Exit status: 0 ok, 1 bad input or model error, 2 usage, 3 internal error.\n"
 	"A failed run leaves no .prv behind.\n";
 
-int cmd_emu(int argc, char **argv)
+/* What the command line asked for. */
+struct emu_cmd {
+	struct emu_opts o;
+	struct clockopts co;
+	const char *from_event; /* --from-event EXPR */
+	int have_from, have_to;
+};
+
+enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT };
+
+/* One option with an argument, or a flag; -1: go on, else the exit status. */
+static int emu_option(struct emu_cmd *k, int c, char **argv)
 {
-	enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT };
+	struct emu_opts *o = &k->o;
+	switch (c) {
+	case 'o': o->outdir = optarg; return -1;
+	case 'c': o->clock_file = optarg; return -1;
+	case 'k': o->keep_going = 1; return -1;
+	case 'l': o->lint = 1; return -1;
+	case O_STRICT: o->strict = 1; return -1;
+	case 'z': o->gzip = 1; return -1;
+	case O_BURSTS: o->bursts = 1; return -1;
+	case 'a': o->all_models = 1; return -1;
+	case 'b': o->breakdown = 1; return -1;
+	case 'q': o->quiet = 1; return -1;
+	case O_FROM_EVENT: k->from_event = optarg; return -1;
+	case O_MODEL: {
+		struct weft_err merr = {0};
+		return models_load(optarg, &merr) ? cli_report(&merr) : -1;
+	}
+	case O_FROM:
+	case O_TO: {
+		int64_t t;
+		if (clock_parse_duration(optarg, &t) || t < 0)
+			return cli_usage_error("emu", "--%s: expected a time >= 0 (ns, or with a unit ns, us, "
+					       "ms, s), found '%s'", c == O_FROM ? "from" : "to", optarg);
+		if (c == O_FROM)
+			o->win_from = (uint64_t) t, k->have_from = 1;
+		else
+			o->win_to = (uint64_t) t, k->have_to = 1;
+		o->win = 1;
+		return -1;
+	}
+	case O_LOOKBACK: {
+		char *end;
+		unsigned long long v = strtoull(optarg, &end, 10);
+		if (*end || v < 64 || optarg[0] == '-')
+			return cli_usage_error("emu", "--lookback: expected a byte count >= 64, found '%s'", optarg);
+		o->window = v;
+		return -1;
+	}
+	case 'h':
+		fputs(emu_help, stdout);
+		return 0;
+	default:
+		return cli_bad_option("emu", c, optopt, argv, optind);
+	}
+}
+
+/* Read the command line; -1: run, else the exit status. */
+static int emu_parse(struct emu_cmd *k, int argc, char **argv)
+{
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
@@ -89,194 +148,128 @@ int cmd_emu(int argc, char **argv)
 		CLOCKOPTS_LONG,
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
-	struct emu_opts o = {.progress = 1};
-	const char *from_event = NULL; /* --from-event EXPR */
-	int have_from = 0, have_to = 0;
-	struct clockopts co = {0};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:c:abklzqh", opts, NULL)) != -1) {
-		int handled = clockopts_parse("emu", &co, c, optarg);
-		if (handled == 2) {
-			clockopts_free(&co);
+		int handled = clockopts_parse("emu", &k->co, c, optarg);
+		if (handled == 2)
 			return 2;
-		}
-		if (handled)
-			continue;
-		switch (c) {
-		case 'o':
-			o.outdir = optarg;
-			break;
-		case 'c':
-			o.clock_file = optarg;
-			break;
-		case 'k':
-			o.keep_going = 1;
-			break;
-		case 'l':
-			o.lint = 1;
-			break;
-		case O_STRICT:
-			o.strict = 1;
-			break;
-		case 'z':
-			o.gzip = 1;
-			break;
-		case O_BURSTS:
-			o.bursts = 1;
-			break;
-		case O_MODEL: {
-			struct weft_err merr = {0};
-			if (models_load(optarg, &merr)) {
-				clockopts_free(&co);
-				return cli_report(&merr);
-			}
-			break;
-		}
-		case 'a':
-			o.all_models = 1;
-			break;
-		case 'b':
-			o.breakdown = 1;
-			break;
-		case O_FROM:
-		case O_TO: {
-			int64_t t;
-			if (clock_parse_duration(optarg, &t) || t < 0) {
-				clockopts_free(&co);
-				return cli_usage_error("emu", "--%s: expected a time >= 0 (ns, or with a unit ns, us, "
-						       "ms, s), found '%s'", c == O_FROM ? "from" : "to", optarg);
-			}
-			if (c == O_FROM)
-				o.win_from = (uint64_t) t, have_from = 1;
-			else
-				o.win_to = (uint64_t) t, have_to = 1;
-			o.win = 1;
-			break;
-		}
-		case O_FROM_EVENT:
-			from_event = optarg;
-			break;
-		case 'q':
-			o.quiet = 1;
-			break;
-		case O_LOOKBACK: {
-			char *end;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (*end || v < 64 || optarg[0] == '-') {
-				clockopts_free(&co);
-				return cli_usage_error("emu", "--lookback: expected a byte count >= 64, found '%s'",
-						       optarg);
-			}
-			o.window = v;
-			break;
-		}
-		case 'h':
-			fputs(emu_help, stdout);
-			clockopts_free(&co);
-			return 0;
-		default:
-			clockopts_free(&co);
-			return cli_bad_option("emu", c, optopt, argv, optind);
-		}
+		int rc = handled ? -1 : emu_option(k, c, argv);
+		if (rc >= 0)
+			return rc;
 	}
-	if (argc - optind < 1) {
-		clockopts_free(&co);
+	struct emu_opts *o = &k->o;
+	if (argc - optind < 1)
 		return cli_usage_error("emu", "expected a TRACE directory or log, found no argument");
-	}
-	if (from_event && have_from) {
-		clockopts_free(&co);
+	if (k->from_event && k->have_from)
 		return cli_usage_error("emu", "--from and --from-event both say where the window opens: give one");
-	}
-	if (o.win && !have_to)
-		o.win_to = UINT64_MAX;
-	if (o.win && o.win_to <= o.win_from) {
-		clockopts_free(&co);
+	if (o->win && !k->have_to)
+		o->win_to = UINT64_MAX;
+	if (o->win && o->win_to <= o->win_from)
 		return cli_usage_error("emu", "--from/--to: expected --to after --from");
-	}
-	if (argc - optind > 1 && !o.outdir) {
-		clockopts_free(&co);
+	if (argc - optind > 1 && !o->outdir)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
-	}
-	if (co.mode == SYNC_NONE && o.clock_file) {
-		clockopts_free(&co);
+	if (k->co.mode == SYNC_NONE && o->clock_file)
 		return cli_usage_error("emu", "--sync=none ignores every clock file: -c FILE contradicts it");
-	}
-	clockopts_apply(&co, &o);
-	o.inputs = (const char *const *) argv + optind;
-	o.ninputs = argc - optind;
-	const char *trace = argv[optind];
-	char *outdef = NULL;
-	struct stat st;
-	if (!o.outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
-		o.outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
-	if (!o.outdir)
-		o.outdir = trace;
+	clockopts_apply(&k->co, o);
+	o->inputs = (const char *const *) argv + optind;
+	o->ninputs = argc - optind;
+	return -1;
+}
 
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	struct weft_err err = {0};
+/* What a run gives the report. */
+struct emu_done {
+	uint64_t nevents, nviol;
+	int nth, ncpu;
+};
+
+/* The passes: clocks from the messages (--sync=messages), the window's
+ * start (--from-event), then the emulation. 0 or -1 (err filled). */
+static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, struct weft_err *err)
+{
+	struct emu_opts *o = &k->o;
 	struct emu e;
 	struct sync_result sr;
 	int have_sr = 0, rc = 0;
-	if (co.mode == SYNC_MESSAGES) {
+	if (k->co.mode == SYNC_MESSAGES) {
 		/* the first pass: estimate the clocks from the matched messages */
-		rc = sync_estimate(trace, &o, co.min_latency, &sr, &err);
+		rc = sync_estimate(trace, o, k->co.min_latency, &sr, err);
 		have_sr = rc == 0;
 		if (rc == 0) {
-			o.clock_table = &sr.table;
-			o.reuse = &sr.tr;
+			o->clock_table = &sr.table;
+			o->reuse = &sr.tr;
 			sr.have_tr = 0;
-			if (!o.quiet)
+			if (!o->quiet)
 				fprintf(stderr, "weft: clocks estimated from %llu messages (%d linked component%s); "
 						"%llu received before they were sent with the given clocks\n",
 					(unsigned long long) sr.nmsg, sr.ncomponents, sr.ncomponents == 1 ? "" : "s",
 					(unsigned long long) sr.nviol_before);
 		}
 	}
-	if (rc == 0 && from_event) {
+	if (rc == 0 && k->from_event) {
 		/* where the window opens: the first event the expression holds for */
 		uint64_t at = 0;
-		rc = from_event_time(trace, &o, from_event, &at, &err);
-		if (rc == 0 && have_to && o.win_to <= at)
-			rc = weft_fail(&err, WEFT_EINPUT, "%s: --to %llu ns is not after the first event matching "
-				       "--from-event (at %llu ns)", trace, (unsigned long long) o.win_to,
+		rc = from_event_time(trace, o, k->from_event, &at, err);
+		if (rc == 0 && k->have_to && o->win_to <= at)
+			rc = weft_fail(err, WEFT_EINPUT, "%s: --to %llu ns is not after the first event matching "
+				       "--from-event (at %llu ns)", trace, (unsigned long long) o->win_to,
 				       (unsigned long long) at);
-		o.win = 1;
-		o.win_from = at;
-		if (!have_to)
-			o.win_to = UINT64_MAX;
+		o->win = 1;
+		o->win_from = at;
+		if (!k->have_to)
+			o->win_to = UINT64_MAX;
 	}
 	if (rc == 0)
-		rc = emu_open(&e, trace, &o, &err);
+		rc = emu_open(&e, trace, o, err);
 	else
 		memset(&e, 0, sizeof(e));
 	if (rc == 0)
-		rc = emu_run(&e, &err);
+		rc = emu_run(&e, err);
 	if (rc == 0)
-		rc = emu_close(&e, &err);
-	uint64_t n = e.nevents, nviol = e.pairs.nviol;
-	int nth = e.nth, ncpu = e.ncpu;
+		rc = emu_close(&e, err);
+	*d = (struct emu_done){e.nevents, e.pairs.nviol, e.nth, e.ncpu};
 	emu_free(&e);
 	if (have_sr)
 		sync_result_free(&sr);
-	enum sync_mode mode = co.mode;
-	clockopts_free(&co);
-	if (rc) {
-		free(outdef);
-		return cli_report(&err);
+	return rc;
+}
+
+int cmd_emu(int argc, char **argv)
+{
+	struct emu_cmd k = {.o = {.progress = 1}};
+	char *outdef = NULL;
+	int rc = emu_parse(&k, argc, argv);
+	if (rc >= 0)
+		goto out;
+	struct emu_opts *o = &k.o;
+	const char *trace = argv[optind];
+	struct stat st;
+	if (!o->outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
+		o->outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
+	if (!o->outdir)
+		o->outdir = trace;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct weft_err err = {0};
+	struct emu_done d;
+	if (emu_passes(&k, trace, &d, &err)) {
+		rc = cli_report(&err);
+		goto out;
 	}
-	if (mode == SYNC_MESSAGES && !o.quiet)
+	if (k.co.mode == SYNC_MESSAGES && !o->quiet)
 		fprintf(stderr, "weft: %llu messages received before they were sent with the estimated clocks\n",
-			(unsigned long long) nviol);
+			(unsigned long long) d.nviol);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (!o.quiet)
+	if (!o->quiet)
 		fprintf(stderr, "weft: %llu events in %.2f s (%.1f M events/s): %s/thread.prv%s (%d rows), "
 				"%s/cpu.prv%s (%d rows)\n",
-			(unsigned long long) n, s, s > 0 ? (double) n / s / 1e6 : 0.0, o.outdir,
-			o.gzip ? ".gz" : "", nth, o.outdir, o.gzip ? ".gz" : "", ncpu);
+			(unsigned long long) d.nevents, s, s > 0 ? (double) d.nevents / s / 1e6 : 0.0, o->outdir,
+			o->gzip ? ".gz" : "", d.nth, o->outdir, o->gzip ? ".gz" : "", d.ncpu);
+	rc = 0;
+out:
+	clockopts_free(&k.co);
 	free(outdef);
-	return 0;
+	return rc;
 }
