@@ -1,7 +1,10 @@
 /* modelfile: the line-oriented parser of model files (doc/dev/models.md)
  * and their compilation into tables. One pass: each line is split into
- * tokens, its first word says what it is, and a block (channel or event)
- * lasts until the next `channel` or `event`. */
+ * tokens, its first word says what it is, and a block (channel, event or
+ * breakdown) lasts until the next statement that opens one. Over 700 lines
+ * because it is the whole grammar with its error texts: the statements
+ * share the tokenizer and the place-naming errors, and splitting them would
+ * export both. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

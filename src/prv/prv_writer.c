@@ -1,4 +1,8 @@
-/* prv_writer: sorted Paraver bodies, front/back halves (see header). */
+/* prv_writer: sorted Paraver bodies, front/back halves (see header). Over
+ * 700 lines because the back's formatting, patching of state ends and
+ * communication records, windows and the pipe between the halves share the
+ * one op stream and its inline fast paths: the hot path stays in one unit
+ * the compiler can inline. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
