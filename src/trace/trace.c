@@ -1,7 +1,9 @@
 /* trace: inputs -> discovery + metadata + system + mapped streams. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -35,6 +37,30 @@ static int under(const char *rel, const char *dir)
 	return strncmp(rel, dir, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
 }
 
+/* Conversions left in `base` by runs that were killed (their PID, in the
+ * name, no longer runs): removed, as outset_sweep does with outputs. */
+static void sweep_imports(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		long pid;
+		char rest[32];
+		if (sscanf(de->d_name, "weft-import-%ld-%31s", &pid, rest) != 2 || pid <= 0 ||
+		    pid == (long) getpid())
+			continue;
+		/* alive (or someone else's: EPERM) means the run may still go on */
+		if (kill((pid_t) pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *p = weft_xasprintf("%s/%s", base, de->d_name);
+		remove_tree(p);
+		free(p);
+	}
+	closedir(d);
+}
+
 /* A regular file in place of a trace directory is a legacy log: convert it
  * into a temporary directory and read that. */
 static int import_if_file(struct trace_input *in, const struct trace_opts *o, struct weft_err *e)
@@ -44,7 +70,10 @@ static int import_if_file(struct trace_input *in, const struct trace_opts *o, st
 	if (stat(in->path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	const char *base = getenv("TMPDIR");
-	char *tmp = weft_xasprintf("%s/weft-import-XXXXXX", base && *base ? base : "/tmp");
+	base = base && *base ? base : "/tmp";
+	sweep_imports(base);
+	/* the PID in the name lets a later run remove it if this one is killed */
+	char *tmp = weft_xasprintf("%s/weft-import-%ld-XXXXXX", base, (long) getpid());
 	if (!mkdtemp(tmp)) {
 		int er = errno;
 		free(tmp);
