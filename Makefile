@@ -29,11 +29,17 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WA
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 
-LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/cli/*.c src/synth/*.c src/prv/*.c \
+# libweft.a: every layer but the commands (src/cli, src/main.c); the weft
+# binary, the unit tests and the fuzzers link it, so a layer below that
+# calls a command does not link (test/tools/layers.sh checks the includes).
+LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/synth/*.c src/prv/*.c \
 	src/clock/*.c src/import/*.c src/query/*.c src/stats/*.c src/plot/*.c models/*.c models/*/*.c)
+CLI_SRCS := $(wildcard src/cli/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 MODEL_FILES := $(sort $(wildcard models/*/*.model))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cfg_files.o $(BUILD)/obj/gen/model_files.o
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBWEFT := $(BUILD)/libweft.a
 UNIT_SRCS := $(wildcard test/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
@@ -75,7 +81,11 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/flags config.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
--include $(LIB_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+$(LIBWEFT): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 # The view files are compiled in, so weft can copy them beside its outputs
 # from wherever it is installed.
@@ -96,17 +106,17 @@ $(BUILD)/obj/gen/model_files.o: $(BUILD)/gen/model_files.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(WEFT): $(LIB_OBJS) $(BUILD)/obj/src/main.o
+$(WEFT): $(BUILD)/obj/src/main.o $(CLI_OBJS) $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # ---- tests ------------------------------------------------------------------
 
-$(BUILD)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS)
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 
 $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
 
-$(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIB_OBJS)
+$(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # prvdiff: compares two Paraver traces semantically (the oracle against ovniemu).
@@ -152,8 +162,6 @@ check-asan: config.mk
 	$(MAKE) --no-print-directory BUILD=build-asan WERROR=-Werror CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check-run
 
-FUZZ_OBJS = $(addprefix build-fuzz/obj/,$(LIB_SRCS:.c=.o)) build-fuzz/obj/gen/cfg_files.o \
-	build-fuzz/obj/gen/model_files.o
 
 fuzz: config.mk
 	@command -v clang >/dev/null 2>&1 || { \
@@ -161,11 +169,11 @@ fuzz: config.mk
 	  else echo "make fuzz: clang is missing; run: sudo apt-get install clang"; exit 1; fi; }
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
-	  $(FUZZ_OBJS)
+	  build-fuzz/libweft.a
 	@for t in $(or $(FUZZ),$(FUZZ_TARGETS)); do \
 	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(INCLUDES) $(CJSON_CFLAGS) \
-	    -o build-fuzz/$$t test/fuzz/$$t.c $(FUZZ_OBJS) $(LIBS) || exit 1; \
+	    -o build-fuzz/$$t test/fuzz/$$t.c build-fuzz/libweft.a $(LIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus-$$t build-fuzz/crash-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s or $(FUZZ_RUNS) runs (0: no limit)"; \
 	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$(if $(filter 0,$(FUZZ_RUNS)),-1,$(FUZZ_RUNS)) -print_final_stats=1 -artifact_prefix=build-fuzz/crash-$$t/ \
