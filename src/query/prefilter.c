@@ -8,8 +8,9 @@
  * three short loops and `tid = 5` one evaluation per model character. The
  * result per MCV is a pair of masks (may match, surely matches), interned
  * into classes; each model character has a block of 94*94 classes (0: no
- * pattern can match), and models where every pattern decides alike share one
- * uniform block per class. The same three-valued evaluation with only the
+ * pattern can match), models where every pattern decides alike share one
+ * uniform block per class, and models no condition tells apart share one
+ * walked block (so a field costs a walk of the models that have it). The same three-valued evaluation with only the
  * stream known gives the per-stream masks. */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,47 @@ static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
 	return T_UNKNOWN;
 }
 
+/* Does some MCV index in [lo, hi) have the field? (a->loc is sorted.) */
+static int field_in(const struct qattr *a, uint32_t lo, uint32_t hi)
+{
+	int l = 0, h = a->nloc; /* the first loc >= lo */
+	while (l < h) {
+		int mid = (l + h) / 2;
+		if (a->loc[mid].mcv < lo)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	return l < a->nloc && a->loc[l].mcv < hi;
+}
+
+/* A payload field with the first `level` characters of the MCV known: FALSE
+ * when no table row with that prefix has the field (the full evaluation
+ * finds it missing on every such event), else UNKNOWN (the payload decides).
+ * Deciding at the model and category levels keeps the walk to the few
+ * models and categories that have the field. */
+static int field_tri(const struct qattr *a, int level, int m, int c, int v)
+{
+	uint32_t lo, n;
+	switch (level) {
+	case 0:
+		return a->nloc ? T_UNKNOWN : T_FALSE;
+	case 1:
+		lo = (uint32_t) m * 94 * 94;
+		n = 94 * 94;
+		break;
+	case 2:
+		lo = (uint32_t) (m * 94 + c) * 94;
+		n = 94;
+		break;
+	default:
+		lo = (uint32_t) ((m * 94 + c) * 94 + v);
+		n = 1;
+		break;
+	}
+	return field_in(a, lo, lo + n) ? T_UNKNOWN : T_FALSE;
+}
+
 /* What a three-valued evaluation knows: the first `level` characters of
  * the MCV (m, c, v, 0-based), and the stream s when stream_known. Time
  * conditions are known in a phase. */
@@ -100,9 +142,7 @@ static int leaf_tri(const struct qnode *n, const struct known *w)
 	case QA_MCV:
 		return has ? T_TRUE : mcv_tri(k, w->level, w->m, w->c, w->v);
 	case QA_FIELD:
-		if (w->level < 3)
-			return T_UNKNOWN;
-		return qfield_loc(&k->a, (uint32_t) ((w->m * 94 + w->c) * 94 + w->v)) < 0 ? T_FALSE : T_UNKNOWN;
+		return field_tri(&k->a, w->level, w->m, w->c, w->v);
 	case QA_LOOM:
 	case QA_STREAM:
 		if (!w->stream_known)
@@ -237,6 +277,89 @@ static void walk_block(const struct query *q, const struct qpattern *p, uint64_t
 				sure[c * 94 + v] |= bit;
 		}
 	}
+}
+
+/* ---- models alike -------------------------------------------------------
+ *
+ * Most model characters have no table rows and no pattern names them: the
+ * block of such a model is the same as any other's. A model's signature
+ * lists, for every condition of the patterns that walk it, what the
+ * condition depends on that differs between models: nothing (conditions on
+ * the stream, the time, the category or the value), or its value for the
+ * whole model once the model character is known (model, model_name, an mcv
+ * no listed MCV of which begins with the character, a field no row of the
+ * model has). A condition that needs more of the MCV and looks at the model
+ * character (an mcv with this prefix, a field some row of the model has)
+ * makes the model one of its own. Two models with one signature, and the
+ * same patterns decided alike at the model level, get one block. */
+
+enum { SIG_ANY = 3, SIG_OWN = 4 };
+
+static int leaf_sig(const struct query *q, const struct qnode *n, int m)
+{
+	struct known w = {.q = q, .level = 1, .m = m};
+	int t;
+	switch (n->c->a.kind) {
+	case QA_MODEL:
+	case QA_MODEL_NAME:
+		return leaf_tri(n, &w); /* the same at every deeper level */
+	case QA_MCV:
+	case QA_FIELD:
+		t = leaf_tri(n, &w);
+		return t == T_UNKNOWN ? SIG_OWN : t;
+	default:
+		return SIG_ANY;
+	}
+}
+
+/* Append n's signature to sig (*len entries); 0 when a condition makes m a
+ * model of its own. */
+static int tree_sig(const struct query *q, const struct qnode *n, int m, uint8_t **sig, size_t *len,
+		    size_t *cap)
+{
+	switch (n->type) {
+	case QN_TRUE:
+		return 1;
+	case QN_AND:
+	case QN_OR:
+		return tree_sig(q, n->l, m, sig, len, cap) && tree_sig(q, n->r, m, sig, len, cap);
+	case QN_NOT:
+		return tree_sig(q, n->l, m, sig, len, cap);
+	case QN_HAS:
+	case QN_COND:
+		break;
+	}
+	int t = leaf_sig(q, n, m);
+	if (t == SIG_OWN)
+		return 0;
+	if (*len == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*sig = weft_xrealloc(*sig, *cap);
+	}
+	(*sig)[(*len)++] = (uint8_t) t;
+	return 1;
+}
+
+/* A walked model's block, kept for the models alike. */
+struct walked {
+	uint64_t um, us, walkers;
+	uint8_t *sig;           /* NULL: a model of its own */
+	size_t len;
+	uint32_t *blk;
+};
+
+/* The block of a model already walked with this signature, or NULL. */
+static uint32_t *alike(const struct walked *done, int ndone, const struct walked *w)
+{
+	if (!w->sig)
+		return NULL;
+	for (int i = 0; i < ndone; i++) {
+		const struct walked *d = &done[i];
+		if (d->sig && d->um == w->um && d->us == w->us && d->walkers == w->walkers &&
+		    d->len == w->len && memcmp(d->sig, w->sig, w->len) == 0)
+			return d->blk;
+	}
+	return NULL;
 }
 
 /* Class interning: (maybe, sure) -> id, open addressing; class 0 = none. */
@@ -393,8 +516,9 @@ void qbuild_prefilter(struct query *q)
 			q->nocond |= bit;
 	}
 	stream_masks(q);
-	uint64_t *maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
-	uint64_t *sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+	uint64_t *maybe = NULL, *sure = NULL;
+	struct walked done[94];
+	int ndone = 0;
 	for (int m = 0; m < 256; m++)
 		q->blk[m] = uniform_block(q, &in, 0);
 	for (int m = 0; m < 94; m++) {
@@ -417,6 +541,26 @@ void qbuild_prefilter(struct query *q)
 			q->blk[m + 0x21] = uniform_block(q, &in, intern(q, &in, um, us));
 			continue;
 		}
+		struct walked *wk = &done[ndone];
+		size_t cap = 0;
+		*wk = (struct walked) {.um = um, .us = us, .walkers = walkers};
+		int shared = 1;
+		for (uint64_t w = walkers; w && shared; w &= w - 1)
+			shared = tree_sig(q, q->pat[__builtin_ctzll(w)]->root, m, &wk->sig, &wk->len, &cap);
+		if (!shared) {
+			free(wk->sig);
+			wk->sig = NULL;
+		}
+		uint32_t *same = alike(done, ndone, wk);
+		if (same) {
+			free(wk->sig);
+			q->blk[m + 0x21] = same;
+			continue;
+		}
+		if (!maybe) {
+			maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+			sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+		}
 		for (int i = 0; i < 94 * 94; i++) {
 			maybe[i] = um;
 			sure[i] = us;
@@ -438,7 +582,11 @@ void qbuild_prefilter(struct query *q)
 			b[i] = pc;
 		}
 		q->blk[m + 0x21] = b;
+		wk->blk = b;
+		ndone++;
 	}
+	for (int i = 0; i < ndone; i++)
+		free(done[i].sig);
 	free(maybe);
 	free(sure);
 	free(in.h);
