@@ -51,6 +51,8 @@ struct evinfo {
 struct evtable {
 	/* per model character (0x21..0x7e): NULL or 94*94 slots by (cat, val) */
 	struct evinfo **slots[94];
+	/* per model character: its rows, one array (what the slots point to) */
+	struct evinfo *rows[94];
 };
 
 /* Compile every registered model's table. A malformed row is an internal

@@ -417,6 +417,15 @@ static uint32_t intern(struct query *q, struct interner *in, uint64_t maybe, uin
 	return id;
 }
 
+/* n copies of the x at *b (b[0] set), by doubling memcpy: a block is
+ * filled in 14 calls, not 8836 loop steps (which the fuzzing build
+ * instruments one by one). */
+static void fill_copies(void *b, size_t size, size_t n)
+{
+	for (size_t k = 1; k < n; k *= 2)
+		memcpy((char *) b + k * size, b, (k < n - k ? k : n - k) * size);
+}
+
 static uint32_t *new_block(struct query *q)
 {
 	uint32_t *b = weft_xmalloc(94 * 94 * sizeof(uint32_t));
@@ -436,8 +445,8 @@ static uint32_t *uniform_block(struct query *q, struct interner *in, uint32_t id
 	}
 	if (!in->uniform[id]) {
 		uint32_t *b = new_block(q);
-		for (int i = 0; i < 94 * 94; i++)
-			b[i] = id;
+		b[0] = id;
+		fill_copies(b, sizeof(*b), 94 * 94);
 		in->uniform[id] = b;
 	}
 	return in->uniform[id];
@@ -561,10 +570,10 @@ void qbuild_prefilter(struct query *q)
 			maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
 			sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
 		}
-		for (int i = 0; i < 94 * 94; i++) {
-			maybe[i] = um;
-			sure[i] = us;
-		}
+		maybe[0] = um;
+		sure[0] = us;
+		fill_copies(maybe, sizeof(*maybe), 94 * 94);
+		fill_copies(sure, sizeof(*sure), 94 * 94);
 		for (uint64_t w = walkers; w; w &= w - 1) {
 			int k = __builtin_ctzll(w);
 			walk_block(q, q->pat[k], 1ull << k, maybe, sure, m);

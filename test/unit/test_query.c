@@ -793,7 +793,7 @@ static uint64_t every_mcv(uint64_t *t)
 					for (int dv = -1; dv <= 1; dv++)
 						near |= c + dc >= 0x21 && c + dc <= 0x7e && v + dv >= 0x21 &&
 							v + dv <= 0x7e &&
-							evtable_find(&Q->tab, (uint8_t) m, (uint8_t) (c + dc),
+							evtable_find(Q->tab, (uint8_t) m, (uint8_t) (c + dc),
 								     (uint8_t) (v + dv)) != NULL;
 				if (!near && (c + v + m) % 97 != 0)
 					continue;
