@@ -254,13 +254,14 @@ static int tri_stream(const struct query *q, const struct qnode *n, const struct
 
 /* Within one model's block (index cat * 94 + val): levels 2 and 3. */
 static void walk_block(const struct query *q, const struct qpattern *p, uint64_t bit, uint64_t *maybe,
-		       uint64_t *sure, int m)
+		       uint64_t *sure, uint8_t *touched, int m)
 {
 	for (int c = 0; c < 94; c++) {
 		int t = tri_mcv(q, p->root, 2, m, c, 0);
 		if (mcv_final(q, p, t, 2, m, c)) {
 			if (t == T_FALSE)
 				continue;
+			touched[c] = 1;
 			for (int v = 0; v < 94; v++) {
 				maybe[c * 94 + v] |= bit;
 				if (t == T_TRUE)
@@ -268,6 +269,7 @@ static void walk_block(const struct query *q, const struct qpattern *p, uint64_t
 			}
 			continue;
 		}
+		touched[c] = 1;
 		for (int v = 0; v < 94; v++) {
 			int t3 = tri_mcv(q, p->root, 3, m, c, v);
 			if (t3 == T_FALSE)
@@ -574,21 +576,30 @@ void qbuild_prefilter(struct query *q)
 		sure[0] = us;
 		fill_copies(maybe, sizeof(*maybe), 94 * 94);
 		fill_copies(sure, sizeof(*sure), 94 * 94);
+		uint8_t touched[94] = {0}; /* categories a walker wrote to */
 		for (uint64_t w = walkers; w; w &= w - 1) {
 			int k = __builtin_ctzll(w);
-			walk_block(q, q->pat[k], 1ull << k, maybe, sure, m);
+			walk_block(q, q->pat[k], 1ull << k, maybe, sure, touched, m);
 		}
 		uint32_t *b = new_block(q);
+		uint32_t base = intern(q, &in, um, us); /* what no walker changed */
 		/* neighbours mostly share a class: hash only when the pair changes */
 		uint64_t pm = 0, ps = 0;
 		uint32_t pc = 0;
-		for (int i = 0; i < 94 * 94; i++) {
-			if (maybe[i] != pm || sure[i] != ps) {
-				pm = maybe[i];
-				ps = sure[i];
-				pc = intern(q, &in, pm, ps);
+		for (int c = 0; c < 94; c++) {
+			if (!touched[c]) {
+				b[c * 94] = base;
+				fill_copies(b + c * 94, sizeof(*b), 94);
+				continue;
 			}
-			b[i] = pc;
+			for (int i = c * 94; i < c * 94 + 94; i++) {
+				if (maybe[i] != pm || sure[i] != ps) {
+					pm = maybe[i];
+					ps = sure[i];
+					pc = intern(q, &in, pm, ps);
+				}
+				b[i] = pc;
+			}
 		}
 		q->blk[m + 0x21] = b;
 		wk->blk = b;
