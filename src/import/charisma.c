@@ -1228,7 +1228,7 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	if (rc == 0) {
 		struct async_req **left;
 		size_t nleft = at_left(&cv.async, &left);
-		for (size_t i = 0; i < nleft; i++)
+		for (size_t i = 0; i < nleft && !(o && o->quiet); i++)
 			weft_warn("%s: the asynchronous RW at byte offset %zu (async id %lld) has no ASYNCH_END",
 				  path, left[i]->off, (long long) left[i]->k.id);
 		free(left);

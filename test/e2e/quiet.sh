@@ -1,7 +1,9 @@
 #!/bin/sh
-# -q silences the warnings of the PICL and VisAndOr importers, as it does
-# the emulator's own: under -q stderr is empty for weft import, weft emu and
-# weft stats on a log that warns, and without -q the warning is there.
+# -q silences the warnings of the PICL, VisAndOr and CHARISMA importers, as
+# it does the emulator's own: under -q stderr is empty for weft import, weft
+# emu and weft stats on a log that warns, and without -q the warning is there.
+# (charisma/async-no-end.bin: a log fuzz_charisma made, whose asynchronous RW
+# has no ASYNCH_END.)
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/quiet.sh
 #
@@ -42,5 +44,7 @@ quiet_case "picl continued record" "table20-cont.trf:25: record continued on the
 	picl "$here/picl/table20-cont.trf"
 quiet_case "visandor unknown code" "or-andorra-ms.vao:8: unknown event code 99" \
 	visandor "$here/visandor/or-andorra-ms.vao" --time-unit ms
+quiet_case "charisma async without end" "async-no-end.bin: the asynchronous RW at byte offset 1449" \
+	charisma "$here/charisma/async-no-end.bin"
 
 finish
