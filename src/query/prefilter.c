@@ -10,8 +10,9 @@
  * into classes; each model character has a block of 94*94 classes (0: no
  * pattern can match), models where every pattern decides alike share one
  * uniform block per class, and models no condition tells apart share one
- * walked block (so a field costs a walk of the models that have it). The same three-valued evaluation with only the
- * stream known gives the per-stream masks. */
+ * walked block (so a field costs a walk of the models that have it). The
+ * same three-valued evaluation with only the stream known gives the
+ * per-stream masks. */
 #include <stdlib.h>
 #include <string.h>
 
