@@ -423,6 +423,26 @@ static inline uint64_t to_ns(const struct rdr *r, uint64_t ticks)
 	return (uint64_t) llroundl((long double) ticks * (long double) r->unit * 1e9L);
 }
 
+/* The most ticks to_ns turns into nanoseconds without wrapping around
+ * (with a unit that is no power of ten: within INT64_MAX ns, llroundl's
+ * range). */
+static uint64_t ticks_max(const struct rdr *r)
+{
+	if (r->mul)
+		return UINT64_MAX / r->mul;
+	long double m = (long double) INT64_MAX / ((long double) r->unit * 1e9L);
+	return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t) m;
+}
+
+/* The name of the field of a layout with this key ("?" if none). */
+static const char *field_of(const struct layout *l, int key)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->f[i].key == key)
+			return l->f[i].name;
+	return "?";
+}
+
 static inline void write_pend(struct client *c, const struct pend *x)
 {
 	uint8_t flags;
@@ -1010,11 +1030,15 @@ static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 		if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
 			return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
 					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
-		if (cv->r.mul && t1 > UINT64_MAX / cv->r.mul)
+		/* the end time too: an end that wraps around would be written
+		 * before its start (weft's reader refuses the stream) */
+		uint64_t tmax = ticks_max(&cv->r);
+		if (t1 > tmax || t2 > tmax)
 			return weft_fail(e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
-					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
-					 (unsigned long long) t1);
+					 path, off, chp_rname(rt, p, rn, sizeof(rn)),
+					 t1 > tmax ? l->f[1].name : field_of(l, K_T2),
+					 (unsigned long long) (t1 > tmax ? t1 : t2));
 		int rc = rs_add(rs, t1, off, e);
 		if (rc)
 			return rc;
@@ -1032,7 +1056,7 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 	const struct profile *p = r->p;
 	size_t len = r->len;
 	int tsgn = p->t[T_TS].sgn, exact = p->array_exact;
-	uint64_t tmax = r->mul ? UINT64_MAX / r->mul : UINT64_MAX;
+	uint64_t tmax = ticks_max(r);
 	while (off < len) {
 		if (__builtin_expect(off >= cv->release_at, 0)) {
 			uint64_t low = rs_low_off(rs, off), queued = cv->pipe ? rp_low_off(cv->pipe) : UINT64_MAX;
@@ -1048,7 +1072,7 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 				size_t sz = n <= 1 && !exact ? (size_t) fl->size1 : chp_rec_size(p, &p->lay[rt], n);
 				uint64_t t1 = chf_has(fl->k[K_T1]) ? (uint64_t) chf_get(rec, fl->k[K_T1], be) : 0;
 				uint64_t t2 = chf_has(fl->k[K_T2]) ? (uint64_t) chf_get(rec, fl->k[K_T2], be) : t1;
-				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax) {
+				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax && t2 <= tmax) {
 					if (off + sz + 8 > len && cv->tail_start > off)
 						atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
 					int rc = rs_add(rs, t1, off, cv->scan_e);
