@@ -434,13 +434,14 @@ static uint64_t ticks_max(const struct rdr *r)
 	return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t) m;
 }
 
-/* The name of the field of a layout with this key ("?" if none). */
-static const char *field_of(const struct layout *l, int key)
+/* An end time (the start is checked by the scan) whose nanoseconds wrap
+ * around: the end would be written before its start, and weft's reader
+ * refuses the stream. */
+__attribute__((cold, noinline)) static int end_overflow(struct weft_err *e, const struct rdr *r, size_t off,
+							 const char *rn, const char *field, uint64_t t2)
 {
-	for (int i = 0; i < l->n; i++)
-		if (l->f[i].key == key)
-			return l->f[i].name;
-	return "?";
+	return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: %llu ticks overflow "
+			 "64-bit nanoseconds", r->path, off, rn, field, (unsigned long long) t2);
 }
 
 static inline void write_pend(struct client *c, const struct pend *x)
@@ -772,6 +773,8 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 					 "%s: byte offset %zu: record %s, field endtime: %llu ticks is before "
 					 "starttime %llu: expected a request to end after it starts",
 					 r->path, off, RN, (unsigned long long) t2, (unsigned long long) t1);
+		if (!async && t2 > ticks_max(r)) /* (an asynchronous request's is unused) */
+			return end_overflow(cv->e, r, off, RN, "endtime", t2);
 		struct async_req *q = NULL;
 		if (async) {
 			int clientreq = (op & 4) || !chf_has(fl->k[K_APP]);
@@ -831,6 +834,8 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 					 "request %lld of %s %lld is in flight (expected an earlier asynchronous RW)",
 					 r->path, off, RN, (long long) aid, noc ? "application" : "client",
 					 (long long) (noc ? appl : cid));
+		if (t2 > ticks_max(r))
+			return end_overflow(cv->e, r, off, RN, "end_time", t2);
 		uint64_t ns1 = to_ns(r, t1), end = to_ns(r, t2 > t1 ? t2 : t1);
 		int32_t a32 = (int32_t) aid;
 		for (size_t i = 0; i < q->ncl; i++) {
@@ -1030,15 +1035,11 @@ static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 		if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
 			return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
 					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
-		/* the end time too: an end that wraps around would be written
-		 * before its start (weft's reader refuses the stream) */
-		uint64_t tmax = ticks_max(&cv->r);
-		if (t1 > tmax || t2 > tmax)
+		if (t1 > ticks_max(&cv->r))
 			return weft_fail(e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
-					 path, off, chp_rname(rt, p, rn, sizeof(rn)),
-					 t1 > tmax ? l->f[1].name : field_of(l, K_T2),
-					 (unsigned long long) (t1 > tmax ? t1 : t2));
+					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
+					 (unsigned long long) t1);
 		int rc = rs_add(rs, t1, off, e);
 		if (rc)
 			return rc;
@@ -1072,7 +1073,7 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 				size_t sz = n <= 1 && !exact ? (size_t) fl->size1 : chp_rec_size(p, &p->lay[rt], n);
 				uint64_t t1 = chf_has(fl->k[K_T1]) ? (uint64_t) chf_get(rec, fl->k[K_T1], be) : 0;
 				uint64_t t2 = chf_has(fl->k[K_T2]) ? (uint64_t) chf_get(rec, fl->k[K_T2], be) : t1;
-				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax && t2 <= tmax) {
+				if (sz <= len - off && !(tsgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0)) && t1 <= tmax) {
 					if (off + sz + 8 > len && cv->tail_start > off)
 						atomic_store_explicit(&cv->tail_start, off, memory_order_relaxed);
 					int rc = rs_add(rs, t1, off, cv->scan_e);
