@@ -139,6 +139,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/picl.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/stats.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/visandor.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/quiet.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/charisma.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/check.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/views.sh

@@ -131,7 +131,11 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 		if (m->nevents == 0)
 			continue;
 		struct evinfo **slots = weft_xcalloc(MCV_NCHARS * MCV_NCHARS, sizeof(*slots));
+		struct evinfo *rows = weft_xcalloc((size_t) m->nevents, sizeof(*rows));
+		free(t->slots[mcv_index(m->id)]); /* (a model character registered twice) */
+		free(t->rows[mcv_index(m->id)]);
 		t->slots[mcv_index(m->id)] = slots;
+		t->rows[mcv_index(m->id)] = rows;
 		for (int k = 0; k < m->nevents; k++) {
 			const struct weft_evdecl *d = &m->events[k];
 			if (strlen(d->mcv) != 3 || d->mcv[0] != m->id || !ok_char(d->mcv[1]) ||
@@ -142,7 +146,7 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 			if (*slot)
 				return weft_fail(e, WEFT_EINTERNAL, "model %c: MCV %s listed twice", m->id,
 						 d->mcv);
-			struct evinfo *in = weft_xcalloc(1, sizeof(*in));
+			struct evinfo *in = &rows[k];
 			*slot = in;
 			if (evinfo_compile(in, d, m, e))
 				return -1;
@@ -154,11 +158,8 @@ int evtable_init(struct evtable *t, struct weft_err *e)
 void evtable_free(struct evtable *t)
 {
 	for (int i = 0; i < MCV_NCHARS; i++) {
-		if (!t->slots[i])
-			continue;
-		for (int k = 0; k < MCV_NCHARS * MCV_NCHARS; k++)
-			free(t->slots[i][k]);
 		free(t->slots[i]);
+		free(t->rows[i]);
 	}
 	memset(t, 0, sizeof(*t));
 }

@@ -51,6 +51,8 @@ struct evinfo {
 struct evtable {
 	/* per model character (mcv_index): NULL or MCV_NCHARS^2 slots by (cat, val) */
 	struct evinfo **slots[MCV_NCHARS];
+	/* per model character: its rows, one array (what the slots point to) */
+	struct evinfo *rows[MCV_NCHARS];
 };
 
 /* Compile every registered model's table. A malformed row is an internal

@@ -15,7 +15,7 @@ static void help(void)
 {
 	const struct weft_import_fmt *const *f;
 	int n = import_formats(&f);
-	printf("Usage: weft import FORMAT FILE -o DIR [--time-unit U] [--charisma-profile P]\n"
+	printf("Usage: weft import FORMAT FILE -o DIR [-q] [--time-unit U] [--charisma-profile P]\n"
 	       "\n"
 	       "Convert the legacy log FILE into an ovni trace directory DIR (which must not\n"
 	       "exist or be empty): one stream per thread, events of weft's own models. Any\n"
@@ -27,6 +27,7 @@ static void help(void)
 		printf("  (none yet)\n");
 	printf("\nOptions:\n"
 	       "  -o, --output DIR          where to write the trace (required)\n"
+	       "  -q, --quiet               no warnings, no notes (errors only)\n"
 	       "      --time-unit U         time unit of a VisAndOr log (ns, us, ms, s)\n"
 	       "      --charisma-profile P  machine profile of a CHARISMA log (name or file)\n"
 	       "  -h, --help                show this help\n");
@@ -37,6 +38,7 @@ int cmd_import(int argc, char **argv)
 	enum { O_TIME_UNIT = 256, O_PROFILE };
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'},
+		{"quiet", no_argument, 0, 'q'},
 		{"time-unit", required_argument, 0, O_TIME_UNIT},
 		{"charisma-profile", required_argument, 0, O_PROFILE},
 		{"help", no_argument, 0, 'h'},
@@ -47,10 +49,13 @@ int cmd_import(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
+			break;
+		case 'q':
+			io.quiet = 1;
 			break;
 		case O_TIME_UNIT:
 			io.time_unit = optarg;

@@ -387,7 +387,7 @@ int cmd_stats(int argc, char **argv)
 		case O_JSON: json = 1; break;
 		case 'c': o.clock_file = optarg; break;
 		case 'k': o.keep_going = 1; break;
-		case 'q': o.quiet = 1; break;
+		case 'q': o.quiet = o.imp.quiet = 1; break;
 		case O_FORMAT: o.imp.format = optarg; break;
 		case O_TIME_UNIT: o.imp.time_unit = optarg; break;
 		case O_PROFILE: o.imp.profile = optarg; break;

@@ -158,6 +158,28 @@ static int offset_table(struct clock_table *t, struct lines *l, const char *path
 	return 0;
 }
 
+/* Samples of a drift table must stay below this in magnitude (ns), so that
+ * a product of two fits in 128 bits; larger ones are refused, never wrapped. */
+#define FIT_LIMIT ((__int128) 1 << 62)
+
+/* *r = a * b; nonzero when it does not fit (no library call: clang's
+ * __builtin_mul_overflow on 128 bits needs compiler-rt). */
+static int mul_overflow(__int128 a, __int128 b, __int128 *r)
+{
+	const __int128 max = (__int128) (~(unsigned __int128) 0 >> 1);
+	if (a == 0 || b == 0) {
+		*r = 0;
+		return 0;
+	}
+	if (a == -max - 1 || b == -max - 1)
+		return 1;
+	__int128 ua = a < 0 ? -a : a, ub = b < 0 ? -b : b;
+	if (ua > max / ub)
+		return 1;
+	*r = a * b;
+	return 0;
+}
+
 struct column {
 	int entry;  /* index in t->ent, -1 for a repeated host */
 	__int128 sx, sy, sxx, sxy; /* exact sums of the integer samples */
@@ -246,10 +268,24 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 			/* host h's local time of this sample, relative to the reference
 			 * host's first event (the assumption of doc/clock.md) */
 			__int128 x = (__int128) (w - w0) - off, y = off;
-			col[h].sx += x;
-			col[h].sy += y;
-			col[h].sxx += x * x;
-			col[h].sxy += x * y;
+			if (x >= FIT_LIMIT || x <= -FIT_LIMIT || y >= FIT_LIMIT || y <= -FIT_LIMIT) {
+				rc = weft_fail(e, WEFT_EINPUT,
+					       "%s:%d: field %d (offset of host %s): expected an offset and a "
+					       "time since the first row within +-2^62 ns, found \"%s\"",
+					       path, line, h + 2, t->ent[col[h].entry].name, g[1 + h]);
+				goto out;
+			}
+			/* |x|, |y| < 2^62: each product fits; the sums are checked */
+			if (__builtin_add_overflow(col[h].sx, x, &col[h].sx) ||
+			    __builtin_add_overflow(col[h].sy, y, &col[h].sy) ||
+			    __builtin_add_overflow(col[h].sxx, x * x, &col[h].sxx) ||
+			    __builtin_add_overflow(col[h].sxy, x * y, &col[h].sxy)) {
+				rc = weft_fail(e, WEFT_EINPUT,
+					       "%s:%d: field %d (offset of host %s): the drift fit's sums "
+					       "overflow 128 bits here: expected fewer or smaller samples",
+					       path, line, h + 2, t->ent[col[h].entry].name);
+				goto out;
+			}
 		}
 		rows++;
 	}
@@ -263,9 +299,15 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 		struct clock_entry *en = &t->ent[col[h].entry];
 		/* least squares with exact integer sums; the line is referred to
 		 * the samples' mean time, where its offset is best known */
-		__int128 n = rows;
-		__int128 den = n * col[h].sxx - col[h].sx * col[h].sx;
-		__int128 num = n * col[h].sxy - col[h].sx * col[h].sy;
+		__int128 n = rows, nxx, xx, nxy, xy, den, num;
+		if (mul_overflow(n, col[h].sxx, &nxx) || mul_overflow(col[h].sx, col[h].sx, &xx) ||
+		    mul_overflow(n, col[h].sxy, &nxy) || mul_overflow(col[h].sx, col[h].sy, &xy) ||
+		    __builtin_sub_overflow(nxx, xx, &den) || __builtin_sub_overflow(nxy, xy, &num)) {
+			rc = weft_fail(e, WEFT_EINPUT,
+				       "%s: host %s: the drift fit overflows 128 bits: expected fewer or "
+				       "smaller samples", path, en->name);
+			goto out;
+		}
 		long double b = 0;
 		/* one row, or samples at one instant: a constant offset */
 		if (rows > 1 && den > 0)

@@ -424,6 +424,27 @@ static inline uint64_t to_ns(const struct rdr *r, uint64_t ticks)
 	return (uint64_t) llroundl((long double) ticks * (long double) r->unit * 1e9L);
 }
 
+/* The most ticks to_ns turns into nanoseconds without wrapping around
+ * (with a unit that is no power of ten: within INT64_MAX ns, llroundl's
+ * range). */
+static uint64_t ticks_max(const struct rdr *r)
+{
+	if (r->mul)
+		return UINT64_MAX / r->mul;
+	long double m = (long double) INT64_MAX / ((long double) r->unit * 1e9L);
+	return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t) m;
+}
+
+/* An end time (the start is checked by the scan) whose nanoseconds wrap
+ * around: the end would be written before its start, and weft's reader
+ * refuses the stream. */
+__attribute__((cold, noinline)) static int end_overflow(struct weft_err *e, const struct rdr *r, size_t off,
+							 const char *rn, const char *field, uint64_t t2)
+{
+	return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: %llu ticks overflow "
+			 "64-bit nanoseconds", r->path, off, rn, field, (unsigned long long) t2);
+}
+
 static inline void write_pend(struct client *c, const struct pend *x)
 {
 	uint8_t flags;
@@ -753,6 +774,8 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 					 "%s: byte offset %zu: record %s, field endtime: %llu ticks is before "
 					 "starttime %llu: expected a request to end after it starts",
 					 r->path, off, RN, (unsigned long long) t2, (unsigned long long) t1);
+		if (!async && t2 > ticks_max(r)) /* (an asynchronous request's is unused) */
+			return end_overflow(cv->e, r, off, RN, "endtime", t2);
 		struct async_req *q = NULL;
 		if (async) {
 			int clientreq = (op & 4) || !chf_has(fl->k[K_APP]);
@@ -812,6 +835,8 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 					 "request %lld of %s %lld is in flight (expected an earlier asynchronous RW)",
 					 r->path, off, RN, (long long) aid, noc ? "application" : "client",
 					 (long long) (noc ? appl : cid));
+		if (t2 > ticks_max(r))
+			return end_overflow(cv->e, r, off, RN, "end_time", t2);
 		uint64_t ns1 = to_ns(r, t1), end = to_ns(r, t2 > t1 ? t2 : t1);
 		int32_t a32 = (int32_t) aid;
 		for (size_t i = 0; i < q->ncl; i++) {
@@ -1011,7 +1036,7 @@ static int scan_one(struct conv *cv, struct recsort *rs, size_t *poff)
 		if (p->t[T_TS].sgn && ((int64_t) t1 < 0 || (int64_t) t2 < 0))
 			return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: record %s, field %s: a negative time",
 					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name);
-		if (cv->r.mul && t1 > UINT64_MAX / cv->r.mul)
+		if (t1 > ticks_max(&cv->r))
 			return weft_fail(e, WEFT_EINPUT,
 					 "%s: byte offset %zu: record %s, field %s: %llu ticks overflow 64-bit nanoseconds",
 					 path, off, chp_rname(rt, p, rn, sizeof(rn)), l->f[1].name,
@@ -1033,7 +1058,7 @@ static inline __attribute__((always_inline)) int scan_as(struct conv *cv, struct
 	const struct profile *p = r->p;
 	size_t len = r->len;
 	int tsgn = p->t[T_TS].sgn, exact = p->array_exact;
-	uint64_t tmax = r->mul ? UINT64_MAX / r->mul : UINT64_MAX;
+	uint64_t tmax = ticks_max(r);
 	while (off < len) {
 		if (__builtin_expect(off >= cv->release_at, 0)) {
 			uint64_t low = rs_low_off(rs, off), queued = cv->pipe ? rp_low_off(cv->pipe) : UINT64_MAX;
@@ -1229,7 +1254,7 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	if (rc == 0) {
 		struct async_req **left;
 		size_t nleft = at_left(&cv.async, &left);
-		for (size_t i = 0; i < nleft; i++)
+		for (size_t i = 0; i < nleft && !(o && o->quiet); i++)
 			weft_warn("%s: the asynchronous RW at byte offset %zu (async id %lld) has no ASYNCH_END",
 				  path, left[i]->off, (long long) left[i]->k.id);
 		free(left);

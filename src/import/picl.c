@@ -327,6 +327,7 @@ static int picl_convert(const char *path, struct mapfile *in, const struct impor
 	struct picl p = {0};
 	p.path = path;
 	p.err = e;
+	p.quiet = o->quiet;
 	unsigned bad = 0;
 	size_t boff = 0;
 	/* with --format picl the first line is read like the others (its

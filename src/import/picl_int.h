@@ -97,6 +97,7 @@ struct picl {
 	int nlab, clab;
 	int nwarn;
 	int wsilent;     /* warnings a first reading already showed */
+	int quiet;       /* warnings counted, never shown (import_opts.quiet) */
 	struct picl_later later[MAX_WARN + 1];
 	int nlater, nlater_more;
 	int ts_digits; /* most decimals seen in a timestamp */

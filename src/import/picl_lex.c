@@ -9,8 +9,8 @@
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what)
 {
 	int k = p->nwarn++;
-	if (k < p->wsilent)
-		return; /* shown by the reading that found the log unsorted */
+	if (k < p->wsilent || p->quiet)
+		return; /* shown by the reading that found the log unsorted, or -q */
 	if (k < MAX_WARN)
 		weft_warn("%s:%u: %s%s", p->path, line, fmt, what ? what : "");
 	else if (k == MAX_WARN)

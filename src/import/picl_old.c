@@ -146,7 +146,8 @@ static void emit(struct picl *p, const struct oldrec *r, int64_t t, uint32_t lin
  * compstats of their node (doc/formats/legacy.md §3.3). */
 void picl_old_convert(struct picl *p, struct oldlog *L)
 {
-	qsort(L->v, L->n, sizeof(*L->v), cmp_old);
+	if (L->n > 1) /* v is NULL without records: qsort(NULL, 0) is UB */
+		qsort(L->v, L->n, sizeof(*L->v), cmp_old);
 	int32_t *last = weft_xmalloc(NPROC_IDS * sizeof(int32_t));
 	for (int i = 0; i < NPROC_IDS; i++)
 		last[i] = -1;

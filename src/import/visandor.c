@@ -63,6 +63,7 @@ struct vao {
 	int uses;     /* VAO_USES_* of the codes of the other model than the flag's seen */
 	uint8_t warned[256];
 	int warned_big, warned_mix;
+	int quiet;    /* no warnings (import_opts.quiet) */
 	int last_code;
 	long last_line;
 	struct vao_kind kind[VAO_NKIND];
@@ -375,7 +376,7 @@ __attribute__((cold, noinline)) static int odd_time(struct vao *v, const struct 
 	if (!v->have_t0) {
 		v->have_t0 = 1;
 		v->t0 = ns;
-		if (r->code != 5)
+		if (r->code != 5 && !v->quiet)
 			weft_warn("%s:%ld: the first event is code %d: expected START_TIME (5); the trace "
 				  "starts at the first event", v->path, line, r->code);
 		return 0;
@@ -396,6 +397,8 @@ __attribute__((cold, noinline)) static void odd_code(struct vao *v, const struct
 	/* the flag's own model is always required: only a code of the other
 	 * one adds to the streams' requirements, and such a code comes here */
 	v->uses |= k->uses;
+	if (v->quiet)
+		return;
 	if (!code_name(code)) {
 		unsigned slot = (unsigned) code & 0xff;
 		if (!v->warned[slot]) {
@@ -541,6 +544,7 @@ static int vao_convert(const char *path, struct mapfile *in, const struct import
 	v.path = path;
 	v.err = err;
 	v.outdir = outdir;
+	v.quiet = o->quiet;
 	if (set_mult(&v, o->time_unit))
 		return -1;
 	size_t pos = 0, b, e;
@@ -564,7 +568,7 @@ static int vao_convert(const char *path, struct mapfile *in, const struct import
 	if (rc == 0 && !v.have_t0)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: no event after the flag line: expected at least "
 			       "START_TIME", path);
-	if (rc == 0) {
+	if (rc == 0 && !v.quiet) {
 		if (v.last_code != 6)
 			weft_warn("%s:%ld: the last event is code %d: expected STOP_TIME (6); the trace ends "
 				  "at the last event", path, v.last_line, v.last_code);

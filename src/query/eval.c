@@ -125,7 +125,7 @@ void qfield_memo(struct query *q, const struct qattr *a, const struct weft_ev *e
 	struct qattr *m = (struct qattr *) a; /* the memo only */
 	int k = qfield_loc(a, QMCV_INDEX(ev->model, ev->cat, ev->val));
 	m->memo_key = qmcv_key(ev);
-	m->memo_in = k >= 0 ? evtable_find(&q->tab, ev->model, ev->cat, ev->val) : NULL;
+	m->memo_in = k >= 0 ? evtable_find(q->tab, ev->model, ev->cat, ev->val) : NULL;
 	m->memo_idx = m->memo_in ? a->loc[k].idx : -1;
 	m->memo_len = !m->memo_in ? 0 : m->memo_in->has_str ? UINT64_MAX : m->memo_in->size;
 }
@@ -156,7 +156,7 @@ static void desc_value(struct query *q, const struct weft_ev *ev, struct qv *v)
 	o->len = 0;
 	o->failed = 0;
 	o->written = 0;
-	const struct evinfo *in = evtable_find(&q->tab, ev->model, ev->cat, ev->val);
+	const struct evinfo *in = evtable_find(q->tab, ev->model, ev->cat, ev->val);
 	if (in && ev_payload_ok(in, ev)) {
 		ev_sentence(o, in, ev);
 	} else {
@@ -492,9 +492,20 @@ int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e)
 
 int query_init(struct query *q, struct weft_err *e)
 {
+	return query_init_tab(q, NULL, e);
+}
+
+int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e)
+{
 	memset(q, 0, sizeof(*q));
-	if (evtable_init(&q->tab, e))
-		return -1;
+	q->tab = tab;
+	if (!tab) {
+		if (evtable_init(&q->own_tab, e)) {
+			evtable_free(&q->own_tab);
+			return -1;
+		}
+		q->tab = &q->own_tab;
+	}
 	ob_init(&q->scratch, -1, 1 << 16);
 	ob_init(&q->line, -1, 1 << 20);
 	static const char *const defs[9] = {"chrono", "time", "mcv", "loom", "pid", "tid", "desc", "cpu",
@@ -523,7 +534,7 @@ void query_free(struct query *q)
 	ob_free(&q->scratch);
 	ob_free(&q->line);
 	free(q->ubuf);
-	evtable_free(&q->tab);
+	evtable_free(&q->own_tab);
 	memset(q, 0, sizeof(*q));
 }
 

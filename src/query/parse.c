@@ -357,16 +357,19 @@ static int by_mcv(const void *a, const void *b)
 	return x->mcv < y->mcv ? -1 : x->mcv > y->mcv;
 }
 
-/* Every MCV whose table row has a field of this name. */
+/* Every MCV whose table row has a field of this name. The rows are the
+ * registered models' declarations (the table was compiled from them), not
+ * the 94*94 slots of each model: an attribute name costs its rows only. */
 static int find_field(struct query *q, const char *name, struct qattr *a)
 {
 	int cap = 0;
-	for (int m = 0; m < 94; m++) {
-		struct evinfo **slots = q->tab.slots[m];
-		if (!slots)
-			continue;
-		for (int k = 0; k < 94 * 94; k++) {
-			const struct evinfo *in = slots[k];
+	const struct weft_model_def *const *all;
+	int nall = model_all(&all);
+	for (int i = 0; i < nall; i++) {
+		for (int k = 0; k < all[i]->nevents; k++) {
+			const char *mcv = all[i]->events[k].mcv;
+			const struct evinfo *in = evtable_find(q->tab, (uint8_t) mcv[0], (uint8_t) mcv[1],
+							       (uint8_t) mcv[2]);
 			if (!in)
 				continue;
 			int f = evinfo_field(in, name);
@@ -377,7 +380,7 @@ static int find_field(struct query *q, const char *name, struct qattr *a)
 				a->loc = weft_xrealloc(a->loc, (size_t) cap * sizeof(*a->loc));
 			}
 			struct qfloc *l = &a->loc[a->nloc++];
-			l->mcv = (uint32_t) (m * 94 * 94 + k);
+			l->mcv = QMCV_INDEX(mcv[0], mcv[1], mcv[2]);
 			l->idx = (uint8_t) f;
 			l->is_str = in->f[f].type == EVF_STR;
 		}

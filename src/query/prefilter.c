@@ -8,9 +8,11 @@
  * three short loops and `tid = 5` one evaluation per model character. The
  * result per MCV is a pair of masks (may match, surely matches), interned
  * into classes; each model character has a block of 94*94 classes (0: no
- * pattern can match), and models where every pattern decides alike share one
- * uniform block per class. The same three-valued evaluation with only the
- * stream known gives the per-stream masks. */
+ * pattern can match), models where every pattern decides alike share one
+ * uniform block per class, and models no condition tells apart share one
+ * walked block (so a field costs a walk of the models that have it). The
+ * same three-valued evaluation with only the stream known gives the
+ * per-stream masks. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,47 @@ static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
 	return T_UNKNOWN;
 }
 
+/* Does some MCV index in [lo, hi) have the field? (a->loc is sorted.) */
+static int field_in(const struct qattr *a, uint32_t lo, uint32_t hi)
+{
+	int l = 0, h = a->nloc; /* the first loc >= lo */
+	while (l < h) {
+		int mid = (l + h) / 2;
+		if (a->loc[mid].mcv < lo)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	return l < a->nloc && a->loc[l].mcv < hi;
+}
+
+/* A payload field with the first `level` characters of the MCV known: FALSE
+ * when no table row with that prefix has the field (the full evaluation
+ * finds it missing on every such event), else UNKNOWN (the payload decides).
+ * Deciding at the model and category levels keeps the walk to the few
+ * models and categories that have the field. */
+static int field_tri(const struct qattr *a, int level, int m, int c, int v)
+{
+	uint32_t lo, n;
+	switch (level) {
+	case 0:
+		return a->nloc ? T_UNKNOWN : T_FALSE;
+	case 1:
+		lo = (uint32_t) m * 94 * 94;
+		n = 94 * 94;
+		break;
+	case 2:
+		lo = (uint32_t) (m * 94 + c) * 94;
+		n = 94;
+		break;
+	default:
+		lo = (uint32_t) ((m * 94 + c) * 94 + v);
+		n = 1;
+		break;
+	}
+	return field_in(a, lo, lo + n) ? T_UNKNOWN : T_FALSE;
+}
+
 /* What a three-valued evaluation knows: the first `level` characters of
  * the MCV (m, c, v, 0-based), and the stream s when stream_known. Time
  * conditions are known in a phase. */
@@ -100,9 +143,7 @@ static int leaf_tri(const struct qnode *n, const struct known *w)
 	case QA_MCV:
 		return has ? T_TRUE : mcv_tri(k, w->level, w->m, w->c, w->v);
 	case QA_FIELD:
-		if (w->level < 3)
-			return T_UNKNOWN;
-		return qfield_loc(&k->a, (uint32_t) ((w->m * 94 + w->c) * 94 + w->v)) < 0 ? T_FALSE : T_UNKNOWN;
+		return field_tri(&k->a, w->level, w->m, w->c, w->v);
 	case QA_LOOM:
 	case QA_STREAM:
 		if (!w->stream_known)
@@ -214,13 +255,14 @@ static int tri_stream(const struct query *q, const struct qnode *n, const struct
 
 /* Within one model's block (index cat * 94 + val): levels 2 and 3. */
 static void walk_block(const struct query *q, const struct qpattern *p, uint64_t bit, uint64_t *maybe,
-		       uint64_t *sure, int m)
+		       uint64_t *sure, uint8_t *touched, int m)
 {
 	for (int c = 0; c < 94; c++) {
 		int t = tri_mcv(q, p->root, 2, m, c, 0);
 		if (mcv_final(q, p, t, 2, m, c)) {
 			if (t == T_FALSE)
 				continue;
+			touched[c] = 1;
 			for (int v = 0; v < 94; v++) {
 				maybe[c * 94 + v] |= bit;
 				if (t == T_TRUE)
@@ -228,6 +270,7 @@ static void walk_block(const struct query *q, const struct qpattern *p, uint64_t
 			}
 			continue;
 		}
+		touched[c] = 1;
 		for (int v = 0; v < 94; v++) {
 			int t3 = tri_mcv(q, p->root, 3, m, c, v);
 			if (t3 == T_FALSE)
@@ -237,6 +280,89 @@ static void walk_block(const struct query *q, const struct qpattern *p, uint64_t
 				sure[c * 94 + v] |= bit;
 		}
 	}
+}
+
+/* ---- models alike -------------------------------------------------------
+ *
+ * Most model characters have no table rows and no pattern names them: the
+ * block of such a model is the same as any other's. A model's signature
+ * lists, for every condition of the patterns that walk it, what the
+ * condition depends on that differs between models: nothing (conditions on
+ * the stream, the time, the category or the value), or its value for the
+ * whole model once the model character is known (model, model_name, an mcv
+ * no listed MCV of which begins with the character, a field no row of the
+ * model has). A condition that needs more of the MCV and looks at the model
+ * character (an mcv with this prefix, a field some row of the model has)
+ * makes the model one of its own. Two models with one signature, and the
+ * same patterns decided alike at the model level, get one block. */
+
+enum { SIG_ANY = 3, SIG_OWN = 4 };
+
+static int leaf_sig(const struct query *q, const struct qnode *n, int m)
+{
+	struct known w = {.q = q, .level = 1, .m = m};
+	int t;
+	switch (n->c->a.kind) {
+	case QA_MODEL:
+	case QA_MODEL_NAME:
+		return leaf_tri(n, &w); /* the same at every deeper level */
+	case QA_MCV:
+	case QA_FIELD:
+		t = leaf_tri(n, &w);
+		return t == T_UNKNOWN ? SIG_OWN : t;
+	default:
+		return SIG_ANY;
+	}
+}
+
+/* Append n's signature to sig (*len entries); 0 when a condition makes m a
+ * model of its own. */
+static int tree_sig(const struct query *q, const struct qnode *n, int m, uint8_t **sig, size_t *len,
+		    size_t *cap)
+{
+	switch (n->type) {
+	case QN_TRUE:
+		return 1;
+	case QN_AND:
+	case QN_OR:
+		return tree_sig(q, n->l, m, sig, len, cap) && tree_sig(q, n->r, m, sig, len, cap);
+	case QN_NOT:
+		return tree_sig(q, n->l, m, sig, len, cap);
+	case QN_HAS:
+	case QN_COND:
+		break;
+	}
+	int t = leaf_sig(q, n, m);
+	if (t == SIG_OWN)
+		return 0;
+	if (*len == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*sig = weft_xrealloc(*sig, *cap);
+	}
+	(*sig)[(*len)++] = (uint8_t) t;
+	return 1;
+}
+
+/* A walked model's block, kept for the models alike. */
+struct walked {
+	uint64_t um, us, walkers;
+	uint8_t *sig;           /* NULL: a model of its own */
+	size_t len;
+	uint32_t *blk;
+};
+
+/* The block of a model already walked with this signature, or NULL. */
+static uint32_t *alike(const struct walked *done, int ndone, const struct walked *w)
+{
+	if (!w->sig)
+		return NULL;
+	for (int i = 0; i < ndone; i++) {
+		const struct walked *d = &done[i];
+		if (d->sig && d->um == w->um && d->us == w->us && d->walkers == w->walkers &&
+		    d->len == w->len && memcmp(d->sig, w->sig, w->len) == 0)
+			return d->blk;
+	}
+	return NULL;
 }
 
 /* Class interning: (maybe, sure) -> id, open addressing; class 0 = none. */
@@ -294,6 +420,15 @@ static uint32_t intern(struct query *q, struct interner *in, uint64_t maybe, uin
 	return id;
 }
 
+/* n copies of the x at *b (b[0] set), by doubling memcpy: a block is
+ * filled in 14 calls, not 8836 loop steps (which the fuzzing build
+ * instruments one by one). */
+static void fill_copies(void *b, size_t size, size_t n)
+{
+	for (size_t k = 1; k < n; k *= 2)
+		memcpy((char *) b + k * size, b, (k < n - k ? k : n - k) * size);
+}
+
 static uint32_t *new_block(struct query *q)
 {
 	uint32_t *b = weft_xmalloc(94 * 94 * sizeof(uint32_t));
@@ -313,8 +448,8 @@ static uint32_t *uniform_block(struct query *q, struct interner *in, uint32_t id
 	}
 	if (!in->uniform[id]) {
 		uint32_t *b = new_block(q);
-		for (int i = 0; i < 94 * 94; i++)
-			b[i] = id;
+		b[0] = id;
+		fill_copies(b, sizeof(*b), 94 * 94);
 		in->uniform[id] = b;
 	}
 	return in->uniform[id];
@@ -393,8 +528,9 @@ void qbuild_prefilter(struct query *q)
 			q->nocond |= bit;
 	}
 	stream_masks(q);
-	uint64_t *maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
-	uint64_t *sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+	uint64_t *maybe = NULL, *sure = NULL;
+	struct walked done[94];
+	int ndone = 0;
 	for (int m = 0; m < 256; m++)
 		q->blk[m] = uniform_block(q, &in, 0);
 	for (int m = 0; m < 94; m++) {
@@ -417,28 +553,61 @@ void qbuild_prefilter(struct query *q)
 			q->blk[m + 0x21] = uniform_block(q, &in, intern(q, &in, um, us));
 			continue;
 		}
-		for (int i = 0; i < 94 * 94; i++) {
-			maybe[i] = um;
-			sure[i] = us;
+		struct walked *wk = &done[ndone];
+		size_t cap = 0;
+		*wk = (struct walked) {.um = um, .us = us, .walkers = walkers};
+		int shared = 1;
+		for (uint64_t w = walkers; w && shared; w &= w - 1)
+			shared = tree_sig(q, q->pat[__builtin_ctzll(w)]->root, m, &wk->sig, &wk->len, &cap);
+		if (!shared) {
+			free(wk->sig);
+			wk->sig = NULL;
 		}
+		uint32_t *same = alike(done, ndone, wk);
+		if (same) {
+			free(wk->sig);
+			q->blk[m + 0x21] = same;
+			continue;
+		}
+		if (!maybe) {
+			maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+			sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+		}
+		maybe[0] = um;
+		sure[0] = us;
+		fill_copies(maybe, sizeof(*maybe), 94 * 94);
+		fill_copies(sure, sizeof(*sure), 94 * 94);
+		uint8_t touched[94] = {0}; /* categories a walker wrote to */
 		for (uint64_t w = walkers; w; w &= w - 1) {
 			int k = __builtin_ctzll(w);
-			walk_block(q, q->pat[k], 1ull << k, maybe, sure, m);
+			walk_block(q, q->pat[k], 1ull << k, maybe, sure, touched, m);
 		}
 		uint32_t *b = new_block(q);
+		uint32_t base = intern(q, &in, um, us); /* what no walker changed */
 		/* neighbours mostly share a class: hash only when the pair changes */
 		uint64_t pm = 0, ps = 0;
 		uint32_t pc = 0;
-		for (int i = 0; i < 94 * 94; i++) {
-			if (maybe[i] != pm || sure[i] != ps) {
-				pm = maybe[i];
-				ps = sure[i];
-				pc = intern(q, &in, pm, ps);
+		for (int c = 0; c < 94; c++) {
+			if (!touched[c]) {
+				b[c * 94] = base;
+				fill_copies(b + c * 94, sizeof(*b), 94);
+				continue;
 			}
-			b[i] = pc;
+			for (int i = c * 94; i < c * 94 + 94; i++) {
+				if (maybe[i] != pm || sure[i] != ps) {
+					pm = maybe[i];
+					ps = sure[i];
+					pc = intern(q, &in, pm, ps);
+				}
+				b[i] = pc;
+			}
 		}
 		q->blk[m + 0x21] = b;
+		wk->blk = b;
+		ndone++;
 	}
+	for (int i = 0; i < ndone; i++)
+		free(done[i].sig);
 	free(maybe);
 	free(sure);
 	free(in.h);

@@ -211,7 +211,8 @@ struct qacc {
 };
 
 struct query {
-	struct evtable tab;
+	const struct evtable *tab; /* the event tables: own_tab or a caller's */
+	struct evtable own_tab;
 	struct qpattern *pat[QUERY_MAX_PATTERNS];
 	int npat;
 	int needs_emu;
@@ -279,6 +280,9 @@ struct query {
 
 /* An empty query over the registered models' event tables. */
 int query_init(struct query *q, struct weft_err *e);
+/* The same over tables the caller compiled (evtable_init) and keeps until
+ * query_free: many queries share one compilation (a fuzzing loop). */
+int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e);
 void query_free(struct query *q);
 
 /* Parse one pattern; `where` prefixes errors ("pattern 2", "x.txt:4"), e.g.

@@ -418,6 +418,16 @@ app_load 100 1 1
 rbegin 77; ts 5; rend
 bad unknown-type "$F: byte offset 352: record type 77, field record_type: unknown record type (CHARISMA defines 0..15; declare machine-dependent records in the profile as record.77 = NAME: TYPE FIELD, ...)" --charisma-profile charisma-default
 
+# an end time whose nanoseconds wrap around 64 bits: refused, not written
+# before its start (fuzz_charisma; the start time was checked alone)
+F=$tmp/m-endtime.bin
+: >"$F"
+magic
+header 1
+app_load 100 1 1
+rbegin 9; ts 200; ts 18446744073709552; int 3; byte 4; int 0; req 0 0 512 1; ts 0; rend
+bad end-time-overflow "$F: byte offset 352: record RW (9), field endtime: 18446744073709552 ticks overflow 64-bit nanoseconds" --charisma-profile charisma-default
+
 F=$tmp/m-count.bin
 : >"$F"
 magic

@@ -223,6 +223,18 @@ START_TEST(ovnisync_drift_table)
 	parse_fails("wallclock\n1.0\n", "found no host");
 	parse_fails("wallclock a\n", "no sample row");
 	parse_fails("wallclock a\nx 0\n", "field 1 (wallclock)");
+	/* samples whose squares or sums leave 128 bits are refused, not wrapped (fuzz_clock) */
+	parse_fails("wallclock a\n1700000000.000000 0\n1700000000.000000 5000000000000000000\n",
+		    "t.txt:3: field 2 (offset of host a): expected an offset and a time since the first row "
+		    "within +-2^62 ns, found \"5000000000000000000\"");
+	char big[1024] = "wallclock a\n";
+	for (int k = 0; k < 11; k++)
+		strcat(big, "1700000000.000000 -4000000000000000000\n");
+	parse_fails(big, "t.txt:12: field 2 (offset of host a): the drift fit's sums overflow 128 bits here");
+	strcpy(big, "wallclock a\n");
+	for (int k = 0; k < 5; k++)
+		strcat(big, "1700000000.000000 -4000000000000000000\n");
+	parse_fails(big, "t.txt: host a: the drift fit overflows 128 bits");
 }
 END_TEST
 
