@@ -206,7 +206,7 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 		v->ok = v->is_str = 1;
 		v->s = v->buf;
 		v->n = 1;
-		v->i = ch - 0x21;
+		v->i = ch - MCV_FIRST;
 		return;
 	}
 	case QA_MODEL_NAME: {
@@ -215,7 +215,7 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 			v->ok = v->is_str = 1;
 			v->s = d->name;
 			v->n = strlen(d->name);
-			v->i = ev->model - 0x21;
+			v->i = ev->model - MCV_FIRST;
 		}
 		return;
 	}

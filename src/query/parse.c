@@ -759,7 +759,7 @@ static void cond_free(struct qcond *c)
 
 static int ci(int i)
 {
-	return i + 0x21;
+	return i + MCV_FIRST;
 }
 
 /* Truth tables of attributes whose domain is known now. */
@@ -770,9 +770,9 @@ static void cond_static_table(struct qcond *c)
 	case QA_CAT:
 	case QA_VAL:
 	case QA_MODEL_NAME:
-		c->ntab = 94;
-		c->tab = weft_xcalloc(94, 1);
-		for (int i = 0; i < 94; i++) {
+		c->ntab = MCV_NCHARS;
+		c->tab = weft_xcalloc(MCV_NCHARS, 1);
+		for (int i = 0; i < MCV_NCHARS; i++) {
 			char ch = (char) ci(i);
 			if (c->a.kind == QA_MODEL_NAME) {
 				const struct weft_model_def *d = model_by_id(ch);

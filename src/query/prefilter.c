@@ -36,7 +36,7 @@ static int time_tri(const struct qnode *n)
  * constant's. */
 static int mcv_tri(const struct qcond *k, int level, int m, int c, int v)
 {
-	char pre[3] = {(char) (m + 0x21), (char) (c + 0x21), (char) (v + 0x21)};
+	char pre[3] = {(char) (m + MCV_FIRST), (char) (c + MCV_FIRST), (char) (v + MCV_FIRST)};
 	if (level == 0)
 		return T_UNKNOWN;
 	if (level >= 3)
@@ -90,15 +90,15 @@ static int field_tri(const struct qattr *a, int level, int m, int c, int v)
 	case 0:
 		return a->nloc ? T_UNKNOWN : T_FALSE;
 	case 1:
-		lo = (uint32_t) m * 94 * 94;
-		n = 94 * 94;
+		lo = (uint32_t) m * MCV_NCHARS * MCV_NCHARS;
+		n = MCV_NCHARS * MCV_NCHARS;
 		break;
 	case 2:
-		lo = (uint32_t) (m * 94 + c) * 94;
-		n = 94;
+		lo = (uint32_t) (m * MCV_NCHARS + c) * MCV_NCHARS;
+		n = MCV_NCHARS;
 		break;
 	default:
-		lo = (uint32_t) ((m * 94 + c) * 94 + v);
+		lo = (uint32_t) ((m * MCV_NCHARS + c) * MCV_NCHARS + v);
 		n = 1;
 		break;
 	}
@@ -130,7 +130,7 @@ static int leaf_tri(const struct qnode *n, const struct known *w)
 		if (w->level < 1)
 			return T_UNKNOWN;
 		if (has)
-			return k->a.kind == QA_MODEL || model_by_id((char) (w->m + 0x21)) ? T_TRUE : T_FALSE;
+			return k->a.kind == QA_MODEL || model_by_id((char) (w->m + MCV_FIRST)) ? T_TRUE : T_FALSE;
 		return k->tab[w->m];
 	case QA_CAT:
 		if (w->level < 2)
@@ -257,27 +257,27 @@ static int tri_stream(const struct query *q, const struct qnode *n, const struct
 static void walk_block(const struct query *q, const struct qpattern *p, uint64_t bit, uint64_t *maybe,
 		       uint64_t *sure, uint8_t *touched, int m)
 {
-	for (int c = 0; c < 94; c++) {
+	for (int c = 0; c < MCV_NCHARS; c++) {
 		int t = tri_mcv(q, p->root, 2, m, c, 0);
 		if (mcv_final(q, p, t, 2, m, c)) {
 			if (t == T_FALSE)
 				continue;
 			touched[c] = 1;
-			for (int v = 0; v < 94; v++) {
-				maybe[c * 94 + v] |= bit;
+			for (int v = 0; v < MCV_NCHARS; v++) {
+				maybe[c * MCV_NCHARS + v] |= bit;
 				if (t == T_TRUE)
-					sure[c * 94 + v] |= bit;
+					sure[c * MCV_NCHARS + v] |= bit;
 			}
 			continue;
 		}
 		touched[c] = 1;
-		for (int v = 0; v < 94; v++) {
+		for (int v = 0; v < MCV_NCHARS; v++) {
 			int t3 = tri_mcv(q, p->root, 3, m, c, v);
 			if (t3 == T_FALSE)
 				continue;
-			maybe[c * 94 + v] |= bit;
+			maybe[c * MCV_NCHARS + v] |= bit;
 			if (t3 == T_TRUE)
-				sure[c * 94 + v] |= bit;
+				sure[c * MCV_NCHARS + v] |= bit;
 		}
 	}
 }
@@ -431,7 +431,7 @@ static void fill_copies(void *b, size_t size, size_t n)
 
 static uint32_t *new_block(struct query *q)
 {
-	uint32_t *b = weft_xmalloc(94 * 94 * sizeof(uint32_t));
+	uint32_t *b = weft_xmalloc(MCV_NCHARS * MCV_NCHARS * sizeof(uint32_t));
 	q->owned = weft_xrealloc(q->owned, (size_t) (q->nowned + 1) * sizeof(*q->owned));
 	q->owned[q->nowned++] = b;
 	return b;
@@ -449,7 +449,7 @@ static uint32_t *uniform_block(struct query *q, struct interner *in, uint32_t id
 	if (!in->uniform[id]) {
 		uint32_t *b = new_block(q);
 		b[0] = id;
-		fill_copies(b, sizeof(*b), 94 * 94);
+		fill_copies(b, sizeof(*b), MCV_NCHARS * MCV_NCHARS);
 		in->uniform[id] = b;
 	}
 	return in->uniform[id];
@@ -529,11 +529,11 @@ void qbuild_prefilter(struct query *q)
 	}
 	stream_masks(q);
 	uint64_t *maybe = NULL, *sure = NULL;
-	struct walked done[94];
+	struct walked done[MCV_NCHARS];
 	int ndone = 0;
 	for (int m = 0; m < 256; m++)
 		q->blk[m] = uniform_block(q, &in, 0);
-	for (int m = 0; m < 94; m++) {
+	for (int m = 0; m < MCV_NCHARS; m++) {
 		/* what each pattern says with the model character alone */
 		uint64_t um = 0, us = 0, walkers = 0;
 		for (int k = 0; k < q->npat; k++) {
@@ -550,7 +550,7 @@ void qbuild_prefilter(struct query *q)
 				us |= bit;
 		}
 		if (!walkers) {
-			q->blk[m + 0x21] = uniform_block(q, &in, intern(q, &in, um, us));
+			q->blk[m + MCV_FIRST] = uniform_block(q, &in, intern(q, &in, um, us));
 			continue;
 		}
 		struct walked *wk = &done[ndone];
@@ -566,18 +566,18 @@ void qbuild_prefilter(struct query *q)
 		uint32_t *same = alike(done, ndone, wk);
 		if (same) {
 			free(wk->sig);
-			q->blk[m + 0x21] = same;
+			q->blk[m + MCV_FIRST] = same;
 			continue;
 		}
 		if (!maybe) {
-			maybe = weft_xmalloc(94 * 94 * sizeof(uint64_t));
-			sure = weft_xmalloc(94 * 94 * sizeof(uint64_t));
+			maybe = weft_xmalloc(MCV_NCHARS * MCV_NCHARS * sizeof(uint64_t));
+			sure = weft_xmalloc(MCV_NCHARS * MCV_NCHARS * sizeof(uint64_t));
 		}
 		maybe[0] = um;
 		sure[0] = us;
-		fill_copies(maybe, sizeof(*maybe), 94 * 94);
-		fill_copies(sure, sizeof(*sure), 94 * 94);
-		uint8_t touched[94] = {0}; /* categories a walker wrote to */
+		fill_copies(maybe, sizeof(*maybe), MCV_NCHARS * MCV_NCHARS);
+		fill_copies(sure, sizeof(*sure), MCV_NCHARS * MCV_NCHARS);
+		uint8_t touched[MCV_NCHARS] = {0}; /* categories a walker wrote to */
 		for (uint64_t w = walkers; w; w &= w - 1) {
 			int k = __builtin_ctzll(w);
 			walk_block(q, q->pat[k], 1ull << k, maybe, sure, touched, m);
@@ -587,13 +587,13 @@ void qbuild_prefilter(struct query *q)
 		/* neighbours mostly share a class: hash only when the pair changes */
 		uint64_t pm = 0, ps = 0;
 		uint32_t pc = 0;
-		for (int c = 0; c < 94; c++) {
+		for (int c = 0; c < MCV_NCHARS; c++) {
 			if (!touched[c]) {
-				b[c * 94] = base;
-				fill_copies(b + c * 94, sizeof(*b), 94);
+				b[c * MCV_NCHARS] = base;
+				fill_copies(b + c * MCV_NCHARS, sizeof(*b), MCV_NCHARS);
 				continue;
 			}
-			for (int i = c * 94; i < c * 94 + 94; i++) {
+			for (int i = c * MCV_NCHARS; i < c * MCV_NCHARS + MCV_NCHARS; i++) {
 				if (maybe[i] != pm || sure[i] != ps) {
 					pm = maybe[i];
 					ps = sure[i];
@@ -602,7 +602,7 @@ void qbuild_prefilter(struct query *q)
 				b[i] = pc;
 			}
 		}
-		q->blk[m + 0x21] = b;
+		q->blk[m + MCV_FIRST] = b;
 		wk->blk = b;
 		ndone++;
 	}

@@ -84,8 +84,8 @@ static inline int mstate_attr(const struct query *q, char model, const struct we
 {
 	if (!q->emu || !ev->stream)
 		return 0;
-	int k = q->emu->model_slot[model - 0x21];
-	if (k < 0)
+	int k = q->emu->model_slot[mcv_index(model)];
+	if (k < 0 || k >= EMU_MODEL_STATES) /* only the first models' states are kept */
 		return 0;
 	*x = q->emu->th[ev->stream->index].model_state[k];
 	return 1;
@@ -97,11 +97,11 @@ static inline int enum_id(const struct query *q, enum qattr_kind k, const struct
 	switch (k) {
 	case QA_MODEL:
 	case QA_MODEL_NAME:
-		return ev->model - 0x21;
+		return ev->model - MCV_FIRST;
 	case QA_CAT:
-		return ev->cat - 0x21;
+		return ev->cat - MCV_FIRST;
 	case QA_VAL:
-		return ev->val - 0x21;
+		return ev->val - MCV_FIRST;
 	case QA_LOOM:
 		return ev->stream && ev->stream->thread ? ev->stream->thread->proc->loom->gindex : -1;
 	case QA_STREAM:

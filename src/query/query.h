@@ -53,8 +53,8 @@ struct weft_trace;
 struct weft_merge;
 
 #define QUERY_MAX_PATTERNS 64
-#define QMCV_INDEX(m, c, v) ((((uint32_t) (m) - 0x21) * 94 + ((uint32_t) (c) - 0x21)) * 94 + \
-			     ((uint32_t) (v) - 0x21))
+#define QMCV_INDEX(m, c, v) ((((uint32_t) (m) - MCV_FIRST) * MCV_NCHARS + ((uint32_t) (c) - MCV_FIRST)) * MCV_NCHARS + \
+			     ((uint32_t) (v) - MCV_FIRST))
 
 enum qop { QOP_EQ, QOP_NE, QOP_LT, QOP_LE, QOP_GT, QOP_GE, QOP_IN, QOP_NOTIN, QOP_CONTAINS };
 
@@ -332,7 +332,7 @@ static inline uint32_t query_stream_entry(const struct query *q, const struct we
 /* The prefilter class of an event's MCV. */
 static inline uint32_t query_class_of(const struct query *q, const struct weft_ev *ev)
 {
-	return q->blk[ev->model][(uint32_t) ev->cat * 94 + ev->val - (0x21 * 94 + 0x21)];
+	return q->blk[ev->model][(uint32_t) ev->cat * MCV_NCHARS + ev->val - (MCV_FIRST * MCV_NCHARS + MCV_FIRST)];
 }
 
 /* Every event must pass here, in merged order. Returns the set of patterns
@@ -351,7 +351,7 @@ static inline uint64_t query_match(struct query *q, const struct weft_ev *ev)
 /* The prefilter class of an MCV (tests). */
 static inline uint32_t query_class(const struct query *q, uint8_t m, uint8_t c, uint8_t v)
 {
-	return q->blk[m][(c - 0x21) * 94 + (v - 0x21)];
+	return q->blk[m][(c - MCV_FIRST) * MCV_NCHARS + (v - MCV_FIRST)];
 }
 
 /* The rest of query_feed, for an event of a slot with something to do. */

@@ -1,7 +1,7 @@
 /* fuzz_prv: the input is a Paraver trace in memory: the .prv text, then
  * optionally a NUL byte and the .pcf text, then a NUL byte and the .row text.
  *
- * The checker (src/prv/check.c) runs twice over the same input: once with
+ * The checker (src/prv/check_*.c) runs twice over the same input: once with
  * the .prv in one piece, once cut into small pieces at input-dependent places
  * (each piece in its own heap buffer of exactly its size, so a read past a
  * piece is a heap overflow). Both runs must report the same problems in the
