@@ -22,9 +22,8 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
-INCLUDES := -Isrc/util -Isrc/trace -Isrc/emu -Isrc/cli -Isrc/synth -Isrc/prv -Isrc/clock -Isrc/import \
-	-Isrc/query -Isrc/stats -Isrc/plot \
-	-Imodels -Imodels/ovni
+# includes name their layer: "emu/emu.h", "model.h", "ovni/ovni.h"
+INCLUDES := -Isrc -Imodels
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread

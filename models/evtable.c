@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "evtable.h"
-#include "obs.h"
-#include "stream.h"
+#include "trace/obs.h"
+#include "trace/stream.h"
 
 static const struct {
 	const char *name;

@@ -8,12 +8,12 @@
 
 #include <stdint.h>
 
-#include "err.h"
-#include "event.h"
+#include "util/err.h"
+#include "trace/event.h"
 #include "model.h"
-#include "obs.h"
-#include "outbuf.h"
-#include "stream.h"
+#include "trace/obs.h"
+#include "util/outbuf.h"
+#include "trace/stream.h"
 
 enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR, EVF_BYTES };
 

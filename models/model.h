@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "event.h" /* MCV_NCHARS, mcv_index(): tables by model character */
+#include "trace/event.h" /* MCV_NCHARS, mcv_index(): tables by model character */
 
 struct emu;
 struct evinfo;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "emu/engine.h"
 #include "evtable.h"
 #include "modelfile.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "model.h"
 
 #define MF_FORMAT 1       /* the `weft-model N` this parser reads */

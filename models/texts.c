@@ -3,7 +3,7 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "err.h"
+#include "util/err.h"
 #include "texts.h"
 
 struct text_ent {

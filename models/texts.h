@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 struct text_ent;
 

@@ -5,8 +5,8 @@
 #ifndef WEFT_ANDFORK_H
 #define WEFT_ANDFORK_H
 
-#include "emu.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "util/strbuf.h"
 
 /* Paraver state values (thread.prv) */
 enum { AF_ST_RUNNING = 10, AF_ST_WAITING = 11, AF_ST_IDLE = 12 };

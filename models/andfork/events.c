@@ -1,6 +1,6 @@
 /* and-fork/join model (A) event table: one row per VisAndOr code it
  * receives from the importer (src/import/visandor.c). */
-#include "andfork.h"
+#include "andfork/andfork.h"
 #include "model.h"
 
 static const struct weft_evdecl af_events[] = {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "andfork.h"
+#include "andfork/andfork.h"
 #include "visandor/common.h"
 #include "visandor/open.h"
 

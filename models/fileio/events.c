@@ -1,6 +1,6 @@
 /* fileio model (F) event table: one row per event, shared by dump, top,
  * query, the emulator and the docs (doc/models/fileio.md). */
-#include "fileio.h"
+#include "fileio/fileio.h"
 #include "model.h"
 
 static const struct weft_evdecl fileio_events[] = {

@@ -5,8 +5,8 @@
 #ifndef WEFT_FILEIO_H
 #define WEFT_FILEIO_H
 
-#include "emu.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "util/strbuf.h"
 
 enum fio_state { FS_READ = 50, FS_WRITE, FS_WAIT, FS_OPENING, FS_CLOSING };
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
-#include "obs.h"
+#include "fileio/fileio.h"
+#include "trace/obs.h"
 #include "texts.h"
 
 struct fdmap {

@@ -1,6 +1,6 @@
 /* msg model (X) event table: PICL calls as entries, exits and marks. */
 #include "model.h"
-#include "msg.h"
+#include "msg/msg.h"
 
 static const struct weft_evdecl msg_events[] = {
 	{"XE[", 0, "i32 type, i32 a, i32 b, i32 c",

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "keys.h"
+#include "util/err.h"
+#include "msg/keys.h"
 
 /* ---- keys seen ------------------------------------------------------------- */
 

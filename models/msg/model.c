@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "keys.h"
-#include "msg.h"
+#include "msg/keys.h"
+#include "msg/msg.h"
 #include "texts.h"
 
 #define STACK_MAX 256

@@ -7,8 +7,8 @@
 #ifndef WEFT_MSG_H
 #define WEFT_MSG_H
 
-#include "emu.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "util/strbuf.h"
 
 /* Paraver state values (30-49). */
 enum {

@@ -1,7 +1,7 @@
 /* or-branch model (R) event table: one row per VisAndOr code it receives
  * from the importer (src/import/visandor.c). */
 #include "model.h"
-#include "orbranch.h"
+#include "orbranch/orbranch.h"
 
 static const struct weft_evdecl ob_events[] = {
 	{"RT[", 0, "u64 node, i32 n", "starts the trace (START_TIME, node %{node})", orb_time},

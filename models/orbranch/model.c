@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orbranch.h"
+#include "orbranch/orbranch.h"
 #include "visandor/common.h"
 #include "visandor/open.h"
 

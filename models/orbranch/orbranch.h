@@ -4,8 +4,8 @@
 #ifndef WEFT_ORBRANCH_H
 #define WEFT_ORBRANCH_H
 
-#include "emu.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "util/strbuf.h"
 
 /* Paraver state values (thread.prv) */
 enum { OB_ST_RUNNING = 20, OB_ST_SLAVE = 21, OB_ST_IDLE = 22 };

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ovni.h"
+#include "ovni/ovni.h"
 
 #define BURST_GROUP 100
 #define BURST_SLOW_NS 100

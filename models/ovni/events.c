@@ -2,7 +2,7 @@
  * unordered regions and bursts (doc/models/ovni.md). Each row is the
  * event's whole description: payload, sentence and emulator handler. */
 #include "model.h"
-#include "ovni.h"
+#include "ovni/ovni.h"
 
 static const struct weft_evdecl ovni_events[] = {
 	{"OHx", 0, "i32 cpu, i32 creator, u64 tag",

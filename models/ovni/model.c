@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "ovni.h"
+#include "emu/engine.h"
+#include "ovni/ovni.h"
 
 #define MARK_STACK_MAX 512
 #define LARGE_FLUSH_NS 10000000ull

@@ -5,8 +5,8 @@
 #ifndef WEFT_OVNI_H
 #define WEFT_OVNI_H
 
-#include "emu.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "util/strbuf.h"
 
 /* Paraver slots of the ovni model, registered in this order. */
 enum { OT_AFFINITY, OT_STATE, OT_TID, OT_FLUSH, OT_MARK0 }; /* thread.prv */

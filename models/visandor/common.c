@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
+#include "visandor/common.h"
 
 int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
 {

@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "emu.h"
-#include "obs.h"
-#include "strbuf.h"
+#include "emu/emu.h"
+#include "trace/obs.h"
+#include "util/strbuf.h"
 
 struct vao_common {
 	int s_active, s_nact, s_wam, s_other; /* thread.prv slots */

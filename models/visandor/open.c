@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "open.h"
+#include "util/err.h"
+#include "visandor/open.h"
 
 static void table(struct vao_open *o, int bits)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "prvcheck.h"
-#include "viewcheck.h"
+#include "cli/cli.h"
+#include "prv/prvcheck.h"
+#include "prv/viewcheck.h"
 
 static const char check_help[] =
 	"Usage: weft check [-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 int cmd_dump(int argc, char **argv);
 int cmd_top(int argc, char **argv);

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "clockopts.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
 
 int clockopts_parse(const char *cmd, struct clockopts *c, int code, const char *arg)
 {

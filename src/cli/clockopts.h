@@ -5,7 +5,7 @@
 #ifndef WEFT_CLOCKOPTS_H
 #define WEFT_CLOCKOPTS_H
 
-#include "emu.h"
+#include "emu/emu.h"
 
 enum sync_mode { SYNC_FILE = 0, SYNC_NONE, SYNC_MESSAGES };
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 int cli_report(const struct weft_err *e)
 {

@@ -8,15 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "clockopts.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
 #include "model.h"
 #include "evtable.h"
-#include "merge.h"
-#include "outbuf.h"
-#include "clocksetup.h"
-#include "query.h"
-#include "trace.h"
+#include "emu/merge.h"
+#include "util/outbuf.h"
+#include "clock/clocksetup.h"
+#include "query/query.h"
+#include "trace/trace.h"
 
 static const char dump_help[] =
 	"Usage: weft dump [-x] [-c CLOCKFILE] [--stream DIR] [--filter EXPR] [--model FILE]...\n"

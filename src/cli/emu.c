@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cli.h"
-#include "clockopts.h"
-#include "emu.h"
-#include "fromevent.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
+#include "emu/emu.h"
+#include "cli/fromevent.h"
 #include "model.h"
-#include "sync.h"
+#include "emu/sync.h"
 
 static const char emu_help[] =
 	"Usage: weft emu [OPTIONS] TRACE...\n"

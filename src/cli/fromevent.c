@@ -6,10 +6,10 @@
  * by time would. */
 #include <string.h>
 
-#include "cli.h"
-#include "emu.h"
-#include "fromevent.h"
-#include "query.h"
+#include "cli/cli.h"
+#include "emu/emu.h"
+#include "cli/fromevent.h"
+#include "query/query.h"
 
 struct fe_state {
 	struct query q;

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "emu.h"
-#include "err.h"
+#include "emu/emu.h"
+#include "util/err.h"
 
 /* The Paraver time (ns from the first event) of the first event of TRACE,
  * read with options o, for which the query expression EXPR holds (the

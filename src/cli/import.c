@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "import.h"
+#include "cli/cli.h"
+#include "import/import.h"
 
 static void help(void)
 {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "engine.h"
+#include "cli/cli.h"
+#include "emu/engine.h"
 #include "model.h"
 
 static const char models_help[] =

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "plot.h"
+#include "cli/cli.h"
+#include "plot/plot.h"
 
 static const char plot_help[] =
 	"Usage: weft plot [-o OUT.svg] [--type T] [--width PX] [--max-rows N] [-q] TRACE.prv\n"

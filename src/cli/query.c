@@ -16,14 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "clockopts.h"
-#include "emu.h"
-#include "merge.h"
-#include "clocksetup.h"
-#include "outbuf.h"
-#include "query.h"
-#include "trace.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
+#include "emu/emu.h"
+#include "emu/merge.h"
+#include "clock/clocksetup.h"
+#include "util/outbuf.h"
+#include "query/query.h"
+#include "trace/trace.h"
 
 static const char query_help[] =
 	"Usage: weft query [--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"

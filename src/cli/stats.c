@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acct.h"
-#include "cli.h"
-#include "emu.h"
+#include "stats/acct.h"
+#include "cli/cli.h"
+#include "emu/emu.h"
 #include "model.h"
-#include "outbuf.h"
-#include "strbuf.h"
+#include "util/outbuf.h"
+#include "util/strbuf.h"
 
 static const char stats_help[] =
 	"Usage: weft stats [OPTIONS] TRACE\n"

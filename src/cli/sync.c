@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cli.h"
-#include "clockopts.h"
-#include "sync.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
+#include "emu/sync.h"
 
 static const char sync_help[] =
 	"Usage: weft sync [OPTIONS] TRACE...\n"

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "synth_formats.h"
-#include "ovni_synth.h"
+#include "cli/cli.h"
+#include "cli/synth_formats.h"
+#include "synth/ovni_synth.h"
 
 static const char synth_help[] =
 	"Usage: weft synth -o DIR [--looms L] [--procs P] [--threads T] [--cpus C]\n"

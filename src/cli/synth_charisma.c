@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "charisma_synth.h"
-#include "cli.h"
-#include "synth_formats.h"
+#include "synth/charisma_synth.h"
+#include "cli/cli.h"
+#include "cli/synth_formats.h"
 
 static const char help[] =
 	"Usage: weft synth --format charisma -o FILE [--profile NAME|FILE] [--byte-order le|be]\n"

@@ -1,7 +1,7 @@
 /* synth_formats: the table of synthetic log generators (one row per format). */
 #include <stddef.h>
 
-#include "synth_formats.h"
+#include "cli/synth_formats.h"
 
 static const struct synth_format visandor = {
 	"visandor", "VisAndOr logs (--kind and|or, --agents N, -n EVENTS)", synth_cmd_visandor,

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "picl_synth.h"
-#include "synth_formats.h"
+#include "cli/cli.h"
+#include "synth/picl_synth.h"
+#include "cli/synth_formats.h"
 
 static const char help[] =
 	"Usage: weft synth --format picl -o FILE [--procs P] [--traffic ring|all|random]\n"

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "synth_formats.h"
-#include "visandor_synth.h"
+#include "cli/cli.h"
+#include "cli/synth_formats.h"
+#include "synth/visandor_synth.h"
 
 static const char help[] =
 	"Usage: weft synth --format visandor -o FILE [--kind and|or] [--agents N] [-n EVENTS]\n"

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "clockopts.h"
-#include "clocksetup.h"
+#include "cli/cli.h"
+#include "cli/clockopts.h"
+#include "clock/clocksetup.h"
 #include "model.h"
-#include "outbuf.h"
-#include "trace.h"
+#include "util/outbuf.h"
+#include "trace/trace.h"
 
 static const char top_help[] =
 	"Usage: weft top [-c CLOCKFILE] [--format NAME] TRACE\n"

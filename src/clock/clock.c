@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "clock.h"
+#include "clock/clock.h"
 
 struct clock_map clock_compose(const struct clock_map *outer, const struct clock_map *inner)
 {

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "clockfile.h"
-#include "jsonscan.h"
-#include "mapfile.h"
-#include "metadata.h"
-#include "strbuf.h"
+#include "util/atomicfile.h"
+#include "clock/clockfile.h"
+#include "util/jsonscan.h"
+#include "util/mapfile.h"
+#include "trace/metadata.h"
+#include "util/strbuf.h"
 
 #define SAFE_INT 9007199254740992.0 /* 2^53 */
 

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "err.h"
+#include "clock/clock.h"
+#include "util/err.h"
 
 enum clock_form { CLOCK_FORM_WEFT, CLOCK_FORM_OFFSETS, CLOCK_FORM_DRIFT };
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clocksetup.h"
+#include "clock/clocksetup.h"
 
 #define CLOCK_GATE_NS 3600000000000ll /* one hour */
 

@@ -15,8 +15,8 @@
 #ifndef WEFT_CLOCKSETUP_H
 #define WEFT_CLOCKSETUP_H
 
-#include "clockfile.h"
-#include "trace.h"
+#include "clock/clockfile.h"
+#include "trace/trace.h"
 
 struct clock_align {
 	char input[1024];   /* the path as given, or its position from 1 */

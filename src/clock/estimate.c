@@ -5,8 +5,8 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "estimate.h"
-#include "lp.h"
+#include "clock/estimate.h"
+#include "clock/lp.h"
 
 #define BUF 512                 /* points buffered per link before a hull merge */
 #define PENALTY 1e-6            /* one-sided components: weight of the correction size */

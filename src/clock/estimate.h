@@ -27,7 +27,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct est_pt {
 	int64_t u, v;

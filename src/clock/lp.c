@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "lp.h"
+#include "util/err.h"
+#include "clock/lp.h"
 
 #define EPS 1e-9
 #define STALL 2000 /* steps without gain that end a stalled run (see lp_solve) */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clockfile.h"
+#include "clock/clockfile.h"
 
 /* Split a line into at most `max` blank-separated fields; returns the count
  * (max + 1 when there are more). Fields point into `buf`, NUL-terminated. */

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "breakdown.h"
-#include "engine.h"
-#include "outset.h"
-#include "prv_writer.h"
+#include "emu/breakdown.h"
+#include "emu/engine.h"
+#include "util/outset.h"
+#include "prv/prv_writer.h"
 
 struct bd_view {
 	const struct mf_model *m;

@@ -16,9 +16,9 @@
 #ifndef WEFT_BREAKDOWN_H
 #define WEFT_BREAKDOWN_H
 
-#include "emu.h"
+#include "emu/emu.h"
 #include "modelfile.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 struct bd_view;
 struct prv_back;

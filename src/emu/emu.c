@@ -8,11 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "breakdown.h"
-#include "emu.h"
-#include "engine.h"
-#include "paraver_out.h"
-#include "progress.h"
+#include "emu/breakdown.h"
+#include "emu/emu.h"
+#include "emu/engine.h"
+#include "emu/paraver_out.h"
+#include "trace/progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {

@@ -9,13 +9,13 @@
 
 #include <stdint.h>
 
-#include "clocksetup.h"
-#include "err.h"
+#include "clock/clocksetup.h"
+#include "util/err.h"
 #include "evtable.h"
-#include "merge.h"
-#include "pairs.h"
-#include "prv_writer.h"
-#include "trace.h"
+#include "emu/merge.h"
+#include "emu/pairs.h"
+#include "prv/prv_writer.h"
+#include "trace/trace.h"
 
 enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "breakdown.h"
-#include "engine.h"
+#include "emu/breakdown.h"
+#include "emu/engine.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
 

@@ -12,9 +12,9 @@
 #ifndef WEFT_ENGINE_H
 #define WEFT_ENGINE_H
 
-#include "emu.h"
+#include "emu/emu.h"
 #include "modelfile.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* One `call` of a primitive: the calling model, the argument values (an
  * integer field's value, a constant, or for a str field of the payload its

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "emu/engine.h"
 
 #define EACH_MAX 100 /* Paraver types TYPE .. TYPE+99, as ovniemu */
 

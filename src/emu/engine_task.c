@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "taskprim.h"
+#include "emu/engine.h"
+#include "emu/taskprim.h"
 
 /* Every task.* primitive of a model shares one state, in e->mstate: set up
  * once, released once. */

@@ -1,7 +1,7 @@
 /* merge: k-way heap merge with run draining (see merge.h). */
 #include <stdlib.h>
 
-#include "merge.h"
+#include "emu/merge.h"
 
 static struct weft_stream *stream_of(const struct weft_merge *m, uint64_t k)
 {

@@ -9,7 +9,7 @@
 #ifndef WEFT_MERGE_H
 #define WEFT_MERGE_H
 
-#include "stream.h"
+#include "trace/stream.h"
 
 /* A key is one 64-bit word: (time - base) << shift | rank, where a
  * stream's rank is its place in stream index order and `shift` bits hold

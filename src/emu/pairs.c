@@ -1,7 +1,7 @@
 /* pairs: receive-before-send accounting and the pair observer (pairs.h). */
 #include <stdio.h>
 
-#include "emu.h"
+#include "emu/emu.h"
 
 void emu_pair(struct emu *e, const struct emu_thread *from, const struct emu_thread *to, uint64_t send_now,
 	      uint64_t recv_now)

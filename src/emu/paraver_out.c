@@ -7,14 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "breakdown.h"
-#include "engine.h"
-#include "mkdirp.h"
-#include "outset.h"
-#include "paraver_out.h"
-#include "srcdate.h"
-#include "strbuf.h"
-#include "views.h"
+#include "emu/breakdown.h"
+#include "emu/engine.h"
+#include "util/mkdirp.h"
+#include "util/outset.h"
+#include "emu/paraver_out.h"
+#include "util/srcdate.h"
+#include "util/strbuf.h"
+#include "emu/views.h"
 
 static int cmp_app(const void *a, const void *b)
 {

@@ -8,7 +8,7 @@
 #ifndef WEFT_PARAVER_OUT_H
 #define WEFT_PARAVER_OUT_H
 
-#include "emu.h"
+#include "emu/emu.h"
 
 /* Assign thread.prv rows (Paraver order: appl, task, thread). */
 void paraver_rows(struct emu *e);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sync.h"
+#include "emu/sync.h"
 
 static void observe(void *arg, const struct emu *e, const struct emu_pair *p)
 {

@@ -10,9 +10,9 @@
 #ifndef WEFT_SYNC_H
 #define WEFT_SYNC_H
 
-#include "clockfile.h"
-#include "emu.h"
-#include "estimate.h"
+#include "clock/clockfile.h"
+#include "emu/emu.h"
+#include "clock/estimate.h"
 
 struct sync_loom {
 	const char *name;

@@ -1,5 +1,5 @@
 /* task: task bodies, types and per-thread body stacks (task.h). */
-#include "task.h"
+#include "emu/task.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /* What a task may do; a model picks them when it creates the task. */
 enum task_flag {

@@ -1,5 +1,5 @@
 /* taskprim: the task primitives of model files (taskprim.h). */
-#include "taskprim.h"
+#include "emu/taskprim.h"
 
 #include <stdlib.h>
 #include <string.h>

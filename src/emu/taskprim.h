@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "err.h"
-#include "task.h"
+#include "util/err.h"
+#include "emu/task.h"
 
 /* The channels the primitives write, by the names a model file gives them. */
 enum taskprim_chan { TP_BODY, TP_ID, TP_TYPE, TP_APPID, TP_RANK, TP_NCHANS };

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "breakdown.h"
-#include "cfgview.h"
+#include "emu/breakdown.h"
+#include "prv/cfgview.h"
 #include "model.h"
-#include "outset.h"
-#include "paraver_out.h"
-#include "views.h"
-#include "writer.h"
+#include "util/outset.h"
+#include "emu/paraver_out.h"
+#include "emu/views.h"
+#include "trace/writer.h"
 
 /* Views written once per type of a range the run writes. */
 static const struct {

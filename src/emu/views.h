@@ -21,7 +21,7 @@
 #ifndef WEFT_VIEWS_H
 #define WEFT_VIEWS_H
 
-#include "emu.h"
+#include "emu/emu.h"
 
 struct outset;
 

@@ -29,15 +29,15 @@
 #include <sys/time.h>
 #include <uthash.h>
 
-#include "import.h"
-#include "charisma_async.h"
-#include "charisma_fields.h"
-#include "charisma_profile.h"
-#include "mapfile.h"
-#include "mkdirp.h"
-#include "recpipe.h"
-#include "recsort.h"
-#include "writer.h"
+#include "import/import.h"
+#include "import/charisma_async.h"
+#include "import/charisma_fields.h"
+#include "import/charisma_profile.h"
+#include "util/mapfile.h"
+#include "util/mkdirp.h"
+#include "import/recpipe.h"
+#include "import/recsort.h"
+#include "trace/writer.h"
 
 #define SORT_WINDOW (1u << 18) /* records held back for sorting */
 #define PROBE_RECORDS 100

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "charisma_async.h"
-#include "err.h"
+#include "import/charisma_async.h"
+#include "util/err.h"
 
 static uint32_t hash(struct akey k)
 {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "charisma_profile.h"
+#include "import/charisma_profile.h"
 
 /* A field: where its 8-byte load starts in the record (or in an array
  * element), the mask of its bytes, its sign bit when it is signed and

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "charisma_profile.h"
-#include "charisma_fields.h"
-#include "mapfile.h"
+#include "import/charisma_profile.h"
+#include "import/charisma_fields.h"
+#include "util/mapfile.h"
 
 const char *const chp_type_name[T_NTYPES] = {
 	"byte", "char", "u_short", "int", "long", "u_long", "time_t", "double", "TimestampType", "BigInt",

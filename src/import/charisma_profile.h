@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 enum ctype {
 	T_BYTE, T_CHAR, T_USHORT, T_INT, T_LONG, T_ULONG, T_TIME, T_DOUBLE, T_TS, T_BIGINT,

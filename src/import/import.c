@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "import.h"
-#include "mapfile.h"
+#include "import/import.h"
+#include "util/mapfile.h"
 
 extern const struct weft_import_fmt import_visandor;
 extern const struct weft_import_fmt import_picl;

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "mapfile.h"
+#include "util/err.h"
+#include "util/mapfile.h"
 
 struct mapfile;
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
-#include "mapfile.h"
-#include "picl_int.h"
-#include "picl_par.h"
+#include "import/import.h"
+#include "util/mapfile.h"
+#include "import/picl_int.h"
+#include "import/picl_par.h"
 
 /* ---- detection (doc/formats/legacy.md §4) ---------------------------------- */
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picl_int.h"
-#include "writer.h"
+#include "import/picl_int.h"
+#include "trace/writer.h"
 
 int32_t picl_file_id(struct picl *p, const char *s, size_t n)
 {

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 #define HOST 32767
 #define NPROC_IDS 32768 /* processor ids 0..32767 (32767 = host) */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picl_int.h"
+#include "import/picl_int.h"
 
 /* ---- new format ----------------------------------------------------------- */
 

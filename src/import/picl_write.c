@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picl_int.h"
-#include "strbuf.h"
-#include "writer.h"
+#include "import/picl_int.h"
+#include "util/strbuf.h"
+#include "trace/writer.h"
 
 struct pstream {
 	struct ovni_writer w;

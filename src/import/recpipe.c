@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recpipe.h"
+#include "import/recpipe.h"
 
 struct recpipe {
 	rp_handle_fn handle;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 #define RP_BATCH 4096
 #define RP_NBATCH 8

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "recsort.h"
+#include "import/recsort.h"
 
 #define RS_READ 4096 /* keys read at a time from one run while merging (at most a run) */
 

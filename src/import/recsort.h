@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "err.h"
+#include "util/err.h"
 
 #define RS_OVERFLOW 1
 #define RS_NQUEUES 4

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
-#include "strbuf.h"
-#include "vao_line.h"
-#include "writer.h"
+#include "import/import.h"
+#include "util/strbuf.h"
+#include "import/vao_line.h"
+#include "trace/writer.h"
 
 #define VAO_BUF (64u << 10)   /* stream buffer of the first VAO_BIG_AGENTS agents */
 #define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */

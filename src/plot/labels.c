@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "labels.h"
+#include "util/err.h"
+#include "plot/labels.h"
 
 static char *slurp(const char *path)
 {

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "labels.h"
-#include "plot.h"
-#include "prvread.h"
+#include "util/atomicfile.h"
+#include "plot/labels.h"
+#include "plot/plot.h"
+#include "prv/prvread.h"
 
 #define NS_MAX 1024 /* distinct states (or values) told apart; more share the last */
 #define LINE_SLOTS 8192 /* a power of two, more than twice PLOT_MAX_LINES */

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 #define PLOT_MAX_LINES 4000
 

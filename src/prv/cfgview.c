@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfgview.h"
-#include "strbuf.h"
+#include "prv/cfgview.h"
+#include "util/strbuf.h"
 
 static int starts(const char *s, const char *end, const char *word)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_int.h"
-#include "err.h"
+#include "prv/check_int.h"
+#include "util/err.h"
 
 /* ---- hash sets ------------------------------------------------------------- */
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "check_int.h"
-#include "err.h"
-#include "mapfile.h"
+#include "prv/check_int.h"
+#include "util/err.h"
+#include "util/mapfile.h"
 
 static int ends_with(const char *s, size_t n, const char *suf)
 {

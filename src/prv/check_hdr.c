@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_int.h"
-#include "err.h"
+#include "prv/check_int.h"
+#include "util/err.h"
 
 #define TWO53 (UINT64_C(1) << 53)
 

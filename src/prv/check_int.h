@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "prvcheck.h"
+#include "prv/prvcheck.h"
 
 #define MAX_OBJ 65535u           /* objects per level (16-bit kernel types) */
 #define MAX_TRACK 100000u        /* distinct unlabelled keys remembered */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_int.h"
-#include "err.h"
+#include "prv/check_int.h"
+#include "util/err.h"
 
 enum psec { S_NONE, S_OPTIONS, S_SEMANTIC, S_STATES, S_COLORS, S_TYPES, S_VALUES, S_GRADIENT };
 

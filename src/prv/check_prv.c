@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check_int.h"
+#include "prv/check_int.h"
 
 /* An error about the current record. */
 static COLD __attribute__((format(printf, 2, 3))) void rec_err(struct prvchk *c, const char *fmt, ...)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "prv_writer.h"
+#include "prv/prv_writer.h"
 
 #define END_WIDTH 20 /* digits of a patchable time */
 #define OUTBUF_SIZE (1u << 18) /* 256 KiB writes: less kernel time per byte than 1 MiB here (see performance.md) */

@@ -20,8 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "err.h"
-#include "outbuf.h"
+#include "util/err.h"
+#include "util/outbuf.h"
 
 struct prv_op {
 	uint8_t kind;  /* PRV_OP_* */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prvread.h"
+#include "prv/prvread.h"
 
 static int bad(struct prvread *r, struct weft_err *err, const char *what)
 {

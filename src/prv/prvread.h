@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "err.h"
-#include "mapfile.h"
+#include "util/err.h"
+#include "util/mapfile.h"
 
 #define PRVREAD_MAX_PAIRS 64
 

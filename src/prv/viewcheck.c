@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfgview.h"
-#include "mapfile.h"
-#include "prvread.h"
-#include "viewcheck.h"
+#include "prv/cfgview.h"
+#include "util/mapfile.h"
+#include "prv/prvread.h"
+#include "prv/viewcheck.h"
 
 /* int64 -> [min, max] of what was seen with it; open addressing */
 struct seen {

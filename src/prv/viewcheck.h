@@ -16,7 +16,7 @@
 #ifndef WEFT_VIEWCHECK_H
 #define WEFT_VIEWCHECK_H
 
-#include "err.h"
+#include "util/err.h"
 
 long viewcheck_dir(const char *dir, int quiet, struct weft_err *err);
 

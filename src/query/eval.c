@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
-#include "merge.h"
+#include "emu/emu.h"
+#include "emu/merge.h"
 #include "model.h"
-#include "qint.h"
-#include "trace.h"
+#include "query/qint.h"
+#include "trace/trace.h"
 
 /* ---- operators ----------------------------------------------------------- */
 

@@ -16,7 +16,7 @@
 #include <strings.h>
 
 #include "model.h"
-#include "qint.h"
+#include "query/qint.h"
 
 const char *const qstate_name[QSTATE_N] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 

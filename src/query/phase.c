@@ -16,7 +16,7 @@
  * check also stops at the slots' checkpoints (slots.c). */
 #include <stdlib.h>
 
-#include "qint.h"
+#include "query/qint.h"
 
 #define QPHASE_MAX 32
 

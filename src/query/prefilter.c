@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "model.h"
-#include "qint.h"
-#include "trace.h"
+#include "query/qint.h"
+#include "trace/trace.h"
 
 enum { T_FALSE = 0, T_TRUE = 1, T_UNKNOWN = 2 };
 

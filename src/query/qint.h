@@ -2,8 +2,8 @@
 #ifndef WEFT_QINT_H
 #define WEFT_QINT_H
 
-#include "emu.h"
-#include "query.h"
+#include "emu/emu.h"
+#include "query/query.h"
 
 /* The ovni thread states by number (enum th_state). */
 #define QSTATE_N 6

@@ -43,10 +43,10 @@
 #include <stdio.h>
 #include <uthash.h>
 
-#include "err.h"
-#include "event.h"
+#include "util/err.h"
+#include "trace/event.h"
 #include "evtable.h"
-#include "outbuf.h"
+#include "util/outbuf.h"
 
 struct emu;
 struct weft_trace;

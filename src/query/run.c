@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qint.h"
+#include "query/qint.h"
 
 /* ---- value formatting ---------------------------------------------------- */
 

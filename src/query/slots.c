@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qint.h"
-#include "trace.h"
+#include "query/qint.h"
+#include "trace/trace.h"
 
 /* Checkpoints: about this many events apart, a decision after at least
  * QCK_MIN of them; class 0 skipped at 1 - 1/QCK_SKIP of all events. */

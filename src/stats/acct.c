@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acct.h"
+#include "stats/acct.h"
 #include "model.h"
 
 static struct acct_thread *th_of(struct acct *a, const struct emu_thread *t)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
-#include "emu.h"
+#include "emu/emu.h"
 
 struct acct_state {        /* one state value of one model on a thread */
 	char model;

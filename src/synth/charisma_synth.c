@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "charisma_profile.h"
-#include "charisma_synth.h"
+#include "util/atomicfile.h"
+#include "import/charisma_profile.h"
+#include "synth/charisma_synth.h"
 
 
 /* ---- deterministic randomness ---------------------------------------------------- */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct charisma_synth_opts {
 	const char *profile;   /* a built-in profile's name or a file (NULL: charisma-default) */

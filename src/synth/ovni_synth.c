@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovni_synth.h"
-#include "writer.h"
+#include "synth/ovni_synth.h"
+#include "trace/writer.h"
 
 #define T0 1000000000000ull /* first clock, like the corpus traces */
 

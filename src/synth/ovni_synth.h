@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct synth_opts {
 	int looms, procs, threads, cpus;

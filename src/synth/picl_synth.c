@@ -27,9 +27,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "outbuf.h"
-#include "picl_synth.h"
+#include "util/atomicfile.h"
+#include "util/outbuf.h"
+#include "synth/picl_synth.h"
 
 /* Flush the log's buffer and rename the temporary file into place (or
  * remove it); frees tmp and the buffer. */

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 enum picl_traffic { TR_RING, TR_ALL, TR_RANDOM };
 

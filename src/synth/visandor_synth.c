@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomicfile.h"
-#include "visandor_synth.h"
+#include "util/atomicfile.h"
+#include "synth/visandor_synth.h"
 
 struct vs {
 	FILE *f;

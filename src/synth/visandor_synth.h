@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /* Write an and-parallel (or_kind 0) or or-parallel log of about `events`
  * events over `agents` agents (>= 2) to `out`, under a temporary name

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "discover.h"
+#include "trace/discover.h"
 
 struct walk {
 	const char *root;

@@ -8,7 +8,7 @@
 #ifndef WEFT_DISCOVER_H
 #define WEFT_DISCOVER_H
 
-#include "err.h"
+#include "util/err.h"
 
 struct weft_found {
 	char **rel; /* relative directory of each stream ("." for TRACE itself) */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
-#include "mapfile.h"
-#include "metadata.h"
+#include "util/jsonscan.h"
+#include "util/mapfile.h"
+#include "trace/metadata.h"
 
 /* Context for error messages: which file is being read. */
 struct mctx {

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct weft_meta_cpu {
 	int64_t index, phyid;

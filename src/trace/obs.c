@@ -1,7 +1,7 @@
 /* obs: stream.obs header and event decoding. */
 #include <string.h>
 
-#include "obs.h"
+#include "trace/obs.h"
 
 int obs_check_header(const uint8_t *d, size_t n, int *swap, const char *path, struct weft_err *e)
 {

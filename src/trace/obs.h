@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "err.h"
-#include "event.h"
+#include "util/err.h"
+#include "trace/event.h"
 
 #define OBS_HEADER_SIZE 8
 #define OBS_EV_HEADER 12

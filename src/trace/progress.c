@@ -3,8 +3,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "stream.h"
+#include "trace/progress.h"
+#include "trace/stream.h"
 
 static double now_s(void)
 {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "obs.h"
-#include "stream.h"
+#include "trace/obs.h"
+#include "trace/stream.h"
 
 /* Longest span weft sorts in memory: a region this long is an error. */
 #define SPAN_MAX_BYTES (256u << 20)

@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "clock.h"
-#include "event.h"
-#include "mapfile.h"
-#include "obs.h"
+#include "clock/clock.h"
+#include "trace/event.h"
+#include "util/mapfile.h"
+#include "trace/obs.h"
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "system.h"
+#include "trace/system.h"
 
 void sys_init(struct weft_system *s)
 {

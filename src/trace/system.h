@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <uthash.h>
 
-#include "err.h"
-#include "event.h"
-#include "metadata.h"
+#include "util/err.h"
+#include "trace/event.h"
+#include "trace/metadata.h"
 
 struct weft_loom;
 struct weft_proc;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
-#include "mapfile.h"
-#include "trace.h"
+#include "trace/discover.h"
+#include "util/mapfile.h"
+#include "trace/trace.h"
 
 static char *join(const char *a, const char *b, const char *c)
 {

@@ -16,11 +16,11 @@
 #ifndef WEFT_TRACE_H
 #define WEFT_TRACE_H
 
-#include "clock.h"
-#include "err.h"
-#include "import.h"
-#include "stream.h"
-#include "system.h"
+#include "clock/clock.h"
+#include "util/err.h"
+#include "import/import.h"
+#include "trace/stream.h"
+#include "trace/system.h"
 
 struct trace_input {
 	char *path;           /* as given */

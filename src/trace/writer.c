@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mkdirp.h"
-#include "writer.h"
+#include "util/mkdirp.h"
+#include "trace/writer.h"
 
 static int append_file(const char *path, const void *data, size_t len, int create)
 {

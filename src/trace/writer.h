@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct ovni_writer {
 	char *obs_path;

@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
-#include "outbuf.h"
+#include "util/atomicfile.h"
+#include "util/outbuf.h"
 
 int atomic_open(const char *path, char **tmp, struct weft_err *e)
 {

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /* Create the temporary file for `path`; returns its descriptor and sets
  * *tmp (to free with atomic_commit), or -1 with e filled. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 {

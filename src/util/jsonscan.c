@@ -1,7 +1,7 @@
 /* jsonscan: one pass over JSON text (see jsonscan.h). */
 #include <cjson/cJSON.h>
 
-#include "jsonscan.h"
+#include "util/jsonscan.h"
 
 _Static_assert(JSONSCAN_MAX_DEPTH == CJSON_NESTING_LIMIT, "the limit is cJSON's");
 

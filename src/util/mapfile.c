@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mapfile.h"
+#include "util/mapfile.h"
 
 static const char *file_kind(mode_t mode)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct mapfile {
 	const uint8_t *data; /* never NULL: an empty file maps to "" */

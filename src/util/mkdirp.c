@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mkdirp.h"
+#include "util/mkdirp.h"
 
 int mkdir_p(const char *path, struct weft_err *e)
 {

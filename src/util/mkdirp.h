@@ -6,7 +6,7 @@
 #ifndef WEFT_MKDIRP_H
 #define WEFT_MKDIRP_H
 
-#include "err.h"
+#include "util/err.h"
 
 /* 0, or -1 with `e` filled. */
 int mkdir_p(const char *path, struct weft_err *e);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "outbuf.h"
+#include "util/outbuf.h"
 
 const char ob_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outbuf.h"
-#include "outset.h"
+#include "util/outbuf.h"
+#include "util/outset.h"
 
 void outset_init(struct outset *s, const char *dir)
 {

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "err.h"
+#include "util/err.h"
 
 struct outset_item {
 	char *tmp, *final, *old;

@@ -2,7 +2,7 @@
  * blanks): a malformed value is an error, never silently the wall clock. */
 #include <stdlib.h>
 
-#include "srcdate.h"
+#include "util/srcdate.h"
 
 int source_date_epoch(int64_t *t, struct weft_err *e)
 {

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "err.h"
+#include "util/err.h"
 
 /* The largest value taken: 9999-12-31 23:59:59 UTC (a four-digit year). */
 #define SRCDATE_MAX 253402300799ll

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {

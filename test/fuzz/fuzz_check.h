@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "util/err.h"
 
 static inline void check(int cond)
 {

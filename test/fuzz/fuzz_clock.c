@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clockfile.h"
+#include "clock/clockfile.h"
 
 #include "fuzz_check.h"
 

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "import.h"
-#include "mapfile.h"
-#include "merge.h"
-#include "trace.h"
+#include "import/import.h"
+#include "util/mapfile.h"
+#include "emu/merge.h"
+#include "trace/trace.h"
 
 static void fuzz_check(int cond)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metadata.h"
-#include "system.h"
+#include "trace/metadata.h"
+#include "trace/system.h"
 
 #include "fuzz_check.h"
 

@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "evtable.h"
-#include "obs.h"
-#include "outbuf.h"
-#include "stream.h"
+#include "trace/obs.h"
+#include "util/outbuf.h"
+#include "trace/stream.h"
 
 #include "fuzz_check.h"
 

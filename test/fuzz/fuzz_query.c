@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
-#include "trace.h"
+#include "query/query.h"
+#include "trace/trace.h"
 
 #include "fuzz_check.h"
 

@@ -6,7 +6,8 @@
 #   models < query, stats < plot, synth < cli
 # (synth writes traces and logs: it may use the sources' writers; cli is
 # the commands). A header's layer is the folder it lives in (src/X or
-# models/...). The include edges that break the order today are listed,
+# models/...), which its include names (-Isrc -Imodels: "emu/emu.h").
+# The include edges that break the order today are listed,
 # with why, in test/tools/layers.allow (FILE -> LAYER: reason); anything
 # else fails, so no new one comes in unnoticed, and a listed edge that no
 # longer exists fails too (the list stays true). A self-test adds an
@@ -40,16 +41,21 @@ layer_of() { # PATH -> layer
 	esac
 }
 
-# violations ROOT: "FILE -> LAYER" for each include of a higher layer
+# violations ROOT: "FILE -> LAYER" for each include of a higher layer.
+# Includes name their layer (-Isrc -Imodels): "emu/emu.h" is src/emu's,
+# "model.h" or "ovni/ovni.h" the models'.
 violations() {
-	(cd "$1" && find src models -name '*.h' | sort) >"$tmp/headers"
 	(cd "$1" && find src models -name '*.[ch]' | sort) | while read -r f; do
 		fl=$(layer_of "$f")
 		fr=$(rank "$fl")
-		sed -n 's/^#include "\([A-Za-z0-9_]*\.h\)".*/\1/p' "$1/$f" | sort -u | while read -r h; do
-			hp=$(grep "/$h\$" "$tmp/headers" | head -n 1)
-			[ -n "$hp" ] || continue
-			hl=$(layer_of "$hp")
+		sed -n 's/^#include "\([A-Za-z0-9_/]*\.h\)".*/\1/p' "$1/$f" | sort -u | while read -r h; do
+			if [ -f "$1/src/$h" ]; then
+				hl=${h%%/*}
+			elif [ -f "$1/models/$h" ]; then
+				hl=models
+			else
+				continue
+			fi
 			[ "$hl" = "$fl" ] && continue
 			[ "$(rank "$hl")" -gt "$fr" ] && echo "$f -> $hl"
 		done
@@ -67,7 +73,7 @@ result "every edge listed in layers.allow still exists" "$gone"
 mkdir -p "$tmp/copy"
 cp -R src models "$tmp/copy/"
 f=$(ls "$tmp/copy/src/synth/"*.c | head -n 1)
-printf '#include "cli.h"\n' >>"$f"
+printf '#include "cli/cli.h"\n' >>"$f"
 violations "$tmp/copy" >"$tmp/copied"
 if comm -23 "$tmp/copied" "$tmp/allowed" | grep -q "^src/synth/.* -> cli$"; then
 	pass "self-test: src/synth including cli.h is caught"

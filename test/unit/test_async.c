@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "charisma_async.h"
+#include "import/charisma_async.h"
 #include "suites.h"
 
 struct ref {

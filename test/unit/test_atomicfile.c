@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
+#include "util/atomicfile.h"
 #include "suites.h"
 #include "testutil.h"
 

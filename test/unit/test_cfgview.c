@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfgview.h"
+#include "prv/cfgview.h"
 #include "suites.h"
 
 #define SEL_STATE "window_selected_functions { 14, { {cpu, Active Thd}, {thread, State As Is}, {evt_type, All} } }\n"

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "clockfile.h"
-#include "estimate.h"
-#include "lp.h"
-#include "stream.h"
+#include "clock/clock.h"
+#include "clock/clockfile.h"
+#include "clock/estimate.h"
+#include "clock/lp.h"
+#include "trace/stream.h"
 #include "suites.h"
 #include "testutil.h"
 

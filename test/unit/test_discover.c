@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discover.h"
+#include "trace/discover.h"
 #include "suites.h"
 #include "testutil.h"
 

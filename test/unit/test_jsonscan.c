@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
+#include "util/jsonscan.h"
 #include "suites.h"
 
 static const struct {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
+#include "emu/merge.h"
 #include "suites.h"
 #include "testutil.h"
 

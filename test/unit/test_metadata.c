@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "metadata.h"
+#include "trace/metadata.h"
 #include "suites.h"
 #include "testutil.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mkdirp.h"
+#include "util/mkdirp.h"
 #include "suites.h"
 #include "testutil.h"
 

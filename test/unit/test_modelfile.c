@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "engine.h"
+#include "emu/engine.h"
 #include "modelfile.h"
 #include "suites.h"
 

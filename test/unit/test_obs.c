@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "obs.h"
+#include "trace/obs.h"
 #include "suites.h"
 #include "testutil.h"
 

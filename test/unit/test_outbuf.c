@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "outbuf.h"
+#include "util/outbuf.h"
 #include "suites.h"
 #include "testutil.h"
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "outset.h"
+#include "util/outset.h"
 #include "suites.h"
 #include "testutil.h"
 

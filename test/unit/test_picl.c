@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
-#include "picl_int.h"
+#include "import/import.h"
+#include "import/picl_int.h"
 #include "suites.h"
 #include "testutil.h"
 

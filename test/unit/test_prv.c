@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prv_writer.h"
+#include "prv/prv_writer.h"
 #include "suites.h"
 #include "testutil.h"
 

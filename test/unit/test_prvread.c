@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prvread.h"
+#include "prv/prvread.h"
 #include "suites.h"
 #include "testutil.h"
 

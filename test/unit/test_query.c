@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "query.h"
+#include "query/query.h"
 #include "suites.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 /* ---- a fake system: two looms, one process and one thread each ------------ */
 

@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "recpipe.h"
+#include "import/recpipe.h"
 #include "suites.h"
 
 struct sink {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recsort.h"
+#include "import/recsort.h"
 #include "suites.h"
 
 struct got {

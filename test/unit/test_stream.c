@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream.h"
+#include "trace/stream.h"
 #include "suites.h"
 #include "testutil.h"
 

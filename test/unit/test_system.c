@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "system.h"
+#include "trace/system.h"
 
 /* A stream's metadata built in place; strings and arrays are borrowed. */
 static struct weft_meta meta(const char *loom, int64_t pid, int64_t tid, int64_t app_id,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "task.h"
+#include "emu/task.h"
 
 enum {
 	NV = TASK_RESURRECT | TASK_PAUSE,          /* nOS-V task */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "taskprim.h"
+#include "emu/taskprim.h"
 
 /* nOS-V: body, id, type, appid, rank are single channels 0..4 */
 static const struct taskprim_bind nosv = {{0, 1, 2, 3, 4}, {0, 0, 0, 0, 0}};

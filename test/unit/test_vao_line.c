@@ -10,7 +10,7 @@
 
 #include "suites.h"
 #include "testutil.h"
-#include "vao_line.h"
+#include "import/vao_line.h"
 
 static void same(const struct vao_rec *a, const struct vao_rec *b);
 

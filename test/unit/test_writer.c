@@ -9,7 +9,7 @@
 
 #include "suites.h"
 #include "testutil.h"
-#include "writer.h"
+#include "trace/writer.h"
 
 /* The stream.obs written in DIR/SUB is exactly `want`. */
 static void assert_obs(const char *dir, const char *sub, const struct evbuf *want)
