@@ -116,22 +116,30 @@ static void pcf_option(struct prvchk *c, enum psec sec, uint64_t ln, const char 
 		    chk_quote(q, p, (size_t) (e - p), QUOTE_MAX));
 }
 
-/* "<state value> <label>" in STATES. */
-static void pcf_state(struct prvchk *c, uint64_t ln, const char *p, const char *e)
+/* "<number> <label>": the number in *v, or an error naming `what` (out of
+ * range) or the line's expected `shape`; returns 0 or -1. */
+static int labelled_value(struct prvchk *c, uint64_t ln, const char *p, const char *e, const char *what,
+			  const char *shape, int64_t *v)
 {
 	char q[4 * QUOTE_MAX + 8];
 	size_t n = (size_t) (e - p);
+	int big;
+	if (!value_label(p, e, v, &big))
+		return 0;
+	if (big)
+		ERR(c, c->pcfname, ln, "%s out of range in %s; expected an int32", what, chk_quote(q, p, n, QUOTE_MAX));
+	else
+		ERR(c, c->pcfname, ln, "expected %s, found %s", shape, chk_quote(q, p, n, QUOTE_MAX));
+	return -1;
+}
+
+/* "<state value> <label>" in STATES. */
+static void pcf_state(struct prvchk *c, uint64_t ln, const char *p, const char *e)
+{
 	int64_t v;
-	int big, added;
-	if (value_label(p, e, &v, &big)) {
-		if (big)
-			ERR(c, c->pcfname, ln, "state value out of range in %s; expected an int32",
-			    chk_quote(q, p, n, QUOTE_MAX));
-		else
-			ERR(c, c->pcfname, ln, "expected '<state value> <label>' in STATES, found %s",
-			    chk_quote(q, p, n, QUOTE_MAX));
+	int added;
+	if (labelled_value(c, ln, p, e, "state value", "'<state value> <label>' in STATES", &v))
 		return;
-	}
 	if (v < INT32_MIN || v > INT32_MAX) {
 		ERR(c, c->pcfname, ln, "state value %lld is outside int32; the reader (stoi) drops this label",
 		    (long long) v);
@@ -194,19 +202,10 @@ bad_type:
 /* "<value> <label>" after VALUES: a label for every type of the block. */
 static void pcf_value(struct prvchk *c, struct pcfblock *b, uint64_t ln, const char *p, const char *e)
 {
-	char q[4 * QUOTE_MAX + 8];
-	size_t n = (size_t) (e - p);
 	int64_t v;
-	int big, added;
-	if (value_label(p, e, &v, &big)) {
-		if (big)
-			ERR(c, c->pcfname, ln, "value out of range in %s; expected an int32",
-			    chk_quote(q, p, n, QUOTE_MAX));
-		else
-			ERR(c, c->pcfname, ln, "expected '<value> <label>' after VALUES, found %s",
-			    chk_quote(q, p, n, QUOTE_MAX));
+	int added;
+	if (labelled_value(c, ln, p, e, "value", "'<value> <label>' after VALUES", &v))
 		return;
-	}
 	if (v < INT32_MIN || v > INT32_MAX) {
 		ERR(c, c->pcfname, ln,
 		    "value %lld is outside int32; the reader (stoi) drops this label (event values may be "
