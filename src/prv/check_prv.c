@@ -120,25 +120,37 @@ static inline int fld_sep(struct prvchk *c, struct lp *l, const char *p, const c
 	return 0;
 }
 
+/* The decimal digits at s (none: s itself): their value in *v and where
+ * they end, or NULL when it does not fit 64 bits. The common short run is
+ * inline; a run of 20 digits or more takes digits_slow. */
+static inline const char *digits(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	uint64_t x = 0;
+	unsigned d;
+	while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
+		x = x * 10 + d;
+		p++;
+	}
+	if (__builtin_expect(p - s > 19, 0)) {
+		int ovf;
+		p = digits_slow(s, &ovf, &x);
+		if (ovf)
+			return NULL;
+	}
+	*v = x;
+	return p;
+}
+
 /* An unsigned decimal field <= max, then the separator `last` asks for.
  * Returns 0, or reports and returns -1. */
 static inline int fld_u(struct prvchk *c, struct lp *l, const char *what, uint64_t max, uint64_t *out,
 			int last)
 {
-	const char *p = l->p, *s = p;
-	uint64_t v = 0;
-	unsigned d;
-	while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
-		v = v * 10 + d;
-		p++;
-	}
-	if (__builtin_expect(p - s > 19, 0)) {
-		int ovf;
-		p = digits_slow(s, &ovf, &v);
-		if (ovf)
-			return fld_bad(c, l, what, 0, max);
-	}
-	if (__builtin_expect(p == s || v > max, 0))
+	const char *s = l->p;
+	uint64_t v;
+	const char *p = digits(s, &v);
+	if (__builtin_expect(!p || p == s || v > max, 0))
 		return fld_bad(c, l, what, 0, max);
 	if (fld_sep(c, l, p, what, last))
 		return -1;
@@ -153,20 +165,10 @@ static inline int fld_i(struct prvchk *c, struct lp *l, const char *what, int64_
 	int neg = *p == '-';
 	p += neg;
 	const char *s = p;
-	uint64_t v = 0;
-	unsigned d;
-	while ((d = (unsigned) (unsigned char) *p - '0') <= 9) {
-		v = v * 10 + d;
-		p++;
-	}
-	if (__builtin_expect(p - s > 19, 0)) {
-		int ovf;
-		p = digits_slow(s, &ovf, &v);
-		if (ovf)
-			return fld_bad(c, l, what, 1, INT64_MAX);
-	}
+	uint64_t v;
+	p = digits(s, &v);
 	uint64_t lim = neg ? (UINT64_C(1) << 63) : (uint64_t) INT64_MAX;
-	if (__builtin_expect(p == s || v > lim, 0))
+	if (__builtin_expect(!p || p == s || v > lim, 0))
 		return fld_bad(c, l, what, 1, INT64_MAX);
 	if (fld_sep(c, l, p, what, last))
 		return -1;
