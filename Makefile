@@ -148,6 +148,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/query.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/sync.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/jobs.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 	sh test/tools/tree.sh

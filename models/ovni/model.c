@@ -468,7 +468,7 @@ int ovni_finish(struct emu *e, struct weft_err *err)
 {
 	if (e->writing && !e->o.quiet)
 		ovni_bursts_report(e);
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = e->th_lo; i < e->th_hi; i++) {
 		struct emu_thread *t = &e->th[i];
 		e->ev = NULL;
 		if (!t->sys->req[mcv_index('O')])

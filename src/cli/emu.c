@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 #include "emu/emu.h"
+#include "emu/jobs.h"
 #include "cli/fromevent.h"
 #include "model.h"
 #include "emu/sync.h"
@@ -56,6 +57,9 @@ static const char emu_help[] =
 	"                     -b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
 	"                     thread sets nosv.can_breakdown), nanos6 and openmp\n"
 	"      --strict       events of models weft does not emulate are errors\n"
+	"  -j, --jobs N       emulate on N worker threads, split by loom (default: the\n"
+	"                     cores available); the output is the same bytes as -j 1\n"
+	"                     (some runs use one worker: see weft-emu(1))\n"
 	"  -z, --gzip         write the .prv files gzipped (thread.prv.gz, ...)\n"
 	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
 	"                     with a unit: 2.5ms), times from its start, the states\n"
@@ -79,6 +83,7 @@ struct emu_cmd {
 	struct emu_opts o;
 	struct clockopts co;
 	const char *from_event; /* --from-event EXPR */
+	int jobs, jobs_given;   /* -j N */
 	int have_from, have_to;
 };
 
@@ -92,6 +97,16 @@ static int emu_option(struct emu_cmd *k, int c, char **argv)
 	case 'o': o->outdir = optarg; return -1;
 	case 'c': o->clock_file = optarg; return -1;
 	case 'k': o->keep_going = 1; return -1;
+	case 'j': {
+		char *end;
+		long v = strtol(optarg, &end, 10);
+		if (*end || end == optarg || v < 1 || v > 1024)
+			return cli_usage_error("emu", "-j: expected a number of workers from 1 to 1024, found '%s'",
+					       optarg);
+		k->jobs = (int) v;
+		k->jobs_given = 1;
+		return -1;
+	}
 	case 'l': o->lint = 1; return -1;
 	case O_STRICT: o->strict = 1; return -1;
 	case 'z': o->gzip = 1; return -1;
@@ -139,6 +154,7 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
+		{"jobs", required_argument, 0, 'j'},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
 		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
@@ -151,7 +167,7 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:c:abklzqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:c:j:abklzqh", opts, NULL)) != -1) {
 		int handled = clockopts_parse("emu", &k->co, c, optarg);
 		if (handled == 2)
 			return 2;
@@ -225,7 +241,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 	else
 		memset(&e, 0, sizeof(e));
 	if (rc == 0)
-		rc = emu_run(&e, err);
+		rc = emu_run_jobs(&e, k->jobs, k->jobs_given, err);
 	if (rc == 0)
 		rc = emu_close(&e, err);
 	*d = (struct emu_done){e.nevents, e.pairs.nviol, e.nth, e.ncpu};
@@ -237,7 +253,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 
 int cmd_emu(int argc, char **argv)
 {
-	struct emu_cmd k = {.o = {.progress = 1}};
+	struct emu_cmd k = {.o = {.progress = 1}, .jobs = jobs_cores()};
 	char *outdef = NULL;
 	int rc = emu_parse(&k, argc, argv);
 	if (rc >= 0)

@@ -136,6 +136,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	memset(e, 0, sizeof(*e));
 	e->o = *o;
 	e->o.imp.quiet = o->quiet;
+	e->trace_arg = trace;
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
@@ -153,6 +154,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	struct weft_system *sys = &e->tr.sys;
 	e->nth = e->tr.nstreams;
+	e->th_lo = 0;
+	e->th_hi = e->nth;
 	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
 	for (int i = 0; i < e->nth; i++) {
 		e->th[i].stream = &e->tr.streams[i];
@@ -212,7 +215,11 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		evtable_wrap(&e->tab, 'O', guarded);
 	evtable_default(&e->tab, not_emulated);
 	thread_owners(e);
-	if (merge_init(&e->merge, e->tr.streams, e->tr.nstreams, err))
+	if (o->streams_hi) {
+		e->th_lo = o->streams_lo;
+		e->th_hi = o->streams_hi;
+	}
+	if (merge_init(&e->merge, e->tr.streams + e->th_lo, e->th_hi - e->th_lo, err))
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
@@ -264,7 +271,7 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 {
 	struct weft_ev *ev;
 	int r;
-	if (e->nevents == 0)
+	if (e->nevents == 0 && !e->t0_fixed)
 		e->t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
@@ -284,8 +291,11 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			return -1;
 		if (write && __builtin_expect(e->bd_pending, 0))
 			bd_flush(e);
-		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0))
+		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
 			progress_update(pg, e->nevents);
+			if (e->halt && ev->time > atomic_load_explicit(e->halt, memory_order_relaxed))
+				return 1; /* a worker failed before: its error is the run's */
+		}
 		if (observe && pause)
 			return 1;
 	}
@@ -304,17 +314,18 @@ static __attribute__((noinline)) int run_any(struct emu *e, struct progress *pg,
 	return run_loop(e, pg, e->on_event != NULL, e->writing, err);
 }
 
-int emu_run(struct emu *e, struct weft_err *err)
+int emu_run_events(struct emu *e, struct weft_err *err)
 {
 	struct progress pg;
 	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
 	int r = e->on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
 	progress_end(&pg);
 	e->ev = NULL;
-	if (r < 0)
-		return -1;
-	if (r > 0)
-		return 0; /* paused by the observer: emu_run again goes on */
+	return r;
+}
+
+int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
+{
 	if (!e->o.quiet)
 		report_skipped(e);
 	if (!e->o.quiet)
@@ -322,12 +333,25 @@ int emu_run(struct emu *e, struct weft_err *err)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
-				   : d->hooks->finish && d->hooks->finish(e, err))
+				   : d->hooks->finish && d->hooks->finish(e, err)) {
+			*failed = m;
 			return -1;
+		}
 	}
 	if (e->nerrors && !e->o.quiet)
 		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
 	return 0;
+}
+
+int emu_run(struct emu *e, struct weft_err *err)
+{
+	int r = emu_run_events(e, err);
+	if (r < 0)
+		return -1;
+	if (r > 0)
+		return 0; /* paused by the observer: emu_run again goes on */
+	int failed;
+	return emu_run_end(e, &failed, err);
 }
 
 int emu_close(struct emu *e, struct weft_err *err)

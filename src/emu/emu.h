@@ -7,6 +7,7 @@
 #ifndef WEFT_EMU_H
 #define WEFT_EMU_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "clock/clocksetup.h"
@@ -134,6 +135,7 @@ struct emu_opts {
 	uint64_t window;
 	int win;                /* --from/--to: write only [win_from, win_to] */
 	uint64_t win_from, win_to;
+	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
 };
 
 struct emu {
@@ -185,6 +187,15 @@ struct emu {
 	struct bd_state *bd;
 	int bd_pending;
 
+	/* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
+	 * (end-of-run checks look at those only); t0_fixed: t0 is the whole
+	 * trace's, set before the run; halt: stop once past this time (another
+	 * worker failed earlier), checked every 2^20 events */
+	int th_lo, th_hi;
+	int t0_fixed;
+	const _Atomic uint64_t *halt;
+	const char *trace_arg;  /* emu_open's TRACE */
+
 	/* sinks */
 	int writing;
 	int made_outdir;        /* this run created o.outdir: a failure removes it */
@@ -199,6 +210,11 @@ struct emu {
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
 /* Run every event through the models; returns 0 or -1. */
 int emu_run(struct emu *e, struct weft_err *err);
+/* emu_run's halves: the events (0: all done, 1: paused by the observer
+ * or halted, -1: error), then the skipped-event reports and the models'
+ * end-of-run checks (-1: model index *failed failed, err filled). */
+int emu_run_events(struct emu *e, struct weft_err *err);
+int emu_run_end(struct emu *e, int *failed, struct weft_err *err);
 /* Finish the sinks (rename outputs into place). */
 int emu_close(struct emu *e, struct weft_err *err);
 /* Release everything; removes unfinished outputs. */

@@ -507,7 +507,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	/* the values are all 0 before the first event: lay them out again */
 	free(g->val);
 	if (g->stk)
-		for (size_t i = 0; i < (size_t) e->nth * (size_t) (g->nch - m->nchans); i++)
+		for (size_t i = 0; i < (size_t) e->nth * (size_t) base; i++) /* the models' before */
 			free(g->stk[i].v);
 	free(g->stk);
 	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
@@ -567,7 +567,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	if (!e->o.lint)
 		return 0;
 	int base = g->base[mcv_index(m->def.id)];
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = e->th_lo; i < e->th_hi; i++) {
 		const struct emu_thread *t = &e->th[i];
 		for (int k = 0; k < m->nchans; k++) {
 			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];

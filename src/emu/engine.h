@@ -77,6 +77,10 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 /* End of trace: with -l, non-empty stacks are errors. */
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err);
+/* weft emu -j: the task primitives' state of processes `procs` (task
+ * types and their labels, live tasks) moves from a worker's run to dst,
+ * whose end of run then names the types as one run would. */
+void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int nprocs);
 /* The members of channel c's group (`each`, engine_each.c): n labels (n may
  * be 0), or -1 with err filled when the threads' metadata disagree. */
 int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_chan *c, char ***names, int *n,

@@ -115,3 +115,18 @@ const struct engine_prim engine_task_prims[] = {
 	{"task.label_pop", 1, 1, setup, run_label_pop, finish, release},
 };
 const int engine_task_nprims = (int) (sizeof(engine_task_prims) / sizeof(engine_task_prims[0]));
+
+void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int nprocs)
+{
+	for (int m = 0; m < dst->nmodels; m++) {
+		int k = mcv_index(dst->model[m]->id);
+		struct taskprim *a = dst->mstate[k], *b = src->mstate[k];
+		if (!engine_file(dst->model[m]) || !a || !b)
+			continue;
+		for (int i = 0; i < nprocs; i++) {
+			struct task_proc t = a->procs[procs[i]];
+			a->procs[procs[i]] = b->procs[procs[i]];
+			b->procs[procs[i]] = t;
+		}
+	}
+}

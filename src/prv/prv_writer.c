@@ -625,6 +625,58 @@ void prv_window(struct prv_file *f, uint64_t from, uint64_t to)
 
 /* ---- pipe ----------------------------------------------------------------- */
 
+/* Apply a run of ops to the pipe's files (the writer thread's work). */
+static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)
+{
+	struct prv_back *back[PIPE_FILES];
+	memcpy(back, p->back, sizeof(back));
+	int nb = p->nfiles;
+	if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
+		/* a window: every op through back_apply, TIME for every file */
+		for (uint32_t i = 0; i < n; i++) {
+			const struct prv_op *op = &ops[i];
+			if (op->kind == PRV_OP_TIME) {
+				for (int k = 0; k < nb; k++)
+					win_time(back[k], (uint64_t) op->value);
+				p->clk.now = win_shift(back[0], (uint64_t) op->value);
+			} else {
+				back_apply(back[op->file], op);
+			}
+		}
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prv_op *op = &ops[i];
+		if (op->kind == PRV_OP_EVENT) {
+			put_event(back[op->file], op);
+		} else if (op->kind == PRV_OP_STATE) {
+			put_state(back[op->file], op);
+		} else if (op->kind == PRV_OP_TIME) {
+			/* one TIME op moves every file of the pipe */
+			p->clk.now = (uint64_t) op->value;
+			for (int k = 0; k < nb; k++)
+				close_line(back[k]);
+		} else {
+			back_apply(back[op->file], op);
+		}
+	}
+}
+
+void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n)
+{
+	apply_ops(p, ops, (uint32_t) n);
+}
+
+void prv_pipe_drain(struct prv_pipe *p)
+{
+	if (p->w.wp != p->w.cur)
+		prv_pipe_publish(p);
+	pthread_mutex_lock(&p->mu);
+	while (p->count)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
 static void *pipe_main(void *arg)
 {
 	struct prv_pipe *p = arg;
@@ -637,39 +689,8 @@ static void *pipe_main(void *arg)
 		int c = p->head;
 		const struct prv_op *ops = p->chunk[c];
 		uint32_t n = p->len[c];
-		struct prv_back *back[PIPE_FILES];
-		memcpy(back, p->back, sizeof(back));
 		pthread_mutex_unlock(&p->mu);
-		int nb = p->nfiles;
-		if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
-			/* a window: every op through back_apply, TIME for every file */
-			for (uint32_t i = 0; i < n; i++) {
-				const struct prv_op *op = &ops[i];
-				if (op->kind == PRV_OP_TIME) {
-					for (int k = 0; k < nb; k++)
-						win_time(back[k], (uint64_t) op->value);
-					p->clk.now = win_shift(back[0], (uint64_t) op->value);
-				} else {
-					back_apply(back[op->file], op);
-				}
-			}
-			n = 0;
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			const struct prv_op *op = &ops[i];
-			if (op->kind == PRV_OP_EVENT) {
-				put_event(back[op->file], op);
-			} else if (op->kind == PRV_OP_STATE) {
-				put_state(back[op->file], op);
-			} else if (op->kind == PRV_OP_TIME) {
-				/* one TIME op moves every file of the pipe */
-				p->clk.now = (uint64_t) op->value;
-				for (int k = 0; k < nb; k++)
-					close_line(back[k]);
-			} else {
-				back_apply(back[op->file], op);
-			}
-		}
+		apply_ops(p, ops, n);
 		pthread_mutex_lock(&p->mu);
 		p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
 		p->count--;
@@ -739,6 +760,106 @@ void prv_pipe_finish(struct prv_pipe *p)
 	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
 		free(p->chunk[i]);
 	free(p);
+}
+
+/* ---- rings: a pipe with no thread (emu -j: a worker's ops, merged) ------ */
+
+struct prv_pipe *prv_ring_new(void)
+{
+	struct prv_pipe *p;
+	if (posix_memalign((void **) &p, 64, sizeof(*p)) != 0)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+		p->chunk[i] = weft_xmalloc(PRV_PIPE_OPS * sizeof(struct prv_op));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->w.cur = p->w.wp = p->chunk[0];
+	p->w.wend = p->chunk[0] + PRV_PIPE_OPS;
+	p->w.sent_time = 0; /* a front starts at time 0: its first ops need no TIME op */
+	tclock_init(&p->clk);
+	return p;
+}
+
+void prv_ring_end(struct prv_pipe *p)
+{
+	if (p->w.wp != p->w.cur)
+		prv_pipe_publish(p);
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->count == 0 && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+	const struct prv_op *ops = NULL;
+	*n = 0;
+	if (p->count) {
+		ops = p->chunk[p->head];
+		*n = p->len[p->head];
+	}
+	pthread_mutex_unlock(&p->mu);
+	return ops;
+}
+
+void prv_ring_give(struct prv_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
+	p->count--;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void prv_ring_free(struct prv_pipe *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+		free(p->chunk[i]);
+	free(p);
+}
+
+void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n)
+{
+	struct prv_pipe_w *w = &p->w;
+	while (n) {
+		size_t room = (size_t) (w->wend - w->wp), k = n < room ? n : room;
+		memcpy(w->wp, ops, k * sizeof(*ops));
+		w->wp += k;
+		ops += k;
+		n -= k;
+		w->time_end = NULL; /* the next TIME op is a new one */
+		if (w->wp == w->wend)
+			prv_pipe_publish(p);
+	}
+}
+
+void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, const struct prv_file *like)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->pipe = ring;
+	f->pw = &ring->w;
+	f->nrows = like->nrows;
+	f->nslots = like->nslots;
+	f->rows = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->rows));
+	memcpy(f->rows, like->rows, (size_t) f->nrows * sizeof(*f->rows));
+	f->sdirty = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->sdirty));
+	f->sent_time = ~0ull;
+}
+
+void prv_front_free(struct prv_file *f)
+{
+	free(f->rows);
+	free(f->sdirty);
+	memset(f, 0, sizeof(*f));
 }
 
 /* ---- front ---------------------------------------------------------------- */

@@ -139,6 +139,23 @@ void prv_pipe_publish(struct prv_pipe *p);
 /* Start a writer thread serving up to 4 files. */
 struct prv_pipe *prv_pipe_start(void);
 
+/* ---- rings: pipes with no writer thread (weft emu -j) ---------------------
+ * A worker's fronts queue ops into a ring as into a pipe; a merger takes
+ * the published chunks in order (prv_ring_take blocks until one is there;
+ * NULL once the producer ended and all were taken), gives each back when
+ * done, and may copy ops into a real pipe (prv_pipe_put). */
+struct prv_pipe *prv_ring_new(void);
+void prv_ring_end(struct prv_pipe *p);      /* producer: publish the rest, no more */
+const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n);
+void prv_ring_give(struct prv_pipe *p);
+void prv_ring_free(struct prv_pipe *p);
+void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n);
+/* The writer thread's work done by the caller: prv_pipe_drain waits until
+ * the thread has written every op queued (it then sleeps until more are
+ * published); prv_pipe_apply then writes ops in the calling thread. */
+void prv_pipe_drain(struct prv_pipe *p);
+void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n);
+
 /* ---- front: the caller's side --------------------------------------------- */
 
 struct prv_front_row {
@@ -172,6 +189,12 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	     const int32_t *slot_type, int gzip, struct weft_err *e);
 
 void prv_flush_now(struct prv_file *f);
+/* A front with no back of its own, queueing into `ring` as file `id`, its
+ * rows (CPU, states) as `like`'s now. */
+struct prv_file;
+void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, const struct prv_file *like);
+void prv_front_free(struct prv_file *f);
+
 
 /* ---- op emission (inline: every value passes here) ---- */
 

@@ -1,0 +1,382 @@
+/* jobs: workers by loom, their writer ops merged into one run's order
+ * (jobs.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/engine.h"
+#include "emu/jobs.h"
+
+struct job {
+	struct emu e;
+	const struct emu *main;
+	struct prv_pipe *ring;
+	int lo, hi;              /* streams */
+	int *procs, nprocs;      /* process indices of its looms */
+	_Atomic uint64_t *halt;
+	pthread_t th;
+	int rc;                  /* 0; -1: events; -2: end-of-run check; -3: open */
+	int failed_model;
+	uint64_t fail_time;      /* trace time of the failing event */
+	int fail_stream;
+	struct weft_err err;
+	/* the merger's side */
+	const struct prv_op *op, *end;
+	int held, done;
+	uint64_t t;              /* the instant its ops are at */
+};
+
+int jobs_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int) n : 1;
+}
+
+/* Does model file f name values in event order (a `label` action)? */
+static int labels_in_events(const struct mf_model *f)
+{
+	for (int i = 0; i < f->def.nevents; i++)
+		for (int k = 0; k < f->evs[i].nact; k++)
+			if (f->evs[i].act[k].op == MF_LABEL)
+				return 1;
+	return 0;
+}
+
+const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
+{
+	if (!e->writing)
+		return "no Paraver output";
+	if (e->on_event || e->acct)
+		return "an observer sees every event in order";
+	if (e->o.breakdown)
+		return "the breakdown views (-b) sort the CPUs of all looms at every change";
+	if (e->o.bursts)
+		return "--bursts reports over all threads";
+	if (e->o.keep_going)
+		return "--keep-going warns in event order";
+	if (e->o.reuse)
+		return "the trace is taken over from an earlier pass";
+	for (int m = 0; m < e->nmodels; m++) {
+		const struct weft_model_def *d = e->model[m];
+		const struct mf_model *f = engine_file(d);
+		if (!f && d->id != 'O') {
+			snprintf(buf, n, "model %s keeps state across looms", d->name);
+			return buf;
+		}
+		if (f && labels_in_events(f)) {
+			snprintf(buf, n, "model %s names values in event order (label actions)", d->name);
+			return buf;
+		}
+	}
+	for (int i = 0; i < e->tr.ninputs; i++)
+		if (e->tr.inputs[i].source)
+			return "an imported log is converted once, for one worker";
+	if (e->tr.sys.nlooms < 2)
+		return "the trace has one loom";
+	for (int f = 0; f < EMU_NFILES; f++)
+		if (e->prv[f].nsdirty)
+			return "rows open with a state";
+	for (int i = 1; i < e->nth; i++)
+		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
+			return "the streams of a loom are not together";
+	return NULL;
+}
+
+/* Loom ranges of about equal bytes, in stream order: job k takes streams
+ * [cut[k], cut[k + 1]). Returns the number of jobs (<= want). */
+static int split(const struct emu *e, int want, int *cut)
+{
+	int nl = e->tr.sys.nlooms;
+	if (want > nl)
+		want = nl;
+	uint64_t total = 0;
+	for (int i = 0; i < e->nth; i++)
+		total += e->tr.streams[i].map.size + 1;
+	int k = 0;
+	uint64_t acc = 0;
+	cut[0] = 0;
+	for (int i = 0; i < e->nth; i++) {
+		acc += e->tr.streams[i].map.size + 1;
+		int loom_ends = i + 1 == e->nth || e->th[i + 1].sys->proc->loom != e->th[i].sys->proc->loom;
+		/* cut where this job has its share, leaving a loom for each job after */
+		if (loom_ends && i + 1 < e->nth && k + 1 < want &&
+		    acc * (uint64_t) want >= total * (uint64_t) (k + 1))
+			cut[++k] = i + 1;
+	}
+	cut[++k] = e->nth;
+	return k;
+}
+
+static void *work(void *arg)
+{
+	struct job *j = arg;
+	const struct emu *m = j->main;
+	struct emu_opts o = m->o;
+	o.outdir = NULL;
+	o.quiet = 1;
+	o.progress = 0;
+	o.reuse = NULL;
+	o.streams_lo = j->lo;
+	o.streams_hi = j->hi;
+	if (emu_open(&j->e, m->trace_arg, &o, &j->err)) {
+		j->rc = -3;
+		prv_ring_end(j->ring);
+		return NULL;
+	}
+	struct emu *e = &j->e;
+	for (int f = 0; f < EMU_NFILES; f++)
+		prv_front_init(&e->prv[f], j->ring, m->prv[f].id, &m->prv[f]);
+	e->writing = 1;
+	e->t0 = m->t0;
+	e->t0_fixed = 1;
+	e->halt = j->halt;
+	int r = emu_run_events(e, &j->err);
+	if (r < 0) {
+		j->rc = -1;
+		j->fail_time = e->now + e->t0;
+		j->fail_stream = e->merge.cur ? e->merge.cur->index : j->lo;
+		uint64_t h = atomic_load(j->halt);
+		while (j->fail_time < h && !atomic_compare_exchange_weak(j->halt, &h, j->fail_time))
+			;
+	} else if (r == 0 && emu_run_end(e, &j->failed_model, &j->err)) {
+		j->rc = -2;
+	}
+	/* the states of its last instant */
+	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_ring_end(j->ring);
+	return NULL;
+}
+
+/* ---- the merger ----------------------------------------------------------------------- */
+
+/* The job's next op (NULL: it ended), taking chunks as they come. */
+static const struct prv_op *peek(struct job *j)
+{
+	while (j->op == j->end) {
+		if (j->held)
+			prv_ring_give(j->ring);
+		uint32_t n;
+		const struct prv_op *ops = prv_ring_take(j->ring, &n);
+		j->held = ops != NULL;
+		if (!ops)
+			return NULL;
+		j->op = ops;
+		j->end = ops + n;
+	}
+	return j->op;
+}
+
+enum { ALL_BUT_STATES = -1 };
+
+/* Copy the job's ops up to the first that is not of this part: event ops
+ * (file ALL_BUT_STATES: anything but STATE and TIME), or the STATE ops of
+ * one file. */
+static void copy_part(struct job *j, int file, struct prv_pipe *out)
+{
+	const struct prv_op *o;
+	while ((o = peek(j)) != NULL) {
+		const struct prv_op *s = o;
+		if (file == ALL_BUT_STATES)
+			while (o < j->end && o->kind != PRV_OP_STATE && o->kind != PRV_OP_TIME)
+				o++;
+		else
+			while (o < j->end && o->kind == PRV_OP_STATE && o->file == file)
+				o++;
+		if (o > s)
+			prv_pipe_apply(out, s, (size_t) (o - s));
+		j->op = o;
+		if (o < j->end)
+			return;
+	}
+}
+
+/* The job's next instant: 0, or -1 when its ops are not in shape. */
+static int next_instant(struct job *j, struct weft_err *err)
+{
+	const struct prv_op *o = peek(j);
+	if (!o) {
+		j->done = 1;
+		return 0;
+	}
+	if (o->kind != PRV_OP_TIME)
+		return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's op %d at time %llu is not where "
+				 "an instant ends", o->kind, (unsigned long long) j->t);
+	j->t = (uint64_t) o->value;
+	j->op++;
+	return 0;
+}
+
+static int merge_jobs(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err)
+{
+	for (int k = 0; k < n; k++) {
+		const struct prv_op *o = peek(&jobs[k]);
+		jobs[k].t = 0; /* a front starts at 0: ops there come with no TIME op */
+		if (!o)
+			jobs[k].done = 1;
+		else if (o->kind == PRV_OP_TIME)
+			next_instant(&jobs[k], err);
+	}
+	uint64_t last = 0; /* the writer's pipe is at 0 (prv_open) */
+	int rc = 0;
+	for (;;) {
+		uint64_t t = UINT64_MAX;
+		for (int k = 0; k < n; k++)
+			if (!jobs[k].done && jobs[k].t < t)
+				t = jobs[k].t;
+		if (t == UINT64_MAX)
+			break;
+		if (t != last) {
+			struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
+			prv_pipe_apply(out, &time, 1);
+			last = t;
+		}
+		static const int part[] = {ALL_BUT_STATES, EMU_THREAD_FILE, EMU_CPU_FILE};
+		for (int p = 0; p < 3; p++)
+			for (int k = 0; k < n; k++)
+				if (!jobs[k].done && jobs[k].t == t)
+					copy_part(&jobs[k], part[p], out);
+		for (int k = 0; k < n; k++)
+			if (!jobs[k].done && jobs[k].t == t && rc == 0 && next_instant(&jobs[k], err))
+				rc = -1;
+		if (rc)
+			break;
+	}
+	/* take what is left (a failed run): no worker waits on a full ring */
+	for (int k = 0; k < n; k++)
+		while (peek(&jobs[k]))
+			jobs[k].op = jobs[k].end;
+	return rc;
+}
+
+/* One run's error: the first failing event in (time, stream) order, then
+ * the end-of-run checks by model (the main run's label check first), then
+ * a worker that could not open. -1 with err filled, or 0. */
+static int run_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err)
+{
+	const struct job *best = NULL;
+	for (int k = 0; k < n; k++)
+		if (jobs[k].rc == -1 &&
+		    (!best || jobs[k].fail_time < best->fail_time ||
+		     (jobs[k].fail_time == best->fail_time && jobs[k].fail_stream < best->fail_stream)))
+			best = &jobs[k];
+	if (!best)
+		for (int k = 0; k < n; k++)
+			if (jobs[k].rc == -2 && (!best || jobs[k].failed_model < best->failed_model))
+				best = &jobs[k];
+	if (main_model >= 0 && (!best || best->rc != -1) && (!best || main_model <= best->failed_model)) {
+		*err = *main_err;
+		return -1;
+	}
+	for (int k = 0; k < n && !best; k++)
+		if (jobs[k].rc == -3)
+			best = &jobs[k];
+	if (!best)
+		return 0;
+	*err = best->err;
+	return -1;
+}
+
+static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
+{
+	_Atomic uint64_t halt = UINT64_MAX;
+	struct job *jobs = weft_xcalloc((size_t) n, sizeof(*jobs));
+	e->t0 = merge_peek_time(&e->merge);
+	/* the workers read the streams: what the main run primed goes back */
+	for (int i = 0; i < e->nth; i++)
+		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+	int started = 0, rc = 0;
+	for (int k = 0; k < n && rc == 0; k++) {
+		struct job *j = &jobs[k];
+		j->main = e;
+		j->lo = cut[k];
+		j->hi = cut[k + 1];
+		j->halt = &halt;
+		j->ring = prv_ring_new();
+		if (!j->ring || pthread_create(&j->th, NULL, work, j) != 0) {
+			prv_ring_free(j->ring);
+			j->ring = NULL;
+			rc = weft_fail(err, WEFT_EINTERNAL, "emu -j: cannot start worker %d", k + 1);
+			break;
+		}
+		started++;
+	}
+	/* the merger writes: the writer thread is done with what was queued */
+	prv_pipe_drain(e->pipe);
+	if (rc == 0)
+		rc = merge_jobs(jobs, started, e->pipe, err);
+	else
+		merge_jobs(jobs, started, e->pipe, &(struct weft_err){0});
+	for (int k = 0; k < started; k++)
+		pthread_join(jobs[k].th, NULL);
+	int main_model = -1;
+	struct weft_err main_err = {0};
+	if (rc == 0) {
+		/* what one run would have at its end: counts, the last time, the
+		 * task types of every process */
+		for (int k = 0; k < started; k++) {
+			struct emu *w = &jobs[k].e;
+			if (jobs[k].rc == -3)
+				continue;
+			e->nevents += w->nevents;
+			e->now = w->now > e->now ? w->now : e->now;
+			for (int m = 0; m < MCV_NCHARS; m++)
+				e->skipped[m] += w->skipped[m];
+			int *procs = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
+			int np = 0, *seen = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
+			for (int i = jobs[k].lo; i < jobs[k].hi; i++) {
+				int p = w->th[i].sys->proc->gindex;
+				if (!seen[p]++)
+					procs[np++] = p;
+			}
+			engine_task_adopt(e, w, procs, np);
+			free(procs);
+			free(seen);
+		}
+		int any = 0;
+		for (int k = 0; k < started; k++)
+			any |= jobs[k].rc == -1 || jobs[k].rc == -3;
+		if (!any) {
+			/* the main run's end: reports and the labels, no thread of its own */
+			e->th_lo = e->th_hi = 0;
+			if (emu_run_end(e, &main_model, &main_err) == 0)
+				main_model = -1;
+		}
+		rc = run_error(jobs, started, main_model, &main_err, err);
+	}
+	for (int k = 0; k < n; k++) {
+		struct job *j = &jobs[k];
+		if (j->held)
+			prv_ring_give(j->ring);
+		if (j->e.writing) {
+			for (int f = 0; f < EMU_NFILES; f++)
+				prv_front_free(&j->e.prv[f]);
+			j->e.writing = 0;
+		}
+		if (j->ring)
+			emu_free(&j->e);
+		prv_ring_free(j->ring);
+	}
+	free(jobs);
+	return rc;
+}
+
+int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
+{
+	if (njobs <= 1)
+		return emu_run(e, err);
+	char buf[160];
+	const char *why = jobs_serial_why(e, buf, sizeof(buf));
+	if (why) {
+		if (note && !e->o.quiet)
+			fprintf(stderr, "weft: -j %d: one worker: %s\n", njobs, why);
+		return emu_run(e, err);
+	}
+	int *cut = weft_xcalloc((size_t) njobs + 2, sizeof(int));
+	int n = split(e, njobs, cut);
+	int rc = n < 2 ? emu_run(e, err) : run_split(e, cut, n, err);
+	free(cut);
+	return rc;
+}

@@ -1,0 +1,44 @@
+/* jobs: weft emu -j N, the emulation split by loom across N worker threads,
+ * with an output byte for byte that of one worker.
+ *
+ * Why the bytes are the same: the merge orders events by (time, stream
+ * index); each worker takes a contiguous range of looms, so of streams,
+ * thread rows and CPU rows, and no loom-local model touches another loom's
+ * rows. A worker's writer ops are then one run's ops restricted to its rows,
+ * in one run's order, and one run's ops at an instant T are: each worker's
+ * event ops at T, in worker order; then the thread rows whose state changed
+ * at T, each worker's in worker order (one run lists a row where its first
+ * change at T came: by stream, so by worker); then the CPU rows alike; then
+ * the next instant. The merger (the calling thread) rebuilds exactly that
+ * from the workers' rings and writes it itself; the .pcf's task
+ * type labels are gathered from the workers' processes in process order.
+ *
+ * What runs on one worker (jobs_serial_why says which applies): models whose
+ * state spans looms (messages, VisAndOr agents, file I/O), the -b breakdown
+ * views (they sort the CPUs of all looms at every change), --bursts,
+ * --keep-going (warnings in event order), imported logs, observers (query,
+ * stats), model files with `label` actions, a single loom.
+ *
+ * Errors are one run's: the first in (time, stream) order (a failing worker
+ * lowers a halt time; the others stop once past it), then the end-of-run
+ * checks by model. Memory: each worker holds its own streams' windows and
+ * live objects and 16 chunks of 8192 ops; every worker keeps the trace's
+ * metadata. */
+#ifndef WEFT_JOBS_H
+#define WEFT_JOBS_H
+
+#include "emu/emu.h"
+
+/* The cores this process may use (at least 1). */
+int jobs_cores(void);
+
+/* NULL when e (opened, with Paraver output, not run) can be split across
+ * workers; else why not, in `buf`. */
+const char *jobs_serial_why(const struct emu *e, char *buf, size_t n);
+
+/* emu_run with up to `njobs` workers (fewer when the trace has fewer
+ * looms; one when jobs_serial_why says so). `note`: say on stderr why a
+ * run asked for several workers uses one. 0 or -1 (err filled). */
+int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err);
+
+#endif

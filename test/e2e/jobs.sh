@@ -1,0 +1,130 @@
+#!/bin/sh
+# End-to-end tests of weft emu -j N (the emulation split by loom): every
+# output file of -j 2 and -j 4 is the same bytes as -j 1's.
+#
+#   WEFT=/abs/weft sh test/e2e/jobs.sh
+#
+#   - the ovni corpus traces (2 and 3 looms, clock offsets, ties, a loom in
+#     two folders), and with -l, -z, --from/--to;
+#   - weft synth traces of 3-5 looms for each model synth writes (ovni,
+#     nosv, mpi, tampi, kernel) and all of them at once;
+#   - a mixed-input run: ovni 1.14.0 test traces of nanos6, openmp, nosv,
+#     tampi and mpi (and a corpus trace) as several inputs, one loom each;
+#   - PICL and VisAndOr logs with messages across looms (one worker: the
+#     note says why, the bytes are the same);
+#   - errors: a model error in one loom of several is the one -j 1 reports
+#     (the first in time order), an end-of-run check too; no output left;
+#   - -j 0, -j x: usage errors.
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fx=$top/test/fixtures/ovniemu
+fail_show=$tmp/err
+
+# same NAME DIR1 DIRJ: the same files (views included), the same bytes
+same() {
+	_why=
+	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
+	_b=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
+	[ "$_a" = "$_b" ] || _why="files differ: [$_a] vs [$_b]"
+	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in -j 1's" ;; esac
+	for _f in $_a; do
+		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"
+	done
+	result "$1" "$_why"
+}
+
+# runs NAME [emu options] -- INPUT...: -j 1, 2, 4 give the same bytes
+runs() {
+	_name=$1
+	shift
+	_opts=
+	while [ "$1" != -- ]; do
+		_opts="$_opts $1"
+		shift
+	done
+	shift
+	for _j in 1 2 4; do
+		rm -rf "$tmp/out$_j"
+		# shellcheck disable=SC2086
+		if ! "$WEFT" emu -q -j $_j $_opts -o "$tmp/out$_j" "$@" 2>"$tmp/err"; then
+			fail "$_name -j $_j runs" "exit $?"
+			return
+		fi
+	done
+	same "$_name -j 2" "$tmp/out1" "$tmp/out2"
+	same "$_name -j 4" "$tmp/out1" "$tmp/out4"
+}
+
+# copy a trace directory (emu writes its own files only into -o, but the
+# inputs stay untouched by any run: keep them apart anyway)
+for t in small o-skew o-ties small-split ok-small om-small on-small; do
+	mkdir -p "$tmp/in"
+	cp -R "$corpus/ovni/$t/trace" "$tmp/in/$t"
+	runs "corpus $t" -- "$tmp/in/$t"
+done
+runs "corpus small -l -z" -l -z -- "$tmp/in/small"
+runs "corpus o-skew --from/--to" --from 20us --to 400us -- "$tmp/in/o-skew"
+
+for m in ovni nosv mpi,tampi kernel nosv,mpi,tampi,kernel; do
+	rm -rf "$tmp/s"
+	case $m in ovni) mo= ;; *) mo="--models $m" ;; esac
+	# shellcheck disable=SC2086
+	"$WEFT" synth -o "$tmp/s" --looms 5 --procs 2 --threads 2 --cpus 3 -n 60k --seed 7 $mo >/dev/null 2>&1 ||
+		fail "synth $m" "synth failed"
+	runs "synth 5 looms $m -l" -l -- "$tmp/s"
+done
+
+# several inputs: one loom each, every model of ovni's tests
+runs "mixed inputs (nanos6, openmp, nosv, tampi, mpi, ovni)" -l -- \
+	"$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" "$fx/nosv/hwc/trace" \
+	"$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
+
+# message traces: one worker, the same bytes, and the note
+"$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
+runs "PICL, messages across looms" -- "$tmp/m.trf"
+rm -rf "$tmp/o"
+"$WEFT" emu -j 2 -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
+expect "PICL -j 2: the note says why one worker" \
+	"$(grep -c 'weft: -j 2: one worker: model msg keeps state across looms' "$tmp/err")" 1
+"$WEFT" synth --format visandor --kind and --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
+	fail "synth visandor" "failed"
+runs "VisAndOr, and-fork across agents" -- "$tmp/v.log"
+rm -rf "$tmp/o"
+"$WEFT" emu -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
+expect "no note without -j" "$(grep -c 'one worker' "$tmp/err")" 0
+
+# errors: a loom that fails, among others; -j 1's error, no output
+err_runs() {
+	_name=$1
+	shift
+	for _j in 1 2 4; do
+		rm -rf "$tmp/out$_j"
+		"$WEFT" emu -q -j $_j "$@" -o "$tmp/out$_j" "$tmp/in/small" "$tmp/in/o-ties" \
+			"$tmp/bad" >/dev/null 2>"$tmp/err$_j"
+		echo $? >"$tmp/rc$_j"
+	done
+	expect "$_name: -j 1 exit" "$(cat "$tmp/rc1")" 1
+	for _j in 2 4; do
+		expect "$_name: -j $_j exit" "$(cat "$tmp/rc$_j")" 1
+		result "$_name: -j $_j error" "$(cmp -s "$tmp/err1" "$tmp/err$_j" ||
+			echo "[$(cat "$tmp/err$_j")] vs [$(cat "$tmp/err1")]")"
+		result "$_name: -j $_j leaves no trace" "$(ls "$tmp/out$_j"/*.prv 2>/dev/null)"
+	done
+}
+rm -rf "$tmp/bad"
+cp -R "$fx/nanos6/rerun-task-bad/trace" "$tmp/bad"
+err_runs "model error in the last input"
+rm -rf "$tmp/bad"
+cp -R "$fx/nanos6/ss-mismatch/trace" "$tmp/bad" 2>/dev/null || cp -R "$fx/tampi/ss-mismatch/trace" "$tmp/bad"
+err_runs "end-of-run check (-l)" -l
+
+for bad in 0 x -1 2000; do
+	"$WEFT" emu -j "$bad" -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
+	expect "-j $bad: usage error" "$?" 2
+done
+expect "-j x: the message" "$(cat "$tmp/err" | head -1)" \
+	"weft emu: -j: expected a number of workers from 1 to 1024, found '2000'"
+
+finish
