@@ -11,7 +11,8 @@ FUZZ_SECONDS ?= 60
 # FUZZ_SECONDS alone); FUZZ="fuzz_clock fuzz_obs": only those targets
 FUZZ_RUNS ?= 0
 
-DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin
+DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin \
+	openmpi-bin libopenmpi-dev
 
 NOCONF_GOALS := clean deps distclean
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
@@ -106,7 +107,11 @@ $(BUILD)/obj/gen/model_files.o: $(BUILD)/gen/model_files.c $(BUILD)/flags
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(WEFT): $(BUILD)/obj/src/main.o $(CLI_OBJS) $(LIBWEFT)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS)
+
+# weft emu --mpi: the one file that includes mpi.h (empty flags: no MPI,
+# ranks.c builds its stubs); only the weft binary pulls it from libweft.a
+$(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # ---- tests ------------------------------------------------------------------
 
@@ -149,6 +154,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/sync.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/jobs.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/mpi.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 	sh test/tools/tree.sh

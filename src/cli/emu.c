@@ -10,6 +10,7 @@
 #include "cli/clockopts.h"
 #include "emu/emu.h"
 #include "emu/jobs.h"
+#include "emu/ranks.h"
 #include "cli/fromevent.h"
 #include "model.h"
 #include "emu/sync.h"
@@ -60,6 +61,10 @@ static const char emu_help[] =
 	"  -j, --jobs N       emulate on N worker threads, split by loom (default: the\n"
 	"                     cores available); the output is the same bytes as -j 1\n"
 	"                     (some runs use one worker: see weft-emu(1))\n"
+	"      --mpi          split the looms across MPI ranks: run as\n"
+	"                     mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"
+	"                     on a filesystem every rank sees); the same bytes as one\n"
+	"                     process; rank 0 writes the output\n"
 	"  -z, --gzip         write the .prv files gzipped (thread.prv.gz, ...)\n"
 	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
 	"                     with a unit: 2.5ms), times from its start, the states\n"
@@ -84,10 +89,11 @@ struct emu_cmd {
 	struct clockopts co;
 	const char *from_event; /* --from-event EXPR */
 	int jobs, jobs_given;   /* -j N */
+	int mpi;                /* --mpi */
 	int have_from, have_to;
 };
 
-enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT };
+enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT, O_MPI };
 
 /* One option with an argument, or a flag; -1: go on, else the exit status. */
 static int emu_option(struct emu_cmd *k, int c, char **argv)
@@ -109,6 +115,7 @@ static int emu_option(struct emu_cmd *k, int c, char **argv)
 	}
 	case 'l': o->lint = 1; return -1;
 	case O_STRICT: o->strict = 1; return -1;
+	case O_MPI: k->mpi = 1; return -1;
 	case 'z': o->gzip = 1; return -1;
 	case O_BURSTS: o->bursts = 1; return -1;
 	case 'a': o->all_models = 1; return -1;
@@ -154,7 +161,7 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
 		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
-		{"jobs", required_argument, 0, 'j'},
+		{"jobs", required_argument, 0, 'j'},   {"mpi", no_argument, 0, O_MPI},
 		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
 		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
 		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
@@ -240,8 +247,18 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = emu_open(&e, trace, o, err);
 	else
 		memset(&e, 0, sizeof(e));
+	if (k->mpi) {
+		/* every rank opened it, or none goes on */
+		int who = ranks_meet(rc);
+		if (who >= 0 && rc == 0)
+			rc = weft_fail(err, WEFT_EINPUT, "rank %d could not open the trace (its error is above)", who);
+		else if (who >= 0 && ranks_rank() != 0) {
+			fprintf(stderr, "weft: rank %d: error: %s\n", ranks_rank(), err->msg);
+			err->code = -err->code; /* said: the caller stays quiet */
+		}
+	}
 	if (rc == 0)
-		rc = emu_run_jobs(&e, k->jobs, k->jobs_given, err);
+		rc = k->mpi ? emu_run_ranks(&e, err) : emu_run_jobs(&e, k->jobs, k->jobs_given, err);
 	if (rc == 0)
 		rc = emu_close(&e, err);
 	*d = (struct emu_done){e.nevents, e.pairs.nviol, e.nth, e.ncpu};
@@ -265,12 +282,27 @@ int cmd_emu(int argc, char **argv)
 		o->outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
 	if (!o->outdir)
 		o->outdir = trace;
+	int rank = 0;
+	if (k.mpi) {
+		struct weft_err merr = {0};
+		if (ranks_init(&argc, &argv, &merr)) {
+			rc = cli_report(&merr);
+			goto out;
+		}
+		rank = ranks_rank();
+		if (rank) {
+			/* rank 0 writes and reports; the others emulate their looms */
+			o->quiet = 1;
+			o->outdir = NULL;
+		}
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct weft_err err = {0};
 	struct emu_done d;
 	if (emu_passes(&k, trace, &d, &err)) {
-		rc = cli_report(&err);
+		/* rank 0 reports the run's error; another rank said its own */
+		rc = rank ? (err.code < 0 ? -err.code : err.code ? err.code : 3) : cli_report(&err);
 		goto out;
 	}
 	if (k.co.mode == SYNC_MESSAGES && !o->quiet)
@@ -285,6 +317,8 @@ int cmd_emu(int argc, char **argv)
 			o->gzip ? ".gz" : "", d.nth, o->outdir, o->gzip ? ".gz" : "", d.ncpu);
 	rc = 0;
 out:
+	if (k.mpi && rc != 2)
+		rc = ranks_end(rc);
 	clockopts_free(&k.co);
 	free(outdef);
 	return rc;

@@ -204,6 +204,31 @@ int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, con
 	return -1;
 }
 
+void engine_labels_save(const struct emu *e, struct strbuf *b)
+{
+	const struct engine *g = e->eng;
+	for (int k = 0; g && k < g->nch; k++)
+		for (int i = 0; i < g->ch[k].ndyn; i++)
+			sb_printf(b, "%d %lld %s\n", k, (long long) g->ch[k].dyn[i].value, g->ch[k].dyn[i].label);
+}
+
+int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err)
+{
+	struct engine *g = e->eng;
+	const char *p = text, *end = text + n;
+	for (int line = 1; p < end; line++) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		int k, used = 0;
+		long long v;
+		if (!nl || !g || sscanf(p, "%d %lld %n", &k, &v, &used) != 2 || used == 0 || k < 0 || k >= g->nch)
+			return weft_fail(err, WEFT_EINTERNAL, "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
+					 "below %d", what, line, g ? g->nch : 0);
+		label_add(&g->ch[k], v, p + used, (size_t) (nl - p - used));
+		p = nl + 1;
+	}
+	return 0;
+}
+
 /* A check's message: %{tid} and %{field} of the payload filled in. */
 static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a,
 			const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)

@@ -81,6 +81,12 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
  * types and their labels, live tasks) moves from a worker's run to dst,
  * whose end of run then names the types as one run would. */
 void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int nprocs);
+/* weft emu --mpi: the channels' dynamic labels as "CHANNEL VALUE LABEL"
+ * lines, and added from such text (a value's first label stays): a rank's
+ * labels reach the run that writes the .pcf. `what` names the text. */
+struct strbuf;
+void engine_labels_save(const struct emu *e, struct strbuf *b);
+int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err);
 /* The members of channel c's group (`each`, engine_each.c): n labels (n may
  * be 0), or -1 with err filled when the threads' metadata disagree. */
 int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_chan *c, char ***names, int *n,

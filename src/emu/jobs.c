@@ -8,25 +8,7 @@
 
 #include "emu/engine.h"
 #include "emu/jobs.h"
-
-struct job {
-	struct emu e;
-	const struct emu *main;
-	struct prv_pipe *ring;
-	int lo, hi;              /* streams */
-	int *procs, nprocs;      /* process indices of its looms */
-	_Atomic uint64_t *halt;
-	pthread_t th;
-	int rc;                  /* 0; -1: events; -2: end-of-run check; -3: open */
-	int failed_model;
-	uint64_t fail_time;      /* trace time of the failing event */
-	int fail_stream;
-	struct weft_err err;
-	/* the merger's side */
-	const struct prv_op *op, *end;
-	int held, done;
-	uint64_t t;              /* the instant its ops are at */
-};
+#include "emu/jobs_impl.h"
 
 int jobs_cores(void)
 {
@@ -86,7 +68,7 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 
 /* Loom ranges of about equal bytes, in stream order: job k takes streams
  * [cut[k], cut[k + 1]). Returns the number of jobs (<= want). */
-static int split(const struct emu *e, int want, int *cut)
+int jobs_split(const struct emu *e, int want, int *cut)
 {
 	int nl = e->tr.sys.nlooms;
 	if (want > nl)
@@ -109,9 +91,8 @@ static int split(const struct emu *e, int want, int *cut)
 	return k;
 }
 
-static void *work(void *arg)
+int job_open(struct job *j)
 {
-	struct job *j = arg;
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
 	o.outdir = NULL;
@@ -122,24 +103,35 @@ static void *work(void *arg)
 	o.streams_hi = j->hi;
 	if (emu_open(&j->e, m->trace_arg, &o, &j->err)) {
 		j->rc = -3;
-		prv_ring_end(j->ring);
-		return NULL;
+		return -1;
 	}
 	struct emu *e = &j->e;
-	for (int f = 0; f < EMU_NFILES; f++)
-		prv_front_init(&e->prv[f], j->ring, m->prv[f].id, &m->prv[f]);
+	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
+	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
+	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
+	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
+	for (int i = 0; i < e->ncpu; i++)
+		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
 	e->writing = 1;
 	e->t0 = m->t0;
 	e->t0_fixed = 1;
 	e->halt = j->halt;
+	return 0;
+}
+
+void job_run(struct job *j)
+{
+	struct emu *e = &j->e;
 	int r = emu_run_events(e, &j->err);
 	if (r < 0) {
 		j->rc = -1;
 		j->fail_time = e->now + e->t0;
 		j->fail_stream = e->merge.cur ? e->merge.cur->index : j->lo;
-		uint64_t h = atomic_load(j->halt);
-		while (j->fail_time < h && !atomic_compare_exchange_weak(j->halt, &h, j->fail_time))
-			;
+		if (j->halt) {
+			uint64_t h = atomic_load(j->halt);
+			while (j->fail_time < h && !atomic_compare_exchange_weak(j->halt, &h, j->fail_time))
+				;
+		}
 	} else if (r == 0 && emu_run_end(e, &j->failed_model, &j->err)) {
 		j->rc = -2;
 	}
@@ -147,6 +139,31 @@ static void *work(void *arg)
 	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
 	prv_ring_end(j->ring);
+}
+
+void job_free(struct job *j)
+{
+	if (j->held && j->ring)
+		prv_ring_give(j->ring);
+	if (j->e.writing) {
+		for (int f = 0; f < EMU_NFILES; f++)
+			prv_front_free(&j->e.prv[f]);
+		j->e.writing = 0;
+	}
+	if (j->opened)
+		emu_free(&j->e);
+	prv_ring_free(j->ring);
+	memset(j, 0, sizeof(*j));
+}
+
+static void *work(void *arg)
+{
+	struct job *j = arg;
+	j->opened = 1;
+	if (job_open(j))
+		prv_ring_end(j->ring);
+	else
+		job_run(j);
 	return NULL;
 }
 
@@ -156,6 +173,8 @@ static void *work(void *arg)
 static const struct prv_op *peek(struct job *j)
 {
 	while (j->op == j->end) {
+		if (!j->ring)
+			return NULL; /* ops read from a file: all there */
 		if (j->held)
 			prv_ring_give(j->ring);
 		uint32_t n;
@@ -209,7 +228,7 @@ static int next_instant(struct job *j, struct weft_err *err)
 	return 0;
 }
 
-static int merge_jobs(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err)
+int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
 		const struct prv_op *o = peek(&jobs[k]);
@@ -254,7 +273,7 @@ static int merge_jobs(struct job *jobs, int n, struct prv_pipe *out, struct weft
 /* One run's error: the first failing event in (time, stream) order, then
  * the end-of-run checks by model (the main run's label check first), then
  * a worker that could not open. -1 with err filled, or 0. */
-static int run_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err)
+int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err)
 {
 	const struct job *best = NULL;
 	for (int k = 0; k < n; k++)
@@ -306,9 +325,9 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	/* the merger writes: the writer thread is done with what was queued */
 	prv_pipe_drain(e->pipe);
 	if (rc == 0)
-		rc = merge_jobs(jobs, started, e->pipe, err);
+		rc = jobs_merge(jobs, started, e->pipe, err);
 	else
-		merge_jobs(jobs, started, e->pipe, &(struct weft_err){0});
+		jobs_merge(jobs, started, e->pipe, &(struct weft_err){0});
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	int main_model = -1;
@@ -344,21 +363,10 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 			if (emu_run_end(e, &main_model, &main_err) == 0)
 				main_model = -1;
 		}
-		rc = run_error(jobs, started, main_model, &main_err, err);
+		rc = jobs_error(jobs, started, main_model, &main_err, err);
 	}
-	for (int k = 0; k < n; k++) {
-		struct job *j = &jobs[k];
-		if (j->held)
-			prv_ring_give(j->ring);
-		if (j->e.writing) {
-			for (int f = 0; f < EMU_NFILES; f++)
-				prv_front_free(&j->e.prv[f]);
-			j->e.writing = 0;
-		}
-		if (j->ring)
-			emu_free(&j->e);
-		prv_ring_free(j->ring);
-	}
+	for (int k = 0; k < n; k++)
+		job_free(&jobs[k]);
 	free(jobs);
 	return rc;
 }
@@ -375,7 +383,7 @@ int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
 		return emu_run(e, err);
 	}
 	int *cut = weft_xcalloc((size_t) njobs + 2, sizeof(int));
-	int n = split(e, njobs, cut);
+	int n = jobs_split(e, njobs, cut);
 	int rc = n < 2 ? emu_run(e, err) : run_split(e, cut, n, err);
 	free(cut);
 	return rc;

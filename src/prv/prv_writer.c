@@ -841,16 +841,15 @@ void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n)
 	}
 }
 
-void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, const struct prv_file *like)
+void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots)
 {
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	f->pipe = ring;
 	f->pw = &ring->w;
-	f->nrows = like->nrows;
-	f->nslots = like->nslots;
+	f->nrows = nrows;
+	f->nslots = nslots;
 	f->rows = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->rows));
-	memcpy(f->rows, like->rows, (size_t) f->nrows * sizeof(*f->rows));
 	f->sdirty = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->sdirty));
 	f->sent_time = ~0ull;
 }

@@ -189,10 +189,10 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	     const int32_t *slot_type, int gzip, struct weft_err *e);
 
 void prv_flush_now(struct prv_file *f);
-/* A front with no back of its own, queueing into `ring` as file `id`, its
- * rows (CPU, states) as `like`'s now. */
+/* A front with no back of its own, queueing into `ring` as file `id`: its
+ * rows name CPU 0 and have no state (as prv_open leaves them). */
 struct prv_file;
-void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, const struct prv_file *like);
+void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots);
 void prv_front_free(struct prv_file *f);
 
 

@@ -1,0 +1,46 @@
+/* jobs_impl: the pieces of weft emu -j that the MPI mode (ranks.c) shares:
+ * a job is one worker's emulation of a loom range, its ops queued into a
+ * ring (threads) or read back from a file (ranks); the merge and the choice
+ * of the run's error are the same for both. Not for other callers. */
+#ifndef WEFT_JOBS_IMPL_H
+#define WEFT_JOBS_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "emu/emu.h"
+
+struct job {
+	struct emu e;
+	const struct emu *main;  /* the run whose options, rows and t0 it takes */
+	struct prv_pipe *ring;   /* NULL: ops in memory from op to end (a file) */
+	int lo, hi;              /* streams */
+	_Atomic uint64_t *halt;  /* NULL: none (a rank) */
+	pthread_t th;
+	int opened;
+	int rc;                  /* 0; -1: events; -2: end-of-run check; -3: open */
+	int failed_model;
+	uint64_t fail_time;      /* trace time of the failing event */
+	int fail_stream;
+	struct weft_err err;
+	/* the merger's side */
+	const struct prv_op *op, *end;
+	int held, done;
+	uint64_t t;              /* the instant its ops are at */
+};
+
+/* Streams [cut[k], cut[k + 1]) of whole looms, about equal bytes; returns
+ * how many ranges (<= want, <= looms). */
+int jobs_split(const struct emu *e, int want, int *cut);
+/* Open the job's emu (its streams only) with fronts on j->ring; -1: rc -3. */
+int job_open(struct job *j);
+/* Its events and end-of-run checks; its ring ended. */
+void job_run(struct job *j);
+void job_free(struct job *j);
+/* Write the jobs' ops in one run's order through `out` (drained). */
+int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err);
+/* The run's error from the jobs' and the main run's end (main_model -1:
+ * none); 0 when there is none. */
+int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);
+
+#endif

@@ -1,0 +1,39 @@
+/* ranks: weft emu --mpi, the emulation split by loom across MPI ranks
+ * (mpirun -n R weft emu --mpi -o DIR TRACE...), the same bytes as one
+ * process.
+ *
+ * Every rank opens the trace (a shared filesystem) and takes the loom range
+ * jobs_split gives it; it emulates those looms as a -j worker does and
+ * writes its writer ops, in its own order, to DIR/.weft-ranks-ID/R.ops, and
+ * its dynamic labels (task types) to R.labels. Rank 0 gathers every rank's
+ * outcome over MPI: the run's error is chosen as -j chooses it (the first
+ * failing event in time order, then the end-of-run checks); with none, rank
+ * 0 merges the op files in one run's order (jobs.h) and writes the Paraver
+ * files under temporary names, renamed at the end as always. The op files
+ * are removed. A rank that dies takes the job down (mpirun says which); the
+ * final names never appear. Runs jobs.h keeps on one worker run on rank 0
+ * alone (the others wait), with a note.
+ *
+ * Built only when configure finds MPI (WEFT_MPI); otherwise --mpi is a
+ * usage error saying so. */
+#ifndef WEFT_RANKS_H
+#define WEFT_RANKS_H
+
+#include "emu/emu.h"
+
+/* MPI_Init; 0, or -1 with err filled (no MPI in this build). */
+int ranks_init(int *argc, char ***argv, struct weft_err *err);
+/* This process's rank (0 without MPI). */
+int ranks_rank(void);
+/* emu_run for this rank: every rank calls it with its opened emu (rank 0's
+ * with the Paraver output, the others' without). Returns 0 or -1 (err
+ * filled on rank 0; other ranks return the run's outcome with err filled
+ * too, for the exit status, but rank 0 alone reports it). */
+int emu_run_ranks(struct emu *e, struct weft_err *err);
+/* Agree on the outcome: rank 0's rc goes to all; MPI_Finalize. */
+int ranks_end(int rc);
+/* Every rank opened the trace (rc 0) or not: the lowest failing rank, or
+ * -1 when none failed. Each rank calls it once, before emu_run_ranks. */
+int ranks_meet(int rc);
+
+#endif

@@ -1,0 +1,144 @@
+#!/bin/sh
+# End-to-end tests of weft emu --mpi (looms split across MPI ranks):
+# mpirun --oversubscribe -n 1, 2 and 4 give every output file of one
+# process (-j 1), byte for byte.
+#
+#   WEFT=/abs/weft sh test/e2e/mpi.sh
+#
+#   - ovni corpus traces (2 and 3 looms), weft synth traces of 5 looms with
+#     every model synth writes (task types: labels gathered from the ranks),
+#     a mixed-input run of ovni 1.14.0 test traces (nanos6, openmp, nosv,
+#     tampi, mpi), a PICL log (rank 0 alone: the note says why);
+#   - a model error in one rank's looms: -j 1's error, exit 1, no output;
+#   - a rank killed mid-run: mpirun exits non-zero naming rank 1, no .prv
+#     under its final name;
+#   - a weft built without MPI refuses --mpi (usage, exit 2): checked only
+#     when this weft has no MPI.
+# Skipped (not failed) when mpirun is missing; `make deps` installs Open MPI.
+# Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
+
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fx=$top/test/fixtures/ovniemu
+fail_show=$tmp/err
+
+if ! command -v mpirun >/dev/null 2>&1; then
+	skip "mpi" "no mpirun (make deps installs openmpi-bin)"
+	finish
+fi
+if ! nm -D "$WEFT" 2>/dev/null | grep -q MPI_Init && ! ldd "$WEFT" 2>/dev/null | grep -q libmpi; then
+	"$WEFT" emu --mpi -o "$tmp/o" "$corpus/ovni/small/trace" >/dev/null 2>"$tmp/err"
+	expect "no MPI in this build: --mpi is a usage error" "$?" 2
+	expect "no MPI: the message" "$(grep -c 'built without MPI' "$tmp/err")" 1
+	finish
+fi
+# Open MPI refuses root unless told (CI runs as root); the leak checker
+# cannot tell MPI's own allocations (under make check-asan)
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+OMPI_MCA_btl_vader_single_copy_mechanism=none
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism ASAN_OPTIONS
+mpi() {
+	mpirun --oversubscribe -n "$@"
+}
+
+# same NAME DIR1 DIRN: the same files, the same bytes, no ranks' folder left
+same() {
+	_why=
+	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
+	_b=$(cd "$3" && find . | grep -v '^\.$' | grep -v '^\./cfg' | sort | tr '\n' ' ')
+	_b2=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
+	[ "$_a" = "$_b2" ] || _why="files differ: [$_a] vs [$_b2]"
+	case $_b in *weft-ranks*) _why="$_why the ranks' folder is left" ;; esac
+	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in -j 1's" ;; esac
+	for _f in $_a; do
+		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"
+	done
+	result "$1" "$_why"
+}
+
+# runs NAME [emu options] -- INPUT...
+runs() {
+	_name=$1
+	shift
+	_opts=
+	while [ "$1" != -- ]; do
+		_opts="$_opts $1"
+		shift
+	done
+	shift
+	rm -rf "$tmp/out1"
+	# shellcheck disable=SC2086
+	"$WEFT" emu -q -j 1 $_opts -o "$tmp/out1" "$@" 2>"$tmp/err" || fail "$_name -j 1" "exit $?"
+	for _n in 1 2 4; do
+		rm -rf "$tmp/outn"
+		# shellcheck disable=SC2086
+		if ! mpi $_n "$WEFT" emu --mpi -q $_opts -o "$tmp/outn" "$@" >/dev/null 2>"$tmp/err"; then
+			fail "$_name -n $_n runs" "mpirun failed"
+			continue
+		fi
+		same "$_name mpirun -n $_n" "$tmp/out1" "$tmp/outn"
+	done
+}
+
+mkdir -p "$tmp/in"
+for t in small o-skew small-split; do
+	cp -R "$corpus/ovni/$t/trace" "$tmp/in/$t"
+	runs "corpus $t" -- "$tmp/in/$t"
+done
+for m in nosv,mpi,tampi,kernel kernel; do
+	rm -rf "$tmp/s"
+	"$WEFT" synth -o "$tmp/s" --looms 5 --procs 2 --threads 2 --cpus 3 -n 60k --seed 5 --models $m \
+		>/dev/null 2>&1 || fail "synth $m" "synth failed"
+	runs "synth 5 looms $m -l" -l -- "$tmp/s"
+done
+runs "mixed inputs" -l -- "$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" \
+	"$fx/nosv/hwc/trace" "$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
+
+"$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
+runs "PICL (rank 0 alone)" -- "$tmp/m.trf"
+rm -rf "$tmp/o"
+mpi 2 "$WEFT" emu --mpi -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
+expect "PICL: the note says why rank 0 is alone" \
+	"$(grep -c 'weft: --mpi: rank 0 alone: model msg keeps state across looms' "$tmp/err")" 1
+
+# a model error in the last input's loom (rank 1 of 2): the same error
+rm -rf "$tmp/out1" "$tmp/outn"
+"$WEFT" emu -q -j 1 -o "$tmp/out1" "$tmp/in/small" "$fx/nanos6/rerun-task-bad/trace" 2>"$tmp/err1"
+expect "model error: -j 1 exit" "$?" 1
+mpi 2 "$WEFT" emu --mpi -q -o "$tmp/outn" "$tmp/in/small" "$fx/nanos6/rerun-task-bad/trace" \
+	>/dev/null 2>"$tmp/err2"
+expect "model error: mpirun exit" "$?" 1
+expect "model error: rank 0 reports -j 1's error" "$(grep '^weft: error' "$tmp/err2")" "$(cat "$tmp/err1")"
+result "model error: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
+
+# a rank killed while it emulates: the job fails, names it, leaves no trace
+rm -rf "$tmp/k" "$tmp/ko"
+"$WEFT" synth -o "$tmp/k" --looms 4 -n 8M >/dev/null 2>&1 || fail "synth 8M" "failed"
+(
+	mpi 2 "$WEFT" emu --mpi -o "$tmp/ko" "$tmp/k" >/dev/null 2>"$tmp/kerr"
+	echo $? >"$tmp/krc"
+) &
+bg=$!
+killed=
+i=0
+while [ $i -lt 400 ] && [ -z "$killed" ]; do
+	for f in "$tmp"/ko/.weft-ranks-*/1.ops; do
+		[ -s "$f" ] || continue
+		for p in $(pgrep -f "$WEFT emu --mpi"); do
+			if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1; then
+				kill -9 "$p" && killed=$p
+			fi
+		done
+	done
+	i=$((i + 1))
+	sleep 0.05
+done
+wait $bg
+result "killed rank: it was killed mid-run" "$([ -n "$killed" ] || echo "rank 1 never seen writing")"
+result "killed rank: mpirun exits non-zero" "$([ "$(cat "$tmp/krc")" != 0 ] || echo "exit 0")"
+expect "killed rank: the error names rank 1" "$(grep -c 'process rank 1 .*exited on signal 9' "$tmp/kerr")" 1
+result "killed rank: no output under its final name" "$(ls "$tmp/ko"/*.prv "$tmp/ko"/*.pcf 2>/dev/null)"
+
+finish
