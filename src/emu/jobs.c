@@ -228,6 +228,24 @@ static int next_instant(struct job *j, struct weft_err *err)
 	return 0;
 }
 
+/* Apply the job's ops up to its first TIME op at or past `bound` (it then
+ * waits at that instant) or its end; returns the last instant applied. */
+static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct prv_pipe *out)
+{
+	const struct prv_op *o;
+	while ((o = peek(j)) != NULL) {
+		o += prv_pipe_apply_until(out, o, (size_t) (j->end - o), bound, &at);
+		j->op = o;
+		if (o < j->end) {
+			j->t = (uint64_t) o->value;
+			j->op++;
+			return at;
+		}
+	}
+	j->done = 1;
+	return at;
+}
+
 int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
@@ -241,12 +259,34 @@ int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *e
 	uint64_t last = 0; /* the writer's pipe is at 0 (prv_open) */
 	int rc = 0;
 	for (;;) {
-		uint64_t t = UINT64_MAX;
-		for (int k = 0; k < n; k++)
-			if (!jobs[k].done && jobs[k].t < t)
+		uint64_t t = UINT64_MAX, next = UINT64_MAX;
+		int first = -1, tied = 0;
+		for (int k = 0; k < n; k++) {
+			if (jobs[k].done)
+				continue;
+			if (jobs[k].t < t) {
+				next = t;
 				t = jobs[k].t;
+				first = k;
+				tied = 0;
+			} else if (jobs[k].t == t) {
+				tied = 1;
+			} else if (jobs[k].t < next) {
+				next = jobs[k].t;
+			}
+		}
 		if (t == UINT64_MAX)
 			break;
+		if (!tied) {
+			/* one job alone until `next`: its ops in its order, TIME ops
+			 * included (the merge's run of one stream) */
+			if (t != last) {
+				struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
+				prv_pipe_apply(out, &time, 1);
+			}
+			last = drain_until(&jobs[first], next, t, out);
+			continue;
+		}
 		if (t != last) {
 			struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
 			prv_pipe_apply(out, &time, 1);

@@ -667,6 +667,42 @@ void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n)
 	apply_ops(p, ops, (uint32_t) n);
 }
 
+size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+			    uint64_t *at)
+{
+	struct prv_back *back[PIPE_FILES];
+	memcpy(back, p->back, sizeof(back));
+	int nb = p->nfiles;
+	size_t i = 0;
+	if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
+		while (i < n && !(ops[i].kind == PRV_OP_TIME && (uint64_t) ops[i].value >= bound)) {
+			if (ops[i].kind == PRV_OP_TIME)
+				*at = (uint64_t) ops[i].value;
+			apply_ops(p, &ops[i++], 1);
+		}
+		return i;
+	}
+	/* apply_ops' loop, stopping at the bound (the merge of emu -j) */
+	for (; i < n; i++) {
+		const struct prv_op *op = &ops[i];
+		if (op->kind == PRV_OP_EVENT) {
+			put_event(back[op->file], op);
+		} else if (op->kind == PRV_OP_STATE) {
+			put_state(back[op->file], op);
+		} else if (op->kind == PRV_OP_TIME) {
+			if ((uint64_t) op->value >= bound)
+				break;
+			*at = (uint64_t) op->value;
+			p->clk.now = (uint64_t) op->value;
+			for (int k = 0; k < nb; k++)
+				close_line(back[k]);
+		} else {
+			back_apply(back[op->file], op);
+		}
+	}
+	return i;
+}
+
 void prv_pipe_drain(struct prv_pipe *p)
 {
 	if (p->w.wp != p->w.cur)

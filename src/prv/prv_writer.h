@@ -155,6 +155,10 @@ void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n);
  * published); prv_pipe_apply then writes ops in the calling thread. */
 void prv_pipe_drain(struct prv_pipe *p);
 void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n);
+/* The same up to the first TIME op at or past `bound` (not applied);
+ * returns the ops applied, *at the last TIME op's time applied. */
+size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+			    uint64_t *at);
 
 /* ---- front: the caller's side --------------------------------------------- */
 

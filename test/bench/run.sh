@@ -138,6 +138,37 @@ for size in $(printf '%s\n' 1M $sizes | awk '!seen[$0]++'); do
 done
 emu_row "emu models -b" "$(cat "$last_models.done")" "$last_models" -b
 
+# Scale-out (weft emu -j, --mpi; doc/dev/scaling.md): a 16-loom trace of the
+# largest size above, one worker against two (the ratio must not be above 1),
+# and, when mpirun is there, one rank against two, with each rank's peak RSS
+# (every rank runs under measure).
+big=$(printf '%s\n' $sizes | tail -1)
+t="$out/synth-16looms-$big"
+if [ ! -f "$t.done" ]; then
+	rm -rf "$t"
+	"$WEFT" synth -o "$t" --looms 16 --procs 1 --threads 2 --cpus 2 --events "$big" --seed 1 >/dev/null
+	"$WEFT" top "$t" | awk '/^events/ {print $2}' > "$t.done"
+fi
+ev16=$(cat "$t.done")
+set -- $(best3 /dev/null "$WEFT" emu -q -j 1 -o "$out/emu" "$t")
+j1=$1
+row "emu 16 looms -j 1" "$ev16" "$1" "$2"
+set -- $(best3 /dev/null "$WEFT" emu -q -j 2 -o "$out/emu" "$t")
+j2=$1
+row "emu 16 looms -j 2" "$ev16" "$1" "$2"
+awk -v a="$j1" -v b="$j2" 'BEGIN { if (a > 0) printf "emu -j 2 takes %.2fx the time of -j 1 (%d cores; must not be above 1)\n", b / a, '"$(nproc)"' }'
+if command -v mpirun >/dev/null 2>&1; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	for n in 1 2; do
+		set -- $(best3 /dev/null mpirun --oversubscribe -n $n "$WEFT" emu --mpi -q -o "$out/emu" "$t")
+		row "emu 16 looms mpirun -n $n" "$ev16" "$1" "$2"
+	done
+	rm -rf "$out/emu"
+	mpirun --oversubscribe -n 2 "$out/measure" /dev/null "$WEFT" emu --mpi -q -o "$out/emu" "$t" |
+		awk '{ printf "  a rank of mpirun -n 2: %.3f s, peak RSS %.1f MiB\n", $1, $2 / 1024 }'
+	rm -rf "$out/emu"
+fi
+
 if [ -n "$real" ]; then
 	name=$(basename "$(dirname "$real")")
 	[ "$name" = . ] && name=real
