@@ -173,8 +173,12 @@ static void *work(void *arg)
 static const struct prv_op *peek(struct job *j)
 {
 	while (j->op == j->end) {
-		if (!j->ring)
-			return NULL; /* ops read from a file: all there */
+		if (!j->ring) {
+			/* ops from elsewhere (a rank's file): the job's refill says */
+			if (!j->refill || j->refill(j) <= 0)
+				return NULL;
+			continue;
+		}
 		if (j->held)
 			prv_ring_give(j->ring);
 		uint32_t n;

@@ -23,7 +23,10 @@ struct job {
 	uint64_t fail_time;      /* trace time of the failing event */
 	int fail_stream;
 	struct weft_err err;
-	/* the merger's side */
+	/* the merger's side; with no ring, refill sets op and end to the next
+	 * ops (1), or says there are none left (0) or it failed (-1) */
+	int (*refill)(struct job *j);
+	void *src;
 	const struct prv_op *op, *end;
 	int held, done;
 	uint64_t t;              /* the instant its ops are at */

@@ -58,7 +58,10 @@ static int rank_of(void)
 
 int ranks_init(int *argc, char ***argv, struct weft_err *err)
 {
-	if (MPI_Init(argc, argv) != MPI_SUCCESS)
+	/* FUNNELED: each rank's other threads (emulation, its op file) never
+	 * call MPI */
+	int got = 0;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &got) != MPI_SUCCESS)
 		return weft_fail(err, WEFT_EINTERNAL, "--mpi: MPI_Init failed");
 	return 0;
 }
@@ -84,19 +87,44 @@ int ranks_end(int rc)
 	return rc;
 }
 
-/* What a rank tells rank 0 when its looms are done. */
+/* What a rank tells rank 0 when its looms are done (its op file is then
+ * complete: nops ops). */
 struct outcome {
 	int rc, failed_model, code, fail_stream;
-	uint64_t fail_time, nevents, now;
+	uint64_t fail_time, nevents, now, nops;
 	uint64_t skipped[MCV_NCHARS];
 	char msg[sizeof(((struct weft_err *) 0)->msg)];
 };
 
-/* The ring's chunks into the rank's op file, as they are published. */
+enum { TAG_OUTCOME = 17, SRC_OPS = 4096 };
+
+static char *part_path(const char *dir, int r, const char *ext)
+{
+	return weft_xasprintf("%s/%d.%s", dir, r, ext);
+}
+
+static void outcome_of(const struct job *j, uint64_t nops, struct outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rc = j->rc;
+	o->failed_model = j->failed_model;
+	o->code = j->err.code;
+	o->fail_time = j->fail_time;
+	o->fail_stream = j->fail_stream;
+	o->nevents = j->e.nevents;
+	o->now = j->e.now;
+	o->nops = nops;
+	memcpy(o->skipped, j->e.skipped, sizeof(o->skipped));
+	memcpy(o->msg, j->err.msg, sizeof(o->msg));
+}
+
+/* ---- a rank other than 0: its ops into a file, as they come -------------------- */
+
 struct drain {
 	struct prv_pipe *ring;
 	int fd;
-	int err; /* errno of a failed write, 0 */
+	int err;       /* errno of a failed write, 0 */
+	uint64_t nops; /* written */
 };
 
 static void *drain_main(void *arg)
@@ -116,14 +144,11 @@ static void *drain_main(void *arg)
 			else
 				p += w, left -= (size_t) w;
 		}
+		if (!d->err)
+			d->nops += n;
 		prv_ring_give(d->ring);
 	}
 	return NULL;
-}
-
-static char *part_path(const char *dir, int r, const char *ext)
-{
-	return weft_xasprintf("%s/%d.%s", dir, r, ext);
 }
 
 static int write_all(const char *path, const char *s, size_t n, struct weft_err *err)
@@ -144,8 +169,20 @@ static int write_all(const char *path, const char *s, size_t n, struct weft_err 
 	return 0;
 }
 
-/* This rank's looms: emulated, ops to R.ops, labels to R.labels. */
-static void run_mine(struct emu *e, const char *dir, int r, int lo, int hi, struct outcome *out)
+static void save_labels(struct job *j, const char *dir, int r)
+{
+	char *lab = part_path(dir, r, "labels");
+	struct strbuf b = {0};
+	engine_labels_save(&j->e, &b);
+	if (write_all(lab, b.s ? b.s : "", b.len, &j->err))
+		j->rc = -3;
+	sb_free(&b);
+	free(lab);
+}
+
+/* This rank's looms: emulated, ops to R.ops while they come, labels to
+ * R.labels, then its outcome to rank 0. */
+static void run_peer(struct emu *e, const char *dir, int r, int lo, int hi)
 {
 	struct job j = {0};
 	j.main = e;
@@ -153,10 +190,9 @@ static void run_mine(struct emu *e, const char *dir, int r, int lo, int hi, stru
 	j.hi = hi;
 	j.ring = prv_ring_new();
 	j.opened = 1;
-	char *ops = part_path(dir, r, "ops"), *lab = part_path(dir, r, "labels");
-	struct drain d = {j.ring, -1, 0};
+	char *ops = part_path(dir, r, "ops");
+	struct drain d = {j.ring, -1, 0, 0};
 	pthread_t th;
-	int started = 0;
 	if (!j.ring) {
 		weft_fail(&j.err, WEFT_EINTERNAL, "rank %d: out of memory", r);
 		j.rc = -3;
@@ -167,7 +203,6 @@ static void run_mine(struct emu *e, const char *dir, int r, int lo, int hi, stru
 		weft_fail(&j.err, WEFT_EINTERNAL, "rank %d: cannot start its writer thread", r);
 		j.rc = -3;
 	} else {
-		started = 1;
 		if (job_open(&j))
 			prv_ring_end(j.ring);
 		else
@@ -182,51 +217,87 @@ static void run_mine(struct emu *e, const char *dir, int r, int lo, int hi, stru
 		weft_fail(&j.err, weft_io_code(errno), "rank %d: %s: cannot write: %s", r, ops, strerror(errno));
 		j.rc = -3;
 	}
-	if (j.rc == 0) {
-		struct strbuf b = {0};
-		engine_labels_save(&j.e, &b);
-		if (write_all(lab, b.s ? b.s : "", b.len, &j.err))
-			j.rc = -3;
-		sb_free(&b);
-	}
-	(void) started;
-	out->rc = j.rc;
-	out->failed_model = j.failed_model;
-	out->code = j.err.code;
-	out->fail_time = j.fail_time;
-	out->fail_stream = j.fail_stream;
-	out->nevents = j.e.nevents;
-	out->now = j.e.now;
-	memcpy(out->skipped, j.e.skipped, sizeof(out->skipped));
-	memcpy(out->msg, j.err.msg, sizeof(out->msg));
+	if (j.rc == 0)
+		save_labels(&j, dir, r);
+	struct outcome o;
+	outcome_of(&j, d.nops, &o);
+	MPI_Send(&o, (int) sizeof(o), MPI_BYTE, 0, TAG_OUTCOME, MPI_COMM_WORLD);
 	job_free(&j);
 	free(ops);
-	free(lab);
 }
 
-static int map_ops(struct job *j, const char *path, void **map, size_t *len, struct weft_err *err)
+/* ---- rank 0: its own looms in a thread, every rank's ops merged as they come ---------- */
+
+struct src {
+	char *path;
+	int fd;
+	MPI_Request req;
+	int got;               /* its outcome came: the file is whole */
+	struct outcome out;
+	uint64_t nread;        /* whole ops read */
+	unsigned char tail[sizeof(struct prv_op)];
+	size_t ntail;          /* bytes of an op cut by a read */
+	struct prv_op buf[SRC_OPS];
+};
+
+/* The next ops of a rank's file: what is there, else wait for more or for
+ * the rank's outcome (then the file is whole). */
+static int refill(struct job *j)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		int er = errno;
-		if (fd >= 0)
-			close(fd);
-		return weft_fail(err, weft_io_code(er), "%s: cannot read a rank's ops: %s", path, strerror(er));
+	struct src *r = j->src;
+	for (;;) {
+		if (!r->got)
+			MPI_Test(&r->req, &r->got, MPI_STATUS_IGNORE);
+		int whole = r->got;
+		if (r->fd < 0 && (r->fd = open(r->path, O_RDONLY | O_CLOEXEC)) < 0 && errno != ENOENT) {
+			weft_fail(&j->err, weft_io_code(errno), "%s: cannot read: %s", r->path, strerror(errno));
+			j->rc = -3;
+			return -1;
+		}
+		ssize_t n = 0;
+		if (r->fd >= 0) {
+			char *b = (char *) r->buf;
+			memcpy(b, r->tail, r->ntail);
+			do
+				n = read(r->fd, b + r->ntail, sizeof(r->buf) - r->ntail);
+			while (n < 0 && errno == EINTR);
+			if (n < 0) {
+				weft_fail(&j->err, weft_io_code(errno), "%s: cannot read: %s", r->path, strerror(errno));
+				j->rc = -3;
+				return -1;
+			}
+			size_t have = r->ntail + (size_t) n, k = have / sizeof(struct prv_op);
+			r->ntail = have % sizeof(struct prv_op);
+			memcpy(r->tail, b + k * sizeof(struct prv_op), r->ntail);
+			if (k) {
+				j->op = r->buf;
+				j->end = r->buf + k;
+				r->nread += k;
+				return 1;
+			}
+		}
+		if (whole && n == 0) {
+			if (r->nread != r->out.nops || r->ntail) {
+				weft_fail(&j->err, WEFT_EINTERNAL, "%s: %llu ops read, the rank wrote %llu", r->path,
+					  (unsigned long long) r->nread, (unsigned long long) r->out.nops);
+				j->rc = -3;
+				return -1;
+			}
+			return 0;
+		}
+		if (n == 0)
+			usleep(200); /* the rank is still at it */
 	}
-	*len = (size_t) st.st_size;
-	*map = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	close(fd);
-	if (*len && *map == MAP_FAILED) {
-		*map = NULL;
-		return weft_fail(err, WEFT_EINTERNAL, "%s: cannot map a rank's ops: %s", path, strerror(errno));
-	}
-	if (*len % sizeof(struct prv_op))
-		return weft_fail(err, WEFT_EINTERNAL, "%s: %zu bytes: expected whole ops of %zu", path, *len,
-				 sizeof(struct prv_op));
-	j->op = *map;
-	j->end = j->op + *len / sizeof(struct prv_op);
-	return 0;
+}
+
+static void *work0(void *arg)
+{
+	struct job *j = arg;
+	if (job_open(j))
+		prv_ring_end(j->ring);
+	else
+		job_run(j);
+	return NULL;
 }
 
 static int read_labels(struct emu *e, const char *path, struct weft_err *err)
@@ -245,55 +316,99 @@ static int read_labels(struct emu *e, const char *path, struct weft_err *err)
 	return rc;
 }
 
-/* Rank 0: the run's error, or the merge of every rank's ops. */
-static int finish_root(struct emu *e, const char *dir, const struct outcome *all, int n, struct weft_err *err)
+/* What one run would have at its end: counts, the last time, the labels. */
+static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n,
+		      struct weft_err *err)
+{
+	struct strbuf b = {0};
+	engine_labels_save(&jobs[0].e, &b);
+	int rc = engine_labels_load(e, b.s ? b.s : "", b.len, "rank 0", err);
+	sb_free(&b);
+	e->nevents += jobs[0].e.nevents;
+	e->now = jobs[0].e.now;
+	for (int m = 0; m < MCV_NCHARS; m++)
+		e->skipped[m] += jobs[0].e.skipped[m];
+	for (int k = 1; k < n && rc == 0; k++) {
+		char *p = part_path(dir, k, "labels");
+		rc = read_labels(e, p, err);
+		free(p);
+		const struct outcome *o = &srcs[k].out;
+		e->nevents += o->nevents;
+		e->now = o->now > e->now ? o->now : e->now;
+		for (int m = 0; m < MCV_NCHARS; m++)
+			e->skipped[m] += o->skipped[m];
+	}
+	return rc;
+}
+
+static int run_root(struct emu *e, const char *dir, const int *cut, int n, struct weft_err *err)
 {
 	struct job *jobs = weft_xcalloc((size_t) n, sizeof(*jobs));
-	void **maps = weft_xcalloc((size_t) n, sizeof(*maps));
-	size_t *lens = weft_xcalloc((size_t) n, sizeof(*lens));
-	int any = 0, rc = 0;
-	for (int k = 0; k < n; k++) {
-		jobs[k].rc = all[k].rc;
-		jobs[k].failed_model = all[k].failed_model;
-		jobs[k].fail_time = all[k].fail_time;
-		jobs[k].fail_stream = all[k].fail_stream;
-		jobs[k].err.code = all[k].code;
-		memcpy(jobs[k].err.msg, all[k].msg, sizeof(jobs[k].err.msg));
-		any |= all[k].rc == -1 || all[k].rc == -3;
+	struct src *srcs = weft_xcalloc((size_t) n, sizeof(*srcs));
+	for (int k = 1; k < n; k++) {
+		srcs[k].path = part_path(dir, k, "ops");
+		srcs[k].fd = -1;
+		MPI_Irecv(&srcs[k].out, (int) sizeof(srcs[k].out), MPI_BYTE, k, TAG_OUTCOME, MPI_COMM_WORLD,
+			  &srcs[k].req);
+		jobs[k].lo = cut[k];
+		jobs[k].hi = cut[k + 1];
+		jobs[k].refill = refill;
+		jobs[k].src = &srcs[k];
 	}
+	struct job *j0 = &jobs[0];
+	j0->main = e;
+	j0->lo = cut[0];
+	j0->hi = cut[1];
+	j0->ring = prv_ring_new();
+	j0->opened = 1;
+	int rc = 0;
+	if (!j0->ring || pthread_create(&j0->th, NULL, work0, j0) != 0) {
+		rc = weft_fail(err, WEFT_EINTERNAL, "rank 0: cannot start its emulation thread");
+		if (j0->ring) {
+			prv_ring_end(j0->ring); /* the merge sees it ended */
+			j0->opened = 0;
+		}
+	}
+	prv_pipe_drain(e->pipe);
+	int mrc = jobs_merge(jobs, n, e->pipe, rc ? &(struct weft_err){0} : err);
+	if (rc == 0)
+		rc = mrc;
+	if (j0->opened)
+		pthread_join(j0->th, NULL);
+	for (int k = 1; k < n; k++) {
+		if (!srcs[k].got)
+			MPI_Wait(&srcs[k].req, MPI_STATUS_IGNORE);
+		const struct outcome *o = &srcs[k].out;
+		if (jobs[k].rc == 0) { /* a read failure of its file stays */
+			jobs[k].rc = o->rc;
+			jobs[k].err.code = o->code;
+			memcpy(jobs[k].err.msg, o->msg, sizeof(jobs[k].err.msg));
+		}
+		jobs[k].failed_model = o->failed_model;
+		jobs[k].fail_time = o->fail_time;
+		jobs[k].fail_stream = o->fail_stream;
+	}
+	int any = 0;
+	for (int k = 0; k < n; k++)
+		any |= jobs[k].rc == -1 || jobs[k].rc == -3;
 	int main_model = -1;
 	struct weft_err main_err = {0};
-	if (!any) {
-		prv_pipe_drain(e->pipe);
-		for (int k = 0; k < n && rc == 0; k++) {
-			char *p = part_path(dir, k, "ops");
-			rc = map_ops(&jobs[k], p, &maps[k], &lens[k], err);
-			free(p);
-		}
-		if (rc == 0)
-			rc = jobs_merge(jobs, n, e->pipe, err);
-		for (int k = 0; k < n && rc == 0; k++) {
-			char *p = part_path(dir, k, "labels");
-			rc = read_labels(e, p, err);
-			free(p);
-			e->nevents += all[k].nevents;
-			e->now = all[k].now > e->now ? all[k].now : e->now;
-			for (int m = 0; m < MCV_NCHARS; m++)
-				e->skipped[m] += all[k].skipped[m];
-		}
-		if (rc == 0) {
-			e->th_lo = e->th_hi = 0; /* the main run's end: reports, no thread of its own */
-			if (emu_run_end(e, &main_model, &main_err) == 0)
-				main_model = -1;
-		}
+	if (rc == 0 && !any) {
+		rc = gather_end(e, dir, jobs, srcs, n, err);
+		e->th_lo = e->th_hi = 0; /* the main run's end: reports, no thread of its own */
+		if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
+			main_model = -1;
 	}
 	if (rc == 0)
 		rc = jobs_error(jobs, n, main_model, &main_err, err);
-	for (int k = 0; k < n; k++)
-		if (maps[k])
-			munmap(maps[k], lens[k]);
-	free(maps);
-	free(lens);
+	for (int k = 0; k < n; k++) {
+		if (k && srcs[k].fd >= 0)
+			close(srcs[k].fd);
+		free(srcs[k].path);
+		jobs[k].ring = k ? NULL : jobs[k].ring;
+		job_free(&jobs[k]);
+	}
+	free(srcs);
 	free(jobs);
 	return rc;
 }
@@ -343,18 +458,13 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	e->t0 = merge_peek_time(&e->merge);
 	for (int i = 0; i < e->nth; i++)
 		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
-	struct outcome mine;
-	memset(&mine, 0, sizeof(mine));
-	if (r < n)
-		run_mine(e, dir, r, cut[r], cut[r + 1], &mine);
-	struct outcome *all = r == 0 ? weft_xcalloc((size_t) size, sizeof(*all)) : NULL;
-	MPI_Gather(&mine, (int) sizeof(mine), MPI_BYTE, all, (int) sizeof(mine), MPI_BYTE, 0, MPI_COMM_WORLD);
 	int rc = 0;
 	if (r == 0) {
-		rc = finish_root(e, dir, all, n, err);
+		rc = run_root(e, dir, cut, n, err);
 		remove_dir(dir, n);
+	} else if (r < n) {
+		run_peer(e, dir, r, cut[r], cut[r + 1]);
 	}
-	free(all);
 	free(cut);
 	return rc;
 }

@@ -3,16 +3,20 @@
  * process.
  *
  * Every rank opens the trace (a shared filesystem) and takes the loom range
- * jobs_split gives it; it emulates those looms as a -j worker does and
- * writes its writer ops, in its own order, to DIR/.weft-ranks-ID/R.ops, and
- * its dynamic labels (task types) to R.labels. Rank 0 gathers every rank's
- * outcome over MPI: the run's error is chosen as -j chooses it (the first
- * failing event in time order, then the end-of-run checks); with none, rank
- * 0 merges the op files in one run's order (jobs.h) and writes the Paraver
- * files under temporary names, renamed at the end as always. The op files
- * are removed. A rank that dies takes the job down (mpirun says which); the
- * final names never appear. Runs jobs.h keeps on one worker run on rank 0
- * alone (the others wait), with a note.
+ * jobs_split gives it, emulating those looms as a -j worker does. Ranks
+ * other than 0 write their writer ops, as they come, to
+ * DIR/.weft-ranks-ID/R.ops, their dynamic labels (task types) to R.labels,
+ * then send rank 0 their outcome (MPI): error or not, and how many ops the
+ * file holds. Rank 0 emulates its own range in a thread and meanwhile
+ * merges every rank's ops in one run's order (jobs.h), reading the files as
+ * they grow (a file is whole once its rank's outcome came), into the
+ * Paraver files under temporary names. The run's error is chosen as -j
+ * chooses it (the first failing event in time order, then the end-of-run
+ * checks); without one the files are renamed into place. The folder is
+ * removed. Memory: each rank its looms' streams and live objects; rank 0
+ * also a read buffer per rank. A rank that dies takes the job down (mpirun
+ * says which); the final names never appear. Runs jobs.h keeps on one
+ * worker run on rank 0 alone (the others wait), with a note.
  *
  * Built only when configure finds MPI (WEFT_MPI); otherwise --mpi is a
  * usage error saying so. */
