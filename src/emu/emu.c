@@ -263,6 +263,16 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 	return not_emulated(e, ev, in, err);
 }
 
+/* A -j worker's progress, for the merger to show (every 2^20 events). */
+static __attribute__((noinline)) void share_progress(struct emu *e)
+{
+	uint64_t bytes = 0;
+	for (int i = e->th_lo; i < e->th_hi; i++)
+		bytes += e->tr.streams[i].pos;
+	atomic_store_explicit(&e->done[0], e->nevents, memory_order_relaxed);
+	atomic_store_explicit(&e->done[1], bytes, memory_order_relaxed);
+}
+
 /* The event loop; with constant `observe` and `write`, neither is tested
  * per event. Returns 1 when paused by the observer, 0 at the end,
  * -1 on error. */
@@ -293,6 +303,8 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			bd_flush(e);
 		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
 			progress_update(pg, e->nevents);
+			if (e->done)
+				share_progress(e);
 			if (e->halt && ev->time > atomic_load_explicit(e->halt, memory_order_relaxed))
 				return 1; /* a worker failed before: its error is the run's */
 		}

@@ -194,6 +194,7 @@ struct emu {
 	int th_lo, th_hi;
 	int t0_fixed;
 	const _Atomic uint64_t *halt;
+	_Atomic uint64_t *done;  /* NULL, or [events, stream bytes read] for the merger's progress */
 	const char *trace_arg;  /* emu_open's TRACE */
 
 	/* sinks */

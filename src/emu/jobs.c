@@ -9,6 +9,7 @@
 #include "emu/engine.h"
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
+#include "trace/progress.h"
 
 int jobs_cores(void)
 {
@@ -116,6 +117,7 @@ int job_open(struct job *j)
 	e->t0 = m->t0;
 	e->t0_fixed = 1;
 	e->halt = j->halt;
+	e->done = j->progress;
 	return 0;
 }
 
@@ -250,7 +252,8 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct p
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err)
+int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, void (*tick)(void *), void *arg,
+	       struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
 		const struct prv_op *o = peek(&jobs[k]);
@@ -262,7 +265,9 @@ int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *e
 	}
 	uint64_t last = 0; /* the writer's pipe is at 0 (prv_open) */
 	int rc = 0;
-	for (;;) {
+	for (unsigned iter = 1;; iter++) {
+		if (tick && (iter & 0xfff) == 0)
+			tick(arg);
 		uint64_t t = UINT64_MAX, next = UINT64_MAX;
 		int first = -1, tied = 0;
 		for (int k = 0; k < n; k++) {
@@ -342,6 +347,23 @@ int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_er
 	return -1;
 }
 
+struct prog {
+	struct progress pg;
+	struct job *jobs;
+	int n;
+};
+
+static void show_progress(void *arg)
+{
+	struct prog *p = arg;
+	uint64_t ev = 0, bytes = 0;
+	for (int k = 0; k < p->n; k++) {
+		ev += atomic_load_explicit(&p->jobs[k].progress[0], memory_order_relaxed);
+		bytes += atomic_load_explicit(&p->jobs[k].progress[1], memory_order_relaxed);
+	}
+	progress_update_bytes(&p->pg, ev, bytes);
+}
+
 static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 {
 	_Atomic uint64_t halt = UINT64_MAX;
@@ -368,12 +390,15 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	}
 	/* the merger writes: the writer thread is done with what was queued */
 	prv_pipe_drain(e->pipe);
+	struct prog pr = {.jobs = jobs, .n = started};
+	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
 	if (rc == 0)
-		rc = jobs_merge(jobs, started, e->pipe, err);
+		rc = jobs_merge(jobs, started, e->pipe, show_progress, &pr, err);
 	else
-		jobs_merge(jobs, started, e->pipe, &(struct weft_err){0});
+		jobs_merge(jobs, started, e->pipe, NULL, NULL, &(struct weft_err){0});
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
+	progress_end(&pr.pg);
 	int main_model = -1;
 	struct weft_err main_err = {0};
 	if (rc == 0) {

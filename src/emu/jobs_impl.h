@@ -16,6 +16,7 @@ struct job {
 	struct prv_pipe *ring;   /* NULL: ops in memory from op to end (a file) */
 	int lo, hi;              /* streams */
 	_Atomic uint64_t *halt;  /* NULL: none (a rank) */
+	_Atomic uint64_t progress[2]; /* events, bytes read: its progress so far */
 	pthread_t th;
 	int opened;
 	int rc;                  /* 0; -1: events; -2: end-of-run check; -3: open */
@@ -40,8 +41,10 @@ int job_open(struct job *j);
 /* Its events and end-of-run checks; its ring ended. */
 void job_run(struct job *j);
 void job_free(struct job *j);
-/* Write the jobs' ops in one run's order through `out` (drained). */
-int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, struct weft_err *err);
+/* Write the jobs' ops in one run's order through `out` (drained); `tick`
+ * (may be NULL) is called now and then, for a progress line. */
+int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, void (*tick)(void *), void *arg,
+	       struct weft_err *err);
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */
 int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);

@@ -24,6 +24,8 @@ void progress_start(struct progress *p, int wanted, struct weft_stream *s, int n
 		p->total_bytes += s[i].map.size;
 }
 
+static void show(struct progress *p, double t, uint64_t events, uint64_t done);
+
 void progress_update(struct progress *p, uint64_t events)
 {
 	if (!p->on)
@@ -31,10 +33,24 @@ void progress_update(struct progress *p, uint64_t events)
 	double t = now_s();
 	if (t - p->last < 0.25)
 		return;
-	p->last = t;
 	uint64_t done = 0;
 	for (int i = 0; i < p->nstreams; i++)
 		done += p->streams[i].pos;
+	show(p, t, events, done);
+}
+
+void progress_update_bytes(struct progress *p, uint64_t events, uint64_t done)
+{
+	if (!p->on)
+		return;
+	double t = now_s();
+	if (t - p->last >= 0.25)
+		show(p, t, events, done);
+}
+
+static void show(struct progress *p, double t, uint64_t events, uint64_t done)
+{
+	p->last = t;
 	double rate = (double) events / (t - p->t0);
 	double frac = p->total_bytes ? (double) done / (double) p->total_bytes : 0;
 	double eta = frac > 0 ? (t - p->t0) * (1 - frac) / frac : 0;

@@ -17,6 +17,8 @@ struct progress {
 
 void progress_start(struct progress *p, int wanted, struct weft_stream *s, int n);
 void progress_update(struct progress *p, uint64_t events);
+/* The same when the caller counts the bytes read (emu -j: the workers'). */
+void progress_update_bytes(struct progress *p, uint64_t events, uint64_t done_bytes);
 void progress_end(struct progress *p);
 
 #endif
