@@ -199,7 +199,7 @@ enum { ALL_BUT_STATES = -1 };
 /* Copy the job's ops up to the first that is not of this part: event ops
  * (file ALL_BUT_STATES: anything but STATE and TIME), or the STATE ops of
  * one file. */
-static void copy_part(struct job *j, int file, struct prv_pipe *out)
+static void copy_part(struct job *j, int file, const struct jobs_sink *out)
 {
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
@@ -210,8 +210,9 @@ static void copy_part(struct job *j, int file, struct prv_pipe *out)
 		else
 			while (o < j->end && o->kind == PRV_OP_STATE && o->file == file)
 				o++;
+		uint64_t at;
 		if (o > s)
-			prv_pipe_apply(out, s, (size_t) (o - s));
+			out->put(out->arg, s, (size_t) (o - s), UINT64_MAX, &at);
 		j->op = o;
 		if (o < j->end)
 			return;
@@ -234,13 +235,23 @@ static int next_instant(struct job *j, struct weft_err *err)
 	return 0;
 }
 
+static size_t pipe_put(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	return prv_pipe_apply_until(arg, ops, n, bound, at);
+}
+
+struct jobs_sink jobs_pipe_sink(struct prv_pipe *p)
+{
+	return (struct jobs_sink){pipe_put, p};
+}
+
 /* Apply the job's ops up to its first TIME op at or past `bound` (it then
  * waits at that instant) or its end; returns the last instant applied. */
-static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct prv_pipe *out)
+static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, const struct jobs_sink *out)
 {
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
-		o += prv_pipe_apply_until(out, o, (size_t) (j->end - o), bound, &at);
+		o += out->put(out->arg, o, (size_t) (j->end - o), bound, &at);
 		j->op = o;
 		if (o < j->end) {
 			j->t = (uint64_t) o->value;
@@ -252,7 +263,7 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct p
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, void (*tick)(void *), void *arg,
+int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick)(void *), void *arg,
 	       struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
@@ -291,14 +302,16 @@ int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, void (*tick)(void 
 			 * included (the merge's run of one stream) */
 			if (t != last) {
 				struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
-				prv_pipe_apply(out, &time, 1);
+				uint64_t at;
+				out->put(out->arg, &time, 1, UINT64_MAX, &at);
 			}
 			last = drain_until(&jobs[first], next, t, out);
 			continue;
 		}
 		if (t != last) {
 			struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
-			prv_pipe_apply(out, &time, 1);
+			uint64_t at;
+			out->put(out->arg, &time, 1, UINT64_MAX, &at);
 			last = t;
 		}
 		static const int part[] = {ALL_BUT_STATES, EMU_THREAD_FILE, EMU_CPU_FILE};
@@ -392,10 +405,11 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	prv_pipe_drain(e->pipe);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
+	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
 	if (rc == 0)
-		rc = jobs_merge(jobs, started, e->pipe, show_progress, &pr, err);
+		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
-		jobs_merge(jobs, started, e->pipe, NULL, NULL, &(struct weft_err){0});
+		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	progress_end(&pr.pg);

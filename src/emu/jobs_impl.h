@@ -41,9 +41,20 @@ int job_open(struct job *j);
 /* Its events and end-of-run checks; its ring ended. */
 void job_run(struct job *j);
 void job_free(struct job *j);
-/* Write the jobs' ops in one run's order through `out` (drained); `tick`
- * (may be NULL) is called now and then, for a progress line. */
-int jobs_merge(struct job *jobs, int n, struct prv_pipe *out, void (*tick)(void *), void *arg,
+/* Where the merged ops go: `put` takes ops up to the first TIME op at or
+ * past `bound` (not taken), returns how many it took and sets *at to the
+ * last TIME op's time it took (prv_pipe_apply_until on a drained pipe, or
+ * a test's recorder). */
+struct jobs_sink {
+	size_t (*put)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
+	void *arg;
+};
+/* The sink writing through a drained pipe's files. */
+struct jobs_sink jobs_pipe_sink(struct prv_pipe *p);
+
+/* Write the jobs' ops in one run's order into `out`; `tick` (may be NULL)
+ * is called now and then, for a progress line. */
+int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick)(void *), void *arg,
 	       struct weft_err *err);
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */

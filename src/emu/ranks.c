@@ -370,7 +370,8 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 		}
 	}
 	prv_pipe_drain(e->pipe);
-	int mrc = jobs_merge(jobs, n, e->pipe, NULL, NULL, rc ? &(struct weft_err){0} : err);
+	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (rc == 0)
 		rc = mrc;
 	if (j0->opened)
