@@ -41,7 +41,9 @@ static const char synth_help[] =
 	"                     nosv (a task type per thread; tasks created inside\n"
 	"                     nosv_create(), submitted, taken from the scheduler,\n"
 	"                     run, sometimes allocating memory or paused for a\n"
-	"                     nested task, ended; nosv.can_breakdown set)\n"
+	"                     nested task, ended; nosv.can_breakdown set),\n"
+	"                     nodes (NODES subsystems, nested: task creation and\n"
+	"                     submission, taskwaits, spawns, if(0) tasks)\n"
 	"  -h, --help         show this help\n";
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
@@ -129,8 +131,10 @@ int cmd_synth(int argc, char **argv)
 					so.models |= SYNTH_M_KERNEL;
 				else if (len == 4 && strncmp(m, "nosv", 4) == 0)
 					so.models |= SYNTH_M_NOSV;
+				else if (len == 5 && strncmp(m, "nodes", 5) == 0)
+					so.models |= SYNTH_M_NODES;
 				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
-					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nosv, tampi)",
+					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nodes, nosv, tampi)",
 							       (int) len, m);
 				m += len + (m[len] == ',');
 			}

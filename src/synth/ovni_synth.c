@@ -235,6 +235,22 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			}
 			now += 2;
 			k += 3;
+		} else if (m == SYNTH_M_NODES) {
+			/* NODES subsystems nest: a task created (its accesses
+			 * registered inside) and submitted, or a taskwait, a spawned
+			 * function, accesses unregistered, an if(0) task waited for
+			 * and run inline */
+			static const char *const seq[][6] = {
+				{"DC[", "DR[", "DR]", "DC]", "DS[", "DS]"},
+				{"DT[", "DT]", "DP[", "DP]", "DU[", "DU]"},
+				{"DW[", "DI[", "DC[", "DC]", "DI]", "DW]"},
+			};
+			const char *const *q = seq[below(r, 3)];
+			for (int j = 0; j < 6; j++) {
+				ev0(x, q[j], now);
+				now += 1 + below(r, 200);
+			}
+			k += 3;
 		} else if (m == SYNTH_M_MPI) {
 			/* a whole MPI call inside the slice: the stack stays balanced */
 			int b = (int) below(r, 2);
@@ -318,7 +334,7 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		"    \"app_id\": 1,\n"
 		"    \"rank\": %d,\n"
 		"    \"nranks\": %d,\n"
-		"    \"require\": {\"ovni\": \"1.1.0\"%s%s%s%s},\n"
+		"    \"require\": {\"ovni\": \"1.1.0\"%s%s%s%s%s},\n"
 		"    \"mark\": {\n"
 		"      \"1\": {\"title\": \"Synth phase\", \"chan_type\": \"single\",\n"
 		"             \"labels\": {\"1\": \"init\", \"2\": \"compute\", \"3\": \"exchange\", \"4\": \"reduce\"}},\n"
@@ -333,7 +349,8 @@ static char *thread_json(const struct synth_opts *o, const char *loom, int64_t p
 		(o->models & SYNTH_M_MPI) ? ", \"mpi\": \"1.0.0\"" : "",
 		(o->models & SYNTH_M_TAMPI) ? ", \"tampi\": \"1.0.0\"" : "",
 		(o->models & SYNTH_M_KERNEL) ? ", \"kernel\": \"1.0.0\"" : "",
-		(o->models & SYNTH_M_NOSV) ? ", \"nosv\": \"2.7.0\"" : "", cpus,
+		(o->models & SYNTH_M_NOSV) ? ", \"nosv\": \"2.7.0\"" : "",
+		(o->models & SYNTH_M_NODES) ? ", \"nodes\": \"1.0.0\"" : "", cpus,
 		/* as nOS-V's runtime writes it: its breakdown view may be drawn */
 		(o->models & SYNTH_M_NOSV) ? ",\n  \"nosv\": {\"can_breakdown\": true}" : "");
 }

@@ -24,7 +24,8 @@ struct synth_opts {
 	unsigned models; /* SYNTH_M_* bits besides ovni */
 };
 
-enum { SYNTH_M_MPI = 1u << 0, SYNTH_M_TAMPI = 1u << 1, SYNTH_M_KERNEL = 1u << 2, SYNTH_M_NOSV = 1u << 3 };
+enum { SYNTH_M_MPI = 1u << 0, SYNTH_M_TAMPI = 1u << 1, SYNTH_M_KERNEL = 1u << 2, SYNTH_M_NOSV = 1u << 3,
+       SYNTH_M_NODES = 1u << 4 };
 
 
 /* Write the trace into the existing empty directory `dir`. Sets *written. */

@@ -6,8 +6,8 @@
 #
 #   - the ovni corpus traces (2 and 3 looms, clock offsets, ties, a loom in
 #     two folders), and with -l, -z, --from/--to;
-#   - weft synth traces of 3-5 looms for each model synth writes (ovni,
-#     nosv, mpi, tampi, kernel) and all of them at once;
+#   - weft synth traces of 5 looms for each model synth writes (ovni,
+#     nosv, mpi, tampi, kernel, nodes) and all of them at once;
 #   - a mixed-input run: ovni 1.14.0 test traces of nanos6, openmp, nosv,
 #     tampi and mpi (and a corpus trace) as several inputs, one loom each;
 #   - PICL and VisAndOr logs with messages across looms (one worker: the
@@ -67,7 +67,7 @@ done
 runs "corpus small -l -z" -l -z -- "$tmp/in/small"
 runs "corpus o-skew --from/--to" --from 20us --to 400us -- "$tmp/in/o-skew"
 
-for m in ovni nosv mpi,tampi kernel nosv,mpi,tampi,kernel; do
+for m in ovni nosv mpi,tampi kernel nodes nosv,mpi,tampi,kernel,nodes; do
 	rm -rf "$tmp/s"
 	case $m in ovni) mo= ;; *) mo="--models $m" ;; esac
 	# shellcheck disable=SC2086

@@ -6,9 +6,10 @@
 #   WEFT=/abs/weft sh test/e2e/mpi.sh
 #
 #   - ovni corpus traces (2 and 3 looms), weft synth traces of 5 looms with
-#     every model synth writes (task types: labels gathered from the ranks),
+#     every model synth writes (nosv, mpi, tampi, kernel, nodes) (task types: labels gathered from the ranks),
 #     a mixed-input run of ovni 1.14.0 test traces (nanos6, openmp, nosv,
-#     tampi, mpi), a PICL log (rank 0 alone: the note says why);
+#     tampi, mpi), PICL and VisAndOr logs with messages across looms (rank
+#     0 alone: the note says why);
 #   - a model error in one rank's looms: -j 1's error, exit 1, no output;
 #   - a rank killed mid-run: mpirun exits non-zero naming rank 1, no .prv
 #     under its final name;
@@ -87,7 +88,7 @@ for t in small o-skew small-split; do
 	cp -R "$corpus/ovni/$t/trace" "$tmp/in/$t"
 	runs "corpus $t" -- "$tmp/in/$t"
 done
-for m in nosv,mpi,tampi,kernel kernel; do
+for m in nosv,mpi,tampi,kernel,nodes kernel; do
 	rm -rf "$tmp/s"
 	"$WEFT" synth -o "$tmp/s" --looms 5 --procs 2 --threads 2 --cpus 3 -n 60k --seed 5 --models $m \
 		>/dev/null 2>&1 || fail "synth $m" "synth failed"
@@ -98,6 +99,9 @@ runs "mixed inputs" -l -- "$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-w
 
 "$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
 runs "PICL (rank 0 alone)" -- "$tmp/m.trf"
+"$WEFT" synth --format visandor --kind or --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
+	fail "synth visandor" "failed"
+runs "VisAndOr or-branch (rank 0 alone)" -- "$tmp/v.log"
 rm -rf "$tmp/o"
 mpi 2 "$WEFT" emu --mpi -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
 expect "PICL: the note says why rank 0 is alone" \

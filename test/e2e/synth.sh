@@ -198,6 +198,6 @@ rc=$?
 "$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
 rc=$?
 expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \
-	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, nosv, tampi)"
+	"2 weft synth: --models: unknown model 'bogus' (known: ovni, kernel, mpi, nodes, nosv, tampi)"
 
 finish
