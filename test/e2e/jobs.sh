@@ -66,6 +66,8 @@ for t in small o-skew o-ties small-split ok-small om-small on-small; do
 done
 runs "corpus small -l -z" -l -z -- "$tmp/in/small"
 runs "corpus o-skew --from/--to" --from 20us --to 400us -- "$tmp/in/o-skew"
+runs "corpus o-ties --from-event" --from-event=mcv=\"OHp\" -- "$tmp/in/o-ties"
+runs "corpus o-skew -a --strict" -a --strict -- "$tmp/in/o-skew"
 
 for m in ovni nosv mpi,tampi kernel nodes nosv,mpi,tampi,kernel,nodes; do
 	rm -rf "$tmp/s"
