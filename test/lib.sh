@@ -23,6 +23,8 @@
 #   result NAME WHY    pass when WHY is empty, else fail
 #   expect NAME GOT WANT  pass when GOT = WANT, else fail "got [GOT], expected [WANT]"
 #   skip NAME WHY      print "skip NAME: WHY" (counted neither way)
+#   same_tree NAME DIR1 DIR2  pass when DIR2 has DIR1's files, the same
+#                      bytes, and no hidden leftover of a run
 #   finish             print "N passed, M failed" and exit 1 if M > 0, else 0
 # The counters are npass and nfail. Nothing else is changed in the caller.
 
@@ -87,6 +89,23 @@ expect() {
 
 skip() {
 	echo "skip $1: $2"
+}
+
+# same_tree NAME DIR1 DIR2: pass when DIR2 holds exactly DIR1's files
+# (views included) with the same bytes, DIR1 has a thread.prv or
+# thread.prv.gz, and DIR2 has no leftover (hidden folders of a run, such as
+# .weft-ranks-*); else fail, naming what differs
+same_tree() {
+	_why=
+	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
+	_b=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
+	[ "$_a" = "$_b" ] || _why="files differ: [$_a] vs [$_b]"
+	case $(cd "$3" && find . -name '.weft-*') in ?*) _why="$_why a run's leftover is there" ;; esac
+	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in $2" ;; esac
+	for _f in $_a; do
+		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"
+	done
+	result "$1" "$_why"
 }
 
 finish() {

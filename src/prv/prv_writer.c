@@ -625,64 +625,32 @@ void prv_window(struct prv_file *f, uint64_t from, uint64_t to)
 
 /* ---- pipe ----------------------------------------------------------------- */
 
-/* Apply a run of ops to the pipe's files (the writer thread's work). */
-static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)
-{
-	struct prv_back *back[PIPE_FILES];
-	memcpy(back, p->back, sizeof(back));
-	int nb = p->nfiles;
-	if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
-		/* a window: every op through back_apply, TIME for every file */
-		for (uint32_t i = 0; i < n; i++) {
-			const struct prv_op *op = &ops[i];
-			if (op->kind == PRV_OP_TIME) {
-				for (int k = 0; k < nb; k++)
-					win_time(back[k], (uint64_t) op->value);
-				p->clk.now = win_shift(back[0], (uint64_t) op->value);
-			} else {
-				back_apply(back[op->file], op);
-			}
-		}
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct prv_op *op = &ops[i];
-		if (op->kind == PRV_OP_EVENT) {
-			put_event(back[op->file], op);
-		} else if (op->kind == PRV_OP_STATE) {
-			put_state(back[op->file], op);
-		} else if (op->kind == PRV_OP_TIME) {
-			/* one TIME op moves every file of the pipe */
-			p->clk.now = (uint64_t) op->value;
-			for (int k = 0; k < nb; k++)
-				close_line(back[k]);
-		} else {
-			back_apply(back[op->file], op);
-		}
-	}
-}
-
-void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n)
-{
-	apply_ops(p, ops, (uint32_t) n);
-}
-
-size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
-			    uint64_t *at)
+/* Apply ops to the pipe's files (the writer thread's work) up to the first
+ * TIME op at or past `bound`; returns how many were applied, *at the last
+ * TIME op's time applied. */
+static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
 	struct prv_back *back[PIPE_FILES];
 	memcpy(back, p->back, sizeof(back));
 	int nb = p->nfiles;
 	size_t i = 0;
 	if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
-		while (i < n && !(ops[i].kind == PRV_OP_TIME && (uint64_t) ops[i].value >= bound)) {
-			if (ops[i].kind == PRV_OP_TIME)
-				*at = (uint64_t) ops[i].value;
-			apply_ops(p, &ops[i++], 1);
+		/* a window: every op through back_apply, TIME for every file */
+		for (; i < n; i++) {
+			const struct prv_op *op = &ops[i];
+			if (op->kind != PRV_OP_TIME) {
+				back_apply(back[op->file], op);
+				continue;
+			}
+			if ((uint64_t) op->value >= bound)
+				break;
+			*at = (uint64_t) op->value;
+			for (int k = 0; k < nb; k++)
+				win_time(back[k], (uint64_t) op->value);
+			p->clk.now = win_shift(back[0], (uint64_t) op->value);
 		}
 		return i;
 	}
-	/* apply_ops' loop, stopping at the bound (the merge of emu -j) */
 	for (; i < n; i++) {
 		const struct prv_op *op = &ops[i];
 		if (op->kind == PRV_OP_EVENT) {
@@ -693,6 +661,7 @@ size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t
 			if ((uint64_t) op->value >= bound)
 				break;
 			*at = (uint64_t) op->value;
+			/* one TIME op moves every file of the pipe */
 			p->clk.now = (uint64_t) op->value;
 			for (int k = 0; k < nb; k++)
 				close_line(back[k]);
@@ -701,6 +670,23 @@ size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t
 		}
 	}
 	return i;
+}
+
+static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)
+{
+	uint64_t at;
+	apply_until(p, ops, n, UINT64_MAX, &at);
+}
+
+void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n)
+{
+	apply_ops(p, ops, (uint32_t) n);
+}
+
+size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+			    uint64_t *at)
+{
+	return apply_until(p, ops, n, bound, at);
 }
 
 void prv_pipe_drain(struct prv_pipe *p)
@@ -738,23 +724,12 @@ static void *pipe_main(void *arg)
 
 struct prv_pipe *prv_pipe_start(void)
 {
-	/* cache-line aligned, so the producer's line is its own */
-	struct prv_pipe *p;
-	if (posix_memalign((void **) &p, 64, sizeof(*p)) != 0)
+	struct prv_pipe *p = prv_ring_new();
+	if (!p)
 		return NULL;
-	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
-		p->chunk[i] = weft_xmalloc(PRV_PIPE_OPS * sizeof(struct prv_op));
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	p->w.cur = p->w.wp = p->chunk[0];
-	p->w.wend = p->chunk[0] + PRV_PIPE_OPS;
 	p->w.sent_time = ~0ull;
-	tclock_init(&p->clk);
 	if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
-		for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
-			free(p->chunk[i]);
-		free(p);
+		prv_ring_free(p);
 		return NULL; /* callers fall back to the inline back */
 	}
 	return p;
@@ -779,29 +754,21 @@ void prv_pipe_finish(struct prv_pipe *p)
 {
 	if (!p)
 		return;
-	if (p->w.wp != p->w.cur)
-		prv_pipe_publish(p);
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	prv_ring_end(p); /* what is queued, then the thread's end */
 	pthread_join(p->th, NULL);
 	/* the backs go on alone (prv_close): each takes the clock with it */
 	for (int k = 0; k < p->nfiles; k++) {
 		p->back[k]->own = p->clk;
 		p->back[k]->clk = &p->back[k]->own;
 	}
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->cv);
-	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
-		free(p->chunk[i]);
-	free(p);
+	prv_ring_free(p);
 }
 
 /* ---- rings: a pipe with no thread (emu -j: a worker's ops, merged) ------ */
 
 struct prv_pipe *prv_ring_new(void)
 {
+	/* cache-line aligned, so the producer's line is its own */
 	struct prv_pipe *p;
 	if (posix_memalign((void **) &p, 64, sizeof(*p)) != 0)
 		return NULL;

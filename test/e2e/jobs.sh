@@ -22,29 +22,11 @@ need WEFT
 fx=$top/test/fixtures/ovniemu
 fail_show=$tmp/err
 
-# same NAME DIR1 DIRJ: the same files (views included), the same bytes
-same() {
-	_why=
-	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
-	_b=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
-	[ "$_a" = "$_b" ] || _why="files differ: [$_a] vs [$_b]"
-	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in -j 1's" ;; esac
-	for _f in $_a; do
-		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"
-	done
-	result "$1" "$_why"
-}
-
-# runs NAME [emu options] -- INPUT...: -j 1, 2, 4 give the same bytes
+# runs NAME 'EMU OPTIONS' INPUT...: -j 1, 2, 4 give the same bytes
 runs() {
 	_name=$1
-	shift
-	_opts=
-	while [ "$1" != -- ]; do
-		_opts="$_opts $1"
-		shift
-	done
-	shift
+	_opts=$2
+	shift 2
 	for _j in 1 2 4; do
 		rm -rf "$tmp/out$_j"
 		# shellcheck disable=SC2086
@@ -53,8 +35,8 @@ runs() {
 			return
 		fi
 	done
-	same "$_name -j 2" "$tmp/out1" "$tmp/out2"
-	same "$_name -j 4" "$tmp/out1" "$tmp/out4"
+	same_tree "$_name -j 2" "$tmp/out1" "$tmp/out2"
+	same_tree "$_name -j 4" "$tmp/out1" "$tmp/out4"
 }
 
 # copy a trace directory (emu writes its own files only into -o, but the
@@ -62,12 +44,12 @@ runs() {
 for t in small o-skew o-ties small-split ok-small om-small on-small; do
 	mkdir -p "$tmp/in"
 	cp -R "$corpus/ovni/$t/trace" "$tmp/in/$t"
-	runs "corpus $t" -- "$tmp/in/$t"
+	runs "corpus $t" '' "$tmp/in/$t"
 done
-runs "corpus small -l -z" -l -z -- "$tmp/in/small"
-runs "corpus o-skew --from/--to" --from 20us --to 400us -- "$tmp/in/o-skew"
-runs "corpus o-ties --from-event" --from-event=mcv=\"OHp\" -- "$tmp/in/o-ties"
-runs "corpus o-skew -a --strict" -a --strict -- "$tmp/in/o-skew"
+runs "corpus small -l -z" '-l -z' "$tmp/in/small"
+runs "corpus o-skew --from/--to" '--from 20us --to 400us' "$tmp/in/o-skew"
+runs "corpus o-ties --from-event" '--from-event=mcv="OHp"' "$tmp/in/o-ties"
+runs "corpus o-skew -a --strict" '-a --strict' "$tmp/in/o-skew"
 
 for m in ovni nosv mpi,tampi kernel nodes nosv,mpi,tampi,kernel,nodes; do
 	rm -rf "$tmp/s"
@@ -75,24 +57,24 @@ for m in ovni nosv mpi,tampi kernel nodes nosv,mpi,tampi,kernel,nodes; do
 	# shellcheck disable=SC2086
 	"$WEFT" synth -o "$tmp/s" --looms 5 --procs 2 --threads 2 --cpus 3 -n 60k --seed 7 $mo >/dev/null 2>&1 ||
 		fail "synth $m" "synth failed"
-	runs "synth 5 looms $m -l" -l -- "$tmp/s"
+	runs "synth 5 looms $m -l" '-l' "$tmp/s"
 done
 
 # several inputs: one loom each, every model of ovni's tests
-runs "mixed inputs (nanos6, openmp, nosv, tampi, mpi, ovni)" -l -- \
+runs "mixed inputs (nanos6, openmp, nosv, tampi, mpi, ovni)" '-l' \
 	"$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" "$fx/nosv/hwc/trace" \
 	"$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
 
 # message traces: one worker, the same bytes, and the note
 "$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
-runs "PICL, messages across looms" -- "$tmp/m.trf"
+runs "PICL, messages across looms" '' "$tmp/m.trf"
 rm -rf "$tmp/o"
 "$WEFT" emu -j 2 -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
 expect "PICL -j 2: the note says why one worker" \
 	"$(grep -c 'weft: -j 2: one worker: model msg keeps state across looms' "$tmp/err")" 1
 "$WEFT" synth --format visandor --kind and --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
 	fail "synth visandor" "failed"
-runs "VisAndOr, and-fork across agents" -- "$tmp/v.log"
+runs "VisAndOr, and-fork across agents" '' "$tmp/v.log"
 rm -rf "$tmp/o"
 "$WEFT" emu -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
 expect "no note without -j" "$(grep -c 'one worker' "$tmp/err")" 0

@@ -44,31 +44,11 @@ mpi() {
 	mpirun --oversubscribe -n "$@"
 }
 
-# same NAME DIR1 DIRN: the same files, the same bytes, no ranks' folder left
-same() {
-	_why=
-	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
-	_b=$(cd "$3" && find . | grep -v '^\.$' | grep -v '^\./cfg' | sort | tr '\n' ' ')
-	_b2=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
-	[ "$_a" = "$_b2" ] || _why="files differ: [$_a] vs [$_b2]"
-	case $_b in *weft-ranks*) _why="$_why the ranks' folder is left" ;; esac
-	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in -j 1's" ;; esac
-	for _f in $_a; do
-		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"
-	done
-	result "$1" "$_why"
-}
-
-# runs NAME [emu options] -- INPUT...
+# runs NAME 'EMU OPTIONS' INPUT...: mpirun -n 1, 2, 4 give -j 1's bytes
 runs() {
 	_name=$1
-	shift
-	_opts=
-	while [ "$1" != -- ]; do
-		_opts="$_opts $1"
-		shift
-	done
-	shift
+	_opts=$2
+	shift 2
 	rm -rf "$tmp/out1"
 	# shellcheck disable=SC2086
 	"$WEFT" emu -q -j 1 $_opts -o "$tmp/out1" "$@" 2>"$tmp/err" || fail "$_name -j 1" "exit $?"
@@ -79,29 +59,29 @@ runs() {
 			fail "$_name -n $_n runs" "mpirun failed"
 			continue
 		fi
-		same "$_name mpirun -n $_n" "$tmp/out1" "$tmp/outn"
+		same_tree "$_name mpirun -n $_n" "$tmp/out1" "$tmp/outn"
 	done
 }
 
 mkdir -p "$tmp/in"
 for t in small o-skew small-split; do
 	cp -R "$corpus/ovni/$t/trace" "$tmp/in/$t"
-	runs "corpus $t" -- "$tmp/in/$t"
+	runs "corpus $t" '' "$tmp/in/$t"
 done
 for m in nosv,mpi,tampi,kernel,nodes kernel; do
 	rm -rf "$tmp/s"
 	"$WEFT" synth -o "$tmp/s" --looms 5 --procs 2 --threads 2 --cpus 3 -n 60k --seed 5 --models $m \
 		>/dev/null 2>&1 || fail "synth $m" "synth failed"
-	runs "synth 5 looms $m -l" -l -- "$tmp/s"
+	runs "synth 5 looms $m -l" '-l' "$tmp/s"
 done
-runs "mixed inputs" -l -- "$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" \
+runs "mixed inputs" '-l' "$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" \
 	"$fx/nosv/hwc/trace" "$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
 
 "$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
-runs "PICL (rank 0 alone)" -- "$tmp/m.trf"
+runs "PICL (rank 0 alone)" '' "$tmp/m.trf"
 "$WEFT" synth --format visandor --kind or --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
 	fail "synth visandor" "failed"
-runs "VisAndOr or-branch (rank 0 alone)" -- "$tmp/v.log"
+runs "VisAndOr or-branch (rank 0 alone)" '' "$tmp/v.log"
 rm -rf "$tmp/o"
 mpi 2 "$WEFT" emu --mpi -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
 expect "PICL: the note says why rank 0 is alone" \
