@@ -152,6 +152,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
 	sh test/tools/tree.sh
 	sh test/tools/layers.sh
+	sh test/tools/size.sh
 
 check: config.mk
 	@$(MAKE) --no-print-directory deps
