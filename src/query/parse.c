@@ -65,10 +65,7 @@ static int perr_at(struct parser *ps, size_t pos, const char *fmt, ...)
 		return -1;
 	ps->failed = 1;
 	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	WEFT_VFORMAT(msg, fmt);
 	return weft_fail(ps->e, WEFT_EUSAGE, "%s, column %zu: %s", ps->where, pos + 1, msg);
 }
 
