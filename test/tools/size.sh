@@ -4,7 +4,8 @@
 #     comment saying why (the sentence names "700 lines");
 #   - no function over 120 lines. A function is a line "{" at column 0
 #     after its signature, to the next "}" at column 0 (kernel style, as
-#     weft writes them); tables ("= {" ... "};") are not functions.
+#     weft writes them, which is checked too); tables ("= {" ... "};")
+#     are not functions.
 # The functions that stand over the limit today are listed, with why, in
 # test/tools/size.allow (FILE FUNCTION: reason); anything else fails, and
 # a listed one that is no longer over fails too (the list stays true). A
@@ -56,6 +57,9 @@ result "no function over $FUNC_MAX lines but those listed in size.allow" "$new"
 result "every function listed in size.allow is still over $FUNC_MAX lines" "$gone"
 result "no file over $FILE_MAX lines without a sentence in its header saying why" \
 	"$(long_files "$top" | tr '\n' ' ')"
+# the count needs each function's "{" on a line of its own
+result "every function body opens with '{' on a line of its own" \
+	"$(find src models -name '*.[ch]' | sort | xargs grep -nE '^[A-Za-z_][^=]*\)[[:space:]]*\{[[:space:]]*$' | head -n 3 | tr '\n' ' ')"
 
 # the checks can fail: a copy with a long function in a long file
 mkdir -p "$tmp/copy"
