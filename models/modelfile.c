@@ -46,10 +46,7 @@ static int fail(struct parser *p, int col, const char *fmt, ...) __attribute__((
 static int fail(struct parser *p, int col, const char *fmt, ...)
 {
 	char what[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
+	WEFT_VFORMAT(what, fmt);
 	return weft_fail(p->err, WEFT_EINPUT, "%s:%d:%d: %s", p->path, p->line, col, what);
 }
 

@@ -17,7 +17,6 @@
 #include "visandor/open.h"
 
 #define AF_MAX_COMM_TASKS 4096 /* communication lines for the first tasks of a fork */
-#define AF_MAX_WARN 20
 
 struct af_node {
 	uint64_t raw;      /* Nodeid in the log */
@@ -64,7 +63,6 @@ struct af {
 	struct af_shown *shown; /* by stream index */
 	int64_t *cpu_shown;    /* by cpu.prv row: the node shown */
 	int rows_done;
-	uint64_t nwarn;
 	int s_node, s_task, s_depth; /* slots */
 	struct vao_common vc;   /* activity, WAM, other codes (shared with the other model) */
 	int *cpu_row;          /* per agent: its CPU's row in cpu.prv, -1 none */
@@ -83,33 +81,8 @@ static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
 	return &e->th[ev->stream->index];
 }
 
-static int agent_no(const struct emu_thread *t)
-{
-	return (int) t->sys->tid - 1;
-}
-
 /* A consistency check: a warning, or an error with --strict. */
-__attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct weft_err *err,
-							const char *fmt, ...)
-{
-	char what[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (e->o.strict)
-		return emu_model_error(e, err, "%s (--strict)", what);
-	struct af *a = st(e);
-	a->nwarn++;
-	if (e->o.quiet)
-		return 0;
-	if (a->nwarn <= AF_MAX_WARN)
-		weft_warn("and-fork: agent %d at %llu ns: %s", agent_no(cur(e, e->ev)),
-			  (unsigned long long) e->now, what);
-	else if (a->nwarn == AF_MAX_WARN + 1)
-		weft_warn("and-fork: more check warnings follow; only the count is reported");
-	return 0;
-}
+#define check(e, err, ...) vao_check(e, err, &st(e)->vc, "and-fork", __VA_ARGS__)
 
 /* The agent's state, node, task and depth on its rows (inline: every
  * event ends here). */
@@ -482,9 +455,7 @@ int af_setup(struct emu *e, struct weft_err *err)
 int af_finish(struct emu *e, struct weft_err *err)
 {
 	(void) err;
-	struct af *a = st(e);
-	if (a->nwarn && !e->o.quiet)
-		weft_warn("and-fork: %llu check warnings (errors with --strict)", (unsigned long long) a->nwarn);
+	vao_check_count(e, &st(e)->vc, "and-fork");
 	return 0;
 }
 

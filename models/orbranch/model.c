@@ -21,7 +21,6 @@
 #include "visandor/open.h"
 
 #define OB_MAX_COMM 4096
-#define OB_MAX_WARN 20
 
 struct ob_key {
 	int node;       /* dense id */
@@ -83,7 +82,6 @@ struct ob {
 	struct ob_shown *shown; /* by stream index */
 	int64_t *cpu_shown;     /* by cpu.prv row: the node shown */
 	int rows_done;
-	uint64_t nwarn;
 	int s_node, s_branch, s_outcome, s_open;
 	struct vao_common vc;   /* activity, WAM, other codes (shared with the other model) */
 	int *cpu_row;           /* per agent: its CPU's row in cpu.prv, -1 none */
@@ -102,27 +100,8 @@ static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
 	return &e->th[ev->stream->index];
 }
 
-__attribute__((format(printf, 3, 4))) static int check(struct emu *e, struct weft_err *err,
-							const char *fmt, ...)
-{
-	char what[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (e->o.strict)
-		return emu_model_error(e, err, "%s (--strict)", what);
-	struct ob *o = st(e);
-	o->nwarn++;
-	if (e->o.quiet)
-		return 0;
-	if (o->nwarn <= OB_MAX_WARN)
-		weft_warn("or-branch: agent %lld at %llu ns: %s", (long long) cur(e, e->ev)->sys->tid - 1,
-			  (unsigned long long) e->now, what);
-	else if (o->nwarn == OB_MAX_WARN + 1)
-		weft_warn("or-branch: more check warnings follow; only the count is reported");
-	return 0;
-}
+/* A consistency check: a warning, or an error with --strict. */
+#define check(e, err, ...) vao_check(e, err, &st(e)->vc, "or-branch", __VA_ARGS__)
 
 /* The agent's state, node, branch and open nodes on its rows (inline:
  * most events end here). */
@@ -512,7 +491,7 @@ int orb_finish(struct emu *e, struct weft_err *err)
 	e->ev = NULL;
 	for (int i = 0; i < e->nth; i++)
 		if (o->ag[i].nslave) {
-			o->nwarn++;
+			o->vc.nwarn++;
 			if (e->o.strict)
 				return emu_model_error(e, err, "agent %lld ends the trace as a slave on %d "
 						       "branch(es): expected a STOP_BUSY for each START_BUSY (--strict)",
@@ -522,8 +501,7 @@ int orb_finish(struct emu *e, struct weft_err *err)
 					  "expected a STOP_BUSY for each START_BUSY",
 					  (long long) e->th[i].sys->tid - 1, o->ag[i].nslave);
 		}
-	if (o->nwarn && !e->o.quiet)
-		weft_warn("or-branch: %llu check warnings (errors with --strict)", (unsigned long long) o->nwarn);
+	vao_check_count(e, &o->vc, "or-branch");
 	return 0;
 }
 

@@ -12,6 +12,30 @@ int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, i
 	return 1;
 }
 
+int vao_check(struct emu *e, struct weft_err *err, struct vao_common *c, const char *model, const char *fmt,
+	      ...)
+{
+	char what[1024];
+	WEFT_VFORMAT(what, fmt);
+	if (e->o.strict)
+		return emu_model_error(e, err, "%s (--strict)", what);
+	c->nwarn++;
+	if (e->o.quiet)
+		return 0;
+	if (c->nwarn <= VAO_MAX_WARN)
+		weft_warn("%s: agent %lld at %llu ns: %s", model, (long long) e->th[e->ev->stream->index].sys->tid - 1,
+			  (unsigned long long) e->now, what);
+	else if (c->nwarn == VAO_MAX_WARN + 1)
+		weft_warn("%s: more check warnings follow; only the count is reported", model);
+	return 0;
+}
+
+void vao_check_count(const struct emu *e, const struct vao_common *c, const char *model)
+{
+	if (c->nwarn && !e->o.quiet)
+		weft_warn("%s: %llu check warnings (errors with --strict)", model, (unsigned long long) c->nwarn);
+}
+
 int *vao_cpu_rows(const struct emu *e)
 {
 	int *r = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));

@@ -15,6 +15,7 @@ struct vao_common {
 	int s_active, s_nact, s_wam, s_other; /* thread.prv slots */
 	int32_t code[64];                     /* other event codes seen (labels) */
 	int ncode;                            /* -1: too many to label */
+	uint64_t nwarn;                       /* check warnings */
 };
 
 /* The Nodeid and field 4 of an event with the signature "u64 node, i32 n"
@@ -66,6 +67,16 @@ int *vao_cpu_rows(const struct emu *e);
  * Returns 1: the caller goes on to set the agents' first states, which do
  * not depend on the output (weft stats counts them). */
 int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent);
+
+/* A consistency check of the model named `model` ("and-fork") failed on
+ * the current event: with --strict a model error, else a warning "<model>:
+ * agent N at T ns: <message>" (the first VAO_MAX_WARN, then one line saying
+ * only the count follows), counted in c->nwarn. Returns 0 or -1. */
+#define VAO_MAX_WARN 20
+int vao_check(struct emu *e, struct weft_err *err, struct vao_common *c, const char *model, const char *fmt,
+	      ...) __attribute__((format(printf, 5, 6)));
+/* The count of check warnings, at the end (nothing when none, or with -q). */
+void vao_check_count(const struct emu *e, const struct vao_common *c, const char *model);
 
 /* Activity (AGENT_BUSY '[' / AGENT_IDLE) and its field 4 on the thread row. */
 void vao_activity(struct emu *e, const struct vao_common *c, const struct weft_ev *ev,

@@ -185,6 +185,76 @@ struct column {
 	__int128 sx, sy, sxx, sxy; /* exact sums of the integer samples */
 };
 
+/* Add one row's samples (offsets g[1..nh] at dw ns since the first row)
+ * to the hosts' sums. Returns 0, or -1 with e filled. */
+static int sample_row(struct clock_table *t, struct column *col, int nh, char **g, int64_t dw, const char *path,
+		      int line, struct weft_err *e)
+{
+	for (int h = 0; h < nh; h++) {
+		int64_t off;
+		if (parse_int(g[1 + h], &off))
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: field %d (offset of host %s): expected an integer number "
+					 "of ns, found \"%s\"",
+					 path, line, h + 2, t->ent[col[h].entry >= 0 ? col[h].entry : 0].name,
+					 g[1 + h]);
+		if (col[h].entry < 0)
+			continue;
+		/* host h's local time of this sample, relative to the reference
+		 * host's first event (the assumption of doc/clock.md) */
+		__int128 x = (__int128) dw - off, y = off;
+		if (x >= FIT_LIMIT || x <= -FIT_LIMIT || y >= FIT_LIMIT || y <= -FIT_LIMIT)
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: field %d (offset of host %s): expected an offset and a "
+					 "time since the first row within +-2^62 ns, found \"%s\"",
+					 path, line, h + 2, t->ent[col[h].entry].name, g[1 + h]);
+		/* |x|, |y| < 2^62: each product fits; the sums are checked */
+		if (__builtin_add_overflow(col[h].sx, x, &col[h].sx) ||
+		    __builtin_add_overflow(col[h].sy, y, &col[h].sy) ||
+		    __builtin_add_overflow(col[h].sxx, x * x, &col[h].sxx) ||
+		    __builtin_add_overflow(col[h].sxy, x * y, &col[h].sxy))
+			return weft_fail(e, WEFT_EINPUT,
+					 "%s:%d: field %d (offset of host %s): the drift fit's sums "
+					 "overflow 128 bits here: expected fewer or smaller samples",
+					 path, line, h + 2, t->ent[col[h].entry].name);
+	}
+	return 0;
+}
+
+/* Fit host en's offset and drift to its column's `rows` samples. */
+static int fit_host(struct clock_entry *en, const struct column *c, int rows, const char *path,
+		    struct weft_err *e)
+{
+	/* least squares with exact integer sums; the line is referred to
+	 * the samples' mean time, where its offset is best known */
+	__int128 n = rows, nxx, xx, nxy, xy, den, num;
+	if (mul_overflow(n, c->sxx, &nxx) || mul_overflow(c->sx, c->sx, &xx) ||
+	    mul_overflow(n, c->sxy, &nxy) || mul_overflow(c->sx, c->sy, &xy) ||
+	    __builtin_sub_overflow(nxx, xx, &den) || __builtin_sub_overflow(nxy, xy, &num))
+		return weft_fail(e, WEFT_EINPUT,
+				 "%s: host %s: the drift fit overflows 128 bits: expected fewer or "
+				 "smaller samples", path, en->name);
+	long double b = 0;
+	/* one row, or samples at one instant: a constant offset */
+	if (rows > 1 && den > 0)
+		b = (long double) num / (long double) den;
+	long double xm = (long double) c->sx / (long double) n;
+	long double ym = (long double) c->sy / (long double) n;
+	int64_t tref = llroundl(xm);
+	long double a = ym + b * ((long double) tref - xm);
+	long double ppt = b * (long double) CLOCK_PPT;
+	if (fabsl(ppt) > (long double) CLOCK_DRIFT_MAX)
+		return weft_fail(e, WEFT_EINPUT,
+				 "%s: host %s: the fitted drift is %.1Lf ppm: expected at most 10000 ppm "
+				 "(are the offsets in ns and the wall clock in seconds?)",
+				 path, en->name, b * 1e6L);
+	en->map.drift = llroundl(ppt);
+	en->map.offset = llroundl(a);
+	en->tref_rel = tref;
+	en->nsamples = rows;
+	return 0;
+}
+
 static int drift_table(struct clock_table *t, struct lines *l, char *header, const char *path,
 		       struct weft_err *e)
 {
@@ -253,39 +323,9 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 		if (!rows)
 			w0 = w;
 		wprev = w;
-		for (int h = 0; h < nh; h++) {
-			int64_t off;
-			if (parse_int(g[1 + h], &off)) {
-				rc = weft_fail(e, WEFT_EINPUT,
-					       "%s:%d: field %d (offset of host %s): expected an integer number "
-					       "of ns, found \"%s\"",
-					       path, line, h + 2, t->ent[col[h].entry >= 0 ? col[h].entry : 0].name,
-					       g[1 + h]);
-				goto out;
-			}
-			if (col[h].entry < 0)
-				continue;
-			/* host h's local time of this sample, relative to the reference
-			 * host's first event (the assumption of doc/clock.md) */
-			__int128 x = (__int128) (w - w0) - off, y = off;
-			if (x >= FIT_LIMIT || x <= -FIT_LIMIT || y >= FIT_LIMIT || y <= -FIT_LIMIT) {
-				rc = weft_fail(e, WEFT_EINPUT,
-					       "%s:%d: field %d (offset of host %s): expected an offset and a "
-					       "time since the first row within +-2^62 ns, found \"%s\"",
-					       path, line, h + 2, t->ent[col[h].entry].name, g[1 + h]);
-				goto out;
-			}
-			/* |x|, |y| < 2^62: each product fits; the sums are checked */
-			if (__builtin_add_overflow(col[h].sx, x, &col[h].sx) ||
-			    __builtin_add_overflow(col[h].sy, y, &col[h].sy) ||
-			    __builtin_add_overflow(col[h].sxx, x * x, &col[h].sxx) ||
-			    __builtin_add_overflow(col[h].sxy, x * y, &col[h].sxy)) {
-				rc = weft_fail(e, WEFT_EINPUT,
-					       "%s:%d: field %d (offset of host %s): the drift fit's sums "
-					       "overflow 128 bits here: expected fewer or smaller samples",
-					       path, line, h + 2, t->ent[col[h].entry].name);
-				goto out;
-			}
+		if (sample_row(t, col, nh, g, w - w0, path, line, e)) {
+			rc = -1;
+			goto out;
 		}
 		rows++;
 	}
@@ -293,42 +333,11 @@ static int drift_table(struct clock_table *t, struct lines *l, char *header, con
 		rc = weft_fail(e, WEFT_EINPUT, "%s: drift table with no sample row after the header", path);
 		goto out;
 	}
-	for (int h = 0; h < nh; h++) {
-		if (col[h].entry < 0)
-			continue;
-		struct clock_entry *en = &t->ent[col[h].entry];
-		/* least squares with exact integer sums; the line is referred to
-		 * the samples' mean time, where its offset is best known */
-		__int128 n = rows, nxx, xx, nxy, xy, den, num;
-		if (mul_overflow(n, col[h].sxx, &nxx) || mul_overflow(col[h].sx, col[h].sx, &xx) ||
-		    mul_overflow(n, col[h].sxy, &nxy) || mul_overflow(col[h].sx, col[h].sy, &xy) ||
-		    __builtin_sub_overflow(nxx, xx, &den) || __builtin_sub_overflow(nxy, xy, &num)) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s: host %s: the drift fit overflows 128 bits: expected fewer or "
-				       "smaller samples", path, en->name);
+	for (int h = 0; h < nh; h++)
+		if (col[h].entry >= 0 && fit_host(&t->ent[col[h].entry], &col[h], rows, path, e)) {
+			rc = -1;
 			goto out;
 		}
-		long double b = 0;
-		/* one row, or samples at one instant: a constant offset */
-		if (rows > 1 && den > 0)
-			b = (long double) num / (long double) den;
-		long double xm = (long double) col[h].sx / (long double) n;
-		long double ym = (long double) col[h].sy / (long double) n;
-		int64_t tref = llroundl(xm);
-		long double a = ym + b * ((long double) tref - xm);
-		long double ppt = b * (long double) CLOCK_PPT;
-		if (fabsl(ppt) > (long double) CLOCK_DRIFT_MAX) {
-			rc = weft_fail(e, WEFT_EINPUT,
-				       "%s: host %s: the fitted drift is %.1Lf ppm: expected at most 10000 ppm "
-				       "(are the offsets in ns and the wall clock in seconds?)",
-				       path, en->name, b * 1e6L);
-			goto out;
-		}
-		en->map.drift = llroundl(ppt);
-		en->map.offset = llroundl(a);
-		en->tref_rel = tref;
-		en->nsamples = rows;
-	}
 out:
 	free(g);
 	free(col);

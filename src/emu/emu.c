@@ -32,10 +32,7 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 {
 	char what[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
+	WEFT_VFORMAT(what, fmt);
 	const struct weft_ev *ev = e->ev;
 	if (ev && e->tr.inputs[ev->stream->input].source)
 		/* an imported log: the converted stream is temporary, name the log */

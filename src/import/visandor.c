@@ -103,19 +103,26 @@ static int first_line(const uint8_t *d, size_t len, size_t *pos, size_t *b, size
 	return 0;
 }
 
+/* The next blank-separated field of d[*p..e): its start in *s, *p past
+ * it; 0 at the end of the line. */
+static int next_field(const uint8_t *d, size_t *p, size_t e, size_t *s)
+{
+	while (*p < e && is_blank(d[*p]))
+		(*p)++;
+	if (*p >= e)
+		return 0;
+	*s = *p;
+	while (*p < e && !is_blank(d[*p]))
+		(*p)++;
+	return 1;
+}
+
 static int count_fields(const uint8_t *d, size_t b, size_t e)
 {
 	int n = 0;
-	size_t p = b;
-	while (p < e) {
-		while (p < e && is_blank(d[p]))
-			p++;
-		if (p >= e)
-			break;
+	size_t p = b, s;
+	while (next_field(d, &p, e, &s))
 		n++;
-		while (p < e && !is_blank(d[p]))
-			p++;
-	}
 	return n;
 }
 
@@ -330,15 +337,8 @@ static int parse_fields(struct vao *v, const uint8_t *d, size_t b, size_t e, lon
 	const uint8_t *tok[7];
 	size_t tl[7];
 	int n = 0;
-	size_t p = b;
-	while (p < e) {
-		while (p < e && is_blank(d[p]))
-			p++;
-		if (p >= e)
-			break;
-		size_t s = p;
-		while (p < e && !is_blank(d[p]))
-			p++;
+	size_t p = b, s;
+	while (next_field(d, &p, e, &s)) {
 		if (n < 7) {
 			tok[n] = d + s;
 			tl[n] = p - s;

@@ -223,6 +223,122 @@ static void sort_by_value(const struct plot *p, int *order, int n)
 	}
 }
 
+/* The time grid and axis under the rows. */
+static void svg_axis(FILE *f, const struct plot *p, int W, int H, const char *unit, double div, uint64_t step)
+{
+	/* time grid and axis */
+	fprintf(f, "<g>\n");
+	for (uint64_t t = 0; t <= p->ftime; t += step) {
+		double x = LM + (double) t * W / (double) p->ftime;
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, TM, x, TM + H);
+		fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, TM + H, x, TM + H + 5);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.6g</text>\n", x, TM + H + 17,
+			(double) t / div);
+		if (t > UINT64_MAX - step)
+			break;
+	}
+	fprintf(f, "<line class=\"ax\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", LM, TM + H, LM + W, TM + H);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (%s)</text>\n</g>\n", LM + W / 2,
+		TM + H + 32, unit);
+}
+
+/* The rows (runs of one dominant value a pixel) and their names. */
+static void svg_rows(FILE *f, const struct plot *p, const struct plot_labels *lb, int W)
+{
+	/* rows: runs of one dominant value */
+	fputs("<g shape-rendering=\"crispEdges\">\n", f);
+	for (int b = 0; b < p->nbins; b++) {
+		const struct cell *c = &p->cells[(size_t) b * (size_t) W];
+		int run = 0, start = 0;
+		for (int x = 0; x <= W; x++) {
+			int dom = 0;
+			if (x < W) {
+				uint64_t best = 0;
+				for (int i = 0; i < 3; i++)
+					if (c[x].s[i] && c[x].t[i] > best) {
+						best = c[x].t[i];
+						dom = c[x].s[i];
+					}
+			}
+			if (dom == run)
+				continue;
+			if (run)
+				fprintf(f, "<rect class=\"s%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", run - 1,
+					LM + start, TM + b * p->rh, x - start, p->rh);
+			run = dom;
+			start = x;
+		}
+	}
+	fputs("</g>\n", f);
+	/* row names */
+	int every = p->rh >= 10 ? 1 : (12 + p->rh - 1) / p->rh;
+	fprintf(f, "<g font-size=\"%d\" text-anchor=\"end\">\n", p->rh >= 14 ? 11 : 9);
+	for (int b = 0; b < p->nbins; b += every) {
+		uint32_t r0 = (uint32_t) (((uint64_t) b * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins);
+		uint32_t r1 = (uint32_t) (((uint64_t) (b + 1) * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" dominant-baseline=\"middle\">", LM - 6, row_y(p, b));
+		if (r1 - r0 <= 1 && r0 < (uint32_t) lb->nrows)
+			put_escaped(f, lb->rows[r0]);
+		else if (r1 - r0 <= 1)
+			fprintf(f, "row %u", r0 + 1);
+		else
+			fprintf(f, "rows %u-%u", r0 + 1, r1);
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n", f);
+}
+
+/* Time per state per row: stacked bars, a full bar = the whole trace; the
+ * frames of the bars and of the rows. */
+static void svg_bars(FILE *f, const struct plot *p, const int *order, int nord, int by_type, int W, int H)
+{
+	/* time per state per row: stacked bars, a full bar = the whole trace */
+	int bx = LM + W + GAP;
+	fprintf(f, "<text x=\"%d\" y=\"%d\">time per %s per row</text>\n<g shape-rendering=\"crispEdges\">\n", bx,
+		TM - 6, by_type ? "value" : "state");
+	for (int b = 0; b < p->nbins; b++) {
+		/* rows r with bin_of(r) == b: ceil(b R / B) .. ceil((b + 1) R / B) - 1 */
+		uint64_t r0 = ((uint64_t) b * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins;
+		uint64_t r1 = ((uint64_t) (b + 1) * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins;
+		uint64_t nr = r1 - r0;
+		double cap = (double) p->ftime * (nr ? nr : 1), x = bx;
+		for (int k = 0; k < nord; k++) {
+			uint64_t t = p->total[(size_t) b * NS_MAX + (size_t) order[k]];
+			if (!t)
+				continue;
+			double w = BW * (double) t / cap;
+			fprintf(f, "<rect class=\"s%d\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n", order[k], x,
+				TM + b * p->rh, w, p->rh > 2 ? p->rh - 1 : p->rh);
+			x += w;
+		}
+	}
+	fprintf(f, "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n", bx,
+		TM, BW, H);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n", LM, TM, W,
+		H);
+}
+
+/* The legend: each value drawn, its color and its share of all time. */
+static void svg_legend(FILE *f, const struct plot *p, const struct plot_labels *lb, const int *order, int nord,
+		       int by_type, const uint64_t *per, uint64_t all, int legend_cols, int legend_y)
+{
+	/* legend */
+	fprintf(f, "<text x=\"16\" y=\"%d\" font-weight=\"bold\">%s (share of all rows' time)</text>\n",
+		legend_y + 4, by_type ? "Values" : "States");
+	for (int k = 0; k < nord; k++) {
+		int col = k % legend_cols, rowi = k / legend_cols;
+		int x = 16 + col * 230, y = legend_y + 16 + rowi * 18;
+		fprintf(f, "<rect class=\"s%d\" x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" stroke=\"#444\"/>", order[k],
+			x, y);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%lld ", x + 17, y + 10, (long long) p->value[order[k]]);
+		if (order[k] == NS_MAX - 1)
+			fputs("and further values", f);
+		else
+			put_escaped(f, value_name(lb, by_type, p->value[order[k]]));
+		fprintf(f, " (%.1f%%)</text>\n", all ? 100.0 * (double) per[order[k]] / (double) all : 0.0);
+	}
+}
+
 static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, const struct plot_opts *o,
 		      const char *name)
 {
@@ -277,61 +393,8 @@ static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, con
 		put_escaped(f, lb->type_name ? lb->type_name : "");
 		fputs("</text>\n", f);
 	}
-	/* time grid and axis */
-	fprintf(f, "<g>\n");
-	for (uint64_t t = 0; t <= p->ftime; t += step) {
-		double x = LM + (double) t * W / (double) p->ftime;
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, TM, x, TM + H);
-		fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, TM + H, x, TM + H + 5);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.6g</text>\n", x, TM + H + 17,
-			(double) t / div);
-		if (t > UINT64_MAX - step)
-			break;
-	}
-	fprintf(f, "<line class=\"ax\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", LM, TM + H, LM + W, TM + H);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (%s)</text>\n</g>\n", LM + W / 2,
-		TM + H + 32, unit);
-	/* rows: runs of one dominant value */
-	fputs("<g shape-rendering=\"crispEdges\">\n", f);
-	for (int b = 0; b < p->nbins; b++) {
-		const struct cell *c = &p->cells[(size_t) b * (size_t) W];
-		int run = 0, start = 0;
-		for (int x = 0; x <= W; x++) {
-			int dom = 0;
-			if (x < W) {
-				uint64_t best = 0;
-				for (int i = 0; i < 3; i++)
-					if (c[x].s[i] && c[x].t[i] > best) {
-						best = c[x].t[i];
-						dom = c[x].s[i];
-					}
-			}
-			if (dom == run)
-				continue;
-			if (run)
-				fprintf(f, "<rect class=\"s%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", run - 1,
-					LM + start, TM + b * p->rh, x - start, p->rh);
-			run = dom;
-			start = x;
-		}
-	}
-	fputs("</g>\n", f);
-	/* row names */
-	int every = p->rh >= 10 ? 1 : (12 + p->rh - 1) / p->rh;
-	fprintf(f, "<g font-size=\"%d\" text-anchor=\"end\">\n", p->rh >= 14 ? 11 : 9);
-	for (int b = 0; b < p->nbins; b += every) {
-		uint32_t r0 = (uint32_t) (((uint64_t) b * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins);
-		uint32_t r1 = (uint32_t) (((uint64_t) (b + 1) * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins);
-		fprintf(f, "<text x=\"%d\" y=\"%d\" dominant-baseline=\"middle\">", LM - 6, row_y(p, b));
-		if (r1 - r0 <= 1 && r0 < (uint32_t) lb->nrows)
-			put_escaped(f, lb->rows[r0]);
-		else if (r1 - r0 <= 1)
-			fprintf(f, "row %u", r0 + 1);
-		else
-			fprintf(f, "rows %u-%u", r0 + 1, r1);
-		fputs("</text>\n", f);
-	}
-	fputs("</g>\n", f);
+	svg_axis(f, p, W, H, unit, div, step);
+	svg_rows(f, p, lb, W);
 	/* communication lines */
 	if (p->nlines) {
 		fputs("<g>\n", f);
@@ -340,45 +403,8 @@ static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, con
 				p->lines[i].y1, LM + p->lines[i].x2, p->lines[i].y2);
 		fputs("</g>\n", f);
 	}
-	/* time per state per row: stacked bars, a full bar = the whole trace */
-	int bx = LM + W + GAP;
-	fprintf(f, "<text x=\"%d\" y=\"%d\">time per %s per row</text>\n<g shape-rendering=\"crispEdges\">\n", bx,
-		TM - 6, by_type ? "value" : "state");
-	for (int b = 0; b < p->nbins; b++) {
-		/* rows r with bin_of(r) == b: ceil(b R / B) .. ceil((b + 1) R / B) - 1 */
-		uint64_t r0 = ((uint64_t) b * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins;
-		uint64_t r1 = ((uint64_t) (b + 1) * p->nrows + (uint64_t) p->nbins - 1) / (uint64_t) p->nbins;
-		uint64_t nr = r1 - r0;
-		double cap = (double) p->ftime * (nr ? nr : 1), x = bx;
-		for (int k = 0; k < nord; k++) {
-			uint64_t t = p->total[(size_t) b * NS_MAX + (size_t) order[k]];
-			if (!t)
-				continue;
-			double w = BW * (double) t / cap;
-			fprintf(f, "<rect class=\"s%d\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n", order[k], x,
-				TM + b * p->rh, w, p->rh > 2 ? p->rh - 1 : p->rh);
-			x += w;
-		}
-	}
-	fprintf(f, "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n", bx,
-		TM, BW, H);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n", LM, TM, W,
-		H);
-	/* legend */
-	fprintf(f, "<text x=\"16\" y=\"%d\" font-weight=\"bold\">%s (share of all rows' time)</text>\n",
-		legend_y + 4, by_type ? "Values" : "States");
-	for (int k = 0; k < nord; k++) {
-		int col = k % legend_cols, rowi = k / legend_cols;
-		int x = 16 + col * 230, y = legend_y + 16 + rowi * 18;
-		fprintf(f, "<rect class=\"s%d\" x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" stroke=\"#444\"/>", order[k],
-			x, y);
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%lld ", x + 17, y + 10, (long long) p->value[order[k]]);
-		if (order[k] == NS_MAX - 1)
-			fputs("and further values", f);
-		else
-			put_escaped(f, value_name(lb, by_type, p->value[order[k]]));
-		fprintf(f, " (%.1f%%)</text>\n", all ? 100.0 * (double) per[order[k]] / (double) all : 0.0);
-	}
+	svg_bars(f, p, order, nord, by_type, W, H);
+	svg_legend(f, p, lb, order, nord, by_type, per, all, legend_cols, legend_y);
 	int ny = legend_y + 22 + legend_rows * 18 + 6;
 	if (p->comms)
 		fprintf(f, "<text x=\"16\" y=\"%d\">%llu communications, %d lines drawn (one per pixel path, at most %d)</text>\n",

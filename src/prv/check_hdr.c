@@ -23,10 +23,7 @@ static COLD __attribute__((format(printf, 3, 4))) int hdr_err(struct prvchk *c, 
 							      const char *fmt, ...)
 {
 	char what[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
+	WEFT_VFORMAT(what, fmt);
 	ERR(c, c->name, c->lineno, "header: %s (column %zu); the body is not checked", what,
 	    (size_t) (h->p - h->s) + 1);
 	return -1;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "prv/check_int.h"
+#include "util/err.h"
 
 /* An error about the current record. */
 static COLD __attribute__((format(printf, 2, 3))) void rec_err(struct prvchk *c, const char *fmt, ...)
@@ -24,10 +25,7 @@ static COLD __attribute__((format(printf, 2, 3))) void rec_err(struct prvchk *c,
 		return;
 	}
 	char q[4 * QUOTE_MAX + 8], what[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
+	WEFT_VFORMAT(what, fmt);
 	ERR(c, c->name, c->lineno, "%s record %s: %s", c->kind, chk_quote(q, c->rec, c->rec_len, QUOTE_MAX),
 	    what);
 }

@@ -164,6 +164,8 @@ void qpattern_free(struct qpattern *p);
 /* Resolve an attribute name; 0 or -1 with a message in msg. */
 int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, char *msg,
 		  size_t msgsz);
+/* The registered models' names, comma-separated, cut to fit buf (attr.c). */
+void qmodel_names(char *buf, size_t sz);
 
 /* ---- slots (slots.c) ---- */
 

@@ -14,21 +14,35 @@
 
 /* ---- value formatting ---------------------------------------------------- */
 
-static void put_mem(struct outbuf *o, const char *s, size_t n)
-{
-	while (n > 0) {
-		ob_room(o, 1);
-		size_t k = o->cap - o->len;
-		if (k > n)
-			k = n;
-		ob_mem(o, s, k);
-		s += k;
-		n -= k;
-	}
-}
-
 static const char hexd[] = "0123456789abcdef";
 
+/* s in double quotes, '"' and '\\' escaped with a backslash, other bytes
+ * outside ' '..'~' as `hex` (an escape prefix) and two hex digits. */
+static void put_quoted(struct outbuf *o, const char *s, size_t n, const char *hex)
+{
+	size_t hn = strlen(hex);
+	ob_room(o, 1);
+	ob_char(o, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char) s[i];
+		ob_room(o, hn + 2);
+		if (c == '"' || c == '\\') {
+			ob_char(o, '\\');
+			ob_char(o, (char) c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			ob_mem(o, hex, hn);
+			ob_char(o, hexd[c >> 4]);
+			ob_char(o, hexd[c & 15]);
+		} else {
+			ob_char(o, (char) c);
+		}
+	}
+	ob_room(o, 1);
+	ob_char(o, '"');
+}
+
+/* A text value: as it is, or quoted when empty or when it holds a blank,
+ * a quote, a backslash, '=' or a byte outside ' '..'~'. */
 static void put_text(struct outbuf *o, const char *s, size_t n)
 {
 	int quote = n == 0;
@@ -36,52 +50,17 @@ static void put_text(struct outbuf *o, const char *s, size_t n)
 		unsigned char c = (unsigned char) s[i];
 		quote = c <= ' ' || c >= 0x7f || c == '"' || c == '\\' || c == '=';
 	}
-	if (!quote) {
-		put_mem(o, s, n);
-		return;
-	}
-	ob_room(o, 1);
-	ob_char(o, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char) s[i];
-		ob_room(o, 4);
-		if (c == '"' || c == '\\') {
-			ob_char(o, '\\');
-			ob_char(o, (char) c);
-		} else if (c < 0x20 || c >= 0x7f) {
-			ob_char(o, '\\');
-			ob_char(o, 'x');
-			ob_char(o, hexd[c >> 4]);
-			ob_char(o, hexd[c & 15]);
-		} else {
-			ob_char(o, (char) c);
-		}
-	}
-	ob_room(o, 1);
-	ob_char(o, '"');
+	if (quote)
+		put_quoted(o, s, n, "\\x");
+	else
+		ob_strn(o, s, n);
 }
 
+/* A JSON string: bytes, not UTF-8, each one outside ' '..'~' as a code
+ * point, so the line stays valid JSON. */
 static void put_json_str(struct outbuf *o, const char *s, size_t n)
 {
-	ob_room(o, 1);
-	ob_char(o, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char) s[i];
-		ob_room(o, 6);
-		if (c == '"' || c == '\\') {
-			ob_char(o, '\\');
-			ob_char(o, (char) c);
-		} else if (c < 0x20 || c >= 0x7f) {
-			/* bytes, not UTF-8: each one as a code point, so the line stays valid JSON */
-			ob_mem(o, "\\u00", 4);
-			ob_char(o, hexd[c >> 4]);
-			ob_char(o, hexd[c & 15]);
-		} else {
-			ob_char(o, (char) c);
-		}
-	}
-	ob_room(o, 1);
-	ob_char(o, '"');
+	put_quoted(o, s, n, "\\u00");
 }
 
 static void put_value(struct query *q, struct outbuf *o, const struct qattr *a,
@@ -91,9 +70,9 @@ static void put_value(struct query *q, struct outbuf *o, const struct qattr *a,
 	qfetch(q, a, ev, chrono, &v);
 	if (!v.ok) {
 		if (q->json)
-			put_mem(o, "null", 4);
+			ob_strn(o, "null", 4);
 		else
-			put_mem(o, "-", 1);
+			ob_strn(o, "-", 1);
 	} else if (v.is_str) {
 		if (q->json)
 			put_json_str(o, v.s, v.n);
@@ -121,27 +100,27 @@ static void put_name(struct outbuf *o, int json, const char *s)
 	if (json)
 		put_json_str(o, s, strlen(s));
 	else
-		put_mem(o, s, strlen(s));
+		ob_strn(o, s, strlen(s));
 }
 
 static void emit(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
 		 const char *const *labels, int nl, const struct qattr *const *attrs, int na)
 {
 	const struct line_fmt *f = &line_fmt[q->json != 0];
-	put_mem(o, f->open, strlen(f->open));
+	ob_strn(o, f->open, strlen(f->open));
 	for (int i = 0; i < nl; i++) {
 		if (i)
-			put_mem(o, f->lsep, 1);
+			ob_strn(o, f->lsep, 1);
 		put_name(o, q->json, labels[i]);
 	}
-	put_mem(o, f->lclose, 1);
+	ob_strn(o, f->lclose, 1);
 	for (int i = 0; i < na; i++) {
-		put_mem(o, f->apre, 1);
+		ob_strn(o, f->apre, 1);
 		put_name(o, q->json, attrs[i]->name);
-		put_mem(o, f->aeq, 1);
+		ob_strn(o, f->aeq, 1);
 		put_value(q, o, attrs[i], ev, chrono);
 	}
-	put_mem(o, f->close, strlen(f->close));
+	ob_strn(o, f->close, strlen(f->close));
 }
 
 int query_default_attrs(struct query *q, int with_state, const struct qattr **out)
@@ -384,7 +363,7 @@ static void put_group_value(struct query *q, struct outbuf *o, const struct qagg
 			    const struct qgroup *x)
 {
 	if (x->missing) {
-		put_mem(o, q->json ? "null" : "-", q->json ? 4 : 1);
+		ob_strn(o, q->json ? "null" : "-", q->json ? 4 : 1);
 	} else if (x->is_str) {
 		if (q->json)
 			put_json_str(o, x->key + 1, x->klen - 1);
@@ -395,7 +374,7 @@ static void put_group_value(struct query *q, struct outbuf *o, const struct qagg
 		if (q->json)
 			put_json_str(o, s, strlen(s));
 		else
-			put_mem(o, s, strlen(s));
+			ob_strn(o, s, strlen(s));
 	} else {
 		ob_room(o, 24);
 		ob_i64(o, x->i);
@@ -425,85 +404,85 @@ static void summary_text(struct query *q, struct outbuf *o)
 		struct qpattern *p = q->pat[k];
 		size_t ll = strlen(p->label);
 		if (p->count) {
-			put_mem(o, p->label, ll);
-			put_mem(o, ": count ", 8);
+			ob_strn(o, p->label, ll);
+			ob_strn(o, ": count ", 8);
 			put_u64(o, p->matches);
-			put_mem(o, "\n", 1);
+			ob_strn(o, "\n", 1);
 		}
 		for (int i = 0; i < p->ncby; i++) {
 			int n;
 			struct qgroup **v = sorted_groups(&p->cby[i], &n);
 			for (int j = 0; j < n; j++) {
-				put_mem(o, p->label, ll);
-				put_mem(o, ": count(", 8);
-				put_mem(o, p->cby[i].a.name, strlen(p->cby[i].a.name));
-				put_mem(o, ") ", 2);
+				ob_strn(o, p->label, ll);
+				ob_strn(o, ": count(", 8);
+				ob_strn(o, p->cby[i].a.name, strlen(p->cby[i].a.name));
+				ob_strn(o, ") ", 2);
 				put_group_value(q, o, &p->cby[i], v[j]);
-				put_mem(o, " ", 1);
+				ob_strn(o, " ", 1);
 				put_u64(o, v[j]->n);
-				put_mem(o, "\n", 1);
+				ob_strn(o, "\n", 1);
 			}
 			free(v);
 		}
 		for (int i = 0; i < p->nsum; i++) {
-			put_mem(o, p->label, ll);
-			put_mem(o, ": sum(", 6);
-			put_mem(o, p->sum[i].a.name, strlen(p->sum[i].a.name));
-			put_mem(o, ") ", 2);
+			ob_strn(o, p->label, ll);
+			ob_strn(o, ": sum(", 6);
+			ob_strn(o, p->sum[i].a.name, strlen(p->sum[i].a.name));
+			ob_strn(o, ") ", 2);
 			ob_room(o, 24);
 			ob_i64(o, (int64_t) p->sum[i].sum);
-			put_mem(o, "\n", 1);
+			ob_strn(o, "\n", 1);
 		}
 	}
 }
 
 static void summary_json(struct query *q, struct outbuf *o, uint64_t events)
 {
-	put_mem(o, "{\"summary\":{\"events\":", 21);
+	ob_strn(o, "{\"summary\":{\"events\":", 21);
 	put_u64(o, events);
-	put_mem(o, ",\"patterns\":[", 13);
+	ob_strn(o, ",\"patterns\":[", 13);
 	for (int k = 0; k < q->npat; k++) {
 		struct qpattern *p = q->pat[k];
 		if (k)
-			put_mem(o, ",", 1);
-		put_mem(o, "{\"label\":", 9);
+			ob_strn(o, ",", 1);
+		ob_strn(o, "{\"label\":", 9);
 		put_json_str(o, p->label, strlen(p->label));
-		put_mem(o, ",\"matches\":", 11);
+		ob_strn(o, ",\"matches\":", 11);
 		put_u64(o, p->matches);
 		if (p->count) {
-			put_mem(o, ",\"count\":", 9);
+			ob_strn(o, ",\"count\":", 9);
 			put_u64(o, p->matches);
 		}
 		for (int i = 0; i < p->ncby; i++) {
 			char key[64];
 			int kn = snprintf(key, sizeof(key), "count(%s)", p->cby[i].a.name);
-			put_mem(o, ",", 1);
+			ob_strn(o, ",", 1);
 			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
-			put_mem(o, ":[", 2);
+			ob_strn(o, ":[", 2);
 			int n;
 			struct qgroup **v = sorted_groups(&p->cby[i], &n);
 			for (int j = 0; j < n; j++) {
-				put_mem(o, j ? ",[" : "[", j ? 2 : 1);
+				ob_strn(o, j ? ",[" : "[", j ? 2 : 1);
 				put_group_value(q, o, &p->cby[i], v[j]);
-				put_mem(o, ",", 1);
+				ob_strn(o, ",", 1);
 				put_u64(o, v[j]->n);
-				put_mem(o, "]", 1);
+				ob_strn(o, "]", 1);
 			}
 			free(v);
-			put_mem(o, "]", 1);
+			ob_strn(o, "]", 1);
 		}
 		for (int i = 0; i < p->nsum; i++) {
 			char key[64];
 			int kn = snprintf(key, sizeof(key), "sum(%s)", p->sum[i].a.name);
-			put_mem(o, ",", 1);
+			ob_strn(o, ",", 1);
 			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
-			put_mem(o, ":", 1);
+			ob_strn(o, ":", 1);
 			ob_room(o, 24);
 			ob_i64(o, (int64_t) p->sum[i].sum);
 		}
-		put_mem(o, "}", 1);
+		ob_strn(o, "}", 1);
 	}
-	put_mem(o, "]}}\n", 4);
+	ob_strn(o, "]}}\n", 4);
 }
 
 void query_summary(struct query *q, uint64_t events)
@@ -512,7 +491,7 @@ void query_summary(struct query *q, uint64_t events)
 	struct outbuf *o = q->out;
 	for (int k = 0; k < q->npat; k++)
 		if (q->pat[k]->saved)
-			put_mem(o, q->pat[k]->saved, q->pat[k]->saved_len);
+			ob_strn(o, q->pat[k]->saved, q->pat[k]->saved_len);
 	if (q->json)
 		summary_json(q, o, events);
 	else

@@ -110,6 +110,76 @@ static void ev_ohc(struct sthread *t, uint64_t clk, int32_t cpu, uint64_t tag)
 	ow_event(&t->w, "OHC", clk, p, 12);
 }
 
+/* A nOS-V task in a slice (see the comment inside), from `now`; *k counts
+ * the events written. Returns the clock after it. */
+static uint64_t nosv_task(struct rng *r, struct sthread *x, uint64_t now, uint64_t *k)
+{
+	/* a task created inside nosv_create(), submitted inside
+	 * nosv_submit() (the scheduler's submit inside that), taken
+	 * while serving the scheduler, run and ended here, its body
+	 * sometimes allocating memory; sometimes it pauses to run a
+	 * nested task to its end, then resumes */
+	uint32_t a = new_task(x, x->nthp), b2 = 0;
+	static const char *const before[] = {"VAr", "VTc", "VAR", "VAs", "VU[", "VU]",
+					     "VAS", "VS[", "VS@", "VS]", "VTx"};
+	for (int j = 0; j < 11; j++, now++) {
+		if (before[j][1] == 'T')
+			ev_i32_i32(x, before[j], now, (int32_t) a, j == 1 ? (int32_t) x->typeid : 0);
+		else
+			ev0(x, before[j], now);
+	}
+	*k += 8;
+	now += 1 + below(r, 200);
+	if (below(r, 4) == 0) {
+		ev0(x, "VMa", now);
+		now += 1 + below(r, 50);
+		ev0(x, "VMA", now);
+		now += 1 + below(r, 100);
+		*k += 2;
+	}
+	if (below(r, 2)) {
+		b2 = new_task(x, x->nthp);
+		ev_i32_i32(x, "VTc", now, (int32_t) b2, (int32_t) x->typeid);
+		ev_i32_i32(x, "VTp", now + 1, (int32_t) a, 0);
+		ev_i32_i32(x, "VTx", now + 2, (int32_t) b2, 0);
+		now += 3 + below(r, 200);
+		ev_i32_i32(x, "VTe", now, (int32_t) b2, 0);
+		ev_i32_i32(x, "VTr", now + 1, (int32_t) a, 0);
+		now += 2 + below(r, 200);
+		*k += 3;
+	}
+	ev_i32_i32(x, "VTe", now, (int32_t) a, 0);
+	*k += 3;
+	return now;
+}
+
+/* A TAMPI call or polling round in a slice (the caller counts it as 3 events). */
+static uint64_t tampi_round(struct rng *r, struct sthread *x, uint64_t now)
+{
+	/* TAMPI subsystems nest: an API call issuing a request (with the
+	 * MPI call inside when mpi is on), or a polling round */
+	if (below(r, 2)) {
+		ev0(x, "TLi", now);
+		ev0(x, "TCi", now + 1);
+		now += 2;
+		if (x->models & SYNTH_M_MPI) {
+			ev0(x, "MS[", now);
+			now += 1 + below(r, 300);
+			ev0(x, "MS]", now);
+		}
+		ev0(x, "TCI", now + 1);
+		ev0(x, "TLI", now + 2);
+	} else {
+		ev0(x, "TLp", now);
+		ev0(x, "TGc", now + 1);
+		now += 2 + below(r, 300);
+		ev0(x, "TGC", now);
+		ev0(x, "TLP", now + 1);
+	}
+	now += 2;
+	return now;
+}
+
 /* One running slice of thread x on cpu: body events between now and the
  * returned clock. `sib` are the threads sharing the cpu (for OAr). */
 static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **sib, int nsib,
@@ -176,64 +246,9 @@ static uint64_t slice_body(struct rng *r, struct sthread *x, struct sthread **si
 			ev0(x, "KCI", now);
 			k++;
 		} else if (m == SYNTH_M_NOSV) {
-			/* a task created inside nosv_create(), submitted inside
-			 * nosv_submit() (the scheduler's submit inside that), taken
-			 * while serving the scheduler, run and ended here, its body
-			 * sometimes allocating memory; sometimes it pauses to run a
-			 * nested task to its end, then resumes */
-			uint32_t a = new_task(x, x->nthp), b2 = 0;
-			static const char *const before[] = {"VAr", "VTc", "VAR", "VAs", "VU[", "VU]",
-							     "VAS", "VS[", "VS@", "VS]", "VTx"};
-			for (int j = 0; j < 11; j++, now++) {
-				if (before[j][1] == 'T')
-					ev_i32_i32(x, before[j], now, (int32_t) a, j == 1 ? (int32_t) x->typeid : 0);
-				else
-					ev0(x, before[j], now);
-			}
-			k += 8;
-			now += 1 + below(r, 200);
-			if (below(r, 4) == 0) {
-				ev0(x, "VMa", now);
-				now += 1 + below(r, 50);
-				ev0(x, "VMA", now);
-				now += 1 + below(r, 100);
-				k += 2;
-			}
-			if (below(r, 2)) {
-				b2 = new_task(x, x->nthp);
-				ev_i32_i32(x, "VTc", now, (int32_t) b2, (int32_t) x->typeid);
-				ev_i32_i32(x, "VTp", now + 1, (int32_t) a, 0);
-				ev_i32_i32(x, "VTx", now + 2, (int32_t) b2, 0);
-				now += 3 + below(r, 200);
-				ev_i32_i32(x, "VTe", now, (int32_t) b2, 0);
-				ev_i32_i32(x, "VTr", now + 1, (int32_t) a, 0);
-				now += 2 + below(r, 200);
-				k += 3;
-			}
-			ev_i32_i32(x, "VTe", now, (int32_t) a, 0);
-			k += 3;
+			now = nosv_task(r, x, now, &k);
 		} else if (m == SYNTH_M_TAMPI) {
-			/* TAMPI subsystems nest: an API call issuing a request (with the
-			 * MPI call inside when mpi is on), or a polling round */
-			if (below(r, 2)) {
-				ev0(x, "TLi", now);
-				ev0(x, "TCi", now + 1);
-				now += 2;
-				if (x->models & SYNTH_M_MPI) {
-					ev0(x, "MS[", now);
-					now += 1 + below(r, 300);
-					ev0(x, "MS]", now);
-				}
-				ev0(x, "TCI", now + 1);
-				ev0(x, "TLI", now + 2);
-			} else {
-				ev0(x, "TLp", now);
-				ev0(x, "TGc", now + 1);
-				now += 2 + below(r, 300);
-				ev0(x, "TGC", now);
-				ev0(x, "TLP", now + 1);
-			}
-			now += 2;
+			now = tampi_round(r, x, now);
 			k += 3;
 		} else if (m == SYNTH_M_NODES) {
 			/* NODES subsystems nest: a task created (its accesses

@@ -6,7 +6,9 @@
 #ifndef WEFT_ERR_H
 #define WEFT_ERR_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum weft_exit {
 	WEFT_OK = 0,       /* success */
@@ -24,6 +26,18 @@ struct weft_err {
 /* Record a failure; always returns -1 so callers can `return weft_fail(...)`. */
 int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* In a function taking (..., fmt, ...): its message formatted into the
+ * char array `buf` (cut to fit), for the caller to wrap with where it
+ * happened. One macro, not a function: va_start must run in the variadic
+ * function itself. */
+#define WEFT_VFORMAT(buf, fmt)                                                                             \
+	do {                                                                                               \
+		va_list weft_ap_;                                                                          \
+		va_start(weft_ap_, fmt);                                                                   \
+		vsnprintf(buf, sizeof(buf), fmt, weft_ap_);                                                \
+		va_end(weft_ap_);                                                                          \
+	} while (0)
 
 /* The exit code of a failed write or create: a full disk, a quota or a
  * file-size limit is the user's environment (1), anything else internal. */

@@ -121,7 +121,11 @@ int ob_flush(struct outbuf *o, struct weft_err *e, const char *what)
 
 void ob_str(struct outbuf *o, const char *s)
 {
-	size_t n = strlen(s);
+	ob_strn(o, s, strlen(s));
+}
+
+void ob_strn(struct outbuf *o, const char *s, size_t n)
+{
 	while (n > 0) {
 		ob_room(o, 1);
 		size_t k = o->cap - o->len;

@@ -46,6 +46,8 @@ static inline void ob_mem(struct outbuf *o, const void *p, size_t n)
 
 /* Appends a string of any length (checks room itself). */
 void ob_str(struct outbuf *o, const char *s);
+/* n bytes of s, of any length (in pieces the buffer holds). */
+void ob_strn(struct outbuf *o, const char *s, size_t n);
 
 /* Number formatters: at most 20 digits (+ sign); they may write up to 21
  * bytes at dst whatever the length they return. Inline, with the small

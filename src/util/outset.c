@@ -72,8 +72,10 @@ int outset_write(struct outset *s, const char *name, const char *text, size_t le
 	return 0;
 }
 
-/* Every directory between s->dir and the target must be one, or absent. */
-static int check_parents(const struct outset *s, const char *final, struct weft_err *e)
+/* Each directory between s->dir and `final`, in turn: with `made` NULL,
+ * checked to be one or absent; else created when missing, and recorded in
+ * *made (deepest last) so that a failed commit can remove them. */
+static int parents(const struct outset *s, const char *final, char ***made, int *nmade, struct weft_err *e)
 {
 	char *p = weft_xstrdup(final);
 	size_t base = strlen(s->dir);
@@ -83,8 +85,17 @@ static int check_parents(const struct outset *s, const char *final, struct weft_
 			continue;
 		*c = '\0';
 		struct stat st;
-		if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
-			rc = weft_fail(e, WEFT_EUSAGE, "%s: not a directory, but weft writes %s in it", p, final);
+		if (!made) {
+			if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+				rc = weft_fail(e, WEFT_EUSAGE, "%s: not a directory, but weft writes %s in it", p,
+					       final);
+		} else if (mkdir(p, 0777) == 0) {
+			*made = weft_xrealloc(*made, (size_t) (*nmade + 1) * sizeof(**made));
+			(*made)[(*nmade)++] = weft_xstrdup(p);
+		} else if (errno != EEXIST) {
+			rc = weft_fail(e, weft_io_code(errno), "%s: cannot create directory: %s", p,
+				       strerror(errno));
+		}
 		*c = '/';
 	}
 	free(p);
@@ -95,7 +106,7 @@ int outset_check(const struct outset *s, struct weft_err *e)
 {
 	for (int i = 0; i < s->n; i++) {
 		const char *f = s->it[i].final;
-		if (check_parents(s, f, e))
+		if (parents(s, f, NULL, NULL, e))
 			return -1;
 		struct stat st;
 		if (lstat(f, &st) == 0 && S_ISDIR(st.st_mode))
@@ -127,31 +138,6 @@ void outset_abort(struct outset *s)
 	release(s);
 }
 
-/* Create the missing directories above `final`, recording them in *made
- * (deepest last) so that a failed commit can remove them. */
-static int make_parents(const struct outset *s, const char *final, char ***made, int *nmade,
-			struct weft_err *e)
-{
-	char *p = weft_xstrdup(final);
-	size_t base = strlen(s->dir);
-	int rc = 0;
-	for (char *c = p + base + 1; *c && rc == 0; c++) {
-		if (*c != '/')
-			continue;
-		*c = '\0';
-		if (mkdir(p, 0777) == 0) {
-			*made = weft_xrealloc(*made, (size_t) (*nmade + 1) * sizeof(**made));
-			(*made)[(*nmade)++] = weft_xstrdup(p);
-		} else if (errno != EEXIST) {
-			rc = weft_fail(e, weft_io_code(errno), "%s: cannot create directory: %s", p,
-				       strerror(errno));
-		}
-		*c = '/';
-	}
-	free(p);
-	return rc;
-}
-
 int outset_commit(struct outset *s, struct weft_err *e)
 {
 	if (outset_check(s, e)) {
@@ -161,7 +147,7 @@ int outset_commit(struct outset *s, struct weft_err *e)
 	char **made = NULL;
 	int nmade = 0, rc = 0, done = 0;
 	for (int i = 0; i < s->n && rc == 0; i++)
-		rc = make_parents(s, s->it[i].final, &made, &nmade, e);
+		rc = parents(s, s->it[i].final, &made, &nmade, e);
 	/* keep the previous versions until every rename succeeded */
 	for (int i = 0; i < s->n && rc == 0; i++) {
 		unlink(s->it[i].old);

@@ -131,11 +131,16 @@ del() { # FILE OLD_LINE: delete whole lines equal to OLD_LINE
 	awk -v o="$2" '$0 != o { print }' "$D/$1" >"$D/x" && mv "$D/x" "$D/$1"
 }
 
+# at_d TEXT: TEXT with @D@ replaced by $D (the case's folder, in messages).
+at_d() {
+	printf '%s\n' "$1" | sed "s|@D@|$D|g"
+}
+
 # run FILE [OPTIONS...]: weft check; sets rc, out, err.
 run() {
 	f=$1
 	shift
-	"$WEFT" check "$@" "$f" >"$tmp/out" 2>"$tmp/err"
+	"$WEFT" check "$@" "$f" </dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	out=$(cat "$tmp/out")
 }
@@ -231,63 +236,59 @@ expect_ok receiver-not-ordered "$D/t.prv"
 
 # ---- malformed header -----------------------------------------------------------
 
-new bad-header-start
-header '#Paraver(14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),1'
-expect_fail bad-header-start "$D/t.prv" "t.prv:1: header: expected a first line starting with \"#Paraver (\""
-
-new ftime-not-numeric
-header '#Paraver (14/03/2025 at 09:05):1e3_ns:2(4,4):1:2(2:1,2:2),1'
-expect_fail ftime-not-numeric "$D/t.prv" 'FTIME: expected an unsigned integer with an optional unit suffix (like 1000_ns), found "1e3_ns"'
-
-new nappl-0
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):0:2(2:1,2:2),1'
-expect_fail nappl-0 "$D/t.prv" "NAPPL (the number of applications) must be at least 1, found 0"
-
-new nthreads-0
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(0:1,2:2),1'
-expect_fail nthreads-0 "$D/t.prv" "NTHREADS of task 1:1 must be at least 1, found 0"
-
-new task-node-too-big
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:3),1'
-expect_fail task-node-too-big "$D/t.prv" "task 1:2 is on node 3; expected a node in 1..2 (NNODES)"
-
-new ntasks-mismatch
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:3(2:1,2:2),1'
-expect_fail ntasks-mismatch "$D/t.prv" "expected ',' after task 1:2 (NTASKS is 3), found \")\""
-
-new resources-leading-zero
-header '#Paraver (14/03/2025 at 09:05):1000_ns:02(4,4):1:2(2:1,2:2),1'
-expect_fail resources-leading-zero "$D/t.prv" "RESOURCES: a leading 0 means no resource model"
-
-new too-many-threads
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(65535:1,2:2),1'
-expect_fail too-many-threads "$D/t.prv" "more than 65535 threads in total"
-
-new ncomm-too-large
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),2'
-expect_fail ncomm-too-large "$D/t.prv" "t.prv:3: expected communicator line 2 of 2 (NCOMM in the header), starting with c, C, i or I"
-
-new header-trailing
-header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),1x'
-expect_fail header-trailing-text "$D/t.prv" 'expected the end of the line after NCOMM, found "x"'
+# Each row: NAME|HEADER LINE|MESSAGE, the valid trace with its first line
+# replaced; weft check must fail with MESSAGE (@D@ stands for the trace's
+# folder).
+while IFS='|' read -r name line msg; do
+	new "$name"
+	header "$line"
+	expect_fail "$name" "$D/t.prv" "$(at_d "$msg")"
+done <<'EOF'
+bad-header-start|#Paraver(14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),1|t.prv:1: header: expected a first line starting with "#Paraver ("
+ftime-not-numeric|#Paraver (14/03/2025 at 09:05):1e3_ns:2(4,4):1:2(2:1,2:2),1|FTIME: expected an unsigned integer with an optional unit suffix (like 1000_ns), found "1e3_ns"
+nappl-0|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):0:2(2:1,2:2),1|NAPPL (the number of applications) must be at least 1, found 0
+nthreads-0|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(0:1,2:2),1|NTHREADS of task 1:1 must be at least 1, found 0
+task-node-too-big|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:3),1|task 1:2 is on node 3; expected a node in 1..2 (NNODES)
+ntasks-mismatch|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:3(2:1,2:2),1|expected ',' after task 1:2 (NTASKS is 3), found ")"
+resources-leading-zero|#Paraver (14/03/2025 at 09:05):1000_ns:02(4,4):1:2(2:1,2:2),1|RESOURCES: a leading 0 means no resource model
+too-many-threads|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(65535:1,2:2),1|more than 65535 threads in total
+ncomm-too-large|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),2|t.prv:3: expected communicator line 2 of 2 (NCOMM in the header), starting with c, C, i or I
+header-trailing-text|#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),1x|expected the end of the line after NCOMM, found "x"
+EOF
 
 # ---- malformed records ------------------------------------------------------------
 
-new no-thread
-add '2:1:1:1:3:500:60000001:1'
-expect_fail nonexistent-thread "$D/t.prv" "t.prv:14: event record \"2:1:1:1:3:500:60000001:1\": thread 3 does not exist in task 1:1; expected 1..2"
-
-new no-task
-add '3:1:1:1:1:500:500:5:1:3:1:600:600:8:1'
-expect_fail nonexistent-receiver "$D/t.prv" "receiver task 3 does not exist in application 1; expected 1..2"
-
-new cpu-range
-add '2:9:1:1:1:500:60000001:1'
-expect_fail cpu-out-of-range "$D/t.prv" "CPU 9 does not exist; expected 0..8 (the header declares 8 CPUs)"
-
-new cpu-node
-add '2:5:1:1:1:500:60000001:1'
-expect_fail cpu-of-another-node "$D/t.prv" "CPU 5 is on node 2 but task 1:1 runs on node 1; expected CPU 0 or one of node 1 (1..4)"
+# Each row: NAME|RECORD|MESSAGE, the valid trace with RECORD appended.
+while IFS='|' read -r name line msg; do
+	new "$name"
+	add "$line"
+	expect_fail "$name" "$D/t.prv" "$(at_d "$msg")"
+done <<'EOF'
+nonexistent-thread|2:1:1:1:3:500:60000001:1|t.prv:14: event record "2:1:1:1:3:500:60000001:1": thread 3 does not exist in task 1:1; expected 1..2
+nonexistent-receiver|3:1:1:1:1:500:500:5:1:3:1:600:600:8:1|receiver task 3 does not exist in application 1; expected 1..2
+cpu-out-of-range|2:9:1:1:1:500:60000001:1|CPU 9 does not exist; expected 0..8 (the header declares 8 CPUs)
+cpu-of-another-node|2:5:1:1:1:500:60000001:1|CPU 5 is on node 2 but task 1:1 runs on node 1; expected CPU 0 or one of node 1 (1..4)
+time-disorder|2:1:1:1:1:50:60000001:1|thread 1:1:1 goes back in time: time 50 is before time 100 of its record at line 11
+overlapping-states|1:1:1:1:1:150:250:1|overlaps its previous state ending at 200 (line 11); expected begin >= 200
+end-before-begin|1:1:1:1:1:300:250:1|end 250 < begin 300; expected begin <= end
+time-after-ftime|2:1:1:1:1:5000:60000001:1|time 5000 is after the trace end; expected at most FTIME 1000
+precv-after-ftime|3:1:1:1:1:500:500:5:1:2:1:900:1001:8:1|precv 1001 is after the trace end; expected at most FTIME 1000
+unknown-record-kind|5:0:1:1:1:0:1|t.prv:14: line "5:0:1:1:1:0:1": unknown record kind "5"
+event-without-value|2:1:1:1:1:500:60000001|event type 60000001 has no value; expected type:value pairs
+event-without-pair|2:1:1:1:1:500|no type:value pair after the time; expected at least one
+plus-sign|2:1:1:1:1:+500:60000001:1|field 6 (time): expected an unsigned integer, found "+500"
+space-in-field|1:1:1:1:1:500:600: 1|field 8 (state): expected an unsigned integer, found " 1"
+fractional-time|2:1:1:1:1:500.5:60000001:1|unexpected ".5" after field 6 (time); expected
+negative-event-type|2:1:1:1:1:500:-5:1|field 7 (event type): expected an unsigned integer, found "-5"
+open-ended-state|1:1:1:1:1:500:-1:1|field 7 (end time): expected an unsigned integer, found "-1"
+type-beyond-uint32|2:1:1:1:1:500:4294967296:1|field 7 (event type): "4294967296" is out of range; expected an unsigned integer up to 4294967295
+lsend-after-psend|3:1:1:1:1:500:400:5:1:2:1:600:700:8:1|lsend 500 > psend 400; expected lsend <= psend
+lrecv-after-precv|3:1:1:1:1:500:500:5:1:2:1:700:600:8:1|lrecv 700 > precv 600; expected lrecv <= precv
+short-communication|3:1:1:1:1:500:500:5:1:2:1:700:800:8|the record ends after field 14 (size); expected ':' and more fields
+type-without-label|2:1:1:1:1:500:7:1|t.prv:14: event type 7 (first used here) has no label in @D@/t.pcf
+value-without-label|2:1:1:1:1:500:60000001:7|t.prv:14: value 7 of event type 60000001 (first used here) has no label
+state-without-label|1:1:1:1:1:200:300:9|t.prv:14: state 9 (first used here) has no label in @D@/t.pcf
+EOF
 
 new cpu-nores
 header '#Paraver (14/03/2025 at 09:05):1000_ns:0:1:2(2:1,2:1),1'
@@ -295,77 +296,9 @@ awk -F: 'BEGIN { OFS = ":" } NR > 2 && /^[123]:/ { $2 = 0 } /^3:/ { $8 = 0 } { p
 add '2:1:1:1:1:500:60000001:1'
 expect_fail cpu-without-resources "$D/t.prv" "CPU 1 but the header has no resource model (RESOURCES 0); expected CPU 0"
 
-new disorder
-add '2:1:1:1:1:50:60000001:1'
-expect_fail time-disorder "$D/t.prv" "thread 1:1:1 goes back in time: time 50 is before time 100 of its record at line 11"
-
-new overlap
-add '1:1:1:1:1:150:250:1'
-expect_fail overlapping-states "$D/t.prv" "overlaps its previous state ending at 200 (line 11); expected begin >= 200"
-
-new end-before-begin
-add '1:1:1:1:1:300:250:1'
-expect_fail end-before-begin "$D/t.prv" "end 250 < begin 300; expected begin <= end"
-
-new after-ftime
-add '2:1:1:1:1:5000:60000001:1'
-expect_fail time-after-ftime "$D/t.prv" "time 5000 is after the trace end; expected at most FTIME 1000"
-
-new comm-after-ftime
-add '3:1:1:1:1:500:500:5:1:2:1:900:1001:8:1'
-expect_fail precv-after-ftime "$D/t.prv" "precv 1001 is after the trace end; expected at most FTIME 1000"
-
-new unknown-kind
-add '5:0:1:1:1:0:1'
-expect_fail unknown-record-kind "$D/t.prv" "t.prv:14: line \"5:0:1:1:1:0:1\": unknown record kind \"5\""
-
-new no-value
-add '2:1:1:1:1:500:60000001'
-expect_fail event-without-value "$D/t.prv" "event type 60000001 has no value; expected type:value pairs"
-
-new no-pair
-add '2:1:1:1:1:500'
-expect_fail event-without-pair "$D/t.prv" "no type:value pair after the time; expected at least one"
-
-new plus-sign
-add '2:1:1:1:1:+500:60000001:1'
-expect_fail plus-sign "$D/t.prv" 'field 6 (time): expected an unsigned integer, found "+500"'
-
-new space
-add '1:1:1:1:1:500:600: 1'
-expect_fail space-in-field "$D/t.prv" 'field 8 (state): expected an unsigned integer, found " 1"'
-
-new fraction
-add '2:1:1:1:1:500.5:60000001:1'
-expect_fail fractional-time "$D/t.prv" 'unexpected ".5" after field 6 (time); expected'
-
-new neg-type
-add '2:1:1:1:1:500:-5:1'
-expect_fail negative-event-type "$D/t.prv" 'field 7 (event type): expected an unsigned integer, found "-5"'
-
-new open-state
-add '1:1:1:1:1:500:-1:1'
-expect_fail open-ended-state "$D/t.prv" 'field 7 (end time): expected an unsigned integer, found "-1"'
-
-new big-type
-add '2:1:1:1:1:500:4294967296:1'
-expect_fail type-beyond-uint32 "$D/t.prv" 'field 7 (event type): "4294967296" is out of range; expected an unsigned integer up to 4294967295'
-
 new crlf
 sub t.prv '2:5:1:2:1:300:60000001:0' "$(printf '2:5:1:2:1:300:60000001:0\r')"
 expect_fail crlf-line-end "$D/t.prv" 'unexpected "\r" after field 8 (event value)'
-
-new lsend-psend
-add '3:1:1:1:1:500:400:5:1:2:1:600:700:8:1'
-expect_fail lsend-after-psend "$D/t.prv" "lsend 500 > psend 400; expected lsend <= psend"
-
-new lrecv-precv
-add '3:1:1:1:1:500:500:5:1:2:1:700:600:8:1'
-expect_fail lrecv-after-precv "$D/t.prv" "lrecv 700 > precv 600; expected lrecv <= precv"
-
-new short-comm
-add '3:1:1:1:1:500:500:5:1:2:1:700:800:8'
-expect_fail short-communication "$D/t.prv" "the record ends after field 14 (size); expected ':' and more fields"
 
 new empty-body
 header '#Paraver (14/03/2025 at 09:05):1000_ns:2(4,4):1:2(2:1,2:2),1'
@@ -386,35 +319,26 @@ expect_fail error-limit "$D/t.prv" "t.prv: 5 more error(s) not shown (25 in all)
 n=$(grep -c '^weft: error: .*unknown record kind' "$tmp/err")
 result error-limit-shows-20 "$([ "$n" -eq 20 ] || echo "shown $n errors, expected 20")"
 
-# ---- .pcf -----------------------------------------------------------------------------
+# ---- .pcf and .row ------------------------------------------------------------------
 
 new no-pcf
 rm "$D/t.pcf"
 expect_fail missing-pcf "$D/t.prv" "t.pcf: cannot open for reading: No such file or directory"
 
-new type-label
-add '2:1:1:1:1:500:7:1'
-expect_fail type-without-label "$D/t.prv" "t.prv:14: event type 7 (first used here) has no label in $D/t.pcf"
-
-new value-label
-add '2:1:1:1:1:500:60000001:7'
-expect_fail value-without-label "$D/t.prv" "t.prv:14: value 7 of event type 60000001 (first used here) has no label"
-
-new state-label
-add '1:1:1:1:1:200:300:9'
-expect_fail state-without-label "$D/t.prv" "t.prv:14: state 9 (first used here) has no label in $D/t.pcf"
-
-new pcf-int32
-sub t.pcf '2      Solve' '2147483648      Too big'
-expect_fail pcf-value-beyond-int32 "$D/t.prv" "t.pcf:30: value 2147483648 is outside int32"
-
-new pcf-bad-type-line
-sub t.pcf '0    60000010    Bytes written' '0    60000010'
-expect_fail pcf-type-without-label "$D/t.prv" "t.pcf:34: expected '<n> <type> <label>' in an EVENT_TYPE block"
-
-new pcf-bad-color
-sub t.pcf '1    {0,0,255}' '1    {0,0,256}'
-expect_fail pcf-bad-color "$D/t.prv" "t.pcf:21: expected '<state value> {r,g,b}'"
+# Each row: NAME|FILE|LINE|NEW LINE|MESSAGE, the valid trace with a whole
+# line of its .pcf or .row replaced.
+while IFS='|' read -r name file old line msg; do
+	new "$name"
+	sub "$file" "$old" "$line"
+	expect_fail "$name" "$D/t.prv" "$(at_d "$msg")"
+done <<'EOF'
+pcf-value-beyond-int32|t.pcf|2      Solve|2147483648      Too big|t.pcf:30: value 2147483648 is outside int32
+pcf-type-without-label|t.pcf|0    60000010    Bytes written|0    60000010|t.pcf:34: expected '<n> <type> <label>' in an EVENT_TYPE block
+pcf-bad-color|t.pcf|1    {0,0,255}|1    {0,0,256}|t.pcf:21: expected '<state value> {r,g,b}'
+row-cpu-size|t.row|LEVEL CPU SIZE 8|LEVEL CPU SIZE 9|LEVEL CPU SIZE 9: expected SIZE 8
+row-too-few-names|t.row|LEVEL THREAD SIZE 4|LEVEL THREAD SIZE 5|LEVEL THREAD SIZE 5: expected 5 names, found 4 before the end of the file
+row-block-header|t.row|LEVEL NODE SIZE 2|LEVEL  NODE SIZE 2|t.row:11: expected a block header 'LEVEL <NAME> SIZE <n>'
+EOF
 
 new pcf-outside
 printf 'garbage\n' >"$D/x" && cat "$D/t.pcf" >>"$D/x" && mv "$D/x" "$D/t.pcf"
@@ -430,18 +354,6 @@ new row-threads
 sub t.row 'LEVEL THREAD SIZE 4' 'LEVEL THREAD SIZE 3'
 del t.row 'THREAD 1.2.2'
 expect_fail row-thread-size "$D/t.prv" "t.row:22: LEVEL THREAD SIZE 3: expected SIZE 4 (the header of $D/t.prv declares 4 threads)"
-
-new row-cpus
-sub t.row 'LEVEL CPU SIZE 8' 'LEVEL CPU SIZE 9'
-expect_fail row-cpu-size "$D/t.prv" "LEVEL CPU SIZE 9: expected SIZE 8"
-
-new row-short
-sub t.row 'LEVEL THREAD SIZE 4' 'LEVEL THREAD SIZE 5'
-expect_fail row-too-few-names "$D/t.prv" "LEVEL THREAD SIZE 5: expected 5 names, found 4 before the end of the file"
-
-new row-form
-sub t.row 'LEVEL NODE SIZE 2' 'LEVEL  NODE SIZE 2'
-expect_fail row-block-header "$D/t.prv" "t.row:11: expected a block header 'LEVEL <NAME> SIZE <n>'"
 
 # ---- names, usage ------------------------------------------------------------------------
 

@@ -7,6 +7,12 @@
 . "$(dirname "$0")/../lib.sh"
 need WEFT
 
+# count TOP MCV: the number of MCV events in a `weft top` listing (empty
+# when there is none).
+count() {
+	awk -v m="$2" '$1 == m { print $2 }' "$1"
+}
+
 # -- determinism -------------------------------------------------------------
 args="--looms 3 --procs 2 --threads 3 --cpus 4 --events 60000 --seed 5"
 if "$WEFT" synth -o "$tmp/a" $args > "$tmp/a.out" 2>&1 &&
@@ -61,15 +67,15 @@ for mcv in OHx OHC OHp OHr OHc OHw OHe OAs OAr OF[ OF] OB. OM[ OM] OM=; do
 done
 [ -z "$missing" ] && pass "every ovni-model event kind is present" ||
 	fail "event mix" "missing:$missing"
-x=$(awk '$1 == "OHx" {print $2}' "$tmp/top")
-e=$(awk '$1 == "OHe" {print $2}' "$tmp/top")
+x=$(count "$tmp/top" OHx)
+e=$(count "$tmp/top" OHe)
 [ "$x" = 18 ] && [ "$e" = 18 ] && pass "every thread starts once and ends once" ||
 	fail "life cycle" "OHx $x, OHe $e for 18 threads"
-push=$(awk '$1 == "OM[" {print $2}' "$tmp/top")
-pop=$(awk '$1 == "OM]" {print $2}' "$tmp/top")
+push=$(count "$tmp/top" 'OM[')
+pop=$(count "$tmp/top" 'OM]')
 [ "$push" = "$pop" ] && pass "stacked marks are balanced ($push)" || fail "marks" "$push pushes, $pop pops"
-fb=$(awk '$1 == "OF[" {print $2}' "$tmp/top")
-fe=$(awk '$1 == "OF]" {print $2}' "$tmp/top")
+fb=$(count "$tmp/top" 'OF[')
+fe=$(count "$tmp/top" 'OF]')
 [ "$fb" = "$fe" ] && pass "flushes are paired ($fb)" || fail "flushes" "$fb begin, $fe end"
 if "$WEFT" dump "$tmp/a" > "$tmp/dump" 2> "$tmp/err"; then
 	lines=$(wc -l < "$tmp/dump")
@@ -117,59 +123,43 @@ else
 	fail "--models determinism" "$(head -3 "$tmp/err")"
 fi
 "$WEFT" top "$tmp/m1" > "$tmp/mtop" 2> "$tmp/err"
-ms=$(awk '$1 == "MS[" {print $2}' "$tmp/mtop")
-mS=$(awk '$1 == "MS]" {print $2}' "$tmp/mtop")
-mb=$(awk '$1 == "MCb" {print $2}' "$tmp/mtop")
-mB=$(awk '$1 == "MCB" {print $2}' "$tmp/mtop")
+ms=$(count "$tmp/mtop" 'MS[')
+mS=$(count "$tmp/mtop" 'MS]')
+mb=$(count "$tmp/mtop" MCb)
+mB=$(count "$tmp/mtop" MCB)
 if [ -n "$ms" ] && [ "$ms" -gt 0 ] && [ "$ms" = "$mS" ] && [ -n "$mb" ] && [ "$mb" -gt 0 ] && [ "$mb" = "$mB" ]; then
 	pass "--models mpi: MPI_Send $ms and MPI_Barrier $mb calls, paired"
 else
 	fail "--models mpi counts" "MS[ $ms MS] $mS MCb $mb MCB $mB"
 fi
-grep -qF '"mpi": "1.0.0"' "$tmp/m1/loom.node00/proc.100000/thread.100000/stream.json" &&
-	pass "--models mpi: stream.json requires mpi 1.0.0" || fail "require" "mpi missing"
-"$WEFT" emu -l -o "$tmp/mout" "$tmp/m1" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi: weft emu -l accepts it" ||
-	fail "--models mpi emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/t1" --events 20000 --models mpi,tampi > /dev/null 2> "$tmp/err"
 "$WEFT" top "$tmp/t1" > "$tmp/ttop" 2>> "$tmp/err"
-li=$(awk '$1 == "TLi" {print $2}' "$tmp/ttop"); lI=$(awk '$1 == "TLI" {print $2}' "$tmp/ttop")
-ci=$(awk '$1 == "TCi" {print $2}' "$tmp/ttop"); ts=$(awk '$1 == "MS[" {print $2}' "$tmp/ttop")
-lp=$(awk '$1 == "TLp" {print $2}' "$tmp/ttop"); lP=$(awk '$1 == "TLP" {print $2}' "$tmp/ttop")
+li=$(count "$tmp/ttop" TLi); lI=$(count "$tmp/ttop" TLI)
+ci=$(count "$tmp/ttop" TCi); ts=$(count "$tmp/ttop" 'MS[')
+lp=$(count "$tmp/ttop" TLp); lP=$(count "$tmp/ttop" TLP)
 if [ -n "$li" ] && [ "$li" -gt 0 ] && [ "$li" = "$lI" ] && [ "$li" = "$ci" ] &&
 	[ -n "$lp" ] && [ "$lp" -gt 0 ] && [ "$lp" = "$lP" ] && [ "$ts" -ge "$li" ]; then
 	pass "--models mpi,tampi: $li API calls issuing, $lp polls, paired"
 else
 	fail "--models tampi counts" "TLi $li TLI $lI TCi $ci TLp $lp TLP $lP MS[ $ts"
 fi
-grep -qF '"mpi": "1.0.0", "tampi": "1.0.0"' "$tmp/t1/loom.node01/proc.201000/thread.201001/stream.json" &&
-	pass "--models mpi,tampi: stream.json requires both" || fail "require tampi" "missing"
-"$WEFT" emu -l -o "$tmp/tout" "$tmp/t1" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models mpi,tampi: weft emu -l accepts it" ||
-	fail "--models tampi emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/k1" --events 20000 --models kernel,mpi,tampi > /dev/null 2> "$tmp/err"
 "$WEFT" top "$tmp/k1" > "$tmp/ktop" 2>> "$tmp/err"
-ko=$(awk '$1 == "KCO" {print $2}' "$tmp/ktop"); ki=$(awk '$1 == "KCI" {print $2}' "$tmp/ktop")
-km=$(awk '$1 == "MCb" {print $2}' "$tmp/ktop"); kt=$(awk '$1 == "TLp" {print $2}' "$tmp/ktop")
+ko=$(count "$tmp/ktop" KCO); ki=$(count "$tmp/ktop" KCI)
+km=$(count "$tmp/ktop" MCb); kt=$(count "$tmp/ktop" TLp)
 if [ -n "$ko" ] && [ "$ko" -gt 0 ] && [ "$ko" = "$ki" ] && [ "${km:-0}" -gt 0 ] && [ "${kt:-0}" -gt 0 ]; then
 	pass "--models kernel,mpi,tampi: $ko context switches paired, mpi and tampi too"
 else
 	fail "--models kernel counts" "KCO $ko KCI $ki MCb $km TLp $kt"
 fi
-"$WEFT" emu -l -o "$tmp/kout" "$tmp/k1" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models kernel,mpi,tampi: weft emu -l accepts it" ||
-	fail "--models kernel emu" "exit $rc: $(head -3 "$tmp/err")"
 "$WEFT" synth -o "$tmp/v1" --events 20000 --models nosv,mpi,tampi > /dev/null 2> "$tmp/err" &&
 	"$WEFT" synth -o "$tmp/v2" --events 20000 --models tampi,nosv,mpi > /dev/null 2>> "$tmp/err"
 diff -r "$tmp/v1" "$tmp/v2" > /dev/null 2>&1 && pass "--models nosv,mpi,tampi: same bytes in any order" ||
 	fail "--models nosv determinism" "$(head -3 "$tmp/err")"
 "$WEFT" top "$tmp/v1" > "$tmp/vtop" 2>> "$tmp/err"
-vc=$(awk '$1 == "VTc" {print $2}' "$tmp/vtop"); vx=$(awk '$1 == "VTx" {print $2}' "$tmp/vtop")
-ve=$(awk '$1 == "VTe" {print $2}' "$tmp/vtop"); vp=$(awk '$1 == "VTp" {print $2}' "$tmp/vtop")
-vr=$(awk '$1 == "VTr" {print $2}' "$tmp/vtop"); vy=$(awk '$1 == "VYc" {print $2}' "$tmp/vtop")
+vc=$(count "$tmp/vtop" VTc); vx=$(count "$tmp/vtop" VTx)
+ve=$(count "$tmp/vtop" VTe); vp=$(count "$tmp/vtop" VTp)
+vr=$(count "$tmp/vtop" VTr); vy=$(count "$tmp/vtop" VYc)
 if [ -n "$vc" ] && [ "$vc" -gt 0 ] && [ "$vc" = "$vx" ] && [ "$vc" = "$ve" ] &&
 	[ "${vp:-0}" -gt 0 ] && [ "$vp" = "$vr" ] && [ "$vy" = 8 ]; then
 	pass "--models nosv: 8 task types, $vc tasks created, run, ended; $vp paused for a nested task"
@@ -182,19 +172,36 @@ fi
 nsub=$(awk '$1 ~ /^V(Ar|AR|As|AS|U\[|U\]|S\[|S@|S\])$/ { n[$1] = $2 } END { printf "%s %s %s %s %s %s %s %s %s", n["VAr"], n["VAR"], n["VAs"], n["VAS"], n["VU["], n["VU]"], n["VS["], n["VS@"], n["VS]"] }' "$tmp/vtop")
 o=$((vc - vp))
 expect "--models nosv: API, submit and scheduler subsystems around each task" "$nsub" "$o $o $o $o $o $o $o $o $o"
-vm=$(awk '$1 == "VMa" {print $2}' "$tmp/vtop"); vmm=$(awk '$1 == "VMA" {print $2}' "$tmp/vtop")
+vm=$(count "$tmp/vtop" VMa); vmm=$(count "$tmp/vtop" VMA)
 [ "${vm:-0}" -gt 0 ] && [ "$vm" = "$vmm" ] && pass "--models nosv: $vm memory allocations in task bodies" ||
 	fail "--models nosv: memory allocations" "VMa $vm VMA $vmm"
-grep -qF '"can_breakdown": true' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
-	pass "--models nosv: stream.json allows the nOS-V breakdown" || fail "nosv.can_breakdown" "missing"
 "$WEFT" emu -q -b -o "$tmp/vbout" "$tmp/v1" > /dev/null 2> "$tmp/err" && "$WEFT" check -q "$tmp/vbout/nosv-breakdown.prv" 2>> "$tmp/err" &&
 	pass "--models nosv: weft emu -b writes a nosv-breakdown.prv weft check accepts" || fail "--models nosv -b" "$(head -3 "$tmp/err")"
-grep -qF '"nosv": "2.7.0"' "$tmp/v1/loom.node00/proc.101000/thread.101001/stream.json" &&
-	pass "--models nosv: stream.json requires nosv 2.7.0" || fail "require nosv" "missing"
-"$WEFT" emu -l -o "$tmp/vout" "$tmp/v1" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc -eq 0 ] && ! grep -qi error "$tmp/err" && pass "--models nosv,mpi,tampi: weft emu -l exits 0, no errors" ||
-	fail "--models nosv emu" "exit $rc: $(head -3 "$tmp/err")"
+# Each row: TRACE|STREAM|TEXT|NAME, a stream.json of a trace above that
+# must hold TEXT (what the stream requires).
+while IFS='|' read -r trace stream text name; do
+	f=$tmp/$trace/$stream/stream.json
+	result "$name" "$(grep -qF "$text" "$f" || echo "no '$text' in $f")"
+done <<'EOF'
+m1|loom.node00/proc.100000/thread.100000|"mpi": "1.0.0"|--models mpi: stream.json requires mpi 1.0.0
+t1|loom.node01/proc.201000/thread.201001|"mpi": "1.0.0", "tampi": "1.0.0"|--models mpi,tampi: stream.json requires both
+v1|loom.node00/proc.101000/thread.101001|"can_breakdown": true|--models nosv: stream.json allows the nOS-V breakdown
+v1|loom.node00/proc.101000/thread.101001|"nosv": "2.7.0"|--models nosv: stream.json requires nosv 2.7.0
+EOF
+
+# Each row: TRACE|NAME, a trace above that `weft emu -l` must read with
+# exit 0 and no error.
+while IFS='|' read -r trace name; do
+	"$WEFT" emu -l -o "$tmp/$trace.emu" "$tmp/$trace" </dev/null >/dev/null 2>"$tmp/err"
+	rc=$?
+	result "$name" "$([ $rc -eq 0 ] && ! grep -qi error "$tmp/err" || echo "exit $rc: $(head -3 "$tmp/err")")"
+done <<'EOF'
+m1|--models mpi: weft emu -l accepts it
+t1|--models mpi,tampi: weft emu -l accepts it
+k1|--models kernel,mpi,tampi: weft emu -l accepts it
+v1|--models nosv,mpi,tampi: weft emu -l exits 0, no errors
+EOF
+
 "$WEFT" synth -o "$tmp/mu" --models mpi,bogus > /dev/null 2> "$tmp/err"
 rc=$?
 expect "--models: unknown model is a usage error" "$rc $(head -1 "$tmp/err")" \

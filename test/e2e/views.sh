@@ -63,19 +63,19 @@ maxtid=$(awk -F: '$1 == 2 { for (i = 7; i < NF; i += 2) if ($i == 2 && $(i + 1) 
 expect "ovni thread-tid maximum = greatest TID written" \
 	"$(sed -n 's/^window_maximum_y //p' "$tmp/ovni/cfg/ovni/thread-tid.cfg")" "$maxtid.000000000000"
 
-emu picl "$here/picl/fft.trf"
-expect "PICL views (msg only, no ovni view)" "$(views "$tmp/picl")" \
-	"msg/thread-bytes-received msg/thread-bytes-sent msg/thread-msg-size msg/thread-state-comms "
-emu andfork "$here/visandor/and-ciao.vao"
-expect "and-fork views" "$(views "$tmp/andfork")" \
-	"andfork/cpu-agent andfork/cpu-node andfork/thread-activity andfork/thread-depth andfork/thread-node andfork/thread-state "
-emu orbranch "$here/visandor/or-suspend.vao"
-expect "or-branch views" "$(views "$tmp/orbranch")" \
-	"orbranch/cpu-agent orbranch/cpu-node orbranch/thread-node orbranch/thread-open orbranch/thread-outcomes orbranch/thread-state "
 "$WEFT" synth --format charisma -o "$tmp/charisma.dat" >/dev/null
-emu charisma "$tmp/charisma.dat"
-expect "CHARISMA views (fileio only)" "$(views "$tmp/charisma")" \
-	"fileio/cpu-clients fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files "
+# Each row: NAME|INPUT|TEST|VIEWS, a legacy log (@H@: this folder, @T@: the
+# temporary one) whose output must get exactly VIEWS.
+while IFS='|' read -r name input test list; do
+	input=$(printf '%s\n' "$input" | sed "s|@H@|$here|; s|@T@|$tmp|")
+	emu "$name" "$input" </dev/null
+	expect "$test" "$(views "$tmp/$name")" "$list "
+done <<'EOF'
+picl|@H@/picl/fft.trf|PICL views (msg only, no ovni view)|msg/thread-bytes-received msg/thread-bytes-sent msg/thread-msg-size msg/thread-state-comms
+andfork|@H@/visandor/and-ciao.vao|and-fork views|andfork/cpu-agent andfork/cpu-node andfork/thread-activity andfork/thread-depth andfork/thread-node andfork/thread-state
+orbranch|@H@/visandor/or-suspend.vao|or-branch views|orbranch/cpu-agent orbranch/cpu-node orbranch/thread-node orbranch/thread-open orbranch/thread-outcomes orbranch/thread-state
+charisma|@T@/charisma.dat|CHARISMA views (fileio only)|fileio/cpu-clients fileio/thread-bytes-read fileio/thread-bytes-written fileio/thread-io-size-histogram fileio/thread-io-state fileio/thread-open-files
+EOF
 
 # ---- the runtime models: their views, and with -b their breakdown view ------
 fix=$top/test/fixtures/ovniemu
@@ -142,23 +142,23 @@ else
 	expect "check --views: ovni views on a PICL output (exit, message)" \
 		"$st:$(grep -c 'thread-flushing.cfg: event type 7 is never written in .*thread.prv (Paraver: "None of the events' "$tmp/err")" "1:1"
 fi
-sed 's/^window_maximum_y .*/window_maximum_y 31.000000000000/' "$tmp/picl/cfg/msg/thread-state-comms.cfg" \
-	>"$tmp/low.cfg" && mv "$tmp/low.cfg" "$tmp/picl/cfg/msg/thread-state-comms.cfg"
-"$WEFT" check --views "$tmp/picl" >/dev/null 2>"$tmp/err"
-expect "check --views: maximum below the states written" "$?:$(grep -c 'thread-state-comms.cfg: values up to 32 are written, above window_maximum_y 31' "$tmp/err")" "1:1"
-sed 's/^window_maximum_y .*/window_maximum_y 100.000000000000/' "$tmp/nanos6-b/cfg/nanos6/breakdown-runtime.cfg" \
-	>"$tmp/low.cfg" && mv "$tmp/low.cfg" "$tmp/nanos6-b/cfg/nanos6/breakdown-runtime.cfg"
-"$WEFT" check --views "$tmp/nanos6-b" >/dev/null 2>"$tmp/err"
-expect "check --views: breakdown view, maximum below its trace's values" \
-	"$?:$(grep -c "breakdown-runtime.cfg: values up to $bmax are written, above window_maximum_y 100\$" "$tmp/err")" "1:1"
+# Each row: OUTPUT|VIEW|SED SCRIPT|TEST|MESSAGE, a view of an output above
+# edited so that it no longer fits: weft check --views must exit 1 with
+# MESSAGE (a grep pattern; @M@: the breakdown trace's greatest value).
+while IFS='|' read -r out view script test msg; do
+	f=$tmp/$out/cfg/$view
+	sed "$script" "$f" >"$tmp/edited.cfg" && mv "$tmp/edited.cfg" "$f"
+	"$WEFT" check --views "$tmp/$out" </dev/null >/dev/null 2>"$tmp/err"
+	expect "$test" "$?:$(grep -c "$(printf '%s\n' "$msg" | sed "s|@M@|$bmax|")" "$tmp/err")" "1:1"
+done <<'EOF'
+picl|msg/thread-state-comms.cfg|s/^window_maximum_y .*/window_maximum_y 31.000000000000/|check --views: maximum below the states written|thread-state-comms.cfg: values up to 32 are written, above window_maximum_y 31
+nanos6-b|nanos6/breakdown-runtime.cfg|s/^window_maximum_y .*/window_maximum_y 100.000000000000/|check --views: breakdown view, maximum below its trace's values|breakdown-runtime.cfg: values up to @M@ are written, above window_maximum_y 100$
+andfork|andfork/thread-state.cfg|s/^window_color_mode .*/window_color_mode window_in_null_gradient_mode/|check --views: states in a gradient|thread-state.cfg: a view of states expected window_in_code_mode
+EOF
 cp "$repo/cfg/nanos6/breakdown-runtime.cfg" "$tmp/nanos6/cfg/nanos6/"
 "$WEFT" check --views "$tmp/nanos6" >/dev/null 2>"$tmp/err"
 expect "check --views: breakdown view without its trace" \
 	"$?:$(grep -c "breakdown-runtime.cfg: is for .*/nanos6/nanos6-breakdown.prv and .pcf, which are not there (weft emu -b writes them)" "$tmp/err")" "1:1"
-sed 's/^window_color_mode .*/window_color_mode window_in_null_gradient_mode/' "$tmp/andfork/cfg/andfork/thread-state.cfg" \
-	>"$tmp/g.cfg" && mv "$tmp/g.cfg" "$tmp/andfork/cfg/andfork/thread-state.cfg"
-"$WEFT" check --views "$tmp/andfork" >/dev/null 2>"$tmp/err"
-expect "check --views: states in a gradient" "$?:$(grep -c 'thread-state.cfg: a view of states expected window_in_code_mode' "$tmp/err")" "1:1"
 "$WEFT" check --views "$tmp/nothing" >/dev/null 2>"$tmp/err"
 expect "check --views: no such directory" "$?:$(grep -c "nothing/cfg: cannot open the views folder" "$tmp/err")" "1:1"
 

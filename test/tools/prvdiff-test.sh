@@ -34,7 +34,7 @@ ERR=$tmp/err
 # ---- helpers -----------------------------------------------------------------
 
 run() { # ARGS...: runs prvdiff, sets rc; stdout in $OUT, stderr in $ERR
-	"$PRVDIFF" "$@" >"$OUT" 2>"$ERR"
+	"$PRVDIFF" "$@" </dev/null >"$OUT" 2>"$ERR"
 	rc=$?
 }
 
@@ -87,6 +87,12 @@ expect_error() { # NAME TEXT ARGS...
 		why="stderr lacks '$text': $(first_err)"
 	fi
 	result "$name" "$why"
+}
+
+# at TEXT: TEXT with @B@ (the base trace) and @T@ (the temporary folder)
+# replaced, for rows of the tables below.
+at() {
+	printf '%s\n' "$1" | sed "s|@B@|${B:-}|g; s|@T@|$tmp|g"
 }
 
 # mk NAME HDR ROW...: writes $tmp/NAME.prv (header "...:1000_ns:HDR", body from
@@ -400,29 +406,24 @@ expect_diff "value changed in a type kept by --types" \
 	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 5' \
 	--types=6,4 "$B" "$tmp/changed.prv"
 
-variant later 's/^2:0:1:1:2:20:4:3$/2:0:1:1:2:21:4:3/'
-expect_diff "time shifted by 1 ns later" \
-	'row TH 1.2 type 4: first difference at time 20: A has 3, B has 1' "$B" "$tmp/later.prv"
-variant earlier 's/^2:0:1:1:2:5:4:1$/2:0:1:1:2:4:4:1/'
-expect_diff "time shifted by 1 ns earlier" \
-	'row TH 1.2 type 4: first difference at time 4: A has 0, B has 1' "$B" "$tmp/earlier.prv"
-
-variant lastwins '/^2:0:1:1:1:10:4:2$/{p;s/:2$/:1/;}'
-expect_diff "last value at an equal time differs" \
-	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$tmp/lastwins.prv"
-variant pairs 's/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:2:4:1/'
-expect_diff "last pair of a line wins" \
-	'row TH 1.1 type 4: first difference at time 10: A has 2, B has 1' "$B" "$tmp/pairs.prv"
+# Each row: FILE|SED SCRIPT|NAME|LINE, a variant of base (A) that prvdiff
+# must report with LINE.
+while IFS='|' read -r vname script name line; do
+	variant "$vname" "$script"
+	expect_diff "$name" "$line" "$B" "$tmp/$vname.prv"
+done <<'EOF'
+later|s/^2:0:1:1:2:20:4:3$/2:0:1:1:2:21:4:3/|time shifted by 1 ns later|row TH 1.2 type 4: first difference at time 20: A has 3, B has 1
+earlier|s/^2:0:1:1:2:5:4:1$/2:0:1:1:2:4:4:1/|time shifted by 1 ns earlier|row TH 1.2 type 4: first difference at time 4: A has 0, B has 1
+lastwins|/^2:0:1:1:1:10:4:2$/{p;s/:2$/:1/;}|last value at an equal time differs|row TH 1.1 type 4: first difference at time 10: A has 2, B has 1
+pairs|s/^2:0:1:1:1:10:4:2$/2:0:1:1:1:10:4:2:4:1/|last pair of a line wins|row TH 1.1 type 4: first difference at time 10: A has 2, B has 1
+noreset|/^2:0:1:1:1:30:4:0$/d|the final reset to 0 missing|row TH 1.1 type 4: first difference at time 30: A has 0, B has 2
+EOF
 
 variant newtype 's/^2:0:1:1:2:20:4:3$/2:0:1:1:2:20:4:3:8:5/'
 expect_diff "a type only in B" \
 	'row TH 1.2 type 8: first difference at time 20: A has 0, B has 5' "$B" "$tmp/newtype.prv"
 expect_diff "a type only in A" \
 	'row TH 1.2 type 8: first difference at time 20: A has 5, B has 0' "$tmp/newtype.prv" "$B"
-
-variant noreset '/^2:0:1:1:1:30:4:0$/d'
-expect_diff "the final reset to 0 missing" \
-	'row TH 1.1 type 4: first difference at time 30: A has 0, B has 2' "$B" "$tmp/noreset.prv"
 
 variant state 's/^1:0:1:1:1:10:25:3$/1:0:1:1:1:10:26:3/'
 expect_diff "a state interval differs (--states)" \
@@ -527,64 +528,65 @@ expect_diff "same records, other task layout: rows differ" \
 run --help
 result "--help exits 0" "$( [ "$rc" -eq 0 ] && grep -q '^Usage: prvdiff' "$OUT" && grep -q 'ommunication records' "$OUT" || echo "exit $rc")"
 
-expect_error "no arguments" "expected two traces" 
-expect_error "one argument" "expected two traces" "$B"
-expect_error "three arguments" "too many arguments" "$B" "$B" "$B"
-expect_error "unknown option" "unknown option '--bogus'" --bogus "$B" "$B"
-expect_error "--types without a value" "--types needs a value" --types
-expect_error "--types empty range" "empty range 5-3" --types 5-3 "$B" "$B"
-expect_error "--types not a number" "expected a type number" --types x "$B" "$B"
-expect_error "--types empty element" "expected a type number" --types 1,,2 "$B" "$B"
-expect_error "--types too large" "expected a type number" --types 4294967296 "$B" "$B"
-expect_error "--rows bad mode" "expected 'name' or 'ovni'" --rows foo "$B" "$B"
-expect_error "--max negative" "--max '-1'" --max -1 "$B" "$B"
-expect_error "--state-type without --states" "--state-type needs --states" \
-	--state-type 4 "$B" "$B"
-expect_error "--state-type not a number" "--state-type 'x': expected an event type" \
-	--states --state-type x "$B" "$B"
-expect_error "missing file" "cannot open $tmp/nothere.prv" "$B" "$tmp/nothere.prv"
-expect_error "not a .prv name" "must end in .prv or .prv.gz" "$B" "$tmp/base.row"
+# Each row: NAME|MESSAGE|ARGUMENTS (words; @B@ and @T@ as in at()).
+while IFS='|' read -r name text args; do
+	set -f
+	# shellcheck disable=SC2086 # the words of the row
+	set -- $args
+	set +f
+	n=$#
+	for a in "$@"; do
+		set -- "$@" "$(at "$a")"
+	done
+	shift "$n"
+	expect_error "$name" "$(at "$text")" "$@"
+done <<'EOF'
+no arguments|expected two traces|
+one argument|expected two traces|@B@
+three arguments|too many arguments|@B@ @B@ @B@
+unknown option|unknown option '--bogus'|--bogus @B@ @B@
+--types without a value|--types needs a value|--types
+--types empty range|empty range 5-3|--types 5-3 @B@ @B@
+--types not a number|expected a type number|--types x @B@ @B@
+--types empty element|expected a type number|--types 1,,2 @B@ @B@
+--types too large|expected a type number|--types 4294967296 @B@ @B@
+--rows bad mode|expected 'name' or 'ovni'|--rows foo @B@ @B@
+--max negative|--max '-1'|--max -1 @B@ @B@
+--state-type without --states|--state-type needs --states|--state-type 4 @B@ @B@
+--state-type not a number|--state-type 'x': expected an event type|--states --state-type x @B@ @B@
+missing file|cannot open @T@/nothere.prv|@B@ @T@/nothere.prv
+not a .prv name|must end in .prv or .prv.gz|@B@ @T@/base.row
+EOF
 
 cp "$B" "$tmp/norow.prv"
 expect_error "missing .row file" "norow.row (the .row file of B)" "$B" "$tmp/norow.prv"
 
-bad() { # NAME TEXT HDR ROWS-COUNT BODY-LINE...
-	bname=$1
-	btext=$2
-	bhdr=$3
-	brows=$4
-	shift 4
+# Each row: NAME|MESSAGE|HEADER|ROWS|BODY (lines joined by ';'), a trace B
+# that prvdiff must refuse with MESSAGE.
+while IFS='|' read -r name text hdr rows body; do
 	# shellcheck disable=SC2046 # one row name (T1, T2, ...) per word
-	printf '%s\n' "$@" | mk bad "$bhdr" $(seq 1 "$brows" | sed 's/^/T/')
-	expect_error "$bname" "$btext" "$B" "$tmp/bad.prv"
-}
-
-bad "body record kind" "bad.prv:2: unknown record kind 'x'" '0:1:1(2:1)' 2 x
+	printf '%s\n' "$body" | tr ';' '\n' | mk bad "$hdr" $(seq 1 "$rows" | sed 's/^/T/')
+	expect_error "$name" "$text" "$B" "$tmp/bad.prv"
+done <<'EOF'
+body record kind|bad.prv:2: unknown record kind 'x'|0:1:1(2:1)|2|x
+zero threads in a task|a task's thread count is 0|0:1:1(0:1)|1|2:0:1:1:1:0:4:1
+missing communicator line|declares 2 communicator lines|0:1:1(2:1),2|2|c:1:1:1:1
+malformed event record|bad.prv:3: malformed event record: expected the value|0:1:1(2:1)|2|2:0:1:1:1:0:4:1;2:0:1:1:1:1:4:
+malformed value|bad.prv:2: malformed event record: expected ':' or the end of the line|0:1:1(2:1)|2|2:0:1:1:1:0:4:1x
+space in a record|bad.prv:2: malformed event record|0:1:1(2:1)|2|2:0:1:1:1:0: 4:1
+malformed state record|bad.prv:2: malformed state record|0:1:1(2:1)|2|1:0:1:1:1:0:4
+state ends before it begins|bad.prv:2: state record ends (3) before it begins (4)|0:1:1(2:1)|2|1:0:1:1:1:4:3:1
+unknown record kind|bad.prv:3: unknown record kind 'x'|0:1:1(2:1)|2|2:0:1:1:1:0:4:1;x:0
+thread out of range|bad.prv:2: event record of thread 1.1.3, but task 1.1 has 2 threads|0:1:1(2:1)|2|2:0:1:1:3:0:4:1
+application out of range|event record of application 2|0:1:1(2:1)|2|2:0:2:1:1:0:4:1
+CPU without resources|bad.prv:2: event record on CPU 1, but the header declares 0 CPUs|0:1:1(2:1)|2|2:1:1:1:1:0:4:1
+CPU of another node|on CPU 3 of node 2, but its task runs on node 1|2(2,2):1:1(2:1)|2|2:3:1:1:1:0:4:1
+records of a thread out of time order|bad.prv:3: record at time 4 of row 2|0:1:1(2:1)|2|2:0:1:1:2:5:4:1;2:0:1:1:2:4:4:2
+EOF
 printf 'Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1)\n' >"$tmp/bad.prv"
 expect_error "bad header" "bad.prv:1: not a Paraver trace" "$B" "$tmp/bad.prv"
 printf '#Paraver (01/01/25 at 00:00):1000_ns:0:1:1(2:1\n' >"$tmp/bad.prv"
 expect_error "unterminated header" "bad.prv:1: bad Paraver header: expected ')'" "$B" "$tmp/bad.prv"
-bad "zero threads in a task" "a task's thread count is 0" '0:1:1(0:1)' 1 '2:0:1:1:1:0:4:1'
-bad "missing communicator line" "declares 2 communicator lines" '0:1:1(2:1),2' 2 'c:1:1:1:1'
-bad "malformed event record" "bad.prv:3: malformed event record: expected the value" \
-	'0:1:1(2:1)' 2 '2:0:1:1:1:0:4:1' '2:0:1:1:1:1:4:'
-bad "malformed value" "bad.prv:2: malformed event record: expected ':' or the end of the line" \
-	'0:1:1(2:1)' 2 '2:0:1:1:1:0:4:1x'
-bad "space in a record" "bad.prv:2: malformed event record" '0:1:1(2:1)' 2 '2:0:1:1:1:0: 4:1'
-bad "malformed state record" "bad.prv:2: malformed state record" '0:1:1(2:1)' 2 '1:0:1:1:1:0:4'
-bad "state ends before it begins" "bad.prv:2: state record ends (3) before it begins (4)" \
-	'0:1:1(2:1)' 2 '1:0:1:1:1:4:3:1'
-bad "unknown record kind" "bad.prv:3: unknown record kind 'x'" '0:1:1(2:1)' 2 \
-	'2:0:1:1:1:0:4:1' 'x:0'
-bad "thread out of range" "bad.prv:2: event record of thread 1.1.3, but task 1.1 has 2 threads" \
-	'0:1:1(2:1)' 2 '2:0:1:1:3:0:4:1'
-bad "application out of range" "event record of application 2" '0:1:1(2:1)' 2 '2:0:2:1:1:0:4:1'
-bad "CPU without resources" "bad.prv:2: event record on CPU 1, but the header declares 0 CPUs" \
-	'0:1:1(2:1)' 2 '2:1:1:1:1:0:4:1'
-bad "CPU of another node" "on CPU 3 of node 2, but its task runs on node 1" \
-	'2(2,2):1:1(2:1)' 2 '2:3:1:1:1:0:4:1'
-bad "records of a thread out of time order" "bad.prv:3: record at time 4 of row 2" \
-	'0:1:1(2:1)' 2 '2:0:1:1:2:5:4:1' '2:0:1:1:2:4:4:2'
 printf '%s\n' '1:0:1:1:1:0:10:1' '1:0:1:1:1:9:12:2' '2:0:1:1:2:0:4:1' | mk bad '0:1:1(2:1)' 'TH 1.1' 'TH 1.2'
 expect_error "overlapping states (--states)" "bad.prv:3: state [9, 12) of row 1" \
 	--states "$B" "$tmp/bad.prv"

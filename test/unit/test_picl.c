@@ -1,4 +1,4 @@
-/* Unit tests of the PICL importer's fast path (src/import/picl_fast.c):
+/* Unit tests of the PICL importer's fast path (src/import/picl/picl_fast.c):
  * every line it takes gives the record picl_new_line gives, the lines it
  * leaves are the ones it must leave, and no read passes the end of a log
  * (guarded copies end right before an unreadable page). */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "import/import.h"
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 #include "suites.h"
 #include "testutil.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 /* ---- new format ----------------------------------------------------------- */
 
@@ -120,103 +120,133 @@ static struct orec *kept_record(struct picl *p, unsigned line, int kind, int64_t
 	return o;
 }
 
-int picl_new_line(struct picl *p, unsigned line)
+/* One new-format line's fixed fields and the shape of its data. */
+struct nline {
+	int64_t rt, et, t, proc, process, nd;
+	int per;   /* tokens a data field takes */
+	int chars; /* the data is character data */
+	int first; /* the token its data starts at */
+};
+
+/* The six fixed fields: record type, event type, timestamp, processor,
+ * process, number of data fields. */
+static int read_fixed(struct picl *p, unsigned line, struct nline *l)
 {
-	int64_t rt, et, proc, process, nd;
-	int64_t t;
 	if (p->ntk < 6) {
 		return weft_fail(p->err, WEFT_EINPUT,
 				 "%s:%u: record of %d fields: expected at least 6 (record type, event type, "
 				 "timestamp, processor, process, number of data fields)",
 				 p->path, line, p->ntk);
 	}
-	if (picl_tok_int(&p->tk[0], INT32_MIN, INT32_MAX, &rt))
+	if (picl_tok_int(&p->tk[0], INT32_MIN, INT32_MAX, &l->rt))
 		return FIELD_ERR(line, 0, "record type", "an integer");
-	if (picl_tok_int(&p->tk[1], INT32_MIN, INT32_MAX, &et))
+	if (picl_tok_int(&p->tk[1], INT32_MIN, INT32_MAX, &l->et))
 		return FIELD_ERR(line, 1, "event type", "an integer");
-	if (picl_tok_seconds(&p->tk[2], &t))
+	if (picl_tok_seconds(&p->tk[2], &l->t))
 		return FIELD_ERR(line, 2, "timestamp", "decimal seconds");
 	int td = picl_tok_decimals(&p->tk[2]);
 	if (td > p->ts_digits)
 		p->ts_digits = td;
-	if (picl_tok_int(&p->tk[3], INT32_MIN, INT32_MAX, &proc))
+	if (picl_tok_int(&p->tk[3], INT32_MIN, INT32_MAX, &l->proc))
 		return FIELD_ERR(line, 3, "processor id", "an integer");
-	if (picl_tok_int(&p->tk[4], INT32_MIN, INT32_MAX, &process))
+	if (picl_tok_int(&p->tk[4], INT32_MIN, INT32_MAX, &l->process))
 		return FIELD_ERR(line, 4, "process id", "an integer");
-	if (picl_tok_int(&p->tk[5], 0, 1000000, &nd))
+	if (picl_tok_int(&p->tk[5], 0, 1000000, &l->nd))
 		return FIELD_ERR(line, 5, "number of data fields", "an integer >= 0");
-	int per = 1, chars = 0, first = 6;
-	int32_t pr = 0;
-	if (nd > 0) {
-		if (p->ntk < 7)
-			return weft_fail(p->err, WEFT_EINPUT,
-					 "%s:%u: field 7 (data descriptor): expected a code or a quoted control "
-					 "string for %lld data fields, found the end of the line",
-					 p->path, line, (long long) nd);
-		const struct tok *d = &p->tk[6];
-		const char *cs = NULL;
-		size_t cn = 0;
-		int64_t code;
-		if (d->p[0] == '"') {
-			cs = d->p + 1, cn = d->n - 2;
-		} else if (picl_tok_int(d, INT32_MIN, INT32_MAX, &code)) {
-			return FIELD_ERR(line, 6, "data descriptor", "an integer code or a quoted control string");
-		} else if (!picl_alias_find(p, code, et, proc, process, &cs, &cn)) {
-			if (code == 0 || code == 1)
-				chars = 1;
-			else if (code < 0 || code > 5) {
-				picl_warn(p, line, "unknown data descriptor code: data kept as raw tokens", NULL);
-				chars = 1;
-			}
-		}
-		if (cs) {
-			int k = ctrl_tokens(cs, cn);
-			if (k < 0)
-				return FIELD_ERR(line, 6, "data descriptor", "a control string with conversions");
-			if (k == 0)
-				chars = 1;
-			else
-				per = k;
-		}
-		first = 7;
-		if (rt == -6) {
-			/* descriptor: an integer code and a quoted control string */
-			int64_t c;
-			if (p->ntk != 9 || picl_tok_int(&p->tk[7], INT32_MIN, INT32_MAX, &c) || p->tk[8].p[0] != '"')
-				return weft_fail(p->err, WEFT_EINPUT,
-						 "%s:%u: descriptor record: expected a code and a quoted control "
-						 "string as data",
-						 p->path, line);
-			picl_alias_add(p, c, p->tk[8].p + 1, p->tk[8].n - 2, et, proc, process);
-			return 0;
-		}
-		if (!chars && p->ntk - first != nd * per)
-			return weft_fail(p->err, WEFT_EINPUT,
-					 "%s:%u: data: expected %lld tokens (%lld fields of %d), found %d", p->path,
-					 line, (long long) (nd * per), (long long) nd, per, p->ntk - first);
-		if (chars && p->ntk == first)
-			return weft_fail(p->err, WEFT_EINPUT, "%s:%u: data: expected character data, found "
-					 "the end of the line", p->path, line);
-	} else if (p->ntk != 6) {
+	l->per = 1, l->chars = 0, l->first = 6;
+	return 0;
+}
+
+/* The data descriptor of a line with data fields (its code, alias or
+ * control string) and the data's token count. Returns 0, 1 when the line
+ * was a descriptor record (-6, taken whole), or -1 with the error. */
+static int read_data(struct picl *p, unsigned line, struct nline *l)
+{
+	if (p->ntk < 7)
 		return weft_fail(p->err, WEFT_EINPUT,
-				 "%s:%u: field 7: expected the end of the line (0 data fields), found '%.*s'",
-				 p->path, line, (int) (p->tk[6].n > 40 ? 40 : p->tk[6].n), p->tk[6].p);
+				 "%s:%u: field 7 (data descriptor): expected a code or a quoted control "
+				 "string for %lld data fields, found the end of the line",
+				 p->path, line, (long long) l->nd);
+	const struct tok *d = &p->tk[6];
+	const char *cs = NULL;
+	size_t cn = 0;
+	int64_t code;
+	if (d->p[0] == '"') {
+		cs = d->p + 1, cn = d->n - 2;
+	} else if (picl_tok_int(d, INT32_MIN, INT32_MAX, &code)) {
+		return FIELD_ERR(line, 6, "data descriptor", "an integer code or a quoted control string");
+	} else if (!picl_alias_find(p, code, l->et, l->proc, l->process, &cs, &cn)) {
+		if (code == 0 || code == 1)
+			l->chars = 1;
+		else if (code < 0 || code > 5) {
+			picl_warn(p, line, "unknown data descriptor code: data kept as raw tokens", NULL);
+			l->chars = 1;
+		}
 	}
+	if (cs) {
+		int k = ctrl_tokens(cs, cn);
+		if (k < 0)
+			return FIELD_ERR(line, 6, "data descriptor", "a control string with conversions");
+		if (k == 0)
+			l->chars = 1;
+		else
+			l->per = k;
+	}
+	l->first = 7;
+	if (l->rt == -6) {
+		/* descriptor: an integer code and a quoted control string */
+		int64_t c;
+		if (p->ntk != 9 || picl_tok_int(&p->tk[7], INT32_MIN, INT32_MAX, &c) || p->tk[8].p[0] != '"')
+			return weft_fail(p->err, WEFT_EINPUT,
+					 "%s:%u: descriptor record: expected a code and a quoted control "
+					 "string as data",
+					 p->path, line);
+		picl_alias_add(p, c, p->tk[8].p + 1, p->tk[8].n - 2, l->et, l->proc, l->process);
+		return 1;
+	}
+	if (!l->chars && p->ntk - l->first != l->nd * l->per)
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: data: expected %lld tokens (%lld fields of %d), found %d", p->path,
+				 line, (long long) (l->nd * l->per), (long long) l->nd, l->per, p->ntk - l->first);
+	if (l->chars && p->ntk == l->first)
+		return weft_fail(p->err, WEFT_EINPUT, "%s:%u: data: expected character data, found "
+				 "the end of the line", p->path, line);
+	return 0;
+}
+
+/* The data as one text: from token `first` to the end of the line, its
+ * quotes dropped. */
+static void quoted_data(const struct picl *p, int first, const char **ps, size_t *pn)
+{
+	const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
+	if (*s == '"' && e > s + 1 && e[-1] == '"')
+		s++, e--;
+	*ps = s;
+	*pn = (size_t) (e - s);
+}
+
+/* The system records weft keeps beside the timeline or reads for itself
+ * (-5 labels, -7 text, statistics, subsets) and those it skips. Returns 1
+ * when the line is an event record (not taken here), else 0 or -1. */
+static int system_line(struct picl *p, unsigned line, const struct nline *l)
+{
+	int64_t rt = l->rt, nd = l->nd;
+	int chars = l->chars, first = l->first;
+	const char *s;
+	size_t n;
 	if (rt == -5) {
-		if (nd > 0 && et >= 0) {
-			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
-			if (*s == '"' && e > s + 1 && e[-1] == '"')
-				s++, e--;
-			picl_add_label(p, et + 1, s, (size_t) (e - s));
+		if (nd > 0 && l->et >= 0) {
+			quoted_data(p, first, &s, &n);
+			picl_add_label(p, l->et + 1, s, n);
 		}
 		return 0;
 	}
 	if (rt <= -101 && rt >= -103)
-		return stat_line(p, line, rt, et, t, proc, chars, first);
+		return stat_line(p, line, rt, l->et, l->t, l->proc, chars, first);
 	if (rt >= -203 && rt <= -201 && !chars) {
 		if (picl_subset_add(p, line, rt, first))
 			return -1;
-		return kept_record(p, line, K_SUBSET, t, proc, et, p->nsubset - 1) ? 0 : -1;
+		return kept_record(p, line, K_SUBSET, l->t, l->proc, l->et, p->nsubset - 1) ? 0 : -1;
 	}
 	if (rt >= -203 && rt <= -201)
 		return chars ? (picl_warn(p, line, "subset record with character data: skipped", NULL), 0)
@@ -224,11 +254,9 @@ int picl_new_line(struct picl *p, unsigned line)
 	if (rt == -7) {
 		if (nd == 0)
 			return 0; /* an empty message */
-		struct orec *o = kept_record(p, line, K_TEXT, t, proc, et, 0);
+		struct orec *o = kept_record(p, line, K_TEXT, l->t, l->proc, l->et, 0);
 		if (!o)
 			return -1;
-		const char *s;
-		size_t n;
 		picl_data_text(p, first, &s, &n);
 		picl_set_off(o, picl_text_add(p, NULL, 0, s, n));
 		return 0;
@@ -239,18 +267,26 @@ int picl_new_line(struct picl *p, unsigned line)
 		picl_warn(p, line, "unknown system record type: skipped", NULL);
 		return 0;
 	}
+	return 1;
+}
 
-	if (proc < 0) {
+/* An event record (user events, -2/-3/-4): one record of the processor. */
+static int event_line(struct picl *p, unsigned line, const struct nline *l)
+{
+	int64_t rt = l->rt;
+	int chars = l->chars, first = l->first;
+	int32_t pr = 0;
+	if (l->proc < 0) {
 		picl_warn(p, line, "event record of a global processor id (-1 or below): skipped", NULL);
 		return 0;
 	}
-	if (new_proc(p, line, proc, &pr))
+	if (new_proc(p, line, l->proc, &pr))
 		return -1;
 	struct orec *o = picl_add(p);
-	o->t = t;
+	o->t = l->t;
 	o->line = line;
 	o->proc = pr;
-	o->type = (int32_t) et;
+	o->type = (int32_t) l->et;
 	o->a = o->b = o->c = -1;
 	int32_t *dv[3] = {&o->a, &o->b, &o->c};
 	for (int k = 0; k < 3 && !chars && first + k < p->ntk; k++) {
@@ -259,9 +295,9 @@ int picl_new_line(struct picl *p, unsigned line)
 			*dv[k] = (int32_t) v;
 	}
 	picl_set_kind(p, o, rt);
-	if (o->kind == K_USER && nd > 0) { /* its data: the text, and the first field as a number */
-		const char *s;
-		size_t n;
+	const char *s;
+	size_t n;
+	if (o->kind == K_USER && l->nd > 0) { /* its data: the text, and the first field as a number */
 		int64_t v = PICL_NO_VALUE;
 		if (chars || picl_tok_seconds(&p->tk[first], &v))
 			v = PICL_NO_VALUE;
@@ -270,10 +306,26 @@ int picl_new_line(struct picl *p, unsigned line)
 		picl_set_off(o, picl_text_add(p, &v, sizeof(v), s, n));
 	}
 	if (o->kind != K_USER && o->type == -201 && rt != -4 && chars) { /* the name of the file opened */
-			const char *s = p->tk[first].p, *e = p->tk[p->ntk - 1].p + p->tk[p->ntk - 1].n;
-		if (*s == '"' && e > s + 1 && e[-1] == '"')
-			s++, e--;
-		o->a = picl_file_id(p, s, (size_t) (e - s));
+		quoted_data(p, first, &s, &n);
+		o->a = picl_file_id(p, s, n);
 	}
 	return 0;
+}
+
+int picl_new_line(struct picl *p, unsigned line)
+{
+	struct nline l;
+	if (read_fixed(p, line, &l))
+		return -1;
+	if (l.nd > 0) {
+		int rc = read_data(p, line, &l);
+		if (rc)
+			return rc > 0 ? 0 : -1;
+	} else if (p->ntk != 6) {
+		return weft_fail(p->err, WEFT_EINPUT,
+				 "%s:%u: field 7: expected the end of the line (0 data fields), found '%.*s'",
+				 p->path, line, (int) (p->tk[6].n > 40 ? 40 : p->tk[6].n), p->tk[6].p);
+	}
+	int rc = system_line(p, line, &l);
+	return rc > 0 ? event_line(p, line, &l) : rc;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 #include "util/strbuf.h"
 #include "trace/writer.h"
 

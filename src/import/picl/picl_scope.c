@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 /* Table 5: predefined subsets of event types, as ranges or lists. */
 static const struct {

@@ -15,7 +15,7 @@
  * The lines are read into any record array with no other state of the
  * importer (struct picl_plain), so picl_par.c can read them on another
  * thread. */
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 /* White space but the newline: ' ', '\t', '\v', '\f', '\r'. */
 static inline int is_sp(unsigned char c)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 /* ---- old format ----------------------------------------------------------- */
 

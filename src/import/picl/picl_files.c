@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 #include "trace/writer.h"
 
 int32_t picl_file_id(struct picl *p, const char *s, size_t n)

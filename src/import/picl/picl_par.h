@@ -12,7 +12,7 @@
 #ifndef WEFT_PICL_PAR_H
 #define WEFT_PICL_PAR_H
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 #define PICL_CHUNK (32u << 10)
 #define PICL_RING 8

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 size_t picl_text_add(struct picl *p, const void *pre, size_t npre, const char *s, size_t n)
 {

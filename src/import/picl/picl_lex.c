@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_int.h"
+#include "import/picl/picl_int.h"
 
 void picl_warn(struct picl *p, unsigned line, const char *fmt, const char *what)
 {

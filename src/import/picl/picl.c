@@ -13,8 +13,8 @@
 
 #include "import/import.h"
 #include "util/mapfile.h"
-#include "import/picl_int.h"
-#include "import/picl_par.h"
+#include "import/picl/picl_int.h"
+#include "import/picl/picl_par.h"
 
 /* ---- detection (doc/formats/legacy.md §4) ---------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/picl_par.h"
+#include "import/picl/picl_par.h"
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
 
