@@ -56,24 +56,3 @@ void clockopts_free(struct clockopts *c)
 	free(c->align);
 	memset(c, 0, sizeof(*c));
 }
-
-int importopts_parse(struct import_opts *o, int code, const char *arg)
-{
-	switch (code) {
-	case CLOCKOPT_FORMAT: o->format = arg; return 1;
-	case CLOCKOPT_TIME_UNIT: o->time_unit = arg; return 1;
-	case CLOCKOPT_PROFILE: o->profile = arg; return 1;
-	default: return 0;
-	}
-}
-
-int clockopts_parse(const char *cmd, struct clockopts *c, int code, const char *arg)
-{
-	switch (code) {
-	case CLOCKOPT_SYNC: return clockopts_sync(cmd, NULL, c, arg) ? 2 : 1;
-	case CLOCKOPT_MIN_LATENCY: return clockopts_min_latency(cmd, NULL, c, arg) ? 2 : 1;
-	case CLOCKOPT_ALIGN: return clockopts_align(cmd, NULL, c, arg) ? 2 : 1;
-	case CLOCKOPT_SAME_NODES: c->same_nodes = 1; return 1;
-	default: return importopts_parse(&c->imp, code, arg);
-	}
-}
