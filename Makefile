@@ -150,6 +150,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
+	WEFT=$(abspath $(WEFT)) sh test/tools/manopts.sh
 	sh test/tools/tree.sh
 	sh test/tools/layers.sh
 
