@@ -110,7 +110,8 @@ $(WEFT): $(BUILD)/obj/src/main.o $(CLI_OBJS) $(LIBWEFT)
 
 # ---- tests ------------------------------------------------------------------
 
-$(BUILD)/unit_tests: $(UNIT_OBJS) $(LIBWEFT)
+# test_opts tests the command-line module, outside libweft.
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 
 $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)

@@ -31,5 +31,6 @@ Suite *prvread_suite(void);
 Suite *task_suite(void);
 Suite *taskprim_suite(void);
 Suite *mkdirp_suite(void);
+Suite *opts_suite(void);
 
 #endif
