@@ -115,7 +115,8 @@ $(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # ---- tests ------------------------------------------------------------------
 
-$(BUILD)/unit_tests: $(UNIT_OBJS) $(LIBWEFT)
+# test_opts tests the command-line module, outside libweft.
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 
 $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
@@ -157,6 +158,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/mpi.sh
 	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
 	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
+	WEFT=$(abspath $(WEFT)) sh test/tools/manopts.sh
 	sh test/tools/tree.sh
 	sh test/tools/layers.sh
 	sh test/tools/size.sh

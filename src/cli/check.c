@@ -2,47 +2,73 @@
  * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
  * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves
  * live in src/prv/check_*.c (check_int.h lists the parts). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "prv/prvcheck.h"
 #include "prv/viewcheck.h"
 
-static const char check_help[] =
-	"Usage: weft check [-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
-	"       weft check [-q] --views DIR\n"
-	"\n"
-	"Check Paraver traces the way paraver-kernel (paramedir, wxParaver) reads\n"
-	"them, plus what the reader silently gets wrong:\n"
-	"  - the header: #Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:APPLS[,NCOMM], object\n"
-	"    counts, task nodes, the NCOMM communicator lines;\n"
-	"  - every record: kinds 1 (state), 2 (event), 3 (communication), 4 (global\n"
-	"    operation, accepted with a warning), '#' comments and empty lines; integer\n"
-	"    fields only; the thread exists and the CPU is 0 or one of its task's node;\n"
-	"  - per thread: records in time order, states not overlapping, begin <= end;\n"
-	"    every time <= FTIME; lsend <= psend and lrecv <= precv; at least one record;\n"
-	"  - TRACE.pcf: its sections parse, and every event type, every non-zero value\n"
-	"    of a type with a VALUES list, and every state in the body has a label;\n"
-	"  - TRACE.row: LEVEL blocks well formed, sizes equal to the header's counts.\n"
-	"Valid: prints 'TRACE: ok: N records (...)' and exits 0 (warnings may be\n"
-	"printed on stderr). Invalid: prints each error as\n"
-	"'weft: error: FILE:LINE: ...' on stderr and exits 1.\n"
-	"\n"
-	"With --views DIR (a `weft emu` output directory), check instead each view\n"
-	"DIR/cfg/MODEL/FILE-NAME.cfg against DIR/FILE.pcf and DIR/FILE.prv (FILE:\n"
-	"thread or cpu): its thread function exists, it declares a colour mode and a\n"
-	"maximum, every event type of its filter is labelled and written, the values\n"
-	"written are within its range, a state view is in code colour and every state\n"
-	"written has a label.\n"
-	"\n"
-	"Options:\n"
-	"  -q, --quiet           print nothing for a valid trace\n"
-	"  -n, --max-errors N    errors shown per trace (default 20; 0 = all)\n"
-	"      --views DIR       check the views of an output directory\n"
-	"  -h, --help            show this help\n";
+/* What the command line asked for. */
+struct check_cmd {
+	int quiet;
+	const char *views;
+	unsigned long long max;
+	int first; /* argv[first..]: the traces */
+};
+
+static int opt_max(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	char *end;
+	(void) row;
+	if (arg[0] < '0' || arg[0] > '9')
+		return cli_usage_error(cmd, "--max-errors: expected a number, found '%s'", arg);
+	*(unsigned long long *) dst = strtoull(arg, &end, 10);
+	if (*end)
+		return cli_usage_error(cmd, "--max-errors: expected a number, found '%s'", arg);
+	return 0;
+}
+
+#define K struct check_cmd
+static const struct opt check_opts[] = {
+	OPT_FLAG("quiet", 'q', K, quiet, "print nothing for a valid trace"),
+	OPT_CALL("max-errors", 'n', "N", K, max, opt_max, "errors shown per trace (default 20; 0 = all)"),
+	OPT_STRING("views", 0, "DIR", K, views, "check the views of an output directory"),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd check_cmdline = {
+	.name = "check",
+	.synopsis = "[-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
+		    "[-q] --views DIR\n",
+	.about = "Check Paraver traces the way paraver-kernel (paramedir, wxParaver) reads\n"
+		 "them, plus what the reader silently gets wrong:\n"
+		 "  - the header: #Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:APPLS[,NCOMM], object\n"
+		 "    counts, task nodes, the NCOMM communicator lines;\n"
+		 "  - every record: kinds 1 (state), 2 (event), 3 (communication), 4 (global\n"
+		 "    operation, accepted with a warning), '#' comments and empty lines; integer\n"
+		 "    fields only; the thread exists and the CPU is 0 or one of its task's node;\n"
+		 "  - per thread: records in time order, states not overlapping, begin <= end;\n"
+		 "    every time <= FTIME; lsend <= psend and lrecv <= precv; at least one record;\n"
+		 "  - TRACE.pcf: its sections parse, and every event type, every non-zero value\n"
+		 "    of a type with a VALUES list, and every state in the body has a label;\n"
+		 "  - TRACE.row: LEVEL blocks well formed, sizes equal to the header's counts.\n"
+		 "Valid: prints 'TRACE: ok: N records (...)' and exits 0 (warnings may be\n"
+		 "printed on stderr). Invalid: prints each error as\n"
+		 "'weft: error: FILE:LINE: ...' on stderr and exits 1.\n"
+		 "\n"
+		 "With --views DIR (a `weft emu` output directory), check instead each view\n"
+		 "DIR/cfg/MODEL/FILE-NAME.cfg against DIR/FILE.pcf and DIR/FILE.prv (FILE:\n"
+		 "thread or cpu): its thread function exists, it declares a colour mode and a\n"
+		 "maximum, every event type of its filter is labelled and written, the values\n"
+		 "written are within its range, a state view is in code colour and every state\n"
+		 "written has a label.\n",
+	.opts = check_opts,
+};
 
 struct printer {
 	unsigned long long shown_err, shown_warn;
@@ -91,64 +117,37 @@ static int check_one(const char *path, int quiet, unsigned long long max)
 	return 0;
 }
 
+/* --views DIR: the views of an emu output directory. */
+static int check_views(const char *views, int quiet)
+{
+	struct weft_err err = {0};
+	long n = viewcheck_dir(views, quiet, &err);
+	if (n < 0) {
+		fprintf(stderr, "weft: error: %s\n", err.msg);
+		return WEFT_EINPUT;
+	}
+	if (n > 0) {
+		fprintf(stderr, "weft: %s: %ld view problem(s)\n", views, n);
+		return WEFT_EINPUT;
+	}
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"quiet", no_argument, 0, 'q'},
-		{"max-errors", required_argument, 0, 'n'},
-		{"help", no_argument, 0, 'h'},
-		{"views", required_argument, 0, 'V'},
-		{0, 0, 0, 0},
-	};
-	int quiet = 0;
-	const char *views = NULL;
-	unsigned long long max = 20;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qn:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = 1;
-			break;
-		case 'n': {
-			char *end;
-			if (optarg[0] < '0' || optarg[0] > '9')
-				return cli_usage_error("check", "--max-errors: expected a number, found '%s'", optarg);
-			max = strtoull(optarg, &end, 10);
-			if (*end)
-				return cli_usage_error("check", "--max-errors: expected a number, found '%s'", optarg);
-			break;
-		}
-		case 'V':
-			views = optarg;
-			break;
-		case 'h':
-			fputs(check_help, stdout);
-			return 0;
-		default:
-			return cli_usage_error("check", "unknown option");
-		}
-	}
-	if (views) {
-		if (argc > optind)
-			return cli_usage_error("check", "--views DIR takes no TRACE argument");
-		struct weft_err err = {0};
-		long n = viewcheck_dir(views, quiet, &err);
-		if (n < 0) {
-			fprintf(stderr, "weft: error: %s\n", err.msg);
-			return WEFT_EINPUT;
-		}
-		if (n > 0) {
-			fprintf(stderr, "weft: %s: %ld view problem(s)\n", views, n);
-			return WEFT_EINPUT;
-		}
-		return 0;
-	}
-	if (argc - optind < 1)
+	struct check_cmd k = {.max = 20};
+	int rc = opts_parse(&check_cmdline, &k, argc, argv, &k.first);
+	if (rc >= 0)
+		return rc;
+	if (k.views && argc > k.first)
+		return cli_usage_error("check", "--views DIR takes no TRACE argument");
+	if (k.views)
+		return check_views(k.views, k.quiet);
+	if (argc - k.first < 1)
 		return cli_usage_error("check", "expected a TRACE.prv or TRACE.prv.gz file");
-	int rc = 0;
-	for (int i = optind; i < argc; i++)
-		if (check_one(argv[i], quiet, max))
+	rc = 0;
+	for (int i = k.first; i < argc; i++)
+		if (check_one(argv[i], k.quiet, k.max))
 			rc = WEFT_EINPUT;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "weft: error: cannot write to standard output\n");

@@ -1,5 +1,5 @@
-/* cli: one function per weft command; each parses its own options and
- * returns the process exit code (0 ok, 1 bad input, 2 usage, 3 internal). */
+/* cli: one function per weft command; each reads its options from its
+ * table (opts.h) and returns the process exit code (0 ok, 1 bad input, 2 usage, 3 internal). */
 #ifndef WEFT_CLI_H
 #define WEFT_CLI_H
 
@@ -21,9 +21,6 @@ int cmd_plot(int argc, char **argv);
 
 /* Print "weft: error: MSG" and return the error's exit code. */
 int cli_report(const struct weft_err *e);
-/* Report a getopt_long failure ('?' unknown option, ':' missing argument;
- * call with opterr = 0 and a ":"-prefixed option string). Returns 2. */
-int cli_bad_option(const char *cmd, int c, int optopt_char, char **argv, int optind_now);
 /* A count with an optional suffix k, M or G (10^3, 10^6, 10^9), at most
  * max: 0, or -1 if it is not one. */
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out);

@@ -5,63 +5,41 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 
-int clockopts_parse(const char *cmd, struct clockopts *c, int code, const char *arg)
+int clockopts_sync(const char *cmd, const struct opt *o, void *dst, const char *arg)
 {
 	static const struct { const char *name; enum sync_mode mode; } modes[] = {
 		{"file", SYNC_FILE}, {"none", SYNC_NONE}, {"messages", SYNC_MESSAGES},
 	};
-	char why[1200];
-	switch (code) {
-	case CLOCKOPT_SYNC:
-		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-			if (strcmp(arg, modes[i].name) == 0) {
-				c->mode = modes[i].mode;
-				return 1;
-			}
-		return cli_usage_error(cmd, "--sync: expected none, file or messages, found '%s'", arg);
-	case CLOCKOPT_MIN_LATENCY:
-		if (clock_parse_duration(arg, &c->min_latency) || c->min_latency < 0)
-			return cli_usage_error(cmd, "--min-latency: expected a duration >= 0 such as 500 (ns), "
-					       "1us or 0.5us, found '%s'", arg);
-		return 1;
-	case CLOCKOPT_ALIGN:
-		c->align = weft_xrealloc(c->align, (size_t) (c->nalign + 1) * sizeof(*c->align));
-		if (clock_parse_align(arg, &c->align[c->nalign], why, sizeof(why)))
-			return cli_usage_error(cmd, "%s", why);
-		c->nalign++;
-		return 1;
-	case CLOCKOPT_SAME_NODES:
-		c->same_nodes = 1;
-		return 1;
-	case CLOCKOPT_FORMAT:
-		c->imp.format = arg;
-		return 1;
-	case CLOCKOPT_TIME_UNIT:
-		c->imp.time_unit = arg;
-		return 1;
-	case CLOCKOPT_PROFILE:
-		c->imp.profile = arg;
-		return 1;
-	default:
-		return 0;
-	}
+	struct clockopts *c = dst;
+	(void) o;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(arg, modes[i].name) == 0) {
+			c->mode = modes[i].mode;
+			return 0;
+		}
+	return cli_usage_error(cmd, "--sync: expected none, file or messages, found '%s'", arg);
 }
 
-int importopts_parse(struct import_opts *o, int code, const char *arg)
+int clockopts_min_latency(const char *cmd, const struct opt *o, void *dst, const char *arg)
 {
-	switch (code) {
-	case CLOCKOPT_FORMAT:
-		o->format = arg;
-		return 1;
-	case CLOCKOPT_TIME_UNIT:
-		o->time_unit = arg;
-		return 1;
-	case CLOCKOPT_PROFILE:
-		o->profile = arg;
-		return 1;
-	default:
-		return 0;
-	}
+	struct clockopts *c = dst;
+	(void) o;
+	if (clock_parse_duration(arg, &c->min_latency) || c->min_latency < 0)
+		return cli_usage_error(cmd, "--min-latency: expected a duration >= 0 such as 500 (ns), "
+				       "1us or 0.5us, found '%s'", arg);
+	return 0;
+}
+
+int clockopts_align(const char *cmd, const struct opt *o, void *dst, const char *arg)
+{
+	struct clockopts *c = dst;
+	char why[1200];
+	(void) o;
+	c->align = weft_xrealloc(c->align, (size_t) (c->nalign + 1) * sizeof(*c->align));
+	if (clock_parse_align(arg, &c->align[c->nalign], why, sizeof(why)))
+		return cli_usage_error(cmd, "%s", why);
+	c->nalign++;
+	return 0;
 }
 
 void clockopts_apply(const struct clockopts *c, struct emu_opts *o)

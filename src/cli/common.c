@@ -23,15 +23,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return WEFT_EUSAGE;
 }
 
-int cli_bad_option(const char *cmd, int c, int optopt_char, char **argv, int optind_now)
-{
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs an argument", argv[optind_now - 1]);
-	if (optopt_char)
-		return cli_usage_error(cmd, "unknown option '-%c'", optopt_char);
-	return cli_usage_error(cmd, "unknown option '%s'", argv[optind_now - 1]);
-}
-
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;

@@ -1,5 +1,4 @@
 /* emu: ovni trace -> Paraver thread and cpu traces. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/clockopts.h"
+#include "cli/opts.h"
 #include "emu/emu.h"
 #include "emu/jobs.h"
 #include "emu/ranks.h"
@@ -15,175 +15,162 @@
 #include "model.h"
 #include "emu/sync.h"
 
-static const char emu_help[] =
-	"Usage: weft emu [OPTIONS] TRACE...\n"
-	"\n"
-	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
-	"and write Paraver traces:\n"
-	"thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
-	"CPU, plus one virtual CPU per loom), and in cfg/ the views that fit them.\n"
-	"The ovni model (thread states, CPU affinity, marks, flushes) and the models\n"
-	"listed by 'weft models' that a stream requires (ovni.require) are emulated with\n"
-	"ovniemu's Paraver types and values; thread states are also written as Paraver\n"
-	"states. Events of other models are counted and reported, not emulated.\n"
-	"Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present;\n"
-	"matched messages received before they were sent are reported as warnings.\n"
-	"\n"
-	"Several inputs (any mix of trace directories and logs) make one timeline: each\n"
-	"keeps its own application; inputs whose clocks are absolute (ovni, CHARISMA's\n"
-	"start date) are aligned by them, the others start with the earliest.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output DIR   write into DIR (default: TRACE itself, like ovniemu; for a\n"
-	"                     log file, FILE.paraver; required with several inputs)\n"
-	"  -c, --clock FILE   clock file to use (then it must exist): weft's (weft sync)\n"
-	"                     or ovnisync's offset or drift table\n"
-	"      --sync=MODE    file: the clock file (default); none: raw clocks, no\n"
-	"                     table; messages: estimate offsets and drifts from the\n"
-	"                     matched messages first (a second pass, see weft sync)\n"
-	"      --min-latency D  with --sync=messages: shortest message latency (0)\n"
-	"      --align INPUT=OFFSET  shift an input (its path or position from 1) by a\n"
-	"                     signed duration (ns, us, ms, s), e.g. run.trf=-2.5ms\n"
-	"      --same-nodes   equal processor/client/loom numbers of several inputs\n"
-	"                     share one Paraver node (e.g. PICL and CHARISMA logs of\n"
-	"                     one run)\n"
-	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
-	"  -l, --lint         also check at the end: mark stacks and model channel\n"
-	"                     stacks empty, no open flush (ovniemu's -l)\n"
-	"      --model FILE   add the model written in FILE, or replace the model with\n"
-	"                     its character (repeatable; doc/dev/models.md)\n"
-	"  -a, --all-models   emulate every model, also those no stream requires\n"
-	"                     (ovniemu's -a)\n"
-	"  -b, --breakdown    also write each model's CPU breakdown trace, as ovniemu's\n"
-	"                     -b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
-	"                     thread sets nosv.can_breakdown), nanos6 and openmp\n"
-	"      --strict       events of models weft does not emulate are errors\n"
-	"  -j, --jobs N       emulate on N worker threads, split by loom (default: the\n"
-	"                     cores available); the output is the same bytes as -j 1\n"
-	"                     (some runs use one worker: see weft-emu(1))\n"
-	"      --mpi          split the looms across MPI ranks: run as\n"
-	"                     mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"
-	"                     on a filesystem every rank sees); the same bytes as one\n"
-	"                     process; rank 0 writes the output\n"
-	"  -z, --gzip         write the .prv files gzipped (thread.prv.gz, ...)\n"
-	"      --from T, --to T  write only the window [T, T] of Paraver time (ns, or\n"
-	"                     with a unit: 2.5ms), times from its start, the states\n"
-	"                     open at its start written from 0 (as Paraver's cutter)\n"
-	"      --from-event EXPR  the window opens at the first event EXPR holds for\n"
-	"                     (weft query's expressions, e.g. 'mcv = \"OHx\"'; found\n"
-	"                     by a first pass), instead of --from\n"
-	"      --bursts       statistics of the OB. burst probes per thread, at the end\n"
-	"  -q, --quiet        no warnings, no progress, no summary\n"
-	"      --lookback N   bytes an unordered region may reach back (default 1 MiB)\n"
-	"      --format NAME  read TRACE as this log format instead of detecting it\n"
-	"      --time-unit U  time unit of a VisAndOr log (ns, us, ms, s)\n"
-	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or model error, 2 usage, 3 internal error.\n"
-	"A failed run leaves no .prv behind.\n";
-
 /* What the command line asked for. */
 struct emu_cmd {
 	struct emu_opts o;
 	struct clockopts co;
 	const char *from_event; /* --from-event EXPR */
+	int have_from, have_to;
 	int jobs, jobs_given;   /* -j N */
 	int mpi;                /* --mpi */
-	int have_from, have_to;
+	int first;              /* argv[first..]: the inputs */
 };
 
-enum { O_STRICT = 256, O_LOOKBACK, O_BURSTS, O_MODEL, O_FROM, O_TO, O_FROM_EVENT, O_MPI };
-
-/* One option with an argument, or a flag; -1: go on, else the exit status. */
-static int emu_option(struct emu_cmd *k, int c, char **argv)
+static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	struct emu_opts *o = &k->o;
-	switch (c) {
-	case 'o': o->outdir = optarg; return -1;
-	case 'c': o->clock_file = optarg; return -1;
-	case 'k': o->keep_going = 1; return -1;
-	case 'j': {
-		char *end;
-		long v = strtol(optarg, &end, 10);
-		if (*end || end == optarg || v < 1 || v > 1024)
-			return cli_usage_error("emu", "-j: expected a number of workers from 1 to 1024, found '%s'",
-					       optarg);
-		k->jobs = (int) v;
-		k->jobs_given = 1;
-		return -1;
-	}
-	case 'l': o->lint = 1; return -1;
-	case O_STRICT: o->strict = 1; return -1;
-	case O_MPI: k->mpi = 1; return -1;
-	case 'z': o->gzip = 1; return -1;
-	case O_BURSTS: o->bursts = 1; return -1;
-	case 'a': o->all_models = 1; return -1;
-	case 'b': o->breakdown = 1; return -1;
-	case 'q': o->quiet = 1; return -1;
-	case O_FROM_EVENT: k->from_event = optarg; return -1;
-	case O_MODEL: {
-		struct weft_err merr = {0};
-		return models_load(optarg, &merr) ? cli_report(&merr) : -1;
-	}
-	case O_FROM:
-	case O_TO: {
-		int64_t t;
-		if (clock_parse_duration(optarg, &t) || t < 0)
-			return cli_usage_error("emu", "--%s: expected a time >= 0 (ns, or with a unit ns, us, "
-					       "ms, s), found '%s'", c == O_FROM ? "from" : "to", optarg);
-		if (c == O_FROM)
-			o->win_from = (uint64_t) t, k->have_from = 1;
-		else
-			o->win_to = (uint64_t) t, k->have_to = 1;
-		o->win = 1;
-		return -1;
-	}
-	case O_LOOKBACK: {
-		char *end;
-		unsigned long long v = strtoull(optarg, &end, 10);
-		if (*end || v < 64 || optarg[0] == '-')
-			return cli_usage_error("emu", "--lookback: expected a byte count >= 64, found '%s'", optarg);
-		o->window = v;
-		return -1;
-	}
-	case 'h':
-		fputs(emu_help, stdout);
-		return 0;
-	default:
-		return cli_bad_option("emu", c, optopt, argv, optind);
-	}
+	struct weft_err merr = {0};
+	(void) cmd, (void) row, (void) dst;
+	return models_load(arg, &merr) ? cli_report(&merr) : 0;
 }
+
+/* --from T or --to T */
+static int opt_window(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct emu_cmd *k = dst;
+	int64_t t;
+	int from = strcmp(row->name, "from") == 0;
+	if (clock_parse_duration(arg, &t) || t < 0)
+		return cli_usage_error(cmd, "--%s: expected a time >= 0 (ns, or with a unit ns, us, ms, s), "
+				       "found '%s'", row->name, arg);
+	if (from)
+		k->o.win_from = (uint64_t) t, k->have_from = 1;
+	else
+		k->o.win_to = (uint64_t) t, k->have_to = 1;
+	k->o.win = 1;
+	return 0;
+}
+
+static int opt_jobs(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct emu_cmd *k = dst;
+	char *end;
+	(void) row;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg || v < 1 || v > 1024)
+		return cli_usage_error(cmd, "-j: expected a number of workers from 1 to 1024, found '%s'", arg);
+	k->jobs = (int) v;
+	k->jobs_given = 1;
+	return 0;
+}
+
+static int opt_lookback(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	char *end;
+	(void) row;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (*end || v < 64 || arg[0] == '-')
+		return cli_usage_error(cmd, "--lookback: expected a byte count >= 64, found '%s'", arg);
+	*(uint64_t *) dst = v;
+	return 0;
+}
+
+#define K struct emu_cmd
+static const struct opt emu_opts_table[] = {
+	OPT_STRING("output", 'o', "DIR", K, o.outdir,
+		   "write into DIR (default: TRACE itself, like ovniemu;\n"
+		   "for a log file, FILE.paraver; required with several\n"
+		   "inputs)"),
+	OPT_STRING("clock", 'c', "FILE", K, o.clock_file,
+		   "clock file to use (then it must exist): weft's (weft\n"
+		   "sync) or ovnisync's offset or drift table"),
+	OPT_CALL("sync", 0, "MODE", K, co, clockopts_sync,
+		 "file: the clock file (default); none: raw clocks, no\n"
+		 "table; messages: estimate offsets and drifts from the\n"
+		 "matched messages first (a second pass, see weft sync)"),
+	OPT_CALL("min-latency", 0, "D", K, co, clockopts_min_latency,
+		 "with --sync=messages: shortest message latency (0)"),
+	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align,
+		 "shift an input (its path or position from 1) by a\n"
+		 "signed duration (ns, us, ms, s), e.g. run.trf=-2.5ms"),
+	OPT_FLAG("same-nodes", 0, K, co.same_nodes,
+		 "equal processor/client/loom numbers of several inputs\n"
+		 "share one Paraver node (e.g. PICL and CHARISMA logs of\n"
+		 "one run)"),
+	OPT_FLAG("keep-going", 'k', K, o.keep_going, "report model errors as warnings, skip the event, go on"),
+	OPT_FLAG("lint", 'l', K, o.lint,
+		 "also check at the end: mark stacks and model channel\n"
+		 "stacks empty, no open flush (ovniemu's -l)"),
+	OPT_CALL("model", 0, "FILE", K, o, opt_model,
+		 "add the model written in FILE, or replace the model with\n"
+		 "its character (repeatable; doc/dev/models.md)"),
+	OPT_FLAG("all-models", 'a', K, o.all_models,
+		 "emulate every model, also those no stream requires\n"
+		 "(ovniemu's -a)"),
+	OPT_FLAG("breakdown", 'b', K, o.breakdown,
+		 "also write each model's CPU breakdown trace, as ovniemu's\n"
+		 "-b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
+		 "thread sets nosv.can_breakdown), nanos6 and openmp"),
+	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
+	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
+		  "emulate on N worker threads, split by loom (default: the\n"
+		  "cores available); the output is the same bytes as -j 1\n"
+		  "(some runs use one worker: see weft-emu(1))"),
+	OPT_FLAG("mpi", 0, K, mpi,
+		 "split the looms across MPI ranks: run as\n"
+		 "mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"
+		 "on a filesystem every rank sees); the same bytes as one\n"
+		 "process; rank 0 writes the output"),
+	OPT_FLAG("gzip", 'z', K, o.gzip, "write the .prv files gzipped (thread.prv.gz, ...)"),
+	OPT_WHOLE("from", 0, "T", opt_window,
+		  "write only the window [T, --to] of Paraver time (ns, or\n"
+		  "with a unit: 2.5ms), times from its start, the states\n"
+		  "open at its start written from 0 (as Paraver's cutter)"),
+	OPT_WHOLE("to", 0, "T", opt_window, "the window's end (default: the trace's end)"),
+	OPT_STRING("from-event", 0, "EXPR", K, from_event,
+		   "the window opens at the first event EXPR holds for\n"
+		   "(weft query's expressions, e.g. 'mcv = \"OHx\"'; found\n"
+		   "by a first pass), instead of --from"),
+	OPT_FLAG("bursts", 0, K, o.bursts, "statistics of the OB. burst probes per thread, at the end"),
+	OPT_FLAG("quiet", 'q', K, o.quiet, "no warnings, no progress, no summary"),
+	OPT_CALL("lookback", 0, "N", K, o.window, opt_lookback,
+		 "bytes an unordered region may reach back (default 1 MiB)"),
+	OPT_IMPORT_ROWS(K, co.imp),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd emu_cmdline = {
+	.name = "emu",
+	.synopsis = "[OPTIONS] TRACE...",
+	.about = "Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
+		 "and write Paraver traces:\n"
+		 "thread.{prv,pcf,row} (one row per thread) and cpu.{prv,pcf,row} (one row per\n"
+		 "CPU, plus one virtual CPU per loom), and in cfg/ the views that fit them.\n"
+		 "The ovni model (thread states, CPU affinity, marks, flushes) and the models\n"
+		 "listed by 'weft models' that a stream requires (ovni.require) are emulated with\n"
+		 "ovniemu's Paraver types and values; thread states are also written as Paraver\n"
+		 "states. Events of other models are counted and reported, not emulated.\n"
+		 "Clocks: TRACE/clock-offsets.txt (ovnisync's table) is applied when present;\n"
+		 "matched messages received before they were sent are reported as warnings.\n"
+		 "\n"
+		 "Several inputs (any mix of trace directories and logs) make one timeline: each\n"
+		 "keeps its own application; inputs whose clocks are absolute (ovni, CHARISMA's\n"
+		 "start date) are aligned by them, the others start with the earliest.\n",
+	.opts = emu_opts_table,
+	.more = "Exit status: 0 ok, 1 bad input or model error, 2 usage, 3 internal error.\n"
+		"A failed run leaves no .prv behind.\n",
+};
 
 /* Read the command line; -1: run, else the exit status. */
 static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
-		{"keep-going", no_argument, 0, 'k'},   {"lint", no_argument, 0, 'l'},
-		{"jobs", required_argument, 0, 'j'},   {"mpi", no_argument, 0, O_MPI},
-		{"strict", no_argument, 0, O_STRICT},  {"gzip", no_argument, 0, 'z'},
-		{"quiet", no_argument, 0, 'q'},        {"lookback", required_argument, 0, O_LOOKBACK},
-		{"bursts", no_argument, 0, O_BURSTS}, {"model", required_argument, 0, O_MODEL},
-		{"all-models", no_argument, 0, 'a'},   {"breakdown", no_argument, 0, 'b'},
-		{"from", required_argument, 0, O_FROM}, {"to", required_argument, 0, O_TO},
-		{"from-event", required_argument, 0, O_FROM_EVENT},
-		CLOCKOPTS_LONG,
-		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
-	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:c:j:abklzqh", opts, NULL)) != -1) {
-		int handled = clockopts_parse("emu", &k->co, c, optarg);
-		if (handled == 2)
-			return 2;
-		int rc = handled ? -1 : emu_option(k, c, argv);
-		if (rc >= 0)
-			return rc;
-	}
+	int rc = opts_parse(&emu_cmdline, k, argc, argv, &k->first);
+	if (rc >= 0)
+		return rc;
 	struct emu_opts *o = &k->o;
-	if (argc - optind < 1)
+	int n = argc - k->first;
+	if (n < 1)
 		return cli_usage_error("emu", "expected a TRACE directory or log, found no argument");
 	if (k->from_event && k->have_from)
 		return cli_usage_error("emu", "--from and --from-event both say where the window opens: give one");
@@ -191,13 +178,13 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		o->win_to = UINT64_MAX;
 	if (o->win && o->win_to <= o->win_from)
 		return cli_usage_error("emu", "--from/--to: expected --to after --from");
-	if (argc - optind > 1 && !o->outdir)
+	if (n > 1 && !o->outdir)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
 	if (k->co.mode == SYNC_NONE && o->clock_file)
 		return cli_usage_error("emu", "--sync=none ignores every clock file: -c FILE contradicts it");
 	clockopts_apply(&k->co, o);
-	o->inputs = (const char *const *) argv + optind;
-	o->ninputs = argc - optind;
+	o->inputs = (const char *const *) argv + k->first;
+	o->ninputs = n;
 	return -1;
 }
 
@@ -276,7 +263,7 @@ int cmd_emu(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	struct emu_opts *o = &k.o;
-	const char *trace = argv[optind];
+	const char *trace = argv[k.first];
 	struct stat st;
 	if (!o->outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
 		o->outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */

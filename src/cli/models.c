@@ -1,55 +1,53 @@
 /* models: list the models weft knows and their event tables — the same
  * tables dump, the emulator and the docs use — and check model files. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "emu/engine.h"
 #include "model.h"
 
-static const char models_help[] =
-	"Usage: weft models [--model FILE]... [MODEL]\n"
-	"\n"
-	"List the models weft knows (character, name, version, and the model file of\n"
-	"those written as files) and, for each model with an event table, its events:\n"
-	"MCV, payload signature, description, and whether the emulator models it.\n"
-	"MODEL (a character or a name) shows one.\n"
-	"\n"
-	"Options:\n"
-	"      --model FILE   read a model file first, as 'weft emu --model' does (it\n"
-	"                     adds a model or replaces the one with its character):\n"
-	"                     its errors are shown with their line and column\n"
-	"  -h, --help         show this help\n";
+static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct weft_err err = {0};
+	(void) cmd, (void) row, (void) dst;
+	return models_load(arg, &err) ? cli_report(&err) : 0;
+}
+
+/* The command's struct: only where the arguments start. */
+struct models_cmd {
+	int first;
+};
+
+static const struct opt models_opts[] = {
+	OPT_CALL("model", 0, "FILE", struct models_cmd, first, opt_model,
+		 "read a model file first, as 'weft emu --model' does (it\n"
+		 "adds a model or replaces the one with its character):\n"
+		 "its errors are shown with their line and column"),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+
+static const struct optcmd models_cmdline = {
+	.name = "models",
+	.synopsis = "[--model FILE]... [MODEL]",
+	.about = "List the models weft knows (character, name, version, and the model file of\n"
+		 "those written as files) and, for each model with an event table, its events:\n"
+		 "MCV, payload signature, description, and whether the emulator models it.\n"
+		 "MODEL (a character or a name) shows one.\n",
+	.opts = models_opts,
+};
 
 int cmd_models(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"model", required_argument, 0, 'm'},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm': {
-			struct weft_err err = {0};
-			if (models_load(optarg, &err))
-				return cli_report(&err);
-			break;
-		}
-		case 'h':
-			fputs(models_help, stdout);
-			return 0;
-		default:
-			return cli_bad_option("models", c, optopt, argv, optind);
-		}
-	}
-	if (argc - optind > 1)
+	struct models_cmd mc = {0};
+	int rc = opts_parse(&models_cmdline, &mc, argc, argv, &mc.first);
+	if (rc >= 0)
+		return rc;
+	if (argc - mc.first > 1)
 		return cli_usage_error("models", "expected at most one MODEL");
-	const char *want = optind < argc ? argv[optind] : NULL;
+	const char *want = mc.first < argc ? argv[mc.first] : NULL;
 	const struct weft_model_def *const *all;
 	int n = model_all(&all);
 	int shown = 0;

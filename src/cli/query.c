@@ -8,7 +8,6 @@
  * its prompt runs inside that callback while the run is paused. */
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/clockopts.h"
+#include "cli/opts.h"
 #include "emu/emu.h"
 #include "emu/merge.h"
 #include "clock/clocksetup.h"
@@ -25,33 +24,58 @@
 #include "query/query.h"
 #include "trace/trace.h"
 
-static const char query_help[] =
-	"Usage: weft query [--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"
-	"       weft query -i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n"
-	"\n"
-	"Check event patterns against every event of TRACE in merged time order, in\n"
-	"one pass. A pattern is\n"
-	"  LABEL: when EXPR do ACTION, ...\n"
-	"EXPR combines conditions ATTR OP VALUE, true and has(ATTR) with not, and, or\n"
-	"and parentheses (not > and > or). OP: = \\= != < > =< <= >= in notin contains.\n"
-	"VALUE: 12, 10ms (time units ns us ms s), \"text\", word, [a, b, 3..9], 1s..2s.\n"
-	"ATTR: mcv model cat val model_name time clock chrono loom pid tid rank app cpu\n"
-	"stream state.ovni, or a payload field by its event-table name (field.NAME when\n"
-	"a built-in has the same name); desc (the event's sentence) can be printed.\n"
-	"ACTION: current(ATTR, ...) count count(ATTR) sum(ATTR) first last stop.\n"
-	"Each matching event prints one line led by the labels of every pattern it\n"
-	"matched; counts and sums are printed at the end. See weft-query(1).\n"
-	"\n"
-	"Options:\n"
-	"  -f, --file FILE       read patterns from FILE, one per line ('#' comments)\n"
-	"  -i, --interactive     the toplevel: add, remove, reset, go, step, current,\n"
-	"                        list, summary, help, quit (commands from stdin;\n"
-	"                        PATTERNs given are there from the start)\n"
-	"      --json            one JSON object per line, and a final summary object\n"
-	"  -c, --clock FILE      clock offset table (default TRACE/clock-offsets.txt)\n"
-	"  -k, --keep-going      with the emulator: model errors become warnings\n"
-	IMPORTOPTS_HELP
-	"  -h, --help            show this help\n";
+/* What the command line asked for (copied into the session). */
+struct query_cmd {
+	const char **files; /* -f FILE, in order: room for argc */
+	int nfiles, json, interactive, keep_going;
+	const char *clock_file;
+	struct import_opts imp;
+	int first; /* argv[first]: TRACE, then the patterns */
+};
+
+static int opt_file(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct query_cmd *k = dst;
+	(void) cmd, (void) row;
+	k->files[k->nfiles++] = arg;
+	return 0;
+}
+
+#define K struct query_cmd
+static const struct opt query_opts[] = {
+	OPT_WHOLE("file", 'f', "FILE", opt_file, "read patterns from FILE, one per line ('#' comments)"),
+	OPT_FLAG("interactive", 'i', K, interactive,
+		 "the toplevel: add, remove, reset, go, step, current,\n"
+		 "list, summary, help, quit (commands from stdin;\n"
+		 "PATTERNs given are there from the start)"),
+	OPT_FLAG("json", 0, K, json, "one JSON object per line, and a final summary object"),
+	OPT_STRING("clock", 'c', "FILE", K, clock_file, "clock offset table (default TRACE/clock-offsets.txt)"),
+	OPT_FLAG("keep-going", 'k', K, keep_going, "with the emulator: model errors become warnings"),
+	OPT_IMPORT_ROWS(K, imp),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd query_cmdline = {
+	.name = "query",
+	.synopsis = "[--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"
+		    "-i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n",
+	.about = "Check event patterns against every event of TRACE in merged time order, in\n"
+		 "one pass. A pattern is\n"
+		 "  LABEL: when EXPR do ACTION, ...\n"
+		 "EXPR combines conditions ATTR OP VALUE, true and has(ATTR) with not, and, or\n"
+		 "and parentheses (not > and > or). OP: = \\= != < > =< <= >= in notin contains.\n"
+		 "VALUE: 12, 10ms (time units ns us ms s), \"text\", word, [a, b, 3..9], 1s..2s.\n"
+		 "ATTR: mcv model cat val model_name time clock chrono loom pid tid rank app cpu\n"
+		 "stream state.ovni, or a payload field by its event-table name (field.NAME when\n"
+		 "a built-in has the same name); desc (the event's sentence) can be printed.\n"
+		 "ACTION: current(ATTR, ...) count count(ATTR) sum(ATTR) first last stop.\n"
+		 "Each matching event prints one line led by the labels of every pattern it\n"
+		 "matched; counts and sums are printed at the end. See weft-query(1).\n",
+	.opts = query_opts,
+	.in_order = 1, /* a pattern may start with '-' */
+};
 
 static const char repl_help[] =
 	"commands:\n"
@@ -418,86 +442,74 @@ static int add_file(struct qsession *s, const char *path, int *num, struct weft_
 	return rc;
 }
 
-int cmd_query(int argc, char **argv)
+/* The patterns of -f FILEs, then of the arguments, into s->q. */
+static int add_patterns(struct qsession *s, const struct query_cmd *k, int argc, char **argv, int first,
+			struct weft_err *e)
 {
-	static const struct option opts[] = {
-		{"file", required_argument, 0, 'f'},
-		{"interactive", no_argument, 0, 'i'},
-		{"json", no_argument, 0, 'J'},
-		{"clock", required_argument, 0, 'c'},
-		{"keep-going", no_argument, 0, 'k'},
-		{"help", no_argument, 0, 'h'},
-		IMPORTOPTS_LONG,
-		{0, 0, 0, 0},
-	};
-	struct qsession *s = weft_xcalloc(1, sizeof(*s));
-	const char **files = weft_xcalloc((size_t) argc + 1, sizeof(*files));
-	int nfiles = 0, json = 0, c, rc = 0;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:ic:kh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			files[nfiles++] = optarg;
-			break;
-		case 'i':
-			s->interactive = 1;
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'c':
-			s->clock_file = optarg;
-			break;
-		case 'k':
-			s->keep_going = 1;
-			break;
-		case 'h':
-			fputs(query_help, stdout);
-			free(files);
-			free(s);
-			return 0;
-		default:
-			if (importopts_parse(&s->imp, c, optarg))
-				break;
-			free(files);
-			free(s);
-			return cli_bad_option("query", c, optopt, argv, optind);
-		}
-	}
-	if (optind >= argc) {
-		free(files);
-		free(s);
-		return cli_usage_error("query", "expected a TRACE directory");
-	}
-	s->trace = argv[optind++];
-	if (!s->interactive && optind >= argc && nfiles == 0) {
-		free(files);
-		free(s);
-		return cli_usage_error("query", "expected at least one PATTERN after TRACE (or -f FILE)");
-	}
-	struct weft_err e = {0};
-	if (query_init(&s->q, &e)) {
-		free(files);
-		free(s);
-		return cli_report(&e);
-	}
-	s->q.json = json;
 	int num = 0;
-	for (int i = 0; i < nfiles && rc == 0; i++)
-		if (add_file(s, files[i], &num, &e))
-			rc = -1;
-	for (int i = optind; i < argc && rc == 0; i++) {
+	for (int i = 0; i < k->nfiles; i++)
+		if (add_file(s, k->files[i], &num, e))
+			return -1;
+	for (int i = first; i < argc; i++) {
 		char where[32];
 		snprintf(where, sizeof(where), "pattern %d", ++num);
-		if (query_add(&s->q, argv[i], where, &e))
-			rc = -1;
+		if (query_add(&s->q, argv[i], where, e))
+			return -1;
 	}
-	free(files);
-	if (rc) {
-		query_free(&s->q);
+	return 0;
+}
+
+/* The patterns over the whole trace (not interactive). */
+static int run_batch(struct qsession *s)
+{
+	struct weft_err e = {0};
+	int rc = 0;
+	s->use_emu = s->q.needs_emu;
+	if (source_open(s, &e) || source_run(s, &e))
+		rc = -1;
+	else
+		query_summary(&s->q, s->q.chrono);
+	struct weft_err we = {0};
+	if (ob_flush(&s->out, &we, "standard output") && rc == 0) {
+		e = we;
+		rc = -1;
+	}
+	source_close(s);
+	return rc ? cli_report(&e) : 0;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	struct query_cmd k = {.files = weft_xcalloc((size_t) argc + 1, sizeof(char *))};
+	struct qsession *s = NULL;
+	struct weft_err e = {0};
+	int rc = opts_parse(&query_cmdline, &k, argc, argv, &k.first);
+	if (rc >= 0)
+		goto out;
+	if (k.first >= argc) {
+		rc = cli_usage_error("query", "expected a TRACE directory");
+		goto out;
+	}
+	if (!k.interactive && k.first + 1 >= argc && k.nfiles == 0) {
+		rc = cli_usage_error("query", "expected at least one PATTERN after TRACE (or -f FILE)");
+		goto out;
+	}
+	s = weft_xcalloc(1, sizeof(*s));
+	s->trace = argv[k.first];
+	s->clock_file = k.clock_file;
+	s->imp = k.imp;
+	s->keep_going = k.keep_going;
+	s->interactive = k.interactive;
+	if (query_init(&s->q, &e)) {
+		rc = cli_report(&e);
 		free(s);
-		return cli_report(&e);
+		s = NULL;
+		goto out;
+	}
+	s->q.json = k.json;
+	if (add_patterns(s, &k, argc, argv, k.first + 1, &e)) {
+		rc = cli_report(&e);
+		goto out;
 	}
 	ob_init(&s->out, STDOUT_FILENO, 1 << 20);
 	s->q.out = &s->out;
@@ -506,22 +518,13 @@ int cmd_query(int argc, char **argv)
 		s->use_emu = 1;
 		rc = run_interactive(s);
 	} else {
-		s->use_emu = s->q.needs_emu;
-		if (source_open(s, &e) || source_run(s, &e)) {
-			rc = -1;
-		} else {
-			query_summary(&s->q, s->q.chrono);
-		}
-		struct weft_err we = {0};
-		if (ob_flush(&s->out, &we, "standard output") && rc == 0) {
-			e = we;
-			rc = -1;
-		}
-		source_close(s);
-		rc = rc ? cli_report(&e) : 0;
+		rc = run_batch(s);
 	}
 	ob_free(&s->out);
-	query_free(&s->q);
+out:
+	if (s)
+		query_free(&s->q);
 	free(s);
+	free(k.files);
 	return rc;
 }

@@ -5,42 +5,60 @@
  * beside what weft measured, with a verdict. Built on the emulator through
  * its accounting hooks (src/stats/acct.h); no Paraver output is written. */
 #include <cJSON.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/acct.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "emu/emu.h"
 #include "model.h"
 #include "util/outbuf.h"
 #include "util/strbuf.h"
 
-static const char stats_help[] =
-	"Usage: weft stats [OPTIONS] TRACE\n"
-	"\n"
-	"Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
-	"and print, per thread: the time and number of entries of each state of each\n"
-	"emulated model; the time, count and bytes of each operation the models count\n"
-	"(PICL event types, file I/O requests), also within each PICL user event; and,\n"
-	"when the trace states statistics about itself (PICL -101/-102/-103 records),\n"
-	"each stated value beside weft's measure: equal, rounding (a difference within\n"
-	"the resolution of the stated value and of the timestamps), DIFFERS, or not\n"
-	"measured (with the reason).\n"
-	"\n"
-	"Options:\n"
-	"      --json         one JSON document instead of the tables (times in ns)\n"
-	"  -c, --clock FILE   clock file: weft's (weft sync) or an ovnisync table\n"
-	"  -k, --keep-going   report model errors as warnings, skip the event, go on\n"
-	"  -q, --quiet        no warnings\n"
-	"      --format NAME  read TRACE as this log format instead of detecting it\n"
-	"      --time-unit U  time unit of a VisAndOr log (ns, us, ms, s)\n"
-	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Exit status: 0 ok (also when stated and measured values differ), 1 bad input\n"
-	"or model error, 2 usage, 3 internal error.\n";
+/* What the command line asked for. */
+struct stats_cmd {
+	struct emu_opts o;
+	int json;
+	int first; /* argv[first]: TRACE */
+};
+
+static int opt_quiet(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct emu_opts *o = dst;
+	(void) cmd, (void) row, (void) arg;
+	o->quiet = o->imp.quiet = 1;
+	return 0;
+}
+
+#define K struct stats_cmd
+static const struct opt stats_opts[] = {
+	OPT_FLAG("json", 0, K, json, "one JSON document instead of the tables (times in ns)"),
+	OPT_STRING("clock", 'c', "FILE", K, o.clock_file, "clock file: weft's (weft sync) or an ovnisync table"),
+	OPT_FLAG("keep-going", 'k', K, o.keep_going, "report model errors as warnings, skip the event, go on"),
+	OPT_CALL("quiet", 'q', NULL, K, o, opt_quiet, "no warnings"),
+	OPT_IMPORT_ROWS(K, o.imp),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd stats_cmdline = {
+	.name = "stats",
+	.synopsis = "[OPTIONS] TRACE",
+	.about = "Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"
+		 "and print, per thread: the time and number of entries of each state of each\n"
+		 "emulated model; the time, count and bytes of each operation the models count\n"
+		 "(PICL event types, file I/O requests), also within each PICL user event; and,\n"
+		 "when the trace states statistics about itself (PICL -101/-102/-103 records),\n"
+		 "each stated value beside weft's measure: equal, rounding (a difference within\n"
+		 "the resolution of the stated value and of the timestamps), DIFFERS, or not\n"
+		 "measured (with the reason).\n",
+	.opts = stats_opts,
+	.more = "Exit status: 0 ok (also when stated and measured values differ), 1 bad input\n"
+		"or model error, 2 usage, 3 internal error.\n",
+};
 
 /* ---- numbers --------------------------------------------------------------- */
 
@@ -370,46 +388,25 @@ static void print_json(const struct acct *a, const char *trace)
 
 int cmd_stats(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_FORMAT, O_TIME_UNIT, O_PROFILE };
-	static const struct option opts[] = {
-		{"json", no_argument, 0, O_JSON},         {"clock", required_argument, 0, 'c'},
-		{"keep-going", no_argument, 0, 'k'},      {"quiet", no_argument, 0, 'q'},
-		{"format", required_argument, 0, O_FORMAT}, {"time-unit", required_argument, 0, O_TIME_UNIT},
-		{"charisma-profile", required_argument, 0, O_PROFILE},
-		{"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
-	};
-	struct emu_opts o = {0};
-	int json = 0, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:kqh", opts, NULL)) != -1) {
-		switch (c) {
-		case O_JSON: json = 1; break;
-		case 'c': o.clock_file = optarg; break;
-		case 'k': o.keep_going = 1; break;
-		case 'q': o.quiet = o.imp.quiet = 1; break;
-		case O_FORMAT: o.imp.format = optarg; break;
-		case O_TIME_UNIT: o.imp.time_unit = optarg; break;
-		case O_PROFILE: o.imp.profile = optarg; break;
-		case 'h': fputs(stats_help, stdout); return 0;
-		default: return cli_bad_option("stats", c, optopt, argv, optind);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("stats", "expected one TRACE, found %d arguments", argc - optind);
-	const char *trace = argv[optind];
+	struct stats_cmd k = {0};
+	int rc = opts_parse(&stats_cmdline, &k, argc, argv, &k.first);
+	if (rc >= 0)
+		return rc;
+	if (argc - k.first != 1)
+		return cli_usage_error("stats", "expected one TRACE, found %d arguments", argc - k.first);
+	const char *trace = argv[k.first];
 	struct weft_err err = {0};
 	struct emu e;
 	struct acct a;
 	memset(&a, 0, sizeof(a));
-	int rc = emu_open(&e, trace, &o, &err);
+	rc = emu_open(&e, trace, &k.o, &err);
 	if (rc == 0) {
 		acct_init(&a, &e);
 		rc = emu_run(&e, &err);
 	}
 	if (rc == 0) {
 		acct_finish(&a);
-		if (json)
+		if (k.json)
 			print_json(&a, trace);
 		else
 			print_tables(&a, trace);

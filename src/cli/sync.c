@@ -1,6 +1,5 @@
 /* sync: estimate every loom's clock offset and drift from the trace's
  * matched messages and write weft's clock file (doc/clock.md). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,41 +8,60 @@
 
 #include "cli/cli.h"
 #include "cli/clockopts.h"
+#include "cli/opts.h"
 #include "emu/sync.h"
 
-static const char sync_help[] =
-	"Usage: weft sync [OPTIONS] TRACE...\n"
-	"\n"
-	"Estimate the clock offset and drift of every loom (node) from the messages\n"
-	"the models match (PICL sends and receives): a message cannot arrive before it\n"
-	"was sent, so each one bounds the receiver's clock against the sender's, and\n"
-	"messages both ways bound it from both sides. weft keeps, per pair of looms,\n"
-	"the convex hull of those bounds and fits one line per loom (offset and drift)\n"
-	"that stays as far from every bound as possible (doc/clock.md). It prints each\n"
-	"loom's correction at the start and the end of the trace with its bound, the\n"
-	"receive-before-send pairs before and after, and writes the clock file, which\n"
-	"-c FILE of every command reads. Looms linked by no message keep the clock they\n"
-	"were given, and are listed.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE    clock file to write (default: TRACE/clock.json for a\n"
-	"                       trace directory, FILE.clock.json for a log)\n"
-	"  -c, --clock FILE     clocks to start from: weft clock file or ovnisync table\n"
-	"                       (default: TRACE/clock-offsets.txt when present)\n"
-	"      --sync=none      start from raw clocks, ignoring TRACE/clock-offsets.txt\n"
-	"      --min-latency D  shortest possible message latency (default 0; units ns,\n"
-	"                       us, ms, s)\n"
-	"      --no-verify      skip the second pass that counts receive-before-send\n"
-	"                       pairs with the estimated clocks\n"
-	"      --align INPUT=OFFSET  shift one input (several inputs, see weft emu)\n"
-	"      --same-nodes     equal loom numbers of several inputs share a node\n"
-	"  -q, --quiet          print nothing but errors\n"
-	"      --format NAME    read TRACE as this log format instead of detecting it\n"
-	"      --time-unit U    time unit of a VisAndOr log (ns, us, ms, s)\n"
-	"      --charisma-profile NAME|FILE  machine profile of a CHARISMA log\n"
-	"  -h, --help           show this help\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input, 2 usage, 3 internal error.\n";
+/* What the command line asked for. */
+struct sync_cmd {
+	struct emu_opts o;
+	struct clockopts co;
+	const char *out;
+	int quiet, verify;
+	int first; /* argv[first..]: the inputs */
+};
+
+#define K struct sync_cmd
+static const struct opt sync_opts[] = {
+	OPT_STRING("output", 'o', "FILE", K, out,
+		   "clock file to write (default: TRACE/clock.json for a\n"
+		   "trace directory, FILE.clock.json for a log)"),
+	OPT_STRING("clock", 'c', "FILE", K, o.clock_file,
+		   "clocks to start from: weft clock file or ovnisync table\n"
+		   "(default: TRACE/clock-offsets.txt when present)"),
+	OPT_CALL("sync", 0, "none", K, co, clockopts_sync,
+		 "start from raw clocks, ignoring TRACE/clock-offsets.txt"),
+	OPT_CALL("min-latency", 0, "D", K, co, clockopts_min_latency,
+		 "shortest possible message latency (default 0; units ns,\n"
+		 "us, ms, s)"),
+	OPT_SETV("no-verify", 0, K, verify, 0,
+		 "skip the second pass that counts receive-before-send\n"
+		 "pairs with the estimated clocks"),
+	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align,
+		 "shift one input (several inputs, see weft emu)"),
+	OPT_FLAG("same-nodes", 0, K, co.same_nodes, "equal loom numbers of several inputs share a node"),
+	OPT_FLAG("quiet", 'q', K, quiet, "print nothing but errors"),
+	OPT_IMPORT_ROWS(K, co.imp),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd sync_cmdline = {
+	.name = "sync",
+	.synopsis = "[OPTIONS] TRACE...",
+	.about = "Estimate the clock offset and drift of every loom (node) from the messages\n"
+		 "the models match (PICL sends and receives): a message cannot arrive before it\n"
+		 "was sent, so each one bounds the receiver's clock against the sender's, and\n"
+		 "messages both ways bound it from both sides. weft keeps, per pair of looms,\n"
+		 "the convex hull of those bounds and fits one line per loom (offset and drift)\n"
+		 "that stays as far from every bound as possible (doc/clock.md). It prints each\n"
+		 "loom's correction at the start and the end of the trace with its bound, the\n"
+		 "receive-before-send pairs before and after, and writes the clock file, which\n"
+		 "-c FILE of every command reads. Looms linked by no message keep the clock they\n"
+		 "were given, and are listed.\n",
+	.opts = sync_opts,
+	.more = "Exit status: 0 ok, 1 bad input, 2 usage, 3 internal error.\n",
+};
 
 static const char *status_name(enum est_status s)
 {
@@ -103,104 +121,80 @@ static void report(const struct sync_result *r, const char *out, int verified, u
 	printf("clock file: %s (%.2f s)\n", out, secs);
 }
 
+/* Read the command line; -1: run, else the exit status. */
+static int sync_parse(struct sync_cmd *k, int argc, char **argv)
+{
+	int rc = opts_parse(&sync_cmdline, k, argc, argv, &k->first);
+	if (rc >= 0)
+		return rc;
+	if (k->co.mode == SYNC_MESSAGES)
+		return cli_usage_error("sync", "--sync=messages is what weft sync does; give none or file");
+	if (argc - k->first < 1)
+		return cli_usage_error("sync", "expected TRACE, found no argument");
+	clockopts_apply(&k->co, &k->o);
+	k->o.inputs = (const char *const *) argv + k->first;
+	k->o.ninputs = argc - k->first;
+	k->o.progress = !k->quiet;
+	return -1;
+}
+
+/* The second pass: the same inputs with the estimated clocks; the number
+ * of receive-before-send pairs left in *after. */
+static int sync_verify(const char *trace, const struct emu_opts *o, struct sync_result *r, uint64_t *after,
+		       struct weft_err *err)
+{
+	struct emu_opts vo = *o;
+	vo.outdir = NULL;
+	vo.quiet = 1;
+	vo.no_gate = 1;
+	vo.clock_table = &r->table;
+	vo.reuse = &r->tr;
+	r->have_tr = 0;
+	struct emu e;
+	int rc = emu_open(&e, trace, &vo, err);
+	if (rc == 0)
+		rc = emu_run(&e, err);
+	*after = e.pairs.nviol;
+	emu_free(&e);
+	return rc;
+}
+
 int cmd_sync(int argc, char **argv)
 {
-	enum { O_NO_VERIFY = 256 };
-	static const struct option opts[] = {
-		{"output", required_argument, 0, 'o'}, {"clock", required_argument, 0, 'c'},
-		{"quiet", no_argument, 0, 'q'},        {"no-verify", no_argument, 0, O_NO_VERIFY},
-		CLOCKOPTS_LONG,
-		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
-	};
-	struct emu_opts o = {.progress = 1};
-	struct clockopts co = {0};
-	const char *out = NULL;
-	int quiet = 0, verify = 1, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:c:qh", opts, NULL)) != -1) {
-		int r = clockopts_parse("sync", &co, c, optarg);
-		if (r == 2) {
-			clockopts_free(&co);
-			return 2;
-		}
-		if (r == 1)
-			continue;
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'c':
-			o.clock_file = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case O_NO_VERIFY:
-			verify = 0;
-			break;
-		case 'h':
-			fputs(sync_help, stdout);
-			clockopts_free(&co);
-			return 0;
-		default:
-			clockopts_free(&co);
-			return cli_bad_option("sync", c, optopt, argv, optind);
-		}
-	}
-	if (co.mode == SYNC_MESSAGES) {
-		clockopts_free(&co);
-		return cli_usage_error("sync", "--sync=messages is what weft sync does; give none or file");
-	}
-	if (argc - optind < 1) {
-		clockopts_free(&co);
-		return cli_usage_error("sync", "expected TRACE, found no argument");
-	}
-	clockopts_apply(&co, &o);
-	o.inputs = (const char *const *) argv + optind;
-	o.ninputs = argc - optind;
-	o.progress = !quiet;
-	const char *trace = argv[optind];
+	struct sync_cmd k = {.o = {.progress = 1}, .verify = 1};
 	char *outdef = NULL;
-	if (!out) {
+	struct sync_result r;
+	int have_r = 0;
+	int rc = sync_parse(&k, argc, argv);
+	if (rc >= 0)
+		goto out;
+	const char *trace = argv[k.first];
+	if (!k.out) {
 		struct stat st;
 		if (stat(trace, &st) == 0 && S_ISDIR(st.st_mode))
-			out = outdef = weft_xasprintf("%s/clock.json", trace);
+			k.out = outdef = weft_xasprintf("%s/clock.json", trace);
 		else
-			out = outdef = weft_xasprintf("%s.clock.json", trace);
+			k.out = outdef = weft_xasprintf("%s.clock.json", trace);
 	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct weft_err err = {0};
-	struct sync_result r;
-	int rc = sync_estimate(trace, &o, co.min_latency, &r, &err);
-	int have_r = rc == 0;
+	rc = sync_estimate(trace, &k.o, k.co.min_latency, &r, &err);
+	have_r = rc == 0;
 	uint64_t after = 0;
-	if (rc == 0 && verify) {
-		/* the second pass: the same inputs with the estimated clocks */
-		struct emu_opts vo = o;
-		vo.outdir = NULL;
-		vo.quiet = 1;
-		vo.no_gate = 1;
-		vo.clock_table = &r.table;
-		vo.reuse = &r.tr;
-		r.have_tr = 0;
-		struct emu e;
-		rc = emu_open(&e, trace, &vo, &err);
-		if (rc == 0)
-			rc = emu_run(&e, &err);
-		after = e.pairs.nviol;
-		emu_free(&e);
-	}
+	if (rc == 0 && k.verify)
+		rc = sync_verify(trace, &k.o, &r, &after, &err);
 	if (rc == 0)
-		rc = clockfile_write(&r.table, out, "weft sync " WEFT_VERSION, r.linked, &err);
+		rc = clockfile_write(&r.table, k.out, "weft sync " WEFT_VERSION, r.linked, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (rc == 0 && !quiet)
-		report(&r, out, verify,
-		       after, (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (rc == 0 && !k.quiet)
+		report(&r, k.out, k.verify, after,
+		       (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	rc = rc ? cli_report(&err) : 0;
+out:
 	if (have_r)
 		sync_result_free(&r);
 	free(outdef);
-	clockopts_free(&co);
-	return rc ? cli_report(&err) : 0;
+	clockopts_free(&k.co);
+	return rc;
 }

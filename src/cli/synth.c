@@ -2,7 +2,6 @@
  * directory beside DIR and renamed to DIR when complete, so an interrupted
  * run never leaves a trace that looks whole. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,40 +10,113 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/synth_formats.h"
 #include "synth/ovni_synth.h"
 
-static const char synth_help[] =
-	"Usage: weft synth -o DIR [--looms L] [--procs P] [--threads T] [--cpus C]\n"
-	"                  [--events N] [--seed S] [--models LIST]\n"
-	"\n"
-	"Write a valid ovni-model trace (format v3) into DIR, which must not exist or\n"
-	"be empty. Each of L looms has C CPUs and P processes of T threads; threads\n"
-	"take turns on a home CPU and emit execute/pause/resume/cool/warm/end, CPU\n"
-	"affinity changes, single and stacked marks, bursts and flushes, obeying every\n"
-	"ovni-model rule. The same options always give the same bytes.\n"
-	"\n"
-	"Options:\n"
-	"      --format NAME  ovni (default) or a legacy log format (see below)\n"
-	"  -o, --output DIR   where to write the trace (required)\n"
-	"      --looms L      number of looms (nodes), default 2\n"
-	"      --procs P      processes per loom, default 2\n"
-	"      --threads T    threads per process, default 2\n"
-	"      --cpus C       CPUs per loom, default 4\n"
-	"  -n, --events N     about how many events in all, default 1000000\n"
-	"                     (suffixes k, M, G accepted: 20M)\n"
-	"      --seed S       random seed, default 1\n"
-	"      --models LIST  models besides ovni, comma-separated, default none:\n"
-	"                     mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
-	"                     tampi (API and polling subsystems, nested),\n"
-	"                     kernel (context switches out and back in),\n"
-	"                     nosv (a task type per thread; tasks created inside\n"
-	"                     nosv_create(), submitted, taken from the scheduler,\n"
-	"                     run, sometimes allocating memory or paused for a\n"
-	"                     nested task, ended; nosv.can_breakdown set),\n"
-	"                     nodes (NODES subsystems, nested: task creation and\n"
-	"                     submission, taskwaits, spawns, if(0) tasks)\n"
-	"  -h, --help         show this help\n";
+/* What the command line asked for. */
+struct synth_cmd {
+	struct synth_opts so;
+	const char *out, *format;
+	int first; /* argv[first..]: none expected */
+};
+
+/* --looms, --procs, --threads, --cpus: 1 to 4096 */
+static int opt_dim(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	uint64_t v;
+	if (cli_parse_count(arg, 4096, &v) || v == 0)
+		return cli_usage_error(cmd, "--%s: expected a number from 1 to 4096, found '%s'", row->name, arg);
+	*(int *) dst = (int) v;
+	return 0;
+}
+
+static int opt_events(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	(void) row;
+	if (cli_parse_count(arg, UINT64_MAX, dst) || *(uint64_t *) dst == 0)
+		return cli_usage_error(cmd, "--events: expected a positive count, found '%s'", arg);
+	return 0;
+}
+
+static int opt_seed(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	(void) row;
+	if (cli_parse_count(arg, UINT64_MAX, dst))
+		return cli_usage_error(cmd, "--seed: expected a number, found '%s'", arg);
+	return 0;
+}
+
+static int opt_models(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	static const struct { const char *name; unsigned bit; } known[] = {
+		{"mpi", SYNTH_M_MPI}, {"tampi", SYNTH_M_TAMPI}, {"kernel", SYNTH_M_KERNEL},
+		{"nosv", SYNTH_M_NOSV}, {"nodes", SYNTH_M_NODES}, {"ovni", 0},
+	};
+	unsigned *models = dst;
+	(void) row;
+	for (const char *m = arg; *m;) {
+		size_t len = strcspn(m, ","), i;
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (strlen(known[i].name) == len && strncmp(m, known[i].name, len) == 0)
+				break;
+		if (i == sizeof(known) / sizeof(known[0]))
+			return cli_usage_error(cmd, "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nodes, "
+					       "nosv, tampi)", (int) len, m);
+		*models |= known[i].bit;
+		m += len + (m[len] == ',');
+	}
+	return 0;
+}
+
+#define K struct synth_cmd
+static const struct opt synth_opts_table[] = {
+	OPT_STRING("format", 0, "NAME", K, format, "ovni (default) or a legacy log format (see below)"),
+	OPT_STRING("output", 'o', "DIR", K, out, "where to write the trace (required)"),
+	OPT_CALL("looms", 0, "L", K, so.looms, opt_dim, "number of looms (nodes), default 2"),
+	OPT_CALL("procs", 0, "P", K, so.procs, opt_dim, "processes per loom, default 2"),
+	OPT_CALL("threads", 0, "T", K, so.threads, opt_dim, "threads per process, default 2"),
+	OPT_CALL("cpus", 0, "C", K, so.cpus, opt_dim, "CPUs per loom, default 4"),
+	OPT_CALL("events", 'n', "N", K, so.events, opt_events,
+		 "about how many events in all, default 1000000\n"
+		 "(suffixes k, M, G accepted: 20M)"),
+	OPT_CALL("seed", 0, "S", K, so.seed, opt_seed, "random seed, default 1"),
+	OPT_CALL("models", 0, "LIST", K, so.models, opt_models,
+		 "models besides ovni, comma-separated, default none:\n"
+		 "mpi (MPI_Send, MPI_Barrier calls inside slices),\n"
+		 "tampi (API and polling subsystems, nested),\n"
+		 "kernel (context switches out and back in),\n"
+		 "nosv (a task type per thread; tasks created inside\n"
+		 "nosv_create(), submitted, taken from the scheduler,\n"
+		 "run, sometimes allocating memory or paused for a\n"
+		 "nested task, ended; nosv.can_breakdown set),\n"
+		 "nodes (NODES subsystems, nested: task creation and\n"
+		 "submission, taskwaits, spawns, if(0) tasks)"),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+/* The other generators, after the options. */
+static void list_formats(FILE *f)
+{
+	fprintf(f, "\nFormats (weft synth --format NAME --help shows their options):\n");
+	for (int k = 0; synth_formats[k]; k++)
+		fprintf(f, "  --format %-10s %s\n", synth_formats[k]->name, synth_formats[k]->what);
+}
+
+static const struct optcmd synth_cmdline = {
+	.name = "synth",
+	.synopsis = "-o DIR [OPTIONS]\n"
+		    "--format NAME -o FILE [OPTIONS]\n",
+	.about = "Write a valid ovni-model trace (format v3) into DIR, which must not exist or\n"
+		 "be empty. Each of L looms has C CPUs and P processes of T threads; threads\n"
+		 "take turns on a home CPU and emit execute/pause/resume/cool/warm/end, CPU\n"
+		 "affinity changes, single and stacked marks, bursts and flushes, obeying every\n"
+		 "ovni-model rule. The same options always give the same bytes.\n",
+	.opts = synth_opts_table,
+	.list = list_formats,
+};
 
 /* `--format NAME` picks another generator, which parses the rest itself. */
 static int other_format(int argc, char **argv, int *handled)
@@ -75,6 +147,15 @@ static int other_format(int argc, char **argv, int *handled)
 	return argc;
 }
 
+/* Remove a failed run's temporary directory. */
+static void discard(const char *tmp)
+{
+	char *cmd = weft_xasprintf("rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		weft_warn("could not remove %s", tmp);
+	free(cmd);
+}
+
 int cmd_synth(int argc, char **argv)
 {
 	int handled;
@@ -82,120 +163,38 @@ int cmd_synth(int argc, char **argv)
 	if (handled)
 		return r;
 	argc = r;
-	enum { O_LOOMS = 256, O_PROCS, O_THREADS, O_CPUS, O_SEED, O_MODELS };
-	static const struct option opts[] = {
-		{"output", required_argument, 0, 'o'},   {"looms", required_argument, 0, O_LOOMS},
-		{"procs", required_argument, 0, O_PROCS}, {"threads", required_argument, 0, O_THREADS},
-		{"cpus", required_argument, 0, O_CPUS},   {"events", required_argument, 0, 'n'},
-		{"seed", required_argument, 0, O_SEED},   {"help", no_argument, 0, 'h'},
-		{"models", required_argument, 0, O_MODELS},
-		{0, 0, 0, 0},
-	};
-	struct synth_opts so = {.looms = 2, .procs = 2, .threads = 2, .cpus = 4,
-				.events = 1000000, .seed = 1};
-	const char *out = NULL;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:n:h", opts, NULL)) != -1) {
-		uint64_t v;
-		const char *name = NULL;
-		int *field = NULL;
-		switch (c) {
-		case 'o':
-			out = optarg;
-			continue;
-		case 'h':
-			fputs(synth_help, stdout);
-			for (int k = 0; synth_formats[k]; k++)
-				printf("  --format %-10s %s\n", synth_formats[k]->name, synth_formats[k]->what);
-			return 0;
-		case 'n':
-			if (cli_parse_count(optarg, UINT64_MAX, &so.events) || so.events == 0)
-				return cli_usage_error("synth", "--events: expected a positive count, found '%s'",
-						       optarg);
-			continue;
-		case O_SEED:
-			if (cli_parse_count(optarg, UINT64_MAX, &so.seed))
-				return cli_usage_error("synth", "--seed: expected a number, found '%s'", optarg);
-			continue;
-		case O_MODELS: {
-			const char *m = optarg;
-			while (*m) {
-				size_t len = strcspn(m, ",");
-				if (len == 3 && strncmp(m, "mpi", 3) == 0)
-					so.models |= SYNTH_M_MPI;
-				else if (len == 5 && strncmp(m, "tampi", 5) == 0)
-					so.models |= SYNTH_M_TAMPI;
-				else if (len == 6 && strncmp(m, "kernel", 6) == 0)
-					so.models |= SYNTH_M_KERNEL;
-				else if (len == 4 && strncmp(m, "nosv", 4) == 0)
-					so.models |= SYNTH_M_NOSV;
-				else if (len == 5 && strncmp(m, "nodes", 5) == 0)
-					so.models |= SYNTH_M_NODES;
-				else if (!(len == 4 && strncmp(m, "ovni", 4) == 0))
-					return cli_usage_error("synth", "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nodes, nosv, tampi)",
-							       (int) len, m);
-				m += len + (m[len] == ',');
-			}
-			continue;
-		}
-		case O_LOOMS:
-			name = "--looms", field = &so.looms;
-			break;
-		case O_PROCS:
-			name = "--procs", field = &so.procs;
-			break;
-		case O_THREADS:
-			name = "--threads", field = &so.threads;
-			break;
-		case O_CPUS:
-			name = "--cpus", field = &so.cpus;
-			break;
-		default:
-			return cli_bad_option("synth", c, optopt, argv, optind);
-		}
-		if (cli_parse_count(optarg, 4096, &v) || v == 0)
-			return cli_usage_error("synth", "%s: expected a number from 1 to 4096, found '%s'",
-					       name, optarg);
-		*field = (int) v;
-	}
-	if (!out)
+	struct synth_cmd k = {.so = {.looms = 2, .procs = 2, .threads = 2, .cpus = 4, .events = 1000000,
+				     .seed = 1}};
+	r = opts_parse(&synth_cmdline, &k, argc, argv, &k.first);
+	if (r >= 0)
+		return r;
+	if (!k.out)
 		return cli_usage_error("synth", "missing -o DIR");
-	if (optind != argc)
-		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
-	if ((uint64_t) so.procs * (uint64_t) so.threads > 65535)
+	if (k.first != argc)
+		return cli_usage_error("synth", "unexpected argument '%s'", argv[k.first]);
+	if ((uint64_t) k.so.procs * (uint64_t) k.so.threads > 65535)
 		return cli_usage_error("synth", "--procs x --threads must be at most 65535");
 
 	struct weft_err e = {0};
 	struct stat st;
-	if (stat(out, &st) == 0) {
-		if (!S_ISDIR(st.st_mode) || rmdir(out) != 0) {
-			weft_fail(&e, WEFT_EUSAGE, "%s: already exists and is not an empty directory", out);
-			return cli_report(&e);
-		}
-	}
-	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", out);
-	if (!mkdtemp(tmp)) {
-		weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create a temporary directory: %s", tmp,
-			  strerror(errno));
-		free(tmp);
-		return cli_report(&e);
-	}
+	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", k.out);
 	uint64_t n = 0;
-	int rc = synth_ovni(tmp, &so, &n, &e);
-	if (rc == 0 && rename(tmp, out) != 0)
-		rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
-	if (rc) {
-		char *cmd = weft_xasprintf("rm -rf '%s'", tmp);
-		if (system(cmd) != 0)
-			weft_warn("could not remove %s", tmp);
-		free(cmd);
-		free(tmp);
-		return cli_report(&e);
+	if (stat(k.out, &st) == 0 && (!S_ISDIR(st.st_mode) || rmdir(k.out) != 0)) {
+		r = weft_fail(&e, WEFT_EUSAGE, "%s: already exists and is not an empty directory", k.out);
+	} else if (!mkdtemp(tmp)) {
+		r = weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create a temporary directory: %s", tmp,
+			      strerror(errno));
+	} else {
+		r = synth_ovni(tmp, &k.so, &n, &e);
+		if (r == 0 && rename(tmp, k.out) != 0)
+			r = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, k.out, strerror(errno));
+		if (r)
+			discard(tmp);
 	}
 	free(tmp);
-	printf("wrote %" PRIu64 " events in %d streams to %s\n", n,
-	       so.looms * so.procs * so.threads, out);
+	if (r)
+		return cli_report(&e);
+	printf("wrote %" PRIu64 " events in %d streams to %s\n", n, k.so.looms * k.so.procs * k.so.threads,
+	       k.out);
 	return 0;
 }

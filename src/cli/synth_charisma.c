@@ -1,78 +1,94 @@
 /* synth_charisma: `weft synth --format charisma`: its options, read into
  * the generator's (src/synth/charisma_synth.h), and its report. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "synth/charisma_synth.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/synth_formats.h"
 
-static const char help[] =
-	"Usage: weft synth --format charisma -o FILE [--profile NAME|FILE] [--byte-order le|be]\n"
-	"                  [--size BYTES] [--apps A] [--clients C] [--files F] [--seed S]\n"
-	"\n"
-	"Write a synthetic CHARISMA file-system trace of about BYTES bytes (default 10M;\n"
-	"suffixes k, M, G) laid out by the machine profile (default charisma-default;\n"
-	"built-in: charisma-default, charisma-packed, charisma-align4; or a profile file)\n"
-	"in little-endian (iPSC/860, default) or big-endian (CM-5) byte order. A\n"
-	"applications (default 8) share C clients (default 64); each client cycles\n"
-	"through F private files (default 4) besides its application's shared file.\n"
-	"Every record type but machine-dependent ones appears (declared ones once,\n"
-	"zeroed, after the header). Times are in microsecond ticks. The same options\n"
-	"always give the same bytes.\n";
+/* What the command line asked for. */
+struct charisma_cmd {
+	struct charisma_synth_opts o;
+	const char *out, *order;
+	int first; /* argv[first..]: none expected */
+};
+
+/* The counts and their ranges, by option name. */
+static const struct {
+	const char *name;
+	uint64_t lo, hi;
+} charisma_ranges[] = {
+	{"size", 1, UINT64_MAX}, {"apps", 1, 256}, {"clients", 1, 65536}, {"files", 1, 1000}, {"seed", 0, UINT64_MAX},
+};
+
+/* A byte count or number, with an optional k, M or G suffix. */
+static int opt_count(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	uint64_t *v = dst, lo = 1, hi = UINT64_MAX;
+	for (size_t i = 0; i < sizeof(charisma_ranges) / sizeof(charisma_ranges[0]); i++)
+		if (strcmp(row->name, charisma_ranges[i].name) == 0)
+			lo = charisma_ranges[i].lo, hi = charisma_ranges[i].hi;
+	if (cli_parse_count(arg, UINT64_MAX, v) || *v < lo || *v > hi)
+		return cli_usage_error(cmd, "--%s: expected a number from %llu to %llu, found '%s'", row->name,
+				       (unsigned long long) lo, (unsigned long long) hi, arg);
+	return 0;
+}
+
+#define K struct charisma_cmd
+static const struct opt charisma_opts[] = {
+	OPT_STRING("output", 'o', "FILE", K, out, "the trace to write (required)"),
+	OPT_STRING("profile", 0, "NAME|FILE", K, o.profile, "machine profile (default charisma-default)"),
+	OPT_STRING("byte-order", 0, "le|be", K, order, "little-endian (iPSC/860, default) or big-endian (CM-5)"),
+	OPT_CALL("size", 0, "BYTES", K, o.size, opt_count, "about this many bytes (default 10M)"),
+	OPT_CALL("apps", 0, "A", K, o.apps, opt_count, "applications, 1 to 256 (default 8)"),
+	OPT_CALL("clients", 0, "C", K, o.clients, opt_count, "clients, A to 65536 (default 64)"),
+	OPT_CALL("files", 0, "F", K, o.files, opt_count, "private files per client, 1 to 1000 (default 4)"),
+	OPT_CALL("seed", 0, "S", K, o.seed, opt_count, "random seed (default 1)"),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd charisma_cmdline = {
+	.name = "synth",
+	.synopsis = "--format charisma -o FILE [OPTIONS]",
+	.about = "Write a synthetic CHARISMA file-system trace of about BYTES bytes (default 10M;\n"
+		 "suffixes k, M, G) laid out by the machine profile (default charisma-default;\n"
+		 "built-in: charisma-default, charisma-packed, charisma-align4; or a profile file)\n"
+		 "in little-endian (iPSC/860, default) or big-endian (CM-5) byte order. A\n"
+		 "applications (default 8) share C clients (default 64); each client cycles\n"
+		 "through F private files (default 4) besides its application's shared file.\n"
+		 "Every record type but machine-dependent ones appears (declared ones once,\n"
+		 "zeroed, after the header). Times are in microsecond ticks. The same options\n"
+		 "always give the same bytes.\n",
+	.opts = charisma_opts,
+};
 
 int synth_cmd_charisma(int argc, char **argv)
 {
-	enum { O_PROFILE = 256, O_ORDER, O_SIZE, O_APPS, O_CLIENTS, O_FILES, O_SEED };
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},      {"profile", required_argument, NULL, O_PROFILE},
-		{"byte-order", required_argument, NULL, O_ORDER}, {"size", required_argument, NULL, O_SIZE},
-		{"apps", required_argument, NULL, O_APPS},     {"clients", required_argument, NULL, O_CLIENTS},
-		{"files", required_argument, NULL, O_FILES},   {"seed", required_argument, NULL, O_SEED},
-		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *order = "le";
-	struct charisma_synth_opts o = {.profile = "charisma-default", .size = 10000000, .apps = 8, .clients = 64,
-					.files = 4, .seed = 1};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		uint64_t *v = NULL, lo = 1, hi = 0;
-		const char *name = NULL;
-		switch (c) {
-		case 'o': out = optarg; continue;
-		case O_PROFILE: o.profile = optarg; continue;
-		case O_ORDER: order = optarg; continue;
-		case 'h': fputs(help, stdout); return 0;
-		case O_SIZE: v = &o.size, name = "--size", hi = UINT64_MAX; break;
-		case O_APPS: v = &o.apps, name = "--apps", hi = 256; break;
-		case O_CLIENTS: v = &o.clients, name = "--clients", hi = 65536; break;
-		case O_FILES: v = &o.files, name = "--files", hi = 1000; break;
-		case O_SEED: v = &o.seed, name = "--seed", lo = 0, hi = UINT64_MAX; break;
-		default: return cli_bad_option("synth", c, optopt, argv, optind);
-		}
-		/* a byte count or number, with an optional k, M or G suffix */
-		if (cli_parse_count(optarg, UINT64_MAX, v) || *v < lo || *v > hi)
-			return cli_usage_error("synth", "%s: expected a number from %llu to %llu, found '%s'", name,
-					       (unsigned long long) lo, (unsigned long long) hi, optarg);
-	}
-	if (!out)
+	struct charisma_cmd k = {.o = {.profile = "charisma-default", .size = 10000000, .apps = 8, .clients = 64,
+				       .files = 4, .seed = 1},
+				 .order = "le"};
+	int rc = opts_parse(&charisma_cmdline, &k, argc, argv, &k.first);
+	if (rc >= 0)
+		return rc;
+	if (!k.out)
 		return cli_usage_error("synth", "--format charisma: missing -o FILE");
-	if (optind != argc)
-		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
-	if (strcmp(order, "le") && strcmp(order, "be"))
-		return cli_usage_error("synth", "--byte-order: expected le or be, found '%s'", order);
-	if (o.clients < o.apps)
+	if (k.first != argc)
+		return cli_usage_error("synth", "unexpected argument '%s'", argv[k.first]);
+	if (strcmp(k.order, "le") && strcmp(k.order, "be"))
+		return cli_usage_error("synth", "--byte-order: expected le or be, found '%s'", k.order);
+	if (k.o.clients < k.o.apps)
 		return cli_usage_error("synth", "--clients (%llu) must be at least --apps (%llu)",
-				       (unsigned long long) o.clients, (unsigned long long) o.apps);
-	o.big_endian = order[0] == 'b';
+				       (unsigned long long) k.o.clients, (unsigned long long) k.o.apps);
+	k.o.big_endian = k.order[0] == 'b';
 	struct weft_err e = {0};
 	struct charisma_synth_done done;
-	if (charisma_synth_write(&o, out, &done, &e))
+	if (charisma_synth_write(&k.o, k.out, &done, &e))
 		return cli_report(&e);
 	printf("wrote %llu records (%llu bytes) to %s\n", (unsigned long long) done.records,
-	       (unsigned long long) done.bytes, out);
+	       (unsigned long long) done.bytes, k.out);
 	return 0;
 }

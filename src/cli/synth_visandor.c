@@ -1,58 +1,76 @@
 /* synth_visandor: `weft synth --format visandor`: its options and the
  * generator's call (src/synth/visandor_synth.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/synth_formats.h"
 #include "synth/visandor_synth.h"
 
-static const char help[] =
-	"Usage: weft synth --format visandor -o FILE [--kind and|or] [--agents N] [-n EVENTS]\n"
-	"\n"
-	"Write a synthetic VisAndOr log of about EVENTS events (default 100000) over N\n"
-	"agents (default 4, at least 2): an and-parallel log in Ciao's layout, or an\n"
-	"or-parallel one. Times are in microseconds, one event per microsecond or so.\n";
+/* What the command line asked for. */
+struct visandor_cmd {
+	const char *out, *kind;
+	long agents;
+	unsigned long long events;
+	int first; /* argv[first..]: not read (as before the table) */
+};
+
+static int opt_agents(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	(void) row;
+	if (*end || v < 2 || v > 100000)
+		return cli_usage_error(cmd, "--agents: expected 2 to 100000, found '%s'", arg);
+	*(long *) dst = v;
+	return 0;
+}
+
+static int opt_events(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+	(void) row;
+	if (*end || v == 0)
+		return cli_usage_error(cmd, "--events: expected a positive count, found '%s'", arg);
+	*(unsigned long long *) dst = v;
+	return 0;
+}
+
+#define K struct visandor_cmd
+static const struct opt visandor_opts[] = {
+	OPT_STRING("output", 'o', "FILE", K, out, "the log to write (required)"),
+	OPT_STRING("kind", 0, "and|or", K, kind, "an and-parallel log (default) or an or-parallel one"),
+	OPT_CALL("agents", 0, "N", K, agents, opt_agents, "agents, 2 to 100000 (default 4)"),
+	OPT_CALL("events", 'n', "EVENTS", K, events, opt_events, "about how many events (default 100000)"),
+	OPT_HELPROW,
+	OPT_ENDROW,
+};
+#undef K
+
+static const struct optcmd visandor_cmdline = {
+	.name = "synth",
+	.synopsis = "--format visandor -o FILE [--kind and|or] [--agents N] [-n EVENTS]",
+	.about = "Write a synthetic VisAndOr log of about EVENTS events (default 100000) over N\n"
+		 "agents (default 4, at least 2): an and-parallel log in Ciao's layout, or an\n"
+		 "or-parallel one. Times are in microseconds, one event per microsecond or so.\n",
+	.opts = visandor_opts,
+};
 
 int synth_cmd_visandor(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'}, {"kind", required_argument, NULL, 'k'},
-		{"agents", required_argument, NULL, 'a'}, {"events", required_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *kind = "and";
-	long agents = 4;
-	unsigned long long events = 100000;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'k': kind = optarg; break;
-		case 'a':
-			agents = strtol(optarg, &end, 10);
-			if (*end || agents < 2 || agents > 100000)
-				return cli_usage_error("synth", "--agents: expected 2 to 100000, found '%s'", optarg);
-			break;
-		case 'n':
-			events = strtoull(optarg, &end, 10);
-			if (*end || events == 0)
-				return cli_usage_error("synth", "--events: expected a positive count, found '%s'", optarg);
-			break;
-		case 'h': fputs(help, stdout); return 0;
-		default: return cli_usage_error("synth", "unknown option (see 'weft synth --format visandor --help')");
-		}
-	}
-	if (!out)
+	struct visandor_cmd k = {.kind = "and", .agents = 4, .events = 100000};
+	int rc = opts_parse(&visandor_cmdline, &k, argc, argv, &k.first);
+	if (rc >= 0)
+		return rc;
+	if (!k.out)
 		return cli_usage_error("synth", "--format visandor: missing -o FILE");
-	if (strcmp(kind, "and") != 0 && strcmp(kind, "or") != 0)
-		return cli_usage_error("synth", "--kind: expected and or or, found '%s'", kind);
+	if (strcmp(k.kind, "and") != 0 && strcmp(k.kind, "or") != 0)
+		return cli_usage_error("synth", "--kind: expected and or or, found '%s'", k.kind);
 	struct weft_err e = {0};
-	if (visandor_synth_write(out, kind[0] == 'o', (int) agents, events, &e))
+	if (visandor_synth_write(k.out, k.kind[0] == 'o', (int) k.agents, k.events, &e))
 		return cli_report(&e);
 	return 0;
 }

@@ -32,5 +32,6 @@ Suite *task_suite(void);
 Suite *taskprim_suite(void);
 Suite *mkdirp_suite(void);
 Suite *jobs_suite(void);
+Suite *opts_suite(void);
 
 #endif
