@@ -10,12 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "msg/keys.h"
+#include "emu/match.h"
 #include "msg/msg.h"
 #include "texts.h"
 
 #define STACK_MAX 256
-#define PENDING_CAP 1000000 /* messages held waiting for their other end */
 #define REPORT_KEYS 20
 #define MAX_CALL_TYPE 914   /* state_of covers PICL event types -914..0 */
 
@@ -61,8 +60,7 @@ struct mstate {
 	struct emu_thread **by_proc_v;
 	int32_t *by_proc_k;
 	int nproc;
-	struct keytab keys;
-	uint64_t npending, nmatched, noverflow, nsends, nrecvs;
+
 	int slot[NV];
 	uint8_t state_of[MAX_CALL_TYPE + 1]; /* by -type */
 	/* kept records: their punctual types and the texts that name values */
@@ -245,49 +243,20 @@ static void psend_all(struct emu *e, const struct posted *p)
 		emu_comm_psend(e, ids[k], e->now);
 }
 
+/* Messages are matched by emu (match.h): FIFO per (source, destination,
+ * type), in one run's order even when the processors are emulated apart. */
 static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t to, int32_t len,
 			  int32_t tag)
 {
-	struct mstate *m = ms(e);
-	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	struct key *k = keytab_find(&m->keys, x->proc, to, tag);
-	if (key_waiting(k, KEY_RECVS)) {
-		struct pend r = keytab_pop(&m->keys, k);
-		m->npending--;
-		emu_comm_recv(e, id, r.th, r.a, r.b);
-		m->nmatched++;
-		emu_pair(e, t, r.th, e->now, r.b); /* the receive came first */
-	} else if (m->npending < PENDING_CAP) {
-		struct pend s = {id, e->now, t};
-		keytab_push(&m->keys, k, x->proc, to, tag, KEY_SENDS, &s);
-		m->npending++;
-	} else {
-		m->noverflow++;
-		emu_comm_drop(e, id);
-	}
+	emu_match_send(e, t, x->proc, to, tag, id);
 	return id;
 }
 
 static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t from, int32_t tag,
 		     uint64_t lrecv)
 {
-	struct mstate *m = ms(e);
-	m->nrecvs++;
-	struct key *k = keytab_find(&m->keys, from, x->proc, tag);
-	if (key_waiting(k, KEY_SENDS)) {
-		struct pend s = keytab_pop(&m->keys, k);
-		m->npending--;
-		emu_comm_recv(e, s.a, t, lrecv, e->now);
-		m->nmatched++;
-		emu_pair(e, s.th, t, s.b, e->now);
-	} else if (m->npending < PENDING_CAP) {
-		struct pend r = {lrecv, e->now, t};
-		keytab_push(&m->keys, k, from, x->proc, tag, KEY_RECVS, &r);
-		m->npending++;
-	} else {
-		m->noverflow++;
-	}
+	emu_match_recv(e, t, from, x->proc, tag, lrecv);
 }
 
 static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, struct call *c)
@@ -588,33 +557,11 @@ int msg_finish(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	uint64_t us = 0, ur = 0;
-	int shown = 0;
-	struct key **wait;
-	size_t nwait = keytab_waiting(&m->keys, &wait);
-	for (size_t i = 0; i < nwait; i++) {
-		const struct key *k = wait[i];
-		size_t ns = key_waiting(k, KEY_SENDS), nr = key_waiting(k, KEY_RECVS);
-		us += ns;
-		ur += nr;
-		for (uint32_t j = 0; j < ns; j++) /* the oldest first */
-			emu_comm_drop(e, j ? k->ring[(k->head + j - 1) % k->cap].a : k->first.a);
-		if (!e->o.quiet && shown++ < REPORT_KEYS)
-			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->src, k->dst, k->tag, ns, nr);
-	}
-	free(wait);
-	if (!e->o.quiet) {
-		if (shown > REPORT_KEYS)
-			weft_warn("msg: %d more keys with unmatched messages", shown - REPORT_KEYS);
-		if (us || ur || m->noverflow)
-			weft_warn("msg: %llu sends and %llu receives unmatched (%llu beyond the memory cap)",
-				  (unsigned long long) us, (unsigned long long) ur,
-				  (unsigned long long) m->noverflow);
-		for (int i = 0; i < e->nth; i++)
+	emu_match_finish(e, REPORT_KEYS);
+	if (!e->o.quiet)
+		for (int i = e->th_lo; i < e->th_hi; i++)
 			if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 				weft_warn("msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
-	}
 	return 0;
 }
 
@@ -654,7 +601,6 @@ void msg_free(struct emu *e)
 	struct mstate *m = ms(e);
 	if (!m)
 		return;
-	keytab_free(&m->keys);
 	for (int i = 0; i < e->nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)

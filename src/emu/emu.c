@@ -11,6 +11,7 @@
 #include "emu/breakdown.h"
 #include "emu/emu.h"
 #include "emu/engine.h"
+#include "emu/match.h"
 #include "emu/paraver_out.h"
 #include "trace/progress.h"
 
@@ -379,6 +380,7 @@ void emu_free(struct emu *e)
 			e->model[m]->hooks->release(e);
 	bd_free(e);
 	engine_free(e);
+	emu_match_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);

@@ -196,6 +196,10 @@ struct emu {
 	const _Atomic uint64_t *halt;
 	_Atomic uint64_t *done;  /* NULL, or [events, stream bytes read] for the merger's progress */
 	const char *trace_arg;  /* emu_open's TRACE */
+	/* messages matched by key (match.h), NULL until a model gives an end;
+	 * match_defer: a -j worker, whose ends go to the merger */
+	struct emu_match *match;
+	int match_defer;
 
 	/* sinks */
 	int writing;
