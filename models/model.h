@@ -55,6 +55,9 @@ struct weft_model_hooks {
 	/* name of an operation the model counts for weft stats (emu_acct_op);
 	 * NULL: the number is shown */
 	void (*op_label)(const struct emu *e, int32_t op, char *buf, int n);
+	/* 1: its state stays within a loom, messages between looms paired by
+	 * emu (match.h), so emu -j may split the looms (jobs.h); 0: not known */
+	int loom_local;
 };
 
 struct weft_model_def {

@@ -136,6 +136,7 @@ struct emu_opts {
 	int win;                /* --from/--to: write only [win_from, win_to] */
 	uint64_t win_from, win_to;
 	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
+	const char *const *converted; /* per input, its log's conversion to reuse (trace_opts) */
 };
 
 struct emu {

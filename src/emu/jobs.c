@@ -9,6 +9,7 @@
 #include "emu/engine.h"
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
+#include "emu/match.h"
 #include "trace/progress.h"
 
 int jobs_cores(void)
@@ -44,7 +45,7 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		const struct mf_model *f = engine_file(d);
-		if (!f && d->id != 'O') {
+		if (!f && d->id != 'O' && !d->hooks->loom_local) {
 			snprintf(buf, n, "model %s keeps state across looms", d->name);
 			return buf;
 		}
@@ -53,14 +54,15 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 			return buf;
 		}
 	}
-	for (int i = 0; i < e->tr.ninputs; i++)
-		if (e->tr.inputs[i].source)
-			return "an imported log is converted once, for one worker";
 	if (e->tr.sys.nlooms < 2)
 		return "the trace has one loom";
-	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->prv[f].nsdirty)
-			return "rows open with a state";
+	if (e->prv[EMU_CPU_FILE].nsdirty)
+		return "CPU rows open with a state";
+	/* rows that open with a state (Not started) are flushed in row order:
+	 * by worker only when rows follow the streams (one application) */
+	for (int i = 1; i < e->nth && e->prv[EMU_THREAD_FILE].nsdirty; i++)
+		if (e->th[i].row < e->th[i - 1].row)
+			return "rows open with a state and applications interleave the looms";
 	for (int i = 1; i < e->nth; i++)
 		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
 			return "the streams of a loom are not together";
@@ -102,7 +104,14 @@ int job_open(struct job *j)
 	o.reuse = NULL;
 	o.streams_lo = j->lo;
 	o.streams_hi = j->hi;
-	if (emu_open(&j->e, m->trace_arg, &o, &j->err)) {
+	/* a log the main run converted is read from its conversion */
+	const char **conv = weft_xcalloc((size_t) m->tr.ninputs + 1, sizeof(*conv));
+	for (int i = 0; i < m->tr.ninputs; i++)
+		conv[i] = m->tr.inputs[i].source ? m->tr.inputs[i].dir : NULL;
+	o.converted = conv;
+	int rc = emu_open(&j->e, m->trace_arg, &o, &j->err);
+	free(conv);
+	if (rc) {
 		j->rc = -3;
 		return -1;
 	}
@@ -113,11 +122,20 @@ int job_open(struct job *j)
 	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
 	for (int i = 0; i < e->ncpu; i++)
 		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
+	/* its rows that open with a state, as paraver_open gives them, in row
+	 * order; the main run's are not flushed (jobs_serial_why) */
+	for (int r = 0; r < e->nth; r++) {
+		const struct emu_thread *t = e->by_row[r];
+		int s = (int) (t - e->th);
+		if (s >= j->lo && s < j->hi && emu_owner(e, t) != 'O')
+			prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
+	}
 	e->writing = 1;
 	e->t0 = m->t0;
 	e->t0_fixed = 1;
 	e->halt = j->halt;
 	e->done = j->progress;
+	e->match_defer = 1; /* message ends go to the merger (match.h) */
 	return 0;
 }
 
@@ -199,8 +217,9 @@ enum { ALL_BUT_STATES = -1 };
 /* Copy the job's ops up to the first that is not of this part: event ops
  * (file ALL_BUT_STATES: anything but STATE and TIME), or the STATE ops of
  * one file. */
-static void copy_part(struct job *j, int file, const struct jobs_sink *out)
+static void copy_part(struct job *j, int file, struct jobs_sink *out)
 {
+	out->cur = j->index;
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
 		const struct prv_op *s = o;
@@ -242,13 +261,14 @@ static size_t pipe_put(void *arg, const struct prv_op *ops, size_t n, uint64_t b
 
 struct jobs_sink jobs_pipe_sink(struct prv_pipe *p)
 {
-	return (struct jobs_sink){pipe_put, p};
+	return (struct jobs_sink){pipe_put, p, 0};
 }
 
 /* Apply the job's ops up to its first TIME op at or past `bound` (it then
  * waits at that instant) or its end; returns the last instant applied. */
-static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, const struct jobs_sink *out)
+static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct jobs_sink *out)
 {
+	out->cur = j->index;
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
 		o += out->put(out->arg, o, (size_t) (j->end - o), bound, &at);
@@ -263,10 +283,11 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, const st
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick)(void *), void *arg,
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
 	       struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
+		jobs[k].index = k;
 		const struct prv_op *o = peek(&jobs[k]);
 		jobs[k].t = 0; /* a front starts at 0: ops there come with no TIME op */
 		if (!o)
@@ -330,6 +351,134 @@ int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick
 		while (peek(&jobs[k]))
 			jobs[k].op = jobs[k].end;
 	return rc;
+}
+
+/* ---- messages between jobs ----------------------------------------------------------- */
+
+struct idmap {
+	uint64_t *g; /* one run's comm id, by the job's own */
+	size_t n, cap;
+};
+
+struct jobs_pairs {
+	struct emu *e;
+	struct prv_pipe *p;
+	struct jobs_sink *sink;
+	struct idmap *map; /* by job */
+	int n;
+	uint64_t next;     /* one run's sends so far */
+	int64_t arg[4];    /* the ARG ops before the op to come */
+	int narg;
+};
+
+static void put(struct jobs_pairs *x, uint8_t kind, uint32_t row, int64_t value)
+{
+	struct prv_op op = {kind, EMU_THREAD_FILE, 0, row, value};
+	prv_pipe_put_op(x->p, &op);
+}
+
+static uint64_t global_id(const struct jobs_pairs *x, int64_t local)
+{
+	const struct idmap *m = &x->map[x->sink->cur];
+	return (uint64_t) local < m->n ? m->g[local] : (uint64_t) local; /* never: a job's id is its send's */
+}
+
+/* e's matcher writes through these: a receive as one run's front would
+ * have queued it (one op at the time of the event, else with ARGs) */
+static void pair_recv(void *arg, uint64_t id, const struct emu_thread *to, uint64_t lrecv, uint64_t precv,
+		      uint64_t now)
+{
+	struct jobs_pairs *x = arg;
+	if (lrecv == now && precv == now) {
+		put(x, PRV_OP_COMM_RECV, (uint32_t) to->row, (int64_t) id);
+		return;
+	}
+	put(x, PRV_OP_ARG, 0, (int64_t) lrecv);
+	put(x, PRV_OP_ARG, 0, (int64_t) precv);
+	put(x, PRV_OP_COMM_RECV_ARGS, (uint32_t) to->row, (int64_t) id);
+}
+
+static void pair_drop(void *arg, uint64_t id)
+{
+	put(arg, PRV_OP_COMM_DROP, 0, (int64_t) id);
+}
+
+/* Every op of a job but the timed records: ids made one run's, ends matched. */
+static void pair_op(void *arg, const struct prv_op *op)
+{
+	struct jobs_pairs *x = arg;
+	struct prv_op o = *op;
+	switch (op->kind) {
+	case PRV_OP_ARG:
+		x->arg[x->narg++ & 3] = op->value;
+		return;
+	case PRV_OP_MATCH_SEND:
+	case PRV_OP_MATCH_RECV: {
+		int32_t src = (int32_t) ((uint64_t) x->arg[0] >> 32), dst = (int32_t) x->arg[0];
+		int32_t tag = (int32_t) x->arg[1];
+		const struct emu_thread *t = x->e->by_row[op->row];
+		if (op->kind == PRV_OP_MATCH_SEND)
+			match_send_at(x->e, t, src, dst, tag, global_id(x, op->value), (uint64_t) x->arg[2]);
+		else
+			match_recv_at(x->e, t, src, dst, tag, (uint64_t) x->arg[2], (uint64_t) x->arg[3]);
+		x->narg = 0;
+		return;
+	}
+	case PRV_OP_COMM_SEND:
+	case PRV_OP_COMM_SEND_ARGS: {
+		struct idmap *m = &x->map[x->sink->cur];
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 1024;
+			m->g = weft_xrealloc(m->g, m->cap * sizeof(*m->g));
+		}
+		m->g[m->n++] = x->next++;
+		break;
+	}
+	case PRV_OP_COMM_RECV:
+	case PRV_OP_COMM_RECV_ARGS:
+	case PRV_OP_COMM_PSEND:
+	case PRV_OP_COMM_DROP:
+		o.value = (int64_t) global_id(x, op->value);
+		break;
+	}
+	for (int k = 0; k < x->narg && k < 4; k++)
+		put(x, PRV_OP_ARG, 0, x->arg[k]);
+	x->narg = 0;
+	prv_pipe_put_op(x->p, &o);
+}
+
+struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n)
+{
+	struct jobs_pairs *x = weft_xcalloc(1, sizeof(*x));
+	x->e = e;
+	x->p = e->pipe;
+	x->sink = sink;
+	x->n = n;
+	x->map = weft_xcalloc((size_t) n + 1, sizeof(*x->map));
+	if (!e->match)
+		e->match = weft_xcalloc(1, sizeof(*e->match));
+	e->match->recv = pair_recv;
+	e->match->drop = pair_drop;
+	e->match->arg = x;
+	prv_pipe_hook(e->pipe, pair_op, x);
+	return x;
+}
+
+void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
+{
+	if (!x)
+		return;
+	if (e->pipe)
+		prv_pipe_hook(e->pipe, NULL, NULL);
+	if (e->match) {
+		e->match->recv = NULL;
+		e->match->drop = NULL;
+		e->match->arg = NULL;
+	}
+	for (int k = 0; k < x->n; k++)
+		free(x->map[k].g);
+	free(x->map);
+	free(x);
 }
 
 /* One run's error: the first failing event in (time, stream) order, then
@@ -401,11 +550,14 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		}
 		started++;
 	}
-	/* the merger writes: the writer thread is done with what was queued */
+	/* the merger writes: the writer thread is done with what was queued;
+	 * the workers flush the rows' first states */
 	prv_pipe_drain(e->pipe);
+	prv_front_forget(&e->prv[EMU_THREAD_FILE]);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
@@ -448,6 +600,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		}
 		rc = jobs_error(jobs, started, main_model, &main_err, err);
 	}
+	jobs_pairs_end(e, pairs);
 	for (int k = 0; k < n; k++)
 		job_free(&jobs[k]);
 	free(jobs);

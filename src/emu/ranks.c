@@ -370,7 +370,9 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 		}
 	}
 	prv_pipe_drain(e->pipe);
+	prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (rc == 0)
 		rc = mrc;
@@ -402,6 +404,7 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	}
 	if (rc == 0)
 		rc = jobs_error(jobs, n, main_model, &main_err, err);
+	jobs_pairs_end(e, pairs);
 	for (int k = 0; k < n; k++) {
 		if (k && srcs[k].fd >= 0)
 			close(srcs[k].fd);

@@ -875,6 +875,18 @@ void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows
 	f->sent_time = ~0ull;
 }
 
+void prv_front_forget(struct prv_file *f)
+{
+	for (uint32_t k = 0; k < f->nsdirty; k++) {
+		struct prv_front_row *r = &f->rows[f->sdirty[k]];
+		r->state_dirty = 0;
+		r->pend_state = r->state;
+	}
+	f->nsdirty = 0;
+	if (f->pw)
+		f->pw->dirty = 0;
+}
+
 void prv_front_free(struct prv_file *f)
 {
 	free(f->rows);

@@ -208,6 +208,9 @@ void prv_flush_now(struct prv_file *f);
 struct prv_file;
 void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots);
 void prv_front_free(struct prv_file *f);
+/* The states waiting to be queued dropped, unwritten (another front
+ * writes them). */
+void prv_front_forget(struct prv_file *f);
 
 
 /* ---- op emission (inline: every value passes here) ---- */
