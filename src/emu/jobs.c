@@ -10,6 +10,7 @@
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
 #include "emu/match.h"
+#include "util/strbuf.h"
 #include "trace/progress.h"
 
 int jobs_cores(void)
@@ -353,6 +354,39 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 	return rc;
 }
 
+/* ---- what one run gathers from every job ------------------------------------------ */
+
+void jobs_state_save(const struct emu *w, struct strbuf *b)
+{
+	for (int m = 0; m < w->nmodels; m++) {
+		const struct weft_model_hooks *h = w->model[m]->hooks;
+		if (!h || !h->save)
+			continue;
+		sb_printf(b, "%c ", w->model[m]->id);
+		h->save(w, b);
+		sb_printf(b, "\n");
+	}
+}
+
+int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err)
+{
+	const char *p = text, *end = text + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? model_by_id(p[0]) : NULL;
+		if (!d || !d->hooks || !d->hooks->load)
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
+					 "'MODEL TEXT' of a model that keeps one");
+		char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
+		int rc = d->hooks->load(e, line);
+		free(line);
+		if (rc)
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state", d->name);
+		p = nl + 1;
+	}
+	return 0;
+}
+
 /* ---- messages between jobs ----------------------------------------------------------- */
 
 struct idmap {
@@ -367,8 +401,10 @@ struct jobs_pairs {
 	struct idmap *map; /* by job */
 	int n;
 	uint64_t next;     /* one run's sends so far */
-	int64_t arg[4];    /* the ARG ops before the op to come */
-	int narg;
+	int64_t *arg;      /* the ARG ops before the op to come */
+	size_t narg, cap;
+	char *text;        /* a text op's bytes */
+	size_t text_cap;
 };
 
 static void put(struct jobs_pairs *x, uint8_t kind, uint32_t row, int64_t value)
@@ -403,6 +439,33 @@ static void pair_drop(void *arg, uint64_t id)
 	put(arg, PRV_OP_COMM_DROP, 0, (int64_t) id);
 }
 
+/* A text a worker named a value by: the main run's model numbers it. */
+static void text_op(struct jobs_pairs *x, const struct prv_op *op)
+{
+	uint64_t v = (uint64_t) op->value;
+	char model = (char) (v >> 56);
+	int table = (int) (v >> 40 & 0xffff);
+	size_t len = (size_t) (v & 0xffffffffff), words = (len + 7) / 8;
+	size_t first = x->narg - words; /* TEXT_NAME: the named value before */
+	if (len + 1 > x->text_cap) {
+		x->text_cap = len + 64;
+		x->text = weft_xrealloc(x->text, x->text_cap);
+	}
+	for (size_t i = 0; i < words; i++) {
+		size_t k = len - 8 * i < 8 ? len - 8 * i : 8;
+		memcpy(x->text + 8 * i, &x->arg[first + i], k);
+	}
+	x->text[len] = '\0';
+	const struct weft_model_hooks *h = model_by_id(model)->hooks;
+	if (op->kind == PRV_OP_TEXT_PUNCT) {
+		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row, h->text_value(x->e, table, x->text)};
+		prv_pipe_put_op(x->p, &o);
+	} else {
+		h->text_name(x->e, table, x->arg[first - 1], x->text);
+	}
+	x->narg = 0;
+}
+
 /* Every op of a job but the timed records: ids made one run's, ends matched. */
 static void pair_op(void *arg, const struct prv_op *op)
 {
@@ -410,7 +473,15 @@ static void pair_op(void *arg, const struct prv_op *op)
 	struct prv_op o = *op;
 	switch (op->kind) {
 	case PRV_OP_ARG:
-		x->arg[x->narg++ & 3] = op->value;
+		if (x->narg == x->cap) {
+			x->cap = x->cap ? 2 * x->cap : 64;
+			x->arg = weft_xrealloc(x->arg, x->cap * sizeof(*x->arg));
+		}
+		x->arg[x->narg++] = op->value;
+		return;
+	case PRV_OP_TEXT_PUNCT:
+	case PRV_OP_TEXT_NAME:
+		text_op(x, op);
 		return;
 	case PRV_OP_MATCH_SEND:
 	case PRV_OP_MATCH_RECV: {
@@ -441,7 +512,7 @@ static void pair_op(void *arg, const struct prv_op *op)
 		o.value = (int64_t) global_id(x, op->value);
 		break;
 	}
-	for (int k = 0; k < x->narg && k < 4; k++)
+	for (size_t k = 0; k < x->narg; k++)
 		put(x, PRV_OP_ARG, 0, x->arg[k]);
 	x->narg = 0;
 	prv_pipe_put_op(x->p, &o);
@@ -478,6 +549,8 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 	for (int k = 0; k < x->n; k++)
 		free(x->map[k].g);
 	free(x->map);
+	free(x->arg);
+	free(x->text);
 	free(x);
 }
 
@@ -586,6 +659,11 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 					procs[np++] = p;
 			}
 			engine_task_adopt(e, w, procs, np);
+			struct strbuf b = {0};
+			jobs_state_save(w, &b);
+			if (rc == 0)
+				rc = jobs_state_load(e, b.s ? b.s : "", b.len, err);
+			sb_free(&b);
 			free(procs);
 			free(seen);
 		}

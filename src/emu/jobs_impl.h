@@ -67,6 +67,12 @@ struct jobs_pairs;
 struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n);
 void jobs_pairs_end(struct emu *e, struct jobs_pairs *x);
 
+/* The models' state one run gathers from every job (model hooks save and
+ * load): lines 'MODEL TEXT'. */
+struct strbuf;
+void jobs_state_save(const struct emu *w, struct strbuf *b);
+int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err);
+
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */
 int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);

@@ -1,5 +1,6 @@
 /* match: messages paired by key in one run's order (match.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/emu.h"
 #include "emu/match.h"
@@ -94,6 +95,40 @@ void emu_match_recv(struct emu *e, struct emu_thread *t, int32_t src, int32_t ds
 		defer(e, PRV_OP_MATCH_RECV, t, src, dst, tag, times, 2, 0);
 	else
 		match_recv_at(e, t, src, dst, tag, lrecv, e->now);
+}
+
+/* The text's bytes as ARG ops, 8 a op, then the op that takes them. */
+static void defer_text(struct emu *e, uint8_t kind, uint32_t row, int slot, char model, int table, const char *s)
+{
+	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n; i += 8) {
+		int64_t w = 0;
+		memcpy(&w, s + i, n - i < 8 ? n - i : 8);
+		prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, w);
+	}
+	uint64_t v = (uint64_t) (uint8_t) model << 56 | (uint64_t) (uint16_t) table << 40 | (uint64_t) (n & 0xffffffffff);
+	prv_emit_op(f, 1, kind, row, (uint32_t) slot, (int64_t) v);
+}
+
+void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s)
+{
+	if (e->match_defer) {
+		defer_text(e, PRV_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
+		return;
+	}
+	const struct weft_model_def *d = model_by_id(model);
+	emu_punct(e, EMU_THREAD_FILE, t->row, slot, d->hooks->text_value(e, table, s));
+}
+
+void emu_text_name(struct emu *e, char model, int table, int64_t value, const char *s)
+{
+	if (e->match_defer) {
+		prv_emit_op(&e->prv[EMU_THREAD_FILE], 0, PRV_OP_ARG, 0, 0, value);
+		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
+		return;
+	}
+	model_by_id(model)->hooks->text_name(e, table, value, s);
 }
 
 void emu_match_finish(struct emu *e, int nkeys)

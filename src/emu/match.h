@@ -43,6 +43,14 @@ void match_send_at(struct emu *e, const struct emu_thread *t, int32_t src, int32
 		   uint64_t now);
 void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32_t dst, int32_t tag,
 		   uint64_t lrecv, uint64_t now);
+/* A value a model names by a text, in one run's numbering (texts.h): one
+ * run asks the model's hooks at once; a -j worker sends the text to the
+ * merger (PRV_OP_TEXT_*), which asks the main run's model. text_punct
+ * writes the value as a punctual event of thread t on thread.prv's `slot`;
+ * text_name names `value` by s. */
+void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s);
+void emu_text_name(struct emu *e, char model, int table, int64_t value, const char *s);
+
 /* The run's end: unmatched sends dropped (oldest first), a warning per key
  * with ends waiting (the first `nkeys`, in first-seen order) unless quiet,
  * the totals. */

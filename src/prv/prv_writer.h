@@ -48,7 +48,12 @@ enum {
 	 * never written: MATCH_SEND (row = sender, value = its comm id; ARGs
 	 * src << 32 | dst, tag, the time), MATCH_RECV (row = receiver; ARGs
 	 * src << 32 | dst, tag, lrecv, the time) */
-	PRV_OP_MATCH_SEND, PRV_OP_MATCH_RECV
+	PRV_OP_MATCH_SEND, PRV_OP_MATCH_RECV,
+	/* a text-named value, from a worker to the merger, never written: its
+	 * bytes in the ARG ops before (8 each); value = model << 56 | table <<
+	 * 40 | length. TEXT_PUNCT: a punctual event (row, slot) of the text's
+	 * value; TEXT_NAME: the ARG before the bytes is the value it names */
+	PRV_OP_TEXT_PUNCT, PRV_OP_TEXT_NAME
 };
 
 /* ---- back: text formatting and output ---------------------------------- */
