@@ -55,6 +55,17 @@ struct weft_model_hooks {
 	/* name of an operation the model counts for weft stats (emu_acct_op);
 	 * NULL: the number is shown */
 	void (*op_label)(const struct emu *e, int32_t op, char *buf, int n);
+	/* 1: its state stays within a loom, messages between looms paired by
+	 * emu (match.h), so emu -j may split the looms (jobs.h); 0: not known */
+	int loom_local;
+	/* emu -j (match.h): the value of text s in the model's table `table`
+	 * (new texts numbered in one run's order), a value named by s; the
+	 * state one run gathers from every worker, as a line of text (save
+	 * writes it, load adds one worker's); any may be NULL */
+	int64_t (*text_value)(struct emu *e, int table, const char *s);
+	void (*text_name)(struct emu *e, int table, int64_t value, const char *s);
+	void (*save)(const struct emu *e, struct strbuf *b);
+	int (*load)(struct emu *e, const char *line);
 };
 
 struct weft_model_def {

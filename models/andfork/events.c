@@ -25,7 +25,7 @@ static const struct weft_state_label af_states[] = {
 
 static const struct weft_model_hooks af_hooks = {
 	af_setup, af_finish, af_pcf, af_free, af_states,
-	(int) (sizeof(af_states) / sizeof(af_states[0])), NULL,
+	(int) (sizeof(af_states) / sizeof(af_states[0])), NULL, 0, NULL, NULL, NULL, NULL,
 };
 
 const struct weft_model_def model_andfork = {

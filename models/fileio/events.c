@@ -59,7 +59,7 @@ static const struct weft_state_label fileio_states[] = {
 
 static const struct weft_model_hooks fileio_hooks = {
 	fio_setup, NULL, fio_pcf, fio_free, fileio_states,
-	(int) (sizeof(fileio_states) / sizeof(fileio_states[0])), fio_op_label,
+	(int) (sizeof(fileio_states) / sizeof(fileio_states[0])), fio_op_label, 0, NULL, NULL, NULL, NULL,
 };
 
 const struct weft_model_def model_fileio = {

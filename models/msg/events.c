@@ -56,7 +56,8 @@ static const struct weft_state_label msg_states[] = {
 
 static const struct weft_model_hooks msg_hooks = {
 	msg_setup, msg_finish, msg_pcf, msg_free, msg_states,
-	(int) (sizeof(msg_states) / sizeof(msg_states[0])), msg_op_label,
+	(int) (sizeof(msg_states) / sizeof(msg_states[0])), msg_op_label, 1,
+	msg_text_value, msg_text_name, msg_save, msg_load,
 };
 
 const struct weft_model_def model_msg = {

@@ -10,12 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "msg/keys.h"
+#include "emu/match.h"
 #include "msg/msg.h"
 #include "texts.h"
 
 #define STACK_MAX 256
-#define PENDING_CAP 1000000 /* messages held waiting for their other end */
 #define REPORT_KEYS 20
 #define MAX_CALL_TYPE 914   /* state_of covers PICL event types -914..0 */
 
@@ -61,8 +60,7 @@ struct mstate {
 	struct emu_thread **by_proc_v;
 	int32_t *by_proc_k;
 	int nproc;
-	struct keytab keys;
-	uint64_t npending, nmatched, noverflow, nsends, nrecvs;
+
 	int slot[NV];
 	uint8_t state_of[MAX_CALL_TYPE + 1]; /* by -type */
 	/* kept records: their punctual types and the texts that name values */
@@ -245,49 +243,20 @@ static void psend_all(struct emu *e, const struct posted *p)
 		emu_comm_psend(e, ids[k], e->now);
 }
 
+/* Messages are matched by emu (match.h): FIFO per (source, destination,
+ * type), in one run's order even when the processors are emulated apart. */
 static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t to, int32_t len,
 			  int32_t tag)
 {
-	struct mstate *m = ms(e);
-	m->nsends++;
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	struct key *k = keytab_find(&m->keys, x->proc, to, tag);
-	if (key_waiting(k, KEY_RECVS)) {
-		struct pend r = keytab_pop(&m->keys, k);
-		m->npending--;
-		emu_comm_recv(e, id, r.th, r.a, r.b);
-		m->nmatched++;
-		emu_pair(e, t, r.th, e->now, r.b); /* the receive came first */
-	} else if (m->npending < PENDING_CAP) {
-		struct pend s = {id, e->now, t};
-		keytab_push(&m->keys, k, x->proc, to, tag, KEY_SENDS, &s);
-		m->npending++;
-	} else {
-		m->noverflow++;
-		emu_comm_drop(e, id);
-	}
+	emu_match_send(e, t, x->proc, to, tag, id);
 	return id;
 }
 
 static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t from, int32_t tag,
 		     uint64_t lrecv)
 {
-	struct mstate *m = ms(e);
-	m->nrecvs++;
-	struct key *k = keytab_find(&m->keys, from, x->proc, tag);
-	if (key_waiting(k, KEY_SENDS)) {
-		struct pend s = keytab_pop(&m->keys, k);
-		m->npending--;
-		emu_comm_recv(e, s.a, t, lrecv, e->now);
-		m->nmatched++;
-		emu_pair(e, s.th, t, s.b, e->now);
-	} else if (m->npending < PENDING_CAP) {
-		struct pend r = {lrecv, e->now, t};
-		keytab_push(&m->keys, k, from, x->proc, tag, KEY_RECVS, &r);
-		m->npending++;
-	} else {
-		m->noverflow++;
-	}
+	emu_match_recv(e, t, from, x->proc, tag, lrecv);
 }
 
 static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, struct call *c)
@@ -463,6 +432,44 @@ static const char *str_field(const struct evinfo *in, int field, const struct we
 	return (const char *) ev->payload + in->f[field].off;
 }
 
+/* The model's text tables, by number (its texts hooks: emu -j numbers
+ * texts in one run's order through them, match.h). */
+enum { TX_MSGS, TX_UTEXTS, TX_SUBS };
+
+static struct texts *table_of(struct mstate *m, int table)
+{
+	return table == TX_MSGS ? &m->msgs : table == TX_UTEXTS ? &m->utexts : &m->subs[table - TX_SUBS];
+}
+
+int64_t msg_text_value(struct emu *e, int table, const char *s)
+{
+	return texts_id(table_of(ms(e), table), s);
+}
+
+void msg_text_name(struct emu *e, int table, int64_t value, const char *s)
+{
+	texts_set(table_of(ms(e), table), value, s);
+}
+
+/* What one run gathers from every worker: the kept records seen. */
+void msg_save(const struct emu *e, struct strbuf *b)
+{
+	sb_printf(b, "%u", ((const struct mstate *) e->mstate[mcv_index('X')])->kseen);
+}
+
+int msg_load(struct emu *e, const char *line)
+{
+	ms(e)->kseen |= (unsigned) strtoul(line, NULL, 10);
+	return 0;
+}
+
+/* A kept record's value named by a text of `table`. */
+static void kept_text(struct emu *e, struct mstate *m, const struct emu_thread *t, int k, int table, const char *s)
+{
+	m->kseen |= 1u << k;
+	emu_text_punct(e, t, m->kslot[k], 'X', table, s);
+}
+
 /* XU., XUd and XUt: the record type (+ 1) and, with data, its first field
  * as a number (XUd) or the data's text as a labelled value (XUt). */
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
@@ -478,7 +485,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	if (ev->val == 'd')
 		kept_out(e, m, t, 0, ev_field(in, 2, ev));
 	else if (ev->val == 't')
-		kept_out(e, m, t, 2, texts_id(&m->utexts, str_field(in, 2, ev)));
+		kept_text(e, m, t, 2, TX_UTEXTS, str_field(in, 2, ev));
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, (int32_t) (MSG_OP_USER_REC - (rt > 2000000000 ? 2000000000 : rt)), -1, 0);
 	return 0;
 }
@@ -490,7 +497,7 @@ int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct mstate *m = ms(e);
 	struct emu_thread *t = &e->th[ev->stream->index];
 	punctual_reset(e, t, &m->th[ev->stream->index]);
-	kept_out(e, m, t, 1, texts_id(&m->msgs, str_field(in, 1, ev)));
+	kept_text(e, m, t, 1, TX_MSGS, str_field(in, 1, ev));
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, MSG_OP_MESSAGE, -1, 0);
 	return 0;
 }
@@ -505,7 +512,7 @@ int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	int kind = ev->val == 'p' ? 0 : ev->val == 'q' ? 1 : 2;
 	int64_t id = ev_field(in, 0, ev);
 	char *label = weft_xasprintf("subset %lld: %s", (long long) id, str_field(in, 2, ev));
-	texts_set(&m->subs[kind], -id, label);
+	emu_text_name(e, 'X', TX_SUBS + kind, -id, label);
 	free(label);
 	kept_out(e, m, t, 3 + kind, -id);
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, -201 - kind, -1, 0);
@@ -588,33 +595,11 @@ int msg_finish(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	uint64_t us = 0, ur = 0;
-	int shown = 0;
-	struct key **wait;
-	size_t nwait = keytab_waiting(&m->keys, &wait);
-	for (size_t i = 0; i < nwait; i++) {
-		const struct key *k = wait[i];
-		size_t ns = key_waiting(k, KEY_SENDS), nr = key_waiting(k, KEY_RECVS);
-		us += ns;
-		ur += nr;
-		for (uint32_t j = 0; j < ns; j++) /* the oldest first */
-			emu_comm_drop(e, j ? k->ring[(k->head + j - 1) % k->cap].a : k->first.a);
-		if (!e->o.quiet && shown++ < REPORT_KEYS)
-			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->src, k->dst, k->tag, ns, nr);
-	}
-	free(wait);
-	if (!e->o.quiet) {
-		if (shown > REPORT_KEYS)
-			weft_warn("msg: %d more keys with unmatched messages", shown - REPORT_KEYS);
-		if (us || ur || m->noverflow)
-			weft_warn("msg: %llu sends and %llu receives unmatched (%llu beyond the memory cap)",
-				  (unsigned long long) us, (unsigned long long) ur,
-				  (unsigned long long) m->noverflow);
-		for (int i = 0; i < e->nth; i++)
+	emu_match_finish(e, REPORT_KEYS);
+	if (!e->o.quiet)
+		for (int i = e->th_lo; i < e->th_hi; i++)
 			if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 				weft_warn("msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
-	}
 	return 0;
 }
 
@@ -654,7 +639,6 @@ void msg_free(struct emu *e)
 	struct mstate *m = ms(e);
 	if (!m)
 		return;
-	keytab_free(&m->keys);
 	for (int i = 0; i < e->nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)

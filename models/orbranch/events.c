@@ -37,7 +37,7 @@ static const struct weft_state_label ob_states[] = {
 
 static const struct weft_model_hooks ob_hooks = {
 	orb_setup, orb_finish, orb_pcf, orb_free, ob_states,
-	(int) (sizeof(ob_states) / sizeof(ob_states[0])), NULL,
+	(int) (sizeof(ob_states) / sizeof(ob_states[0])), NULL, 0, NULL, NULL, NULL, NULL,
 };
 
 const struct weft_model_def model_orbranch = {

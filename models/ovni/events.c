@@ -35,7 +35,7 @@ static const struct weft_state_label ovni_states[] = {
 
 static const struct weft_model_hooks ovni_hooks = {
 	ovni_setup, ovni_finish, ovni_pcf, ovni_free, ovni_states,
-	(int) (sizeof(ovni_states) / sizeof(ovni_states[0])), NULL,
+	(int) (sizeof(ovni_states) / sizeof(ovni_states[0])), NULL, 1, NULL, NULL, NULL, NULL,
 };
 
 const struct weft_model_def model_ovni = {

@@ -11,6 +11,7 @@
 #include "emu/breakdown.h"
 #include "emu/emu.h"
 #include "emu/engine.h"
+#include "emu/match.h"
 #include "emu/paraver_out.h"
 #include "trace/progress.h"
 
@@ -137,7 +138,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
-				.same_nodes = o->same_nodes};
+				.same_nodes = o->same_nodes, .converted = o->converted};
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
 	if (o->reuse) {
@@ -379,6 +380,7 @@ void emu_free(struct emu *e)
 			e->model[m]->hooks->release(e);
 	bd_free(e);
 	engine_free(e);
+	emu_match_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);

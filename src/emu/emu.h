@@ -136,6 +136,7 @@ struct emu_opts {
 	int win;                /* --from/--to: write only [win_from, win_to] */
 	uint64_t win_from, win_to;
 	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
+	const char *const *converted; /* per input, its log's conversion to reuse (trace_opts) */
 };
 
 struct emu {
@@ -196,6 +197,10 @@ struct emu {
 	const _Atomic uint64_t *halt;
 	_Atomic uint64_t *done;  /* NULL, or [events, stream bytes read] for the merger's progress */
 	const char *trace_arg;  /* emu_open's TRACE */
+	/* messages matched by key (match.h), NULL until a model gives an end;
+	 * match_defer: a -j worker, whose ends go to the merger */
+	struct emu_match *match;
+	int match_defer;
 
 	/* sinks */
 	int writing;

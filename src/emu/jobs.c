@@ -9,6 +9,8 @@
 #include "emu/engine.h"
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
+#include "emu/match.h"
+#include "util/strbuf.h"
 #include "trace/progress.h"
 
 int jobs_cores(void)
@@ -44,7 +46,7 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		const struct mf_model *f = engine_file(d);
-		if (!f && d->id != 'O') {
+		if (!f && d->id != 'O' && !d->hooks->loom_local) {
 			snprintf(buf, n, "model %s keeps state across looms", d->name);
 			return buf;
 		}
@@ -53,14 +55,15 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 			return buf;
 		}
 	}
-	for (int i = 0; i < e->tr.ninputs; i++)
-		if (e->tr.inputs[i].source)
-			return "an imported log is converted once, for one worker";
 	if (e->tr.sys.nlooms < 2)
 		return "the trace has one loom";
-	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->prv[f].nsdirty)
-			return "rows open with a state";
+	if (e->prv[EMU_CPU_FILE].nsdirty)
+		return "CPU rows open with a state";
+	/* rows that open with a state (Not started) are flushed in row order:
+	 * by worker only when rows follow the streams (one application) */
+	for (int i = 1; i < e->nth && e->prv[EMU_THREAD_FILE].nsdirty; i++)
+		if (e->th[i].row < e->th[i - 1].row)
+			return "rows open with a state and applications interleave the looms";
 	for (int i = 1; i < e->nth; i++)
 		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
 			return "the streams of a loom are not together";
@@ -102,7 +105,14 @@ int job_open(struct job *j)
 	o.reuse = NULL;
 	o.streams_lo = j->lo;
 	o.streams_hi = j->hi;
-	if (emu_open(&j->e, m->trace_arg, &o, &j->err)) {
+	/* a log the main run converted is read from its conversion */
+	const char **conv = weft_xcalloc((size_t) m->tr.ninputs + 1, sizeof(*conv));
+	for (int i = 0; i < m->tr.ninputs; i++)
+		conv[i] = m->tr.inputs[i].source ? m->tr.inputs[i].dir : NULL;
+	o.converted = conv;
+	int rc = emu_open(&j->e, m->trace_arg, &o, &j->err);
+	free(conv);
+	if (rc) {
 		j->rc = -3;
 		return -1;
 	}
@@ -113,11 +123,20 @@ int job_open(struct job *j)
 	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
 	for (int i = 0; i < e->ncpu; i++)
 		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
+	/* its rows that open with a state, as paraver_open gives them, in row
+	 * order; the main run's are not flushed (jobs_serial_why) */
+	for (int r = 0; r < e->nth; r++) {
+		const struct emu_thread *t = e->by_row[r];
+		int s = (int) (t - e->th);
+		if (s >= j->lo && s < j->hi && emu_owner(e, t) != 'O')
+			prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
+	}
 	e->writing = 1;
 	e->t0 = m->t0;
 	e->t0_fixed = 1;
 	e->halt = j->halt;
 	e->done = j->progress;
+	e->match_defer = 1; /* message ends go to the merger (match.h) */
 	return 0;
 }
 
@@ -199,8 +218,9 @@ enum { ALL_BUT_STATES = -1 };
 /* Copy the job's ops up to the first that is not of this part: event ops
  * (file ALL_BUT_STATES: anything but STATE and TIME), or the STATE ops of
  * one file. */
-static void copy_part(struct job *j, int file, const struct jobs_sink *out)
+static void copy_part(struct job *j, int file, struct jobs_sink *out)
 {
+	out->cur = j->index;
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
 		const struct prv_op *s = o;
@@ -242,13 +262,14 @@ static size_t pipe_put(void *arg, const struct prv_op *ops, size_t n, uint64_t b
 
 struct jobs_sink jobs_pipe_sink(struct prv_pipe *p)
 {
-	return (struct jobs_sink){pipe_put, p};
+	return (struct jobs_sink){pipe_put, p, 0};
 }
 
 /* Apply the job's ops up to its first TIME op at or past `bound` (it then
  * waits at that instant) or its end; returns the last instant applied. */
-static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, const struct jobs_sink *out)
+static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct jobs_sink *out)
 {
+	out->cur = j->index;
 	const struct prv_op *o;
 	while ((o = peek(j)) != NULL) {
 		o += out->put(out->arg, o, (size_t) (j->end - o), bound, &at);
@@ -263,10 +284,11 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, const st
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick)(void *), void *arg,
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
 	       struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
+		jobs[k].index = k;
 		const struct prv_op *o = peek(&jobs[k]);
 		jobs[k].t = 0; /* a front starts at 0: ops there come with no TIME op */
 		if (!o)
@@ -330,6 +352,39 @@ int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick
 		while (peek(&jobs[k]))
 			jobs[k].op = jobs[k].end;
 	return rc;
+}
+
+/* ---- what one run gathers from every job ------------------------------------------ */
+
+void jobs_state_save(const struct emu *w, struct strbuf *b)
+{
+	for (int m = 0; m < w->nmodels; m++) {
+		const struct weft_model_hooks *h = w->model[m]->hooks;
+		if (!h || !h->save)
+			continue;
+		sb_printf(b, "%c ", w->model[m]->id);
+		h->save(w, b);
+		sb_printf(b, "\n");
+	}
+}
+
+int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err)
+{
+	const char *p = text, *end = text + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? model_by_id(p[0]) : NULL;
+		if (!d || !d->hooks || !d->hooks->load)
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
+					 "'MODEL TEXT' of a model that keeps one");
+		char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
+		int rc = d->hooks->load(e, line);
+		free(line);
+		if (rc)
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state", d->name);
+		p = nl + 1;
+	}
+	return 0;
 }
 
 /* One run's error: the first failing event in (time, stream) order, then
@@ -401,11 +456,14 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		}
 		started++;
 	}
-	/* the merger writes: the writer thread is done with what was queued */
+	/* the merger writes: the writer thread is done with what was queued;
+	 * the workers flush the rows' first states */
 	prv_pipe_drain(e->pipe);
+	prv_front_forget(&e->prv[EMU_THREAD_FILE]);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
@@ -434,6 +492,11 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 					procs[np++] = p;
 			}
 			engine_task_adopt(e, w, procs, np);
+			struct strbuf b = {0};
+			jobs_state_save(w, &b);
+			if (rc == 0)
+				rc = jobs_state_load(e, b.s ? b.s : "", b.len, err);
+			sb_free(&b);
 			free(procs);
 			free(seen);
 		}
@@ -448,6 +511,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		}
 		rc = jobs_error(jobs, started, main_model, &main_err, err);
 	}
+	jobs_pairs_end(e, pairs);
 	for (int k = 0; k < n; k++)
 		job_free(&jobs[k]);
 	free(jobs);

@@ -30,6 +30,7 @@ struct job {
 	void *src;
 	const struct prv_op *op, *end;
 	int held, done;
+	int index;               /* its place in the merge (set by jobs_merge) */
 	uint64_t t;              /* the instant its ops are at */
 };
 
@@ -48,14 +49,30 @@ void job_free(struct job *j);
 struct jobs_sink {
 	size_t (*put)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
 	void *arg;
+	int cur; /* the job whose ops `put` is given (set by jobs_merge) */
 };
 /* The sink writing through a drained pipe's files. */
 struct jobs_sink jobs_pipe_sink(struct prv_pipe *p);
 
 /* Write the jobs' ops in one run's order into `out`; `tick` (may be NULL)
  * is called now and then, for a progress line. */
-int jobs_merge(struct job *jobs, int n, const struct jobs_sink *out, void (*tick)(void *), void *arg,
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
 	       struct weft_err *err);
+/* Messages between jobs (match.h): the merger's side. jobs_pairs_begin
+ * hooks the pipe of the main run e: the jobs' communication records get
+ * one run's ids, their message ends are matched by e's matcher in one
+ * run's order, whose records go straight into the files (also at the end
+ * of the run, e's unmatched sends). jobs_pairs_end unhooks and frees. */
+struct jobs_pairs;
+struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n);
+void jobs_pairs_end(struct emu *e, struct jobs_pairs *x);
+
+/* The models' state one run gathers from every job (model hooks save and
+ * load): lines 'MODEL TEXT'. */
+struct strbuf;
+void jobs_state_save(const struct emu *w, struct strbuf *b);
+int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err);
+
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */
 int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);

@@ -169,15 +169,19 @@ static int write_all(const char *path, const char *s, size_t n, struct weft_err 
 	return 0;
 }
 
+/* Its task type labels (R.labels) and its models' state (R.state). */
 static void save_labels(struct job *j, const char *dir, int r)
 {
-	char *lab = part_path(dir, r, "labels");
-	struct strbuf b = {0};
+	char *lab = part_path(dir, r, "labels"), *st = part_path(dir, r, "state");
+	struct strbuf b = {0}, m = {0};
 	engine_labels_save(&j->e, &b);
-	if (write_all(lab, b.s ? b.s : "", b.len, &j->err))
+	jobs_state_save(&j->e, &m);
+	if (write_all(lab, b.s ? b.s : "", b.len, &j->err) || write_all(st, m.s ? m.s : "", m.len, &j->err))
 		j->rc = -3;
 	sb_free(&b);
+	sb_free(&m);
 	free(lab);
+	free(st);
 }
 
 /* This rank's looms: emulated, ops to R.ops while they come, labels to
@@ -300,19 +304,26 @@ static void *work0(void *arg)
 	return NULL;
 }
 
-static int read_labels(struct emu *e, const char *path, struct weft_err *err)
+/* A rank's labels (R.labels) and models' state (R.state) added to e. */
+static int read_part(struct emu *e, const char *dir, int k, const char *ext, struct weft_err *err)
 {
+	char *path = part_path(dir, k, ext);
 	FILE *f = fopen(path, "re");
-	if (!f)
-		return weft_fail(err, weft_io_code(errno), "%s: cannot read a rank's labels: %s", path, strerror(errno));
+	if (!f) {
+		int rc = weft_fail(err, weft_io_code(errno), "%s: cannot read: %s", path, strerror(errno));
+		free(path);
+		return rc;
+	}
 	struct strbuf b = {0};
 	char buf[65536];
 	size_t n;
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sb_append(&b, buf, n);
 	fclose(f);
-	int rc = engine_labels_load(e, b.s ? b.s : "", b.len, path, err);
+	int rc = ext[0] == 'l' ? engine_labels_load(e, b.s ? b.s : "", b.len, path, err)
+			       : jobs_state_load(e, b.s ? b.s : "", b.len, err);
 	sb_free(&b);
+	free(path);
 	return rc;
 }
 
@@ -320,18 +331,22 @@ static int read_labels(struct emu *e, const char *path, struct weft_err *err)
 static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n,
 		      struct weft_err *err)
 {
-	struct strbuf b = {0};
+	struct strbuf b = {0}, st = {0};
 	engine_labels_save(&jobs[0].e, &b);
+	jobs_state_save(&jobs[0].e, &st);
 	int rc = engine_labels_load(e, b.s ? b.s : "", b.len, "rank 0", err);
+	if (rc == 0)
+		rc = jobs_state_load(e, st.s ? st.s : "", st.len, err);
 	sb_free(&b);
+	sb_free(&st);
 	e->nevents += jobs[0].e.nevents;
 	e->now = jobs[0].e.now;
 	for (int m = 0; m < MCV_NCHARS; m++)
 		e->skipped[m] += jobs[0].e.skipped[m];
 	for (int k = 1; k < n && rc == 0; k++) {
-		char *p = part_path(dir, k, "labels");
-		rc = read_labels(e, p, err);
-		free(p);
+		rc = read_part(e, dir, k, "labels", err);
+		if (rc == 0)
+			rc = read_part(e, dir, k, "state", err);
 		const struct outcome *o = &srcs[k].out;
 		e->nevents += o->nevents;
 		e->now = o->now > e->now ? o->now : e->now;
@@ -370,7 +385,9 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 		}
 	}
 	prv_pipe_drain(e->pipe);
+	prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (rc == 0)
 		rc = mrc;
@@ -402,6 +419,7 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	}
 	if (rc == 0)
 		rc = jobs_error(jobs, n, main_model, &main_err, err);
+	jobs_pairs_end(e, pairs);
 	for (int k = 0; k < n; k++) {
 		if (k && srcs[k].fd >= 0)
 			close(srcs[k].fd);
@@ -416,9 +434,9 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 
 static void remove_dir(const char *dir, int n)
 {
-	static const char *const ext[] = {"ops", "labels"};
+	static const char *const ext[] = {"ops", "labels", "state"};
 	for (int k = 0; k < n; k++)
-		for (int x = 0; x < 2; x++) {
+		for (int x = 0; x < 3; x++) {
 			char *p = part_path(dir, k, ext[x]);
 			unlink(p);
 			free(p);

@@ -34,6 +34,8 @@ struct prv_pipe {
 	int stop;
 	struct prv_back *back[PIPE_FILES];
 	int nfiles;
+	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
+	void *hook_arg;
 };
 
 /* ---- back ----------------------------------------------------------------- */
@@ -639,7 +641,10 @@ static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 		for (; i < n; i++) {
 			const struct prv_op *op = &ops[i];
 			if (op->kind != PRV_OP_TIME) {
-				back_apply(back[op->file], op);
+				if (p->hook && op->kind >= PRV_OP_ARG)
+					p->hook(p->hook_arg, op);
+				else
+					back_apply(back[op->file], op);
 				continue;
 			}
 			if ((uint64_t) op->value >= bound)
@@ -665,11 +670,24 @@ static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 			p->clk.now = (uint64_t) op->value;
 			for (int k = 0; k < nb; k++)
 				close_line(back[k]);
-		} else {
+		} else if (op->kind == PRV_OP_CPU || !p->hook) {
 			back_apply(back[op->file], op);
+		} else {
+			p->hook(p->hook_arg, op);
 		}
 	}
 	return i;
+}
+
+void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg)
+{
+	p->hook = hook;
+	p->hook_arg = arg;
+}
+
+void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
+{
+	back_apply(p->back[op->file], op);
 }
 
 static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)
@@ -855,6 +873,18 @@ void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows
 	f->rows = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->rows));
 	f->sdirty = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->sdirty));
 	f->sent_time = ~0ull;
+}
+
+void prv_front_forget(struct prv_file *f)
+{
+	for (uint32_t k = 0; k < f->nsdirty; k++) {
+		struct prv_front_row *r = &f->rows[f->sdirty[k]];
+		r->state_dirty = 0;
+		r->pend_state = r->state;
+	}
+	f->nsdirty = 0;
+	if (f->pw)
+		f->pw->dirty = 0;
 }
 
 void prv_front_free(struct prv_file *f)

@@ -43,7 +43,17 @@ enum {
 	 * precv; row, value = id), PSEND (psend; value = id). The back numbers
 	 * sends itself, in the order the front hands out ids. */
 	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_SEND_ARGS, PRV_OP_COMM_PSEND,
-	PRV_OP_COMM_RECV, PRV_OP_COMM_RECV_ARGS, PRV_OP_COMM_DROP
+	PRV_OP_COMM_RECV, PRV_OP_COMM_RECV_ARGS, PRV_OP_COMM_DROP,
+	/* a message end to match, from a -j worker to the merger (match.h),
+	 * never written: MATCH_SEND (row = sender, value = its comm id; ARGs
+	 * src << 32 | dst, tag, the time), MATCH_RECV (row = receiver; ARGs
+	 * src << 32 | dst, tag, lrecv, the time) */
+	PRV_OP_MATCH_SEND, PRV_OP_MATCH_RECV,
+	/* a text-named value, from a worker to the merger, never written: its
+	 * bytes in the ARG ops before (8 each); value = model << 56 | table <<
+	 * 40 | length. TEXT_PUNCT: a punctual event (row, slot) of the text's
+	 * value; TEXT_NAME: the ARG before the bytes is the value it names */
+	PRV_OP_TEXT_PUNCT, PRV_OP_TEXT_NAME
 };
 
 /* ---- back: text formatting and output ---------------------------------- */
@@ -154,6 +164,11 @@ void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n);
  * the thread has written every op queued (it then sleeps until more are
  * published); prv_pipe_apply then writes ops in the calling thread. */
 void prv_pipe_drain(struct prv_pipe *p);
+/* With a hook, prv_pipe_apply(_until) hands it every op that is not TIME,
+ * CPU, EVENT, PUNCT or STATE (ARG, communications, matches) instead of
+ * writing it; prv_pipe_put_op writes one op as is (not TIME). NULL: none. */
+void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg);
+void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op);
 void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n);
 /* The same up to the first TIME op at or past `bound` (not applied);
  * returns the ops applied, *at the last TIME op's time applied. */
@@ -198,6 +213,9 @@ void prv_flush_now(struct prv_file *f);
 struct prv_file;
 void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots);
 void prv_front_free(struct prv_file *f);
+/* The states waiting to be queued dropped, unwritten (another front
+ * writes them). */
+void prv_front_forget(struct prv_file *f);
 
 
 /* ---- op emission (inline: every value passes here) ---- */

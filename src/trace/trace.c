@@ -63,9 +63,14 @@ static void sweep_imports(const char *base)
 
 /* A regular file in place of a trace directory is a legacy log: convert it
  * into a temporary directory and read that. */
-static int import_if_file(struct trace_input *in, const struct trace_opts *o, struct weft_err *e)
+static int import_if_file(struct trace_input *in, int k, const struct trace_opts *o, struct weft_err *e)
 {
 	struct stat st;
+	if (o && o->converted && o->converted[k]) {
+		in->dir = weft_xstrdup(o->converted[k]);
+		in->source = weft_xstrdup(in->path);
+		return 0;
+	}
 	in->dir = weft_xstrdup(in->path);
 	if (stat(in->path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
@@ -231,7 +236,7 @@ static int add_input(struct weft_trace *t, int k, const struct trace_opts *o, in
 		     struct seen *seen, struct weft_err *e)
 {
 	struct trace_input *in = &t->inputs[k];
-	if (import_if_file(in, o, e))
+	if (import_if_file(in, k, o, e))
 		return -1;
 	int rc = read_input(t, k, o, next_app, seen, e);
 	if (rc && in->tmpdir)

@@ -55,6 +55,10 @@ struct trace_opts {
 	const char *only;   /* if set, keep only streams under this relative dir */
 	const struct import_opts *import; /* for a legacy log given as TRACE */
 	int same_nodes;     /* several inputs: equal loom numbers share a node */
+	/* per input, the directory a log was already converted into (by an
+	 * earlier open of the same inputs: emu -j workers), read instead of
+	 * converting again (kept: not removed at close); NULL: none */
+	const char *const *converted;
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);

@@ -10,8 +10,9 @@
 #     nosv, mpi, tampi, kernel, nodes) and all of them at once;
 #   - a mixed-input run: ovni 1.14.0 test traces of nanos6, openmp, nosv,
 #     tampi and mpi (and a corpus trace) as several inputs, one loom each;
-#   - PICL and VisAndOr logs with messages across looms (one worker: the
-#     note says why, the bytes are the same);
+#   - PICL logs (ring, all-to-all, random traffic) split by processor, their
+#     messages paired across workers; a VisAndOr log (one worker: the note
+#     says why);
 #   - errors: a model error in one loom of several is the one -j 1 reports
 #     (the first in time order), an end-of-run check too; no output left;
 #   - -j 0, -j x: usage errors.
@@ -65,18 +66,27 @@ runs "mixed inputs (nanos6, openmp, nosv, tampi, mpi, ovni)" '-l' \
 	"$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" "$fx/nosv/hwc/trace" \
 	"$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
 
-# message traces: one worker, the same bytes, and the note
-"$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
-runs "PICL, messages across looms" '' "$tmp/m.trf"
+# message traces: PICL split by processor (its messages paired by the
+# merger), VisAndOr on one worker (its agents share fork nodes), the note
+for traffic in ring all random; do
+	"$WEFT" synth --format picl -o "$tmp/m-$traffic.trf" --procs 6 --traffic $traffic -n 30k >/dev/null 2>&1 ||
+		fail "synth picl $traffic" "failed"
+	runs "PICL $traffic, messages across looms" '' "$tmp/m-$traffic.trf"
+done
 rm -rf "$tmp/o"
-"$WEFT" emu -j 2 -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
-expect "PICL -j 2: the note says why one worker" \
-	"$(grep -c 'weft: -j 2: one worker: model msg keeps state across looms' "$tmp/err")" 1
+"$WEFT" emu -j 2 -o "$tmp/o" "$tmp/m-ring.trf" >/dev/null 2>"$tmp/err"
+expect "PICL -j 2: split (no note)" "$(grep -c 'one worker' "$tmp/err")" 0
+result "PICL -j 2: messages paired across workers" \
+	"$([ "$(grep -c '^3:' "$tmp/o/thread.prv")" -gt 100 ] || echo "few communication records")"
 "$WEFT" synth --format visandor --kind and --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
 	fail "synth visandor" "failed"
 runs "VisAndOr, and-fork across agents" '' "$tmp/v.log"
 rm -rf "$tmp/o"
-"$WEFT" emu -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
+"$WEFT" emu -j 2 -o "$tmp/o" "$tmp/v.log" >/dev/null 2>"$tmp/err"
+expect "VisAndOr -j 2: the note says why one worker" \
+	"$(grep -c 'weft: -j 2: one worker: model andfork keeps state across looms' "$tmp/err")" 1
+rm -rf "$tmp/o"
+"$WEFT" emu -o "$tmp/o" "$tmp/v.log" >/dev/null 2>"$tmp/err"
 expect "no note without -j" "$(grep -c 'one worker' "$tmp/err")" 0
 
 # errors: a loom that fails, among others; -j 1's error, no output

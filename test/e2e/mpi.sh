@@ -8,8 +8,8 @@
 #   - ovni corpus traces (2 and 3 looms), weft synth traces of 5 looms with
 #     every model synth writes (nosv, mpi, tampi, kernel, nodes) (task types: labels gathered from the ranks),
 #     a mixed-input run of ovni 1.14.0 test traces (nanos6, openmp, nosv,
-#     tampi, mpi), PICL and VisAndOr logs with messages across looms (rank
-#     0 alone: the note says why);
+#     tampi, mpi), a PICL log with messages across ranks (paired by rank 0),
+#     a VisAndOr log (rank 0 alone: the note says why);
 #   - a model error in one rank's looms: -j 1's error, exit 1, no output;
 #   - a rank killed mid-run: mpirun exits non-zero naming rank 1, no .prv
 #     under its final name;
@@ -77,15 +77,16 @@ done
 runs "mixed inputs" '-l' "$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" \
 	"$fx/nosv/hwc/trace" "$fx/tampi/ss-comm/trace" "$fx/mpi/func/trace" "$tmp/in/small"
 
-"$WEFT" synth --format picl -o "$tmp/m.trf" --procs 4 -n 20k >/dev/null 2>&1 || fail "synth picl" "failed"
-runs "PICL (rank 0 alone)" '' "$tmp/m.trf"
+"$WEFT" synth --format picl -o "$tmp/m.trf" --procs 6 --traffic random -n 30k >/dev/null 2>&1 ||
+	fail "synth picl" "failed"
+runs "PICL, messages across ranks" '' "$tmp/m.trf"
 "$WEFT" synth --format visandor --kind or --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
 	fail "synth visandor" "failed"
 runs "VisAndOr or-branch (rank 0 alone)" '' "$tmp/v.log"
 rm -rf "$tmp/o"
-mpi 2 "$WEFT" emu --mpi -o "$tmp/o" "$tmp/m.trf" >/dev/null 2>"$tmp/err"
-expect "PICL: the note says why rank 0 is alone" \
-	"$(grep -c 'weft: --mpi: rank 0 alone: model msg keeps state across looms' "$tmp/err")" 1
+mpi 2 "$WEFT" emu --mpi -o "$tmp/o" "$tmp/v.log" >/dev/null 2>"$tmp/err"
+expect "VisAndOr: the note says why rank 0 is alone" \
+	"$(grep -c 'weft: --mpi: rank 0 alone: model orbranch keeps state across looms' "$tmp/err")" 1
 
 # a model error in the last input's loom (rank 1 of 2): the same error
 rm -rf "$tmp/out1" "$tmp/outn"

@@ -1,4 +1,4 @@
-/* Unit tests of models/msg/keys.c: keys with ends waiting found again after
+/* Unit tests of src/emu/keys.c: keys with ends waiting found again after
  * the table grows and after other keys leave it (backward shift), one cache
  * line each; the waiting keys reported in first-seen order (also for keys
  * seen long before they had ends waiting); FIFOs in order through ring
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "msg/keys.h"
+#include "emu/keys.h"
 #include "suites.h"
 
 static void push(struct keytab *t, int32_t s, int32_t d, int32_t g, int dir, uint64_t a)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "util/err.h"
-#include "msg/keys.h"
+#include "emu/keys.h"
 
 /* ---- keys seen ------------------------------------------------------------- */
 

@@ -10,9 +10,9 @@
  * stays in cache. The end report names keys in the order they were first
  * seen: the keys a lookup did not find go to a short log, moved in batches
  * (their cache lines fetched together) into the set of every key seen with
- * its order. Private to the msg model. */
-#ifndef WEFT_MSG_KEYS_H
-#define WEFT_MSG_KEYS_H
+ * its order. Used by the matcher (match.h), for any model pairing messages. */
+#ifndef WEFT_EMU_KEYS_H
+#define WEFT_EMU_KEYS_H
 
 #include <stddef.h>
 #include <stdint.h>
