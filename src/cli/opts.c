@@ -143,3 +143,17 @@ void opts_help(const struct optcmd *c, FILE *f)
 	if (c->list)
 		c->list(f);
 }
+
+int opt_count1(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	if (cli_parse_count(arg, UINT64_MAX, dst) || *(uint64_t *) dst == 0)
+		return cli_usage_error(cmd, "--%s: expected a positive count, found '%s'", row->name, arg);
+	return 0;
+}
+
+int opt_count0(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	if (cli_parse_count(arg, UINT64_MAX, dst))
+		return cli_usage_error(cmd, "--%s: expected a number, found '%s'", row->name, arg);
+	return 0;
+}

@@ -70,4 +70,9 @@ int opts_parse(const struct optcmd *c, void *ctx, int argc, char **argv, int *fi
 /* The --help text. */
 void opts_help(const struct optcmd *c, FILE *f);
 
+/* Row handlers of counts (dst: a uint64_t; suffixes k, M, G as
+ * cli_parse_count): opt_count1 wants one or more, opt_count0 any. */
+int opt_count1(const char *cmd, const struct opt *row, void *dst, const char *arg);
+int opt_count0(const char *cmd, const struct opt *row, void *dst, const char *arg);
+
 #endif

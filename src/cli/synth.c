@@ -31,22 +31,6 @@ static int opt_dim(const char *cmd, const struct opt *row, void *dst, const char
 	return 0;
 }
 
-static int opt_events(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	(void) row;
-	if (cli_parse_count(arg, UINT64_MAX, dst) || *(uint64_t *) dst == 0)
-		return cli_usage_error(cmd, "--events: expected a positive count, found '%s'", arg);
-	return 0;
-}
-
-static int opt_seed(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	(void) row;
-	if (cli_parse_count(arg, UINT64_MAX, dst))
-		return cli_usage_error(cmd, "--seed: expected a number, found '%s'", arg);
-	return 0;
-}
-
 static int opt_models(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
 	static const struct { const char *name; unsigned bit; } known[] = {
@@ -77,10 +61,10 @@ static const struct opt synth_opts_table[] = {
 	OPT_CALL("procs", 0, "P", K, so.procs, opt_dim, "processes per loom, default 2"),
 	OPT_CALL("threads", 0, "T", K, so.threads, opt_dim, "threads per process, default 2"),
 	OPT_CALL("cpus", 0, "C", K, so.cpus, opt_dim, "CPUs per loom, default 4"),
-	OPT_CALL("events", 'n', "N", K, so.events, opt_events,
+	OPT_CALL("events", 'n', "N", K, so.events, opt_count1,
 		 "about how many events in all, default 1000000\n"
 		 "(suffixes k, M, G accepted: 20M)"),
-	OPT_CALL("seed", 0, "S", K, so.seed, opt_seed, "random seed, default 1"),
+	OPT_CALL("seed", 0, "S", K, so.seed, opt_count0, "random seed, default 1"),
 	OPT_CALL("models", 0, "LIST", K, so.models, opt_models,
 		 "models besides ovni, comma-separated, default none:\n"
 		 "mpi (MPI_Send, MPI_Barrier calls inside slices),\n"

@@ -42,27 +42,11 @@ static int opt_traffic(const char *cmd, const struct opt *row, void *dst, const 
 	return 0;
 }
 
-static int opt_records(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	(void) row;
-	if (cli_parse_count(arg, UINT64_MAX, dst) || *(uint64_t *) dst == 0)
-		return cli_usage_error(cmd, "--records: expected a positive count, found '%s'", arg);
-	return 0;
-}
-
 static int opt_duration(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
 	(void) row;
 	if (picl_synth_time(arg, 1000000000, dst) || *(int64_t *) dst <= 0)
 		return cli_usage_error(cmd, "--duration: expected a positive time, found '%s'", arg);
-	return 0;
-}
-
-static int opt_seed(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	(void) row;
-	if (cli_parse_count(arg, UINT64_MAX, dst))
-		return cli_usage_error(cmd, "--seed: expected a number, found '%s'", arg);
 	return 0;
 }
 
@@ -89,13 +73,13 @@ static const struct opt picl_opts[] = {
 	OPT_CALL("traffic", 0, "KIND", K, o.traffic, opt_traffic,
 		 "ring (p to p+1), all (round r: p to p+1+r mod P-1),\n"
 		 "random (a random partner each round); default ring"),
-	OPT_CALL("records", 'n', "N", K, o.records, opt_records,
+	OPT_CALL("records", 'n', "N", K, o.records, opt_count1,
 		 "stop after about N records (default 1000000 unless\n"
 		 "--duration is given; suffixes k, M, G)"),
 	OPT_CALL("duration", 0, "T", K, o.duration, opt_duration,
 		 "stop when every processor has passed true time T\n"
 		 "(unit s unless given: ns, us, ms, s)"),
-	OPT_CALL("seed", 0, "S", K, o.seed, opt_seed, "random seed (default 1)"),
+	OPT_CALL("seed", 0, "S", K, o.seed, opt_count0, "random seed (default 1)"),
 	OPT_STRING("offset", 0, "NS", K, o.off_arg,
 		   "clock offset of each processor but 0, uniform in\n"
 		   "[-NS, NS] (unit ns unless given), or a comma list of\n"

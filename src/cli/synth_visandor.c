@@ -13,7 +13,7 @@
 struct visandor_cmd {
 	const char *out, *kind;
 	long agents;
-	unsigned long long events;
+	uint64_t events;
 	int first; /* argv[first..]: not read (as before the table) */
 };
 
@@ -28,23 +28,12 @@ static int opt_agents(const char *cmd, const struct opt *row, void *dst, const c
 	return 0;
 }
 
-static int opt_events(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
-	(void) row;
-	if (*end || v == 0)
-		return cli_usage_error(cmd, "--events: expected a positive count, found '%s'", arg);
-	*(unsigned long long *) dst = v;
-	return 0;
-}
-
 #define K struct visandor_cmd
 static const struct opt visandor_opts[] = {
 	OPT_STRING("output", 'o', "FILE", K, out, "the log to write (required)"),
 	OPT_STRING("kind", 0, "and|or", K, kind, "an and-parallel log (default) or an or-parallel one"),
 	OPT_CALL("agents", 0, "N", K, agents, opt_agents, "agents, 2 to 100000 (default 4)"),
-	OPT_CALL("events", 'n', "EVENTS", K, events, opt_events, "about how many events (default 100000)"),
+	OPT_CALL("events", 'n', "EVENTS", K, events, opt_count1, "about how many events (default 100000)"),
 	OPT_HELPROW,
 	OPT_ENDROW,
 };
