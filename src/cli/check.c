@@ -1,15 +1,15 @@
 /* check: validate Paraver traces (.prv or .prv.gz, with .pcf and .row).
  * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
  * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves
- * live in src/prv/check_*.c (check_int.h lists the parts). */
+ * live in src/check/check_*.c (check_int.h lists the parts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/opts.h"
-#include "prv/prvcheck.h"
-#include "prv/viewcheck.h"
+#include "check/prvcheck.h"
+#include "check/viewcheck.h"
 
 /* What the command line asked for. */
 struct check_cmd {

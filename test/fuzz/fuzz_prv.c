@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prv/prvcheck.h"
+#include "check/prvcheck.h"
 
 #include "fuzz_check.h"
 

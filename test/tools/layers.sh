@@ -2,7 +2,7 @@
 # The layers of doc/design.md, checked on the includes: a file may include
 # headers of its own layer and of the layers below it, never above,
 #   util < trace, import (sources), prv (the Paraver format: writer,
-#   reader, checks) < clock < emu (merge, engine, emu's Paraver sink) <
+#   reader), check (its validators) < clock < emu (merge, engine, emu's Paraver sink) <
 #   models < query, stats < plot, synth < cli
 # (synth writes traces and logs: it may use the sources' writers; cli is
 # the commands). A header's layer is the folder it lives in (src/X or
@@ -22,7 +22,7 @@ cd "$top" || exit 2
 rank() { # LAYER -> its rank
 	case $1 in
 	util) echo 0 ;;
-	trace | import | prv) echo 1 ;;
+	trace | import | prv | check) echo 1 ;;
 	clock) echo 2 ;;
 	emu) echo 3 ;;
 	models) echo 4 ;;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 #include "util/err.h"
 #include "util/mapfile.h"
 

@@ -4,7 +4,7 @@
  * only with a resource model). A missing THREAD block is a warning. */
 #include <string.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 
 enum { L_WORKLOAD, L_APPL, L_TASK, L_THREAD, L_SYSTEM, L_NODE, L_CPU, NLEVELS };
 

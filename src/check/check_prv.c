@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 #include "util/err.h"
 
 /* An error about the current record. */

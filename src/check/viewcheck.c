@@ -9,7 +9,7 @@
 #include "prv/cfgview.h"
 #include "util/mapfile.h"
 #include "prv/prvread.h"
-#include "prv/viewcheck.h"
+#include "check/viewcheck.h"
 
 /* int64 -> [min, max] of what was seen with it; open addressing */
 struct seen {

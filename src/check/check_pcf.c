@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 #include "util/err.h"
 
 enum psec { S_NONE, S_OPTIONS, S_SEMANTIC, S_STATES, S_COLORS, S_TYPES, S_VALUES, S_GRADIENT };

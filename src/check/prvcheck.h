@@ -2,11 +2,11 @@
  * .row) the way paraver-kernel reads it, plus the checks the reader skips
  * (per-thread time order, overlapping states, times beyond FTIME, labels).
  * Format notes: doc/formats/paraver.md §2-8.
- * Implemented in src/prv/check_*.c, one file per job (check_int.h lists them).
+ * Implemented in src/check/check_*.c, one file per job (check_int.h lists
+ * them), apart from the writer and reader of src/prv.
  *
- * The header is called prvcheck.h, not check.h: src/prv is on the include
- * path and a check.h there would hide the Check unit-test framework's
- * <check.h>.
+ * The header is called prvcheck.h, not check.h: a check.h would be easy to
+ * take for the Check unit-test framework's <check.h>.
  *
  * Problems go to a callback, one call each, with the file, the 1-based line
  * (0 when the problem is about the whole file) and a message naming the

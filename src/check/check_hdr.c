@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 #include "util/err.h"
 
 #define TWO53 (UINT64_C(1) << 53)

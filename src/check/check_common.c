@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prv/check_int.h"
+#include "check/check_int.h"
 #include "util/err.h"
 
 /* ---- hash sets ------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* check_int: what the parts of the Paraver checker share (see prvcheck.h
- * for the public side). Not for use outside src/prv/check_*.c.
+ * for the public side). Not for use outside src/check/check_*.c.
  *
  * One struct prvchk holds the run: the header's object model, the per-thread
  * time order, the line carried between pieces of the .prv, and the label sets
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "prv/prvcheck.h"
+#include "check/prvcheck.h"
 
 #define MAX_OBJ 65535u           /* objects per level (16-bit kernel types) */
 #define MAX_TRACK 100000u        /* distinct unlabelled keys remembered */
