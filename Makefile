@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 0
 
 DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin \
-	openmpi-bin libopenmpi-dev
+	openmpi-bin libopenmpi-dev clang-format
 
 NOCONF_GOALS := clean deps distclean
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
@@ -161,6 +161,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/tools/manopts.sh
 	sh test/tools/tree.sh
 	sh test/tools/layers.sh
+	sh test/tools/format.sh
 	sh test/tools/size.sh
 
 check: config.mk
