@@ -113,8 +113,9 @@ static const struct opt emu_opts_table[] = {
 	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
-		  "cores available); the output is the same bytes as -j 1\n"
-		  "(some runs use one worker: see weft-emu(1))"),
+		  "cores available but one, which merges and writes); the\n"
+		  "output is the same bytes as -j 1 (some runs use one\n"
+		  "worker: see weft-emu(1))"),
 	OPT_FLAG("mpi", 0, K, mpi,
 		 "split the looms across MPI ranks: run as\n"
 		 "mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"
@@ -257,7 +258,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 
 int cmd_emu(int argc, char **argv)
 {
-	struct emu_cmd k = {.o = {.progress = 1}, .jobs = jobs_cores()};
+	struct emu_cmd k = {.o = {.progress = 1}, .jobs = jobs_default()};
 	char *outdef = NULL;
 	int rc = emu_parse(&k, argc, argv);
 	if (rc >= 0)

@@ -13,10 +13,10 @@
 #include "util/strbuf.h"
 #include "trace/progress.h"
 
-int jobs_cores(void)
+int jobs_default(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int) n : 1;
+	return n > 2 ? (int) n - 1 : 1;
 }
 
 /* Does model file f name values in event order (a `label` action)? */

@@ -29,8 +29,11 @@
 
 #include "emu/emu.h"
 
-/* The cores this process may use (at least 1). */
-int jobs_cores(void);
+/* The workers -j gives by default: one a core this process may use, but
+ * one core is left to the thread that merges and writes (at least 1). On 2
+ * cores, two workers and the writer take 5-10% longer than one worker and
+ * the writer (doc/dev/scaling.md). */
+int jobs_default(void);
 
 /* NULL when e (opened, with Paraver output, not run) can be split across
  * workers; else why not, in `buf`. */
