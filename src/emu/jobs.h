@@ -12,12 +12,16 @@
  * the next instant. The merger (the calling thread) rebuilds exactly that
  * from the workers' rings and writes it itself; the .pcf's task
  * type labels are gathered from the workers' processes in process order.
+ * Messages between looms (msg: PICL processors) are paired by the merger in
+ * one run's order, and the values models name by texts numbered there
+ * (jobs_pairs.c, match.h).
  *
- * What runs on one worker (jobs_serial_why says which applies): models whose
- * state spans looms (messages, VisAndOr agents, file I/O), the -b breakdown
+ * What runs on one worker (jobs_serial_why says which applies): models that
+ * keep other state across looms (VisAndOr agents, file I/O per node: a
+ * model is split only when its hooks say loom_local), the -b breakdown
  * views (they sort the CPUs of all looms at every change), --bursts,
- * --keep-going (warnings in event order), imported logs, observers (query,
- * stats), model files with `label` actions, a single loom.
+ * --keep-going (warnings in event order), observers (query, stats), model
+ * files with `label` actions, a single loom.
  *
  * Errors are one run's: the first in (time, stream) order (a failing worker
  * lowers a halt time; the others stop once past it), then the end-of-run
