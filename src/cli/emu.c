@@ -121,6 +121,10 @@ static const struct opt emu_opts_table[] = {
 		 "mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"
 		 "on a filesystem every rank sees); the same bytes as one\n"
 		 "process; rank 0 writes the output"),
+	OPT_FLAG("slices", 0, K, o.slices,
+		 "with --mpi: every rank writes a time slice of the bodies\n"
+		 "from every rank's output, rank 0 joins them (instead of\n"
+		 "rank 0 writing all; doc/dev/scaling.md says when it pays)"),
 	OPT_FLAG("gzip", 'z', K, o.gzip, "write the .prv files gzipped (thread.prv.gz, ...)"),
 	OPT_WHOLE("from", 0, "T", opt_window,
 		  "write only the window [T, --to] of Paraver time (ns, or\n"
@@ -179,6 +183,8 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		o->win_to = UINT64_MAX;
 	if (o->win && o->win_to <= o->win_from)
 		return cli_usage_error("emu", "--from/--to: expected --to after --from");
+	if (o->slices && !k->mpi)
+		return cli_usage_error("emu", "--slices: only with --mpi");
 	if (n > 1 && !o->outdir)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
 	if (k->co.mode == SYNC_NONE && o->clock_file)

@@ -262,7 +262,7 @@ static size_t pipe_put(void *arg, const struct prv_op *ops, size_t n, uint64_t b
 
 struct jobs_sink jobs_pipe_sink(struct prv_pipe *p)
 {
-	return (struct jobs_sink){pipe_put, p, 0};
+	return (struct jobs_sink){pipe_put, p, 0, UINT64_MAX};
 }
 
 /* Apply the job's ops up to its first TIME op at or past `bound` (it then
@@ -317,8 +317,10 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 				next = jobs[k].t;
 			}
 		}
-		if (t == UINT64_MAX)
+		if (t == UINT64_MAX || t >= out->until)
 			break;
+		if (next > out->until)
+			next = out->until;
 		if (!tied) {
 			/* one job alone until `next`: its ops in its order, TIME ops
 			 * included (the merge's run of one stream) */
@@ -349,7 +351,7 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 	}
 	/* take what is left (a failed run): no worker waits on a full ring */
 	for (int k = 0; k < n; k++)
-		while (peek(&jobs[k]))
+		while (jobs[k].ring && peek(&jobs[k]))
 			jobs[k].op = jobs[k].end;
 	return rc;
 }

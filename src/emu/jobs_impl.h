@@ -50,6 +50,7 @@ struct jobs_sink {
 	size_t (*put)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
 	void *arg;
 	int cur; /* the job whose ops `put` is given (set by jobs_merge) */
+	uint64_t until; /* the merge stops before this instant (UINT64_MAX: the end) */
 };
 /* The sink writing through a drained pipe's files. */
 struct jobs_sink jobs_pipe_sink(struct prv_pipe *p);

@@ -213,6 +213,16 @@ static void drop_outdir(struct emu *e)
 	e->made_outdir = 0;
 }
 
+void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
+{
+	struct strbuf h = {0};
+	if (file == EMU_THREAD_FILE)
+		thread_header(e, &h, ids);
+	else
+		cpu_header(e, &h, ids);
+	sb_free(&h);
+}
+
 int paraver_open(struct emu *e, struct weft_err *err)
 {
 	for (int f = 0; f < EMU_NFILES; f++)

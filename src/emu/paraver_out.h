@@ -12,6 +12,9 @@
 
 /* Assign thread.prv rows (Paraver order: appl, task, thread). */
 void paraver_rows(struct emu *e);
+/* Each row's appl:task:thread in `file` (thread.prv's e->nth rows, cpu.prv's
+ * e->ncpu), as the headers name them. */
+void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3]);
 int paraver_open(struct emu *e, struct weft_err *err);
 int paraver_close(struct emu *e, struct weft_err *err);
 void paraver_abort(struct emu *e);

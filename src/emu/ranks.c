@@ -13,6 +13,7 @@
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
 #include "emu/ranks.h"
+#include "emu/slices.h"
 #include "util/strbuf.h"
 
 #ifndef WEFT_MPI
@@ -186,7 +187,7 @@ static void save_labels(struct job *j, const char *dir, int r)
 
 /* This rank's looms: emulated, ops to R.ops while they come, labels to
  * R.labels, then its outcome to rank 0. */
-static void run_peer(struct emu *e, const char *dir, int r, int lo, int hi)
+static void emulate_to_files(struct emu *e, const char *dir, int r, int lo, int hi, struct outcome *o)
 {
 	struct job j = {0};
 	j.main = e;
@@ -223,11 +224,18 @@ static void run_peer(struct emu *e, const char *dir, int r, int lo, int hi)
 	}
 	if (j.rc == 0)
 		save_labels(&j, dir, r);
-	struct outcome o;
-	outcome_of(&j, d.nops, &o);
-	MPI_Send(&o, (int) sizeof(o), MPI_BYTE, 0, TAG_OUTCOME, MPI_COMM_WORLD);
+	outcome_of(&j, d.nops, o);
 	job_free(&j);
 	free(ops);
+}
+
+/* A rank other than 0 of a run rank 0 merges as it goes: its looms, then
+ * its outcome to rank 0. */
+static void run_peer(struct emu *e, const char *dir, int r, int lo, int hi)
+{
+	struct outcome o;
+	emulate_to_files(e, dir, r, lo, hi, &o);
+	MPI_Send(&o, (int) sizeof(o), MPI_BYTE, 0, TAG_OUTCOME, MPI_COMM_WORLD);
 }
 
 /* ---- rank 0: its own looms in a thread, every rank's ops merged as they come ---------- */
@@ -331,19 +339,23 @@ static int read_part(struct emu *e, const char *dir, int k, const char *ext, str
 static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n,
 		      struct weft_err *err)
 {
-	struct strbuf b = {0}, st = {0};
-	engine_labels_save(&jobs[0].e, &b);
-	jobs_state_save(&jobs[0].e, &st);
-	int rc = engine_labels_load(e, b.s ? b.s : "", b.len, "rank 0", err);
-	if (rc == 0)
-		rc = jobs_state_load(e, st.s ? st.s : "", st.len, err);
-	sb_free(&b);
-	sb_free(&st);
-	e->nevents += jobs[0].e.nevents;
-	e->now = jobs[0].e.now;
-	for (int m = 0; m < MCV_NCHARS; m++)
-		e->skipped[m] += jobs[0].e.skipped[m];
-	for (int k = 1; k < n && rc == 0; k++) {
+	int rc = 0, first = 0;
+	if (jobs) { /* rank 0's own looms: in its memory */
+		struct strbuf b = {0}, st = {0};
+		engine_labels_save(&jobs[0].e, &b);
+		jobs_state_save(&jobs[0].e, &st);
+		rc = engine_labels_load(e, b.s ? b.s : "", b.len, "rank 0", err);
+		if (rc == 0)
+			rc = jobs_state_load(e, st.s ? st.s : "", st.len, err);
+		sb_free(&b);
+		sb_free(&st);
+		e->nevents += jobs[0].e.nevents;
+		e->now = jobs[0].e.now;
+		for (int m = 0; m < MCV_NCHARS; m++)
+			e->skipped[m] += jobs[0].e.skipped[m];
+		first = 1;
+	}
+	for (int k = first; k < n && rc == 0; k++) {
 		rc = read_part(e, dir, k, "labels", err);
 		if (rc == 0)
 			rc = read_part(e, dir, k, "state", err);
@@ -434,14 +446,110 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 
 static void remove_dir(const char *dir, int n)
 {
-	static const char *const ext[] = {"ops", "labels", "state"};
+	static const char *const ext[] = {"ops", "labels", "state", "thread.part", "cpu.part", "slice"};
 	for (int k = 0; k < n; k++)
-		for (int x = 0; x < 3; x++) {
+		for (int x = 0; x < 6; x++) {
 			char *p = part_path(dir, k, ext[x]);
 			unlink(p);
 			free(p);
 		}
 	rmdir(dir);
+}
+
+/* ---- slices: every rank writes one time slice of the bodies ----------------------------- */
+
+/* Every rank's looms into files, every outcome to every rank; then each
+ * rank writes its slice of the bodies from all the files, and rank 0 joins
+ * the slices (slices.h). */
+static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int size, int r, struct weft_err *err)
+{
+	struct outcome mine;
+	memset(&mine, 0, sizeof(mine));
+	if (r < n)
+		emulate_to_files(e, dir, r, cut[r], cut[r + 1], &mine);
+	struct src *srcs = weft_xcalloc((size_t) size + 1, sizeof(*srcs));
+	struct outcome *all = weft_xcalloc((size_t) size + 1, sizeof(*all));
+	MPI_Allgather(&mine, (int) sizeof(mine), MPI_BYTE, all, (int) sizeof(mine), MPI_BYTE, MPI_COMM_WORLD);
+	struct job *jobs = weft_xcalloc((size_t) n + 1, sizeof(*jobs));
+	int any = 0, rc = 0;
+	uint64_t tmax = 0;
+	for (int k = 0; k < n; k++) {
+		srcs[k].out = all[k];
+		srcs[k].got = 1;
+		srcs[k].fd = -1;
+		srcs[k].path = part_path(dir, k, "ops");
+		jobs[k].refill = refill;
+		jobs[k].src = &srcs[k];
+		jobs[k].rc = all[k].rc;
+		jobs[k].failed_model = all[k].failed_model;
+		jobs[k].fail_time = all[k].fail_time;
+		jobs[k].fail_stream = all[k].fail_stream;
+		jobs[k].err.code = all[k].code;
+		memcpy(jobs[k].err.msg, all[k].msg, sizeof(jobs[k].err.msg));
+		any |= all[k].rc != 0;
+		tmax = all[k].now > tmax ? all[k].now : tmax;
+	}
+	/* the slices: each rank writes one, from every rank's ops */
+	int wrote = 0;
+	if (!any) {
+		char *parts[2] = {part_path(dir, r, "thread.part"), part_path(dir, r, "cpu.part")};
+		char *info = part_path(dir, r, "slice");
+		struct weft_err serr = {0};
+		wrote = slice_write(e, jobs, n, slice_start(tmax, r, size), slice_start(tmax, r + 1, size),
+				    (const char *const *) parts, info, &serr) == 0;
+		if (!wrote && !e->o.quiet)
+			fprintf(stderr, "weft: rank %d: error: %s\n", r, serr.msg);
+		free(parts[0]);
+		free(parts[1]);
+		free(info);
+	}
+	int allwrote = 0;
+	MPI_Allreduce(&wrote, &allwrote, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (r == 0) {
+		int main_model = -1;
+		struct weft_err main_err = {0};
+		if (!any && !allwrote)
+			rc = weft_fail(err, WEFT_EINTERNAL,
+				       "--mpi: a rank could not write its slice (its error is above)");
+		if (!any && allwrote) {
+			char **tp = weft_xcalloc((size_t) size + 1, sizeof(char *)),
+			     **cp = weft_xcalloc((size_t) size + 1, sizeof(char *));
+			char **ip = weft_xcalloc((size_t) size + 1, sizeof(char *));
+			for (int k = 0; k < size; k++) {
+				tp[k] = part_path(dir, k, "thread.part");
+				cp[k] = part_path(dir, k, "cpu.part");
+				ip[k] = part_path(dir, k, "slice");
+			}
+			prv_pipe_drain(e->pipe);
+			prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flushed the rows' first states */
+			rc = slices_join(e, (const char *const *) tp, (const char *const *) cp,
+					 (const char *const *) ip, size, tmax, err);
+			for (int k = 0; k < size; k++) {
+				free(tp[k]);
+				free(cp[k]);
+				free(ip[k]);
+			}
+			free(tp);
+			free(cp);
+			free(ip);
+			if (rc == 0)
+				rc = gather_end(e, dir, NULL, srcs, n, err);
+			e->th_lo = e->th_hi = 0;
+			if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
+				main_model = -1;
+		}
+		if (rc == 0)
+			rc = jobs_error(jobs, n, main_model, &main_err, err);
+	}
+	for (int k = 0; k < n; k++) {
+		if (srcs[k].fd >= 0)
+			close(srcs[k].fd);
+		free(srcs[k].path);
+	}
+	free(srcs);
+	free(all);
+	free(jobs);
+	return rc;
 }
 
 int emu_run_ranks(struct emu *e, struct weft_err *err)
@@ -477,8 +585,16 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	e->t0 = merge_peek_time(&e->merge);
 	for (int i = 0; i < e->nth; i++)
 		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
-	int rc = 0;
-	if (r == 0) {
+	int rc = 0, sliced = e->o.slices && slices_ok(e);
+	if (r == 0 && e->o.slices && !sliced && !e->o.quiet)
+		fprintf(stderr,
+			"weft: --slices: rank 0 writes alone (a window, -b, or messages paired by one merger)\n");
+	if (sliced) {
+		rc = run_sliced(e, dir, cut, n, size, r, err);
+		MPI_Barrier(MPI_COMM_WORLD); /* every rank done with the folder */
+		if (r == 0)
+			remove_dir(dir, size);
+	} else if (r == 0) {
 		rc = run_root(e, dir, cut, n, err);
 		remove_dir(dir, n);
 	} else if (r < n) {

@@ -430,6 +430,16 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	o->len = (size_t) (d - base);
 }
 
+/* The row's open record lies in an earlier part: its end is now. */
+static __attribute__((noinline)) void note_carry(struct prv_back *b, uint32_t row)
+{
+	if (b->ncarry == b->capcarry) {
+		b->capcarry = b->capcarry ? 2 * b->capcarry : 256;
+		b->carry = weft_xrealloc(b->carry, b->capcarry * sizeof(*b->carry));
+	}
+	b->carry[b->ncarry++] = (struct prv_carry){row, b->clk->now};
+}
+
 /* A state op: close the row's open state record (patch its end) and open
  * a new one with a placeholder end; state 0 opens none. */
 static inline __attribute__((always_inline)) void put_state(struct prv_back *b, const struct prv_op *op)
@@ -439,7 +449,9 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 		ob_drain(o);
 	close_line(b);
 	struct prv_back_row *r = &b->rows[op->row];
-	if (r->state)
+	if (r->state && __builtin_expect(r->state_end_off == PRV_CARRIED, 0))
+		note_carry(b, op->row);
+	else if (r->state)
 		patch_now(b, r->state_end_off);
 	uint32_t state = (uint32_t) op->value;
 	r->state = state;
@@ -782,6 +794,144 @@ void prv_pipe_finish(struct prv_pipe *p)
 	prv_ring_free(p);
 }
 
+/* ---- parts ------------------------------------------------------------------ */
+
+static void release(struct prv_file *f);
+
+size_t prv_pipe_skip_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	size_t i = 0;
+	for (; i < n; i++) {
+		const struct prv_op *op = &ops[i];
+		struct prv_back *b = p->back[op->file];
+		switch (op->kind) {
+		case PRV_OP_TIME:
+			if ((uint64_t) op->value >= bound)
+				return i;
+			*at = (uint64_t) op->value;
+			p->clk.now = (uint64_t) op->value;
+			break;
+		case PRV_OP_EVENT:
+		case PRV_OP_PUNCT:
+			b->last[(size_t) op->row * (size_t) b->nslots + op->slot] = op->value;
+			break;
+		case PRV_OP_STATE:
+			b->rows[op->row].state = (uint32_t) op->value;
+			b->rows[op->row].state_end_off = op->value ? PRV_CARRIED : 0;
+			break;
+		case PRV_OP_CPU:
+			b->rows[op->row].cpu = (uint32_t) op->value;
+			break;
+		}
+	}
+	return i;
+}
+
+int prv_part_close(struct prv_file *f, struct prv_part_info *info, struct weft_err *e)
+{
+	struct prv_back *b = &f->back;
+	memset(info, 0, sizeof(*info));
+	close_line(b);
+	int rc = ob_flush(&b->ob, e, b->path);
+	info->bytes = b->ob.written;
+	info->nrecords = b->nrecords;
+	memcpy(info->state_seen, b->state_seen, sizeof(info->state_seen));
+	info->state_max = b->state_max;
+	info->nslots = b->nslots;
+	info->range = weft_xcalloc((size_t) b->nslots + 1, sizeof(*info->range));
+	memcpy(info->range, b->range, (size_t) b->nslots * sizeof(*info->range));
+	info->open = weft_xcalloc((size_t) b->nrows + 1, sizeof(*info->open));
+	for (int r = 0; r < b->nrows; r++)
+		if (b->rows[r].state && b->rows[r].state_end_off != PRV_CARRIED)
+			info->open[info->nopen++] = (struct prv_open_rec){(uint32_t) r, b->rows[r].state_end_off};
+	info->ncarry = b->ncarry;
+	info->carry = b->carry;
+	b->carry = NULL;
+	if (close(b->fd) != 0 && rc == 0)
+		rc = weft_fail(e, weft_io_code(errno), "%s: cannot write: %s", b->path, strerror(errno));
+	b->fd = -1;
+	if (rename(b->tmp_path, b->path) != 0 && rc == 0)
+		rc = weft_fail(e, weft_io_code(errno), "%s: cannot rename: %s", b->path, strerror(errno));
+	release(f);
+	return rc;
+}
+
+void prv_part_info_free(struct prv_part_info *info)
+{
+	free(info->range);
+	free(info->open);
+	free(info->carry);
+	memset(info, 0, sizeof(*info));
+}
+
+static int append_file(struct prv_back *b, const char *path, struct weft_err *e)
+{
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return weft_fail(e, weft_io_code(errno), "%s: cannot read a part: %s", path, strerror(errno));
+	char *buf = weft_xmalloc(1u << 20);
+	ssize_t r;
+	int rc = 0;
+	while (rc == 0 && (r = read(in, buf, 1u << 20)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = weft_fail(e, weft_io_code(errno), "%s: cannot read a part: %s", path, strerror(errno));
+			break;
+		}
+		for (ssize_t done = 0; done < r && rc == 0;) {
+			ssize_t w = write(b->fd, buf + done, (size_t) (r - done));
+			if (w <= 0)
+				rc = weft_fail(e, weft_io_code(errno), "%s: cannot write: %s", b->path,
+					       strerror(errno));
+			else
+				done += w;
+		}
+		b->ob.written += (uint64_t) r;
+	}
+	free(buf);
+	close(in);
+	return rc;
+}
+
+int prv_join(struct prv_file *f, const char *const *paths, const struct prv_part_info *infos, int n, uint64_t ftime,
+	     struct weft_err *e)
+{
+	struct prv_back *b = &f->back;
+	close_line(b);
+	ob_drain(&b->ob);
+	uint64_t *base = weft_xcalloc((size_t) n + 1, sizeof(*base));
+	int rc = 0;
+	for (int k = 0; k < n && rc == 0; k++) {
+		base[k] = b->ob.written;
+		rc = append_file(b, paths[k], e);
+		b->nrecords += infos[k].nrecords;
+		for (int w = 0; w < 4; w++)
+			b->state_seen[w] |= infos[k].state_seen[w];
+		b->state_max = infos[k].state_max > b->state_max ? infos[k].state_max : b->state_max;
+		for (int s = 0; s < b->nslots && s < infos[k].nslots; s++) {
+			b->range[s].min =
+				infos[k].range[s].min < b->range[s].min ? infos[k].range[s].min : b->range[s].min;
+			b->range[s].max =
+				infos[k].range[s].max > b->range[s].max ? infos[k].range[s].max : b->range[s].max;
+		}
+	}
+	/* from the last part back: when each row next closes a carried
+	 * record after part k (a row has at most one carry a part) */
+	uint64_t *next = weft_xmalloc(((size_t) b->nrows + 1) * sizeof(*next));
+	for (int r = 0; r < b->nrows; r++)
+		next[r] = ftime;
+	for (int k = n - 1; k >= 0 && rc == 0; k--) {
+		for (size_t i = 0; i < infos[k].nopen; i++)
+			patch20(b, base[k] + infos[k].open[i].off, next[infos[k].open[i].row]);
+		for (size_t i = 0; i < infos[k].ncarry; i++)
+			next[infos[k].carry[i].row] = infos[k].carry[i].time;
+	}
+	free(next);
+	free(base);
+	return rc;
+}
+
 /* ---- rings: a pipe with no thread (emu -j: a worker's ops, merged) ------ */
 
 struct prv_pipe *prv_ring_new(void)
@@ -980,6 +1130,12 @@ static char *tmp_name(const char *path)
 	return weft_xasprintf(".%s.weft-tmp-%ld", path, (long) getpid());
 }
 
+int prv_part_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, int nrows, const uint32_t (*ids)[3],
+		  int nslots, const int32_t *slot_type, struct weft_err *e)
+{
+	return prv_open(f, pipe, path, NULL, NULL, nrows, ids, nslots, slot_type, 0, e);
+}
+
 int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *date,
 	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
 	     const int32_t *slot_type, int gzip, struct weft_err *e)
@@ -1035,6 +1191,10 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	for (int s = 0; s <= nslots; s++)
 		b->range[s] = (struct prv_range){INT64_MAX, INT64_MIN};
 	f->sdirty = weft_xcalloc((size_t) nrows, sizeof(*f->sdirty));
+	f->sent_time = ~0ull;
+	f->open = 1;
+	if (!date)
+		return 0; /* a part (prv_part_open): no header, no TIME op */
 	ob_str(&b->ob, "#Paraver (");
 	ob_str(&b->ob, date);
 	ob_str(&b->ob, "):");
@@ -1045,8 +1205,6 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 	ob_str(&b->ob, "_ns:");
 	ob_str(&b->ob, rest);
 	ob_str(&b->ob, "\n");
-	f->sent_time = ~0ull;
-	f->open = 1;
 	/* ops of a pipe file follow a TIME op for f->now (prv_time2) */
 	if (f->pw && f->pw->sent_time != f->now)
 		prv_pipe_time(f, f->now);
@@ -1056,6 +1214,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 static void release(struct prv_file *f)
 {
 	struct prv_back *b = &f->back;
+	free(b->carry);
 	ob_free(&b->ob);
 	free(b->rows);
 	free(b->slot_str);

@@ -117,6 +117,14 @@ struct prv_back {
 	struct prv_range { int64_t min, max; } *range;
 	uint64_t state_seen[4];
 	uint32_t state_max;
+	/* a part of a body (prv_part_open): a row whose open state record lies
+	 * in an earlier part has state_end_off PRV_CARRIED; the time it closes
+	 * here is noted in carry[] for the join to patch */
+	struct prv_carry {
+		uint32_t row;
+		uint64_t time;
+	} * carry;
+	size_t ncarry, capcarry;
 	/* a time window (prv_window): PRV_WIN_NONE, or before, inside or after
 	 * [win_from, win_to] in trace time; written times are minus win_from */
 	int win_phase;
@@ -397,6 +405,47 @@ void prv_abort(struct prv_file *f);
  * min(end, to) - from. A file with no record in the window gets one value
  * 0 at 0 (Paraver cannot load an empty body). */
 void prv_window(struct prv_file *f, uint64_t from, uint64_t to);
+
+/* ---- parts: a body written in time slices, then joined (weft emu --mpi) ----
+ * A part file holds the records of one time slice [from, to) with no header.
+ * Its writer replays the ops before `from` without writing
+ * (prv_pipe_skip_until: values, states and CPUs only), then writes; a state
+ * record open when the part begins lies in an earlier part, so its close is
+ * noted (carry) instead of patched, and the records still open at the end
+ * are listed. prv_join appends the parts to a file's body in order and
+ * patches every open end with the time its row next changed, in a later
+ * part, or FTIME. */
+#define PRV_CARRIED (~0ull)
+
+struct prv_part_info {
+	uint64_t bytes, nrecords;
+	uint64_t state_seen[4];
+	uint32_t state_max;
+	int nslots;
+	struct prv_range *range; /* by slot */
+	size_t nopen;
+	struct prv_open_rec {
+		uint32_t row;
+		uint64_t off;
+	} * open; /* offsets in the part */
+	size_t ncarry;
+	struct prv_carry *carry; /* in time order */
+};
+
+int prv_part_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, int nrows, const uint32_t (*ids)[3],
+		  int nslots, const int32_t *slot_type, struct weft_err *e);
+/* Replay ops before `bound` into the pipe's files without writing
+ * (returns how many; *at: the last TIME op's time). */
+size_t prv_pipe_skip_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
+/* The part written and closed (its file kept), what the join needs in
+ * *info (free with prv_part_info_free). */
+int prv_part_close(struct prv_file *f, struct prv_part_info *info, struct weft_err *e);
+void prv_part_info_free(struct prv_part_info *info);
+/* Append parts paths[0..n) (infos alike) to f's body (f's pipe drained, or
+ * none) and patch their open state ends (ftime when no later part closes
+ * them); f's record counts and value ranges become theirs. */
+int prv_join(struct prv_file *f, const char *const *paths, const struct prv_part_info *infos, int n, uint64_t ftime,
+	     struct weft_err *e);
 
 /* Send what is queued and stop the writer thread (before prv_close). */
 void prv_pipe_finish(struct prv_pipe *p);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # End-to-end tests of weft emu --mpi (looms split across MPI ranks):
-# mpirun --oversubscribe -n 1, 2 and 4 give every output file of one
+# mpirun --oversubscribe -n 1, 2 and 4, rank 0 writing as the ranks go or
+# every rank writing a time slice (--slices), give every output file of one
 # process (-j 1), byte for byte.
 #
 #   WEFT=/abs/weft sh test/e2e/mpi.sh
@@ -53,13 +54,15 @@ runs() {
 	# shellcheck disable=SC2086
 	"$WEFT" emu -q -j 1 $_opts -o "$tmp/out1" "$@" 2>"$tmp/err" || fail "$_name -j 1" "exit $?"
 	for _n in 1 2 4; do
-		rm -rf "$tmp/outn"
-		# shellcheck disable=SC2086
-		if ! mpi $_n "$WEFT" emu --mpi -q $_opts -o "$tmp/outn" "$@" >/dev/null 2>"$tmp/err"; then
-			fail "$_name -n $_n runs" "mpirun failed"
-			continue
-		fi
-		same_tree "$_name mpirun -n $_n" "$tmp/out1" "$tmp/outn"
+		for _s in "" --slices; do
+			rm -rf "$tmp/outn"
+			# shellcheck disable=SC2086
+			if ! mpi $_n "$WEFT" emu --mpi $_s -q $_opts -o "$tmp/outn" "$@" >/dev/null 2>"$tmp/err"; then
+				fail "$_name -n $_n $_s runs" "mpirun failed"
+				continue
+			fi
+			same_tree "$_name mpirun -n $_n $_s" "$tmp/out1" "$tmp/outn"
+		done
 	done
 }
 
@@ -97,6 +100,16 @@ mpi 2 "$WEFT" emu --mpi -q -o "$tmp/outn" "$tmp/in/small" "$fx/nanos6/rerun-task
 expect "model error: mpirun exit" "$?" 1
 expect "model error: rank 0 reports -j 1's error" "$(grep '^weft: error' "$tmp/err2")" "$(cat "$tmp/err1")"
 result "model error: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
+
+# the same with --slices: the outcomes meet before any slice is written
+rm -rf "$tmp/outn"
+mpi 2 "$WEFT" emu --mpi --slices -q -o "$tmp/outn" "$tmp/in/small" "$fx/nanos6/rerun-task-bad/trace" \
+	>/dev/null 2>"$tmp/err2"
+expect "model error, --slices: mpirun exit" "$?" 1
+expect "model error, --slices: -j 1's error" "$(grep '^weft: error' "$tmp/err2")" "$(cat "$tmp/err1")"
+result "model error, --slices: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
+"$WEFT" emu --slices -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
+expect "--slices without --mpi: usage error" "$?" 2
 
 # a rank killed while it emulates: the job fails, names it, leaves no trace
 rm -rf "$tmp/k" "$tmp/ko"

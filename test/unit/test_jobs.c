@@ -115,7 +115,7 @@ START_TEST(test_merge_cases)
 				jobs[n].src = &src[n];
 			}
 			struct rec r = {{0}};
-			struct jobs_sink sink = {put, &r, 0};
+			struct jobs_sink sink = {put, &r, 0, UINT64_MAX};
 			struct weft_err err = {0};
 			int rc = jobs_merge(jobs, n, &sink, NULL, NULL, &err);
 			if (!cases[c].want) {
