@@ -163,6 +163,8 @@ if command -v mpirun >/dev/null 2>&1; then
 		set -- $(best3 /dev/null mpirun --oversubscribe -n $n "$WEFT" emu --mpi -q -o "$out/emu" "$t")
 		row "emu 16 looms mpirun -n $n" "$ev16" "$1" "$2"
 	done
+	set -- $(best3 /dev/null mpirun --oversubscribe -n 2 "$WEFT" emu --mpi --slices -q -o "$out/emu" "$t")
+	row "  ... -n 2 --slices" "$ev16" "$1" "$2"
 	rm -rf "$out/emu"
 	mpirun --oversubscribe -n 2 "$out/measure" /dev/null "$WEFT" emu --mpi -q -o "$out/emu" "$t" |
 		awk '{ printf "  a rank of mpirun -n 2: %.3f s, peak RSS %.1f MiB\n", $1, $2 / 1024 }'
