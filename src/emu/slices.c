@@ -57,9 +57,12 @@ static int save_info(const char *path, const struct prv_part_info info[2], struc
 	for (int k = 0; k < 2; k++) {
 		const struct prv_part_info *i = &info[k];
 		fwrite(i, sizeof(*i), 1, f);
-		fwrite(i->range, sizeof(*i->range), (size_t) i->nslots, f);
-		fwrite(i->open, sizeof(*i->open), i->nopen, f);
-		fwrite(i->carry, sizeof(*i->carry), i->ncarry, f);
+		if (i->nslots) /* an empty array may be NULL: fwrite wants a pointer */
+			fwrite(i->range, sizeof(*i->range), (size_t) i->nslots, f);
+		if (i->nopen)
+			fwrite(i->open, sizeof(*i->open), i->nopen, f);
+		if (i->ncarry)
+			fwrite(i->carry, sizeof(*i->carry), i->ncarry, f);
 	}
 	if (ferror(f) | fclose(f))
 		return weft_fail(err, weft_io_code(errno), "%s: cannot write: %s", path, strerror(errno));
