@@ -95,6 +95,13 @@ int jobs_split(const struct emu *e, int want, int *cut)
 	return k;
 }
 
+void jobs_begin(struct emu *e)
+{
+	e->t0 = merge_peek_time(&e->merge);
+	for (int i = 0; i < e->nth; i++)
+		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+}
+
 int job_open(struct job *j)
 {
 	const struct emu *m = j->main;
@@ -438,10 +445,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 {
 	_Atomic uint64_t halt = UINT64_MAX;
 	struct job *jobs = weft_xcalloc((size_t) n, sizeof(*jobs));
-	e->t0 = merge_peek_time(&e->merge);
-	/* the workers read the streams: what the main run primed goes back */
-	for (int i = 0; i < e->nth; i++)
-		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+	jobs_begin(e);
 	int started = 0, rc = 0;
 	for (int k = 0; k < n && rc == 0; k++) {
 		struct job *j = &jobs[k];

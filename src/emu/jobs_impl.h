@@ -34,6 +34,10 @@ struct job {
 	uint64_t t;              /* the instant its ops are at */
 };
 
+/* Before the workers start: the main run's t0 (the whole trace's first
+ * event) and the stream pages it primed given back (the workers read). */
+void jobs_begin(struct emu *e);
+
 /* Streams [cut[k], cut[k + 1]) of whole looms, about equal bytes; returns
  * how many ranges (<= want, <= looms). */
 int jobs_split(const struct emu *e, int want, int *cut);

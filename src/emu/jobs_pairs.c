@@ -36,7 +36,7 @@ static void put(struct jobs_pairs *x, uint8_t kind, uint32_t row, int64_t value)
 static uint64_t global_id(const struct jobs_pairs *x, int64_t local)
 {
 	const struct idmap *m = &x->map[x->sink->cur];
-	return (uint64_t) local < m->n ? m->g[local] : (uint64_t) local; /* never: a job's id is its send's */
+	return m->g[local]; /* a job's ids name its own sends, which came first */
 }
 
 /* e's matcher writes through these: a receive as one run's front would

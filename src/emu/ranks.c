@@ -119,6 +119,17 @@ static void outcome_of(const struct job *j, uint64_t nops, struct outcome *o)
 	memcpy(o->msg, j->err.msg, sizeof(o->msg));
 }
 
+/* The rank's outcome as its job's, for jobs_error. */
+static void take_outcome(struct job *j, const struct outcome *o)
+{
+	j->rc = o->rc;
+	j->failed_model = o->failed_model;
+	j->fail_time = o->fail_time;
+	j->fail_stream = o->fail_stream;
+	j->err.code = o->code;
+	memcpy(j->err.msg, o->msg, sizeof(j->err.msg));
+}
+
 /* ---- a rank other than 0: its ops into a file, as they come -------------------- */
 
 struct drain {
@@ -408,15 +419,8 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	for (int k = 1; k < n; k++) {
 		if (!srcs[k].got)
 			MPI_Wait(&srcs[k].req, MPI_STATUS_IGNORE);
-		const struct outcome *o = &srcs[k].out;
-		if (jobs[k].rc == 0) { /* a read failure of its file stays */
-			jobs[k].rc = o->rc;
-			jobs[k].err.code = o->code;
-			memcpy(jobs[k].err.msg, o->msg, sizeof(jobs[k].err.msg));
-		}
-		jobs[k].failed_model = o->failed_model;
-		jobs[k].fail_time = o->fail_time;
-		jobs[k].fail_stream = o->fail_stream;
+		if (jobs[k].rc == 0) /* a read failure of its file stays */
+			take_outcome(&jobs[k], &srcs[k].out);
 	}
 	int any = 0;
 	for (int k = 0; k < n; k++)
@@ -480,12 +484,7 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 		srcs[k].path = part_path(dir, k, "ops");
 		jobs[k].refill = refill;
 		jobs[k].src = &srcs[k];
-		jobs[k].rc = all[k].rc;
-		jobs[k].failed_model = all[k].failed_model;
-		jobs[k].fail_time = all[k].fail_time;
-		jobs[k].fail_stream = all[k].fail_stream;
-		jobs[k].err.code = all[k].code;
-		memcpy(jobs[k].err.msg, all[k].msg, sizeof(jobs[k].err.msg));
+		take_outcome(&jobs[k], &all[k]);
 		any |= all[k].rc != 0;
 		tmax = all[k].now > tmax ? all[k].now : tmax;
 	}
@@ -582,9 +581,7 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	MPI_Bcast(dir, (int) sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD);
 	int *cut = weft_xcalloc((size_t) size + 2, sizeof(int));
 	int n = jobs_split(e, size, cut); /* the same on every rank: the same trace */
-	e->t0 = merge_peek_time(&e->merge);
-	for (int i = 0; i < e->nth; i++)
-		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+	jobs_begin(e);
 	int rc = 0, sliced = e->o.slices && slices_ok(e);
 	if (r == 0 && e->o.slices && !sliced && !e->o.quiet)
 		fprintf(stderr,

@@ -708,11 +708,6 @@ static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)
 	apply_until(p, ops, n, UINT64_MAX, &at);
 }
 
-void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n)
-{
-	apply_ops(p, ops, (uint32_t) n);
-}
-
 size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
 			    uint64_t *at)
 {
@@ -995,21 +990,6 @@ void prv_ring_free(struct prv_pipe *p)
 	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
 		free(p->chunk[i]);
 	free(p);
-}
-
-void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n)
-{
-	struct prv_pipe_w *w = &p->w;
-	while (n) {
-		size_t room = (size_t) (w->wend - w->wp), k = n < room ? n : room;
-		memcpy(w->wp, ops, k * sizeof(*ops));
-		w->wp += k;
-		ops += k;
-		n -= k;
-		w->time_end = NULL; /* the next TIME op is a new one */
-		if (w->wp == w->wend)
-			prv_pipe_publish(p);
-	}
 }
 
 void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots)

@@ -161,23 +161,21 @@ struct prv_pipe *prv_pipe_start(void);
  * A worker's fronts queue ops into a ring as into a pipe; a merger takes
  * the published chunks in order (prv_ring_take blocks until one is there;
  * NULL once the producer ended and all were taken), gives each back when
- * done, and may copy ops into a real pipe (prv_pipe_put). */
+ * done. */
 struct prv_pipe *prv_ring_new(void);
 void prv_ring_end(struct prv_pipe *p);      /* producer: publish the rest, no more */
 const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n);
 void prv_ring_give(struct prv_pipe *p);
 void prv_ring_free(struct prv_pipe *p);
-void prv_pipe_put(struct prv_pipe *p, const struct prv_op *ops, size_t n);
 /* The writer thread's work done by the caller: prv_pipe_drain waits until
  * the thread has written every op queued (it then sleeps until more are
- * published); prv_pipe_apply then writes ops in the calling thread. */
+ * published); prv_pipe_apply_until then writes ops in the calling thread. */
 void prv_pipe_drain(struct prv_pipe *p);
-/* With a hook, prv_pipe_apply(_until) hands it every op that is not TIME,
+/* With a hook, prv_pipe_apply_until hands it every op that is not TIME,
  * CPU, EVENT, PUNCT or STATE (ARG, communications, matches) instead of
  * writing it; prv_pipe_put_op writes one op as is (not TIME). NULL: none. */
 void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg);
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op);
-void prv_pipe_apply(struct prv_pipe *p, const struct prv_op *ops, size_t n);
 /* The same up to the first TIME op at or past `bound` (not applied);
  * returns the ops applied, *at the last TIME op's time applied. */
 size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
