@@ -1,6 +1,7 @@
 /* jobs: workers by loom, their writer ops merged into one run's order
  * (jobs.h). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,11 @@
 
 int jobs_default(void)
 {
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 2 ? (int) n - 1 : 1;
+	return n > 1 ? (int) n : 1;
 }
 
 /* Does model file f name values in event order (a `label` action)? */
@@ -331,11 +335,8 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 		if (!tied) {
 			/* one job alone until `next`: its ops in its order, TIME ops
 			 * included (the merge's run of one stream) */
-			if (t != last) {
-				struct prv_op time = {PRV_OP_TIME, 0, 0, 0, (int64_t) t};
-				uint64_t at;
-				out->put(out->arg, &time, 1, UINT64_MAX, &at);
-			}
+			if (t != last)
+				jobs[first].op--; /* its TIME op, still in its chunk: applied with the run */
 			last = drain_until(&jobs[first], next, t, out);
 			continue;
 		}

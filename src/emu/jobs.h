@@ -25,18 +25,18 @@
  *
  * Errors are one run's: the first in (time, stream) order (a failing worker
  * lowers a halt time; the others stop once past it), then the end-of-run
- * checks by model. Memory: each worker holds its own streams' windows and
- * live objects and 16 chunks of 8192 ops; every worker keeps the trace's
- * metadata. */
+ * checks by model. Memory: each worker holds its own streams' windows,
+ * live objects and a ring of 64 chunks of 8192 ops (8 MiB); every worker
+ * keeps the trace's metadata. */
 #ifndef WEFT_JOBS_H
 #define WEFT_JOBS_H
 
 #include "emu/emu.h"
 
-/* The workers -j gives by default: one a core this process may use, but
- * one core is left to the thread that merges and writes (at least 1). On 2
- * cores, two workers and the writer take 5-10% longer than one worker and
- * the writer (doc/dev/scaling.md). */
+/* The workers -j gives by default: one a core this process may use (its
+ * affinity mask: a batch job's share, not the node's), at least 1. The
+ * merging thread comes on top: on 2 cores, two workers and the merger take
+ * about the time of one worker and the writer (doc/dev/scaling.md). */
 int jobs_default(void);
 
 /* NULL when e (opened, with Paraver output, not run) can be split across

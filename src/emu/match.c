@@ -109,6 +109,8 @@ static void defer_text(struct emu *e, uint8_t kind, uint32_t row, int slot, char
 	}
 	uint64_t v = (uint64_t) (uint8_t) model << 56 | (uint64_t) (uint16_t) table << 40 | (uint64_t) (n & 0xffffffffff);
 	prv_emit_op(f, 1, kind, row, (uint32_t) slot, (int64_t) v);
+	if (kind == PRV_OP_TEXT_PUNCT)
+		prv_front_unknown(f, (int) row, slot); /* the merger sets the value */
 }
 
 void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s)

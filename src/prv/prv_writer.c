@@ -176,13 +176,19 @@ static inline void time_string(struct prv_tclock *c)
 		memcpy(c->digits, ob_digit_pairs + 2 * (top / 100), 2);
 		memcpy(c->digits + 2, ob_digit_pairs + 2 * (top % 100), 2);
 		fmt_8(c->digits + 4, (uint32_t) (hi % 100000000));
+		memcpy(c->hdigits, c->digits, 12);
 		c->hi = hi;
 		c->hlen = hi ? ndigits(hi) : 0;
 	}
-	/* the low eight digits as two rows of the value table */
+	/* the low eight digits as two rows of the value table, one word (so
+	 * put_time need not load bytes just stored in pieces: a load spanning
+	 * several recent stores waits for them to reach the cache) */
 	uint32_t lh = lo / 10000;
-	memcpy(c->digits + 12, val_pad4[lh], 4);
-	memcpy(c->digits + 16, val_pad4[lo % 10000], 4);
+	char w[8];
+	memcpy(w, val_pad4[lh], 4);
+	memcpy(w + 4, val_pad4[lo % 10000], 4);
+	memcpy(&c->lo8, w, 8);
+	memcpy(c->digits + 12, &c->lo8, 8);
 	c->tlen = c->hlen ? c->hlen + 8 : lh ? 4u + val_len[lh] : val_len[lo];
 	c->tval = c->now;
 }
@@ -200,7 +206,19 @@ static inline char *put_time(char *d, struct prv_tclock *c)
 {
 	time_string(c);
 	uint32_t n = c->tlen;
-	memcpy(d, c->digits + END_WIDTH - n, 24);
+	if (__builtin_expect(c->hlen != 0, 0)) {
+		memcpy(d, c->hdigits + 12 - c->hlen, 16);
+		memcpy(d + c->hlen, &c->lo8, 8);
+		return d + n;
+	}
+	/* drop the leading zeros: the first digit is the low byte (little
+	 * endian) or the high one */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	uint64_t w = c->lo8 << (8 * (8 - n));
+#else
+	uint64_t w = c->lo8 >> (8 * (8 - n));
+#endif
+	memcpy(d, &w, 8);
 	return d + n;
 }
 
@@ -670,7 +688,7 @@ static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 	}
 	for (; i < n; i++) {
 		const struct prv_op *op = &ops[i];
-		if (op->kind == PRV_OP_EVENT) {
+		if (op->kind == PRV_OP_EVENT || op->kind == PRV_OP_PUNCT) {
 			put_event(back[op->file], op);
 		} else if (op->kind == PRV_OP_STATE) {
 			put_state(back[op->file], op);
@@ -1002,6 +1020,7 @@ void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows
 	f->nslots = nslots;
 	f->rows = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->rows));
 	f->sdirty = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->sdirty));
+	f->flast = weft_xcalloc((size_t) nrows * (size_t) nslots + 1, sizeof(*f->flast)); /* 0, as the back's */
 	f->sent_time = ~0ull;
 }
 
@@ -1021,6 +1040,7 @@ void prv_front_free(struct prv_file *f)
 {
 	free(f->rows);
 	free(f->sdirty);
+	free(f->flast);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -169,6 +169,115 @@ START_TEST(empty_instants_do_not_shift_times)
 }
 END_TEST
 
+/* A -j worker's front (prv_front_init on a ring) drops repeated values and
+ * queues each change as a PUNCT op (written as is); a value the merger set
+ * (prv_front_unknown) goes as an EVENT op, for the back to compare. Calls:
+ * S row slot value (prv_set), P (prv_punct), U row slot (unknown); the ops
+ * queued as "P|E row:slot=value". */
+static const struct {
+	const char *calls, *ops;
+} front_cases[] = {
+	{"S 0 0 5 ; S 0 0 5 ; S 0 0 6", "P0:0=5 P0:0=6"},
+	{"S 0 0 0", ""}, /* 0 is every value's start, as in the back */
+	{"S 1 2 3 ; S 0 2 3 ; S 1 2 3", "P1:2=3 P0:2=3"},
+	{"P 0 1 7 ; S 0 1 7 ; P 0 1 7", "P0:1=7 P0:1=7"},
+	{"S 0 0 4 ; U 0 0 ; S 0 0 4 ; S 0 0 4", "P0:0=4 E0:0=4"},
+	{"U 0 0 ; S 0 0 -9223372036854775808 ; S 0 0 -9223372036854775808",
+	 "E0:0=-9223372036854775808 E0:0=-9223372036854775808"},
+	{"S 0 0 -9223372036854775808 ; S 0 0 -9223372036854775808", "P0:0=-9223372036854775808"},
+};
+
+START_TEST(worker_front_drops_repeats)
+{
+	struct prv_pipe *ring = prv_ring_new();
+	ck_assert_ptr_nonnull(ring);
+	struct prv_file f;
+	prv_front_init(&f, ring, 0, 2, 3);
+	const char *c = front_cases[_i].calls;
+	char op;
+	int row, slot, used;
+	long long v;
+	while (sscanf(c, " %c %d %d%n", &op, &row, &slot, &used) == 3) {
+		c += used;
+		if (op != 'U') {
+			ck_assert_int_eq(sscanf(c, " %lld%n", &v, &used), 1);
+			c += used;
+		}
+		if (op == 'S')
+			prv_set(&f, row, slot, (int64_t) v);
+		else if (op == 'P')
+			prv_punct(&f, row, slot, (int64_t) v);
+		else
+			prv_front_unknown(&f, row, slot);
+		while (*c == ' ' || *c == ';')
+			c++;
+	}
+	prv_ring_end(ring);
+	char got[512] = "";
+	uint32_t n;
+	const struct prv_op *ops;
+	while ((ops = prv_ring_take(ring, &n)) != NULL) {
+		for (uint32_t i = 0; i < n; i++) {
+			char w[64];
+			snprintf(w, sizeof(w), "%s%c%u:%u=%lld", got[0] ? " " : "",
+				 ops[i].kind == PRV_OP_PUNCT ? 'P' : 'E', ops[i].row, ops[i].slot,
+				 (long long) ops[i].value);
+			strcat(got, w);
+		}
+		prv_ring_give(ring);
+	}
+	ck_assert_str_eq(got, front_cases[_i].ops);
+	prv_front_free(&f);
+	prv_ring_free(ring);
+}
+END_TEST
+
+/* Times of any width: the clock's digits are kept in two parts (the low
+ * eight and the rest) and joined without leading zeros. */
+START_TEST(times_of_every_width)
+{
+	static const uint64_t times[] = {1,
+					 9,
+					 10,
+					 99999999,
+					 100000000,
+					 100000001,
+					 123456789012ull,
+					 999999999999999999ull,
+					 18446744073709551614ull};
+	char *dir = tu_mkdtemp();
+	static const int32_t types[1] = {5};
+	uint32_t ids[1][3] = {{1, 1, 1}};
+	struct prv_pipe *pipe = prv_pipe_start();
+	ck_assert_ptr_nonnull(pipe);
+	struct prv_file f;
+	struct weft_err e = {0};
+	char *path = tu_join(dir, "a.prv");
+	ck_assert_int_eq(prv_open(&f, pipe, path, "d", "r", 1, (const uint32_t(*)[3]) ids, 1, types, 0, &e), 0);
+	int nt = (int) (sizeof(times) / sizeof(times[0]));
+	for (int i = 0; i < nt; i++) {
+		prv_time(&f, times[i]);
+		prv_set(&f, 0, 0, i + 1);
+	}
+	prv_pipe_finish(pipe);
+	ck_assert_int_eq(prv_close(&f, UINT64_MAX, &e), 0);
+	size_t n;
+	char *d = tu_read(path, &n);
+	char *l = strchr(d, '\n') + 1;
+	for (int i = 0; i < nt; i++) {
+		char expect[80];
+		snprintf(expect, sizeof(expect), "2:0:1:1:1:%llu:5:%d\n", (unsigned long long) times[i], i + 1);
+		ck_assert_msg(strncmp(l, expect, strlen(expect)) == 0, "time %llu: expected %s",
+			      (unsigned long long) times[i], expect);
+		l += strlen(expect);
+	}
+	free(d);
+	free(path);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *prv_suite(void)
 {
 	Suite *s = suite_create("prv");
@@ -176,6 +285,8 @@ Suite *prv_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, piped_and_inline_write_the_same_bytes);
 	tcase_add_test(tc, empty_instants_do_not_shift_times);
+	tcase_add_loop_test(tc, worker_front_drops_repeats, 0, (int) (sizeof(front_cases) / sizeof(front_cases[0])));
+	tcase_add_test(tc, times_of_every_width);
 	suite_add_tcase(s, tc);
 	return s;
 }
