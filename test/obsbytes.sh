@@ -6,6 +6,9 @@
 #   i32le N, i64le N    little-endian integers (negative: two's complement)
 #   hdr                 the stream.obs file header (format 1, little-endian)
 #   ev FLAGS MCV CLOCK  a 12-byte event header; the payload follows
+#   flush_trace DIR     a 4-loom trace (one thread each, ovni model) whose
+#                       threads each flush for over 10 ms while running, at
+#                       times out of loom order: four warnings, time order
 
 bytes() {
 	for b in "$@"; do
@@ -35,4 +38,28 @@ ev() {
 	bytes "$1"
 	printf '%s' "$2"
 	i64le "$3"
+}
+
+flush_trace() {
+	for _l in a:1000:30000000 b:500:25000000 c:2000:40000000 d:300:12000000; do
+		IFS=: read -r _n _from _to <<EOF2
+$_l
+EOF2
+		_d=$1/loom.$_n/proc.1/thread.1
+		mkdir -p "$_d"
+		printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$_d/stream.json"
+		printf '"tid":1,"pid":1,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],' "$_n" \
+			>>"$_d/stream.json"
+		printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$_d/stream.json"
+		{
+			hdr
+			ev 15 OHx 100
+			i32le 0
+			i32le -1
+			i64le 0
+			ev 0 'OF[' "$_from"
+			ev 0 'OF]' "$_to"
+			ev 0 OHe 50000000
+		} >"$_d/stream.obs"
+	done
 }

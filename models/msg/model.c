@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/match.h"
+#include "emu/warns.h"
 #include "msg/msg.h"
 #include "texts.h"
 
@@ -596,10 +597,9 @@ int msg_finish(struct emu *e, struct weft_err *err)
 	(void) err;
 	struct mstate *m = ms(e);
 	emu_match_finish(e, REPORT_KEYS);
-	if (!e->o.quiet)
-		for (int i = e->th_lo; i < e->th_hi; i++)
-			if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
-				weft_warn("msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
+	for (int i = e->th_lo; i < e->th_hi; i++)
+		if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
+			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emu/engine.h"
+#include "emu/warns.h"
 #include "ovni/ovni.h"
 
 #define MARK_STACK_MAX 512
@@ -300,10 +301,10 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	t->flushing = start;
 	if (start) {
 		t->flush_start = e->now;
-	} else if (t->state == TH_RUNNING && e->now - t->flush_start > LARGE_FLUSH_NS && !e->o.quiet) {
-		weft_warn("thread %lld spent %.1f ms flushing its buffer while running (at %llu ns)",
-			  (long long) t->sys->tid, (double) (e->now - t->flush_start) / 1e6,
-			  (unsigned long long) e->now);
+	} else if (t->state == TH_RUNNING && e->now - t->flush_start > LARGE_FLUSH_NS) {
+		emu_warn(e, "thread %lld spent %.1f ms flushing its buffer while running (at %llu ns)",
+			 (long long) t->sys->tid, (double) (e->now - t->flush_start) / 1e6,
+			 (unsigned long long) e->now);
 	}
 	/* only the flush columns change */
 	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_FLUSH), t->flushing);

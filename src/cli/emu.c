@@ -113,8 +113,8 @@ static const struct opt emu_opts_table[] = {
 	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
-		  "cores available but one, which merges and writes); the\n"
-		  "output is the same bytes as -j 1 (some runs use one\n"
+		  "cores available); the calling thread merges and writes;\n"
+		  "the output is the same bytes as -j 1 (some runs use one\n"
 		  "worker: see weft-emu(1))"),
 	OPT_FLAG("mpi", 0, K, mpi,
 		 "split the looms across MPI ranks: run as\n"
@@ -285,7 +285,9 @@ int cmd_emu(int argc, char **argv)
 		}
 		rank = ranks_rank();
 		if (rank) {
-			/* rank 0 writes and reports; the others emulate their looms */
+			/* rank 0 writes and reports; the others emulate their looms
+			 * (and send rank 0 their warnings) */
+			o->keep_warns = !o->quiet;
 			o->quiet = 1;
 			o->outdir = NULL;
 		}

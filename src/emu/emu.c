@@ -10,6 +10,7 @@
 
 #include "emu/breakdown.h"
 #include "emu/emu.h"
+#include "emu/warns.h"
 #include "emu/engine.h"
 #include "emu/match.h"
 #include "emu/paraver_out.h"
@@ -342,12 +343,16 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 		emu_pairs_report(e);
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
+		e->finishing = d->id;
 		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
 				   : d->hooks->finish && d->hooks->finish(e, err)) {
 			*failed = m;
+			e->finishing = 0;
 			return -1;
 		}
+		warns_print_end(e, d->id); /* the workers' of this model's end (-j) */
 	}
+	e->finishing = 0;
 	if (e->nerrors && !e->o.quiet)
 		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
 	return 0;
@@ -381,6 +386,7 @@ void emu_free(struct emu *e)
 	bd_free(e);
 	engine_free(e);
 	emu_match_free(e);
+	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);

@@ -129,6 +129,7 @@ struct emu_opts {
 	int no_gate;            /* do not refuse looms hours apart without a clock table */
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
+	int keep_warns; /* quiet, yet a -j worker keeps its warnings for rank 0 (warns.h) */
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	int all_models;         /* -a: every model file's model on, required or not */
 	int breakdown;          /* -b: the models' breakdown views (breakdown.h) */
@@ -202,6 +203,11 @@ struct emu {
 	 * match_defer: a -j worker, whose ends go to the merger */
 	struct emu_match *match;
 	int match_defer;
+	/* the models' warnings (warns.h): NULL, or a worker's kept ones, or
+	 * the workers' for the merging run to print; finishing: the id of the
+	 * model whose end runs (emu_run_end), else 0 */
+	struct emu_warns *warns;
+	char finishing;
 
 	/* sinks */
 	int writing;

@@ -11,6 +11,7 @@
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
 #include "emu/match.h"
+#include "emu/warns.h"
 #include "util/strbuf.h"
 #include "trace/progress.h"
 
@@ -128,6 +129,8 @@ int job_open(struct job *j)
 		return -1;
 	}
 	struct emu *e = &j->e;
+	if (!m->o.quiet || m->o.keep_warns)
+		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
 	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
@@ -376,6 +379,7 @@ void jobs_state_save(const struct emu *w, struct strbuf *b)
 		h->save(w, b);
 		sb_printf(b, "\n");
 	}
+	warns_save(w, b);
 }
 
 int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err)
@@ -383,6 +387,18 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 	const char *p = text, *end = text + n;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t) (end - p));
+		if (nl && nl - p >= 2 && p[0] == '!' && p[1] == ' ') {
+			/* a worker's warning (warns.h) */
+			char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
+			int rc = warns_load(e, line);
+			free(line);
+			if (rc)
+				return weft_fail(err, WEFT_EINTERNAL,
+						 "emu -j: a worker's warning line is not "
+						 "'! T A W SEQ TEXT'");
+			p = nl + 1;
+			continue;
+		}
 		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? model_by_id(p[0]) : NULL;
 		if (!d || !d->hooks || !d->hooks->load)
 			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
@@ -513,6 +529,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		if (!any) {
 			/* the main run's end: reports and the labels, no thread of its own */
 			e->th_lo = e->th_hi = 0;
+			warns_print_events(e);
 			if (emu_run_end(e, &main_model, &main_err) == 0)
 				main_model = -1;
 		}

@@ -14,6 +14,7 @@
 #include "emu/jobs_impl.h"
 #include "emu/ranks.h"
 #include "emu/slices.h"
+#include "emu/warns.h"
 #include "util/strbuf.h"
 
 #ifndef WEFT_MPI
@@ -430,6 +431,8 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	if (rc == 0 && !any) {
 		rc = gather_end(e, dir, jobs, srcs, n, err);
 		e->th_lo = e->th_hi = 0; /* the main run's end: reports, no thread of its own */
+		if (rc == 0)
+			warns_print_events(e);
 		if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
 			main_model = -1;
 	}
@@ -534,6 +537,8 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 			if (rc == 0)
 				rc = gather_end(e, dir, NULL, srcs, n, err);
 			e->th_lo = e->th_hi = 0;
+			if (rc == 0)
+				warns_print_events(e);
 			if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
 				main_model = -1;
 		}

@@ -13,6 +13,7 @@
 #   - PICL logs (ring, all-to-all, random traffic) split by processor, their
 #     messages paired across workers; a VisAndOr log (one worker: the note
 #     says why);
+#   - the models' warnings from several workers: -j 1's, in its order;
 #   - errors: a model error in one loom of several is the one -j 1 reports
 #     (the first in time order), an end-of-run check too; no output left;
 #   - -j 0, -j x: usage errors.
@@ -113,6 +114,21 @@ err_runs "model error in the last input"
 rm -rf "$tmp/bad"
 cp -R "$fx/nanos6/ss-mismatch/trace" "$tmp/bad" 2>/dev/null || cp -R "$fx/tampi/ss-mismatch/trace" "$tmp/bad"
 err_runs "end-of-run check (-l)" -l
+
+# warnings of the models in several workers: -j 1's lines, in its order
+# (the workers keep them; the merger prints them by time and stream)
+. "$top/test/obsbytes.sh"
+flush_trace "$tmp/fl"
+for _j in 1 2 4; do
+	rm -rf "$tmp/out$_j"
+	"$WEFT" emu -j $_j -o "$tmp/out$_j" "$tmp/fl" 2>&1 >/dev/null | grep 'warning' >"$tmp/warn$_j"
+done
+expect "flush warnings -j 1: four, in time order" \
+	"$(sed -n 's/.*spent \([0-9.]*\) ms.*/\1/p' "$tmp/warn1" | tr '\n' ' ')" "12.0 25.0 30.0 40.0 "
+for _j in 2 4; do
+	result "flush warnings -j $_j: -j 1's" "$(cmp -s "$tmp/warn1" "$tmp/warn$_j" ||
+		echo "got [$(cat "$tmp/warn$_j")]")"
+done
 
 for bad in 0 x -1 2000; do
 	"$WEFT" emu -j "$bad" -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"

@@ -11,6 +11,7 @@
 #     a mixed-input run of ovni 1.14.0 test traces (nanos6, openmp, nosv,
 #     tampi, mpi), a PICL log with messages across ranks (paired by rank 0),
 #     a VisAndOr log (rank 0 alone: the note says why);
+#   - the models' warnings from every rank: -j 1's, in its order;
 #   - a model error in one rank's looms: -j 1's error, exit 1, no output;
 #   - a rank killed mid-run: mpirun exits non-zero naming rank 1, no .prv
 #     under its final name;
@@ -110,6 +111,19 @@ expect "model error, --slices: -j 1's error" "$(grep '^weft: error' "$tmp/err2")
 result "model error, --slices: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
 "$WEFT" emu --slices -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
 expect "--slices without --mpi: usage error" "$?" 2
+
+# the models' warnings from every rank: rank 0 prints -j 1's lines, in order
+. "$top/test/obsbytes.sh"
+flush_trace "$tmp/fl"
+rm -rf "$tmp/out1"
+"$WEFT" emu -j 1 -o "$tmp/out1" "$tmp/fl" 2>&1 >/dev/null | grep 'warning' >"$tmp/warn1"
+expect "flush warnings -j 1: four" "$(grep -c 'flushing its buffer' "$tmp/warn1")" 4
+for _n in 2 4; do
+	rm -rf "$tmp/outn"
+	mpi $_n "$WEFT" emu --mpi -o "$tmp/outn" "$tmp/fl" 2>&1 >/dev/null | grep 'warning' >"$tmp/warnn"
+	result "flush warnings mpirun -n $_n: -j 1's" "$(cmp -s "$tmp/warn1" "$tmp/warnn" ||
+		echo "got [$(cat "$tmp/warnn")]")"
+done
 
 # a rank killed while it emulates: the job fails, names it, leaves no trace
 rm -rf "$tmp/k" "$tmp/ko"

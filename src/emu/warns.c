@@ -1,0 +1,144 @@
+/* warns: the models' warnings in one run's order (warns.h). */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "emu/warns.h"
+#include "util/strbuf.h"
+
+struct warn {
+	uint64_t t; /* event time; UINT64_MAX: at the end */
+	uint64_t a; /* the event's stream, or the finishing model's id */
+	uint64_t w; /* the worker's first stream */
+	uint64_t seq; /* the worker's count */
+	char *text;
+};
+
+struct emu_warns {
+	struct warn *v;
+	size_t n, cap;
+	int keep; /* a worker: keep its own */
+	int first;
+	uint64_t seq;
+	size_t printed; /* of the events' ones (sorted first) */
+};
+
+static struct emu_warns *ws(struct emu *e)
+{
+	if (!e->warns)
+		e->warns = weft_xcalloc(1, sizeof(*e->warns));
+	return e->warns;
+}
+
+static void add(struct emu_warns *w, struct warn x)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		w->v = weft_xrealloc(w->v, w->cap * sizeof(*w->v));
+	}
+	w->v[w->n++] = x;
+}
+
+void emu_warn(struct emu *e, const char *fmt, ...)
+{
+	va_list ap, aq;
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *text = weft_xmalloc((size_t) (n > 0 ? n : 0) + 1);
+	vsnprintf(text, (size_t) (n > 0 ? n : 0) + 1, fmt, aq);
+	va_end(aq);
+	struct emu_warns *w = e->warns;
+	if (w && w->keep) {
+		for (char *p = text; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		int end = e->finishing != 0;
+		add(w,
+		    (struct warn){end ? UINT64_MAX : e->now,
+				  end		  ? (uint64_t) (unsigned char) e->finishing
+					  : e->ev ? (uint64_t) e->ev->stream->index
+						  : 0,
+				  (uint64_t) w->first, w->seq++, text});
+		return;
+	}
+	if (!e->o.quiet)
+		weft_warn("%s", text);
+	free(text);
+}
+
+void warns_keep(struct emu *e, int first)
+{
+	struct emu_warns *w = ws(e);
+	w->keep = 1;
+	w->first = first;
+}
+
+void warns_save(const struct emu *e, struct strbuf *b)
+{
+	const struct emu_warns *w = e->warns;
+	for (size_t i = 0; w && i < w->n; i++)
+		sb_printf(b, "! %llu %llu %llu %llu %s\n", (unsigned long long) w->v[i].t,
+			  (unsigned long long) w->v[i].a, (unsigned long long) w->v[i].w,
+			  (unsigned long long) w->v[i].seq, w->v[i].text);
+}
+
+int warns_load(struct emu *e, const char *line)
+{
+	unsigned long long t, a, k, seq;
+	int used = 0;
+	if (sscanf(line, "%llu %llu %llu %llu %n", &t, &a, &k, &seq, &used) != 4 || !used)
+		return -1;
+	add(ws(e), (struct warn){t, a, k, seq, weft_xstrdup(line + used)});
+	return 0;
+}
+
+static int cmp(const void *x, const void *y)
+{
+	const struct warn *p = x, *q = y;
+	if (p->t != q->t)
+		return p->t < q->t ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->w != q->w)
+		return p->w < q->w ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+void warns_print_events(struct emu *e)
+{
+	struct emu_warns *w = e->warns;
+	if (!w || w->keep)
+		return;
+	qsort(w->v, w->n, sizeof(*w->v), cmp);
+	for (; w->printed < w->n && w->v[w->printed].t != UINT64_MAX; w->printed++)
+		if (!e->o.quiet)
+			weft_warn("%s", w->v[w->printed].text);
+}
+
+void warns_print_end(struct emu *e, char id)
+{
+	struct emu_warns *w = e->warns;
+	if (!w || w->keep)
+		return;
+	/* sorted by warns_print_events: a model's end ones follow each other */
+	for (size_t i = w->printed; i < w->n; i++)
+		if (w->v[i].t == UINT64_MAX && w->v[i].a == (uint64_t) (unsigned char) id && !e->o.quiet)
+			weft_warn("%s", w->v[i].text);
+}
+
+void warns_free(struct emu *e)
+{
+	struct emu_warns *w = e->warns;
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		free(w->v[i].text);
+	free(w->v);
+	free(w);
+	e->warns = NULL;
+}
