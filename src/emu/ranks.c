@@ -15,6 +15,7 @@
 #include "emu/ranks.h"
 #include "emu/slices.h"
 #include "emu/warns.h"
+#include "util/outset.h"
 #include "util/strbuf.h"
 
 #ifndef WEFT_MPI
@@ -569,7 +570,7 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 			fprintf(stderr, "weft: --mpi: rank 0 alone: %s\n", why);
 		split = size > 1 && !why;
 		if (split) {
-			snprintf(dir, sizeof(dir), "%s/.weft-ranks-%ld", e->o.outdir, (long) getpid());
+			snprintf(dir, sizeof(dir), "%s/" RANKS_DIR "%ld", e->o.outdir, (long) getpid());
 			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 				weft_fail(err, weft_io_code(errno), "%s: cannot create the ranks' folder: %s", dir,
 					  strerror(errno));

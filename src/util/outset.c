@@ -185,12 +185,17 @@ static long left_pid(const char *name)
 {
 	if (name[0] != '.')
 		return 0;
-	const char *m = strstr(name, ".weft-tmp-");
-	if (!m)
-		m = strstr(name, ".weft-old-");
-	if (!m)
-		return 0;
-	const char *d = m + strlen(".weft-tmp-");
+	const char *d = NULL;
+	if (strncmp(name, RANKS_DIR, strlen(RANKS_DIR)) == 0) {
+		d = name + strlen(RANKS_DIR);
+	} else {
+		const char *m = strstr(name, ".weft-tmp-");
+		if (!m)
+			m = strstr(name, ".weft-old-");
+		if (!m)
+			return 0;
+		d = m + strlen(".weft-tmp-");
+	}
 	if (!*d)
 		return 0;
 	long pid = 0;
@@ -200,6 +205,24 @@ static long left_pid(const char *name)
 		pid = pid * 10 + (*d - '0');
 	}
 	return pid;
+}
+
+/* A killed --mpi run's part directory (its files only: ranks.c makes no
+ * subdirectory), then the directory itself. */
+static int sweep_ranks(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+			char *p = weft_xasprintf("%s/%s", path, de->d_name);
+			unlink(p);
+			free(p);
+		}
+	closedir(d);
+	return rmdir(path);
 }
 
 int outset_sweep(const char *dir)
@@ -219,6 +242,8 @@ int outset_sweep(const char *dir)
 		char *p = weft_xasprintf("%s/%s", dir, de->d_name);
 		struct stat st;
 		if (lstat(p, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(p) == 0)
+			n++;
+		else if (S_ISDIR(st.st_mode) && de->d_name[1] == 'w' && sweep_ranks(p) == 0)
 			n++;
 		free(p);
 	}

@@ -18,13 +18,17 @@
  * be restored if a later rename fails: it is then replaced, not mixed.)
  *
  * A killed run leaves its temporaries; outset_sweep removes those of runs
- * that are over: the PID in the name is no live process. */
+ * that are over: the PID in the name is no live process. That includes the
+ * part directory of a `weft emu --mpi` run, RANKS_DIR + rank 0's PID, and
+ * what is in it. */
 #ifndef WEFT_OUTSET_H
 #define WEFT_OUTSET_H
 
 #include <stddef.h>
 
 #include "util/err.h"
+
+#define RANKS_DIR ".weft-ranks-"
 
 struct outset_item {
 	char *tmp, *final, *old;

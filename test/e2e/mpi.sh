@@ -14,7 +14,7 @@
 #   - the models' warnings from every rank: -j 1's, in its order;
 #   - a model error in one rank's looms: -j 1's error, exit 1, no output;
 #   - a rank killed mid-run: mpirun exits non-zero naming rank 1, no .prv
-#     under its final name;
+#     under its final name; the next run into that folder sweeps its parts;
 #   - a weft built without MPI refuses --mpi (usage, exit 2): checked only
 #     when this weft has no MPI.
 # Skipped (not failed) when mpirun is missing; `make deps` installs Open MPI.
@@ -152,5 +152,20 @@ result "killed rank: it was killed mid-run" "$([ -n "$killed" ] || echo "rank 1 
 result "killed rank: mpirun exits non-zero" "$([ "$(cat "$tmp/krc")" != 0 ] || echo "exit 0")"
 expect "killed rank: the error names rank 1" "$(grep -c 'process rank 1 .*exited on signal 9' "$tmp/kerr")" 1
 result "killed rank: no output under its final name" "$(ls "$tmp/ko"/*.prv "$tmp/ko"/*.pcf 2>/dev/null)"
+# what the killed run left (its part folder, temporaries) goes with the
+# next run into that folder (their PID is no live process)
+left=$(ls -A "$tmp/ko" | grep -c 'weft-')
+result "killed rank: it left its parts (else the sweep below proves nothing)" \
+	"$([ "$left" -gt 0 ] || echo "nothing left")"
+# (rank 0 may still be on its way out when mpirun returns: wait for it)
+for d in "$tmp"/ko/.weft-ranks-*; do
+	i=0
+	while [ -d "/proc/${d##*-}" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+done
+"$WEFT" emu -q -o "$tmp/ko" "$tmp/in/small" >/dev/null 2>&1
+expect "killed rank: the next run sweeps them" "$(ls -A "$tmp/ko" | grep -c 'weft-')" 0
 
 finish

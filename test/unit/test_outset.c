@@ -145,6 +145,18 @@ START_TEST(sweep_dead_runs)
 		tu_write_str(p, "left\n");
 		free(p);
 	}
+	/* a killed --mpi run's part folder, and a live one's */
+	char ranks[64], live[64];
+	snprintf(ranks, sizeof(ranks), RANKS_DIR "%ld", (long) child);
+	snprintf(live, sizeof(live), RANKS_DIR "1");
+	for (int i = 0; i < 2; i++) {
+		char *d = tu_join(dir, i ? live : ranks);
+		ck_assert_int_eq(mkdir(d, 0777), 0);
+		char *f = tu_join(d, "1.ops");
+		tu_write_str(f, "ops\n");
+		free(f);
+		free(d);
+	}
 	char own[64];
 	snprintf(own, sizeof(own), ".thread.prv.weft-tmp-%ld", (long) getpid());
 	const char *keep[] = {own, ".x.weft-tmp-1" /* init: alive */, "thread.prv.weft-tmp-99999999",
@@ -154,10 +166,10 @@ START_TEST(sweep_dead_runs)
 		tu_write_str(p, "");
 		free(p);
 	}
-	ck_assert_int_eq(outset_sweep(dir), 3);
+	ck_assert_int_eq(outset_sweep(dir), 4);
 	char want[256];
-	snprintf(want, sizeof(want), "%s .x.weft-tmp-1 .y.weft-tmp-12ab .z.weft-tmp- thread.prv.weft-tmp-99999999",
-		 own);
+	snprintf(want, sizeof(want),
+		 "%s .weft-ranks-1 .x.weft-tmp-1 .y.weft-tmp-12ab .z.weft-tmp- thread.prv.weft-tmp-99999999", own);
 	ck_assert_str_eq(listing(dir), want);
 	tu_rmtree(dir);
 	free(dir);
