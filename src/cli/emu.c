@@ -63,6 +63,16 @@ static int opt_jobs(const char *cmd, const struct opt *row, void *dst, const cha
 	return 0;
 }
 
+static int opt_writers(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct emu_cmd *k = dst;
+	(void) row;
+	if (strcmp(arg, "1") != 0 && strcmp(arg, "2") != 0)
+		return cli_usage_error(cmd, "--writers: expected 1 or 2, found '%s'", arg);
+	k->o.writers = arg[0] - '0';
+	return 0;
+}
+
 static int opt_lookback(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
 	char *end;
@@ -116,6 +126,10 @@ static const struct opt emu_opts_table[] = {
 		  "cores available); the calling thread merges and writes;\n"
 		  "the output is the same bytes as -j 1 (some runs use one\n"
 		  "worker: see weft-emu(1))"),
+	OPT_WHOLE("writers", 0, "N", opt_writers,
+		  "with several workers (-j, --mpi): the threads that write\n"
+		  "the files, 1 (the merging thread) or 2 (one a file);\n"
+		  "default: 2 on 4 cores or more, else 1"),
 	OPT_FLAG("mpi", 0, K, mpi,
 		 "split the looms across MPI ranks: run as\n"
 		 "mpirun -n R weft emu --mpi -o DIR TRACE... (DIR and TRACE\n"

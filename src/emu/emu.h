@@ -130,6 +130,7 @@ struct emu_opts {
 	const char *outdir;     /* NULL: no Paraver output (query, checks) */
 	int keep_going, lint, strict, gzip, quiet, progress;
 	int keep_warns; /* quiet, yet a -j worker keeps its warnings for rank 0 (warns.h) */
+	int writers; /* -j, --mpi: threads writing the files (jobs_writers), 0: by the cores */
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	int all_models;         /* -a: every model file's model on, required or not */
 	int breakdown;          /* -b: the models' breakdown views (breakdown.h) */

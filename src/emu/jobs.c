@@ -24,6 +24,15 @@ int jobs_default(void)
 	return n > 1 ? (int) n : 1;
 }
 
+int jobs_writers(const struct emu *e)
+{
+	if (e->o.writers)
+		return e->o.writers;
+	cpu_set_t set;
+	int cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+	return cores >= 4 ? 2 : 1;
+}
+
 /* Does model file f name values in event order (a `label` action)? */
 static int labels_in_events(const struct mf_model *f)
 {
@@ -487,10 +496,13 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
+	int split = jobs_writers(e) > 1 && prv_pipe_split(e->pipe) == 0;
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
 		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
+	if (split)
+		prv_pipe_unsplit(e->pipe); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	progress_end(&pr.pg);

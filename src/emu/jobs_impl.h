@@ -34,6 +34,11 @@ struct job {
 	uint64_t t;              /* the instant its ops are at */
 };
 
+/* How many threads write the files while the jobs' ops are merged: 1 (the
+ * merging thread formats and writes) or 2 (prv_pipe_split: a thread a
+ * file; the default on 4 cores or more, where the merger is the wall). */
+int jobs_writers(const struct emu *e);
+
 /* Before the workers start: the main run's t0 (the whole trace's first
  * event) and the stream pages it primed given back (the workers read). */
 void jobs_begin(struct emu *e);

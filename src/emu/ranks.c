@@ -413,7 +413,10 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
 	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
+	int split = jobs_writers(e) > 1 && prv_pipe_split(e->pipe) == 0;
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
+	if (split)
+		prv_pipe_unsplit(e->pipe);
 	if (rc == 0)
 		rc = mrc;
 	if (j0->opened)

@@ -36,6 +36,7 @@ struct prv_pipe {
 	int nfiles;
 	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
 	void *hook_arg;
+	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 };
 
 /* ---- back ----------------------------------------------------------------- */
@@ -660,8 +661,43 @@ void prv_window(struct prv_file *f, uint64_t from, uint64_t to)
 /* Apply ops to the pipe's files (the writer thread's work) up to the first
  * TIME op at or past `bound`; returns how many were applied, *at the last
  * TIME op's time applied. */
+/* An op into sub-pipe s as its file 0 (prv_pipe_split). */
+static inline void sub_put(struct prv_pipe *s, const struct prv_op *op)
+{
+	struct prv_op *o = s->w.wp;
+	*o = *op;
+	o->file = 0;
+	s->w.wp = o + 1;
+	if (__builtin_expect(o + 1 == s->w.wend, 0))
+		prv_pipe_publish(s);
+}
+
+/* apply_until of a split pipe: TIME ops to every file's thread, the rest to
+ * their file's, the hook's (communications) in this thread. */
+static size_t route_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	size_t i = 0;
+	for (; i < n; i++) {
+		const struct prv_op *op = &ops[i];
+		if (op->kind == PRV_OP_TIME) {
+			if ((uint64_t) op->value >= bound)
+				break;
+			*at = (uint64_t) op->value;
+			for (int k = 0; k < p->nfiles; k++)
+				sub_put(p->sub[k], op);
+		} else if (op->kind >= PRV_OP_ARG && p->hook) {
+			p->hook(p->hook_arg, op);
+		} else {
+			sub_put(p->sub[op->file], op);
+		}
+	}
+	return i;
+}
+
 static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
+	if (p->sub[0])
+		return route_until(p, ops, n, bound, at);
 	struct prv_back *back[PIPE_FILES];
 	memcpy(back, p->back, sizeof(back));
 	int nb = p->nfiles;
@@ -717,7 +753,41 @@ void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_
 
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
 {
-	back_apply(p->back[op->file], op);
+	if (p->sub[0])
+		sub_put(p->sub[op->file], op);
+	else
+		back_apply(p->back[op->file], op);
+}
+
+int prv_pipe_split(struct prv_pipe *p)
+{
+	for (int k = 0; k < p->nfiles; k++) {
+		struct prv_pipe *s = prv_pipe_start();
+		if (!s) {
+			prv_pipe_unsplit(p);
+			return -1;
+		}
+		/* the thread touches its back only once ops come (the lock orders it) */
+		s->clk = p->clk;
+		s->back[0] = p->back[k];
+		s->nfiles = 1;
+		p->back[k]->clk = &s->clk;
+		p->sub[k] = s;
+	}
+	return 0;
+}
+
+void prv_pipe_unsplit(struct prv_pipe *p)
+{
+	for (int k = 0; k < p->nfiles && p->sub[k]; k++) {
+		struct prv_pipe *s = p->sub[k];
+		prv_ring_end(s);
+		pthread_join(s->th, NULL);
+		p->clk = s->clk; /* every file's thread saw every TIME op */
+		p->back[k]->clk = &p->clk;
+		prv_ring_free(s);
+		p->sub[k] = NULL;
+	}
 }
 
 static void apply_ops(struct prv_pipe *p, const struct prv_op *ops, uint32_t n)

@@ -184,6 +184,14 @@ void prv_pipe_drain(struct prv_pipe *p);
  * writing it; prv_pipe_put_op writes one op as is (not TIME). NULL: none. */
 void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg);
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op);
+/* A drained pipe's files each get a writer thread of their own: ops given
+ * to prv_pipe_apply_until or prv_pipe_put_op are then handed to the
+ * thread of their file (TIME ops to all; the hook still runs in the
+ * caller), so formatting and write(2) run beside the caller, a file a
+ * thread. prv_pipe_unsplit waits for those threads to write everything and
+ * takes the files back. -1: a thread could not start (nothing split). */
+int prv_pipe_split(struct prv_pipe *p);
+void prv_pipe_unsplit(struct prv_pipe *p);
 /* The same up to the first TIME op at or past `bound` (not applied);
  * returns the ops applied, *at the last TIME op's time applied. */
 size_t prv_pipe_apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,

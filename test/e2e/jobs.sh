@@ -1,6 +1,7 @@
 #!/bin/sh
 # End-to-end tests of weft emu -j N (the emulation split by loom): every
-# output file of -j 2 and -j 4 is the same bytes as -j 1's.
+# output file of -j 2 (--writers 1) and -j 4 (--writers 2) is the same bytes
+# as -j 1's.
 #
 #   WEFT=/abs/weft sh test/e2e/jobs.sh
 #
@@ -24,15 +25,18 @@ need WEFT
 fx=$top/test/fixtures/ovniemu
 fail_show=$tmp/err
 
-# runs NAME 'EMU OPTIONS' INPUT...: -j 1, 2, 4 give the same bytes
+# runs NAME 'EMU OPTIONS' INPUT...: -j 1, 2, 4 give the same bytes (-j 2
+# with the merging thread writing, -j 4 with a writer thread a file)
 runs() {
 	_name=$1
 	_opts=$2
 	shift 2
 	for _j in 1 2 4; do
 		rm -rf "$tmp/out$_j"
+		_w=1
+		[ $_j = 4 ] && _w=2
 		# shellcheck disable=SC2086
-		if ! "$WEFT" emu -q -j $_j $_opts -o "$tmp/out$_j" "$@" 2>"$tmp/err"; then
+		if ! "$WEFT" emu -q -j $_j --writers $_w $_opts -o "$tmp/out$_j" "$@" 2>"$tmp/err"; then
 			fail "$_name -j $_j runs" "exit $?"
 			return
 		fi
@@ -130,6 +134,11 @@ for _j in 2 4; do
 		echo "got [$(cat "$tmp/warn$_j")]")"
 done
 
+for bad in 0 3 x; do
+	"$WEFT" emu -j 2 --writers "$bad" -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
+	expect "--writers $bad: usage error" "$?" 2
+done
+expect "--writers x: the message" "$(head -1 "$tmp/err")" "weft emu: --writers: expected 1 or 2, found 'x'"
 for bad in 0 x -1 2000; do
 	"$WEFT" emu -j "$bad" -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
 	expect "-j $bad: usage error" "$?" 2

@@ -57,8 +57,11 @@ runs() {
 	for _n in 1 2 4; do
 		for _s in "" --slices; do
 			rm -rf "$tmp/outn"
+			_w=1
+			[ $_n = 4 ] && _w=2 # rank 0 merging: a writer thread a file
 			# shellcheck disable=SC2086
-			if ! mpi $_n "$WEFT" emu --mpi $_s -q $_opts -o "$tmp/outn" "$@" >/dev/null 2>"$tmp/err"; then
+			if ! mpi $_n "$WEFT" emu --mpi $_s --writers $_w -q $_opts -o "$tmp/outn" "$@" >/dev/null \
+				2>"$tmp/err"; then
 				fail "$_name -n $_n $_s runs" "mpirun failed"
 				continue
 			fi
