@@ -123,9 +123,9 @@ static const struct opt emu_opts_table[] = {
 	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
-		  "cores available); the calling thread merges and writes;\n"
-		  "the output is the same bytes as -j 1 (some runs use one\n"
-		  "worker: see weft-emu(1))"),
+		  "cores available); the calling thread merges their output\n"
+		  "(and writes it: see --writers); the same bytes as -j 1\n"
+		  "(some runs use one worker: see weft-emu(1))"),
 	OPT_WHOLE("writers", 0, "N", opt_writers,
 		  "with several workers (-j, --mpi): the threads that write\n"
 		  "the files, 1 (the merging thread) or 2 (one a file);\n"
