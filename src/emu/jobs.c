@@ -467,6 +467,15 @@ static void show_progress(void *arg)
 	progress_update_bytes(&p->pg, ev, bytes);
 }
 
+/* Chunks a worker's ring holds: as many as 64 (deep rings help when the
+ * workers and the merger share cores), but 128 MiB of rings in all, and
+ * at least 16 (2 MiB) a worker. */
+static int ring_depth(int workers)
+{
+	int d = (int) ((128u << 20) / (PRV_PIPE_OPS * sizeof(struct prv_op)) / (unsigned) workers);
+	return d < 16 ? 16 : d > PRV_PIPE_CHUNKS ? PRV_PIPE_CHUNKS : d;
+}
+
 static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 {
 	_Atomic uint64_t halt = UINT64_MAX;
@@ -479,7 +488,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		j->lo = cut[k];
 		j->hi = cut[k + 1];
 		j->halt = &halt;
-		j->ring = prv_ring_new();
+		j->ring = prv_ring_new_depth(ring_depth(n));
 		if (!j->ring || pthread_create(&j->th, NULL, work, j) != 0) {
 			prv_ring_free(j->ring);
 			j->ring = NULL;

@@ -26,8 +26,8 @@
  * Errors are one run's: the first in (time, stream) order (a failing worker
  * lowers a halt time; the others stop once past it), then the end-of-run
  * checks by model. Memory: each worker holds its own streams' windows,
- * live objects and a ring of 64 chunks of 8192 ops (8 MiB); every worker
- * keeps the trace's metadata. */
+ * live objects and a ring of 16 to 64 chunks of 8192 ops (2 to 8 MiB; 128
+ * MiB in all up to 64 workers); every worker keeps the trace's metadata. */
 #ifndef WEFT_JOBS_H
 #define WEFT_JOBS_H
 

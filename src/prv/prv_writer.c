@@ -31,6 +31,7 @@ struct prv_pipe {
 	struct prv_op *chunk[PRV_PIPE_CHUNKS];
 	uint32_t len[PRV_PIPE_CHUNKS];
 	int head, count;  /* filled chunks: [head, head + count) */
+	int nchunks; /* its depth, up to PRV_PIPE_CHUNKS */
 	int stop;
 	struct prv_back *back[PIPE_FILES];
 	int nfiles;
@@ -827,7 +828,7 @@ static void *pipe_main(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		apply_ops(p, ops, n);
 		pthread_mutex_lock(&p->mu);
-		p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
+		p->head = (p->head + 1) % p->nchunks;
 		p->count--;
 		pthread_cond_broadcast(&p->cv);
 	}
@@ -854,9 +855,9 @@ void prv_pipe_publish(struct prv_pipe *p)
 	p->len[p->w.prod] = (uint32_t) (p->w.wp - p->w.cur);
 	p->count++;
 	pthread_cond_broadcast(&p->cv);
-	while (p->count == PRV_PIPE_CHUNKS)
+	while (p->count == p->nchunks)
 		pthread_cond_wait(&p->cv, &p->mu);
-	p->w.prod = (p->head + p->count) % PRV_PIPE_CHUNKS;
+	p->w.prod = (p->head + p->count) % p->nchunks;
 	p->w.cur = p->w.wp = p->chunk[p->w.prod];
 	p->w.wend = p->w.cur + PRV_PIPE_OPS;
 	pthread_mutex_unlock(&p->mu);
@@ -1033,12 +1034,18 @@ int prv_join(struct prv_file *f, const char *const *paths, const struct prv_part
 
 struct prv_pipe *prv_ring_new(void)
 {
+	return prv_ring_new_depth(PRV_PIPE_CHUNKS);
+}
+
+struct prv_pipe *prv_ring_new_depth(int depth)
+{
 	/* cache-line aligned, so the producer's line is its own */
 	struct prv_pipe *p;
 	if (posix_memalign((void **) &p, 64, sizeof(*p)) != 0)
 		return NULL;
 	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+	p->nchunks = depth < 2 ? 2 : depth > PRV_PIPE_CHUNKS ? PRV_PIPE_CHUNKS : depth;
+	for (int i = 0; i < p->nchunks; i++)
 		p->chunk[i] = weft_xmalloc(PRV_PIPE_OPS * sizeof(struct prv_op));
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -1077,7 +1084,7 @@ const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n)
 void prv_ring_give(struct prv_pipe *p)
 {
 	pthread_mutex_lock(&p->mu);
-	p->head = (p->head + 1) % PRV_PIPE_CHUNKS;
+	p->head = (p->head + 1) % p->nchunks;
 	p->count--;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
@@ -1089,7 +1096,7 @@ void prv_ring_free(struct prv_pipe *p)
 		return;
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
-	for (int i = 0; i < PRV_PIPE_CHUNKS; i++)
+	for (int i = 0; i < p->nchunks; i++)
 		free(p->chunk[i]);
 	free(p);
 }

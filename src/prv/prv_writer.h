@@ -140,9 +140,11 @@ enum { PRV_WIN_NONE, PRV_WIN_BEFORE, PRV_WIN_INSIDE, PRV_WIN_AFTER };
 
 /* ---- the pipe between the halves ---------------------------------------- */
 
-/* 64 chunks of 8192 ops (8 MiB): with -j, three busy threads on two cores
- * take turns, and a deep ring lets a worker run ahead while the merger has
- * the core (16 chunks: -j 2 took 1.10x -j 1's time, 64: 1.00x) */
+/* At most 64 chunks of 8192 ops (8 MiB): with -j, three busy threads on
+ * two cores take turns, and a deep ring lets a worker run ahead while the
+ * merger has the core (16 chunks: -j 2 took 1.10x -j 1's time, 64: 1.00x).
+ * Many workers get shallower rings (jobs.c: 128 MiB in all, 16 chunks at
+ * least). */
 #define PRV_PIPE_CHUNKS 64
 #define PRV_PIPE_OPS 8192
 
@@ -171,6 +173,8 @@ struct prv_pipe *prv_pipe_start(void);
  * NULL once the producer ended and all were taken), gives each back when
  * done. */
 struct prv_pipe *prv_ring_new(void);
+/* A ring of `depth` chunks (2 to PRV_PIPE_CHUNKS) instead of the most. */
+struct prv_pipe *prv_ring_new_depth(int depth);
 void prv_ring_end(struct prv_pipe *p);      /* producer: publish the rest, no more */
 const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n);
 void prv_ring_give(struct prv_pipe *p);

@@ -66,6 +66,15 @@ for m in ovni nosv mpi,tampi kernel nodes nosv,mpi,tampi,kernel,nodes; do
 	runs "synth 5 looms $m -l" '-l' "$tmp/s"
 done
 
+# many workers: 40 looms on -j 40 (rings of 25 chunks, not 64: 128 MiB in all)
+rm -rf "$tmp/s40"
+"$WEFT" synth -o "$tmp/s40" --looms 40 --procs 1 --threads 1 --cpus 1 -n 40k --seed 3 >/dev/null 2>&1 ||
+	fail "synth 40 looms" "synth failed"
+rm -rf "$tmp/out1" "$tmp/out40"
+"$WEFT" emu -q -j 1 -o "$tmp/out1" "$tmp/s40" 2>"$tmp/err" || fail "40 looms -j 1" "exit $?"
+"$WEFT" emu -q -j 40 -o "$tmp/out40" "$tmp/s40" 2>"$tmp/err" || fail "40 looms -j 40" "exit $?"
+same_tree "synth 40 looms -j 40" "$tmp/out1" "$tmp/out40"
+
 # several inputs: one loom each, every model of ovni's tests
 runs "mixed inputs (nanos6, openmp, nosv, tampi, mpi, ovni)" '-l' \
 	"$fx/nanos6/nested-tasks/trace" "$fx/openmp/mix-task-ws/trace" "$fx/nosv/hwc/trace" \
