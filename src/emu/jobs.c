@@ -15,7 +15,9 @@
 #include "util/strbuf.h"
 #include "trace/progress.h"
 
-int jobs_default(void)
+/* The cores this process may use: its affinity mask (a batch job's share
+ * of the node), else the online ones; at least 1. */
+static int cores_available(void)
 {
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
@@ -24,13 +26,16 @@ int jobs_default(void)
 	return n > 1 ? (int) n : 1;
 }
 
+int jobs_default(void)
+{
+	return cores_available();
+}
+
 int jobs_writers(const struct emu *e)
 {
 	if (e->o.writers)
 		return e->o.writers;
-	cpu_set_t set;
-	int cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-	return cores >= 4 ? 2 : 1;
+	return cores_available() >= 4 ? 2 : 1;
 }
 
 /* Does model file f name values in event order (a `label` action)? */
