@@ -383,6 +383,15 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 
 /* ---- what one run gathers from every job ------------------------------------------ */
 
+int jobs_main_end(struct emu *e, struct weft_err *err)
+{
+	/* reports and the labels, no thread of its own */
+	e->th_lo = e->th_hi = 0;
+	warns_print_events(e);
+	int failed;
+	return emu_run_end(e, &failed, err) == 0 ? -1 : failed;
+}
+
 void jobs_state_save(const struct emu *w, struct strbuf *b)
 {
 	for (int m = 0; m < w->nmodels; m++) {
@@ -553,11 +562,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		for (int k = 0; k < started; k++)
 			any |= jobs[k].rc == -1 || jobs[k].rc == -3;
 		if (!any) {
-			/* the main run's end: reports and the labels, no thread of its own */
-			e->th_lo = e->th_hi = 0;
-			warns_print_events(e);
-			if (emu_run_end(e, &main_model, &main_err) == 0)
-				main_model = -1;
+			main_model = jobs_main_end(e, &main_err);
 		}
 		rc = jobs_error(jobs, started, main_model, &main_err, err);
 	}

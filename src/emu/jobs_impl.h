@@ -83,6 +83,11 @@ struct strbuf;
 void jobs_state_save(const struct emu *w, struct strbuf *b);
 int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err);
 
+/* The main run's end once every job's was gathered: the jobs' warnings of
+ * the events, then emu_run_end with no thread of its own. The failing
+ * model (err filled), or -1. */
+int jobs_main_end(struct emu *e, struct weft_err *err);
+
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */
 int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);

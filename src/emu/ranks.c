@@ -14,7 +14,6 @@
 #include "emu/jobs_impl.h"
 #include "emu/ranks.h"
 #include "emu/slices.h"
-#include "emu/warns.h"
 #include "util/outset.h"
 #include "util/strbuf.h"
 
@@ -434,11 +433,8 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	struct weft_err main_err = {0};
 	if (rc == 0 && !any) {
 		rc = gather_end(e, dir, jobs, srcs, n, err);
-		e->th_lo = e->th_hi = 0; /* the main run's end: reports, no thread of its own */
 		if (rc == 0)
-			warns_print_events(e);
-		if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
-			main_model = -1;
+			main_model = jobs_main_end(e, &main_err);
 	}
 	if (rc == 0)
 		rc = jobs_error(jobs, n, main_model, &main_err, err);
@@ -540,11 +536,8 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 			free(ip);
 			if (rc == 0)
 				rc = gather_end(e, dir, NULL, srcs, n, err);
-			e->th_lo = e->th_hi = 0;
 			if (rc == 0)
-				warns_print_events(e);
-			if (rc == 0 && emu_run_end(e, &main_model, &main_err) == 0)
-				main_model = -1;
+				main_model = jobs_main_end(e, &main_err);
 		}
 		if (rc == 0)
 			rc = jobs_error(jobs, n, main_model, &main_err, err);

@@ -241,10 +241,12 @@ int outset_sweep(const char *dir)
 			continue;
 		char *p = weft_xasprintf("%s/%s", dir, de->d_name);
 		struct stat st;
-		if (lstat(p, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(p) == 0)
-			n++;
-		else if (S_ISDIR(st.st_mode) && de->d_name[1] == 'w' && sweep_ranks(p) == 0)
-			n++;
+		if (lstat(p, &st) == 0) {
+			if (!S_ISDIR(st.st_mode))
+				n += unlink(p) == 0;
+			else if (strncmp(de->d_name, RANKS_DIR, strlen(RANKS_DIR)) == 0)
+				n += sweep_ranks(p) == 0;
+		}
 		free(p);
 	}
 	closedir(d);
