@@ -331,11 +331,12 @@ int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo 
 	g->n--;
 	nd->nfin++;
 	if (task >= 0 && task < nd->ncomm && e->writing) {
+		/* a line to the JOIN whoever finishes, the forker too: the JOIN
+		 * may come on another agent (written there, dropped if it is
+		 * this one) */
 		drop(e, &nd->fin[task]);
-		if (nd->forker != me) {
-			nd->fin[task] = emu_comm_send(e, t, 0, nd->id) + 1;
-			nd->finisher[task] = me;
-		}
+		nd->fin[task] = emu_comm_send(e, t, 0, nd->id) + 1;
+		nd->finisher[task] = me;
 	}
 	show(e, t, me);
 	return 0;

@@ -88,6 +88,12 @@ else
 	fail "depth and outcome events" "unexpected values"
 fi
 
+# hand-worked logs (README.md): the exact lines behind their .expect
+comm_lines() { awk -F: '$1 == "3" { o = $1; for (i = 2; i <= NF; i++) o = o ":" ($i + 0); print o }' "$1"; }
+expect "and-forker-finish: FINISH_GOAL of the forker -> JOIN on agent 1" \
+	"$(comm_lines "$tmp/and-forker-finish/thread.prv" | tr '\n' ' ')" \
+	"3:1:1:1:1:10000:10000:2:1:1:2:30000:30000:0:1 3:1:1:1:1:80000:80000:2:1:1:2:95000:95000:0:1 "
+
 # ---- malformed logs: exact errors ----------------------------------------------
 # case NAME 'printf format' 'expected stderr' [emu options]
 case_err() {
