@@ -1,9 +1,13 @@
-/* or-branch model (R): per agent the branch it runs (START_BRANCH or
- * RESUME_BRANCH until SUCC/FAIL/SUSPEND of that branch, or its next
- * START/RESUME; the root branch from START_TIME) and the Andorra-I branches
- * it works on as a slave (START_BUSY..STOP_BUSY, a stack). The state is
- * Slave while that stack is not empty, else Running branch while a branch
- * runs, else Idle. An or-node is open from MAKE_PUBLIC until each of its
+/* or-branch model (R): per agent a stack of the branches it runs and the
+ * Andorra-I branches it works on as a slave (START_BUSY..STOP_BUSY, a
+ * stack). A START_BRANCH or RESUME_BRANCH of a node the agent made public
+ * within the branch on top of its stack nests on it (the seed's node 5,
+ * made public inside branch 1 of node 4); any other replaces the top (the
+ * root branch of START_TIME, which has no end of its own, is always
+ * replaced). SUCC, FAIL, SUSPEND and CUTTING end their branch wherever it
+ * is in the stack; the one below runs again. The state is Slave while the
+ * slave stack is not empty, else Running branch while a branch runs, else
+ * Idle. An or-node is open from MAKE_PUBLIC until each of its
  * branches ended (SUCC, FAIL or CUTTING; a branch counts once however many
  * of them it gets: its record says it ended until the node closes).
  * Open nodes (by Nodeid) and the records of their branches (by node and
@@ -47,6 +51,7 @@ struct ob_node {
 	int id;
 	int32_t nbranches;
 	int maker;      /* stream index */
+	struct ob_key father; /* the maker's branch at MAKE_PUBLIC (node 0: none, or the root) */
 	int nended;
 	int ncomm;
 	uint64_t br_head; /* key of its first branch record, 0 none */
@@ -57,9 +62,8 @@ struct ob_node {
 };
 
 struct ob_agent {
-	int running;    /* a branch runs */
-	int node;       /* its node (0: the root branch) */
-	int32_t branch;
+	struct ob_key *run; /* the branches it runs, innermost last (node 0: the root branch) */
+	int nrun, caprun;
 	struct ob_key *slave;
 	int nslave, cap;
 	int64_t nopen;  /* public nodes it made that are open */
@@ -110,16 +114,16 @@ static inline __attribute__((always_inline)) void show(struct emu *e, struct emu
 	struct ob *o = st(e);
 	int i = t->stream->index;
 	struct ob_agent *g = &o->ag[i];
-	uint32_t s = g->nslave ? OB_ST_SLAVE : g->running ? OB_ST_RUNNING : OB_ST_IDLE;
+	uint32_t s = g->nslave ? OB_ST_SLAVE : g->nrun ? OB_ST_RUNNING : OB_ST_IDLE;
 	int cr = o->cpu_row[i];
 	emu_model_state(e, t, 'R', s);
 	int64_t node = 0, br = 0;
 	if (g->nslave) {
 		node = g->slave[g->nslave - 1].node;
 		br = g->slave[g->nslave - 1].branch + 1;
-	} else if (g->running) {
-		node = g->node;
-		br = g->branch + 1;
+	} else if (g->nrun) {
+		node = g->run[g->nrun - 1].node;
+		br = g->run[g->nrun - 1].branch + 1;
 	}
 	if (!e->writing)
 		return;
@@ -215,6 +219,45 @@ static void close_node(struct emu *e, struct ob_node *nd)
 	show(e, &e->th[nd->maker]);
 }
 
+static void run_push(struct ob_agent *g, struct ob_key k)
+{
+	if (g->nrun == g->caprun) {
+		g->caprun = g->caprun ? 2 * g->caprun : 4;
+		g->run = weft_xrealloc(g->run, (size_t) g->caprun * sizeof(*g->run));
+	}
+	g->run[g->nrun++] = k;
+}
+
+/* Where branch b of node `node` is in g's stack, innermost first; -1 if
+ * it is not there. */
+static int run_find(const struct ob_agent *g, int node, int32_t b)
+{
+	int k = g->nrun - 1;
+	while (k >= 0 && !(g->run[k].node == node && g->run[k].branch == b))
+		k--;
+	return k;
+}
+
+static void run_remove(struct ob_agent *g, int k)
+{
+	memmove(&g->run[k], &g->run[k + 1], (size_t) (g->nrun - k - 1) * sizeof(*g->run));
+	g->nrun--;
+}
+
+/* Agent me starts (or resumes) branch b of nd: on top of the branch nd was
+ * made public in when that is the agent's (the frames above it ended
+ * without an event), else in place of the top. */
+static void run_start(struct ob *o, struct ob_node *nd, int me, int32_t b)
+{
+	struct ob_agent *g = &o->ag[me];
+	int k = nd->father.node && nd->maker == me ? run_find(g, nd->father.node, nd->father.branch) : -1;
+	if (k >= 0)
+		g->nrun = k + 1;
+	else if (g->nrun)
+		g->nrun--;
+	run_push(g, (struct ob_key){nd->id, b});
+}
+
 int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in, (void) err;
@@ -226,10 +269,8 @@ int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	struct emu_thread *t = cur(e, ev);
 	enter(e, o, t);
 	struct ob_agent *g = &o->ag[t->stream->index];
-	if (ev->val == '[' && !g->running) {
-		g->running = 1;
-		g->node = 0;
-		g->branch = -1;
+	if (ev->val == '[' && !g->nrun) {
+		run_push(g, (struct ob_key){0, -1});
 		show(e, t);
 	}
 	return 0;
@@ -264,6 +305,10 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	nd->id = o->nnodes;
 	nd->nbranches = n;
 	nd->maker = t->stream->index;
+	/* its father: the branch the maker runs now (the root is no father: it
+	 * ends at the agent's first branch) */
+	const struct ob_agent *mk = &o->ag[nd->maker];
+	nd->father = mk->nrun && mk->run[mk->nrun - 1].node ? mk->run[mk->nrun - 1] : (struct ob_key){0, 0};
 	nd->nended = 0;
 	nd->ncomm = 0;
 	nd->br_head = 0;
@@ -280,6 +325,21 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	}
 	show(e, t);
 	return 0;
+}
+
+/* A cut branch ends on the agent that runs it: this one, else any. */
+static void cut_branch(struct emu *e, struct ob *o, int me, int node, int32_t b)
+{
+	for (int i = -1; i < e->nth; i++) {
+		int a = i < 0 ? me : i;
+		int k = (i < 0 || a != me) ? run_find(&o->ag[a], node, b) : -1;
+		if (k < 0)
+			continue;
+		run_remove(&o->ag[a], k);
+		if (a != me)
+			show(e, &e->th[a]);
+		return;
+	}
 }
 
 static const char *const bname[] = {"START_BRANCH", "SUCC_BRANCH",    "FAIL_BRANCH", "SUSPEND_BRANCH",
@@ -311,7 +371,7 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	 * needs none; an end makes one, kept until the node closes) */
 	struct orb_branch *br = vao_open_find(&o->br, branch_key(nd->id, b));
 	const struct orb_bstate *bs = br ? &br->s : &no_bstate;
-	int on_me = g->running && g->node == nd->id && g->branch == b;
+	int at = run_find(g, nd->id, b); /* where it runs on this agent, -1 nowhere */
 	switch (kind) {
 	case 0: /* START_BRANCH */
 	case 4: /* RESUME_BRANCH */
@@ -334,19 +394,20 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 				emu_comm_drop(e, nd->send[b] - 1);
 			nd->send[b] = 0;
 		}
-		g->running = 1;
-		g->node = nd->id;
-		g->branch = b;
+		run_start(o, nd, me, b);
 		break;
 	case 1:
 	case 2:
 	case 3:
-		if (!on_me && (rc = check(e, err, "%s of branch %d of or-node %llx: this agent is not "
-					  "running it (no START_BRANCH or RESUME_BRANCH of it here)", bname[kind],
-					  b, (unsigned long long) raw)) != 0)
+		/* a branch cut before (ended, run nowhere) may still get its end */
+		if (at < 0 && !(bs->ended && kind != 3) &&
+		    (rc = check(e, err,
+				"%s of branch %d of or-node %llx: this agent is not "
+				"running it (no START_BRANCH or RESUME_BRANCH of it here)",
+				bname[kind], b, (unsigned long long) raw)) != 0)
 			return rc;
-		if (on_me)
-			g->running = 0;
+		if (at >= 0)
+			run_remove(g, at);
 		punct(e, t, o->s_outcome, &o->shown[me].outcome, kind);
 		if (kind == 3) {
 			if (!br)
@@ -357,8 +418,9 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 				br->s.susp_send = emu_comm_send(e, t, 0, nd->id) + 1;
 		}
 		break;
-	case 5:
+	case 5: /* CUTTING_BRANCH: the branch stops wherever it runs */
 		punct(e, t, o->s_outcome, &o->shown[me].outcome, 4);
+		cut_branch(e, o, me, nd->id, b);
 		break;
 	default:
 		punct(e, t, o->s_outcome, &o->shown[me].outcome, 5);
@@ -534,8 +596,10 @@ void orb_free(struct emu *e)
 	vao_open_free(&o->open);
 	vao_open_free(&o->br);
 	free(o->label_raw);
-	for (int i = 0; i < e->nth; i++)
+	for (int i = 0; i < e->nth; i++) {
 		free(o->ag[i].slave);
+		free(o->ag[i].run);
+	}
 	free(o->ag);
 	free(o->shown);
 	free(o->cpu_shown);

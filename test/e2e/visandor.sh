@@ -93,6 +93,12 @@ comm_lines() { awk -F: '$1 == "3" { o = $1; for (i = 2; i <= NF; i++) o = o ":" 
 expect "and-forker-finish: FINISH_GOAL of the forker -> JOIN on agent 1" \
 	"$(comm_lines "$tmp/and-forker-finish/thread.prv" | tr '\n' ' ')" \
 	"3:1:1:1:1:10000:10000:2:1:1:2:30000:30000:0:1 3:1:1:1:1:80000:80000:2:1:1:2:95000:95000:0:1 "
+expect "or-nested: 5/0 nested on 4/1, 4/1 again after its SUCC" \
+	"$(grep -c -e '^2:2:1:1:2:60000:1020:2:1021:1$' -e '^2:2:1:1:2:90000:.*:1020:1:1021:2:' "$tmp/or-nested/thread.prv")" 2
+expect "or-nested: worker 2 Idle after the cut" \
+	"$(grep -c '^1:1:1:1:1:80000:0*110000:22$' "$tmp/or-nested/thread.prv")" 1
+"$WEFT" emu -o "$tmp/or-nested-w" "$fx/or-nested.vao" >/dev/null 2>"$tmp/err"
+expect "or-nested: no warning" "$(grep -c 'warning' "$tmp/err")" 0
 
 # ---- malformed logs: exact errors ----------------------------------------------
 # case NAME 'printf format' 'expected stderr' [emu options]
