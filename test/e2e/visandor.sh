@@ -128,6 +128,12 @@ else
 fi
 expect="five.vao:3: '10 1 1 2 0': expected 6 fields (timestamp code Nodeid field4 WAM agent), found 5"
 case_err five '0\n0 5 0 0 0 0\n10 1 1 2 0\n' -
+# without --format: a flag line is enough to read the log as VisAndOr, and
+# the faulty line and field are named as with --format
+expect="five-auto.vao:2: '1 5 0 0 0': expected 6 fields (timestamp code Nodeid field4 WAM agent), found 5"
+case_err five-auto '0\n1 5 0 0 0\n' -
+expect="node-auto.vao:2: field 3 (Nodeid) 'zz': expected hexadecimal digits (optional 0x, at most 16)"
+case_err node-auto '1\n0 5 zz 0 0 0\n' -
 expect="seven.vao:2: '0 5 0 0 0 0 0': expected 6 fields (timestamp code Nodeid field4 WAM agent), found 7"
 case_err seven '0\n0 5 0 0 0 0 0\n' - --format visandor
 expect="wam.vao:3: field 5 (WAM id) 'G': expected hexadecimal digits (optional 0x, at most 16)"
