@@ -96,9 +96,11 @@ int chr_read_header(const struct rdr *r, struct header *h, int check, char *why,
 	}
 	if (!check)
 		return 0;
+	/* the seed lists 1..8 and "etc.": more machines exist, and every
+	 * one is numbered from 1 */
 	int64_t st = rd(r, off + (size_t) l->at[K_SYSTYPE], T_BYTE);
-	if (st < 1 || st > 8) {
-		snprintf(why, n, "field system_type: expected 1..8, found %lld", (long long) st);
+	if (st < 1) {
+		snprintf(why, n, "field system_type: expected a machine type, 1 or more, found %lld", (long long) st);
 		return -1;
 	}
 	const uint8_t *rel = r->d + off + l->at[K_RELEASE];

@@ -370,6 +370,28 @@ for ORD in le be; do
 	check_prv "ipsc-$ORD weft check" "$tmp/ipsc-$ORD"
 done
 
+# ---- hand-built logs of issue 30 (test/e2e/charisma/README.md) ---------------------
+
+# system_type 9: not in the seed's 1..8 list, whose "/* etc... */" says more
+# machines exist. The probe keeps charisma-default; client 3 (tid 4) reads
+# 64 bytes from 140 to 145 us: Reading 5000 ns.
+ORD=le
+CAP=8
+F=$tmp/sys9.bin
+: >"$F"
+magic
+header 9
+app_load 100 7 3
+rw 140 145 2 4 0 7 1; req 0 0 64 3; rwend
+app_exit 200 7
+rm -rf "$tmp/sys9"
+if "$WEFT" emu -o "$tmp/sys9" "$F" >"$tmp/out" 2>"$tmp/err"; then
+	expect "system_type 9: probed" "$(grep -c "CHARISMA machine profile charisma-default (probed on the header record)" "$tmp/err")" 1
+	expect "system_type 9: read 64 bytes in 5 us" "$(summary "$tmp/sys9")" "4 5000 0 0 64 0"
+else
+	fail "system_type 9" "$(head -n 1 "$tmp/err")"
+fi
+
 # ---- malformed files ------------------------------------------------------------------------
 
 # bad NAME WANT [OPTIONS]: weft import charisma exits 1 with exactly WANT.
@@ -460,7 +482,7 @@ F=$tmp/m-none.bin
 : >"$F"
 magic
 header 0
-bad probe-none "$F: byte offset 8: record HEADER (0): no built-in machine profile reads a plausible header (charisma-default: field system_type: expected 1..8, found 0; charisma-packed: field system_type: expected 1..8, found 0; charisma-align4: field timestamp_unit: expected a positive number of seconds per tick, found -4.18678e-151): pass --charisma-profile NAME|FILE"
+bad probe-none "$F: byte offset 8: record HEADER (0): no built-in machine profile reads a plausible header (charisma-default: field system_type: expected a machine type, 1 or more, found 0; charisma-packed: field system_type: expected a machine type, 1 or more, found 0; charisma-align4: field timestamp_unit: expected a positive number of seconds per tick, found -4.18678e-151): pass --charisma-profile NAME|FILE"
 
 # A header record (and the records after it) that charisma-default and
 # charisma-align4 both read: the fields the two layouts place differently hold
