@@ -36,13 +36,19 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	char what[2048];
 	WEFT_VFORMAT(what, fmt);
 	const struct weft_ev *ev = e->ev;
-	if (ev && e->tr.inputs[ev->stream->input].source)
-		/* an imported log: the converted stream is temporary, name the log */
-		weft_fail(err, WEFT_EINPUT,
-			  "%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
-			  e->tr.inputs[ev->stream->input].source, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
+	const char *log = ev ? e->tr.inputs[ev->stream->input].source : NULL;
+	if (log) {
+		/* an imported log: the converted stream is temporary; name the log
+		 * and the record that wrote the event (converting the log again
+		 * to find it: only for the errors shown) */
+		struct import_locate l = {ev->stream->rel, ev->offset, 0, 0, 0, 0};
+		char at[48] = "";
+		if ((!e->o.keep_going || e->nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
+			snprintf(at, sizeof(at), l.text ? ":%llu" : ": byte offset %llu", (unsigned long long) l.pos);
+		weft_fail(err, WEFT_EINPUT, "%s%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
+			  log, at, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
 			  (long long) e->th[ev->stream->index].sys->tid, ev->stream->rel, what);
-	else if (ev)
+	} else if (ev)
 		weft_fail(err, WEFT_EINPUT,
 			  "%s: event %c%c%c at byte offset %llu (clock %llu, time %llu ns), thread %lld: %s",
 			  ev->stream->obs_path, ev->model, ev->cat, ev->val,

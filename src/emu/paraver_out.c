@@ -451,12 +451,13 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	e->pipe = NULL;
 	if (e->o.win && e->now < e->o.win_from)
 		return weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
-				 e->tr.dir, (unsigned long long) e->o.win_from, (unsigned long long) e->now);
+				 e->tr.source ? e->tr.source : e->tr.dir, (unsigned long long) e->o.win_from,
+				 (unsigned long long) e->now);
 	if (nothing_written(&e->prv[EMU_THREAD_FILE].back))
 		return weft_fail(err, WEFT_EINPUT,
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
-				 e->tr.dir);
+				 e->tr.source ? e->tr.source : e->tr.dir);
 	/* everything under temporary names first, then all renamed together; the
 	 * texts first, while the writer's record of what was written (the views
 	 * look at it) is still there */

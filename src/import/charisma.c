@@ -288,7 +288,7 @@ static int on_file_op(REC_ARGS)
 /* Turn one record into events: the record at byte offset `off`, read at
  * `rec` (followed by at least 8 readable bytes) from a file of byte order
  * `be` (a constant: one copy of this function per byte order). */
-static inline __attribute__((always_inline)) int handle(struct conv *cv, const uint8_t *rec, size_t off, int be)
+static inline __attribute__((always_inline)) int handle_rec(struct conv *cv, const uint8_t *rec, size_t off, int be)
 {
 	const struct rdr *r = &cv->r;
 	int rt = (int) chf_get(rec, r->fl[1].rt, be);
@@ -323,6 +323,15 @@ static inline __attribute__((always_inline)) int handle(struct conv *cv, const u
 		return on_file_op(cv, rec, fl, off, rt, t1, t2, be);
 	}
 	return 0;
+}
+
+static inline __attribute__((always_inline)) int handle(struct conv *cv, const uint8_t *rec, size_t off, int be)
+{
+	cv->out.cur = off;
+	int rc = handle_rec(cv, rec, off, be);
+	if (__builtin_expect(cv->out.loc != NULL, 0))
+		import_locate_after(cv->out.loc, cv->out.loc_c ? &cv->out.loc_c->w : NULL, 1, off);
+	return rc;
 }
 
 /* The record at `off` where its fields can be read 8 bytes at a time. */
@@ -541,6 +550,9 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 	cv.out.r = &cv.r;
 	cv.out.outdir = outdir;
 	cv.out.e = e;
+	cv.out.loc = o->locate;
+	if (cv.out.loc)
+		cv.out.loc->text = 0;
 	if (chr_open(&cv.r, path, in->data, in->size, e))
 		return -1;
 	struct profile prof;
@@ -574,6 +586,9 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 		rs_free(&rs);
 		conv_free(&cv);
 		remove_tree(outdir);
+		cv.out.loc_c = NULL;
+		if (cv.out.loc)
+			cv.out.loc->found = 0;
 		if (mkdir_p(outdir, e)) {
 			memset(&rs, 0, sizeof(rs));
 			rc = -1;

@@ -120,6 +120,11 @@ static int open_stream(struct chs *s, struct client *c)
 	if (ow_open(&c->w, c->dir, s->bufsize, s->e))
 		return -1;
 	c->opened = 1;
+	if (import_locate_is(s->loc, s->outdir, c->dir)) {
+		s->loc_c = c;
+		c->loc = s->loc;
+		c->cur = &s->cur;
+	}
 	return 0;
 }
 
@@ -235,6 +240,7 @@ int chs_finish(struct chs *s, const struct header *h)
 	HASH_ITER(hh, s->clients, c, tmp) {
 		if (!c->opened)
 			continue;
+		s->cur = UINT64_MAX; /* no record: pending ends have their own */
 		chs_flush(c, UINT64_MAX);
 		if (ow_close(&c->w, s->e))
 			rc = -1;
@@ -275,6 +281,7 @@ void chs_free(struct chs *s)
 		free(c->dir);
 		free(c);
 	}
+	s->loc_c = NULL;
 	free(s->dense);
 	s->dense = NULL;
 	s->ndense = 0;

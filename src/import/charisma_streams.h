@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "import/charisma_read.h"
+#include "import/import.h"
 #include "trace/writer.h"
 
 /* An event waiting for its time (the end of a request): its first 4 bytes
@@ -23,6 +24,7 @@ struct pend {
 	uint64_t t, seq;
 	uint32_t head;
 	int32_t arg;
+	uint64_t src; /* byte offset of the record it comes from */
 };
 
 struct app {
@@ -44,6 +46,10 @@ struct client {
 	int npq, cappq;
 	char *dir;
 	int64_t loom;
+	/* the stream import_opts.locate asks about: loc set (NULL on the
+	 * others), cur the offset of the record being handled */
+	struct import_locate *loc;
+	const uint64_t *cur;
 	UT_hash_handle hh;
 };
 
@@ -58,6 +64,9 @@ struct chs {
 	int64_t ndense;
 	uint64_t seq;
 	struct weft_err *e; /* errors of the records' handling */
+	struct import_locate *loc; /* import_opts.locate, NULL but to find a record */
+	struct client *loc_c; /* its client, once its stream is open */
+	uint64_t cur; /* byte offset of the record being handled */
 };
 
 void chs_pend_push(struct client *c, struct pend x);
@@ -68,10 +77,14 @@ static inline void write_pend(struct client *c, const struct pend *x)
 {
 	uint8_t flags;
 	memcpy(&flags, &x->head, 1);
+	if (__builtin_expect(c->loc != NULL, 0)) /* what went before is the current record's */
+		import_locate_after(c->loc, &c->w, *c->cur != UINT64_MAX, *c->cur);
 	if (flags) /* a payload: FA]'s async id */
 		ow_event_fixed(&c->w, x->head, x->t, &x->arg, 4);
 	else
 		ow_event_fixed(&c->w, x->head, x->t, NULL, 0);
+	if (__builtin_expect(c->loc != NULL, 0))
+		import_locate_after(c->loc, &c->w, 1, x->src);
 }
 
 /* Write the pending events of c due at `ns` (before an event at ns). */
@@ -107,7 +120,7 @@ static inline __attribute__((always_inline)) void put_jumbo(struct client *c, ui
 /* An event on client c at `ns`, written when the client's clock gets there. */
 static inline void later(struct chs *s, struct client *c, uint64_t ns, uint32_t head, int32_t arg)
 {
-	struct pend x = {ns, s->seq++, head, arg};
+	struct pend x = {ns, s->seq++, head, arg, s->cur};
 	if (c->npq == 0 && c->cappq) {
 		c->pq[0] = x;
 		c->npq = 1;

@@ -190,3 +190,32 @@ void remove_tree(const char *dir)
 {
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+int import_locate_is(const struct import_locate *l, const char *outdir, const char *dir)
+{
+	size_t n = strlen(outdir);
+	return l && strncmp(dir, outdir, n) == 0 && dir[n] == '/' && strcmp(dir + n + 1, l->rel) == 0;
+}
+
+int import_locate(const char *path, const struct import_opts *o, struct import_locate *l)
+{
+	const char *base = getenv("TMPDIR");
+	base = base && *base ? base : "/tmp";
+	/* named as the run's own conversions, so that a later run removes it
+	 * if this one is killed */
+	char *tmp = weft_xasprintf("%s/weft-import-%ld-XXXXXX", base, (long) getpid());
+	l->found = l->has_pos = 0;
+	if (!mkdtemp(tmp)) {
+		free(tmp);
+		return 0;
+	}
+	struct import_opts again = o ? *o : (struct import_opts){0};
+	again.quiet = 1;
+	again.locate = l;
+	struct weft_err ignored;
+	if (import_to_dir(path, &again, tmp, &ignored) != 0)
+		l->found = 0;
+	remove_tree(tmp);
+	free(tmp);
+	return l->found;
+}

@@ -13,8 +13,24 @@
 
 #include "util/err.h"
 #include "util/mapfile.h"
+#include "trace/writer.h"
 
 struct mapfile;
+
+/* Which record of a log wrote the event at byte offset `off` of the
+ * converted stream `rel` (loom.L/proc.P/thread.T): an error of the
+ * emulator on that event then names the log's line or byte offset
+ * (import_locate). An importer asked it (import_opts.locate) notes the
+ * stream when it opens it (import_locate_is) and, after the events of each
+ * record, calls import_locate_after with that stream's writer. */
+struct import_locate {
+	const char *rel; /* in */
+	uint64_t off; /* in */
+	int found; /* out: the record is known */
+	int text; /* out: pos is a line (1), or a byte offset (0) */
+	int has_pos; /* out: 0 when no record wrote it (an end the importer added) */
+	uint64_t pos; /* out */
+};
 
 /* Options an importer may use; NULL/0 mean its default. */
 struct import_opts {
@@ -22,7 +38,15 @@ struct import_opts {
 	const char *time_unit; /* "ns", "us", "ms", "s" (VisAndOr) */
 	const char *profile;   /* CHARISMA machine profile: name or file */
 	int quiet;             /* no notes on stderr (emu -q) */
+	struct import_locate *locate; /* NULL but for import_locate */
 };
+
+/* Is `dir` (a stream directory under `outdir`) the one l asks about? */
+int import_locate_is(const struct import_locate *l, const char *outdir, const char *dir);
+/* Convert the log at `path` again, with `o` (quiet), into a scratch
+ * directory removed after, to fill l (l->rel, l->off set): 1 when the record
+ * was found, 0 if not (or the conversion failed). */
+int import_locate(const char *path, const struct import_opts *o, struct import_locate *l);
 
 struct weft_import_fmt {
 	const char *name;
@@ -37,6 +61,18 @@ struct weft_import_fmt {
 	int (*convert)(const char *path, struct mapfile *in, const struct import_opts *o, const char *outdir,
 		       struct weft_err *e);
 };
+
+/* After a record's events (at line or byte offset `pos`; has_pos 0: none)
+ * went to the streams, w the writer of the stream asked about (NULL: not
+ * open yet): is the event asked about among them? */
+static inline void import_locate_after(struct import_locate *l, const struct ovni_writer *w, int has_pos, uint64_t pos)
+{
+	if (w && !l->found && ow_offset(w) > l->off) {
+		l->found = 1;
+		l->has_pos = has_pos;
+		l->pos = pos;
+	}
+}
 
 /* All formats weft can import; returns the count. */
 int import_formats(const struct weft_import_fmt *const **out);

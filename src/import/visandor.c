@@ -27,7 +27,7 @@
 #define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */
 #define VAO_BIG_AGENTS 256
 
-struct vao_agent { /* 64 bytes */
+struct vao_agent { /* 72 bytes */
 	struct ovni_writer w;
 	uint64_t wam;
 	uint8_t used, have_wam;
@@ -68,6 +68,8 @@ struct vao {
 	long last_line;
 	struct vao_kind kind[VAO_NKIND];
 	char wam_mcv[4];
+	struct import_locate *loc; /* import_opts.locate */
+	int loc_agent; /* the agent of the stream asked about, -1 none yet */
 };
 
 static int is_blank(uint8_t c)
@@ -250,6 +252,8 @@ static struct vao_agent *agent(struct vao *v, int32_t a)
 	if (!g->used) {
 		char *dir = weft_xasprintf("%s/loom.visandor/proc.1/thread.%ld", v->outdir, (long) a + 1);
 		int rc = ow_open(&g->w, dir, v->nused < VAO_BIG_AGENTS ? VAO_BUF : VAO_BUF_SMALL, v->err);
+		if (import_locate_is(v->loc, v->outdir, dir))
+			v->loc_agent = a;
 		free(dir);
 		if (rc)
 			return NULL;
@@ -510,6 +514,9 @@ static int read_records(struct vao *v, const uint8_t *data, size_t pos, size_t l
 		}
 		if ((rc = record(v, &r, line)) != 0)
 			break;
+		if (__builtin_expect(v->loc != NULL, 0))
+			import_locate_after(v->loc, v->loc_agent >= 0 ? &v->ag[v->loc_agent].w : NULL, 1,
+					    (uint64_t) line);
 		last = line;
 	}
 	/* r holds the last record: a line the fast reader refuses is then read
@@ -530,6 +537,10 @@ static int vao_convert(const char *path, struct mapfile *in, const struct import
 	v.err = err;
 	v.outdir = outdir;
 	v.quiet = o->quiet;
+	v.loc = o->locate;
+	v.loc_agent = -1;
+	if (v.loc)
+		v.loc->text = 1;
 	if (set_mult(&v, o->time_unit))
 		return -1;
 	size_t pos = 0, b, e;

@@ -47,6 +47,7 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 		free(w->obs_path);
 		return -1;
 	}
+	w->flushed = sizeof(hdr);
 	w->cap = bufsize < 64 ? 64 : bufsize;
 	w->buf = weft_xmalloc(w->cap);
 	return 0;
@@ -56,6 +57,7 @@ void ow_drain(struct ovni_writer *w)
 {
 	if (w->len && !w->failed)
 		w->failed = append_file(w->obs_path, w->buf, w->len, 0);
+	w->flushed += w->len;
 	w->len = 0;
 }
 

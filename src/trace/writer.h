@@ -17,8 +17,16 @@ struct ovni_writer {
 	uint8_t *buf;
 	size_t len, cap;
 	uint64_t nevents;
+	uint64_t flushed; /* bytes of stream.obs on disk (its header included) */
 	int failed;
 };
+
+/* The byte offset in stream.obs of the next event written (a reader's
+ * ev->offset of it). */
+static inline uint64_t ow_offset(const struct ovni_writer *w)
+{
+	return w->flushed + w->len;
+}
 
 /* Create DIR (and parents) and start DIR/stream.obs with its header. */
 int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_err *e);

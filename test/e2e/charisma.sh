@@ -391,6 +391,10 @@ if "$WEFT" emu -o "$tmp/sys9" "$F" >"$tmp/out" 2>"$tmp/err"; then
 else
 	fail "system_type 9" "$(head -n 1 "$tmp/err")"
 fi
+# an error of the run on a converted log names the log, not the temporary
+# folder it was converted into
+"$WEFT" emu -q --charisma-profile charisma-default --from 1s -o "$tmp/sys9-from" "$F" >/dev/null 2>"$tmp/err"
+expect "error names the log" "$(head -n 1 "$tmp/err")" "weft: error: $F: --from 1000000000 ns is past the end of the trace (100000 ns)"
 
 # ---- malformed files ------------------------------------------------------------------------
 

@@ -342,6 +342,18 @@ bad aliasscope '-6 -1 0.0 0 -1 1 "%d%s" 8 "%d"
 -3 -901 0.0 0 0 0
 -3 -52 0.000006 0 0 1 8 3 4' '3: data: expected 1 tokens (1 fields of 1), found 2'
 
+# a model error names the log and the line of the record behind the event:
+# line 1 opens -901, lines 2..256 open 255 user events (256 calls open, the
+# model's most), line 257 opens one more
+{
+	echo '-3 -901 0.0 0 0 0'
+	awk 'BEGIN { for (i = 1; i <= 260; i++) printf "-3 5 0.%04d 0 0 0\n", i }'
+	echo '-4 -901 0.9 0 0 0'
+} >"$tmp/deep.trf"
+"$WEFT" emu -q -o "$tmp/deep" "$tmp/deep.trf" 2>"$tmp/err"
+expect "model error names the line" "$(sed "s|^weft: error: $tmp/||; s/ (time [^)]*)//" "$tmp/err")" \
+	"deep.trf:257: event XE[: PICL calls nested 256 deep: expected exits"
+
 # plain lines read in chunks on two threads (picl_par.c) give the outputs
 # and messages of one thread (WEFT_PICL_THREADS=1), also with tiny chunks
 # (every boundary case: aliases, code 2 redefined midway as character data,

@@ -156,14 +156,21 @@ expect="empty.vao: no event after the flag line: expected at least START_TIME"
 case_err empty '1\n\n' - --format visandor
 
 # ---- model errors and checks -------------------------------------------------------
+# a model error names the log and the line of the record behind the event
+# (line 4: the second FORK of node 7, line 3 opened it)
 printf '0\n0 5 0 0 0 0\n10 1 7 2 0 0\n20 1 7 2 0 0\n30 6 0 0 0 0\n' >"$tmp/reopen.vao"
 if (cd "$tmp" && "$WEFT" emu -o r.out reopen.vao) 2>"$tmp/err"; then
 	fail "FORK of an open node" "accepted"
-elif grep -q "^weft: error: reopen.vao: event AF. (time 20000 ns, thread 1, converted stream [^)]*): FORK of and-node 7, which is still open: expected a Nodeid not in use" "$tmp/err"; then
+elif grep -q "^weft: error: reopen.vao:4: event AF. (time 20000 ns, thread 1, converted stream [^)]*): FORK of and-node 7, which is still open: expected a Nodeid not in use" "$tmp/err"; then
 	pass "FORK of an open node"
 else
 	fail "FORK of an open node" "$(head -1 "$tmp/err")"
 fi
+# the same with --strict and two workers (-j 2): the SUCC of line 5 comes on
+# agent 1, which runs no branch
+printf '1\n0 5 0 0 0 0\n10 20 1 2 0 0\n11 21 1 0 0 0\n12 22 1 0 1 1\n20 6 0 0 0 0\n' >"$tmp/succ1.vao"
+(cd "$tmp" && "$WEFT" emu -q --strict -j 2 -o s1.out succ1.vao) 2>"$tmp/err"
+expect "model error names the line (-j 2)" "$(sed -n 's/ (time .*//p' "$tmp/err")" "weft: error: succ1.vao:5: event RBs"
 chk() { # name log-text warning
 	printf "$2" >"$tmp/$1.vao"
 	if (cd "$tmp" && "$WEFT" emu -o "$1.out" "$1.vao") 2>"$tmp/err" &&

@@ -328,6 +328,9 @@ static int picl_convert(const char *path, struct mapfile *in, const struct impor
 	p.path = path;
 	p.err = e;
 	p.quiet = o->quiet;
+	p.loc = o->locate;
+	if (p.loc)
+		p.loc->text = 1;
 	unsigned bad = 0;
 	size_t boff = 0;
 	/* with --format picl the first line is read like the others (its
@@ -363,6 +366,8 @@ static int picl_convert(const char *path, struct mapfile *in, const struct impor
 			 * without showing the warnings of the reading twice */
 			int shown = p.nwarn;
 			picl_reset(&p);
+			if (p.loc) /* the streams are written again */
+				p.loc->found = 0;
 			p.streaming = 0;
 			p.nwarn = 0;
 			p.wsilent = shown;

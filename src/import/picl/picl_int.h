@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "import/import.h"
 
 #define HOST 32767
 #define NPROC_IDS 32768 /* processor ids 0..32767 (32767 = host) */
@@ -108,6 +109,7 @@ struct picl {
 	int nalias, calias;
 	struct picl_subset *subset; /* -201/-202/-203 records */
 	int nsubset, csubset;
+	struct import_locate *loc; /* import_opts.locate: the record of one event */
 	char *txt;       /* texts of the records held (K_USER data, K_TEXT), NUL-ended;
 			  * emptied when no record is held */
 	size_t ntxt, ctxt;

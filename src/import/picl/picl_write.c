@@ -46,6 +46,7 @@ struct picl_out {
 	int nglob, cglob;
 	uint8_t *jbuf;       /* a jumbo event's data being built */
 	size_t cjbuf;
+	struct pstream *loc; /* the stream p->loc asks about, once open */
 };
 
 static int cmp_orec(const void *a, const void *b)
@@ -298,6 +299,8 @@ static struct pstream *open_stream(struct picl *p, int32_t proc, const char *out
 		return NULL;
 	}
 	o->st[proc] = s;
+	if (import_locate_is(p->loc, outdir, s->dir))
+		o->loc = s;
 	uint8_t pl[16] = {0};
 	int32_t cpu = 0, creator = -1;
 	memcpy(pl, &cpu, 4);
@@ -323,6 +326,8 @@ static int write_records(struct picl *p, const char *outdir)
 			 * PICL puts header records) do not move the origin: they
 			 * come at each stream's start */
 			glob_record(p, r, o->t0_set && r->t > o->t0 ? (uint64_t) (r->t - o->t0) + 1 : 1);
+			if (__builtin_expect(p->loc != NULL, 0))
+				import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
 			continue;
 		}
 		if (__builtin_expect(!o->t0_set, 0)) {
@@ -420,6 +425,8 @@ static int write_records(struct picl *p, const char *outdir)
 			break;
 		}
 		}
+		if (__builtin_expect(p->loc != NULL, 0))
+			import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
 	}
 	if (p->n)
 		p->last = p->r[p->n - 1];
@@ -538,6 +545,8 @@ static int finish_streams(struct picl *p)
 				xev(s, "XE]", s->last, ty, -1, -1, -1);
 		}
 		ow_event(&s->w, "OHe", s->last, NULL, 0);
+		if (p->loc && s == o->loc) /* the ends weft added: no record */
+			import_locate_after(p->loc, &s->w, 0, 0);
 		long long id = (long long) pr + 1;
 		char loom[32];
 		if (pr == HOST)
