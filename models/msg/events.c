@@ -3,36 +3,36 @@
 #include "msg/msg.h"
 
 static const struct weft_evdecl msg_events[] = {
-	{"XE[", 0, "i32 type, i32 a, i32 b, i32 c",
-	 "enters PICL event %{type} (data %{a} %{b} %{c})", msg_entry},
-	{"XE]", 0, "i32 type, i32 a, i32 b, i32 c",
-	 "exits PICL event %{type} (data %{a} %{b} %{c})", msg_exit},
+	{"XE[", 0, "i32 type, i32 a, i32 b, i32 c", "enters PICL event %{type} (data %{a} %{b} %{c})", msg_entry},
+	{"XE]", 0, "i32 type, i32 a, i32 b, i32 c", "exits PICL event %{type} (data %{a} %{b} %{c})", msg_exit},
 	/* message calls: the same payload with named fields (the importer
 	 * picks the row by PICL event type) */
 	{"XS[", 0, "i32 type, i32 size, i32 tag, i32 dst",
 	 "enters PICL event %{type}: sends %{size} bytes of type %{tag} to processor %{dst}", msg_entry},
 	{"XR[", 0, "i32 type, i32 tag, i32 src, i32 proc",
-	 "enters PICL event %{type}: receives type %{tag} from processor %{src} process %{proc} (-1: any)",
-	 msg_entry},
+	 "enters PICL event %{type}: receives type %{tag} from processor %{src} process %{proc} (-1: any)", msg_entry},
 	{"XR]", 0, "i32 type, i32 size, i32 tag, i32 src",
 	 "exits PICL event %{type}: received %{size} bytes of type %{tag} from processor %{src}", msg_exit},
-	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c",
-	 "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
+	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c", "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
+	/* a mark of a call (record type -2) whose data gives a message or a
+	 * request: the entry's and the exit's data read as the call's */
+	{"XC.", 1, "i32 type, i32 size, i32 tag, i32 peer, i32 process, i32 req",
+	 "marks PICL call %{type}: %{size} bytes of type %{tag}, partner processor %{peer} process "
+	 "%{process}, request %{req} (-1: none)",
+	 msg_call_mark},
 	{"XU.", 0, "i32 rtype, i32 type", "writes user record %{rtype} of event %{type}", msg_user},
 	/* kept records (doc/formats/legacy.md §2.4, item 9): a user record
 	 * with data (XUd: its first field a number, value = that number in
 	 * 10^-9 units; XUt: it is none), a -7 message, subset definitions
 	 * (-201, -202, -203) */
 	{"XUd", 1, "i32 rtype, i32 type, i64 value, str data",
-	 "writes user record %{rtype} of event %{type} with data %{data} (first field: %{value} x 1e-9)",
-	 msg_user},
+	 "writes user record %{rtype} of event %{type} with data %{data} (first field: %{value} x 1e-9)", msg_user},
 	{"XUt", 1, "i32 rtype, i32 type, str data", "writes user record %{rtype} of event %{type} with data %{data}",
 	 msg_user},
 	{"XM.", 1, "i32 type, str text", "writes message %{text} (event %{type})", msg_text},
 	{"XBp", 1, "i32 id, i32 n, str members", "defines processor subset %{id} of %{n}: %{members}", msg_subset},
 	{"XBq", 1, "i32 id, i32 n, str members", "defines process subset %{id} of %{n}: %{members}", msg_subset},
-	{"XBe", 1, "i32 id, i32 n, str members", "defines event type subset %{id} of %{n}: %{members}",
-	 msg_subset},
+	{"XBe", 1, "i32 id, i32 n, str members", "defines event type subset %{id} of %{n}: %{members}", msg_subset},
 	{"XSt", 0, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits",
 	 "states %{value} ns in PICL event %{type} relative to %{ctx} (-101, %{digits} decimals)", msg_stat},
 	{"XSc", 0, "i32 type, i64 value, i16 ctx",

@@ -210,11 +210,13 @@ static inline __attribute__((always_inline)) void show_state(struct emu *e, stru
 	out(e, t, x, V_CALL, call);
 }
 
+/* x->clear: 1 the punctual values of a receive, mark or user record are
+ * shown; 2 those of a send mark too. */
 static inline void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
 {
 	if (!x->clear)
 		return;
-	for (int k = V_RSIZE; k <= V_USER; k++)
+	for (int k = x->clear == 2 ? V_SSIZE : V_RSIZE; k <= V_USER; k++)
 		out(e, t, x, k, 0);
 	x->clear = 0;
 }
@@ -418,6 +420,62 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
 	out(e, t, x, V_MARK, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
 	x->clear = 1;
+	return 0;
+}
+
+/* XC.: a mark of a call (-2 record) with a message or a request: a send
+ * (-21, -27) whose logical and physical sends are the mark's time (a -27's
+ * physical send moves to its completion, as for its exit), a receive (-51,
+ * -52, -58, -60, -61) received then (a -58..-61's logical receive is its
+ * -57's posting, when one names its request), a request posted (-57) or a
+ * send completed (-28, -30, -31). Counted as a mark, with the message's
+ * bytes; its values are punctual. */
+int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	(void) err;
+	struct mstate *m = ms(e);
+	struct emu_thread *t = &e->th[ev->stream->index];
+	struct mthread *x = &m->th[ev->stream->index];
+	punctual_reset(e, t, x);
+	int32_t f[6];
+	for (int k = 0; k < 6; k++)
+		f[k] = (int32_t) ev_field(in, k, ev);
+	int32_t type = f[0], size = f[1], tag = f[2], peer = f[3], req = f[5];
+	int send = type == -21 || type == -27, recv = type == -51 || type == -52 || type <= -58;
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv ? size : -1, 0);
+	out(e, t, x, V_MARK, -(int64_t) type);
+	x->clear = 1;
+	struct req r;
+	if (send) {
+		struct call c = {type, size, tag, peer, e->now, {0, NULL, 0}, 0};
+		call_send(e, t, x, &c);
+		psend_all(e, &c.sent);
+		x->clear = 2;
+		if (type == -27 && req != -1) { /* its completion sends it */
+			struct req *q = req_push(&x->sreq, &x->nsreq, &x->csreq);
+			q->id = req;
+			q->sent = c.sent;
+		} else {
+			free(c.sent.ids);
+		}
+	} else if (type == -28 || type == -30 || type == -31) {
+		if (req_take(x->sreq, &x->nsreq, req, &r)) {
+			psend_all(e, &r.sent);
+			free(r.sent.ids);
+		}
+	} else if (type == -57) {
+		struct req *q = req_push(&x->rreq, &x->nrreq, &x->crreq);
+		q->id = req;
+		q->time = e->now;
+	} else if (recv) {
+		uint64_t lrecv = e->now;
+		if (type <= -58 && req_take(x->rreq, &x->nrreq, req, &r))
+			lrecv = r.time;
+		got_recv(e, t, x, peer, tag, lrecv);
+		out(e, t, x, V_RSIZE, size);
+		out(e, t, x, V_RTAG, tag);
+		out(e, t, x, V_RFROM, (int64_t) peer + 1);
+	}
 	return 0;
 }
 

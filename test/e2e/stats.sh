@@ -66,6 +66,13 @@ if stats "$fx/table20.trf" t20j --json; then
 	fi
 fi
 
+# ---- marks of communication events (test/e2e/picl/README.md, marks.trf) -------------
+if stats "$fx/marks.trf" marks; then
+	expect "marks: every count and volume equal" "$(tail -1 "$tmp/marks")" \
+		"14 stated values: 14 equal, 0 within rounding, 0 differ, 0 not measured"
+	expect "marks: volume of a send mark" "$(row marks 'picl.0/1/1 -103 -1 send0 [-21]' | cut -d' ' -f6-)" "100 100 +0 equal"
+fi
+
 # ---- PICL file I/O: the fileio model measures what -101..-103 state --------------
 if stats "$fx/files.trf" files; then
 	expect "files summary" "$(tail -1 "$tmp/files")" \

@@ -70,7 +70,8 @@ static int fast_vs_slow(const char *line, int with_alias)
 		const struct orec *x = &f.r[0], *y = &s.r[0];
 		ck_assert_msg(x->t == y->t && x->line == y->line && x->seq == y->seq && x->proc == y->proc &&
 				      x->kind == y->kind && x->sub == y->sub && x->digits == y->digits &&
-				      x->type == y->type && x->a == y->a && x->b == y->b && x->c == y->c,
+				      x->type == y->type && x->a == y->a && x->b == y->b && x->c == y->c &&
+				      x->d == y->d && x->e == y->e && x->process == y->process,
 			      "records differ for '%s'", line);
 		ck_assert_int_eq(f.ts_digits, s.ts_digits);
 		ck_assert_int_eq(f.has_files, s.has_files);
@@ -116,6 +117,8 @@ START_TEST(plain_lines_taken)
 		"-3 -21 0.1 2 0 3 2 8   7 1",
 		"12345 -21 0.1 2 0 0",
 		"-3 -21 0.000001 2 0 2 3 1 2",
+		"-4 -52 0.000430 34 11 4 2 3224 3 16 12", /* a 4th field (the source process) kept */
+		"-2 -29 0.1 0 0 1 2 6", /* a mark of a call whose data the model does not read */
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ck_assert_msg(fast_vs_slow(lines[i], 0), "fast path left '%s'", lines[i]);
@@ -160,6 +163,8 @@ START_TEST(other_lines_left)
 		"-3 -21 0.1 0 0 1000001",
 		"-3 -21 0.1 2 +0 0",
 		"+3 -21 0.1 2 0 0",
+		"-2 -21 0.1 0 0 4 2 100 5 1 0", /* marks of calls: their data split, picl_new_line */
+		"-2 -61 0.1 1 0 4 2 6 200 6 0",
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ck_assert_msg(!fast_vs_slow(lines[i], 0), "fast path took '%s'", lines[i]);

@@ -200,16 +200,19 @@ static inline const char *plain_line(struct orec *o, const char *s, unsigned ali
 	if (!(s = f_int(s, &o->type, 1)) || !(s = f_seconds(s, &o->t, dec)) || !(s = f_int(s, &o->proc, 0)) ||
 	    o->proc > HOST || !(s = f_int(s, &process, 1)) || !(s = f_int(s, &nd, 0)) || nd > 1000000)
 		return NULL;
-	o->a = o->b = o->c = -1;
+	o->a = o->b = o->c = o->d = o->e = -1;
+	o->process = process;
 	if (nd > 0 && rt >= 0)
 		return NULL; /* a user record's data is kept as text: picl_new_line */
+	if (rt == -2 && picl_call_mark(o->type))
+		return NULL; /* its data split into the entry's and the exit's: picl_new_line */
 	if (nd > 0) {
 		int32_t code, v;
 		if (!(s = f_int(s, &code, 0)) || (code != 2 && code != 3) || (alias >> (code - 2) & 1) ||
 		    !(s = f_int(s, &o->a, 1)) || (nd > 1 && !(s = f_int(s, &o->b, 1))) ||
-		    (nd > 2 && !(s = f_int(s, &o->c, 1))))
+		    (nd > 2 && !(s = f_int(s, &o->c, 1))) || (nd > 3 && !(s = f_int(s, &o->d, 1))))
 			return NULL;
-		for (int32_t k = 3; k < nd; k++)
+		for (int32_t k = 4; k < nd; k++)
 			if (!(s = f_int(s, &v, 1)))
 				return NULL;
 	}

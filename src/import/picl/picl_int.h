@@ -40,15 +40,24 @@ enum { K_ENTRY, K_EXIT, K_MARK, K_USER, K_UBEGIN, K_UEND, K_STAT, K_TEXT, K_SUBS
 #define PICL_TEXT_MAX 32000 /* bytes of a kept text (longer ones are cut) */
 #define PICL_NO_VALUE INT64_MIN /* a user record's first data field is no number */
 
+/* K_MARK with sub 'm': a mark of a call whose data the msg model reads
+ * (picl_call_mark: a message sent, received, or a request posted or
+ * completed), its data split into the entry's and the exit's (seed §2.3.3)
+ * and kept as a size, b tag, c partner processor, d partner process, e
+ * request id (-1: absent). */
 struct orec {
 	int64_t t;     /* ns */
-	uint32_t line, seq;
+	uint32_t line;
 	int32_t proc;  /* 0..32767, or PICL_ALL */
-	uint8_t kind;
-	uint8_t sub;   /* K_STAT: 't', 'c' or 'v' (-101, -102, -103) */
-	uint8_t digits; /* K_STAT time: decimals of the value */
 	int32_t type, a, b, c; /* K_STAT: event type, context, value (b low, c high) */
+	int32_t d, e; /* the 4th data field (-1: none); e: see K_MARK 'm' */
+	int32_t process; /* the process id field as written (-1 all or unknown) */
+	uint8_t kind;
+	uint8_t sub; /* K_STAT: 't', 'c' or 'v' (-101, -102, -103); K_MARK: 'm' */
+	uint8_t digits; /* K_STAT time: decimals of the value */
+	uint8_t seq;
 };
+_Static_assert(sizeof(struct orec) == 48, "struct orec: 48 bytes");
 
 struct tok {
 	const char *p;
@@ -148,7 +157,16 @@ static inline struct orec *picl_add(struct picl *p)
 		picl_grow(p);
 	struct orec *o = &p->r[p->n++];
 	memset(o, 0, sizeof(*o));
+	o->d = o->e = o->process = -1;
 	return o;
+}
+
+/* The calls whose marks carry a message or a request id (see K_MARK 'm'):
+ * -21, -27, -28, -30, -31, -51, -52, -56, -57, -58, -60, -61. */
+static inline int picl_call_mark(int32_t type)
+{
+	uint32_t k = (uint32_t) (-21 - (int64_t) type);
+	return type < 0 && k <= 40 && (0x1b8c00006c1ull >> k & 1);
 }
 
 static inline int picl_is_file(int32_t type)

@@ -270,6 +270,80 @@ static int system_line(struct picl *p, unsigned line, const struct nline *l)
 	return 1;
 }
 
+/* How the data of a mark splits into its entry's and its exit's (seed
+ * §2.3.3: "the data fields for an event mark record are the data fields for
+ * the corresponding event entry record followed by the data fields for the
+ * event exit record"), by call: the (entry, exit) counts its Tables 7-8
+ * allow (the full ones, and those "the next version of PICL" writes), in
+ * the order tried. */
+static const struct {
+	int16_t type;
+	int8_t split[4][2];
+} mark_split[] = {
+	{-21, {{4, 0}, {3, 0}}},
+	{-27, {{4, 1}, {3, 1}}},
+	{-28, {{1, 0}}},
+	{-30, {{1, 0}}},
+	{-31, {{1, 0}}},
+	{-51, {{3, 4}, {1, 4}, {3, 3}, {1, 3}}},
+	{-52, {{3, 4}, {1, 4}, {3, 3}, {1, 3}}},
+	{-56, {{3, 4}, {1, 4}, {3, 3}, {1, 3}}},
+	{-57, {{3, 1}, {1, 1}}},
+	{-58, {{1, 4}, {1, 3}}},
+	{-60, {{1, 4}, {1, 3}}},
+	{-61, {{1, 4}, {1, 3}}},
+};
+
+/* A mark of a call (picl_call_mark): its values, split into the entry's and
+ * the exit's, as the message or request they give (struct orec, K_MARK
+ * 'm'). A count no split gives is read as the entry's data first (the
+ * exit's dropped, or cut short; extra values are left). */
+static void call_mark(struct picl *p, unsigned line, struct orec *o, int first)
+{
+	int32_t v[8];
+	int nv = p->ntk - first;
+	for (int k = 0; k < 8; k++) {
+		int64_t x;
+		v[k] = k < nv && picl_tok_int(&p->tk[first + k], INT32_MIN, INT32_MAX, &x) == 0 ? (int32_t) x : -1;
+	}
+	size_t i = 0;
+	while (mark_split[i].type != o->type)
+		i++;
+	int en = mark_split[i].split[0][0], ex = mark_split[i].split[0][1];
+	int k = 0;
+	for (; k < 4 && mark_split[i].split[k][0]; k++)
+		if (mark_split[i].split[k][0] + mark_split[i].split[k][1] == nv)
+			break;
+	if (k < 4 && mark_split[i].split[k][0]) {
+		en = mark_split[i].split[k][0], ex = mark_split[i].split[k][1];
+	} else {
+		if (nv > en + ex)
+			picl_warn(p, line,
+				  "mark of a call with more data values than its entry and exit have: the "
+				  "extra ones are left",
+				  NULL);
+		if (nv < en)
+			en = nv;
+		ex = nv - en < ex ? nv - en : ex;
+	}
+	const int32_t *x = v + en; /* the exit's */
+	int32_t at = o->type;
+	o->sub = 'm';
+	o->a = o->b = o->c = o->d = o->e = -1;
+	if (at == -21 || at == -27) { /* entry: length, type, destination processor and process */
+		o->a = v[0], o->b = en > 1 ? v[1] : -1, o->c = en > 2 ? v[2] : -1, o->d = en > 3 ? v[3] : -1;
+		o->e = at == -27 && ex ? x[0] : -1;
+	} else if (at == -28 || at == -30 || at == -31) { /* entry: the send request id */
+		o->e = en ? v[0] : -1;
+	} else if (at == -57) { /* exit: the receive request id */
+		o->e = ex ? x[0] : -1;
+	} else { /* exit: length, type, source processor and process */
+		o->a = ex > 0 ? x[0] : -1, o->b = ex > 1 ? x[1] : -1, o->c = ex > 2 ? x[2] : -1;
+		o->d = ex > 3 ? x[3] : -1;
+		o->e = at <= -58 && en ? v[0] : -1; /* -58, -60, -61: the request completed */
+	}
+}
+
 /* An event record (user events, -2/-3/-4): one record of the processor. */
 static int event_line(struct picl *p, unsigned line, const struct nline *l)
 {
@@ -286,15 +360,18 @@ static int event_line(struct picl *p, unsigned line, const struct nline *l)
 	o->t = l->t;
 	o->line = line;
 	o->proc = pr;
+	o->process = (int32_t) l->process;
 	o->type = (int32_t) l->et;
 	o->a = o->b = o->c = -1;
-	int32_t *dv[3] = {&o->a, &o->b, &o->c};
-	for (int k = 0; k < 3 && !chars && first + k < p->ntk; k++) {
+	int32_t *dv[4] = {&o->a, &o->b, &o->c, &o->d};
+	for (int k = 0; k < 4 && !chars && first + k < p->ntk; k++) {
 		int64_t v;
 		if (picl_tok_int(&p->tk[first + k], INT32_MIN, INT32_MAX, &v) == 0)
 			*dv[k] = (int32_t) v;
 	}
 	picl_set_kind(p, o, rt);
+	if (rt == -2 && picl_call_mark(o->type) && !chars)
+		call_mark(p, line, o, first);
 	const char *s;
 	size_t n;
 	if (o->kind == K_USER && l->nd > 0) { /* its data: the text, and the first field as a number */

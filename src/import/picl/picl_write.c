@@ -358,10 +358,14 @@ static int write_records(struct picl *p, const char *outdir)
 				xev(s, call_mcv(0, r->type), clk, r->type, r->a, r->b, r->c);
 			break;
 		case K_MARK:
-			if (picl_is_file(r->type))
+			if (picl_is_file(r->type)) {
 				picl_file_event(p, &s->w, r, clk);
-			else
+			} else if (r->sub == 'm') { /* a mark of a call: its message or request */
+				int32_t pl[6] = {r->type, r->a, r->b, r->c, r->d, r->e};
+				ow_jumbo_fixed(&s->w, ow_jumbo_head("XC."), clk, pl, sizeof(pl));
+			} else {
 				xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
+			}
 			break;
 		case K_USER: {
 			if (r->sub == 'd') {
