@@ -39,6 +39,20 @@ static const struct weft_evdecl msg_events[] = {
 	 "states %{value} occurrences of PICL event %{type} relative to %{ctx} (-102)", msg_stat},
 	{"XSv", 0, "i32 type, i64 value, i16 ctx",
 	 "states a volume of %{value} for PICL event %{type} relative to %{ctx} (-103)", msg_stat},
+	/* the same for several rows: processor %{proc} (-1 all, below -1 a
+	 * subset), process %{process} (-1 every one of the processor) */
+	{"XGt", 1, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits, i32 proc, i32 process",
+	 "states %{value} ns in PICL event %{type} relative to %{ctx} (-101, %{digits} decimals) for processor "
+	 "%{proc} process %{process}",
+	 msg_stat},
+	{"XGc", 1, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits, i32 proc, i32 process",
+	 "states %{value} occurrences of PICL event %{type} relative to %{ctx} (-102) for processor %{proc} "
+	 "process %{process}",
+	 msg_stat},
+	{"XGv", 1, "i32 type, i64 value, i16 ctx, u8 digits, u8 tsdigits, i32 proc, i32 process",
+	 "states a volume of %{value} for PICL event %{type} relative to %{ctx} (-103) for processor %{proc} "
+	 "process %{process}",
+	 msg_stat},
 };
 
 static const struct weft_state_label msg_states[] = {

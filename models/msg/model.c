@@ -68,6 +68,7 @@ struct mstate {
 	int kslot[4 + 2];        /* MSG_T_USER_VAL .. MSG_T_SUBSET + 2 */
 	unsigned kseen;          /* bit k: kslot[k] written (its .pcf block is due) */
 	struct texts msgs, utexts, subs[3];
+	struct msg_stats *stats;
 };
 
 /* Thread states of PICL system event types (Tables 4-5): -hi..-lo. */
@@ -113,6 +114,12 @@ static struct mstate *ms(struct emu *e)
 	return e->mstate[mcv_index('X')];
 }
 
+struct msg_stats *msg_stats_of(struct emu *e)
+{
+	struct mstate *m = ms(e);
+	return m ? m->stats : NULL;
+}
+
 int msg_state_of(int type)
 {
 	if (type > 0 || type < -MAX_CALL_TYPE)
@@ -149,8 +156,10 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	m->th = weft_xcalloc((size_t) e->nth, sizeof(*m->th));
 	m->by_proc_v = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_v));
 	m->by_proc_k = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_k));
+	m->stats = msg_stats_new();
 	for (int i = 0; i < e->nth; i++) {
-		m->th[i].proc = (int32_t) (e->th[i].sys->tid - 1);
+		int32_t process;
+		msg_thread_ids(&e->th[i], &m->th[i].proc, &process);
 		if (!e->th[i].sys->req[mcv_index('X')])
 			continue;
 		m->by_proc_v[m->nproc] = &e->th[i];
@@ -573,50 +582,9 @@ int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	char *label = weft_xasprintf("subset %lld: %s", (long long) id, str_field(in, 2, ev));
 	emu_text_name(e, 'X', TX_SUBS + kind, -id, label);
 	free(label);
+	msg_stats_subset(m->stats, kind, (int32_t) id, str_field(in, 2, ev));
 	kept_out(e, m, t, 3 + kind, -id);
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, -201 - kind, -1, 0);
-	return 0;
-}
-
-/* A PICL statistics record's pair, as a figure to compare with what weft
- * measures (doc/formats/legacy.md §2.1: -101 time, -102 count, -103 volume of
- * event type `type` relative to event type `ctx`). */
-int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
-{
-	(void) err;
-	struct emu_thread *t = &e->th[ev->stream->index];
-	static const struct { char val; int32_t record; enum emu_claim_what what; } kinds[] = {
-		{'t', -101, EMU_CLAIM_TIME}, {'c', -102, EMU_CLAIM_COUNT}, {'v', -103, EMU_CLAIM_BYTES},
-	};
-	struct emu_claim c;
-	memset(&c, 0, sizeof(c));
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		if (kinds[k].val == ev->val)
-			c.record = kinds[k].record, c.what = kinds[k].what;
-	c.op = (int32_t) ev_field(in, 0, ev);
-	/* PICL's file I/O is emulated by the fileio model, which numbers its
-	 * operations as PICL does */
-	c.model = c.op == -201 || c.op == -202 || c.op == -221 || c.op == -251 ? 'F' : 'X';
-	c.value = ev_field(in, 1, ev);
-	c.ctx = (int32_t) ev_field(in, 2, ev);
-	c.ctx_model = c.ctx == -1 ? 0 : 'X';
-	c.unit_ns = c.ts_unit_ns = 1;
-	if (c.what == EMU_CLAIM_TIME) {
-		for (int64_t d = ev_field(in, 3, ev); d < 9; d++)
-			c.unit_ns *= 10;
-		for (int64_t d = ev_field(in, 4, ev); d < 9; d++)
-			c.ts_unit_ns *= 10;
-	}
-	static const int32_t unrecorded[] = {-13, -14, -29, -53, -54, -55, -59};
-	for (size_t k = 0; k < sizeof(unrecorded) / sizeof(unrecorded[0]); k++)
-		if (c.op == unrecorded[k])
-			c.why_not = "PICL writes no records for this event type";
-	if (c.op <= -1001 || c.op == -1)
-		c.why_not = "a subset of event types";
-	else if (c.ctx < -1)
-		c.why_not = c.ctx <= -1001 ? "relative to a subset of event types"
-					   : "relative to a system event type (weft measures within user events)";
-	emu_acct_claim(e, t, &c);
 	return 0;
 }
 
@@ -628,6 +596,9 @@ void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
 		snprintf(buf, (size_t) n, "user record %d", MSG_OP_USER_REC - op);
 		return;
 	}
+	msg_set_label(e, op, buf, n);
+	if (buf[0])
+		return;
 	if (op == MSG_OP_MESSAGE || (op <= -201 && op >= -203)) {
 		snprintf(buf, (size_t) n, "%s", op == MSG_OP_MESSAGE ? "message" : kept[-201 - op]);
 		return;
@@ -709,6 +680,7 @@ void msg_free(struct emu *e)
 	free(m->th);
 	free(m->by_proc_v);
 	free(m->by_proc_k);
+	msg_stats_free(m->stats);
 	texts_free(&m->msgs);
 	texts_free(&m->utexts);
 	for (int k = 0; k < 3; k++)

@@ -53,6 +53,22 @@ void msg_text_name(struct emu *e, int table, int64_t value, const char *s);
 void msg_save(const struct emu *e, struct strbuf *b);
 int msg_load(struct emu *e, const char *line);
 
+/* stats.c: the statistics records (msg_stat) and the subsets they may
+ * name. */
+struct msg_stats;
+struct msg_stats *msg_stats_new(void);
+void msg_stats_free(struct msg_stats *s);
+/* A subset (kind 0 processors, 1 processes, 2 event types) defined with
+ * its members as text. */
+void msg_stats_subset(struct msg_stats *s, int kind, int32_t id, const char *members);
+struct msg_stats *msg_stats_of(struct emu *e);
+/* A thread's PICL processor and process (-1: the row holds every process
+ * of its processor): its stream.json's picl.processor and picl.process,
+ * else tid - 1 and -1. */
+void msg_thread_ids(const struct emu_thread *t, int32_t *proc, int32_t *process);
+/* The name of event type `op` when it is a set ("send events"), else "". */
+void msg_set_label(const struct emu *e, int32_t op, char *buf, int n);
+
 /* State value of a PICL system event type (0 if it has none). */
 int msg_state_of(int type);
 

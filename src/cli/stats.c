@@ -88,6 +88,16 @@ static void thread_name(const struct emu *e, int i, char *buf, size_t n)
 	snprintf(buf, n, "%s/%lld/%lld", t->proc->loom->name, (long long) t->proc->pid, (long long) t->tid);
 }
 
+/* Where a claim was stated: its thread, or the rows it sums over. */
+static void claim_where(const struct emu *e, const struct acct_claim *cl, char *buf, size_t n)
+{
+	if (cl->c.threads)
+		snprintf(buf, n, "%s (%d row%s)", cl->c.scope ? cl->c.scope : "rows", cl->c.nthreads,
+			 cl->c.nthreads == 1 ? "" : "s");
+	else
+		thread_name(e, cl->thread, buf, n);
+}
+
 static const char *model_name(char id)
 {
 	const struct weft_model_def *d = model_by_id(id);
@@ -228,7 +238,7 @@ static void print_tables(const struct acct *a, const char *trace)
 	for (int k = 0; k < a->nclaims; k++) {
 		const struct acct_claim *cl = &a->claims[k];
 		char th[160], rec[16], ctx[200], name[200], st[64], me[64], df[64], why[200];
-		thread_name(e, cl->thread, th, sizeof(th));
+		claim_where(e, cl, th, sizeof(th));
 		snprintf(rec, sizeof(rec), "%d", cl->c.record);
 		if (cl->c.ctx_model)
 			op_label(a, cl->c.ctx_model, cl->c.ctx, ctx, sizeof(ctx));
@@ -340,7 +350,7 @@ static void print_json(const struct acct *a, const char *trace)
 	for (int k = 0; k < a->nclaims; k++) {
 		const struct acct_claim *cl = &a->claims[k];
 		char th[160];
-		thread_name(e, cl->thread, th, sizeof(th));
+		claim_where(e, cl, th, sizeof(th));
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "thread", th);
 		cJSON_AddNumberToObject(o, "record", cl->c.record);

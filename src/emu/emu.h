@@ -60,6 +60,17 @@ struct emu_op {
  * timestamps; `why_not`, when set, says why weft cannot measure it. */
 enum emu_claim_what { EMU_CLAIM_TIME, EMU_CLAIM_COUNT, EMU_CLAIM_BYTES };
 
+/* Operations lo..hi of a model (a claim's set). */
+struct emu_op_range {
+	char model;
+	int32_t lo, hi;
+};
+
+/* A claim may also be about a sum (PICL's statistics of event subsets and
+ * of several processors): over the operations of `ops` instead of `op`
+ * alone, within any context of `ctxs` instead of `ctx` alone, over the
+ * threads `threads` (stream indexes) instead of the claiming one; `scope`
+ * then names those threads ("processor -1"). The sink copies them. */
 struct emu_claim {
 	char model, ctx_model;
 	int32_t op, ctx;
@@ -68,6 +79,11 @@ struct emu_claim {
 	int64_t value;
 	int64_t unit_ns, ts_unit_ns;
 	const char *why_not;
+	const struct emu_op_range *ops, *ctxs; /* NULL: op, ctx */
+	int nops, nctxs;
+	const int *threads; /* NULL: the claiming thread */
+	int nthreads;
+	const char *scope;
 };
 
 struct emu_acct {

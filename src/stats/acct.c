@@ -155,6 +155,22 @@ static void on_claim(void *arg, const struct emu_thread *t, const struct emu_cla
 	k->thread = (int) (t - a->e->th);
 	k->c = *c;
 	k->time = now;
+	if (c->ops) {
+		struct emu_op_range *v = weft_xcalloc((size_t) c->nops + 1, sizeof(*v));
+		memcpy(v, c->ops, (size_t) c->nops * sizeof(*v));
+		k->c.ops = v;
+	}
+	if (c->ctxs) {
+		struct emu_op_range *v = weft_xcalloc((size_t) c->nctxs + 1, sizeof(*v));
+		memcpy(v, c->ctxs, (size_t) c->nctxs * sizeof(*v));
+		k->c.ctxs = v;
+	}
+	if (c->threads) {
+		int *v = weft_xcalloc((size_t) c->nthreads + 1, sizeof(*v));
+		memcpy(v, c->threads, (size_t) c->nthreads * sizeof(*v));
+		k->c.threads = v;
+	}
+	k->c.scope = c->scope ? weft_xstrdup(c->scope) : NULL;
 }
 
 void acct_init(struct acct *a, struct emu *e)
@@ -174,6 +190,43 @@ void acct_init(struct acct *a, struct emu *e)
 
 /* ---- the end: close intervals, judge claims --------------------------------- */
 
+static int in_ranges(const struct emu_op_range *v, int n, char model, int32_t op)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].model == model && op >= v[i].lo && op <= v[i].hi)
+			return 1;
+	return 0;
+}
+
+/* The claim's rows of thread x (one, or those of its sets) added up. */
+static void add_rows(const struct acct_thread *x, const struct emu_claim *c, struct acct_op *sum)
+{
+	if (!c->ops && !c->ctxs) {
+		struct acct_key key;
+		memset(&key, 0, sizeof(key));
+		key.ctx_model = c->ctx_model, key.ctx = c->ctx_model ? c->ctx : 0, key.model = c->model;
+		key.op = c->op;
+		struct acct_op *r;
+		HASH_FIND(hh, x->ops, &key, sizeof(key), r);
+		if (!r)
+			return;
+		sum->ns += r->ns, sum->count += r->count, sum->bytes += r->bytes, sum->nend += r->nend;
+		sum->has_bytes |= r->has_bytes;
+		return;
+	}
+	for (const struct acct_op *r = x->ops; r; r = r->hh.next) {
+		const struct acct_key *k = &r->k;
+		int ctx_ok = c->ctxs ? k->ctx_model && in_ranges(c->ctxs, c->nctxs, k->ctx_model, k->ctx)
+				     : k->ctx_model == c->ctx_model && (!c->ctx_model || k->ctx == c->ctx);
+		int op_ok =
+			c->ops ? in_ranges(c->ops, c->nops, k->model, k->op) : k->model == c->model && k->op == c->op;
+		if (!ctx_ok || !op_ok)
+			continue;
+		sum->ns += r->ns, sum->count += r->count, sum->bytes += r->bytes, sum->nend += r->nend;
+		sum->has_bytes |= r->has_bytes;
+	}
+}
+
 static void judge(struct acct *a, struct acct_claim *k)
 {
 	const struct emu_claim *c = &k->c;
@@ -182,27 +235,29 @@ static void judge(struct acct *a, struct acct_claim *k)
 		k->why_not = c->why_not;
 		return;
 	}
-	struct acct_thread *x = &a->th[k->thread];
-	struct acct_key key;
-	memset(&key, 0, sizeof(key));
-	key.ctx_model = c->ctx_model, key.ctx = c->ctx_model ? c->ctx : 0, key.model = c->model, key.op = c->op;
-	struct acct_op *r;
-	HASH_FIND(hh, x->ops, &key, sizeof(key), r);
+	struct acct_op sum;
+	memset(&sum, 0, sizeof(sum));
+	if (c->threads)
+		for (int i = 0; i < c->nthreads; i++)
+			add_rows(&a->th[c->threads[i]], c, &sum);
+	else
+		add_rows(&a->th[k->thread], c, &sum);
+	const struct acct_op *r = &sum;
 	switch (c->what) {
 	case EMU_CLAIM_TIME:
-		k->measured = r ? (int64_t) r->ns : 0;
-		k->tolerance = c->unit_ns / 2 + (r && r->nend > 1 ? r->nend : 1) * c->ts_unit_ns;
+		k->measured = (int64_t) r->ns;
+		k->tolerance = c->unit_ns / 2 + (r->nend > 1 ? r->nend : 1) * c->ts_unit_ns;
 		break;
 	case EMU_CLAIM_COUNT:
-		k->measured = r ? r->count : 0;
+		k->measured = r->count;
 		break;
 	case EMU_CLAIM_BYTES:
-		if (r && !r->has_bytes && r->count) {
+		if (!r->has_bytes && r->count) {
 			k->verdict = AV_UNMEASURED;
 			k->why_not = "weft counts no bytes for this operation";
 			return;
 		}
-		k->measured = r ? r->bytes : 0;
+		k->measured = r->bytes;
 		break;
 	}
 	k->diff = k->measured - c->value;
@@ -241,6 +296,12 @@ void acct_free(struct acct *a)
 		free(x->open);
 	}
 	free(a->th);
+	for (int i = 0; i < a->nclaims; i++) {
+		free((void *) a->claims[i].c.ops);
+		free((void *) a->claims[i].c.ctxs);
+		free((void *) a->claims[i].c.threads);
+		free((void *) a->claims[i].c.scope);
+	}
 	free(a->claims);
 	memset(a, 0, sizeof(*a));
 }

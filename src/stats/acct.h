@@ -57,7 +57,7 @@ enum acct_verdict { AV_EQUAL, AV_ROUNDING, AV_DIFFERS, AV_UNMEASURED };
 
 struct acct_claim {
 	int thread;
-	struct emu_claim c;
+	struct emu_claim c; /* its sets, threads and scope are the claim's own copies */
 	uint64_t time;         /* when the trace stated it */
 	/* filled by acct_finish */
 	int64_t measured, diff, tolerance;

@@ -115,6 +115,11 @@ if emu marks; then
 	expect "marks no send state" "$(state_time marks 1 31)" 0
 fi
 
+# header and user records of processor -1 apply to every processor
+expect "subsets: records of processor -1 on every stream" \
+	"$("$WEFT" dump "$fx/subsets.trf" | grep -E ' XU[dt] ' | cut -d' ' -f1-3 | tr '\n' ' ')" \
+	"1 XUt picl.0/1/1 1 XUt picl.1/2/2 50001 XUd picl.0/1/1 50001 XUd picl.1/2/2 "
+
 # old format, verbose lines: send state to the second compstats
 if emu verbose; then
 	expect "verbose comm" "$(comms verbose)" "3:1:1:1:1:10000:25000:3:1:2:1:5000:40000:12:42"

@@ -73,6 +73,12 @@ if stats "$fx/marks.trf" marks; then
 	expect "marks: volume of a send mark" "$(row marks 'picl.0/1/1 -103 -1 send0 [-21]' | cut -d' ' -f6-)" "100 100 +0 equal"
 fi
 
+# ---- statistics of event subsets and of processor -1 (README.md, subsets.trf) ----------
+if stats "$fx/subsets.trf" subsets; then
+	expect "subsets: the statistics as worked out" "$(sed -n '/^Statistics/,$p' "$tmp/subsets")" \
+		"$(cat "$fx/subsets.stats")"
+fi
+
 # ---- PICL file I/O: the fileio model measures what -101..-103 state --------------
 if stats "$fx/files.trf" files; then
 	expect "files summary" "$(tail -1 "$tmp/files")" \

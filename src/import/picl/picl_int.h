@@ -253,6 +253,9 @@ int picl_alias_find(const struct picl *p, int64_t code, int64_t et, int64_t proc
 		    const char **s, size_t *n);
 void picl_alias_add(struct picl *p, int64_t code, const char *ctrl, size_t n, int64_t et, int64_t proc,
 		    int64_t process);
+/* Does scope value `scope` (-1 every one, >= 0 that one, below -1 a subset)
+ * of kind 0 (processor), 1 (process) or 2 (event type) take in `v`? */
+int picl_in_scope(const struct picl *p, int kind, int64_t scope, int64_t v);
 /* A -201/-202/-203 record (rt) whose data start at token `first`. */
 int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
 void picl_scope_free(struct picl *p);

@@ -50,20 +50,21 @@ static int new_proc(struct picl *p, unsigned line, int64_t proc, int32_t *out)
 /* -101/-102/-103: pairs (event type, statistic) become K_STAT records of
  * the processor, compared by weft stats with what weft measures. -1 values
  * ("not measured") are dropped, as are global records. */
-static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int64_t t, int64_t proc, int chars,
-		     int first)
+static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int64_t t, int64_t proc, int64_t process,
+		     int chars, int first)
 {
-	if (chars || proc < 0) {
-		picl_warn(p, line, chars ? "statistics record with character data: skipped"
-				     : "statistics record of a global processor id: skipped", NULL);
+	if (chars) {
+		picl_warn(p, line, "statistics record with character data: skipped", NULL);
 		return 0;
 	}
 	if (ctx < INT16_MIN || ctx > INT16_MAX) {
 		picl_warn(p, line, "statistics relative to an event type beyond -32768..32767: skipped", NULL);
 		return 0;
 	}
-	int32_t pr = 0;
-	if (new_proc(p, line, proc, &pr))
+	/* processor -1 (or a subset): stated for several rows, compared with
+	 * their sum */
+	int32_t pr = PICL_ALL;
+	if (proc >= 0 && new_proc(p, line, proc, &pr))
 		return -1;
 	if ((p->ntk - first) % 2)
 		return weft_fail(p->err, WEFT_EINPUT,
@@ -89,6 +90,8 @@ static int stat_line(struct picl *p, unsigned line, int64_t rt, int64_t ctx, int
 		o->line = line;
 		o->seq = 3;
 		o->proc = pr;
+		o->d = (int32_t) proc; /* the scope of a record of several processors */
+		o->process = (int32_t) process;
 		o->kind = K_STAT;
 		o->sub = rt == -101 ? 't' : rt == -102 ? 'c' : 'v';
 		o->digits = (uint8_t) digits;
@@ -242,7 +245,7 @@ static int system_line(struct picl *p, unsigned line, const struct nline *l)
 		return 0;
 	}
 	if (rt <= -101 && rt >= -103)
-		return stat_line(p, line, rt, l->et, l->t, l->proc, chars, first);
+		return stat_line(p, line, rt, l->et, l->t, l->proc, l->process, chars, first);
 	if (rt >= -203 && rt <= -201 && !chars) {
 		if (picl_subset_add(p, line, rt, first))
 			return -1;
@@ -349,12 +352,14 @@ static int event_line(struct picl *p, unsigned line, const struct nline *l)
 {
 	int64_t rt = l->rt;
 	int chars = l->chars, first = l->first;
-	int32_t pr = 0;
-	if (l->proc < 0) {
+	int32_t pr = PICL_ALL;
+	/* a user record of processor -1 or below (a header record, seed §2.4)
+	 * applies to every processor */
+	if (l->proc < 0 && rt < 0) {
 		picl_warn(p, line, "event record of a global processor id (-1 or below): skipped", NULL);
 		return 0;
 	}
-	if (new_proc(p, line, l->proc, &pr))
+	if (l->proc >= 0 && new_proc(p, line, l->proc, &pr))
 		return -1;
 	struct orec *o = picl_add(p);
 	o->t = l->t;

@@ -9,40 +9,11 @@
 #include <string.h>
 
 #include "import/picl/picl_int.h"
-
-/* Table 5: predefined subsets of event types, as ranges or lists. */
-static const struct {
-	int32_t id;
-	int32_t lo, hi;         /* lo..hi, both inclusive (lo <= hi) */
-	int32_t also[4];        /* or one of these (0 ends) */
-} predefined[] = {
-	{-1001, 0, INT32_MAX, {0}},      {-1002, INT32_MIN, -2, {0}},
-	{-1011, -200, -11, {0}},         {-1012, -50, -21, {0}},
-	{-1013, -80, -51, {0}},          {-1014, 1, 0, {-31, -52, -56, -61}},
-	{-1201, -400, -201, {0}},        {-1401, -500, -401, {0}},
-	{-1501, -600, -501, {0}},        {-1601, -700, -601, {0}},
-	{-1901, -1000, -901, {0}},       {-1902, 1, 0, {-911, -912, 0, 0}},
-};
-
-static int in_predefined(int64_t id, int64_t v, int *known)
-{
-	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++) {
-		if (predefined[i].id != id)
-			continue;
-		*known = 1;
-		if (v >= predefined[i].lo && v <= predefined[i].hi)
-			return 1;
-		for (int k = 0; k < 4 && predefined[i].also[k]; k++)
-			if (predefined[i].also[k] == v)
-				return 1;
-		return 0;
-	}
-	return 0;
-}
+#include "import/picl/picl_sets.h"
 
 /* Does scope value `scope` of kind (0 processor, 1 process, 2 event type)
  * take in `v`? */
-static int in_scope(const struct picl *p, int kind, int64_t scope, int64_t v)
+int picl_in_scope(const struct picl *p, int kind, int64_t scope, int64_t v)
 {
 	if (scope == -1 || scope == v)
 		return 1;
@@ -57,8 +28,8 @@ static int in_scope(const struct picl *p, int kind, int64_t scope, int64_t v)
 				return 1;
 		return 0;
 	}
-	int known = 0;
-	return kind == 2 && in_predefined(scope, v, &known);
+	const struct picl_predef *d = kind == 2 ? picl_predef_of(scope) : NULL;
+	return d && picl_predef_has(d, v);
 }
 
 void picl_alias_add(struct picl *p, int64_t code, const char *ctrl, size_t n, int64_t et, int64_t proc,
@@ -79,8 +50,8 @@ int picl_alias_find(const struct picl *p, int64_t code, int64_t et, int64_t proc
 {
 	for (int i = p->nalias - 1; i >= 0; i--) {
 		const struct picl_alias *a = &p->alias[i];
-		if (a->code == code && in_scope(p, 2, a->et, et) && in_scope(p, 0, a->proc, proc) &&
-		    in_scope(p, 1, a->process, process)) {
+		if (a->code == code && picl_in_scope(p, 2, a->et, et) && picl_in_scope(p, 0, a->proc, proc) &&
+		    picl_in_scope(p, 1, a->process, process)) {
 			*s = a->ctrl;
 			*n = strlen(a->ctrl);
 			return 1;

@@ -32,9 +32,10 @@ struct used_marks {
 /* A record of every processor (a global -7 or subset record) written
  * already: a stream opened later gets it at its start. */
 struct glob {
-	uint8_t kind;
+	uint8_t kind, sub;
 	int32_t type, a;
-	char *text;          /* K_TEXT */
+	int64_t value; /* K_USER with data: its first field (PICL_NO_VALUE: no number) */
+	char *text; /* K_TEXT; K_USER: its data */
 };
 
 struct picl_out {
@@ -47,6 +48,8 @@ struct picl_out {
 	uint8_t *jbuf;       /* a jumbo event's data being built */
 	size_t cjbuf;
 	struct pstream *loc; /* the stream p->loc asks about, once open */
+	struct orec *pstat; /* statistics of several rows waiting for a stream */
+	int npstat, cpstat;
 };
 
 static int cmp_orec(const void *a, const void *b)
@@ -237,10 +240,50 @@ static void subset_ev(struct picl *p, struct pstream *s, uint64_t clk, int32_t i
 	sb_free(&m);
 }
 
+/* A user record with data: record type, event type, then (XUd) the first
+ * data field in 10^-9 units, or (XUt, when it is no number) nothing, and
+ * the data as text. */
+static void user_write(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t rt, int32_t ty, int64_t v,
+		       const char *text)
+{
+	uint8_t fixed[16];
+	memcpy(fixed, &rt, 4);
+	memcpy(fixed + 4, &ty, 4);
+	memcpy(fixed + 8, &v, 8);
+	int num = v != PICL_NO_VALUE;
+	jumbo_str(o, s, num ? "XUd" : "XUt", clk, fixed, num ? 16 : 8, text, strlen(text));
+}
+
+/* A user record: XU. without data, XUd or XUt with. */
+static void user_ev(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t rt, int32_t ty, int sub, int64_t v,
+		    const char *text)
+{
+	if (sub == 'd') {
+		user_write(o, s, clk, rt, ty, v, text);
+		return;
+	}
+	int32_t pl[2] = {rt, ty};
+	ow_event_mcv(&s->w, "XU.", clk, pl, sizeof(pl));
+}
+
+/* A user record's value and text, as picl_new_line stored them. */
+static void user_data(const struct picl *p, const struct orec *r, int64_t *v, const char **text)
+{
+	*v = PICL_NO_VALUE;
+	*text = "";
+	if (r->sub != 'd')
+		return;
+	const char *d = p->txt + picl_off(r);
+	memcpy(v, d, 8);
+	*text = d + 8;
+}
+
 static void glob_ev(struct picl *p, struct pstream *s, uint64_t clk, const struct glob *g)
 {
 	if (g->kind == K_TEXT)
 		text_ev(p->out, s, clk, g->type, g->text);
+	else if (g->kind == K_USER)
+		user_ev(p->out, s, clk, g->a, g->type, g->sub, g->value, g->text);
 	else
 		subset_ev(p, s, clk, g->a);
 }
@@ -256,9 +299,15 @@ static void glob_record(struct picl *p, const struct orec *r, uint64_t clk)
 	}
 	struct glob *g = &o->glob[o->nglob++];
 	g->kind = r->kind;
+	g->sub = r->sub;
 	g->type = r->type;
 	g->a = r->a;
 	g->text = r->kind == K_TEXT ? weft_xasprintf("%s", p->txt + picl_off(r)) : NULL;
+	if (r->kind == K_USER) {
+		const char *text;
+		user_data(p, r, &g->value, &text);
+		g->text = weft_xstrdup(text);
+	}
 	for (int pr = 0; pr < NPROC_IDS; pr++)
 		if (o->st[pr]) {
 			glob_ev(p, o->st[pr], clk, g);
@@ -266,21 +315,47 @@ static void glob_record(struct picl *p, const struct orec *r, uint64_t clk)
 		}
 }
 
-/* A user record with data: record type, event type, then (XUd) the first
- * data field in 10^-9 units, or (XUt, when it is no number) nothing, and
- * the data as text. */
-static void user_data_ev(struct picl *p, struct pstream *s, uint64_t clk, const struct orec *r)
+/* A statistic (K_STAT): XSt, XSc, XSv on its row; XGt, XGc, XGv when it is
+ * stated for several rows (its processor -1 or a subset: r->d, r->process),
+ * written on one of them. */
+static void stat_ev(struct picl *p, struct pstream *s, const struct orec *r, uint64_t clk)
 {
-	const char *d = p->txt + picl_off(r);
-	uint8_t fixed[16];
-	int32_t rt = r->a, ty = r->type;
-	int64_t v;
-	memcpy(fixed, &rt, 4);
-	memcpy(fixed + 4, &ty, 4);
-	memcpy(&v, d, 8); /* as picl_new_line stored it */
-	memcpy(fixed + 8, &v, 8);
-	int num = v != PICL_NO_VALUE;
-	jumbo_str(p->out, s, num ? "XUd" : "XUt", clk, fixed, num ? 16 : 8, d + 8, strlen(d + 8));
+	uint8_t pl[24];
+	int32_t ty = r->type;
+	int64_t v = (int64_t) ((uint64_t) (uint32_t) r->b | (uint64_t) (uint32_t) r->c << 32);
+	int16_t ctx = (int16_t) r->a;
+	memcpy(pl, &ty, 4);
+	memcpy(pl + 4, &v, 8);
+	memcpy(pl + 12, &ctx, 2);
+	pl[14] = r->digits;
+	pl[15] = (uint8_t) p->ts_digits;
+	if (r->proc == PICL_ALL) {
+		memcpy(pl + 16, &r->d, 4);
+		memcpy(pl + 20, &r->process, 4);
+		char mcv[4] = {'X', 'G', (char) r->sub, 0};
+		ow_jumbo_fixed(&s->w, ow_jumbo_head(mcv), clk, pl, 24);
+		return;
+	}
+	char mcv[4] = {'X', 'S', (char) r->sub, 0};
+	ow_event(&s->w, mcv, clk, pl, r->sub == 't' ? 16 : 14);
+}
+
+/* A statistic of several rows: on the first stream open (by processor),
+ * or, when none is yet, on the first one opened. */
+static void glob_stat(struct picl *p, const struct orec *r, uint64_t clk)
+{
+	struct picl_out *o = p->out;
+	for (int pr = 0; pr < NPROC_IDS; pr++)
+		if (o->st[pr]) {
+			stat_ev(p, o->st[pr], r, clk);
+			o->st[pr]->last = clk;
+			return;
+		}
+	if (o->npstat == o->cpstat) {
+		o->cpstat = o->cpstat ? 2 * o->cpstat : 8;
+		o->pstat = weft_xrealloc(o->pstat, (size_t) o->cpstat * sizeof(*o->pstat));
+	}
+	o->pstat[o->npstat++] = *r;
 }
 
 static struct pstream *open_stream(struct picl *p, int32_t proc, const char *outdir, uint64_t clk)
@@ -308,6 +383,9 @@ static struct pstream *open_stream(struct picl *p, int32_t proc, const char *out
 	ow_event_mcv(&s->w, "OHx", clk, pl, 16);
 	for (int k = 0; k < o->nglob; k++)
 		glob_ev(p, s, clk, &o->glob[k]);
+	for (int k = 0; k < o->npstat; k++)
+		stat_ev(p, s, &o->pstat[k], clk);
+	o->npstat = 0;
 	return s;
 }
 
@@ -325,7 +403,11 @@ static int write_records(struct picl *p, const char *outdir)
 			/* definitions before every processor's first record (as
 			 * PICL puts header records) do not move the origin: they
 			 * come at each stream's start */
-			glob_record(p, r, o->t0_set && r->t > o->t0 ? (uint64_t) (r->t - o->t0) + 1 : 1);
+			uint64_t gclk = o->t0_set && r->t > o->t0 ? (uint64_t) (r->t - o->t0) + 1 : 1;
+			if (r->kind == K_STAT)
+				glob_stat(p, r, gclk);
+			else
+				glob_record(p, r, gclk);
 			if (__builtin_expect(p->loc != NULL, 0))
 				import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
 			continue;
@@ -368,12 +450,10 @@ static int write_records(struct picl *p, const char *outdir)
 			}
 			break;
 		case K_USER: {
-			if (r->sub == 'd') {
-				user_data_ev(p, s, clk, r);
-				break;
-			}
-			int32_t pl[2] = {r->a, r->type};
-			ow_event_mcv(&s->w, "XU.", clk, pl, sizeof(pl));
+			int64_t v;
+			const char *text;
+			user_data(p, r, &v, &text);
+			user_ev(o, s, clk, r->a, r->type, r->sub, v, text);
 			break;
 		}
 		case K_TEXT:
@@ -414,20 +494,9 @@ static int write_records(struct picl *p, const char *outdir)
 				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
 			break;
 		}
-		case K_STAT: {
-			uint8_t pl[16];
-			int32_t ty = r->type;
-			int64_t v = (int64_t) ((uint64_t) (uint32_t) r->b | (uint64_t) (uint32_t) r->c << 32);
-			int16_t ctx = (int16_t) r->a;
-			memcpy(pl, &ty, 4);
-			memcpy(pl + 4, &v, 8);
-			memcpy(pl + 12, &ctx, 2);
-			pl[14] = r->digits;
-			pl[15] = (uint8_t) p->ts_digits;
-			char mcv[4] = {'X', 'S', (char) r->sub, 0};
-			ow_event(&s->w, mcv, clk, pl, r->sub == 't' ? 16 : 14);
+		case K_STAT:
+			stat_ev(p, s, r, clk);
 			break;
-		}
 		}
 		if (__builtin_expect(p->loc != NULL, 0))
 			import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
@@ -621,6 +690,7 @@ static int close_streams(struct picl *p, struct weft_err *err)
 	for (int k = 0; k < o->nglob; k++)
 		free(o->glob[k].text);
 	free(o->glob);
+	free(o->pstat);
 	free(o->jbuf);
 	free(o->used.set);
 	free(o->used.order);
