@@ -14,6 +14,7 @@ static const struct weft_evdecl msg_events[] = {
 	{"XR]", 0, "i32 type, i32 size, i32 tag, i32 src",
 	 "exits PICL event %{type}: received %{size} bytes of type %{tag} from processor %{src}", msg_exit},
 	{"XE.", 0, "i32 type, i32 a, i32 b, i32 c", "marks PICL event %{type} (data %{a} %{b} %{c})", msg_mark},
+	{"XP.", 0, "i32 process", "names process %{process} as the partner of its next message", msg_partner},
 	/* a mark of a call (record type -2) whose data gives a message or a
 	 * request: the entry's and the exit's data read as the call's */
 	{"XC.", 1, "i32 type, i32 size, i32 tag, i32 peer, i32 process, i32 req",

@@ -13,63 +13,8 @@
 #include "emu/match.h"
 #include "emu/warns.h"
 #include "msg/msg.h"
+#include "msg/msg_int.h"
 #include "texts.h"
-
-#define STACK_MAX 256
-#define REPORT_KEYS 20
-#define MAX_CALL_TYPE 914   /* state_of covers PICL event types -914..0 */
-
-/* The comm ids a send call posted: one inline, a broadcast's in `ids`. */
-struct posted {
-	uint64_t one;
-	uint64_t *ids;           /* NULL: just `one` (when n is 1) */
-	int n;
-};
-
-struct call {
-	int32_t type;
-	int32_t a, b, c;
-	uint64_t time;
-	struct posted sent;
-	uint8_t st;              /* its state (msg_state_of), 0 if none */
-};
-
-struct req { /* a non-blocking call's request id */
-	int32_t id;
-	uint64_t time;           /* receives: the posting time */
-	struct posted sent;      /* sends: the comms it posted */
-};
-
-/* The thread.prv values the model wrote last, per slot (the writer drops a
- * value equal to the last: the model does not send it). */
-enum { V_CALL, V_SSIZE, V_STAG, V_STO, V_RSIZE, V_RTAG, V_RFROM, V_MARK, V_USER, NV };
-
-struct mthread {
-	/* read on every event: together at the start */
-	int n;                   /* calls open */
-	int clear;               /* punctual values to reset at the next event */
-	uint32_t shown_state;    /* the state last given to emu */
-	int32_t proc;            /* PICL processor id (tid - 1) */
-	int64_t shown[NV];
-	struct req *sreq, *rreq; /* outstanding request ids, FIFO */
-	int nsreq, nrreq, csreq, crreq;
-	struct call stack[STACK_MAX] __attribute__((aligned(64)));
-};
-
-struct mstate {
-	struct mthread *th;      /* by stream index */
-	struct emu_thread **by_proc_v;
-	int32_t *by_proc_k;
-	int nproc;
-
-	int slot[NV];
-	uint8_t state_of[MAX_CALL_TYPE + 1]; /* by -type */
-	/* kept records: their punctual types and the texts that name values */
-	int kslot[4 + 2];        /* MSG_T_USER_VAL .. MSG_T_SUBSET + 2 */
-	unsigned kseen;          /* bit k: kslot[k] written (its .pcf block is due) */
-	struct texts msgs, utexts, subs[3];
-	struct msg_stats *stats;
-};
 
 /* Thread states of PICL system event types (Tables 4-5): -hi..-lo. */
 static const struct {
@@ -109,10 +54,6 @@ static const char *const kept_label[6] = {
 	"PICL event type subset defined (-id)",
 };
 
-static struct mstate *ms(struct emu *e)
-{
-	return e->mstate[mcv_index('X')];
-}
 
 struct msg_stats *msg_stats_of(struct emu *e)
 {
@@ -156,14 +97,24 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	m->th = weft_xcalloc((size_t) e->nth, sizeof(*m->th));
 	m->by_proc_v = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_v));
 	m->by_proc_k = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_k));
+	m->by_proc_p = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_p));
+	m->rows = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->rows));
 	m->stats = msg_stats_new();
 	for (int i = 0; i < e->nth; i++) {
+		struct mthread *x = &m->th[i];
 		int32_t process;
-		msg_thread_ids(&e->th[i], &m->th[i].proc, &process);
+		msg_thread_ids(&e->th[i], &x->proc, &process);
+		x->ep = x->proc;
+		x->peer_process = -1;
 		if (!e->th[i].sys->req[mcv_index('X')])
 			continue;
+		if (process >= 0) { /* ends above the processor ids 0..32767 */
+			x->ep = 32768 + m->nrows;
+			m->rows[m->nrows++] = (struct msg_row){x->proc, process, x->ep};
+		}
 		m->by_proc_v[m->nproc] = &e->th[i];
-		m->by_proc_k[m->nproc++] = m->th[i].proc;
+		m->by_proc_p[m->nproc] = x->proc;
+		m->by_proc_k[m->nproc++] = x->ep;
 	}
 	static const struct {
 		int32_t type;
@@ -190,15 +141,6 @@ int msg_setup(struct emu *e, struct weft_err *err)
 
 /* ---- output helpers ------------------------------------------------------- */
 
-/* Value v of slot k on t's row, when it changes. */
-static inline void out(struct emu *e, struct emu_thread *t, struct mthread *x, int k, int64_t v)
-{
-	if (x->shown[k] != v) {
-		x->shown[k] = v;
-		emu_out(e, EMU_THREAD_FILE, t->row, ms(e)->slot[k], v);
-	}
-}
-
 /* The state and call of the innermost call that has a state. */
 static inline __attribute__((always_inline)) void show_state(struct emu *e, struct emu_thread *t,
 							       struct mthread *x)
@@ -217,17 +159,6 @@ static inline __attribute__((always_inline)) void show_state(struct emu *e, stru
 		emu_model_state(e, t, 'X', st);
 	}
 	out(e, t, x, V_CALL, call);
-}
-
-/* x->clear: 1 the punctual values of a receive, mark or user record are
- * shown; 2 those of a send mark too. */
-static inline void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
-{
-	if (!x->clear)
-		return;
-	for (int k = x->clear == 2 ? V_SSIZE : V_RSIZE; k <= V_USER; k++)
-		out(e, t, x, k, 0);
-	x->clear = 0;
 }
 
 /* The four i32 fields of an XE event. */
@@ -255,20 +186,45 @@ static void psend_all(struct emu *e, const struct posted *p)
 		emu_comm_psend(e, ids[k], e->now);
 }
 
+/* The end of processor proc, process `process` in message keys: the
+ * processor's, or the row of that process when the processor is shown as
+ * a row per process (no such row: the processor's, which no row receives
+ * with: the message stays unmatched and is reported). */
+static int32_t end_of(const struct mstate *m, int32_t proc, int32_t process)
+{
+	for (int i = 0; i < m->nrows && process >= 0; i++)
+		if (m->rows[i].proc == proc && m->rows[i].process == process)
+			return m->rows[i].ep;
+	return proc;
+}
+
+/* An end in the reports of unmatched messages. */
+static void end_name(const struct emu *e, int32_t end, char *buf, int n)
+{
+	const struct mstate *m = e->mstate[mcv_index('X')];
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].ep == end) {
+			snprintf(buf, (size_t) n, "processor %d process %d", m->rows[i].proc, m->rows[i].process);
+			return;
+		}
+	snprintf(buf, (size_t) n, "processor %d", end);
+}
+
 /* Messages are matched by emu (match.h): FIFO per (source, destination,
  * type), in one run's order even when the processors are emulated apart. */
 static uint64_t post_send(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t to, int32_t len,
 			  int32_t tag)
 {
 	uint64_t id = emu_comm_send(e, t, len, tag);
-	emu_match_send(e, t, x->proc, to, tag, id);
+	emu_match_send(e, t, x->ep, to, tag, id);
 	return id;
 }
 
 static void got_recv(struct emu *e, struct emu_thread *t, struct mthread *x, int32_t from, int32_t tag,
 		     uint64_t lrecv)
 {
-	emu_match_recv(e, t, from, x->proc, tag, lrecv);
+	emu_match_recv(e, t, end_of(ms(e), from, x->peer_process), x->ep, tag, lrecv);
+	x->peer_process = -1;
 }
 
 static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, struct call *c)
@@ -277,18 +233,20 @@ static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, st
 	out(e, t, x, V_SSIZE, c->a);
 	out(e, t, x, V_STAG, c->b);
 	out(e, t, x, V_STO, c->c == -1 ? -1 : (int64_t) c->c + 1);
+	int32_t peer = x->peer_process;
+	x->peer_process = -1;
 	if (c->c != -1) {
-		c->sent.one = post_send(e, t, x, c->c, c->a, c->b);
+		c->sent.one = post_send(e, t, x, end_of(m, c->c, peer), c->a, c->b);
 		c->sent.n = 1;
 		return;
 	}
-	/* broadcast: one send to every other non-host processor */
+	/* broadcast: one send to every row of every other non-host processor */
 	c->sent.ids = weft_xcalloc((size_t) m->nproc + 1, sizeof(*c->sent.ids));
 	for (int i = 0; i < m->nproc; i++) {
-		int32_t p = m->by_proc_k[i];
+		int32_t p = m->by_proc_p[i];
 		if (p == x->proc || p == 32767)
 			continue;
-		c->sent.ids[c->sent.n++] = post_send(e, t, x, p, c->a, c->b);
+		c->sent.ids[c->sent.n++] = post_send(e, t, x, m->by_proc_k[i], c->a, c->b);
 	}
 }
 
@@ -450,6 +408,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	for (int k = 0; k < 6; k++)
 		f[k] = (int32_t) ev_field(in, k, ev);
 	int32_t type = f[0], size = f[1], tag = f[2], peer = f[3], req = f[5];
+	x->peer_process = f[4];
 	int send = type == -21 || type == -27, recv = type == -51 || type == -52 || type <= -58;
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv ? size : -1, 0);
 	out(e, t, x, V_MARK, -(int64_t) type);
@@ -485,106 +444,17 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 		out(e, t, x, V_RTAG, tag);
 		out(e, t, x, V_RFROM, (int64_t) peer + 1);
 	}
+	x->peer_process = -1;
 	return 0;
 }
 
-/* A kept record's punctual value on slot kslot[k]. */
-static void kept_out(struct emu *e, struct mstate *m, const struct emu_thread *t, int k, int64_t v)
-{
-	m->kseen |= 1u << k;
-	emu_punct(e, EMU_THREAD_FILE, t->row, m->kslot[k], v);
-}
-
-static const char *str_field(const struct evinfo *in, int field, const struct weft_ev *ev)
-{
-	return (const char *) ev->payload + in->f[field].off;
-}
-
-/* The model's text tables, by number (its texts hooks: emu -j numbers
- * texts in one run's order through them, match.h). */
-enum { TX_MSGS, TX_UTEXTS, TX_SUBS };
-
-static struct texts *table_of(struct mstate *m, int table)
-{
-	return table == TX_MSGS ? &m->msgs : table == TX_UTEXTS ? &m->utexts : &m->subs[table - TX_SUBS];
-}
-
-int64_t msg_text_value(struct emu *e, int table, const char *s)
-{
-	return texts_id(table_of(ms(e), table), s);
-}
-
-void msg_text_name(struct emu *e, int table, int64_t value, const char *s)
-{
-	texts_set(table_of(ms(e), table), value, s);
-}
-
-/* What one run gathers from every worker: the kept records seen. */
-void msg_save(const struct emu *e, struct strbuf *b)
-{
-	sb_printf(b, "%u", ((const struct mstate *) e->mstate[mcv_index('X')])->kseen);
-}
-
-int msg_load(struct emu *e, const char *line)
-{
-	ms(e)->kseen |= (unsigned) strtoul(line, NULL, 10);
-	return 0;
-}
-
-/* A kept record's value named by a text of `table`. */
-static void kept_text(struct emu *e, struct mstate *m, const struct emu_thread *t, int k, int table, const char *s)
-{
-	m->kseen |= 1u << k;
-	emu_text_punct(e, t, m->kslot[k], 'X', table, s);
-}
-
-/* XU., XUd and XUt: the record type (+ 1) and, with data, its first field
- * as a number (XUd) or the data's text as a labelled value (XUt). */
-int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+/* XP.: the partner process of the thread's next send entry or receive
+ * exit (the importer writes it when that processor is shown as a row per
+ * process). */
+int msg_partner(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
-	struct mthread *x = &m->th[ev->stream->index];
-	punctual_reset(e, t, x);
-	int64_t rt = ev_field(in, 0, ev);
-	out(e, t, x, V_USER, rt + 1);
-	x->clear = 1;
-	if (ev->val == 'd')
-		kept_out(e, m, t, 0, ev_field(in, 2, ev));
-	else if (ev->val == 't')
-		kept_text(e, m, t, 2, TX_UTEXTS, str_field(in, 2, ev));
-	emu_acct_op(e, t, 'X', EMU_OP_MARK, (int32_t) (MSG_OP_USER_REC - (rt > 2000000000 ? 2000000000 : rt)), -1, 0);
-	return 0;
-}
-
-/* XM.: a -7 message, its text a labelled value. */
-int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
-{
-	(void) err;
-	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
-	punctual_reset(e, t, &m->th[ev->stream->index]);
-	kept_text(e, m, t, 1, TX_MSGS, str_field(in, 1, ev));
-	emu_acct_op(e, t, 'X', EMU_OP_MARK, MSG_OP_MESSAGE, -1, 0);
-	return 0;
-}
-
-/* XBp, XBq, XBe: a subset defined; value -id, labelled by its members. */
-int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
-{
-	(void) err;
-	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
-	punctual_reset(e, t, &m->th[ev->stream->index]);
-	int kind = ev->val == 'p' ? 0 : ev->val == 'q' ? 1 : 2;
-	int64_t id = ev_field(in, 0, ev);
-	char *label = weft_xasprintf("subset %lld: %s", (long long) id, str_field(in, 2, ev));
-	emu_text_name(e, 'X', TX_SUBS + kind, -id, label);
-	free(label);
-	msg_stats_subset(m->stats, kind, (int32_t) id, str_field(in, 2, ev));
-	kept_out(e, m, t, 3 + kind, -id);
-	emu_acct_op(e, t, 'X', EMU_OP_MARK, -201 - kind, -1, 0);
+	ms(e)->th[ev->stream->index].peer_process = (int32_t) ev_field(in, 0, ev);
 	return 0;
 }
 
@@ -625,7 +495,7 @@ int msg_finish(struct emu *e, struct weft_err *err)
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	emu_match_finish(e, REPORT_KEYS);
+	emu_match_finish(e, REPORT_KEYS, end_name);
 	for (int i = e->th_lo; i < e->th_hi; i++)
 		if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
@@ -680,6 +550,8 @@ void msg_free(struct emu *e)
 	free(m->th);
 	free(m->by_proc_v);
 	free(m->by_proc_k);
+	free(m->by_proc_p);
+	free(m->rows);
 	msg_stats_free(m->stats);
 	texts_free(&m->msgs);
 	texts_free(&m->utexts);

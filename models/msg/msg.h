@@ -42,6 +42,7 @@ void msg_free(struct emu *e);
 int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+int msg_partner(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -133,7 +133,7 @@ void emu_text_name(struct emu *e, char model, int table, int64_t value, const ch
 	model_by_id(model)->hooks->text_name(e, table, value, s);
 }
 
-void emu_match_finish(struct emu *e, int nkeys)
+void emu_match_finish(struct emu *e, int nkeys, void (*name)(const struct emu *e, int32_t end, char *buf, int n))
 {
 	struct emu_match *m = e->match;
 	if (!m)
@@ -149,9 +149,17 @@ void emu_match_finish(struct emu *e, int nkeys)
 		ur += nr;
 		for (uint32_t j = 0; j < ns; j++) /* the oldest first */
 			dropped(e, m, j ? k->ring[(k->head + j - 1) % k->cap].a : k->first.a);
-		if (!e->o.quiet && shown++ < nkeys)
-			weft_warn("msg: processor %d to processor %d, type %d: %zu sends and %zu receives unmatched",
-				  k->src, k->dst, k->tag, ns, nr);
+		if (!e->o.quiet && shown++ < nkeys) {
+			char a[64], b[64];
+			if (name) {
+				name(e, k->src, a, (int) sizeof(a));
+				name(e, k->dst, b, (int) sizeof(b));
+			} else {
+				snprintf(a, sizeof(a), "processor %d", k->src);
+				snprintf(b, sizeof(b), "processor %d", k->dst);
+			}
+			weft_warn("msg: %s to %s, type %d: %zu sends and %zu receives unmatched", a, b, k->tag, ns, nr);
+		}
 	}
 	free(wait);
 	if (!e->o.quiet) {

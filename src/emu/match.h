@@ -54,7 +54,8 @@ void emu_text_name(struct emu *e, char model, int table, int64_t value, const ch
 /* The run's end: unmatched sends dropped (oldest first), a warning per key
  * with ends waiting (the first `nkeys`, in first-seen order) unless quiet,
  * the totals. */
-void emu_match_finish(struct emu *e, int nkeys);
+/* `name` (NULL: "processor N") names an end's key in the reports. */
+void emu_match_finish(struct emu *e, int nkeys, void (*name)(const struct emu *e, int32_t end, char *buf, int n));
 void emu_match_free(struct emu *e);
 
 #endif

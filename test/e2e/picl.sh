@@ -115,6 +115,29 @@ if emu marks; then
 	expect "marks no send state" "$(state_time marks 1 31)" 0
 fi
 
+# several processes on one processor: a row each
+if emu processes; then
+	expect "processes rows" "$(sed -n '/^LEVEL THREAD/,$p' "$tmp/processes/thread.row" | sed 1d | tr '\n' ' ')" \
+		"TH 1.12 picl.0/12 TH 1.13 picl.0/13 TH 1.2 picl.1/2 "
+	expect "processes Sync of process 11" "$(state_time processes 1 35)" 10000
+	expect "processes Sync of process 12" "$(state_time processes 2 35)" 10000
+	expect "processes comms" "$(comms processes | tr '\n' ' ')" \
+		"3:4:1:3:1:30000:31000:2:1:2:1:36000:45000:8:4 3:4:1:3:1:32000:33000:1:1:1:1:35000:40000:8:4 3:2:1:2:1:50000:52000:1:1:1:1:55000:58000:16:5 "
+	expect "processes message on both rows" "$(grep -c '^2:[12]:1:[12]:1:60000:.*1053:1$' "$tmp/processes/thread.prv")" 2
+fi
+expect "processes statistics" "$("$WEFT" stats -q "$fx/processes.trf" | tr -s ' ' | sed -n '/^Statistics/,$p' | sed 1,2d | tr '\n' '|')" \
+	"processor 0 (2 rows) -102 -1 recv0 (blocking) [-52] 3 3 +0 equal|picl.0/13/13 -101 -1 sync0 [-402] 0.000010 s 0.000010 s 0.000000 s equal|2 stated values: 2 equal, 0 within rounding, 0 differ, 0 not measured|"
+
+# a second process found after a sorted log's first batches were written:
+# read again, holding it, and shown as two rows
+"$WEFT" synth --format picl -o "$tmp/late.trf" --procs 3 -n 12000 --no-stats --seed 2 >/dev/null 2>&1
+t=$(tail -1 "$tmp/late.trf" | awk '{print $3}')
+printf -- '-3 -602 %s 0 5 0\n-4 -602 %s 0 5 0\n' "$t" "$t" >>"$tmp/late.trf"
+rm -rf "$tmp/late"
+"$WEFT" emu -q -o "$tmp/late" "$tmp/late.trf" 2>"$tmp/err"
+expect "second process late: rows" "$(sed -n '/^LEVEL THREAD/,$p' "$tmp/late/thread.row" | sed 1d | tr '\n' ' ')" \
+	"TH 1.1 picl.0/1 TH 1.6 picl.0/6 TH 1.2 picl.1/2 TH 1.3 picl.2/3 "
+
 # header and user records of processor -1 apply to every processor
 expect "subsets: records of processor -1 on every stream" \
 	"$("$WEFT" dump "$fx/subsets.trf" | grep -E ' XU[dt] ' | cut -d' ' -f1-3 | tr '\n' ' ')" \

@@ -309,6 +309,7 @@ static void picl_reset(struct picl *p)
 	p->file = NULL;
 	p->nfile = p->cfile = 0;
 	picl_scope_free(p);
+	picl_rows_free(p);
 	p->alias = NULL;
 	p->subset = NULL;
 	p->nalias = p->calias = p->nsubset = p->csubset = 0;

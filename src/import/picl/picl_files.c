@@ -29,14 +29,21 @@ void picl_files_pair(struct picl *p)
 {
 	if (!p->nfile && !p->has_files)
 		return;
-	struct stack { uint32_t *v; int n, cap; } **open = weft_xcalloc(NPROC_IDS, sizeof(*open));
+	/* per row: a processor's, or a (processor, process) one's (picl_rows.c;
+	 * records of every process of a split processor pair at its number) */
+	int nslots = p->rows.nslots > NPROC_IDS ? p->rows.nslots : NPROC_IDS;
+	struct stack {
+		uint32_t *v;
+		int n, cap;
+	} **open = weft_xcalloc((size_t) nslots, sizeof(*open));
 	for (size_t i = 0; i < p->n; i++) {
 		struct orec *r = &p->r[i];
 		if (!picl_is_file(r->type) || (r->kind != K_ENTRY && r->kind != K_EXIT))
 			continue;
-		struct stack *s = open[r->proc];
+		int slot = r->process >= 0 ? picl_row_of(p, r->proc, r->process) : r->proc;
+		struct stack *s = open[slot];
 		if (!s)
-			s = open[r->proc] = weft_xcalloc(1, sizeof(*s));
+			s = open[slot] = weft_xcalloc(1, sizeof(*s));
 		if (r->kind == K_ENTRY) {
 			if (s->n == s->cap) {
 				s->cap = s->cap ? 2 * s->cap : 8;
@@ -60,7 +67,7 @@ void picl_files_pair(struct picl *p)
 		else if (r->type == -251)
 			en->a = r->a, en->b = r->b; /* length and descriptor read */
 	}
-	for (int i = 0; i < NPROC_IDS; i++)
+	for (int i = 0; i < nslots; i++)
 		if (open[i]) {
 			free(open[i]->v);
 			free(open[i]);

@@ -6,7 +6,8 @@
  * and turns calls into entries and exits; picl_write.c writes the records as
  * one ovni stream per processor; picl_par.c reads the plain lines of a large
  * log ahead on a second thread; picl_text.c holds the texts of the records
- * kept beside the timeline (user record data, -7 messages).
+ * kept beside the timeline (user record data, -7 messages), picl_kept.c
+ * writes them; picl_rows.c says which rows (streams) there are.
  *
  * Records are written as they are read while the log is sorted (batches of
  * PICL_BATCH records), so memory stays flat. A log found unsorted before
@@ -84,6 +85,21 @@ struct picl_subset {
 
 struct picl_out;
 
+/* The rows of the log (picl_rows.c): a processor showing several processes
+ * gets a row per process; its streams are at slots base.. base + n - 1
+ * (the others at the processor's number). */
+struct picl_split {
+	int n;
+	int32_t *q; /* its process ids, ascending */
+	int base;
+};
+
+struct picl_rows {
+	int32_t *first; /* by processor: the first process id >= 0 seen */
+	struct picl_split **split; /* by processor, NULL: one row (all NULL until planned) */
+	int nslots; /* NPROC_IDS + the rows of split processors */
+};
+
 /* The writing of warnings: those of the reading are shown at once, those of
  * the writing after every one of the reading (as when the whole log was
  * read first), MAX_WARN in all. */
@@ -118,6 +134,7 @@ struct picl {
 	int nalias, calias;
 	struct picl_subset *subset; /* -201/-202/-203 records */
 	int nsubset, csubset;
+	struct picl_rows rows;
 	struct import_locate *loc; /* import_opts.locate: the record of one event */
 	char *txt;       /* texts of the records held (K_USER data, K_TEXT), NUL-ended;
 			  * emptied when no record is held */
@@ -259,6 +276,20 @@ int picl_in_scope(const struct picl *p, int kind, int64_t scope, int64_t v);
 /* A -201/-202/-203 record (rt) whose data start at token `first`. */
 int picl_subset_add(struct picl *p, unsigned line, int64_t rt, int first);
 void picl_scope_free(struct picl *p);
+
+/* Does a processor of the records held show a second process? (Notes the
+ * first one of each.) */
+int picl_rows_note(struct picl *p);
+/* The rows of the records held (the whole log). */
+void picl_rows_plan(struct picl *p);
+void picl_rows_free(struct picl *p);
+static inline const struct picl_split *picl_split_of(const struct picl *p, int32_t proc)
+{
+	return p->rows.split && proc >= 0 && proc < NPROC_IDS ? p->rows.split[proc] : NULL;
+}
+/* The stream slot of (proc, process): proc for a processor of one row,
+ * -1 when a split processor has no row of that process. */
+int picl_row_of(const struct picl *p, int32_t proc, int32_t process);
 
 struct ovni_writer;
 /* The id of a file name (1, 2, ... in order of first appearance). */

@@ -1,9 +1,11 @@
-/* picl_write: records in (time, line) order as one ovni stream per processor
- * (loom picl.P with P zero-padded to the widest processor, one CPU, pid = tid = P + 1; the host is loom picl.host) of
- * the msg model, with user events as ovni marks too. Streams are opened at
- * their processor's first record and written batch by batch; their
- * stream.json (which names the user block labels of the whole log) when
- * they are finished. */
+/* picl_write: records in (time, line) order as one ovni stream per row
+ * (picl_rows.c: a processor, or a process of a processor showing several;
+ * loom picl.P with P zero-padded to the widest processor, a CPU per row,
+ * pid = tid = P + 1, or process + 1; the host is loom picl.host) of the msg
+ * model, with user events as ovni marks too. Streams are opened at their
+ * row's first record and written batch by batch; their stream.json (which
+ * names the user block labels of the whole log) when they are finished.
+ * The records kept beside the timeline are written by picl_kept.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,46 +13,7 @@
 #include "import/picl/picl_int.h"
 #include "util/strbuf.h"
 #include "trace/writer.h"
-
-struct pstream {
-	struct ovni_writer w;
-	char *dir;
-	uint64_t last;
-	int32_t *sys, *usr; /* open entries (types) */
-	int nsys, csys, nusr, cusr;
-};
-
-/* The user block values used, in order of first use (their default labels
- * follow the -5 labels in that order): a set and a list. */
-struct used_marks {
-	uint64_t small;     /* values 0..63 in the set, as bits (the common ones) */
-	int64_t *set;       /* open addressing; INT64_MIN = empty */
-	size_t cap, n;
-	int64_t *order;
-};
-
-/* A record of every processor (a global -7 or subset record) written
- * already: a stream opened later gets it at its start. */
-struct glob {
-	uint8_t kind, sub;
-	int32_t type, a;
-	int64_t value; /* K_USER with data: its first field (PICL_NO_VALUE: no number) */
-	char *text; /* K_TEXT; K_USER: its data */
-};
-
-struct picl_out {
-	struct pstream **st; /* by processor id */
-	int64_t t0;          /* time of the first record of a processor (the earliest) */
-	int t0_set;
-	struct used_marks used;
-	struct glob *glob;
-	int nglob, cglob;
-	uint8_t *jbuf;       /* a jumbo event's data being built */
-	size_t cjbuf;
-	struct pstream *loc; /* the stream p->loc asks about, once open */
-	struct orec *pstat; /* statistics of several rows waiting for a stream */
-	int npstat, cpstat;
-};
+#include "import/picl/picl_out.h"
 
 static int cmp_orec(const void *a, const void *b)
 {
@@ -168,6 +131,14 @@ static const char *call_mcv(int entry, int32_t type)
 	}
 }
 
+/* XP.: the partner process of the thread's next message (the destination
+ * of a send entry, the source of a receive's exit), when the partner
+ * processor is shown as a row per process. */
+static void partner(struct pstream *s, uint64_t clk, int32_t process)
+{
+	ow_event_mcv(&s->w, "XP.", clk, &process, 4);
+}
+
 static int64_t mark_value(int32_t type)
 {
 	return type >= 0 ? (int64_t) type + 1 : type; /* old collective blocks: -1..-4 */
@@ -197,173 +168,17 @@ static void json_str(struct strbuf *b, const char *s)
 	sb_printf(b, "\"");
 }
 
-/* ---- kept records: texts and subsets -------------------------------------- */
-
-static uint8_t *jbuf(struct picl_out *o, size_t n)
-{
-	if (n > o->cjbuf) {
-		o->cjbuf = n + 256;
-		o->jbuf = weft_xrealloc(o->jbuf, o->cjbuf);
-	}
-	return o->jbuf;
-}
-
-/* A jumbo event of `fixed` bytes of integers, then the text s (a str). */
-static void jumbo_str(struct picl_out *o, struct pstream *s, const char *mcv, uint64_t clk, const void *fixed,
-		      size_t nfixed, const char *text, size_t ntext)
-{
-	if (ntext > PICL_TEXT_MAX) /* the stream's buffer holds any event up to this */
-		ntext = PICL_TEXT_MAX;
-	uint8_t *b = jbuf(o, nfixed + ntext + 1);
-	memcpy(b, fixed, nfixed);
-	memcpy(b + nfixed, text, ntext);
-	b[nfixed + ntext] = 0;
-	ow_jumbo_fixed(&s->w, ow_jumbo_head(mcv), clk, b, (uint32_t) (nfixed + ntext + 1));
-}
-
-/* A -7 message (models/msg/events.c XM.). */
-static void text_ev(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t type, const char *text)
-{
-	jumbo_str(o, s, "XM.", clk, &type, sizeof(type), text, strlen(text));
-}
-
-/* A subset definition (XBp, XBq, XBe): id, member count, members as text. */
-static void subset_ev(struct picl *p, struct pstream *s, uint64_t clk, int32_t index)
-{
-	const struct picl_subset *sub = &p->subset[index];
-	struct strbuf m = {0};
-	for (int k = 0; k < sub->n; k++)
-		sb_printf(&m, "%s%lld", k ? " " : "", (long long) sub->m[k]);
-	int32_t fixed[2] = {(int32_t) sub->id, sub->n};
-	static const char *const mcv[3] = {"XBp", "XBq", "XBe"};
-	jumbo_str(p->out, s, mcv[sub->kind], clk, fixed, sizeof(fixed), m.s ? m.s : "", m.len);
-	sb_free(&m);
-}
-
-/* A user record with data: record type, event type, then (XUd) the first
- * data field in 10^-9 units, or (XUt, when it is no number) nothing, and
- * the data as text. */
-static void user_write(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t rt, int32_t ty, int64_t v,
-		       const char *text)
-{
-	uint8_t fixed[16];
-	memcpy(fixed, &rt, 4);
-	memcpy(fixed + 4, &ty, 4);
-	memcpy(fixed + 8, &v, 8);
-	int num = v != PICL_NO_VALUE;
-	jumbo_str(o, s, num ? "XUd" : "XUt", clk, fixed, num ? 16 : 8, text, strlen(text));
-}
-
-/* A user record: XU. without data, XUd or XUt with. */
-static void user_ev(struct picl_out *o, struct pstream *s, uint64_t clk, int32_t rt, int32_t ty, int sub, int64_t v,
-		    const char *text)
-{
-	if (sub == 'd') {
-		user_write(o, s, clk, rt, ty, v, text);
-		return;
-	}
-	int32_t pl[2] = {rt, ty};
-	ow_event_mcv(&s->w, "XU.", clk, pl, sizeof(pl));
-}
-
-/* A user record's value and text, as picl_new_line stored them. */
-static void user_data(const struct picl *p, const struct orec *r, int64_t *v, const char **text)
-{
-	*v = PICL_NO_VALUE;
-	*text = "";
-	if (r->sub != 'd')
-		return;
-	const char *d = p->txt + picl_off(r);
-	memcpy(v, d, 8);
-	*text = d + 8;
-}
-
-static void glob_ev(struct picl *p, struct pstream *s, uint64_t clk, const struct glob *g)
-{
-	if (g->kind == K_TEXT)
-		text_ev(p->out, s, clk, g->type, g->text);
-	else if (g->kind == K_USER)
-		user_ev(p->out, s, clk, g->a, g->type, g->sub, g->value, g->text);
-	else
-		subset_ev(p, s, clk, g->a);
-}
-
-/* A global record: on every stream open now, and remembered for those
- * opened later. */
-static void glob_record(struct picl *p, const struct orec *r, uint64_t clk)
-{
-	struct picl_out *o = p->out;
-	if (o->nglob == o->cglob) {
-		o->cglob = o->cglob ? 2 * o->cglob : 8;
-		o->glob = weft_xrealloc(o->glob, (size_t) o->cglob * sizeof(*o->glob));
-	}
-	struct glob *g = &o->glob[o->nglob++];
-	g->kind = r->kind;
-	g->sub = r->sub;
-	g->type = r->type;
-	g->a = r->a;
-	g->text = r->kind == K_TEXT ? weft_xasprintf("%s", p->txt + picl_off(r)) : NULL;
-	if (r->kind == K_USER) {
-		const char *text;
-		user_data(p, r, &g->value, &text);
-		g->text = weft_xstrdup(text);
-	}
-	for (int pr = 0; pr < NPROC_IDS; pr++)
-		if (o->st[pr]) {
-			glob_ev(p, o->st[pr], clk, g);
-			o->st[pr]->last = clk;
-		}
-}
-
-/* A statistic (K_STAT): XSt, XSc, XSv on its row; XGt, XGc, XGv when it is
- * stated for several rows (its processor -1 or a subset: r->d, r->process),
- * written on one of them. */
-static void stat_ev(struct picl *p, struct pstream *s, const struct orec *r, uint64_t clk)
-{
-	uint8_t pl[24];
-	int32_t ty = r->type;
-	int64_t v = (int64_t) ((uint64_t) (uint32_t) r->b | (uint64_t) (uint32_t) r->c << 32);
-	int16_t ctx = (int16_t) r->a;
-	memcpy(pl, &ty, 4);
-	memcpy(pl + 4, &v, 8);
-	memcpy(pl + 12, &ctx, 2);
-	pl[14] = r->digits;
-	pl[15] = (uint8_t) p->ts_digits;
-	if (r->proc == PICL_ALL) {
-		memcpy(pl + 16, &r->d, 4);
-		memcpy(pl + 20, &r->process, 4);
-		char mcv[4] = {'X', 'G', (char) r->sub, 0};
-		ow_jumbo_fixed(&s->w, ow_jumbo_head(mcv), clk, pl, 24);
-		return;
-	}
-	char mcv[4] = {'X', 'S', (char) r->sub, 0};
-	ow_event(&s->w, mcv, clk, pl, r->sub == 't' ? 16 : 14);
-}
-
-/* A statistic of several rows: on the first stream open (by processor),
- * or, when none is yet, on the first one opened. */
-static void glob_stat(struct picl *p, const struct orec *r, uint64_t clk)
-{
-	struct picl_out *o = p->out;
-	for (int pr = 0; pr < NPROC_IDS; pr++)
-		if (o->st[pr]) {
-			stat_ev(p, o->st[pr], r, clk);
-			o->st[pr]->last = clk;
-			return;
-		}
-	if (o->npstat == o->cpstat) {
-		o->cpstat = o->cpstat ? 2 * o->cpstat : 8;
-		o->pstat = weft_xrealloc(o->pstat, (size_t) o->cpstat * sizeof(*o->pstat));
-	}
-	o->pstat[o->npstat++] = *r;
-}
-
-static struct pstream *open_stream(struct picl *p, int32_t proc, const char *outdir, uint64_t clk)
+/* The stream of slot `slot`: processor proc, process `process` (-1: the
+ * processor's one row), pid = tid = that id + 1. */
+static struct pstream *open_stream(struct picl *p, int slot, int32_t proc, int32_t process, const char *outdir,
+				   uint64_t clk)
 {
 	struct picl_out *o = p->out;
 	struct weft_err *err = p->err;
 	struct pstream *s = weft_xcalloc(1, sizeof(*s));
-	long long id = (long long) proc + 1;
+	s->proc = proc;
+	s->process = process;
+	long long id = (long long) (process >= 0 ? process : proc) + 1;
 	if (proc == HOST)
 		s->dir = weft_xasprintf("%s/loom.picl.host/proc.%lld/thread.%lld", outdir, id, id);
 	else
@@ -373,20 +188,140 @@ static struct pstream *open_stream(struct picl *p, int32_t proc, const char *out
 		free(s);
 		return NULL;
 	}
-	o->st[proc] = s;
+	o->st[slot] = s;
 	if (import_locate_is(p->loc, outdir, s->dir))
 		o->loc = s;
 	uint8_t pl[16] = {0};
-	int32_t cpu = 0, creator = -1;
+	/* a row of a process runs on the CPU of its number among the
+	 * processor's rows (ovni runs one thread on a CPU at a time) */
+	const struct picl_split *sp = process >= 0 ? picl_split_of(p, proc) : NULL;
+	int32_t cpu = sp ? slot - sp->base : 0, creator = -1;
 	memcpy(pl, &cpu, 4);
 	memcpy(pl + 4, &creator, 4);
 	ow_event_mcv(&s->w, "OHx", clk, pl, 16);
 	for (int k = 0; k < o->nglob; k++)
-		glob_ev(p, s, clk, &o->glob[k]);
+		picl_glob_ev(p, s, clk, &o->glob[k]);
 	for (int k = 0; k < o->npstat; k++)
-		stat_ev(p, s, &o->pstat[k], clk);
+		picl_stat_ev(p, s, &o->pstat[k], clk);
 	o->npstat = 0;
 	return s;
+}
+
+/* The events of record r on stream s. */
+static void write_one(struct picl *p, struct pstream *s, const struct orec *r, uint64_t clk)
+{
+	struct picl_out *o = p->out;
+	s->last = clk;
+	switch (r->kind) {
+	case K_ENTRY:
+		push(&s->sys, &s->nsys, &s->csys, r->type);
+		if (picl_is_file(r->type)) {
+			picl_file_event(p, &s->w, r, clk);
+			break;
+		}
+		if ((r->type == -21 || r->type == -27) && r->d >= 0 && picl_split_of(p, r->c))
+			partner(s, clk, r->d); /* its destination is a row of a process */
+		xev(s, call_mcv(1, r->type), clk, r->type, r->a, r->b, r->c);
+		break;
+	case K_EXIT:
+		if (!pop_type(s->sys, &s->nsys, r->type)) {
+			picl_warn_later(p, r->line, "exit with no open entry of its event type: skipped");
+			break;
+		}
+		if (picl_is_file(r->type)) {
+			picl_file_event(p, &s->w, r, clk);
+			break;
+		}
+		if (call_mcv(0, r->type)[1] == 'R' && r->d >= 0 && picl_split_of(p, r->c))
+			partner(s, clk, r->d); /* its source is a row of a process */
+		xev(s, call_mcv(0, r->type), clk, r->type, r->a, r->b, r->c);
+		break;
+	case K_MARK:
+		if (picl_is_file(r->type)) {
+			picl_file_event(p, &s->w, r, clk);
+		} else if (r->sub == 'm') { /* a mark of a call: its message or request */
+			int32_t pl[6] = {r->type, r->a, r->b, r->c, r->d, r->e};
+			ow_jumbo_fixed(&s->w, ow_jumbo_head("XC."), clk, pl, sizeof(pl));
+		} else {
+			xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
+		}
+		break;
+	case K_USER: {
+		int64_t v;
+		const char *text;
+		picl_user_data(p, r, &v, &text);
+		picl_user_ev(o, s, clk, r->a, r->type, r->sub, v, text);
+		break;
+	}
+	case K_TEXT:
+		picl_text_ev(o, s, clk, r->type, p->txt + picl_off(r));
+		break;
+	case K_SUBSET:
+		picl_subset_ev(p, s, clk, r->a);
+		break;
+	case K_UBEGIN:
+		used_add(&o->used, mark_value(r->type));
+		push(&s->usr, &s->nusr, &s->cusr, r->type);
+		mark_ev(s, "OM[", clk, r->type);
+		if (r->type >= 0) /* a PICL user event: the msg model profiles it */
+			xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
+		break;
+	case K_UEND: {
+		if (s->nusr && s->usr[s->nusr - 1] == r->type) { /* the innermost block */
+			mark_ev(s, "OM]", clk, r->type);
+			s->nusr--;
+			if (r->type >= 0)
+				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+			break;
+		}
+		int k = s->nusr - 1;
+		while (k >= 0 && s->usr[k] != r->type)
+			k--;
+		if (k < 0) {
+			picl_warn_later(p, r->line, "end of a user block that is not open: skipped");
+			break;
+		}
+		/* close the inner blocks, this one, and reopen the inner ones */
+		for (int j = s->nusr - 1; j >= k; j--)
+			mark_ev(s, "OM]", clk, s->usr[j]);
+		for (int j = k + 1; j < s->nusr; j++)
+			mark_ev(s, "OM[", clk, s->usr[j]);
+		pop_type(s->usr, &s->nusr, r->type);
+		if (r->type >= 0)
+			xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
+		break;
+	}
+	case K_STAT:
+		picl_stat_ev(p, s, r, clk);
+		break;
+	}
+}
+
+/* A record of a processor shown as a row per process: on the row of its
+ * process, or on each row its process field takes in (-1, a -202 subset);
+ * a statistic of several rows is stated once for them (XG*). */
+static int write_split(struct picl *p, const struct orec *r, uint64_t clk, const char *outdir)
+{
+	struct picl_out *o = p->out;
+	const struct picl_split *sp = picl_split_of(p, r->proc);
+	int one = r->process >= 0 ? picl_row_of(p, r->proc, r->process) : -1;
+	if (one < 0 && r->kind == K_STAT) {
+		struct orec g = *r;
+		g.proc = PICL_ALL;
+		g.d = r->proc;
+		picl_glob_stat(p, &g, clk);
+		return 0;
+	}
+	for (int k = 0; k < sp->n; k++) {
+		int slot = sp->base + k;
+		if (one >= 0 ? slot != one : !picl_in_scope(p, 1, r->process, sp->q[k]))
+			continue;
+		struct pstream *s = o->st[slot];
+		if (!s && !(s = open_stream(p, slot, r->proc, sp->q[k], outdir, clk)))
+			return -1;
+		write_one(p, s, r, clk);
+	}
+	return 0;
 }
 
 /* Write the records p->r[0..n) (in order, after those written before). */
@@ -395,7 +330,8 @@ static int write_records(struct picl *p, const char *outdir)
 	struct picl_out *o = p->out;
 	if (!o) {
 		o = p->out = weft_xcalloc(1, sizeof(*o));
-		o->st = weft_xcalloc(NPROC_IDS, sizeof(*o->st));
+		o->nst = p->rows.nslots > NPROC_IDS ? p->rows.nslots : NPROC_IDS;
+		o->st = weft_xcalloc((size_t) o->nst, sizeof(*o->st));
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct orec *r = &p->r[i];
@@ -405,9 +341,9 @@ static int write_records(struct picl *p, const char *outdir)
 			 * come at each stream's start */
 			uint64_t gclk = o->t0_set && r->t > o->t0 ? (uint64_t) (r->t - o->t0) + 1 : 1;
 			if (r->kind == K_STAT)
-				glob_stat(p, r, gclk);
+				picl_glob_stat(p, r, gclk);
 			else
-				glob_record(p, r, gclk);
+				picl_glob_record(p, r, gclk);
 			if (__builtin_expect(p->loc != NULL, 0))
 				import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
 			continue;
@@ -417,86 +353,14 @@ static int write_records(struct picl *p, const char *outdir)
 			o->t0_set = 1;
 		}
 		uint64_t clk = (uint64_t) (r->t - o->t0) + 1;
-		struct pstream *s = o->st[r->proc];
-		if (__builtin_expect(!s, 0) && !(s = open_stream(p, r->proc, outdir, clk)))
-			return -1;
-		s->last = clk;
-		switch (r->kind) {
-		case K_ENTRY:
-			push(&s->sys, &s->nsys, &s->csys, r->type);
-			if (picl_is_file(r->type))
-				picl_file_event(p, &s->w, r, clk);
-			else
-				xev(s, call_mcv(1, r->type), clk, r->type, r->a, r->b, r->c);
-			break;
-		case K_EXIT:
-			if (!pop_type(s->sys, &s->nsys, r->type)) {
-				picl_warn_later(p, r->line, "exit with no open entry of its event type: skipped");
-				break;
-			}
-			if (picl_is_file(r->type))
-				picl_file_event(p, &s->w, r, clk);
-			else
-				xev(s, call_mcv(0, r->type), clk, r->type, r->a, r->b, r->c);
-			break;
-		case K_MARK:
-			if (picl_is_file(r->type)) {
-				picl_file_event(p, &s->w, r, clk);
-			} else if (r->sub == 'm') { /* a mark of a call: its message or request */
-				int32_t pl[6] = {r->type, r->a, r->b, r->c, r->d, r->e};
-				ow_jumbo_fixed(&s->w, ow_jumbo_head("XC."), clk, pl, sizeof(pl));
-			} else {
-				xev(s, "XE.", clk, r->type, r->a, r->b, r->c);
-			}
-			break;
-		case K_USER: {
-			int64_t v;
-			const char *text;
-			user_data(p, r, &v, &text);
-			user_ev(o, s, clk, r->a, r->type, r->sub, v, text);
-			break;
-		}
-		case K_TEXT:
-			text_ev(o, s, clk, r->type, p->txt + picl_off(r));
-			break;
-		case K_SUBSET:
-			subset_ev(p, s, clk, r->a);
-			break;
-		case K_UBEGIN:
-			used_add(&o->used, mark_value(r->type));
-			push(&s->usr, &s->nusr, &s->cusr, r->type);
-			mark_ev(s, "OM[", clk, r->type);
-			if (r->type >= 0) /* a PICL user event: the msg model profiles it */
-				xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
-			break;
-		case K_UEND: {
-			if (s->nusr && s->usr[s->nusr - 1] == r->type) { /* the innermost block */
-				mark_ev(s, "OM]", clk, r->type);
-				s->nusr--;
-				if (r->type >= 0)
-					xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
-				break;
-			}
-			int k = s->nusr - 1;
-			while (k >= 0 && s->usr[k] != r->type)
-				k--;
-			if (k < 0) {
-				picl_warn_later(p, r->line, "end of a user block that is not open: skipped");
-				break;
-			}
-			/* close the inner blocks, this one, and reopen the inner ones */
-			for (int j = s->nusr - 1; j >= k; j--)
-				mark_ev(s, "OM]", clk, s->usr[j]);
-			for (int j = k + 1; j < s->nusr; j++)
-				mark_ev(s, "OM[", clk, s->usr[j]);
-			pop_type(s->usr, &s->nusr, r->type);
-			if (r->type >= 0)
-				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
-			break;
-		}
-		case K_STAT:
-			stat_ev(p, s, r, clk);
-			break;
+		if (__builtin_expect(picl_split_of(p, r->proc) != NULL, 0)) {
+			if (write_split(p, r, clk, outdir))
+				return -1;
+		} else {
+			struct pstream *s = o->st[r->proc];
+			if (__builtin_expect(!s, 0) && !(s = open_stream(p, r->proc, r->proc, -1, outdir, clk)))
+				return -1;
+			write_one(p, s, r, clk);
 		}
 		if (__builtin_expect(p->loc != NULL, 0))
 			import_locate_after(p->loc, o->loc ? &o->loc->w : NULL, 1, r->line);
@@ -535,8 +399,10 @@ static int times_in_order(const struct picl *p)
 
 int picl_write_batch(struct picl *p, const char *outdir)
 {
-	if (!times_in_order(p)) {
-		p->streaming = 0; /* hold the rest, sort it all */
+	/* unsorted, or a processor with several processes: hold the rest, and
+	 * sort and plan the rows from all of it */
+	if (!times_in_order(p) || picl_rows_note(p)) {
+		p->streaming = 0;
 		return p->nwritten ? PICL_RESTART : 0;
 	}
 	if (p->has_stats || p->has_files) {
@@ -584,24 +450,28 @@ static int finish_streams(struct picl *p)
 	/* loom names padded to the widest processor number: ovni orders looms
 	 * by name (strcmp), so picl.10 would come before picl.2 */
 	int width = 1, nst = 0;
-	for (int pr = 0; pr < NPROC_IDS; pr++) {
-		nst += o->st[pr] != NULL;
-		if (o->st[pr] && pr != HOST)
-			width = snprintf(NULL, 0, "%d", pr);
+	for (int i = 0; i < o->nst; i++) {
+		nst += o->st[i] != NULL;
+		if (o->st[i] && o->st[i]->proc != HOST && snprintf(NULL, 0, "%d", o->st[i]->proc) > width)
+			width = snprintf(NULL, 0, "%d", o->st[i]->proc);
 	}
 	if (nst == 0) { /* only records of every processor */
 		sb_free(&labels);
 		return weft_fail(err, WEFT_EINPUT, "%s: no event record of any processor: nothing to import",
 				 p->path);
 	}
-	for (int pr = 0; pr < NPROC_IDS && rc == 0; pr++) {
-		struct pstream *s = o->st[pr];
+	for (int pp = 0, kk = 0, i; rc == 0 && (i = picl_next_slot(p, &pp, &kk)) >= 0;) {
+		struct pstream *s = o->st[i];
 		if (!s)
 			continue;
+		int32_t pr = s->proc;
 		if (s->nsys || s->nusr) {
-			char what[96];
-			snprintf(what, sizeof(what), "processor %d: %d entries still open at its last record, closed there",
-				 pr == HOST ? -1 : pr, s->nsys + s->nusr);
+			char what[128], who[48] = "";
+			if (s->process >= 0)
+				snprintf(who, sizeof(who), " process %d", s->process);
+			snprintf(what, sizeof(what),
+				 "processor %d%s: %d entries still open at its last record, closed there",
+				 pr == HOST ? -1 : pr, who, s->nsys + s->nusr);
 			picl_warn(p, 0, what, NULL);
 		}
 		while (s->nusr) {
@@ -620,12 +490,19 @@ static int finish_streams(struct picl *p)
 		ow_event(&s->w, "OHe", s->last, NULL, 0);
 		if (p->loc && s == o->loc) /* the ends weft added: no record */
 			import_locate_after(p->loc, &s->w, 0, 0);
-		long long id = (long long) pr + 1;
-		char loom[32];
+		long long id = (long long) (s->process >= 0 ? s->process : pr) + 1;
+		char loom[32], row[80] = "";
+		if (s->process >= 0) /* a row of one process: the model's processor and process */
+			snprintf(row, sizeof(row), ",\n  \"picl\": {\"processor\": %d, \"process\": %d}", pr,
+				 s->process);
 		if (pr == HOST)
 			snprintf(loom, sizeof(loom), "picl.host");
 		else
 			snprintf(loom, sizeof(loom), "picl.%0*d", width, pr);
+		struct strbuf cpus = {0};
+		const struct picl_split *sp = s->process >= 0 ? picl_split_of(p, pr) : NULL;
+		for (int c = 0; c < (sp ? sp->n : 1); c++)
+			sb_printf(&cpus, "%s{\"index\": %d, \"phyid\": %d}", c ? ", " : "", c, c);
 		struct strbuf j = {0};
 		sb_printf(&j,
 			  "{\n  \"version\": 3,\n  \"ovni\": {\n    \"lib\": {\"version\": \"1.14.0\", "
@@ -634,8 +511,10 @@ static int finish_streams(struct picl *p)
 			  "    \"require\": {\"ovni\": \"1.1.0\", \"msg\": \"1.0.0\"%s},\n"
 			  "    \"mark\": {\"0\": {\"title\": \"PICL user block\", \"chan_type\": \"stack\", "
 			  "\"labels\": {%s}}},\n"
-			  "    \"loom_cpus\": [{\"index\": 0, \"phyid\": 0}],\n    \"finished\": 1\n  }\n}\n",
-			  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "");
+			  "    \"loom_cpus\": [%s],\n    \"finished\": 1\n  }%s\n}\n",
+			  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "", cpus.s,
+			  row);
+		sb_free(&cpus);
 		rc = ow_write_json(s->dir, j.s, err);
 		sb_free(&j);
 	}
@@ -652,6 +531,10 @@ int picl_write_rest(struct picl *p, const char *outdir)
 			return PICL_RESTART;
 		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
 	}
+	if (p->nwritten && picl_rows_note(p))
+		return PICL_RESTART; /* a second process after the rows were written */
+	if (!p->nwritten)
+		picl_rows_plan(p);
 	picl_files_pair(p);
 	int rc = write_records(p, outdir);
 	picl_warn_flush(p);
@@ -675,8 +558,8 @@ static int close_streams(struct picl *p, struct weft_err *err)
 	if (!o)
 		return 0;
 	int rc = 0;
-	for (int pr = 0; pr < NPROC_IDS; pr++) {
-		struct pstream *s = o->st[pr];
+	for (int i = 0; i < o->nst; i++) {
+		struct pstream *s = o->st[i];
 		if (!s)
 			continue;
 		if (ow_close(&s->w, err))
