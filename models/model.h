@@ -52,9 +52,10 @@ struct weft_model_hooks {
 	void (*release)(struct emu *e);
 	const struct weft_state_label *states;
 	int nstates;
-	/* name of an operation the model counts for weft stats (emu_acct_op);
-	 * NULL: the number is shown */
-	void (*op_label)(const struct emu *e, int32_t op, char *buf, int n);
+	/* name of an operation the model counts for weft stats (emu_acct_op)
+	 * on thread `thread` (stream index, -1: none in particular); NULL: the
+	 * number is shown */
+	void (*op_label)(const struct emu *e, int thread, int32_t op, char *buf, int n);
 	/* 1: its state stays within a loom, messages between looms paired by
 	 * emu (match.h), so emu -j may split the looms (jobs.h); 0: not known */
 	int loom_local;

@@ -34,7 +34,7 @@ enum {
 };
 
 int fio_setup(struct emu *e, struct weft_err *err);
-void fio_op_label(const struct emu *e, int32_t op, char *buf, int n);
+void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
 void fio_pcf(struct emu *e, int file, struct strbuf *b);
 void fio_free(struct emu *e);
 

@@ -479,8 +479,9 @@ void fio_pcf(struct emu *e, int file, struct strbuf *b)
 	}
 }
 
-void fio_op_label(const struct emu *e, int32_t op, char *buf, int n)
+void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 {
+	(void) thread;
 	(void) e;
 	static const struct { int32_t op; const char *l; } names[] = {
 		{FIO_OP_OPEN, "open"}, {FIO_OP_CLOSE, "close"}, {FIO_OP_WRITE, "write"}, {FIO_OP_READ, "read"},

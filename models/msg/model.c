@@ -88,6 +88,20 @@ static int64_t exit_bytes(int32_t type, int32_t a)
 	}
 }
 
+/* A row named by a -5 label of event type -1 (picl.name): "TH A.T NAME
+ * (picl.P/pid)"; the others keep their names. */
+static int row_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
+{
+	(void) e;
+	const struct weft_meta_kv *kv = meta_kv_find(t->sys->kv, t->sys->nkv, "picl.name");
+	if (!kv || kv->kind != WEFT_KV_STR)
+		return 0;
+	const struct weft_proc *p = t->sys->proc;
+	snprintf(buf, (size_t) n, "TH %lld.%lld %s (%s/%lld)", (long long) p->app_id, (long long) t->sys->tid, kv->s,
+		 p->loom->name, (long long) p->pid);
+	return 1;
+}
+
 int msg_setup(struct emu *e, struct weft_err *err)
 {
 	(void) err;
@@ -112,6 +126,8 @@ int msg_setup(struct emu *e, struct weft_err *err)
 			x->ep = 32768 + m->nrows;
 			m->rows[m->nrows++] = (struct msg_row){x->proc, process, x->ep};
 		}
+		if (meta_kv_find(e->th[i].sys->kv, e->th[i].sys->nkv, "picl.name"))
+			e->thread_name = row_name;
 		m->by_proc_v[m->nproc] = &e->th[i];
 		m->by_proc_p[m->nproc] = x->proc;
 		m->by_proc_k[m->nproc++] = x->ep;
@@ -458,7 +474,7 @@ int msg_partner(struct emu *e, const struct weft_ev *ev, const struct evinfo *in
 	return 0;
 }
 
-void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
+void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 {
 	static const char *const kept[] = {"processor subset defined", "process subset defined",
 					   "event type subset defined"};
@@ -474,6 +490,15 @@ void msg_op_label(const struct emu *e, int32_t op, char *buf, int n)
 		return;
 	}
 	if (op >= 0) {
+		/* a row whose labels are scoped names its own (picl.labels.T) */
+		char key[40];
+		snprintf(key, sizeof(key), "picl.labels.%d", op);
+		const struct weft_thread *t = thread >= 0 ? e->th[thread].sys : NULL;
+		const struct weft_meta_kv *kv = t ? meta_kv_find(t->kv, t->nkv, key) : NULL;
+		if (kv && kv->kind == WEFT_KV_STR) {
+			snprintf(buf, (size_t) n, "%s", kv->s);
+			return;
+		}
 		const struct weft_mark_type *mk = &e->tr.sys.marks[0];
 		for (int i = 0; mk->defined && i < mk->nlabels; i++)
 			if (mk->labels[i].value == (int64_t) op + 1) {

@@ -48,7 +48,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-void msg_op_label(const struct emu *e, int32_t op, char *buf, int n);
+void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
 int64_t msg_text_value(struct emu *e, int table, const char *s);
 void msg_text_name(struct emu *e, int table, int64_t value, const char *s);
 void msg_save(const struct emu *e, struct strbuf *b);

@@ -176,10 +176,10 @@ static void t_print(struct table *t)
 
 /* ---- rows ------------------------------------------------------------------- */
 
-static void op_label(const struct acct *a, char model, int32_t op, char *buf, size_t n)
+static void op_label(const struct acct *a, int thread, char model, int32_t op, char *buf, size_t n)
 {
 	char nm[128];
-	acct_op_name(a, model, op, nm, (int) sizeof(nm));
+	acct_op_name(a, thread, model, op, nm, (int) sizeof(nm));
 	snprintf(buf, n, "%s [%d]", nm, op);
 }
 
@@ -210,9 +210,9 @@ static void print_tables(const struct acct *a, const char *trace)
 		int n = acct_sorted_ops(a, i, &ops);
 		for (int k = 0; k < n; k++) {
 			const struct acct_op *o = ops[k];
-			op_label(a, o->k.model, o->k.op, name, sizeof(name));
+			op_label(a, i, o->k.model, o->k.op, name, sizeof(name));
 			if (o->k.ctx_model)
-				op_label(a, o->k.ctx_model, o->k.ctx, ctx, sizeof(ctx));
+				op_label(a, i, o->k.ctx_model, o->k.ctx, ctx, sizeof(ctx));
 			else
 				snprintf(ctx, sizeof(ctx), "-");
 			secs(tm, (int64_t) o->ns, 9);
@@ -241,10 +241,10 @@ static void print_tables(const struct acct *a, const char *trace)
 		claim_where(e, cl, th, sizeof(th));
 		snprintf(rec, sizeof(rec), "%d", cl->c.record);
 		if (cl->c.ctx_model)
-			op_label(a, cl->c.ctx_model, cl->c.ctx, ctx, sizeof(ctx));
+			op_label(a, cl->thread, cl->c.ctx_model, cl->c.ctx, ctx, sizeof(ctx));
 		else
 			snprintf(ctx, sizeof(ctx), "%d", cl->c.ctx);
-		op_label(a, cl->c.model, cl->c.op, name, sizeof(name));
+		op_label(a, cl->thread, cl->c.model, cl->c.op, name, sizeof(name));
 		int unmeasured = cl->verdict == AV_UNMEASURED;
 		if (cl->c.what == EMU_CLAIM_TIME) {
 			int d = unit_decimals(cl->c.unit_ns);
@@ -281,10 +281,10 @@ static void print_tables(const struct acct *a, const char *trace)
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-static cJSON *op_ref(const struct acct *a, char model, int32_t op)
+static cJSON *op_ref(const struct acct *a, int thread, char model, int32_t op)
 {
 	char nm[128];
-	acct_op_name(a, model, op, nm, (int) sizeof(nm));
+	acct_op_name(a, thread, model, op, nm, (int) sizeof(nm));
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "model", model_name(model));
 	cJSON_AddNumberToObject(o, "op", op);
@@ -327,9 +327,9 @@ static void print_json(const struct acct *a, const char *trace)
 		int n = acct_sorted_ops(a, i, &ops);
 		for (int k = 0; k < n; k++) {
 			const struct acct_op *op = ops[k];
-			cJSON *o = op_ref(a, op->k.model, op->k.op);
+			cJSON *o = op_ref(a, i, op->k.model, op->k.op);
 			if (op->k.ctx_model)
-				cJSON_AddItemToObject(o, "within", op_ref(a, op->k.ctx_model, op->k.ctx));
+				cJSON_AddItemToObject(o, "within", op_ref(a, i, op->k.ctx_model, op->k.ctx));
 			else
 				cJSON_AddNullToObject(o, "within");
 			cJSON_AddNumberToObject(o, "time_ns", (double) op->ns);
@@ -355,9 +355,9 @@ static void print_json(const struct acct *a, const char *trace)
 		cJSON_AddStringToObject(o, "thread", th);
 		cJSON_AddNumberToObject(o, "record", cl->c.record);
 		cJSON_AddStringToObject(o, "quantity", what[cl->c.what]);
-		cJSON_AddItemToObject(o, "event", op_ref(a, cl->c.model, cl->c.op));
+		cJSON_AddItemToObject(o, "event", op_ref(a, cl->thread, cl->c.model, cl->c.op));
 		if (cl->c.ctx_model)
-			cJSON_AddItemToObject(o, "within", op_ref(a, cl->c.ctx_model, cl->c.ctx));
+			cJSON_AddItemToObject(o, "within", op_ref(a, cl->thread, cl->c.ctx_model, cl->c.ctx));
 		else
 			cJSON_AddNumberToObject(o, "within", cl->c.ctx);
 		cJSON_AddNumberToObject(o, "stated", (double) cl->c.value);

@@ -341,12 +341,12 @@ int acct_sorted_ops(const struct acct *a, int thread, struct acct_op ***out)
 	return n;
 }
 
-void acct_op_name(const struct acct *a, char model, int32_t op, char *buf, int n)
+void acct_op_name(const struct acct *a, int thread, char model, int32_t op, char *buf, int n)
 {
 	const struct weft_model_def *d = model_by_id(model);
 	buf[0] = 0;
 	if (d && d->hooks && d->hooks->op_label)
-		d->hooks->op_label(a->e, op, buf, n);
+		d->hooks->op_label(a->e, thread, op, buf, n);
 	if (!buf[0])
 		snprintf(buf, (size_t) n, "operation %d", op);
 }

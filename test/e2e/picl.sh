@@ -138,6 +138,17 @@ rm -rf "$tmp/late"
 expect "second process late: rows" "$(sed -n '/^LEVEL THREAD/,$p' "$tmp/late/thread.row" | sed 1d | tr '\n' ' ')" \
 	"TH 1.1 picl.0/1 TH 1.6 picl.0/6 TH 1.2 picl.1/2 TH 1.3 picl.2/3 "
 
+# -5 labels in their scope: a value per label text, rows named
+if emu labels; then
+	expect "labels values" "$(grep ':100:[1-9]' "$tmp/labels/thread.prv" | tr '\n' ' ')" \
+		"2:1:1:1:1:10000:100:1 2:3:1:2:1:10000:100:3 2:5:1:3:1:10000:100:1 2:1:1:1:1:30000:100:2 2:3:1:2:1:30000:100:4 "
+	expect "labels pcf" "$(sed -n '/^0 100 /,/^$/p' "$tmp/labels/thread.pcf" | tr '\n' '|')" \
+		"0 100 PICL user block|VALUES|1 broadcast|3 ring step|2 phase A|4 user event 1||"
+	expect "labels row name" "$(grep -c '^TH 1.2 worker (picl.1/2)$' "$tmp/labels/thread.row")" 1
+fi
+expect "labels stats per row" "$("$WEFT" stats -q "$fx/labels.trf" | tr -s ' ' | awk '$3 == "op" && $4 == "-" && $1 == "picl.1/2/2" && !/tracing/' | cut -d' ' -f5- | tr '\n' '|')" \
+	"ring step [0] 0.000010000 1 -|user event 1 [1] 0.000010000 1 -|"
+
 # header and user records of processor -1 apply to every processor
 expect "subsets: records of processor -1 on every stream" \
 	"$("$WEFT" dump "$fx/subsets.trf" | grep -E ' XU[dt] ' | cut -d' ' -f1-3 | tr '\n' ' ')" \

@@ -310,6 +310,7 @@ static void picl_reset(struct picl *p)
 	p->nfile = p->cfile = 0;
 	picl_scope_free(p);
 	picl_rows_free(p);
+	picl_labels_free(p);
 	p->alias = NULL;
 	p->subset = NULL;
 	p->nalias = p->calias = p->nsubset = p->csubset = 0;

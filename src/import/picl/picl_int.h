@@ -85,6 +85,17 @@ struct picl_subset {
 
 struct picl_out;
 
+struct picl_lrec { /* a -5 record: its scope and text */
+	int64_t et, proc, process;
+	char *text;
+};
+
+struct picl_luse { /* a user block value given to (type, text) */
+	int32_t type;
+	int64_t value;
+	char *text;
+};
+
 /* The rows of the log (picl_rows.c): a processor showing several processes
  * gets a row per process; its streams are at slots base.. base + n - 1
  * (the others at the processor's number). */
@@ -135,6 +146,12 @@ struct picl {
 	struct picl_subset *subset; /* -201/-202/-203 records */
 	int nsubset, csubset;
 	struct picl_rows rows;
+	struct picl_lrec *lrec; /* -5 records, in file order */
+	int nlrec, clrec;
+	int scoped_labels; /* one is not global: values per row (picl_labels.c) */
+	struct picl_luse *luse;
+	int nluse, cluse;
+	int64_t label_next; /* the next value of a user type's other text (0: not set) */
 	struct import_locate *loc; /* import_opts.locate: the record of one event */
 	char *txt;       /* texts of the records held (K_USER data, K_TEXT), NUL-ended;
 			  * emptied when no record is held */
@@ -290,6 +307,17 @@ static inline const struct picl_split *picl_split_of(const struct picl *p, int32
 /* The stream slot of (proc, process): proc for a processor of one row,
  * -1 when a split processor has no row of that process. */
 int picl_row_of(const struct picl *p, int32_t proc, int32_t process);
+
+/* picl_labels.c: a -5 record (event type, processor, process fields, text). */
+void picl_label_rec(struct picl *p, int64_t et, int64_t proc, int64_t process, const char *s, size_t n);
+/* The label of user event type `type` on the row of (proc, process; -1 a
+ * row of every process), NULL if none; the label of the row itself. */
+const char *picl_label_of(const struct picl *p, int32_t type, int32_t proc, int32_t process);
+const char *picl_row_label(const struct picl *p, int32_t proc, int32_t process);
+/* The user block value of `type` on that row (type + 1 unless labels are
+ * scoped), and its label's text (kept by p). */
+int64_t picl_label_value(struct picl *p, int32_t type, int32_t proc, int32_t process, const char **text);
+void picl_labels_free(struct picl *p);
 
 struct ovni_writer;
 /* The id of a file name (1, 2, ... in order of first appearance). */

@@ -238,9 +238,9 @@ static int system_line(struct picl *p, unsigned line, const struct nline *l)
 	const char *s;
 	size_t n;
 	if (rt == -5) {
-		if (nd > 0 && l->et >= 0) {
+		if (nd > 0) {
 			quoted_data(p, first, &s, &n);
-			picl_add_label(p, l->et + 1, s, n);
+			picl_label_rec(p, l->et, l->proc, l->process, s, n);
 		}
 		return 0;
 	}

@@ -15,6 +15,11 @@ struct pstream {
 	uint64_t last;
 	int32_t *sys, *usr; /* open entries (types) */
 	int nsys, csys, nusr, cusr;
+	struct {
+		int32_t type;
+		const char *text;
+	} * lab; /* user types used, scoped labels */
+	int nlab, clab;
 };
 
 /* The user block values used, in order of first use (their default labels

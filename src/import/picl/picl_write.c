@@ -144,10 +144,33 @@ static int64_t mark_value(int32_t type)
 	return type >= 0 ? (int64_t) type + 1 : type; /* old collective blocks: -1..-4 */
 }
 
-static inline void mark_ev(struct pstream *s, const char *mcv, uint64_t clk, int32_t type)
+/* The user block value of `type` on s's row (picl_labels.c): type + 1,
+ * unless -5 labels are scoped; noted on s for its stream.json. */
+static int64_t block_value(struct picl *p, struct pstream *s, int32_t type)
+{
+	if (!p->scoped_labels || type < 0)
+		return mark_value(type);
+	int32_t process = s->process;
+	if (process < 0 && p->rows.first && p->rows.first[s->proc] != INT32_MIN)
+		process = p->rows.first[s->proc]; /* the one process of the row */
+	const char *text;
+	int64_t v = picl_label_value(p, type, s->proc, process, &text);
+	for (int i = 0; i < s->nlab; i++)
+		if (s->lab[i].type == type)
+			return v;
+	if (s->nlab == s->clab) {
+		s->clab = s->clab ? 2 * s->clab : 4;
+		s->lab = weft_xrealloc(s->lab, (size_t) s->clab * sizeof(*s->lab));
+	}
+	s->lab[s->nlab].type = type;
+	s->lab[s->nlab++].text = text;
+	return v;
+}
+
+static inline void mark_ev(struct picl *p, struct pstream *s, const char *mcv, uint64_t clk, int32_t type)
 {
 	uint8_t pl[12];
-	int64_t v = mark_value(type);
+	int64_t v = block_value(p, s, type);
 	int32_t ty = 0;
 	memcpy(pl, &v, 8);
 	memcpy(pl + 8, &ty, 4);
@@ -260,15 +283,15 @@ static void write_one(struct picl *p, struct pstream *s, const struct orec *r, u
 		picl_subset_ev(p, s, clk, r->a);
 		break;
 	case K_UBEGIN:
-		used_add(&o->used, mark_value(r->type));
+		used_add(&o->used, block_value(p, s, r->type));
 		push(&s->usr, &s->nusr, &s->cusr, r->type);
-		mark_ev(s, "OM[", clk, r->type);
+		mark_ev(p, s, "OM[", clk, r->type);
 		if (r->type >= 0) /* a PICL user event: the msg model profiles it */
 			xev(s, "XE[", clk, r->type, r->a, r->b, r->c);
 		break;
 	case K_UEND: {
 		if (s->nusr && s->usr[s->nusr - 1] == r->type) { /* the innermost block */
-			mark_ev(s, "OM]", clk, r->type);
+			mark_ev(p, s, "OM]", clk, r->type);
 			s->nusr--;
 			if (r->type >= 0)
 				xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
@@ -283,9 +306,9 @@ static void write_one(struct picl *p, struct pstream *s, const struct orec *r, u
 		}
 		/* close the inner blocks, this one, and reopen the inner ones */
 		for (int j = s->nusr - 1; j >= k; j--)
-			mark_ev(s, "OM]", clk, s->usr[j]);
+			mark_ev(p, s, "OM]", clk, s->usr[j]);
 		for (int j = k + 1; j < s->nusr; j++)
-			mark_ev(s, "OM[", clk, s->usr[j]);
+			mark_ev(p, s, "OM[", clk, s->usr[j]);
 		pop_type(s->usr, &s->nusr, r->type);
 		if (r->type >= 0)
 			xev(s, "XE]", clk, r->type, r->a, r->b, r->c);
@@ -405,6 +428,10 @@ int picl_write_batch(struct picl *p, const char *outdir)
 		p->streaming = 0;
 		return p->nwritten ? PICL_RESTART : 0;
 	}
+	if (p->scoped_labels) { /* user block values from every label: hold it all */
+		p->streaming = 0;
+		return p->nwritten ? PICL_RESTART : 0;
+	}
 	if (p->has_stats || p->has_files) {
 		p->streaming = 0; /* they need the whole log: hold from here */
 		return 0;
@@ -436,6 +463,37 @@ static void labels_json(struct picl *p, struct strbuf *b)
 		sb_printf(b, "%s\"%lld\": ", k ? ", " : "", (long long) p->lab[k].value);
 		json_str(b, p->lab[k].text);
 	}
+}
+
+/* What the msg model reads of a row beside ovni's keys ("picl": its
+ * processor and process when it is a row of one process, its name (a -5
+ * label of event type -1), the labels of its user events when they are
+ * scoped), as a key of stream.json, or nothing. */
+static void row_json(struct picl *p, const struct pstream *s, struct strbuf *b)
+{
+	const char *name = p->nlrec ? picl_row_label(p, s->proc, s->process) : NULL;
+	if (s->process < 0 && !name && !s->nlab)
+		return;
+	sb_printf(b, ",\n  \"picl\": {");
+	const char *sep = "";
+	if (s->process >= 0) {
+		sb_printf(b, "\"processor\": %d, \"process\": %d", s->proc, s->process);
+		sep = ", ";
+	}
+	if (name) {
+		sb_printf(b, "%s\"name\": ", sep);
+		json_str(b, name);
+		sep = ", ";
+	}
+	if (s->nlab) {
+		sb_printf(b, "%s\"labels\": {", sep);
+		for (int i = 0; i < s->nlab; i++) {
+			sb_printf(b, "%s\"%d\": ", i ? ", " : "", s->lab[i].type);
+			json_str(b, s->lab[i].text);
+		}
+		sb_printf(b, "}");
+	}
+	sb_printf(b, "}");
 }
 
 /* End every stream (close what is open at its last record) with its
@@ -476,7 +534,7 @@ static int finish_streams(struct picl *p)
 		}
 		while (s->nusr) {
 			int32_t ty = s->usr[--s->nusr];
-			mark_ev(s, "OM]", s->last, ty);
+			mark_ev(p, s, "OM]", s->last, ty);
 			if (ty >= 0)
 				xev(s, "XE]", s->last, ty, -1, -1, -1);
 		}
@@ -491,10 +549,9 @@ static int finish_streams(struct picl *p)
 		if (p->loc && s == o->loc) /* the ends weft added: no record */
 			import_locate_after(p->loc, &s->w, 0, 0);
 		long long id = (long long) (s->process >= 0 ? s->process : pr) + 1;
-		char loom[32], row[80] = "";
-		if (s->process >= 0) /* a row of one process: the model's processor and process */
-			snprintf(row, sizeof(row), ",\n  \"picl\": {\"processor\": %d, \"process\": %d}", pr,
-				 s->process);
+		char loom[32];
+		struct strbuf row = {0};
+		row_json(p, s, &row);
 		if (pr == HOST)
 			snprintf(loom, sizeof(loom), "picl.host");
 		else
@@ -513,8 +570,9 @@ static int finish_streams(struct picl *p)
 			  "\"labels\": {%s}}},\n"
 			  "    \"loom_cpus\": [%s],\n    \"finished\": 1\n  }%s\n}\n",
 			  id, id, loom, p->has_files ? ", \"fileio\": \"1.0.0\"" : "", labels.s ? labels.s : "", cpus.s,
-			  row);
+			  row.s ? row.s : "");
 		sb_free(&cpus);
+		sb_free(&row);
 		rc = ow_write_json(s->dir, j.s, err);
 		sb_free(&j);
 	}
@@ -531,8 +589,8 @@ int picl_write_rest(struct picl *p, const char *outdir)
 			return PICL_RESTART;
 		qsort(p->r, p->n, sizeof(*p->r), cmp_orec);
 	}
-	if (p->nwritten && picl_rows_note(p))
-		return PICL_RESTART; /* a second process after the rows were written */
+	if (p->nwritten && (picl_rows_note(p) || p->scoped_labels))
+		return PICL_RESTART; /* a second process, or a scoped label, after rows were written */
 	if (!p->nwritten)
 		picl_rows_plan(p);
 	picl_files_pair(p);
@@ -567,6 +625,7 @@ static int close_streams(struct picl *p, struct weft_err *err)
 		free(s->dir);
 		free(s->sys);
 		free(s->usr);
+		free(s->lab);
 		free(s);
 	}
 	free(o->st);
