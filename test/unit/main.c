@@ -23,6 +23,7 @@ int main(void)
 	srunner_add_suite(sr, outset_suite());
 	srunner_add_suite(sr, jsonscan_suite());
 	srunner_add_suite(sr, writer_suite());
+	srunner_add_suite(sr, locate_suite());
 	srunner_add_suite(sr, picl_suite());
 	srunner_add_suite(sr, msgkeys_suite());
 	srunner_add_suite(sr, async_suite());

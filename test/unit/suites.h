@@ -33,5 +33,6 @@ Suite *taskprim_suite(void);
 Suite *mkdirp_suite(void);
 Suite *jobs_suite(void);
 Suite *opts_suite(void);
+Suite *locate_suite(void);
 
 #endif
