@@ -1,39 +1,38 @@
-/* weft: entry point; dispatches to a command by name from a table. */
+/* weft: entry point; dispatches to a command by name from the command
+ * table (src/cli/commands.c). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *what;
-} commands[] = {
-	{"emu", cmd_emu, "emulate an ovni trace into Paraver traces"},
-	{"sync", cmd_sync, "estimate clock offsets and drifts from the trace's messages"},
-	{"dump", cmd_dump, "print every event of a trace in time order"},
-	{"top", cmd_top, "count events per MCV and per model"},
-	{"query", cmd_query, "check event patterns against every event, in one pass"},
-	{"synth", cmd_synth, "write a synthetic ovni trace"},
-	{"import", cmd_import, "convert a legacy log into an ovni trace directory"},
-	{"models", cmd_models, "list the models and event tables weft knows"},
-	{"check", cmd_check, "validate a Paraver trace (.prv/.prv.gz with .pcf, .row)"},
-	{"stats", cmd_stats, "time, count and bytes per thread, state and operation"},
-	{"plot", cmd_plot, "draw a Paraver trace as an SVG picture"},
-};
-
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#include "cli/commands.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: weft COMMAND [OPTIONS] ARGS...\n\n"
 		   "weft turns parallel-program traces (ovni runtime traces) into answers.\n\n"
 		   "Commands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
-	fprintf(f, "\n'weft COMMAND --help' describes a command. Exit status: 0 ok, 1 bad input,\n"
-		   "2 usage error, 3 internal error.\n");
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->what);
+	fprintf(f, "\n'weft help COMMAND' (or 'weft COMMAND --help') describes a command; every\n"
+		   "command takes --version. Exit status: 0 ok, 1 bad input, 2 usage error,\n"
+		   "3 internal error.\n");
+}
+
+/* An unknown command: the nearest names, else the list; exit 2. */
+static int unknown(const char *name)
+{
+	char near[256];
+	cli_command_near(name, near, sizeof(near));
+	if (near[0]) {
+		fprintf(stderr, "weft: unknown command '%s'; did you mean %s?\n", name, near);
+		return 2;
+	}
+	fprintf(stderr, "weft: unknown command '%s'; the commands are:", name);
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(stderr, " %s", c->name);
+	fprintf(stderr, "\nTry 'weft --help'.\n");
+	return 2;
 }
 
 int main(int argc, char **argv)
@@ -45,19 +44,28 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		if (argc < 3 || argv[1][0] == '-') {
+			usage(stdout);
+			return 0;
+		}
+		/* weft help CMD: the command's own help */
+		const struct cli_command *c = cli_command_find(argv[2]);
+		if (!c)
+			return unknown(argv[2]);
+		opts_help(c->opts, stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("weft " WEFT_VERSION "\n");
+		cli_version(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "weft: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	const struct cli_command *c = cli_command_find(argv[1]);
+	if (!c && argv[1][0] == '-') {
+		fprintf(stderr, "weft: unknown option '%s' (options follow the command)\nTry 'weft --help'.\n", argv[1]);
+		return 2;
+	}
+	if (!c)
+		return unknown(argv[1]);
+	return c->run(argc - 1, argv + 1);
 }

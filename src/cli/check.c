@@ -41,7 +41,7 @@ static const struct opt check_opts[] = {
 };
 #undef K
 
-static const struct optcmd check_cmdline = {
+const struct optcmd check_cmdline = {
 	.name = "check",
 	.synopsis = "[-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
 		    "[-q] --views DIR\n",

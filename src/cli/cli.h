@@ -4,6 +4,7 @@
 #define WEFT_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/err.h"
 
@@ -18,7 +19,10 @@ int cmd_query(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 
+/* "weft VERSION", the licence and the warranty, as `weft --version` prints them. */
+void cli_version(FILE *f);
 /* Print "weft: error: MSG" and return the error's exit code. */
 int cli_report(const struct weft_err *e);
 /* A count with an optional suffix k, M or G (10^3, 10^6, 10^9), at most

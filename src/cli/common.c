@@ -6,6 +6,15 @@
 
 #include "cli/cli.h"
 
+void cli_version(FILE *f)
+{
+	fputs("weft " WEFT_VERSION "\n"
+	      "License GPL-3.0-or-later: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+	      "This is free software: you are free to change and redistribute it.\n"
+	      "There is NO WARRANTY, to the extent permitted by law.\n",
+	      f);
+}
+
 int cli_report(const struct weft_err *e)
 {
 	fprintf(stderr, "weft: error: %s\n", e->msg);

@@ -54,7 +54,7 @@ static const struct opt dump_opts[] = {
 };
 #undef K
 
-static const struct optcmd dump_cmdline = {
+const struct optcmd dump_cmdline = {
 	.name = "dump",
 	.synopsis = "[OPTIONS] TRACE",
 	.about = "Print every event of the ovni trace directory TRACE, merged in time order\n"

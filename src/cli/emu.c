@@ -93,7 +93,7 @@ static const struct opt emu_opts_table[] = {
 	OPT_STRING("clock", 'c', "FILE", K, o.clock_file,
 		   "clock file to use (then it must exist): weft's (weft\n"
 		   "sync) or ovnisync's offset or drift table"),
-	OPT_CALL("sync", 0, "MODE", K, co, clockopts_sync,
+	OPT_CALL("sync", 0, "none|file|messages", K, co, clockopts_sync,
 		 "file: the clock file (default); none: raw clocks, no\n"
 		 "table; messages: estimate offsets and drifts from the\n"
 		 "matched messages first (a second pass, see weft sync)"),
@@ -159,7 +159,7 @@ static const struct opt emu_opts_table[] = {
 };
 #undef K
 
-static const struct optcmd emu_cmdline = {
+const struct optcmd emu_cmdline = {
 	.name = "emu",
 	.synopsis = "[OPTIONS] TRACE...",
 	.about = "Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"

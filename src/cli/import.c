@@ -34,14 +34,14 @@ static void list_formats(FILE *f)
 static const struct opt import_opts_table[] = {
 	OPT_STRING("output", 'o', "DIR", K, out, "where to write the trace (required)"),
 	OPT_FLAG("quiet", 'q', K, io.quiet, "no warnings, no notes (errors only)"),
-	OPT_STRING("time-unit", 0, "U", K, io.time_unit, "time unit of a VisAndOr log (ns, us, ms, s)"),
+	OPT_STRING("time-unit", 0, "ns|us|ms|s", K, io.time_unit, "time unit of a VisAndOr log"),
 	OPT_STRING("charisma-profile", 0, "P", K, io.profile, "machine profile of a CHARISMA log (name or file)"),
 	OPT_HELPROW,
 	OPT_ENDROW,
 };
 #undef K
 
-static const struct optcmd import_cmdline = {
+const struct optcmd import_cmdline = {
 	.name = "import",
 	.synopsis = "FORMAT FILE -o DIR [-q] [--time-unit U] [--charisma-profile P]",
 	.about = "Convert the legacy log FILE into an ovni trace directory DIR (which must not\n"

@@ -48,6 +48,9 @@ static int apply(const struct optcmd *c, const struct opt *o, void *ctx, const c
 	case OPT_HELP:
 		opts_help(c, stdout);
 		return -1;
+	case OPT_VERSION:
+		cli_version(stdout);
+		return -1;
 	}
 	return 0;
 }

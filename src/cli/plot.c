@@ -67,7 +67,7 @@ static const struct opt plot_opts_table[] = {
 };
 #undef K
 
-static const struct optcmd plot_cmdline = {
+const struct optcmd plot_cmdline = {
 	.name = "plot",
 	.synopsis = "[-o OUT.svg] [--type T] [--width PX] [--max-rows N] [-q] TRACE.prv",
 	.about = "Draw a Paraver trace (TRACE.prv with TRACE.pcf and TRACE.row beside it) as\n"

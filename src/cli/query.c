@@ -57,7 +57,7 @@ static const struct opt query_opts[] = {
 };
 #undef K
 
-static const struct optcmd query_cmdline = {
+const struct optcmd query_cmdline = {
 	.name = "query",
 	.synopsis = "[--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"
 		    "-i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n",

@@ -44,7 +44,7 @@ static const struct opt stats_opts[] = {
 };
 #undef K
 
-static const struct optcmd stats_cmdline = {
+const struct optcmd stats_cmdline = {
 	.name = "stats",
 	.synopsis = "[OPTIONS] TRACE",
 	.about = "Emulate TRACE (an ovni trace directory, or a legacy log that weft imports)\n"

@@ -46,7 +46,7 @@ static const struct opt sync_opts[] = {
 };
 #undef K
 
-static const struct optcmd sync_cmdline = {
+const struct optcmd sync_cmdline = {
 	.name = "sync",
 	.synopsis = "[OPTIONS] TRACE...",
 	.about = "Estimate the clock offset and drift of every loom (node) from the messages\n"

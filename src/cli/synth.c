@@ -89,7 +89,7 @@ static void list_formats(FILE *f)
 		fprintf(f, "  --format %-10s %s\n", synth_formats[k]->name, synth_formats[k]->what);
 }
 
-static const struct optcmd synth_cmdline = {
+const struct optcmd synth_cmdline = {
 	.name = "synth",
 	.synopsis = "-o DIR [OPTIONS]\n"
 		    "--format NAME -o FILE [OPTIONS]\n",

@@ -51,7 +51,7 @@ static const struct opt charisma_opts[] = {
 };
 #undef K
 
-static const struct optcmd charisma_cmdline = {
+const struct optcmd charisma_cmdline = {
 	.name = "synth",
 	.synopsis = "--format charisma -o FILE [OPTIONS]",
 	.about = "Write a synthetic CHARISMA file-system trace of about BYTES bytes (default 10M;\n"

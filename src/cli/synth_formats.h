@@ -4,10 +4,13 @@
 #ifndef WEFT_SYNTH_FORMATS_H
 #define WEFT_SYNTH_FORMATS_H
 
+struct optcmd;
+
 struct synth_format {
 	const char *name;
 	const char *what;
 	int (*run)(int argc, char **argv); /* argv without --format NAME */
+	const struct optcmd *opts;         /* its options (weft completion) */
 };
 
 /* The table, NULL-terminated. */
@@ -16,5 +19,6 @@ extern const struct synth_format *const synth_formats[];
 int synth_cmd_visandor(int argc, char **argv);
 int synth_cmd_picl(int argc, char **argv);
 int synth_cmd_charisma(int argc, char **argv);
+extern const struct optcmd visandor_cmdline, picl_cmdline, charisma_cmdline;
 
 #endif

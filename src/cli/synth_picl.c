@@ -70,7 +70,7 @@ static int opt_range(const char *cmd, const struct opt *row, void *dst, const ch
 static const struct opt picl_opts[] = {
 	OPT_STRING("output", 'o', "FILE", K, out, "the log to write (required)"),
 	OPT_CALL("procs", 0, "P", K, o.procs, opt_int, "processors, 2 to 32767 (default 16)"),
-	OPT_CALL("traffic", 0, "KIND", K, o.traffic, opt_traffic,
+	OPT_CALL("traffic", 0, "ring|all|random", K, o.traffic, opt_traffic,
 		 "ring (p to p+1), all (round r: p to p+1+r mod P-1),\n"
 		 "random (a random partner each round); default ring"),
 	OPT_CALL("records", 'n', "N", K, o.records, opt_count1,
@@ -101,7 +101,7 @@ static const struct opt picl_opts[] = {
 };
 #undef K
 
-static const struct optcmd picl_cmdline = {
+const struct optcmd picl_cmdline = {
 	.name = "synth",
 	.synopsis = "--format picl -o FILE [OPTIONS]",
 	.about = "Write a synthetic new-format PICL log: P processors exchange blocking messages\n"

@@ -39,7 +39,7 @@ static const struct opt visandor_opts[] = {
 };
 #undef K
 
-static const struct optcmd visandor_cmdline = {
+const struct optcmd visandor_cmdline = {
 	.name = "synth",
 	.synopsis = "--format visandor -o FILE [--kind and|or] [--agents N] [-n EVENTS]",
 	.about = "Write a synthetic VisAndOr log of about EVENTS events (default 100000) over N\n"

@@ -31,7 +31,7 @@ static const struct opt top_opts[] = {
 };
 #undef K
 
-static const struct optcmd top_cmdline = {
+const struct optcmd top_cmdline = {
 	.name = "top",
 	.synopsis = "[-c CLOCKFILE] [--format NAME] TRACE",
 	.about = "Count the events of the ovni trace directory TRACE. Prints one line per MCV,\n"

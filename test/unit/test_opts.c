@@ -76,6 +76,8 @@ static const struct {
 	{"--no", 0, -1, "0 0 - 0  |"},
 	{"--n 1", 0, 2, "weft t: unknown option '--n'"}, /* ambiguous: no-on, num */
 	{"a --help", 0, 0, "Usage: weft t [OPTIONS] ARG..."},
+	{"--version a", 0, 0, "weft " WEFT_VERSION}, /* every command's --version */
+	{"--vers", 0, 0, "weft " WEFT_VERSION},
 };
 
 /* Run one case with stdout and stderr into files; the answer in got. */
@@ -138,6 +140,7 @@ START_TEST(help_layout)
 		"  -n, --num N     a number\n"
 		"      --add X     repeatable\n"
 		"  -h, --help      show this help\n"
+		"      --version   show weft's version and licence\n"
 		"\n"
 		"More.\n";
 	static const struct optcmd c = {.name = "t", .synopsis = "[OPTIONS] ARG...\n--other", .about = "About t.\n",
