@@ -62,6 +62,7 @@ check check weft-check.1 ".SH OPTIONS" check
 check import weft-import.1 ".SH OPTIONS" import
 check models weft-models.1 ".SH OPTIONS" models
 check plot weft-plot.1 ".SH OPTIONS" plot
+check completion weft-completion.1 ".SH OPTIONS" completion
 check synth weft-synth.1 ".SH OPTIONS" synth
 check "synth picl" weft-synth.1 ".SS PICL options" synth --format picl
 check "synth visandor" weft-synth.1 ".SS VisAndOr options" synth --format visandor
@@ -80,6 +81,15 @@ for f in "$tmp"/all.*; do
 	expect "$page: SYNOPSIS names no option the command lacks" \
 		"$(comm -13 "$tmp/have" "$tmp/syn" | tr '\n' ' ')" ""
 done
+
+# every command of `weft --help` has its page
+"$WEFT" --help | awk '/^Commands:$/ { on = 1; next } on && /^$/ { exit } on { print $1 }' >"$tmp/cmds"
+nopage=
+while read -r c; do
+	[ -f "$top/doc/man/weft-$c.1" ] || nopage="$nopage $c"
+done <"$tmp/cmds"
+expect "every command of weft --help has a page doc/man/weft-CMD.1" \
+	"$([ -s "$tmp/cmds" ] && echo listed):$nopage" "listed:"
 
 # and no weft-CMD page is left out
 for p in "$top"/doc/man/weft-*.1; do
