@@ -8,34 +8,52 @@
 #include "emu/engine.h"
 #include "model.h"
 
-static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
-{
-	struct weft_err err = {0};
-	(void) cmd, (void) row, (void) dst;
-	return models_load(arg, &err) ? cli_report(&err) : 0;
-}
-
-/* The command's struct: only where the arguments start. */
+/* The command's struct: where the arguments start, -e, and the models
+ * the command line's files gave (by character). */
 struct models_cmd {
 	int first;
+	int events;
+	char given[MCV_NCHARS];
 };
 
+static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	struct models_cmd *mc = dst;
+	struct weft_err err = {0};
+	(void) cmd, (void) row;
+	if (models_load(arg, &err))
+		return cli_report(&err);
+	/* the model just loaded: the one whose file is this path */
+	const struct weft_model_def *const *all;
+	int n = model_all(&all);
+	for (int i = 0; i < n; i++) {
+		const struct mf_model *f = engine_file(all[i]);
+		if (f && strcmp(f->path, arg) == 0)
+			mc->given[mcv_index(all[i]->id)] = 1;
+	}
+	return 0;
+}
+
+#define K struct models_cmd
 static const struct opt models_opts[] = {
-	OPT_CALL("model", 0, "FILE", struct models_cmd, first, opt_model,
-		 "read a model file first, as 'weft emu --model' does (it\n"
-		 "adds a model or replaces the one with its character):\n"
-		 "its errors are shown with their line and column"),
+	OPT_WHOLE("model", 0, "FILE", opt_model,
+		  "read a model file first, as 'weft emu --model' does (it\n"
+		  "adds a model or replaces the one with its character):\n"
+		  "its errors are shown with their line and column"),
+	OPT_FLAG("events", 'e', K, events, "list every model's events too"),
 	OPT_HELPROW,
 	OPT_ENDROW,
 };
+#undef K
 
-static const struct optcmd models_cmdline = {
+const struct optcmd models_cmdline = {
 	.name = "models",
-	.synopsis = "[--model FILE]... [MODEL]",
-	.about = "List the models weft knows (character, name, version, and the model file of\n"
-		 "those written as files) and, for each model with an event table, its events:\n"
-		 "MCV, payload signature, description, and whether the emulator models it.\n"
-		 "MODEL (a character or a name) shows one.\n",
+	.synopsis = "[--model FILE]... [-e] [MODEL]",
+	.about = "List the models weft knows, one line each: character, name, version, number\n"
+		 "of events, and where it comes from (built in, written in C or as a model\n"
+		 "file, or the file --model gave). MODEL (a character or a name) shows one with\n"
+		 "its event table: MCV, payload signature, description, and whether the\n"
+		 "emulator models it; -e shows every model's table.\n",
 	.opts = models_opts,
 };
 
@@ -57,9 +75,15 @@ int cmd_models(int argc, char **argv)
 			continue;
 		shown++;
 		const struct mf_model *f = engine_file(m);
-		printf("%c %-9s %s%s%s%s\n", m->id, m->name, m->version[0] ? m->version : "-",
-		       m->nevents ? "" : "  (recognised; events counted, not decoded)", f ? "  file " : "",
-		       f ? f->path : "");
+		printf("%c %-9s %-6s ", m->id, m->name, m->version[0] ? m->version : "-");
+		if (!m->nevents)
+			printf("        -  recognised: its events are counted, not decoded\n");
+		else if (f && mc.given[mcv_index(m->id)])
+			printf("%3d events  file %s\n", m->nevents, f->path);
+		else
+			printf("%3d events  built in%s\n", m->nevents, f ? " (model file)" : "");
+		if (!want && !mc.events)
+			continue;
 		for (int k = 0; k < m->nevents; k++) {
 			const struct weft_evdecl *d = &m->events[k];
 			printf("  %s%s  %-32s %s%s\n", d->mcv, d->jumbo ? "+" : " ",

@@ -13,7 +13,7 @@
 need WEFT
 
 # the model files' models: "CHAR NAME" lines
-"$WEFT" models | awk '/^[^ ]/ && $4 == "file" { print $1, $2 }' >"$tmp/models"
+"$WEFT" models | awk '/ built in \(model file\)$/ { print $1, $2 }' >"$tmp/models"
 expect "the model files' models" "$(cut -d' ' -f2 "$tmp/models" | sort | tr '\n' ' ')" \
 	"kernel mpi nanos6 nodes nosv openmp tampi "
 while read -r c name; do

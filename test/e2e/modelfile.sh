@@ -116,7 +116,7 @@ if [ $rc = 0 ] && [ -z "$(recs "$TMP/out2/thread.prv")" ]; then result "example:
 
 # weft models lists the file's model with its table
 got=$("$WEFT" models --model "$ZM" Z 2>&1)
-want="Z zeta      1.0.0  file $ZM
+want="Z zeta      1.0.0    4 events  file $ZM
   Zp[   i32 phase                        enters phase %{phase}
   Zp]   i32 phase                        leaves phase %{phase}
   Zi=   u32 iter                         starts iteration %{iter}
