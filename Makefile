@@ -1,11 +1,38 @@
 # weft — GNU make build. `make`, `make demo` and `make check` run `make deps`
 # and ./configure themselves when config.mk is missing or stale.
-# Targets: all deps demo check check-asan fuzz bench install clean.
+# Targets: all deps demo check check-asan check-run fuzz bench install
+# uninstall clean.
+#
+# Quiet by default ("CC src/emu/emu.c"; V=1 prints the whole commands) and
+# parallel by default (-j as many as the cores; -j1 or JOBS=1 for one). One
+# build folder per flavour, each object compiled once per flavour:
+#   build/release  make, make demo, make install, make bench (build/weft
+#                  links to its weft)
+#   build/check    make check's first pass: the same flags plus -Werror
+#   build/asan     make check-asan, make check's second pass: ASan + UBSan
+#   build/fuzz     make fuzz (clang, libFuzzer)
 
 VERSION := 0.1.0
-BUILD ?= build
+FLAVOUR ?= release
+BUILD ?= build/$(FLAVOUR)
 PREFIX ?= /usr/local
 DESTDIR ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# the top make only: sub-makes share its job slots
+ifeq ($(MAKELEVEL)$(filter -j% --jobs%,$(MAKEFLAGS)),0)
+MAKEFLAGS += -j$(JOBS)
+endif
+MAKEFLAGS += --no-print-directory
+
+V ?= 0
+ifeq ($(V),1)
+Q :=
+SAY := :
+else
+Q := @
+# "  CC    src/x.c"; the demo sets SAY=: for a build without a line per file
+SAY ?= printf '  %-5s %s\n'
+endif
 FUZZ_SECONDS ?= 60
 # make fuzz FUZZ_RUNS=N: stop each target after N executions (0: no limit,
 # FUZZ_SECONDS alone); FUZZ="fuzz_clock fuzz_obs": only those targets
@@ -14,7 +41,7 @@ FUZZ_RUNS ?= 0
 DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin \
 	openmpi-bin libopenmpi-dev clang-format
 
-NOCONF_GOALS := clean deps distclean
+NOCONF_GOALS := clean deps distclean uninstall check-list
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
 -include config.mk
 endif
@@ -23,6 +50,14 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 WERROR ?=
 SAN ?=
+ifeq ($(FLAVOUR),check)
+WERROR := -Werror
+endif
+ifeq ($(FLAVOUR),asan)
+WERROR := -Werror
+CFLAGS := -O1 -g -fno-omit-frame-pointer
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
 # includes name their layer: "emu/emu.h", "model.h", "ovni/ovni.h"
 INCLUDES := -Isrc -Imodels
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
@@ -45,7 +80,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
 WEFT := $(BUILD)/weft
 
-.PHONY: all deps demo check check-run check-asan fuzz bench install clean FORCE
+.PHONY: all deps demo check check-run check-suites check-list check-asan fuzz bench install uninstall clean FORCE
 
 all: $(WEFT)
 
@@ -69,8 +104,9 @@ deps:
 
 config.mk: configure.ac config.mk.in
 	@$(MAKE) --no-print-directory deps
-	autoconf
-	./configure --quiet
+	@$(SAY) GEN configure
+	$(Q)autoconf
+	$(Q)./configure --quiet
 
 # Rebuild everything when the compiler flags change.
 $(BUILD)/flags: FORCE
@@ -79,35 +115,45 @@ $(BUILD)/flags: FORCE
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags config.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(SAY) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
 $(LIBWEFT): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(SAY) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 # The view files are compiled in, so weft can copy them beside its outputs
 # from wherever it is installed.
 $(BUILD)/gen/cfg_files.c: $(CFG_FILES) src/prv/embed_cfg.sh
 	@mkdir -p $(dir $@)
-	sh src/prv/embed_cfg.sh $(CFG_FILES) > $@
+	@$(SAY) GEN $@
+	$(Q)sh src/prv/embed_cfg.sh $(CFG_FILES) > $@
 
 $(BUILD)/obj/gen/cfg_files.o: $(BUILD)/gen/cfg_files.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(SAY) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The models weft ships are model files, compiled in the same way.
 $(BUILD)/gen/model_files.c: $(MODEL_FILES) models/embed_models.sh
 	@mkdir -p $(dir $@)
-	sh models/embed_models.sh $(MODEL_FILES) > $@
+	@$(SAY) GEN $@
+	$(Q)sh models/embed_models.sh $(MODEL_FILES) > $@
 
 $(BUILD)/obj/gen/model_files.o: $(BUILD)/gen/model_files.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(SAY) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(WEFT): $(BUILD)/obj/src/main.o $(CLI_OBJS) $(LIBWEFT)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS)
+	@$(SAY) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS)
+ifeq ($(BUILD),build/release)
+	@ln -sfn release/weft build/weft
+endif
 
 # weft emu --mpi: the one file that includes mpi.h (empty flags: no MPI,
 # ranks.c builds its stubs); only the weft binary pulls it from libweft.a
@@ -117,107 +163,166 @@ $(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # test_opts tests the command-line module, outside libweft.
 $(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o $(LIBWEFT)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
+	@$(SAY) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 
 $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
 
 $(BUILD)/fuzz_replay_%: test/fuzz/%.c test/fuzz/replay.c $(LIBWEFT)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	@$(SAY) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # prvdiff: compares two Paraver traces semantically (the oracle against ovniemu).
 $(BUILD)/prvdiff: test/tools/prvdiff.c $(BUILD)/flags config.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ test/tools/prvdiff.c $(ZLIB_LIBS)
+	@$(SAY) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ test/tools/prvdiff.c $(ZLIB_LIBS)
 
-check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) $(BUILD)/prvdiff
-	CK_FORK=yes $(BUILD)/unit_tests
-	WEFT=$(abspath $(WEFT)) sh test/e2e/run.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/synth.sh
-	WEFT=$(abspath $(WEFT)) sh test/malformed/run.sh
-	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/emu.sh
-	WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) sh test/e2e/models.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/metaviews.sh
-	WEFT=$(abspath $(WEFT)) sh test/malformed/emu.sh
-	WEFT=$(abspath $(WEFT)) sh test/malformed/fifo.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/modelfile.sh
-	WEFT=$(abspath $(WEFT)) sh test/malformed/hardening.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/picl.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/stats.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/visandor.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/quiet.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/charisma.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/check.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/views.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/docs.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/plot.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/window.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/query.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/sync.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/jobs.sh
-	WEFT=$(abspath $(WEFT)) sh test/e2e/mpi.sh
-	BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
-	BUILD=$(BUILD) sh test/tools/prvdiff-test.sh
-	WEFT=$(abspath $(WEFT)) sh test/tools/manopts.sh
-	sh test/tools/tree.sh
-	sh test/tools/layers.sh
-	sh test/tools/format.sh
-	sh test/tools/size.sh
+# The suites: every script of test/e2e, test/malformed and test/tools that
+# sources test/lib.sh (a new one is found by itself: nothing to add here),
+# but those of SUITES_OFF; plus the unit tests and the fuzz-corpus replay.
+# A suite that must also run with other variables is listed in
+# SUITE_VARIANTS as SCRIPT@VAR=VALUE (SCRIPT@VAR=VALUE,VAR2=VALUE2 for
+# several). Each suite's output goes to $(BUILD)/results/NAME.log; make
+# check prints one line per suite and, at the end, one summary line. The
+# suites run in parallel (-j), each in its own temporary directory.
+# `make check-run SUITES=test/e2e/plot.sh` runs some only (FLAVOUR=check for
+# the -Werror build); `sh test/e2e/plot.sh --help` lists a suite's own
+# options (--run=N, -v).
+SUITES_OFF := test/tools/spdx.sh
+SUITES ?= $(filter-out $(SUITES_OFF),$(shell grep -l '^\. "$$(dirname "$$0")/\.\./lib\.sh"$$' \
+	test/e2e/*.sh test/malformed/*.sh test/tools/*.sh))
+SUITE_VARIANTS ?=
+SUITE_ENV = WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) BUILD=$(BUILD) FLAVOUR=$(FLAVOUR)
+RES := $(BUILD)/results
+NVARIANTS := $(words $(SUITE_VARIANTS))
+SUITE_RES := $(RES)/unit.res $(RES)/fuzz-replay.res $(SUITES:%=$(RES)/%.res) \
+	$(if $(SUITE_VARIANTS),$(foreach i,$(shell seq $(NVARIANTS)),$(RES)/variant-$(i).res))
+CHECK_BINS := $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) $(BUILD)/prvdiff
+comma := ,
+
+check-run: config.mk
+	@$(MAKE) $(CHECK_BINS)
+	@rm -rf $(RES)
+	@echo "$(BUILD): the suites on $(BUILD)/weft (the output of each in $(RES)/)"
+	@$(MAKE) check-suites
+	@sh test/summary.sh $(BUILD) $(RES)
+
+check-suites: $(SUITE_RES)
+
+# the suites make check runs, one a line
+check-list:
+	@for s in unit fuzz-replay $(SUITES) $(SUITE_VARIANTS); do echo "$$s"; done
+
+$(RES)/unit.res: FORCE
+	@CK_FORK=yes sh test/runsuite.sh unit $(RES) $(BUILD)/unit_tests
+
+$(RES)/fuzz-replay.res: FORCE
+	@sh test/runsuite.sh fuzz-replay $(RES) env BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)
+
+$(RES)/variant-%.res: FORCE
+	@v='$(word $*,$(SUITE_VARIANTS))'; \
+	  sh test/runsuite.sh "$$v" $(RES) env $(SUITE_ENV) $(subst $(comma), ,$(word 2,$(subst @, ,$(word $*,$(SUITE_VARIANTS))))) \
+	  sh $(firstword $(subst @, ,$(word $*,$(SUITE_VARIANTS))))
+
+$(RES)/%.res: FORCE
+	@sh test/runsuite.sh $* $(RES) env $(SUITE_ENV) sh $*
 
 check: config.mk
-	@$(MAKE) --no-print-directory deps
-	$(MAKE) --no-print-directory WERROR=-Werror check-run
-	$(MAKE) --no-print-directory check-asan
+	@$(MAKE) deps
+	@$(MAKE) FLAVOUR=check check-run
+	@$(MAKE) FLAVOUR=asan check-run
+	@sh test/summary.sh "make check" build/check/results build/asan/results
 
 check-asan: config.mk
-	$(MAKE) --no-print-directory BUILD=build-asan WERROR=-Werror CFLAGS="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check-run
-
+	@$(MAKE) FLAVOUR=asan check-run
 
 fuzz: config.mk
 	@command -v clang >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null; \
 	  else echo "make fuzz: clang is missing; run: sudo apt-get install clang"; exit 1; fi; }
-	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g" \
+	$(MAKE) --no-print-directory FLAVOUR=fuzz CC=clang CFLAGS="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
-	  build-fuzz/libweft.a
+	  build/fuzz/libweft.a
 	@for t in $(or $(FUZZ),$(FUZZ_TARGETS)); do \
 	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(INCLUDES) $(CJSON_CFLAGS) \
-	    -o build-fuzz/$$t test/fuzz/$$t.c build-fuzz/libweft.a $(LIBS) || exit 1; \
-	  mkdir -p build-fuzz/corpus-$$t build-fuzz/crash-$$t; \
+	    -o build/fuzz/$$t test/fuzz/$$t.c build/fuzz/libweft.a $(LIBS) || exit 1; \
+	  mkdir -p build/fuzz/corpus-$$t build/fuzz/crash-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s or $(FUZZ_RUNS) runs (0: no limit)"; \
-	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$(if $(filter 0,$(FUZZ_RUNS)),-1,$(FUZZ_RUNS)) -print_final_stats=1 -artifact_prefix=build-fuzz/crash-$$t/ \
-	    build-fuzz/corpus-$$t test/fuzz/corpus/$$t || { \
-	    echo "make fuzz: $$t failed; the input is in build-fuzz/crash-$$t/"; exit 1; }; \
+	  build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$(if $(filter 0,$(FUZZ_RUNS)),-1,$(FUZZ_RUNS)) -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$$t/ \
+	    build/fuzz/corpus-$$t test/fuzz/corpus/$$t || { \
+	    echo "make fuzz: $$t failed; the input is in build/fuzz/crash-$$t/"; exit 1; }; \
 	done
 
 bench: config.mk
-	$(MAKE) --no-print-directory $(WEFT)
+	@$(MAKE) $(WEFT)
 	WEFT=$(abspath $(WEFT)) sh test/bench/run.sh
 
 # ---- demo, install, clean ---------------------------------------------------
 
+# The demo: a synthetic trace, its Paraver traces, checked, drawn; it ends
+# with the pictures and the command that opens the trace in wxParaver.
+DEMO_VIEW := demo/paraver/cfg/ovni/thread-state.cfg
 demo: config.mk
-	@$(MAKE) --no-print-directory deps
-	$(MAKE) --no-print-directory $(WEFT)
+	@$(MAKE) deps
+	@echo "demo: building $(WEFT) (the first time about 1 min on 2 cores; V=1 shows the commands)"
+	@$(MAKE) SAY=: $(WEFT)
 	@rm -rf demo && mkdir -p demo
-	$(WEFT) synth -o demo/trace --looms 2 --procs 2 --threads 3 --cpus 4 --events 200000 --seed 1
-	$(WEFT) top demo/trace
-	$(WEFT) dump demo/trace > demo/dump.txt
-	$(WEFT) emu -o demo/paraver demo/trace
-	$(WEFT) check demo/paraver/thread.prv
-	$(WEFT) check demo/paraver/cpu.prv
+	@echo '$$ weft synth -o demo/trace --looms 2 --procs 2 --threads 3 --cpus 4 --events 200000 --seed 1'
+	@$(WEFT) synth -o demo/trace --looms 2 --procs 2 --threads 3 --cpus 4 --events 200000 --seed 1
+	@echo '$$ weft dump demo/trace > demo/dump.txt'
+	@$(WEFT) dump demo/trace > demo/dump.txt
+	@echo '$$ weft emu -o demo/paraver demo/trace'
+	@$(WEFT) emu -o demo/paraver demo/trace
+	@echo '$$ weft check demo/paraver/thread.prv; weft check demo/paraver/cpu.prv'
+	@$(WEFT) check demo/paraver/thread.prv
+	@$(WEFT) check demo/paraver/cpu.prv
+	@echo '$$ weft plot demo/paraver/thread.prv; weft plot demo/paraver/cpu.prv'
+	@$(WEFT) plot demo/paraver/thread.prv
+	@$(WEFT) plot demo/paraver/cpu.prv
 	@echo
-	@echo "demo: the synthetic ovni trace is in demo/trace (event listing: demo/dump.txt);"
-	@echo "      its Paraver traces are demo/paraver/thread.prv and demo/paraver/cpu.prv"
-	@echo "      (open them in wxParaver; views in demo/paraver/cfg/)"
+	@echo "demo: the ovni trace is demo/trace (every event in demo/dump.txt), its Paraver"
+	@echo "      traces demo/paraver/{thread,cpu}.prv with their views in demo/paraver/cfg/."
+	@echo "demo: the pictures (any web browser shows them):"
+	@echo "      demo/paraver/thread.svg"
+	@echo "      demo/paraver/cpu.svg"
+	@echo "demo: the thread states in wxParaver, and as a table of time per state with"
+	@echo "      paramedir (it writes the file thread-state in the current folder):"
+	@echo "      wxparaver demo/paraver/thread.prv $(DEMO_VIEW)"
+	@echo "      paramedir demo/paraver/thread.prv $(DEMO_VIEW)"
 
-install: $(WEFT)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/weft
-	install -m 755 $(WEFT) $(DESTDIR)$(PREFIX)/bin/weft
-	install -m 644 doc/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	cp -R cfg $(DESTDIR)$(PREFIX)/share/weft/
+# The completion scripts are written by weft itself, from its option tables.
+$(BUILD)/completion/weft $(BUILD)/completion/_weft &: $(WEFT)
+	@mkdir -p $(dir $@)
+	@$(SAY) GEN $(BUILD)/completion
+	$(Q)$(WEFT) completion bash > $(BUILD)/completion/weft.tmp && mv $(BUILD)/completion/weft.tmp $(BUILD)/completion/weft
+	$(Q)$(WEFT) completion zsh > $(BUILD)/completion/_weft.tmp && mv $(BUILD)/completion/_weft.tmp $(BUILD)/completion/_weft
+
+# Everything make install writes, for make uninstall to take back.
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+SHAREDIR := $(DESTDIR)$(PREFIX)/share/weft
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/weft
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+MAN_PAGES := $(notdir $(wildcard doc/man/*.1))
+
+install: $(WEFT) $(BUILD)/completion/weft $(BUILD)/completion/_weft
+	@$(SAY) INST $(DESTDIR)$(PREFIX)
+	$(Q)install -d $(BINDIR) $(MANDIR) $(SHAREDIR) $(DOCDIR) $(BASHDIR) $(ZSHDIR)
+	$(Q)install -m 755 $(WEFT) $(BINDIR)/weft
+	$(Q)install -m 644 $(MAN_PAGES:%=doc/man/%) $(MANDIR)/
+	$(Q)rm -rf $(SHAREDIR)/cfg && cp -R cfg $(SHAREDIR)/
+	$(Q)sed 's|@PREFIX@|$(PREFIX)|g; s|@VERSION@|$(VERSION)|g' contrib/modules/weft.in > $(SHAREDIR)/modulefile
+	$(Q)install -m 644 README.md LICENSE $(DOCDIR)/
+	$(Q)install -m 644 $(BUILD)/completion/weft $(BASHDIR)/weft
+	$(Q)install -m 644 $(BUILD)/completion/_weft $(ZSHDIR)/_weft
+
+uninstall:
+	@$(SAY) RM $(DESTDIR)$(PREFIX)
+	$(Q)rm -f $(BINDIR)/weft $(MAN_PAGES:%=$(MANDIR)/%) $(BASHDIR)/weft $(ZSHDIR)/_weft
+	$(Q)rm -rf $(SHAREDIR) $(DOCDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz demo bench-out

@@ -22,11 +22,45 @@
 #                      its first 5 lines follow, as "    stderr: ..."
 #   result NAME WHY    pass when WHY is empty, else fail
 #   expect NAME GOT WANT  pass when GOT = WANT, else fail "got [GOT], expected [WANT]"
-#   skip NAME WHY      print "skip NAME: WHY" (counted neither way)
+#   skip NAME WHY      print "skip NAME: WHY" (counted as skipped)
 #   same_tree NAME DIR1 DIR2  pass when DIR2 has DIR1's files, the same
 #                      bytes, and no hidden leftover of a run
-#   finish             print "N passed, M failed" and exit 1 if M > 0, else 0
-# The counters are npass and nfail. Nothing else is changed in the caller.
+#   finish             print "N passed, M failed, K skipped" and exit 1 if
+#                      M > 0, else 0
+# Every check above prints its number too ("ok 7 NAME"), in the order the
+# checks run.
+#
+# Units, after git's test_expect_success: a check with a description and
+# the commands it runs, which a failure prints.
+#   test_expect_success DESC 'COMMANDS'
+#                      run COMMANDS (a shell text, joined by && so that the
+#                      first failing one fails the unit) in this shell,
+#                      their output kept aside; pass when they exit 0. A
+#                      failure prints "FAIL N DESC", the commands and the
+#                      last lines of their output. Variables they set stay
+#                      set for the units after.
+#   test_setup 'COMMANDS'  the same for what later units need: always run
+#                      (also under --run), not counted; a failure ends the
+#                      script (exit 1) after printing them
+# and, for use inside COMMANDS (each says what went wrong on stderr, which
+# a failing unit shows):
+#   test_status N CMD...   run CMD (its output as the unit's), succeed when
+#                      it exits with status N
+#   test_cmp WANT GOT  the files are equal, else their diff
+#   test_grep PATTERN FILE  an extended regular expression matches a line
+#                      of FILE, else its first lines
+#   test_no_file PATH  nothing is at PATH
+# A script's options (`sh test/e2e/plot.sh --run=3 -v`):
+#   --run=LIST         run only these units (LIST: 3, 1-4,7, 9-); every other
+#                      check is still made but neither printed nor counted
+#   -v, --verbose      show each unit's commands and output as it runs
+#   -i, --immediate    stop at the first failing check
+# The counters are npass, nfail and nskip. Nothing else is changed in the
+# caller; the library's own names start with test_ or _lib_.
+#
+# A new suite is a script in test/e2e, test/malformed or test/tools that
+# sources this file and ends with finish: the Makefile finds it (no list to
+# edit); `make check-run SUITES=test/e2e/NAME.sh` runs it alone.
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
@@ -37,7 +71,35 @@ export SOURCE_DATE_EPOCH
 
 npass=0
 nfail=0
+nskip=0
 fail_show=
+
+# the script's options
+_lib_run=
+_lib_verbose=
+_lib_immediate=
+for _lib_a in "$@"; do
+	case $_lib_a in
+	--run=*) _lib_run=${_lib_a#--run=} ;;
+	-v | --verbose) _lib_verbose=1 ;;
+	-i | --immediate) _lib_immediate=1 ;;
+	-h | --help)
+		echo "usage: sh $0 [--run=LIST] [-v] [-i]  (test/lib.sh describes them)"
+		exit 0
+		;;
+	*)
+		echo "$(basename "$0"): unknown option '$_lib_a' (try --help)" >&2
+		exit 2
+		;;
+	esac
+done
+case $_lib_run in
+*[!0-9,-]*)
+	echo "$(basename "$0"): --run: expected numbers and ranges such as 1-4,7, found '$_lib_run'" >&2
+	exit 2
+	;;
+esac
+_lib_n=0
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-$(basename "$here")-$(basename "$0" .sh).XXXXXX") || exit 2
 lib_cleanup() {
@@ -66,17 +128,41 @@ need() {
 	done
 }
 
+# _lib_selected N: N is in --run's list (or there is none)
+_lib_selected() {
+	[ -z "$_lib_run" ] && return 0
+	_lib_l=$_lib_run,
+	while [ -n "$_lib_l" ]; do
+		_lib_r=${_lib_l%%,*}
+		_lib_l=${_lib_l#*,}
+		case $_lib_r in
+		'') ;;
+		*-*)
+			_lib_lo=${_lib_r%-*} _lib_hi=${_lib_r#*-}
+			[ "$1" -ge "${_lib_lo:-1}" ] && { [ -z "$_lib_hi" ] || [ "$1" -le "$_lib_hi" ]; } && return 0
+			;;
+		*) [ "$1" -eq "$_lib_r" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
 pass() {
-	echo "ok $1"
+	_lib_n=$((_lib_n + 1))
+	_lib_selected $_lib_n || return 0
+	echo "ok $_lib_n $1"
 	npass=$((npass + 1))
 }
 
 fail() {
-	echo "FAIL $1: $2"
+	_lib_n=$((_lib_n + 1))
+	_lib_selected $_lib_n || return 0
+	echo "FAIL $_lib_n $1: $2"
 	nfail=$((nfail + 1))
 	if [ -n "$fail_show" ] && [ -s "$fail_show" ]; then
 		sed -n '1,5s/^/    stderr: /p' "$fail_show"
 	fi
+	[ -z "$_lib_immediate" ] || finish
 }
 
 result() {
@@ -88,7 +174,104 @@ expect() {
 }
 
 skip() {
-	echo "skip $1: $2"
+	_lib_n=$((_lib_n + 1))
+	_lib_selected $_lib_n || return 0
+	echo "skip $_lib_n $1: $2"
+	nskip=$((nskip + 1))
+}
+
+# _lib_show FILE: the last 20 lines of a unit's output, indented
+_lib_show() {
+	if [ -s "$1" ]; then
+		echo "    output (last lines):"
+		tail -n 20 "$1" | sed 's/^/    | /'
+	else
+		echo "    (no output)"
+	fi
+}
+
+# _lib_body TEXT: the commands, indented, without leading or trailing blank lines
+_lib_body() {
+	printf '%s\n' "$1" | awk 'NF { for (; nb > 0; nb--) print ""; on = 1; print; next } on { nb++ }' |
+		sed 's/^\t*/    > /'
+}
+
+test_expect_success() {
+	if [ $# -ne 2 ]; then
+		echo "$(basename "$0"): test_expect_success: expected DESC and COMMANDS, found $# arguments" >&2
+		exit 2
+	fi
+	_lib_n=$((_lib_n + 1))
+	_lib_selected $_lib_n || return 0
+	if [ -n "$_lib_verbose" ]; then
+		echo "--- $_lib_n $1"
+		_lib_body "$2"
+		{ eval "$2"; } </dev/null
+		_lib_rc=$?
+		: >"$tmp/.unit.out"
+	else
+		{ eval "$2"; } </dev/null >"$tmp/.unit.out" 2>&1
+		_lib_rc=$?
+	fi
+	if [ $_lib_rc -eq 0 ]; then
+		echo "ok $_lib_n $1"
+		npass=$((npass + 1))
+		return 0
+	fi
+	echo "FAIL $_lib_n $1 (exit $_lib_rc)"
+	_lib_body "$2"
+	_lib_show "$tmp/.unit.out"
+	nfail=$((nfail + 1))
+	[ -z "$_lib_immediate" ] || finish
+	return 0
+}
+
+test_setup() {
+	if [ -n "$_lib_verbose" ]; then
+		echo "--- setup"
+		_lib_body "$1"
+		{ eval "$1"; } </dev/null
+		_lib_rc=$?
+		: >"$tmp/.unit.out"
+	else
+		{ eval "$1"; } </dev/null >"$tmp/.unit.out" 2>&1
+		_lib_rc=$?
+	fi
+	[ $_lib_rc -eq 0 ] && return 0
+	echo "FAIL setup (exit $_lib_rc): the checks after it cannot run"
+	_lib_body "$1"
+	_lib_show "$tmp/.unit.out"
+	nfail=$((nfail + 1))
+	finish
+}
+
+test_status() {
+	_lib_want=$1
+	shift
+	"$@"
+	_lib_got=$?
+	[ "$_lib_got" -eq "$_lib_want" ] && return 0
+	echo "test_status: '$*' exited with status $_lib_got, expected $_lib_want" >&2
+	return 1
+}
+
+test_cmp() {
+	diff -u "$1" "$2" >&2 && return 0
+	echo "test_cmp: $2 differs from $1 (the diff is above)" >&2
+	return 1
+}
+
+test_grep() {
+	grep -E -q -e "$1" "$2" && return 0
+	echo "test_grep: no line of $2 matches '$1'; its first lines:" >&2
+	head -n 10 "$2" | sed 's/^/  /' >&2
+	return 1
+}
+
+test_no_file() {
+	[ ! -e "$1" ] && [ ! -L "$1" ] && return 0
+	echo "test_no_file: $1 exists" >&2
+	return 1
 }
 
 # same_tree NAME DIR1 DIR2: pass when DIR2 holds exactly DIR1's files
@@ -109,7 +292,7 @@ same_tree() {
 }
 
 finish() {
-	echo "$npass passed, $nfail failed"
+	echo "$npass passed, $nfail failed, $nskip skipped"
 	[ "$nfail" -eq 0 ] && exit 0
 	exit 1
 }

@@ -25,7 +25,7 @@ bad=
 for f in $scripts; do
 	[ "$f" = test/tools/tree.sh ] && continue
 	grep -q '^\. "$(dirname "$0")/\.\./lib\.sh"$' "$f" || bad="$bad $f(no lib.sh)"
-	grep -q -E '^(pass|fail|result|expect|skip|finish)\(\)' "$f" && bad="$bad $f(own helpers)"
+	grep -q -E '^(pass|fail|result|expect|skip|finish|test_[a-z_]*)\(\)' "$f" && bad="$bad $f(own helpers)"
 	grep -q 'mktemp' "$f" && bad="$bad $f(own mktemp)"
 	tail -n 1 "$f" | grep -q '^finish$' || bad="$bad $f(does not end with finish)"
 done

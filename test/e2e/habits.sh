@@ -1,0 +1,168 @@
+#!/bin/sh
+# The habits a newcomer brings from git and ovni (issue 29):
+#   - `weft help CMD` prints CMD's help; a mistyped command gets "did you
+#     mean"; every command takes --version, which names the licence;
+#   - the bash completion written by `weft completion bash` (from the
+#     option tables) completes commands, options, option values and model
+#     names, driven here through compgen; the zsh one is written too;
+#   - `weft models` is one line per model, `weft models NAME` adds its table;
+#   - make install PREFIX=... DESTDIR=... installs the binary, the pages, the
+#     completions, the views and a modulefile, and make uninstall leaves no
+#     file behind (make is called with this build's FLAVOUR: nothing is
+#     compiled).
+#
+#   WEFT=/abs/weft sh test/e2e/habits.sh [--run=N] [-v]
+# Prints "ok N NAME" / "FAIL N NAME", then "N passed, M failed, K skipped".
+
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+
+# ---- help, typos, --version -------------------------------------------------------
+
+test_expect_success 'weft help emu prints emu'"'"'s help' '
+	"$WEFT" help emu >"$tmp/help" &&
+	"$WEFT" emu --help >"$tmp/help2" &&
+	test_cmp "$tmp/help2" "$tmp/help" &&
+	test_grep "^Usage: weft emu " "$tmp/help"
+'
+
+test_expect_success 'weft help alone lists the commands' '
+	"$WEFT" help >"$tmp/help" &&
+	test_grep "^  emu  " "$tmp/help" && test_grep "weft help COMMAND" "$tmp/help"
+'
+
+test_expect_success 'weft emmu: did you mean emu, exit 2, no list' '
+	test_status 2 "$WEFT" emmu 2>"$tmp/err" &&
+	echo "weft: unknown command '"'"'emmu'"'"'; did you mean '"'"'emu'"'"'?" >"$tmp/want" &&
+	test_cmp "$tmp/want" "$tmp/err"
+'
+
+test_expect_success 'weft help sats: did you mean stats' '
+	test_status 2 "$WEFT" help sats 2>"$tmp/err" &&
+	test_grep "did you mean .stats.\?" "$tmp/err"
+'
+
+test_expect_success 'a word far from every command: the commands listed' '
+	test_status 2 "$WEFT" frobnicate 2>"$tmp/err" &&
+	test_grep "unknown command .frobnicate.; the commands are: emu sync" "$tmp/err"
+'
+
+test_expect_success '--version names the licence' '
+	"$WEFT" --version >"$tmp/v" &&
+	test_grep "^weft [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/v" &&
+	test_grep "^License GPL-3.0-or-later" "$tmp/v"
+'
+
+test_expect_success 'every command takes --version' '
+	for c in emu sync dump top query synth import models check stats plot completion; do
+		"$WEFT" $c --version >"$tmp/vc" && test_cmp "$tmp/v" "$tmp/vc" || return 1
+	done &&
+	"$WEFT" synth --format picl --version >"$tmp/vc" && test_cmp "$tmp/v" "$tmp/vc"
+'
+
+# ---- completion ----------------------------------------------------------------------
+
+if command -v bash >/dev/null 2>&1; then
+	test_setup '"$WEFT" completion bash >"$tmp/weft.bash"'
+	# comp WORD...: what the completion offers for the last word
+	cat >"$tmp/comp.bash" <<'EOF'
+. "$1"
+shift
+COMP_WORDS=("$@")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMPREPLY=()
+_weft
+printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' '
+EOF
+	comp() { bash "$tmp/comp.bash" "$tmp/weft.bash" "$@"; }
+	test_expect_success 'bash completion: commands' '
+		test "$(comp weft em)" = "emu " && test "$(comp weft s)" = "stats sync synth "
+	'
+	test_expect_success 'bash completion: a command'"'"'s options, from its table' '
+		test "$(comp weft emu --ou)" = "--output " &&
+		test "$(comp weft plot --t)" = "--type " &&
+		"$WEFT" plot --help | awk "/^ +-/ { print \$1; if (\$2 ~ /^--/) print \$2 }" | tr -d , |
+			LC_ALL=C sort | tr "\n" " " >"$tmp/want" &&
+		comp weft plot - >"$tmp/got" && echo >>"$tmp/got" && echo >>"$tmp/want" &&
+		test_cmp "$tmp/want" "$tmp/got"
+	'
+	test_expect_success 'bash completion: option values (--sync, --sync=, --format, synth --format picl)' '
+		test "$(comp weft emu --sync "")" = "file messages none " &&
+		test "$(comp weft emu --sync = m)" = "messages " &&
+		test "$(comp weft emu --format "")" = "charisma picl visandor " &&
+		test "$(comp weft synth --format picl --traffic r)" = "random ring "
+	'
+	test_expect_success 'bash completion: model names, help'"'"'s commands, the shells' '
+		test "$(comp weft models no)" = "nodes nosv " &&
+		test "$(comp weft help pl)" = "plot " &&
+		test "$(comp weft completion "")" = "bash zsh "
+	'
+	test_expect_success 'bash completion: -o DIR completes directories' '
+		mkdir -p "$tmp/dirs/adir" && : >"$tmp/dirs/afile" &&
+		test "$(cd "$tmp/dirs" && comp weft emu -o a)" = "adir "
+	'
+else
+	skip "bash completion" "no bash"
+fi
+
+test_expect_success 'zsh completion: written, every command in it' '
+	"$WEFT" completion zsh >"$tmp/_weft" &&
+	test "$(head -n 1 "$tmp/_weft")" = "#compdef weft" &&
+	for c in emu sync dump top query synth import models check stats plot; do
+		test_grep "^	$c\) _arguments" "$tmp/_weft" || return 1
+	done
+'
+
+test_expect_success 'weft completion fish: a usage error' '
+	test_status 2 "$WEFT" completion fish 2>"$tmp/err" && test_grep "expected bash or zsh" "$tmp/err"
+'
+
+# ---- weft models -------------------------------------------------------------------
+
+test_expect_success 'weft models: one line per model, built in' '
+	"$WEFT" models >"$tmp/models" &&
+	test "$(wc -l <"$tmp/models")" -eq "$(grep -c "^[^ ]" "$tmp/models")" &&
+	test_grep "^O ovni +[0-9.]+ +[0-9]+ events  built in$" "$tmp/models" &&
+	test_grep "^V nosv +[0-9.]+ +[0-9]+ events  built in \(model file\)$" "$tmp/models" &&
+	! grep -q "models/" "$tmp/models"
+'
+
+test_expect_success 'weft models nosv: its line, then its events' '
+	"$WEFT" models nosv >"$tmp/nosv" &&
+	test_grep "^V nosv " "$tmp/nosv" && test_grep "^  VTc " "$tmp/nosv" &&
+	test "$(grep -c "^[^ ]" "$tmp/nosv")" -eq 1
+'
+
+test_expect_success 'weft models -e: every table' '
+	"$WEFT" models -e >"$tmp/all" &&
+	test_grep "^  OHx " "$tmp/all" && test_grep "^  VTc " "$tmp/all"
+'
+
+# ---- make install, make uninstall ---------------------------------------------------
+
+if command -v make >/dev/null 2>&1 && [ -n "${FLAVOUR:-}" ] && [ -f "$top/config.mk" ]; then
+	inst() {
+		env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -s -C "$top" FLAVOUR="$FLAVOUR" \
+			PREFIX=/opt/weft DESTDIR="$tmp/root" "$@"
+	}
+	test_expect_success 'make install: binary, pages, completions, views, modulefile' '
+		inst install &&
+		test -x "$tmp/root/opt/weft/bin/weft" &&
+		test -f "$tmp/root/opt/weft/share/man/man1/weft-emu.1" &&
+		test -f "$tmp/root/opt/weft/share/bash-completion/completions/weft" &&
+		test -f "$tmp/root/opt/weft/share/zsh/site-functions/_weft" &&
+		test -d "$tmp/root/opt/weft/share/weft/cfg" &&
+		test -f "$tmp/root/opt/weft/share/doc/weft/LICENSE" &&
+		test_grep "^set prefix /opt/weft$" "$tmp/root/opt/weft/share/weft/modulefile" &&
+		"$tmp/root/opt/weft/bin/weft" --version >/dev/null
+	'
+	test_expect_success 'make uninstall leaves no file behind' '
+		inst uninstall &&
+		find "$tmp/root" ! -type d >"$tmp/left" &&
+		test_cmp /dev/null "$tmp/left"
+	'
+else
+	skip "make install, make uninstall" "run from make check (FLAVOUR set, a configured tree)"
+fi
+
+finish
