@@ -14,9 +14,10 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (const struct cli_command *c = cli_commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->what);
-	fprintf(f, "\n'weft help COMMAND' (or 'weft COMMAND --help') describes a command; every\n"
-		   "command takes --version. Exit status: 0 ok, 1 bad input, 2 usage error,\n"
-		   "3 internal error.\n");
+	fprintf(f,
+		"\n'weft help COMMAND' (or 'weft COMMAND --help') describes a command; every\n"
+		"command takes --version. Exit status: 0 ok, 1 bad input, 2 usage error,\n"
+		"3 internal error.\n");
 }
 
 /* An unknown command: the nearest names, else the list; exit 2. */
@@ -62,7 +63,8 @@ int main(int argc, char **argv)
 	}
 	const struct cli_command *c = cli_command_find(argv[1]);
 	if (!c && argv[1][0] == '-') {
-		fprintf(stderr, "weft: unknown option '%s' (options follow the command)\nTry 'weft --help'.\n", argv[1]);
+		fprintf(stderr, "weft: unknown option '%s' (options follow the command)\nTry 'weft --help'.\n",
+			argv[1]);
 		return 2;
 	}
 	if (!c)

@@ -134,12 +134,14 @@ static void bash(FILE *f)
 {
 	struct table t[NTABLES];
 	int n = tables(t, NTABLES);
-	fprintf(f, "# bash completion for weft %s, written by 'weft completion bash' from weft's\n"
-		   "# option tables. Source it, or install it as\n"
-		   "# /usr/share/bash-completion/completions/weft (make install does).\n\n",
+	fprintf(f,
+		"# bash completion for weft %s, written by 'weft completion bash' from weft's\n"
+		"# option tables. Source it, or install it as\n"
+		"# /usr/share/bash-completion/completions/weft (make install does).\n\n",
 		WEFT_VERSION);
 	fputs("# _weft_table KEY: _weft_opts (every option), _weft_args (those taking a value)\n"
-	      "_weft_table() {\n\tcase $1 in\n", f);
+	      "_weft_table() {\n\tcase $1 in\n",
+	      f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "\t%s)\n\t\t_weft_opts='", t[i].key);
 		int first = 1;
@@ -148,7 +150,7 @@ static void bash(FILE *f)
 				fprintf(f, "%s-%c", first ? "" : " ", o->ch), first = 0;
 			fprintf(f, "%s--%s", first ? "" : " ", o->name), first = 0;
 		}
-		fputs("'\n\t\t_weft_args='", f);
+		fputs(" --version'\n\t\t_weft_args='", f);
 		first = 1;
 		for (const struct opt *o = t[i].c->opts; o->name; o++) {
 			if (!o->arg)
@@ -161,7 +163,8 @@ static void bash(FILE *f)
 	}
 	fputs("\t*) _weft_opts= _weft_args= ;;\n\tesac\n}\n\n", f);
 	fputs("# _weft_value KEY OPTION: COMPREPLY for the option's value\n"
-	      "_weft_value() {\n\tcase $1:$2 in\n", f);
+	      "_weft_value() {\n\tcase $1:$2 in\n",
+	      f);
 	for (int i = 0; i < n; i++)
 		for (const struct opt *o = t[i].c->opts; o->name; o++) {
 			if (!o->arg || kind_of(o) == V_FILE)
@@ -179,7 +182,8 @@ static void bash(FILE *f)
 		}
 	fputs("\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n\tesac\n}\n\n", f);
 	fputs("# _weft_positional CMD: COMPREPLY for an argument that is no option\n"
-	      "_weft_positional() {\n\tcase $1 in\n", f);
+	      "_weft_positional() {\n\tcase $1 in\n",
+	      f);
 	fputs("\thelp) COMPREPLY=($(compgen -W '", f);
 	command_names(f);
 	fputs("' -- \"$cur\")) ;;\n", f);
@@ -275,6 +279,7 @@ static void zsh_table(FILE *f, const char *cmd, const struct optcmd *c)
 			zsh_action(f, cmd, o);
 		fputc('\'', f);
 	}
+	fputs(" \\\n\t\t\t'--version[show weft'\\''s version and licence]'", f);
 	int any;
 	char buf[4096];
 	FILE *m = fmemopen(buf, sizeof(buf), "w");
@@ -291,9 +296,10 @@ static void zsh_table(FILE *f, const char *cmd, const struct optcmd *c)
 
 static void zsh(FILE *f)
 {
-	fprintf(f, "#compdef weft\n# zsh completion for weft %s, written by 'weft completion zsh' from weft's\n"
-		   "# option tables. Install it as _weft in a folder of $fpath (make install\n"
-		   "# puts it in PREFIX/share/zsh/site-functions).\n\n",
+	fprintf(f,
+		"#compdef weft\n# zsh completion for weft %s, written by 'weft completion zsh' from weft's\n"
+		"# option tables. Install it as _weft in a folder of $fpath (make install\n"
+		"# puts it in PREFIX/share/zsh/site-functions).\n\n",
 		WEFT_VERSION);
 	fputs("_weft() {\n\tlocal -a cmds\n\tcmds=(\n", f);
 	for (const struct cli_command *c = cli_commands; c->name; c++) {

@@ -7,8 +7,11 @@
 
 /* Rows a table may have: getopt's arrays live on the stack. */
 #define OPTS_MAX 64
-/* Long options return CODE_BASE + row, beyond any short letter. */
+/* Long options return CODE_BASE + row, beyond any short letter; the
+ * --version every command takes, CODE_VERSION. */
 #define CODE_BASE 256
+#define CODE_VERSION (CODE_BASE - 1)
+#define VERSION_HELP "show weft's version and licence"
 
 static int row_of(const struct opt *t, int code)
 {
@@ -48,16 +51,13 @@ static int apply(const struct optcmd *c, const struct opt *o, void *ctx, const c
 	case OPT_HELP:
 		opts_help(c, stdout);
 		return -1;
-	case OPT_VERSION:
-		cli_version(stdout);
-		return -1;
 	}
 	return 0;
 }
 
 int opts_parse(const struct optcmd *c, void *ctx, int argc, char **argv, int *first)
 {
-	struct option lo[OPTS_MAX + 1];
+	struct option lo[OPTS_MAX + 2];
 	char shorts[3 + 2 * OPTS_MAX + 1];
 	size_t ns = 0;
 	int n = 0;
@@ -77,12 +77,17 @@ int opts_parse(const struct optcmd *c, void *ctx, int argc, char **argv, int *fi
 				shorts[ns++] = ':';
 		}
 	}
-	lo[n] = (struct option){NULL, 0, NULL, 0};
+	lo[n] = (struct option){"version", no_argument, NULL, CODE_VERSION};
+	lo[n + 1] = (struct option){NULL, 0, NULL, 0};
 	shorts[ns] = '\0';
 	optind = 1;
 	opterr = 0;
 	int code;
 	while ((code = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (code == CODE_VERSION) {
+			cli_version(stdout);
+			return 0;
+		}
 		int row = code == '?' || code == ':' ? -1 : row_of(c->opts, code);
 		if (row < 0)
 			return bad_option(c, code, argv);
@@ -103,6 +108,24 @@ static int left(const struct opt *o, char *buf, size_t n)
 	return k;
 }
 
+/* One row of the help: its left column, then its help from column col. */
+static void put_row(FILE *f, const struct opt *o, int col)
+{
+	char buf[128];
+	int k = left(o, buf, sizeof(buf));
+	fputs(buf, f);
+	if (k + 2 > col)
+		fprintf(f, "\n%*s", col, "");
+	else
+		fprintf(f, "%*s", col - k, "");
+	for (const char *h = o->help; *h; h++) {
+		fputc(*h, f);
+		if (*h == '\n')
+			fprintf(f, "%*s", col, "");
+	}
+	fputc('\n', f);
+}
+
 /* The help column: past the widest left column of a short one (<= 24). */
 #define HELP_COL_MAX 24
 
@@ -110,11 +133,15 @@ void opts_help(const struct optcmd *c, FILE *f)
 {
 	char buf[128];
 	int col = 0;
+	static const struct opt version = {"version", 0, NULL, OPT_SET, 0, NULL, 0, VERSION_HELP};
 	for (const struct opt *o = c->opts; o->name; o++) {
 		int k = left(o, buf, sizeof(buf)) + 2;
 		if (k <= HELP_COL_MAX && k > col)
 			col = k;
 	}
+	int kv = left(&version, buf, sizeof(buf)) + 2;
+	if (kv <= HELP_COL_MAX && kv > col)
+		col = kv;
 	const char *s = c->synopsis;
 	fprintf(f, "Usage: weft %s ", c->name);
 	for (; *s; s++) {
@@ -127,20 +154,9 @@ void opts_help(const struct optcmd *c, FILE *f)
 	if (c->about)
 		fprintf(f, "\n%s", c->about);
 	fputs("\nOptions:\n", f);
-	for (const struct opt *o = c->opts; o->name; o++) {
-		int k = left(o, buf, sizeof(buf));
-		fputs(buf, f);
-		if (k + 2 > col)
-			fprintf(f, "\n%*s", col, "");
-		else
-			fprintf(f, "%*s", col - k, "");
-		for (const char *h = o->help; *h; h++) {
-			fputc(*h, f);
-			if (*h == '\n')
-				fprintf(f, "%*s", col, "");
-		}
-		fputc('\n', f);
-	}
+	for (const struct opt *o = c->opts; o->name; o++)
+		put_row(f, o, col);
+	put_row(f, &version, col);
 	if (c->more)
 		fprintf(f, "\n%s", c->more);
 	if (c->list)

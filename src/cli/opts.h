@@ -23,7 +23,6 @@ enum opt_kind {
 	OPT_STR,  /* const char * at off = the argument */
 	OPT_FN,   /* fn(cmd, row, struct + off, argument) */
 	OPT_HELP, /* print the help, exit 0 */
-	OPT_VERSION, /* print weft's version and licence, exit 0 */
 };
 
 struct opt {
@@ -37,6 +36,9 @@ struct opt {
 	const char *help; /* lines separated by '\n' */
 };
 
+/* Every command also takes --version (weft's version and licence, exit
+ * 0): opts_parse and opts_help add it after the table's rows. */
+
 /* Rows. T is the command's struct, F a member (nested ones too: co.imp.format). */
 #define OPT_FLAG(name, ch, T, F, help) {name, ch, NULL, OPT_SET, offsetof(T, F), NULL, 1, help}
 #define OPT_SETV(name, ch, T, F, v, help) {name, ch, NULL, OPT_SET, offsetof(T, F), NULL, v, help}
@@ -44,18 +46,15 @@ struct opt {
 #define OPT_CALL(name, ch, arg, T, F, fn, help) {name, ch, arg, OPT_FN, offsetof(T, F), fn, 0, help}
 /* A handler given the whole struct (dst = the struct itself). */
 #define OPT_WHOLE(name, ch, arg, fn, help) {name, ch, arg, OPT_FN, 0, fn, 0, help}
-/* --help and --version, the last rows of every command's table */
-#define OPT_HELPROW                                                     \
-	{"help", 'h', NULL, OPT_HELP, 0, NULL, 0, "show this help"},    \
-	{"version", 0, NULL, OPT_VERSION, 0, NULL, 0, "show weft's version and licence"}
+#define OPT_HELPROW {"help", 'h', NULL, OPT_HELP, 0, NULL, 0, "show this help"}
 #define OPT_ENDROW {NULL, 0, NULL, OPT_SET, 0, NULL, 0, NULL}
 
 /* The three rows that say how to read a legacy log given as TRACE (F: a
  * struct import_opts member of T). */
-#define OPT_IMPORT_ROWS(T, F)                                                                             \
+#define OPT_IMPORT_ROWS(T, F)                                                                                  \
 	OPT_STRING("format", 0, "NAME", T, F.format, "read TRACE as this log format instead of detecting it"), \
-	OPT_STRING("time-unit", 0, "ns|us|ms|s", T, F.time_unit, "time unit of a VisAndOr log"),      \
-	OPT_STRING("charisma-profile", 0, "NAME|FILE", T, F.profile, "machine profile of a CHARISMA log")
+		OPT_STRING("time-unit", 0, "ns|us|ms|s", T, F.time_unit, "time unit of a VisAndOr log"),       \
+		OPT_STRING("charisma-profile", 0, "NAME|FILE", T, F.profile, "machine profile of a CHARISMA log")
 
 struct optcmd {
 	const char *name;     /* "emu": messages say "weft emu: ..." */

@@ -10,7 +10,7 @@ struct synth_format {
 	const char *name;
 	const char *what;
 	int (*run)(int argc, char **argv); /* argv without --format NAME */
-	const struct optcmd *opts;         /* its options (weft completion) */
+	const struct optcmd *opts; /* its options (weft completion) */
 };
 
 /* The table, NULL-terminated. */

@@ -89,8 +89,8 @@ static const struct opt picl_opts[] = {
 		   "[-PPM, PPM] parts per million (at most 1000, 3 decimals),\n"
 		   "or a comma list of exact values; default 0"),
 	OPT_WHOLE("latency", 0, "A-B", opt_range,
-		 "message latency range, unit ns unless given\n"
-		 "(default 2us-10us)"),
+		  "message latency range, unit ns unless given\n"
+		  "(default 2us-10us)"),
 	OPT_WHOLE("size", 0, "A-B", opt_range, "message sizes in bytes (default 8-4096)"),
 	OPT_WHOLE("compute", 0, "A-B", opt_range, "computation between calls (default 20us-200us)"),
 	OPT_CALL("digits", 0, "D", K, o.digits, opt_int, "decimals of the timestamps, 0 to 9 (default 6, as PICL)"),

@@ -126,23 +126,22 @@ END_TEST
 
 START_TEST(help_layout)
 {
-	static const char want[] =
-		"Usage: weft t [OPTIONS] ARG...\n"
-		"       weft t --other\n"
-		"\n"
-		"About t.\n"
-		"\n"
-		"Options:\n"
-		"  -f, --flag      a flag\n"
-		"      --no-on     turn on off\n"
-		"  -s, --str TEXT  a string,\n"
-		"                  over two lines\n"
-		"  -n, --num N     a number\n"
-		"      --add X     repeatable\n"
-		"  -h, --help      show this help\n"
-		"      --version   show weft's version and licence\n"
-		"\n"
-		"More.\n";
+	static const char want[] = "Usage: weft t [OPTIONS] ARG...\n"
+				   "       weft t --other\n"
+				   "\n"
+				   "About t.\n"
+				   "\n"
+				   "Options:\n"
+				   "  -f, --flag      a flag\n"
+				   "      --no-on     turn on off\n"
+				   "  -s, --str TEXT  a string,\n"
+				   "                  over two lines\n"
+				   "  -n, --num N     a number\n"
+				   "      --add X     repeatable\n"
+				   "  -h, --help      show this help\n"
+				   "      --version   show weft's version and licence\n"
+				   "\n"
+				   "More.\n";
 	static const struct optcmd c = {.name = "t", .synopsis = "[OPTIONS] ARG...\n--other", .about = "About t.\n",
 					.opts = rows, .more = "More.\n"};
 	char *dir = tu_mkdtemp(), *path = tu_join(dir, "help");
