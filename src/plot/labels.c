@@ -27,7 +27,9 @@ static char *slurp(const char *path)
 static char *sibling(const char *prv, const char *ext)
 {
 	size_t n = strlen(prv);
-	if (n > 4 && strcmp(prv + n - 4, ".prv") == 0)
+	if (n > 7 && strcmp(prv + n - 7, ".prv.gz") == 0)
+		n -= 7;
+	else if (n > 4 && strcmp(prv + n - 4, ".prv") == 0)
 		n -= 4;
 	return weft_xasprintf("%.*s%s", (int) n, prv, ext);
 }
@@ -54,6 +56,26 @@ const struct plot_label *labels_find(const struct plot_label *v, int n, int64_t 
 	return NULL;
 }
 
+const struct plot_type *labels_type(const struct plot_labels *l, int64_t type)
+{
+	for (int i = 0; i < l->ntypes; i++)
+		if (l->types[i].type == type)
+			return &l->types[i];
+	return NULL;
+}
+
+/* A new type entry (capacity doubled at powers of two, as add() does). */
+static struct plot_type *add_type(struct plot_labels *l, int64_t type, const char *name)
+{
+	if (l->ntypes == 0 || (l->ntypes >= 8 && (l->ntypes & (l->ntypes - 1)) == 0))
+		l->types = weft_xrealloc(l->types, (size_t) (l->ntypes ? l->ntypes * 2 : 8) * sizeof(*l->types));
+	struct plot_type *t = &l->types[l->ntypes++];
+	memset(t, 0, sizeof(*t));
+	t->type = type;
+	t->name = weft_xstrdup(name);
+	return t;
+}
+
 static char *trimmed(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -66,9 +88,19 @@ static char *trimmed(const char *s)
 
 enum { S_NONE, S_STATES, S_COLORS, S_TYPE, S_VALUES, S_OTHER };
 
-static void pcf(struct plot_labels *l, char *text, int64_t type)
+/* A value's name for every type of the current block [from, ntypes). */
+static void add_value(struct plot_labels *l, int from, int64_t v, const char *text)
 {
-	int sec = S_NONE, mine = 0;
+	for (int i = from; i < l->ntypes; i++) {
+		struct plot_label *p = add(&l->types[i].values, &l->types[i].nvalues, v);
+		free(p->text);
+		p->text = weft_xstrdup(text);
+	}
+}
+
+static void pcf(struct plot_labels *l, char *text)
+{
+	int sec = S_NONE, block = 0; /* block: the first type of the EVENT_TYPE block */
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		char *t = trimmed(line);
 		if (!*t || *t == '#') {
@@ -81,7 +113,7 @@ static void pcf(struct plot_labels *l, char *text, int64_t type)
 			sec = S_COLORS;
 		else if (strcmp(t, "EVENT_TYPE") == 0) {
 			sec = S_TYPE;
-			mine = 0;
+			block = l->ntypes;
 		} else if (strcmp(t, "VALUES") == 0)
 			sec = sec == S_TYPE ? S_VALUES : S_OTHER;
 		else if (strcmp(t, "DEFAULT_OPTIONS") == 0 || strcmp(t, "DEFAULT_SEMANTIC") == 0 ||
@@ -109,20 +141,16 @@ static void pcf(struct plot_labels *l, char *text, int64_t type)
 					p->rgb[1] = (unsigned char) g;
 					p->rgb[2] = (unsigned char) b;
 				}
-			} else if (sec == S_TYPE) { /* "<n> <type> <label>" */
+			} else if (sec == S_TYPE) { /* "<gradient> <type> <label>" */
 				char *e2;
 				long long ty = strtoll(e, &e2, 10);
-				if (e2 != e && ty == type) {
-					mine = 1;
+				if (e2 != e) {
 					while (*e2 == ' ' || *e2 == '\t')
 						e2++;
-					free(l->type_name);
-					l->type_name = weft_xstrdup(e2);
+					add_type(l, ty, e2);
 				}
-			} else if (sec == S_VALUES && mine) {
-				struct plot_label *p = add(&l->values, &l->nvalues, v);
-				free(p->text);
-				p->text = weft_xstrdup(e);
+			} else if (sec == S_VALUES) {
+				add_value(l, block, v, e);
 			}
 		}
 		free(t);
@@ -151,13 +179,13 @@ static void row(struct plot_labels *l, char *text)
 	}
 }
 
-void labels_load(struct plot_labels *l, const char *prv, int64_t type)
+void labels_load(struct plot_labels *l, const char *prv)
 {
 	memset(l, 0, sizeof(*l));
 	char *p = sibling(prv, ".pcf");
 	char *text = slurp(p);
 	if (text)
-		pcf(l, text, type);
+		pcf(l, text);
 	free(text);
 	free(p);
 	p = sibling(prv, ".row");
@@ -172,13 +200,16 @@ void labels_free(struct plot_labels *l)
 {
 	for (int i = 0; i < l->nstates; i++)
 		free(l->states[i].text);
-	for (int i = 0; i < l->nvalues; i++)
-		free(l->values[i].text);
+	for (int i = 0; i < l->ntypes; i++) {
+		for (int k = 0; k < l->types[i].nvalues; k++)
+			free(l->types[i].values[k].text);
+		free(l->types[i].values);
+		free(l->types[i].name);
+	}
 	for (int i = 0; i < l->nrows; i++)
 		free(l->rows[i]);
 	free(l->states);
-	free(l->values);
+	free(l->types);
 	free(l->rows);
-	free(l->type_name);
 	memset(l, 0, sizeof(*l));
 }

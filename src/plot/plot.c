@@ -6,7 +6,9 @@
 
 #include "util/atomicfile.h"
 #include "plot/labels.h"
+#include "plot/palette.h"
 #include "plot/plot.h"
+#include "plot/types.h"
 #include "prv/prvread.h"
 
 #define NS_MAX 1024 /* distinct states (or values) told apart; more share the last */
@@ -33,8 +35,10 @@ struct plot {
 	int32_t slot[2 * NS_MAX]; /* open addressing: value -> index, -1 empty */
 	struct line *lines;
 	int nlines;
-	uint64_t *line_keys;      /* LINE_SLOTS slots, 0 empty */
+	uint64_t *line_keys; /* LINE_SLOTS slots, 0 empty: the lines kept */
 	uint64_t comms;
+	uint64_t nnew, stride; /* lines of new pixels seen; every stride-th is kept */
+	struct palette pal;
 };
 
 static int bin_of(const struct plot *p, uint32_t row)
@@ -111,6 +115,34 @@ static void interval(struct plot *p, uint32_t row, uint64_t a, uint64_t b, int64
 
 static int row_y(const struct plot *p, int bin);
 
+static void line_key_put(struct plot *p, uint64_t key)
+{
+	uint32_t h = (uint32_t) ((key * 0x9e3779b97f4a7c15ull) >> 40) & (LINE_SLOTS - 1);
+	while (p->line_keys[h] != 0 && p->line_keys[h] != key)
+		h = (h + 1) & (LINE_SLOTS - 1);
+	p->line_keys[h] = key;
+}
+
+static uint64_t line_key(const struct line *l)
+{
+	return ((uint64_t) l->x1 << 48 ^ (uint64_t) l->y1 << 32 ^ (uint64_t) l->x2 << 16 ^ (uint64_t) l->y2) + 1;
+}
+
+/* Full: every other line kept goes (the kept ones stay in time order), and
+ * from now on every other new one is taken, so the lines drawn are an even
+ * sample of the whole run, not its first part. */
+static void lines_halve(struct plot *p)
+{
+	int k = 0;
+	for (int i = 0; i < p->nlines; i += 2)
+		p->lines[k++] = p->lines[i];
+	p->nlines = k;
+	memset(p->line_keys, 0, LINE_SLOTS * sizeof(*p->line_keys));
+	for (int i = 0; i < p->nlines; i++)
+		line_key_put(p, line_key(&p->lines[i]));
+	p->stride *= 2;
+}
+
 static void comm(struct plot *p, uint32_t from, uint64_t ts, uint32_t to, uint64_t tr)
 {
 	p->comms++;
@@ -118,7 +150,7 @@ static void comm(struct plot *p, uint32_t from, uint64_t ts, uint32_t to, uint64
 			 row_y(p, bin_of(p, from)),
 			 (int) ((unsigned __int128) (tr < p->ftime ? tr : p->ftime) * (unsigned) p->width / p->ftime),
 			 row_y(p, bin_of(p, to))};
-	uint64_t key = ((uint64_t) l.x1 << 48 ^ (uint64_t) l.y1 << 32 ^ (uint64_t) l.x2 << 16 ^ (uint64_t) l.y2) + 1;
+	uint64_t key = line_key(&l);
 	uint32_t h = (uint32_t) ((key * 0x9e3779b97f4a7c15ull) >> 40) & (LINE_SLOTS - 1);
 	for (;; h = (h + 1) & (LINE_SLOTS - 1)) {
 		if (p->line_keys[h] == key)
@@ -126,9 +158,11 @@ static void comm(struct plot *p, uint32_t from, uint64_t ts, uint32_t to, uint64
 		if (p->line_keys[h] == 0)
 			break;
 	}
-	if (p->nlines == PLOT_MAX_LINES)
+	if (p->nnew++ % p->stride != 0)
 		return;
-	p->line_keys[h] = key;
+	if (p->nlines == PLOT_MAX_LINES)
+		lines_halve(p);
+	line_key_put(p, key);
 	p->lines[p->nlines++] = l;
 }
 
@@ -141,23 +175,10 @@ static int row_y(const struct plot *p, int bin)
 	return TM + bin * p->rh + p->rh / 2;
 }
 
-/* A state's .pcf colour; else (and for event values) the k-th of the
- * values drawn gets a hue a golden angle from the previous one. */
-static void color_of(const struct plot_labels *lb, int by_type, int64_t v, int k, unsigned char rgb[3])
+/* The colour wxParaver gives the value (palette.h). */
+static void color_of(const struct plot *p, int64_t v, unsigned char rgb[3])
 {
-	const struct plot_label *l = by_type ? NULL : labels_find(lb->states, lb->nstates, v);
-	if (l && l->has_rgb) {
-		memcpy(rgb, l->rgb, 3);
-		return;
-	}
-	double h = (double) k * 0.6180339887;
-	h = (h - (double) (long) h) * 6.0;
-	int i = (int) h;
-	double f = h - i, s = k % 2 ? 0.55 : 0.8, val = k % 3 == 2 ? 0.7 : 0.92;
-	double pp = val * (1 - s), q = val * (1 - s * f), t = val * (1 - s * (1 - f));
-	double rgbf[6][3] = {{val, t, pp}, {q, val, pp}, {pp, val, t}, {pp, q, val}, {t, pp, val}, {val, pp, q}};
-	for (int c = 0; c < 3; c++)
-		rgb[c] = (unsigned char) (rgbf[i % 6][c] * 255.0 + 0.5);
+	palette_color(&p->pal, v, rgb);
 }
 
 static void put_escaped(FILE *f, const char *s)
@@ -175,10 +196,11 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-static const char *value_name(const struct plot_labels *lb, int by_type, int64_t v)
+static const char *value_name(const struct plot_labels *lb, int64_t type, int64_t v)
 {
-	const struct plot_label *l =
-		by_type ? labels_find(lb->values, lb->nvalues, v) : labels_find(lb->states, lb->nstates, v);
+	const struct plot_type *t = type >= 0 ? labels_type(lb, type) : NULL;
+	const struct plot_label *l = type >= 0 ? (t ? labels_find(t->values, t->nvalues, v) : NULL)
+					       : labels_find(lb->states, lb->nstates, v);
 	return l && l->text ? l->text : "";
 }
 
@@ -320,11 +342,11 @@ static void svg_bars(FILE *f, const struct plot *p, const int *order, int nord, 
 
 /* The legend: each value drawn, its color and its share of all time. */
 static void svg_legend(FILE *f, const struct plot *p, const struct plot_labels *lb, const int *order, int nord,
-		       int by_type, const uint64_t *per, uint64_t all, int legend_cols, int legend_y)
+		       int64_t type, const uint64_t *per, uint64_t all, int legend_cols, int legend_y)
 {
 	/* legend */
-	fprintf(f, "<text x=\"16\" y=\"%d\" font-weight=\"bold\">%s (share of all rows' time)</text>\n",
-		legend_y + 4, by_type ? "Values" : "States");
+	fprintf(f, "<text x=\"16\" y=\"%d\" font-weight=\"bold\">%s (share of all rows' time)</text>\n", legend_y + 4,
+		type >= 0 ? "Values" : "States");
 	for (int k = 0; k < nord; k++) {
 		int col = k % legend_cols, rowi = k / legend_cols;
 		int x = 16 + col * 230, y = legend_y + 16 + rowi * 18;
@@ -334,15 +356,14 @@ static void svg_legend(FILE *f, const struct plot *p, const struct plot_labels *
 		if (order[k] == NS_MAX - 1)
 			fputs("and further values", f);
 		else
-			put_escaped(f, value_name(lb, by_type, p->value[order[k]]));
+			put_escaped(f, value_name(lb, type, p->value[order[k]]));
 		fprintf(f, " (%.1f%%)</text>\n", all ? 100.0 * (double) per[order[k]] / (double) all : 0.0);
 	}
 }
 
-static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, const struct plot_opts *o,
-		      const char *name)
+static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, int64_t type, const char *name)
 {
-	int by_type = o->type >= 0;
+	int by_type = type >= 0;
 	int W = p->width, H = p->nbins * p->rh;
 	/* the values drawn, in value order, with their share of all time */
 	int order[NS_MAX], nord = 0;
@@ -377,7 +398,7 @@ static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, con
 	      ".c{stroke:#000;stroke-width:0.7;stroke-opacity:0.55}", f);
 	for (int k = 0; k < nord; k++) {
 		unsigned char rgb[3];
-		color_of(lb, by_type, p->value[order[k]], k, rgb);
+		color_of(p, p->value[order[k]], rgb);
 		fprintf(f, ".s%d{fill:#%02x%02x%02x}", order[k], rgb[0], rgb[1], rgb[2]);
 	}
 	fputs("</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
@@ -389,8 +410,9 @@ static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, con
 						: "",
 		(double) p->ftime / div, unit, by_type ? "values of event type" : "states");
 	if (by_type) {
-		fprintf(f, "<text x=\"%d\" y=\"38\">%lld ", LM + W - 300, (long long) o->type);
-		put_escaped(f, lb->type_name ? lb->type_name : "");
+		const struct plot_type *t = labels_type(lb, type);
+		fprintf(f, "<text x=\"%d\" y=\"38\">%lld ", LM + W - 300, (long long) type);
+		put_escaped(f, t ? t->name : "");
 		fputs("</text>\n", f);
 	}
 	svg_axis(f, p, W, H, unit, div, step);
@@ -404,28 +426,25 @@ static void write_svg(FILE *f, struct plot *p, const struct plot_labels *lb, con
 		fputs("</g>\n", f);
 	}
 	svg_bars(f, p, order, nord, by_type, W, H);
-	svg_legend(f, p, lb, order, nord, by_type, per, all, legend_cols, legend_y);
+	svg_legend(f, p, lb, order, nord, type, per, all, legend_cols, legend_y);
 	int ny = legend_y + 22 + legend_rows * 18 + 6;
 	if (p->comms)
-		fprintf(f, "<text x=\"16\" y=\"%d\">%llu communications, %d lines drawn (one per pixel path, at most %d)</text>\n",
+		fprintf(f,
+			"<text x=\"16\" y=\"%d\">%llu communications, %d lines drawn (one per pixel path; "
+			"beyond %d, an even sample over the whole run)</text>\n",
 			ny, (unsigned long long) p->comms, p->nlines, PLOT_MAX_LINES);
 	fputs("</svg>\n", f);
 }
 
-int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *err)
+static struct plot *plot_new(const struct prvread *r, const struct plot_opts *o, const struct plot_labels *lb)
 {
-	struct prvread r;
-	if (prvread_open(&r, o->prv, err)) {
-		prvread_close(&r);
-		return -1;
-	}
 	struct plot *p = weft_xcalloc(1, sizeof(*p));
 	memset(p->slot, 0xff, sizeof(p->slot));
-	p->ftime = r.ftime ? r.ftime : 1;
+	p->ftime = r->ftime ? r->ftime : 1;
 	p->width = o->width > 0 ? o->width : 1000;
-	p->nrows = r.nrows;
+	p->nrows = r->nrows;
 	int maxr = o->max_rows > 0 ? o->max_rows : 400;
-	p->nbins = r.nrows < (uint32_t) maxr ? (int) r.nrows : maxr;
+	p->nbins = r->nrows < (uint32_t) maxr ? (int) r->nrows : maxr;
 	if (p->nbins < 1)
 		p->nbins = 1;
 	p->rh = p->nbins <= 24 ? 20 : (600 / p->nbins > 20 ? 20 : (600 / p->nbins < 1 ? 1 : 600 / p->nbins));
@@ -433,26 +452,60 @@ int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *
 	p->total = weft_xcalloc((size_t) p->nbins * NS_MAX, sizeof(*p->total));
 	p->lines = weft_xcalloc(PLOT_MAX_LINES, sizeof(*p->lines));
 	p->line_keys = weft_xcalloc(LINE_SLOTS, sizeof(*p->line_keys));
-	struct plot_labels lb;
-	labels_load(&lb, o->prv, o->type);
+	p->stride = 1;
+	palette_init(&p->pal);
+	for (int i = 0; i < lb->nstates; i++)
+		if (lb->states[i].has_rgb)
+			palette_set(&p->pal, lb->states[i].value, lb->states[i].rgb);
+	return p;
+}
+
+static void plot_free(struct plot *p)
+{
+	if (!p)
+		return;
+	palette_free(&p->pal);
+	free(p->cells);
+	free(p->total);
+	free(p->lines);
+	free(p->line_keys);
+	free(p);
+}
+
+/* One pass over the trace: the states (type -1) or the values of `type`
+ * into a new plot *pp; every type's records counted into tc. */
+static int plot_pass(const struct plot_opts *o, const struct plot_labels *lb, int64_t type, struct plot **pp,
+		     struct type_counts *tc, struct plot_stats *st, struct weft_err *err)
+{
+	struct prvread r;
+	*pp = NULL;
+	if (prvread_open(&r, o->prv, err)) {
+		prvread_close(&r);
+		return -1;
+	}
+	struct plot *p = *pp = plot_new(&r, o, lb);
+	types_init(tc);
 	/* --type: each row's last value and since when */
 	int64_t *last_v = NULL;
 	uint64_t *last_t = NULL;
-	if (o->type >= 0) {
+	if (type >= 0) {
 		last_v = weft_xcalloc((size_t) r.nrows + 1, sizeof(*last_v));
 		last_t = weft_xcalloc((size_t) r.nrows + 1, sizeof(*last_t));
 	}
 	memset(st, 0, sizeof(*st));
+	st->type = type;
 	struct prvrec rec;
 	int rc;
 	while ((rc = prvread_next(&r, &rec, err)) == 1) {
 		st->records++;
-		if (rec.kind == 1 && o->type < 0 && rec.state != 0) {
+		if (rec.kind == 1 && type < 0 && rec.state != 0) {
 			interval(p, rec.row, rec.t0, rec.t1, rec.state);
 			st->intervals++;
-		} else if (rec.kind == 2 && o->type >= 0) {
+		} else if (rec.kind == 2) {
 			for (int i = 0; i < rec.npairs; i++) {
-				if (rec.type[i] != o->type)
+				if (rec.value[i] != 0)
+					types_count(tc, rec.type[i]);
+				if (rec.type[i] != type)
 					continue;
 				if (last_v[rec.row] != 0) {
 					interval(p, rec.row, last_t[rec.row], rec.t0, last_v[rec.row]);
@@ -465,7 +518,7 @@ int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *
 			comm(p, rec.row, rec.t0, rec.row2, rec.t1);
 		}
 	}
-	if (rc == 0 && o->type >= 0)
+	if (rc == 0 && type >= 0)
 		for (uint32_t row = 0; row < r.nrows; row++)
 			if (last_v[row] != 0)
 				interval(p, row, last_t[row], p->ftime, last_v[row]);
@@ -477,30 +530,56 @@ int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *
 	prvread_close(&r);
 	free(last_v);
 	free(last_t);
-	if (rc == 0) {
-		char *tmp;
-		int fd = atomic_open(o->out, &tmp, err);
-		if (fd < 0) {
-			rc = -1;
-		} else {
-			FILE *f = fdopen(fd, "w");
-			if (!f) {
-				rc = atomic_commit(fd, tmp, o->out, weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out), err);
-			} else {
-				const char *name = strrchr(o->prv, '/') ? strrchr(o->prv, '/') + 1 : o->prv;
-				write_svg(f, p, &lb, o, name);
-				int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
-				int wrc = bad ? weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out) : 0;
-				fclose(f);
-				rc = atomic_commit(-1, tmp, o->out, wrc, err);
-			}
-		}
+	return rc;
+}
+
+static int write_file(const struct plot_opts *o, struct plot *p, const struct plot_labels *lb, int64_t type,
+		      struct weft_err *err)
+{
+	char *tmp;
+	int fd = atomic_open(o->out, &tmp, err);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		return atomic_commit(fd, tmp, o->out, weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out), err);
+	const char *name = strrchr(o->prv, '/') ? strrchr(o->prv, '/') + 1 : o->prv;
+	write_svg(f, p, lb, type, name);
+	int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
+	int wrc = bad ? weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out) : 0;
+	fclose(f);
+	return atomic_commit(-1, tmp, o->out, wrc, err);
+}
+
+int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *err)
+{
+	struct plot_labels lb;
+	labels_load(&lb, o->prv);
+	int64_t type = o->type;
+	int rc = o->type_label ? types_resolve(&lb, o->prv, o->type_label, &type, err) : 0;
+	struct plot *p = NULL;
+	struct type_counts *tc = weft_xmalloc(sizeof(*tc));
+	if (rc == 0)
+		rc = plot_pass(o, &lb, type, &p, tc, st, err);
+	if (rc == 0 && type >= 0 && types_records(tc, type) == 0) {
+		char list[2048];
+		types_list(tc, &lb, list, sizeof(list));
+		const struct plot_type *t = labels_type(&lb, type);
+		rc = weft_fail(err, WEFT_EUSAGE, "--type %lld%s%s%s: %s has no record of it; %s%s", (long long) type,
+			       t ? " (" : "", t ? t->name : "", t ? ")" : "", o->prv,
+			       tc->ntypes ? "the types with records: " : "it has no event records",
+			       tc->ntypes ? list : "");
 	}
+	if (rc == 0 && type < 0 && st->intervals == 0 && (type = types_main(tc)) >= 0) {
+		/* no states (cpu.prv): the main type, in a second pass */
+		plot_free(p);
+		rc = plot_pass(o, &lb, type, &p, tc, st, err);
+		st->chosen = 1;
+	}
+	if (rc == 0)
+		rc = write_file(o, p, &lb, st->type, err);
+	free(tc);
+	plot_free(p);
 	labels_free(&lb);
-	free(p->cells);
-	free(p->total);
-	free(p->lines);
-	free(p->line_keys);
-	free(p);
 	return rc;
 }

@@ -1,6 +1,8 @@
-/* prvread: header objects and body records of a plain .prv. */
+/* prvread: header objects and body records of a .prv or .prv.gz. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "prv/prvread.h"
 
@@ -98,18 +100,96 @@ static int header(struct prvread *r, const char *s, const char *end)
 	return 0;
 }
 
+int prvread_is_gz(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+#define GZ_PIECE (1u << 20)
+
+/* .gz: more uncompressed bytes after buf[len]; the bytes before off are
+ * dropped first. 0, or -1 with err filled (a damaged stream). */
+static int gz_more(struct prvread *r, struct weft_err *err)
+{
+	if (r->off) {
+		memmove(r->buf, r->buf + r->off, r->len - r->off);
+		r->len -= r->off;
+		r->off = 0;
+	}
+	if (r->cap - r->len < GZ_PIECE / 2)
+		r->buf = weft_xrealloc(r->buf, r->cap *= 2);
+	int n = gzread(r->gz, r->buf + r->len, (unsigned) (r->cap - r->len));
+	int zerr = Z_OK;
+	const char *msg = gzerror(r->gz, &zerr);
+	/* a truncated stream ends like EOF, with Z_BUF_ERROR left in gzerror() */
+	if (n < 0 || zerr != Z_OK)
+		return weft_fail(err, WEFT_EINPUT, "%s: gzip read failed after line %llu: %s", r->path,
+				 (unsigned long long) r->line, msg && *msg ? msg : "unknown error");
+	if (n == 0)
+		r->eof = 1;
+	r->len += (size_t) n;
+	return 0;
+}
+
+/* The next line [*p, *le) (no newline): 1, 0 at the end, -1 on a damaged
+ * .gz (err filled). */
+static int next_line(struct prvread *r, const char **p, const char **le, struct weft_err *err)
+{
+	if (!r->gz) {
+		const char *base = (const char *) r->m.data, *end = base + r->m.size;
+		if (r->off >= r->m.size)
+			return 0;
+		*p = base + r->off;
+		const char *nl = memchr(*p, '\n', (size_t) (end - *p));
+		*le = nl ? nl : end;
+		r->off = (size_t) (*le - base) + 1;
+		map_release(&r->m, r->off);
+		return 1;
+	}
+	for (;;) {
+		const char *s = r->buf + r->off;
+		const char *nl = memchr(s, '\n', r->len - r->off);
+		if (nl || (r->eof && r->off < r->len)) {
+			*p = s;
+			*le = nl ? nl : r->buf + r->len;
+			r->off = (size_t) (*le - r->buf) + (nl != NULL);
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		if (gz_more(r, err))
+			return -1;
+	}
+}
+
 int prvread_open(struct prvread *r, const char *path, struct weft_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = weft_xstrdup(path);
-	if (map_open(&r->m, path, err))
+	if (prvread_is_gz(path)) {
+		int fd = input_open(path, err);
+		if (fd < 0)
+			return -1;
+		r->gz = gzdopen(fd, "rb");
+		if (!r->gz) {
+			close(fd);
+			return weft_fail(err, WEFT_EINPUT, "%s: cannot open for reading", path);
+		}
+		r->buf = weft_xmalloc(r->cap = GZ_PIECE);
+	} else if (map_open(&r->m, path, err)) {
 		return -1;
-	const char *s = (const char *) r->m.data;
-	const char *nl = s ? memchr(s, '\n', r->m.size) : NULL;
+	}
+	const char *s, *nl;
 	r->line = 1;
-	if (!nl || r->m.size < 9 || memcmp(s, "#Paraver ", 9) || header(r, s, nl))
-		return bad(r, err, "expected a header \"#Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:TASKS\"");
-	r->off = (size_t) (nl + 1 - s);
+	int rc = next_line(r, &s, &nl, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0 || nl - s < 9 || memcmp(s, "#Paraver ", 9) || header(r, s, nl))
+		return bad(r, err,
+			   r->gz ? "expected a header \"#Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:TASKS\" "
+				   "once uncompressed"
+				 : "expected a header \"#Paraver (DATE):FTIME_ns:RESOURCES:NAPPL:TASKS\"");
 	return 0;
 }
 
@@ -130,16 +210,12 @@ static int object(struct prvread *r, const char **p, const char *end, uint32_t *
 
 int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err)
 {
-	const char *base = (const char *) r->m.data, *end = base + r->m.size;
 	for (;;) {
-		if (r->off >= r->m.size)
-			return 0;
-		const char *p = base + r->off;
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		const char *le = nl ? nl : end;
-		r->off = (size_t) (le - base) + 1;
+		const char *p, *le;
+		int got = next_line(r, &p, &le, err);
+		if (got <= 0)
+			return got;
 		r->line++;
-		map_release(&r->m, r->off);
 		if (le == p || *p == '#' || *p == 'c' || *p == '4')
 			continue;
 		uint64_t cpu, u;
@@ -184,7 +260,11 @@ int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err)
 
 void prvread_close(struct prvread *r)
 {
-	map_close(&r->m);
+	if (r->gz)
+		gzclose(r->gz);
+	else
+		map_close(&r->m);
+	free(r->buf);
 	free(r->path);
 	free(r->task_base);
 	free(r->tbase);

@@ -1,9 +1,11 @@
-/* prvread: a plain .prv body read record by record, for tools that look
- * at a trace weft (or anyone) wrote: `weft check --views`, `weft plot`.
+/* prvread: a .prv body read record by record, for tools that look at a
+ * trace weft (or anyone) wrote: `weft check --views`, `weft plot`. A name
+ * ending in .gz is read through zlib (weft emu -z writes thread.prv.gz).
  * It trusts the trace (`weft check` validates); a line it cannot read is
- * an error naming the file, line and what was expected. Memory: the header's
- * objects only; the file is mapped and its pages given back as it is read.
- * Rows are numbered 0.. in Paraver's order (appl, task, thread). */
+ * an error naming the file, line and what was expected. Memory: the
+ * header's objects only; a plain file is mapped and its pages given back
+ * as it is read, a gzipped one read in 1 MiB pieces (more for a longer
+ * line). Rows are numbered 0.. in Paraver's order (appl, task, thread). */
 #ifndef WEFT_PRVREAD_H
 #define WEFT_PRVREAD_H
 
@@ -27,6 +29,10 @@ struct prvrec {
 struct prvread {
 	char *path;
 	struct mapfile m;
+	void *gz; /* gzFile of a .gz, else NULL (m is mapped) */
+	char *buf; /* .gz: the uncompressed bytes [0, len) */
+	size_t cap, len;
+	int eof;
 	size_t off;
 	uint64_t line;
 	uint64_t ftime;
@@ -39,6 +45,8 @@ struct prvread {
 };
 
 int prvread_open(struct prvread *r, const char *path, struct weft_err *err);
+/* Whether path names a gzipped trace (ends in .gz). */
+int prvread_is_gz(const char *path);
 /* The next record: 1, 0 at the end, -1 on a malformed line (err filled).
  * Comments, communicator lines and kind-4 records are skipped. */
 int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err);

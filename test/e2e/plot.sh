@@ -99,8 +99,79 @@ if svg big "$tmp/big.prv" --max-rows 100; then
 	expect "no .pcf: numbers for names" "$(legend "$tmp/big.svg")" "1 ;2 ;3 ;"
 fi
 
-"$WEFT" plot -q -o "$tmp/nostates.svg" "$tmp/ovni/cpu.prv" 2>"$tmp/err"
-expect "cpu.prv without --type: written, with a hint" "$?:$(grep -c 'has no state records: the rows are empty; draw the values of an event type with --type T' "$tmp/err")" "0:1"
+# ---- cpu.prv, --type by number or label, unknown types, .prv.gz ------------------
+test_expect_success 'cpu.prv without --type: drawn by its main type (2, the running thread), said' '
+	"$WEFT" plot -o "$tmp/nostates.svg" "$tmp/ovni/cpu.prv" >/dev/null 2>"$tmp/err" &&
+	test_grep "has no state records: drawn by event type 2, its main type" "$tmp/err" &&
+	test_grep ">2 CPU: TID of the RUNNING thread<" "$tmp/nostates.svg" &&
+	test_grep "Values \(share" "$tmp/nostates.svg" &&
+	"$WEFT" plot -q -o "$tmp/type2.svg" --type 2 "$tmp/ovni/cpu.prv" &&
+	test_cmp "$tmp/type2.svg" "$tmp/nostates.svg"
+'
+test_expect_success 'a nOS-V cpu.prv: drawn by the nOS-V subsystem (13)' '
+	"$WEFT" synth -o "$tmp/nosv-trace" --models nosv --events 20000 >/dev/null &&
+	"$WEFT" emu -q -o "$tmp/nosv" "$tmp/nosv-trace" &&
+	"$WEFT" plot -o "$tmp/nosv.svg" "$tmp/nosv/cpu.prv" >/dev/null 2>"$tmp/err" &&
+	test_grep "drawn by event type 13" "$tmp/err" && test_grep ">13 nOS-V subsystem of the RUNNING thread<" "$tmp/nosv.svg"
+'
+test_expect_success '--type 999: exit 2, the types present listed, no SVG' '
+	test_status 2 "$WEFT" plot -o "$tmp/999.svg" --type 999 "$tmp/ovni/cpu.prv" 2>"$tmp/err" &&
+	test_grep "error: --type 999: .*cpu.prv has no record of it; the types with records: 1 CPU: PID of the RUNNING thread \([0-9]+ records\), 2 CPU: TID" "$tmp/err" &&
+	test_no_file "$tmp/999.svg"
+'
+test_expect_success '--type tid, --type "CPU: TID of the RUNNING thread": type 2 by its label' '
+	"$WEFT" plot -q -o "$tmp/tid.svg" --type tid "$tmp/ovni/cpu.prv" &&
+	test_cmp "$tmp/type2.svg" "$tmp/tid.svg" &&
+	"$WEFT" plot -q -o "$tmp/tid2.svg" --type "cpu: tid of the running thread" "$tmp/ovni/cpu.prv" &&
+	test_cmp "$tmp/type2.svg" "$tmp/tid2.svg"
+'
+test_expect_success '--type running: four labels match, listed, exit 2; --type zzz: none' '
+	test_status 2 "$WEFT" plot -o "$tmp/r.svg" --type running "$tmp/ovni/cpu.prv" 2>"$tmp/err" &&
+	test_grep "--type .running.: 4 event types of the .pcf match: 1 CPU: PID" "$tmp/err" &&
+	test_status 2 "$WEFT" plot -o "$tmp/r.svg" --type zzz "$tmp/ovni/cpu.prv" 2>"$tmp/err" &&
+	test_grep "no event type of the .pcf is labelled so; its types: 1 CPU" "$tmp/err" &&
+	test_no_file "$tmp/r.svg"
+'
+test_expect_success 'a .prv.gz: read through zlib, beside it X.svg, the picture of the plain trace' '
+	"$WEFT" emu -q -z -o "$tmp/gz" "$tmp/ovni-trace" &&
+	"$WEFT" plot "$tmp/gz/thread.prv.gz" >"$tmp/out" &&
+	test "$(cat "$tmp/out")" = "$tmp/gz/thread.svg: 12 rows, $(grep -c -v "^[#c]" "$tmp/ovni/thread.prv") records, 0 communications (0 lines drawn)" &&
+	sed "s/thread.prv.gz</thread.prv</" "$tmp/gz/thread.svg" >"$tmp/gz.svg" &&
+	test_cmp "$tmp/ovni.svg" "$tmp/gz.svg"
+'
+test_expect_success 'a damaged .prv.gz: exit 1, said, no SVG' '
+	head -c 3000 "$tmp/gz/thread.prv.gz" >"$tmp/cut.prv.gz" &&
+	test_status 1 "$WEFT" plot -o "$tmp/cut.svg" "$tmp/cut.prv.gz" 2>"$tmp/err" &&
+	test_grep "cut.prv.gz: gzip read failed after line" "$tmp/err" && test_no_file "$tmp/cut.svg"
+'
+
+# ---- wxParaver's colours ------------------------------------------------------------
+# Values 1 (its .pcf colour), 8 and 40 (Paraver's default palette), 49 (the
+# first colour Paraver adds to its 49, entry 1 with one more red, {1,0,255},
+# too dark on its black background and so moved to {1,24,255}) and 100002
+# (far in the expanded palette): each read off a wxParaver 4.11 screenshot
+# of this very trace.
+awk 'BEGIN { printf "#Paraver (01/01/2026 at 00:00):1000_ns:0:1:1(5:1)\n"
+	split("1 8 40 49 100002", v, " ")
+	for (r = 1; r <= 5; r++) printf "2:0:1:1:%d:0:77:%d\n", r, v[r] }' >"$tmp/pal.prv"
+printf 'STATES_COLOR\n0    {0,0,0}\n1    {12,34,56}\n\nEVENT_TYPE\n0 77 Colour test\n' >"$tmp/pal.pcf"
+test_expect_success '--type: each value in the colour wxParaver gives it' '
+	"$WEFT" plot -q -o "$tmp/pal.svg" --type 77 "$tmp/pal.prv" &&
+	grep -o "\.s[0-9]*{fill:#[0-9a-f]*}" "$tmp/pal.svg" | sed "s/.*#//; s/}//" | tr "\n" " " >"$tmp/got" &&
+	echo "0c2238 eb0000 ff1400 0118ff 87201e " >"$tmp/want" && echo >>"$tmp/got" &&
+	test_cmp "$tmp/want" "$tmp/got"
+'
+
+# ---- many messages: the lines an even sample of the whole run ---------------------
+test_expect_success '33,000 messages: the lines drawn spread over the whole run' '
+	"$WEFT" synth --format picl -o "$tmp/many.trf" --records 200000 >/dev/null &&
+	"$WEFT" emu -q -o "$tmp/many" "$tmp/many.trf" &&
+	"$WEFT" plot -q -o "$tmp/many.svg" "$tmp/many/thread.prv" &&
+	sed -n "s/.*<line class=\"c\" x1=\"\([0-9]*\)\".*/\1/p" "$tmp/many.svg" >"$tmp/x1" &&
+	n=$(wc -l <"$tmp/x1") && test "$n" -gt 1000 && test "$n" -le 4000 &&
+	test "$(awk "\$1 >= 170 + 900" "$tmp/x1" | wc -l)" -gt $((n / 20)) &&
+	test "$(awk "\$1 < 170 + 500" "$tmp/x1" | wc -l)" -lt $((n * 6 / 10))
+'
 
 # ---- errors ---------------------------------------------------------------------
 "$WEFT" plot "$tmp/none.prv" >/dev/null 2>"$tmp/err"
