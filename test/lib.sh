@@ -13,6 +13,8 @@
 #           weft writes in .prv headers where the input has none, and the
 #           latest it writes at all, so no output depends on the wall clock
 #           or on when the fixtures were checked out
+#   WEFT_PROGRESS  exported, off: no heartbeat lines in stderr, however
+#           slow the machine (a test that wants them sets it)
 # and defines
 #   need VAR...        exit 2 (cannot run) unless each named variable holds an
 #                      executable file; a relative path is made absolute
@@ -68,6 +70,8 @@ corpus=$top/test/corpus
 
 SOURCE_DATE_EPOCH=1234567890
 export SOURCE_DATE_EPOCH
+WEFT_PROGRESS=off
+export WEFT_PROGRESS
 
 npass=0
 nfail=0

@@ -4,6 +4,10 @@
 # emu and weft stats on a log that warns, and without -q the warning is there.
 # (charisma/async-no-end.bin: a log fuzz_charisma made, whose asynchronous RW
 # has no ASYNCH_END.)
+# The heartbeat: with stderr not a terminal (a batch job's log), weft emu
+# (-j 1 and -j 2) prints a full progress line every
+# WEFT_PROGRESS seconds (here about every update: no test waits for the
+# clock), none with -q or WEFT_PROGRESS=off.
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/quiet.sh
 #
@@ -47,4 +51,24 @@ quiet_case "visandor unknown code" "or-andorra-ms.vao:8: unknown event code 99" 
 quiet_case "charisma async without end" "async-no-end.bin: the asynchronous RW at byte offset 1449" \
 	charisma "$here/charisma/async-no-end.bin"
 
+# ---- the heartbeat ------------------------------------------------------------------
+test_setup '"$WEFT" synth -o "$tmp/big" --looms 2 --events 3M >/dev/null'
+# beats FILE: the heartbeat lines of FILE, each a whole line
+beats() { grep -c -E '^weft: [0-9]+ events, [0-9.]+ M/s, [0-9]+%, ETA ([0-9]+ s|\?)$' "$1"; }
+for j in 1 2; do
+	test_expect_success "emu -j $j, stderr a file: heartbeat lines, no carriage return" '
+		WEFT_PROGRESS=0.000001 "$WEFT" emu -j '$j' -o "$tmp/o$j" "$tmp/big" 2>"$tmp/beat" &&
+		test "$(beats "$tmp/beat")" -ge 1 &&
+		! grep -q "$(printf "\r")" "$tmp/beat" &&
+		test_grep "^weft: [0-9]+ events in " "$tmp/beat"
+	'
+done
+test_expect_success 'emu -q: no heartbeat (nor anything)' '
+	WEFT_PROGRESS=0.000001 "$WEFT" emu -q -o "$tmp/oq" "$tmp/big" 2>"$tmp/beat" &&
+	test_cmp /dev/null "$tmp/beat"
+'
+test_expect_success 'WEFT_PROGRESS=off: no heartbeat, the summary line' '
+	WEFT_PROGRESS=off "$WEFT" emu -o "$tmp/off" "$tmp/big" 2>"$tmp/beat" &&
+	test "$(beats "$tmp/beat")" -eq 0 && test "$(wc -l <"$tmp/beat")" -eq 1
+'
 finish
