@@ -23,6 +23,7 @@ struct emu_cmd {
 	int have_from, have_to;
 	int jobs, jobs_given;   /* -j N */
 	int mpi;                /* --mpi */
+	int debug; /* -d: ovniemu's, accepted */
 	int first;              /* argv[first..]: the inputs */
 };
 
@@ -151,6 +152,9 @@ static const struct opt emu_opts_table[] = {
 		   "by a first pass), instead of --from"),
 	OPT_FLAG("bursts", 0, K, o.bursts, "statistics of the OB. burst probes per thread, at the end"),
 	OPT_FLAG("quiet", 'q', K, o.quiet, "no warnings, no progress, no summary"),
+	OPT_FLAG("debug", 'd', K, debug,
+		 "accepted for ovniemu's command lines (its debug output\n"
+		 "has no counterpart: weft dump TRACE prints every event)"),
 	OPT_CALL("lookback", 0, "N", K, o.window, opt_lookback,
 		 "bytes an unordered region may reach back (default 1 MiB)"),
 	OPT_IMPORT_ROWS(K, co.imp),
@@ -203,6 +207,10 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
 	if (k->co.mode == SYNC_NONE && o->clock_file)
 		return cli_usage_error("emu", "--sync=none ignores every clock file: -c FILE contradicts it");
+	if (k->debug && !o->quiet)
+		fprintf(stderr,
+			"weft: -d (ovniemu's debug output) has no counterpart here; 'weft dump TRACE' "
+			"prints every event\n");
 	clockopts_apply(&k->co, o);
 	o->inputs = (const char *const *) argv + k->first;
 	o->ninputs = n;

@@ -59,7 +59,9 @@ int synth_cmd_visandor(int argc, char **argv)
 	if (strcmp(k.kind, "and") != 0 && strcmp(k.kind, "or") != 0)
 		return cli_usage_error("synth", "--kind: expected and or or, found '%s'", k.kind);
 	struct weft_err e = {0};
-	if (visandor_synth_write(k.out, k.kind[0] == 'o', (int) k.agents, k.events, &e))
+	uint64_t n = 0;
+	if (visandor_synth_write(k.out, k.kind[0] == 'o', (int) k.agents, k.events, &n, &e))
 		return cli_report(&e);
+	printf("wrote %llu events (%ld agents, %s-parallel) to %s\n", (unsigned long long) n, k.agents, k.kind, k.out);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <uthash.h>
 
 #include "import/charisma_streams.h"
+#include "import/import.h"
 
 static inline int pend_less(const struct pend *a, const struct pend *b)
 {
@@ -264,6 +265,15 @@ int chs_finish(struct chs *s, const struct header *h)
 		if (h->start_date > 0)
 			utimes(obs, tv);
 		free(obs);
+	}
+	/* the loom folders, opened as loom.nodeN, named as their looms */
+	HASH_ITER(hh, s->clients, c, tmp)
+	{
+		char from[40], to[40];
+		snprintf(from, sizeof(from), "node%lld", (long long) c->loom);
+		snprintf(to, sizeof(to), "node%0*lld", width, (long long) c->loom);
+		if (rc == 0 && c->dir && import_name_loom(s->outdir, from, to, s->e))
+			rc = -1;
 	}
 	return rc;
 }

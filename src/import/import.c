@@ -191,10 +191,30 @@ void remove_tree(const char *dir)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* A stream's relative path with its loom's number unpadded (loom.picl.03
+ * and loom.picl.3 alike: the folders are renamed with the padding when the
+ * conversion ends, import_name_loom). */
+static void unpadded(const char *rel, char *out, size_t n)
+{
+	const char *slash = strchr(rel, '/');
+	size_t k = slash ? (size_t) (slash - rel) : strlen(rel), d = k;
+	while (d > 0 && rel[d - 1] >= '0' && rel[d - 1] <= '9')
+		d--;
+	size_t z = d;
+	while (strncmp(rel, "loom.", 5) == 0 && z + 1 < k && rel[z] == '0')
+		z++;
+	snprintf(out, n, "%.*s%s", (int) d, rel, rel + z);
+}
+
 int import_locate_is(const struct import_locate *l, const char *outdir, const char *dir)
 {
 	size_t n = strlen(outdir);
-	return l && strncmp(dir, outdir, n) == 0 && dir[n] == '/' && strcmp(dir + n + 1, l->rel) == 0;
+	if (!l || strncmp(dir, outdir, n) != 0 || dir[n] != '/')
+		return 0;
+	char a[4096], b[4096];
+	unpadded(dir + n + 1, a, sizeof(a));
+	unpadded(l->rel, b, sizeof(b));
+	return strcmp(a, b) == 0;
 }
 
 int import_locate(const char *path, const struct import_opts *o, struct import_locate *l)
@@ -218,4 +238,18 @@ int import_locate(const char *path, const struct import_opts *o, struct import_l
 	remove_tree(tmp);
 	free(tmp);
 	return l->found;
+}
+
+int import_name_loom(const char *outdir, const char *from, const char *to, struct weft_err *e)
+{
+	if (strcmp(from, to) == 0)
+		return 0;
+	char *a = weft_xasprintf("%s/loom.%s", outdir, from), *b = weft_xasprintf("%s/loom.%s", outdir, to);
+	struct stat st;
+	int rc = 0;
+	if (rename(a, b) != 0 && !(errno == ENOENT && stat(b, &st) == 0))
+		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", a, b, strerror(errno));
+	free(a);
+	free(b);
+	return rc;
 }

@@ -99,6 +99,12 @@ int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, stru
  * (a NUL would cut every quoted field short). Returns -1. */
 int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off);
 
+/* The loom folder outdir/loom.FROM renamed outdir/loom.TO, TO being the
+ * loom's name in its streams (an importer knows the padding of the names
+ * only at the end); nothing when they are equal or it was renamed before.
+ * 0, or -1 with e filled. */
+int import_name_loom(const char *outdir, const char *from, const char *to, struct weft_err *e);
+
 /* Remove a directory tree (the temporary conversions). */
 void remove_tree(const char *dir);
 

@@ -65,7 +65,8 @@ static void gen_or(struct vs *s, int agents, uint64_t events)
 	ev(s, 6, 0, 0, 0);
 }
 
-int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, struct weft_err *e)
+int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, uint64_t *written,
+			 struct weft_err *e)
 {
 	char *tmp;
 	int fd = atomic_open(out, &tmp, e);
@@ -80,6 +81,7 @@ int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t even
 		gen_or(&s, agents, events);
 	else
 		gen_and(&s, agents, events);
+	*written = s.n;
 	int rc = 0;
 	if (fflush(s.f) != 0 || ferror(s.f))
 		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));

@@ -9,7 +9,9 @@
 
 /* Write an and-parallel (or_kind 0) or or-parallel log of about `events`
  * events over `agents` agents (>= 2) to `out`, under a temporary name
- * renamed when complete: 0, or -1 with e filled. */
-int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, struct weft_err *e);
+ * renamed when complete, *written the events written: 0, or -1 with e
+ * filled. */
+int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t events, uint64_t *written,
+			 struct weft_err *e);
 
 #endif

@@ -221,15 +221,16 @@ EXPECTED='4 0 110000 0 0 1100
 # cpu.prv body: client 3 (node03, row 1) and 5 (node05, row 2) load at 100
 # us (time 0), 9 (node09, row 3) joins at 110, 12 (node12, row 4) at 130; 9
 # leaves at 970, application 7 (3, 5) and 8 (12) exit at 1000. Loom names
-# are padded to the widest node number, so rows come in node order.
+# are padded to the widest node number, so rows come in node order, and so
+# do the records of one time (the loom folders are named as the looms).
 CPU_EXPECTED='2:1:1:1:1:0:1091:1
 2:3:1:2:1:0:1091:1
 2:5:1:3:1:10000:1091:1
 2:7:1:4:1:30000:1091:1
 2:5:1:3:1:870000:1091:0
-2:7:1:4:1:900000:1091:0
 2:1:1:1:1:900000:1091:0
-2:3:1:2:1:900000:1091:0'
+2:3:1:2:1:900000:1091:0
+2:7:1:4:1:900000:1091:0'
 
 # summary DIR: the same line per thread from thread.prv and thread.row.
 summary() {

@@ -6,6 +6,9 @@
 #     option tables) completes commands, options, option values and model
 #     names, driven here through compgen; the zsh one is written too;
 #   - `weft models` is one line per model, `weft models NAME` adds its table;
+#   - `weft import FILE -o DIR` detects the format and says what it wrote,
+#     as `weft synth --format visandor` now does; the loom folders are
+#     named as the looms inside them; `weft emu -d` (ovniemu's) is accepted;
 #   - make install PREFIX=... DESTDIR=... installs the binary, the pages, the
 #     completions, the views and a modulefile, and make uninstall leaves no
 #     file behind (make is called with this build's FLAVOUR: nothing is
@@ -136,6 +139,50 @@ test_expect_success 'weft models nosv: its line, then its events' '
 test_expect_success 'weft models -e: every table' '
 	"$WEFT" models -e >"$tmp/all" &&
 	test_grep "^  OHx " "$tmp/all" && test_grep "^  VTc " "$tmp/all"
+'
+
+# ---- import, synth: detection, summary lines, loom folders ---------------------------
+
+test_setup '"$WEFT" synth --format picl -o "$tmp/p.trf" --records 3000 >"$tmp/synth-picl" &&
+	"$WEFT" synth --format charisma -o "$tmp/c.dat" --clients 12 >/dev/null'
+test_expect_success 'synth --format visandor says what it wrote, as the others do' '
+	"$WEFT" synth --format visandor -o "$tmp/v.vao" >"$tmp/out" &&
+	test_grep "^wrote [0-9]+ events \(4 agents, and-parallel\) to $tmp/v.vao$" "$tmp/out" &&
+	test_grep "^wrote [0-9]+ records \(" "$tmp/synth-picl"
+'
+test_expect_success 'weft import FILE -o DIR: the format detected, a summary line' '
+	"$WEFT" import "$tmp/p.trf" -o "$tmp/ip" >"$tmp/out" &&
+	test "$(cat "$tmp/out")" = "wrote 16 streams of 16 looms ($(find "$tmp/ip" -type f -exec cat {} + | wc -c | tr -d " ") bytes) to $tmp/ip" &&
+	"$WEFT" import picl "$tmp/p.trf" -o "$tmp/ip2" >/dev/null &&
+	diff -r "$tmp/ip" "$tmp/ip2" &&
+	"$WEFT" import -q "$tmp/v.vao" -o "$tmp/iv" >"$tmp/out" && test_cmp /dev/null "$tmp/out"
+'
+test_expect_success 'weft import visandor FILE --format picl: they differ, exit 2' '
+	test_status 2 "$WEFT" import visandor "$tmp/v.vao" --format picl -o "$tmp/bad" 2>"$tmp/err" &&
+	test_grep "FORMAT visandor and --format picl differ" "$tmp/err" && test_no_file "$tmp/bad"
+'
+# looms: "FOLDER LOOM" for each loom folder of a trace that differ
+looms() {
+	for l in "$1"/loom.*; do
+		sed -n 's/^ *"loom": "\(.*\)",$/\1/p' "$l"/*/*/stream.json | sort -u | sed "s|^|$(basename "$l") |"
+	done | awk '"loom." $2 != $1'
+}
+test_expect_success 'import: the loom folders are named as the looms in them (PICL, CHARISMA)' '
+	looms "$tmp/ip" >"$tmp/bad" && test_cmp /dev/null "$tmp/bad" &&
+	test -d "$tmp/ip/loom.picl.03" &&
+	"$WEFT" import -q "$tmp/c.dat" -o "$tmp/ic" &&
+	looms "$tmp/ic" >"$tmp/bad" && test_cmp /dev/null "$tmp/bad" &&
+	test -d "$tmp/ic/loom.node03"
+'
+
+# ---- ovniemu's -d ----------------------------------------------------------------------
+
+test_expect_success 'emu -d (ovniemu'"'"'s debug flag) is accepted, with a note; -q silences it' '
+	"$WEFT" synth -o "$tmp/t" --events 2000 >/dev/null &&
+	"$WEFT" emu -d -l -o "$tmp/d" "$tmp/t" 2>"$tmp/err" &&
+	test_grep "-d \(ovniemu.s debug output\) has no counterpart" "$tmp/err" &&
+	"$WEFT" emu -q -d -o "$tmp/d2" "$tmp/t" 2>"$tmp/err" && test_cmp /dev/null "$tmp/err" &&
+	cmp "$tmp/d/thread.prv" "$tmp/d2/thread.prv"
 '
 
 # ---- make install, make uninstall ---------------------------------------------------

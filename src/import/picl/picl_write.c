@@ -496,6 +496,22 @@ static void row_json(struct picl *p, const struct pstream *s, struct strbuf *b)
 	sb_printf(b, "}");
 }
 
+/* The loom folders, opened as loom.picl.P, named as their looms (picl.0P),
+ * after the streams are closed (the writer flushes by path): `procs`, the
+ * processors of the streams, -1 ending them (a processor may come again:
+ * the rows of its processes share its loom). */
+static int name_looms(struct picl *p, const char *outdir, const int32_t *procs, int width)
+{
+	for (; *procs >= 0; procs++) {
+		char from[32], to[32];
+		snprintf(from, sizeof(from), "picl.%d", *procs);
+		snprintf(to, sizeof(to), "picl.%0*d", width, *procs);
+		if (import_name_loom(outdir, from, to, p->err))
+			return -1;
+	}
+	return 0;
+}
+
 /* End every stream (close what is open at its last record) with its
  * stream.json. */
 static int finish_streams(struct picl *p)
@@ -598,8 +614,22 @@ int picl_write_rest(struct picl *p, const char *outdir)
 	picl_warn_flush(p);
 	if (rc == 0)
 		rc = finish_streams(p);
+	/* the processors and the loom names' width (as finish_streams) */
+	struct picl_out *o = p->out;
+	int n = o ? o->nst : 0, np = 0, width = 1;
+	int32_t *procs = weft_xcalloc((size_t) n + 1, sizeof(*procs));
+	for (int i = 0; i < n; i++)
+		if (o->st[i] && o->st[i]->proc != HOST) {
+			procs[np++] = o->st[i]->proc;
+			if (snprintf(NULL, 0, "%d", o->st[i]->proc) > width)
+				width = snprintf(NULL, 0, "%d", o->st[i]->proc);
+		}
+	procs[np] = -1;
 	if (close_streams(p, p->err) && rc == 0)
 		rc = -1;
+	if (rc == 0)
+		rc = name_looms(p, outdir, procs, width);
+	free(procs);
 	return rc;
 }
 
