@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 #include "cli/opts.h"
+#include "emu/breakdown.h"
 #include "emu/emu.h"
 #include "emu/jobs.h"
 #include "emu/ranks.h"
@@ -263,6 +264,11 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = emu_open(&e, trace, o, err);
 	else
 		memset(&e, 0, sizeof(e));
+	if (rc == 0 && o->breakdown && o->outdir && !o->quiet && bd_nviews(&e) == 0)
+		fprintf(stderr,
+			"weft: warning: -b: no model of %s has a breakdown view (nosv with "
+			"nosv.can_breakdown in every thread, nanos6, openmp): no breakdown trace is written\n",
+			trace);
 	if (k->mpi) {
 		/* every rank opened it, or none goes on */
 		int who = ranks_meet(rc);

@@ -127,6 +127,13 @@ static int plain_offsets(struct weft_trace *t, const char *clock_file, struct we
 
 static int on_event(void *arg, const struct weft_ev *ev);
 
+/* A pattern names a loom or an MCV the trace lacks. */
+static void say_missing(void *arg, const char *text)
+{
+	(void) arg;
+	fprintf(stderr, "weft: warning: %s\n", text);
+}
+
 static int source_open(struct qsession *s, struct weft_err *e)
 {
 	s->open = 1;
@@ -143,6 +150,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		s->emu.on_event_arg = s;
 		if (query_bind(&s->q, &s->emu.tr, &s->emu, e))
 			return -1;
+		query_check_names(&s->q, say_missing, NULL);
 		query_start(&s->q, query_merge_t0(&s->emu.merge));
 		return 0;
 	}
@@ -157,6 +165,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		return -1;
 	if (query_bind(&s->q, &s->tr, NULL, e))
 		return -1;
+	query_check_names(&s->q, say_missing, NULL);
 	query_start(&s->q, query_merge_t0(&s->m));
 	return 0;
 }

@@ -29,6 +29,9 @@ enum th_state { TH_UNKNOWN = 0, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_W
  * thread ended (OHe) when another model than ovni shows its states (ovni's
  * own rows show Dead). */
 enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
+/* The name of state 0, the gap where no model shows a state (the .pcf's
+ * STATES, weft stats); ovni's type 4 keeps ovniemu's "Unknown" for 0. */
+#define EMU_STATE_NONE_LABEL "No state"
 
 /* Model states a thread remembers for queries (state.<model>), by
  * e->model_slot: the models in use with a slot below this one. */

@@ -292,7 +292,7 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	for (int m = 0; m < e->nmodels; m++)
 		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
 			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
-			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : "No state");
+			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : EMU_STATE_NONE_LABEL);
 		}
 	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
 	sb_printf(b, "\n\nSTATES_COLOR\n");

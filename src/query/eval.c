@@ -488,6 +488,93 @@ int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e)
 	return 0;
 }
 
+/* ---- names the trace lacks -------------------------------------------------- */
+
+struct names_ctx {
+	const struct query *q;
+	const char *label;
+	void (*say)(void *arg, const char *text);
+	void *arg;
+};
+
+static void check_loom(const struct names_ctx *k, const char *s, size_t n)
+{
+	const struct weft_trace *tr = k->q->tr;
+	char text[512];
+	int used = 0;
+	for (int i = 0; i < tr->sys.nlooms; i++)
+		if (strlen(tr->sys.looms[i]->name) == n && memcmp(tr->sys.looms[i]->name, s, n) == 0)
+			return;
+	used = snprintf(text, sizeof(text), "pattern %s: loom \"%.*s\" is nowhere in the trace (its looms:", k->label,
+			(int) n, s);
+	for (int i = 0; i < tr->sys.nlooms && i < 8 && used > 0 && (size_t) used < sizeof(text); i++)
+		used += snprintf(text + used, sizeof(text) - (size_t) used, " %s", tr->sys.looms[i]->name);
+	if (used > 0 && (size_t) used < sizeof(text))
+		snprintf(text + used, sizeof(text) - (size_t) used, "%s)", tr->sys.nlooms > 8 ? " ..." : "");
+	k->say(k->arg, text);
+}
+
+/* 1 when a stream of the trace requires model m (ovni's always are). */
+static int model_used(const struct weft_trace *tr, char m)
+{
+	if (m == 'O')
+		return 1;
+	for (int l = 0; l < tr->sys.nlooms; l++)
+		for (int p = 0; p < tr->sys.looms[l]->nprocs; p++) {
+			const struct weft_proc *pr = tr->sys.looms[l]->procs[p];
+			for (int t = 0; t < pr->nthreads; t++)
+				if (pr->threads[t]->req[mcv_index(m)])
+					return 1;
+		}
+	return 0;
+}
+
+static void check_mcv(const struct names_ctx *k, uint32_t code)
+{
+	char m = (char) (code >> 16), c = (char) (code >> 8), v = (char) code;
+	char text[256];
+	const struct weft_model_def *d = model_by_id(m);
+	if (!evtable_find(k->q->tab, (uint8_t) m, (uint8_t) c, (uint8_t) v))
+		snprintf(text, sizeof(text),
+			 "pattern %s: mcv \"%c%c%c\" is no event of %s%s%s (weft models lists them)", k->label, m, c, v,
+			 d ? "model " : "any model", d ? d->name : "", "");
+	else if (!model_used(k->q->tr, m))
+		snprintf(text, sizeof(text),
+			 "pattern %s: mcv \"%c%c%c\" is nowhere in the trace: no stream uses model "
+			 "%c (%s)",
+			 k->label, m, c, v, m, d ? d->name : "?");
+	else
+		return;
+	k->say(k->arg, text);
+}
+
+static void check_node(const struct names_ctx *k, const struct qnode *n)
+{
+	if (!n)
+		return;
+	const struct qcond *c = n->type == QN_COND ? n->c : NULL;
+	if (c && (c->op == QOP_EQ || c->op == QOP_IN)) {
+		if (c->a.kind == QA_MCV)
+			for (int i = 0; i < c->ncodes; i++)
+				check_mcv(k, c->codes[i]);
+		if (c->a.kind == QA_LOOM && c->v.kind == QV_STR)
+			check_loom(k, c->v.s, c->v.slen);
+		for (int i = 0; c->a.kind == QA_LOOM && c->v.kind == QV_LIST && i < c->v.nitem; i++)
+			if (c->v.item[i].kind == QV_STR)
+				check_loom(k, c->v.item[i].s, c->v.item[i].slen);
+	}
+	check_node(k, n->l);
+	check_node(k, n->r);
+}
+
+void query_check_names(const struct query *q, void (*say)(void *arg, const char *text), void *arg)
+{
+	for (int i = 0; q->tr && i < q->npat; i++) {
+		struct names_ctx k = {q, q->pat[i]->label, say, arg};
+		check_node(&k, q->pat[i]->root);
+	}
+}
+
 /* ---- life cycle ---------------------------------------------------------- */
 
 int query_init(struct query *q, struct weft_err *e)

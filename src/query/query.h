@@ -304,6 +304,12 @@ void query_free_attrs(struct qattr *a, int n);
 /* Bind to an opened trace (and the emulator, if it runs: state.<model> and
  * cpu need it) and build the prefilter. Can be called again after reopening. */
 int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, struct weft_err *e);
+/* After query_bind: for each condition `loom = "X"` (or `in [...]`)
+ * naming a loom the trace lacks, and each `mcv = "XYZ"` naming an MCV that
+ * no model's event table has or whose model no stream of the trace uses
+ * (ovni's aside), say(arg, text) with a sentence naming the pattern and
+ * what is missing: such a pattern can match nothing. */
+void query_check_names(const struct query *q, void (*say)(void *arg, const char *text), void *arg);
 /* Start a run: t0 is the corrected time of the first event; counts reset. */
 void query_start(struct query *q, uint64_t t0);
 /* t0 of a merge just initialised: the time of the event it will return

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu.h"
 #include "stats/acct.h"
 #include "model.h"
 
@@ -356,6 +357,8 @@ const char *acct_state_label(char model, uint32_t value)
 	const struct weft_model_def *d = model_by_id(model);
 	if (!d || !d->hooks)
 		return NULL;
+	if (value == 0) /* as the .pcf names it */
+		return EMU_STATE_NONE_LABEL;
 	for (int i = 0; i < d->hooks->nstates; i++)
 		if ((uint32_t) d->hooks->states[i].value == value)
 			return d->hooks->states[i].label;

@@ -9,6 +9,7 @@
 #   - `weft import FILE -o DIR` detects the format and says what it wrote,
 #     as `weft synth --format visandor` now does; the loom folders are
 #     named as the looms inside them; `weft emu -d` (ovniemu's) is accepted;
+#     `weft emu -b` on a trace without a breakdown model says so;
 #   - make install PREFIX=... DESTDIR=... installs the binary, the pages, the
 #     completions, the views and a modulefile, and make uninstall leaves no
 #     file behind (make is called with this build's FLAVOUR: nothing is
@@ -183,6 +184,17 @@ test_expect_success 'emu -d (ovniemu'"'"'s debug flag) is accepted, with a note;
 	test_grep "-d \(ovniemu.s debug output\) has no counterpart" "$tmp/err" &&
 	"$WEFT" emu -q -d -o "$tmp/d2" "$tmp/t" 2>"$tmp/err" && test_cmp /dev/null "$tmp/err" &&
 	cmp "$tmp/d/thread.prv" "$tmp/d2/thread.prv"
+'
+
+# ---- emu -b without a breakdown model --------------------------------------------------
+
+test_expect_success 'emu -b on a trace without a breakdown model says so' '
+	"$WEFT" emu -b -o "$tmp/b" "$tmp/t" 2>"$tmp/err" &&
+	test_grep "^weft: warning: -b: no model of .* has a breakdown view \(nosv with nosv.can_breakdown" "$tmp/err" &&
+	! ls "$tmp/b" | grep -q breakdown &&
+	"$WEFT" synth -o "$tmp/tn" --models nosv --events 5000 >/dev/null &&
+	"$WEFT" emu -b -o "$tmp/bn" "$tmp/tn" 2>"$tmp/err" &&
+	! grep -q "no model of" "$tmp/err" && test -f "$tmp/bn/nosv-breakdown.prv"
 '
 
 # ---- make install, make uninstall ---------------------------------------------------

@@ -495,4 +495,19 @@ want=$("$WEFT" query "$small" 'p: when tid = 100000 do count' 2>> "$tmp/msg" | a
 [ -n "$n" ] && [ "$n" = "$want" ] && pass "1000 parentheses and 9000 and in a row still run ($n events)" ||
 	fail "the deepest allowed pattern" "got '$n', expected '$want': $(head -c 300 "$tmp/msg")"
 
+
+# ---- names the trace lacks: a warning, the answer unchanged --------------------------
+test_expect_success 'mcv "OHX" (no such event), loom "node9", nOS-V in an ovni trace: warnings' '
+	"$WEFT" query "$small" "a: when mcv = \"OHX\" do count" "b: when loom = \"node9\" do count" \
+		"c: when mcv in [\"VTc\", \"OHx\"] do count" >"$tmp/out" 2>"$tmp/err" &&
+	test_grep "^weft: warning: pattern a: mcv \"OHX\" is no event of model ovni" "$tmp/err" &&
+	test_grep "^weft: warning: pattern b: loom \"node9\" is nowhere in the trace \(its looms: " "$tmp/err" &&
+	test_grep "^weft: warning: pattern c: mcv \"VTc\" is nowhere in the trace: no stream uses model V \(nosv\)$" "$tmp/err" &&
+	test "$(wc -l <"$tmp/err")" -eq 3 && test_grep "^a: count 0$" "$tmp/out"
+'
+test_expect_success 'names the trace has: no warning' '
+	"$WEFT" query "$small" "d: when mcv = \"OHx\" and loom in [$(sed -n "s/^ *\"loom\": \(\"[^\"]*\"\).*/\1/p" "$small"/loom.*/*/*/stream.json | sort -u | tr "\n" "," | sed "s/,$//")] do count" >/dev/null 2>"$tmp/err" &&
+	test_cmp /dev/null "$tmp/err"
+'
+
 finish

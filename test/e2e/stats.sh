@@ -102,7 +102,7 @@ fi
 # ---- ovni: every thread's ovni states add up to the trace's span ----------------------
 if [ -d "$small" ] && stats "$small" ovni; then
 	end=$(head -1 "$tmp/ovni" | awk '{printf "%.9f", $(NF-1)}')
-	sums=$(awk '$2 == "ovni" && $3 == "state" {s[$1] += $6} END {for (t in s) printf "%.9f\n", s[t]}' "$tmp/ovni" |
+	sums=$(awk '$2 == "ovni" && $3 == "state" {s[$1] += $(NF - 2)} END {for (t in s) printf "%.9f\n", s[t]}' "$tmp/ovni" |
 		sort -u | tr '\n' ' ')
 	expect "ovni states span the trace" "$sums" "$end "
 	expect "ovni threads" "$(awk '$2 == "ovni" && $3 == "state" {print $1}' "$tmp/ovni" | sort -u | wc -l | tr -d ' ')" 8
@@ -124,5 +124,16 @@ printf '%s\n' '-3 -901 0.0 0 0 0' '-3 -21 0.0x1 0 0 3 2 8 1 7' >"$tmp/bad.trf"
 "$WEFT" stats "$tmp/bad.trf" >/dev/null 2>"$tmp/err"
 expect "bad input" "$? $(sed 's|^weft: error: .*/||' "$tmp/err" | head -1)" \
 	"1 bad.trf:2: field 3 (timestamp): expected decimal seconds, found '0.0x1'"
+
+
+# ---- state 0 has the .pcf's name --------------------------------------------------
+test_expect_success 'state 0: the name the .pcf gives it, in the table and in --json' '
+	"$WEFT" synth -o "$tmp/s0" --events 20000 >/dev/null &&
+	"$WEFT" emu -q -o "$tmp/s0o" "$tmp/s0" &&
+	name=$(sed -n "/^STATES$/,/^$/s/^0 //p" "$tmp/s0o/thread.pcf") && test -n "$name" &&
+	"$WEFT" stats "$tmp/s0" >"$tmp/s0.txt" && grep -q " state  -  *$name  *[0-9.]* " "$tmp/s0.txt" &&
+	! grep -q "Unknown" "$tmp/s0.txt" &&
+	"$WEFT" stats --json "$tmp/s0" | grep -q "\"label\":[[:space:]]*\"$name\""
+'
 
 finish
