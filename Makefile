@@ -275,9 +275,8 @@ demo: config.mk
 	@$(WEFT) dump demo/trace > demo/dump.txt
 	@echo '$$ weft emu -o demo/paraver demo/trace'
 	@$(WEFT) emu -o demo/paraver demo/trace
-	@echo '$$ weft check demo/paraver/thread.prv; weft check demo/paraver/cpu.prv'
-	@$(WEFT) check demo/paraver/thread.prv
-	@$(WEFT) check demo/paraver/cpu.prv
+	@echo '$$ weft check demo/paraver'
+	@$(WEFT) check demo/paraver
 	@echo '$$ weft plot demo/paraver/thread.prv; weft plot demo/paraver/cpu.prv'
 	@$(WEFT) plot demo/paraver/thread.prv
 	@$(WEFT) plot demo/paraver/cpu.prv

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "prv/cfgview.h"
@@ -120,6 +121,11 @@ static int load(struct filedata *f, const char *dir, const char *name)
 	map_close(&m);
 	free(pcf);
 	char *prv = weft_xasprintf("%s/%s.prv", dir, name);
+	struct stat pst;
+	if (stat(prv, &pst) != 0) { /* weft emu -z's */
+		free(prv);
+		prv = weft_xasprintf("%s/%s.prv.gz", dir, name);
+	}
 	struct prvread r;
 	struct prvrec rec;
 	int rc = prvread_open(&r, prv, &err);

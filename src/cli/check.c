@@ -2,9 +2,11 @@
  * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
  * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves
  * live in src/check/check_*.c (check_int.h lists the parts). */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/opts.h"
@@ -43,7 +45,7 @@ static const struct opt check_opts[] = {
 
 const struct optcmd check_cmdline = {
 	.name = "check",
-	.synopsis = "[-q] [--max-errors N] TRACE.prv|TRACE.prv.gz...\n"
+	.synopsis = "[-q] [--max-errors N] TRACE.prv|TRACE.prv.gz|DIR...\n"
 		    "[-q] --views DIR\n",
 	.about = "Check Paraver traces the way paraver-kernel (paramedir, wxParaver) reads\n"
 		 "them, plus what the reader silently gets wrong:\n"
@@ -60,6 +62,9 @@ const struct optcmd check_cmdline = {
 		 "Valid: prints 'TRACE: ok: N records (...)' and exits 0 (warnings may be\n"
 		 "printed on stderr). Invalid: prints each error as\n"
 		 "'weft: error: FILE:LINE: ...' on stderr and exits 1.\n"
+		 "\n"
+		 "A directory (a `weft emu` output directory) stands for every .prv and .prv.gz\n"
+		 "in it, and, when it has a cfg/ folder, its views as --views checks them.\n"
 		 "\n"
 		 "With --views DIR (a `weft emu` output directory), check instead each view\n"
 		 "DIR/cfg/MODEL/FILE-NAME.cfg against DIR/FILE.pcf and DIR/FILE.prv (FILE:\n"
@@ -133,6 +138,54 @@ static int check_views(const char *views, int quiet)
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* DIR: its traces (in name order) and, with a cfg/ folder, its views. */
+static int check_dir(const char *dir, int quiet, unsigned long long max)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "weft: error: %s: cannot open directory\n", dir);
+		return WEFT_EINPUT;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t k = strlen(de->d_name);
+		if ((k > 4 && strcmp(de->d_name + k - 4, ".prv") == 0) ||
+		    (k > 7 && strcmp(de->d_name + k - 7, ".prv.gz") == 0)) {
+			names = weft_xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = weft_xasprintf("%s/%s", dir, de->d_name);
+		}
+	}
+	closedir(d);
+	if (n == 0) {
+		fprintf(stderr,
+			"weft: error: %s: no Paraver trace in it (*.prv, *.prv.gz: weft emu writes thread.prv "
+			"and cpu.prv)\n",
+			dir);
+		return WEFT_EINPUT;
+	}
+	qsort(names, n, sizeof(*names), cmp_name);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (check_one(names[i], quiet, max))
+			rc = WEFT_EINPUT;
+		free(names[i]);
+	}
+	free(names);
+	char *cfg = weft_xasprintf("%s/cfg", dir);
+	struct stat st;
+	if (stat(cfg, &st) == 0 && S_ISDIR(st.st_mode) && check_views(dir, quiet))
+		rc = WEFT_EINPUT;
+	free(cfg);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_cmd k = {.max = 20};
@@ -146,9 +199,12 @@ int cmd_check(int argc, char **argv)
 	if (argc - k.first < 1)
 		return cli_usage_error("check", "expected a TRACE.prv or TRACE.prv.gz file");
 	rc = 0;
-	for (int i = k.first; i < argc; i++)
-		if (check_one(argv[i], k.quiet, k.max))
+	for (int i = k.first; i < argc; i++) {
+		struct stat st;
+		int isdir = stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
+		if (isdir ? check_dir(argv[i], k.quiet, k.max) : check_one(argv[i], k.quiet, k.max))
 			rc = WEFT_EINPUT;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "weft: error: cannot write to standard output\n");
 		return WEFT_EINTERNAL;

@@ -77,6 +77,60 @@ static void first_line_of(const uint8_t *d, size_t len, char *out, size_t n)
 		 q < len && d[q] != '\n' ? "..." : "");
 }
 
+static int starts(const uint8_t *d, size_t len, const char *s)
+{
+	size_t k = strlen(s);
+	return len >= k && memcmp(d, s, k) == 0;
+}
+
+/* A file that is no log but something weft or Paraver writes or reads (a
+ * stream of a trace, an output of weft emu): what it is and what takes it,
+ * into out; 0 when it is none of those. */
+static int known_file(const char *path, const uint8_t *d, size_t len, char *out, size_t n)
+{
+	size_t k = strlen(path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int obs = starts(d, len, "ovni"), json = strcmp(base, "stream.json") == 0;
+	if (obs || json) {
+		/* the trace: the folder above loom.X/proc.P/thread.T, when the path says so */
+		const char *loom = NULL;
+		for (const char *p = path; (p = strstr(p, "loom.")); p++)
+			if (p == path || p[-1] == '/')
+				loom = p;
+		if (loom && loom > path + 1)
+			snprintf(out, n,
+				 "this is one thread's ovni stream (%s), not a trace: give its trace directory, "
+				 "the folder holding the loom.* folders (%.*s), as TRACE",
+				 obs ? "stream.obs" : "stream.json", (int) (loom - path - 1), path);
+		else
+			snprintf(out, n,
+				 "this is one thread's ovni stream (%s), not a trace: give its trace directory, "
+				 "the folder holding the loom.* folders (of TRACE/loom.*/proc.*/thread.*/%s), as TRACE",
+				 obs ? "stream.obs" : "stream.json", base);
+		return 1;
+	}
+	int prv = starts(d, len, "#Paraver ") || (k > 7 && strcmp(path + k - 7, ".prv.gz") == 0);
+	if (prv) {
+		snprintf(out, n,
+			 "this is a Paraver trace (what weft emu writes), which weft check, weft plot and "
+			 "wxParaver read; weft's other commands read ovni traces and legacy logs");
+		return 1;
+	}
+	static const struct {
+		const char *head, *what;
+	} para[] = {
+		{"DEFAULT_OPTIONS", "a Paraver .pcf (the labels and colours of a trace, beside its .prv)"},
+		{"LEVEL ", "a Paraver .row (the row names of a trace, beside its .prv)"},
+		{"#ParaverCFG", "a Paraver view (.cfg; wxparaver TRACE.prv FILE.cfg opens it with its trace)"},
+	};
+	for (size_t i = 0; i < sizeof(para) / sizeof(para[0]); i++)
+		if (starts(d, len, para[i].head)) {
+			snprintf(out, n, "this is %s, not a trace", para[i].what);
+			return 1;
+		}
+	return 0;
+}
+
 int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
 		  struct weft_err *e)
 {
@@ -104,7 +158,11 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
 		for (int i = 0; i < n; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
 				 f[i]->name);
-		char what[160];
+		char what[512];
+		if (known_file(path, m.data, m.size, what, sizeof(what))) {
+			map_close(&m);
+			return weft_fail(e, WEFT_EINPUT, "%s: %s", path, what);
+		}
 		first_line_of(m.data, m.size, what, sizeof(what));
 		rc = weft_fail(e, WEFT_EINPUT,
 			       "%s: not an ovni trace directory, and not a log in a format weft "

@@ -17,6 +17,13 @@ struct walk {
 	int depth, depth_cap;
 	char old_hint[4096]; /* first file that looks like a v1/v2 trace */
 	int old_version;
+	/* trace roots (directories holding loom.* folders) met, the first two
+	 * named; the first error met outside every root, kept for when there
+	 * is no root (a tree of someone else's files fails no trace) */
+	int nroots;
+	char root_rel[2][1024];
+	int stray;
+	struct weft_err stray_err;
 	struct weft_err *e;
 };
 
@@ -52,21 +59,36 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static int walk_dir_at(struct walk *w, const char *rel, const char *path);
+static int walk_dir_at(struct walk *w, const char *rel, const char *path, int inside);
 
-static int walk_dir(struct walk *w, const char *rel)
+static int walk_dir(struct walk *w, const char *rel, int inside)
 {
 	char *path = weft_xasprintf("%s%s%s", w->root, rel[0] ? "/" : "", rel);
-	int rc = walk_dir_at(w, rel, path);
+	int rc = walk_dir_at(w, rel, path, inside);
 	free(path);
 	return rc;
 }
 
-static int walk_dir_at(struct walk *w, const char *rel, const char *path)
+/* An error of the walk: at once inside a trace (or in no trace at all, as
+ * it turns out at the end), else kept. Returns the walk's rc. */
+static int walk_fail(struct walk *w, int inside, int rc)
+{
+	if (inside)
+		return rc;
+	if (!w->stray) {
+		w->stray = 1;
+		w->stray_err = *w->e;
+	}
+	return 0;
+}
+
+/* `inside`: the directory is below a trace root's loom.* folder (or is
+ * TRACE, when TRACE is a loom folder itself). */
+static int walk_dir_at(struct walk *w, const char *rel, const char *path, int inside)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
-		return weft_fail(w->e, WEFT_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+		return walk_fail(w, inside, weft_fail(w->e, WEFT_EINPUT, "%s: cannot read: %s", path, strerror(errno)));
 	for (int i = 0; i < w->depth; i++)
 		if (w->dev[i] == st.st_dev && w->ino[i] == st.st_ino)
 			return 0; /* a symbolic link back up the tree */
@@ -80,9 +102,13 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 	w->depth++;
 
 	DIR *d = opendir(path);
-	if (!d)
-		return weft_fail(w->e, WEFT_EINPUT, "%s: cannot open directory: %s", path, strerror(errno));
+	if (!d) {
+		w->depth--;
+		return walk_fail(w, inside,
+				 weft_fail(w->e, WEFT_EINPUT, "%s: cannot open directory: %s", path, strerror(errno)));
+	}
 	int has_json = 0, has_obs = 0, rc = 0; /* rc: first error of this subtree */
+	int looms = 0;
 	char **subdirs = NULL;
 	int nsub = 0, capsub = 0;
 	struct dirent *de;
@@ -102,6 +128,7 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 				subdirs = weft_xrealloc(subdirs, (size_t) capsub * sizeof(char *));
 			}
 			subdirs[nsub++] = weft_xstrdup(name);
+			looms += strncmp(name, "loom.", 5) == 0;
 			continue;
 		}
 		if (strcmp(name, "stream.json") == 0)
@@ -116,14 +143,22 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 			note_old(w, rel, name, 1);
 	}
 	closedir(d);
+	if (looms) {
+		/* a trace root: its loom.* folders are walked, nothing else */
+		if (w->nroots < 2)
+			snprintf(w->root_rel[w->nroots], sizeof(w->root_rel[0]), "%s", rel[0] ? rel : ".");
+		w->nroots++;
+	}
 	if (has_json && !has_obs)
-		rc = weft_fail(w->e, WEFT_EINPUT,
-			       "%s: stream.json without stream.obs: a stream needs both files", path);
+		rc = walk_fail(w, inside,
+			       weft_fail(w->e, WEFT_EINPUT,
+					 "%s: stream.json without stream.obs: a stream needs both files", path));
 	else if (has_obs && !has_json)
-		rc = weft_fail(w->e, WEFT_EINPUT,
-			       "%s: stream.obs without stream.json: the stream's metadata is missing "
-			       "(the thread may not have finished)",
-			       path);
+		rc = walk_fail(w, inside,
+			       weft_fail(w->e, WEFT_EINPUT,
+					 "%s: stream.obs without stream.json: the stream's metadata is missing "
+					 "(the thread may not have finished)",
+					 path));
 	else if (has_json)
 		add(w, rel[0] ? rel : ".");
 	/* walk subdirectories in byte order, so the first error reported does
@@ -131,9 +166,11 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path)
 	if (nsub > 1)
 		qsort(subdirs, (size_t) nsub, sizeof(char *), cmp_str);
 	for (int i = 0; i < nsub; i++) {
-		if (rc == 0) {
+		int loom = strncmp(subdirs[i], "loom.", 5) == 0;
+		/* below a second root, nothing: the run fails on two traces */
+		if (rc == 0 && (!looms || (loom && w->nroots == 1))) {
 			char *crel = weft_xasprintf("%s%s%s", rel, rel[0] ? "/" : "", subdirs[i]);
-			rc = walk_dir(w, crel);
+			rc = walk_dir(w, crel, inside || loom);
 			free(crel);
 		}
 		free(subdirs[i]);
@@ -153,9 +190,23 @@ int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e)
 		return weft_fail(e, WEFT_EINPUT, "%s: not a directory (expected an ovni trace directory)",
 				 dir);
 	struct walk w = {.root = dir, .f = f, .e = e};
-	int rc = walk_dir(&w, "");
+	const char *base = strrchr(dir, '/');
+	base = base && base[1] ? base + 1 : dir;
+	int rc = walk_dir(&w, "", strncmp(base, "loom.", 5) == 0);
 	free(w.dev);
 	free(w.ino);
+	if (rc == 0 && w.nroots > 1)
+		rc = weft_fail(e, WEFT_EINPUT,
+			       "%s: %d ovni traces under it (folders holding loom.* folders: %s, %s%s): give one of "
+			       "them as TRACE",
+			       dir, w.nroots, w.root_rel[0], w.root_rel[1], w.nroots > 2 ? ", ..." : "");
+	else if (rc == 0 && w.nroots == 1 && strcmp(w.root_rel[0], ".") != 0)
+		rc = weft_fail(e, WEFT_EINPUT, "%s: not an ovni trace, but one is below it: %s/%s: give that as TRACE",
+			       dir, dir, w.root_rel[0]);
+	else if (rc == 0 && w.nroots == 0 && w.stray) {
+		*e = w.stray_err; /* no trace root: the tree is the trace, its error is the run's */
+		rc = -1;
+	}
 	if (rc) {
 		discover_free(f);
 		return -1;

@@ -1,6 +1,12 @@
 /* discover: find the streams of an ovni trace directory.
  * Every directory below TRACE (symbolic links followed, loops skipped) that
  * holds stream.json is a stream and must hold stream.obs too, and the reverse.
+ * A directory holding loom.* folders is a trace root: only its loom.*
+ * folders are walked. TRACE must be the one root (or a tree with none, or
+ * a loom folder): a TRACE above one or several traces (weft emu /tmp) is
+ * an error naming how many there are and the first ones, not a walk of
+ * unrelated trees failing on someone else's file; an error outside every
+ * root counts only when there is no root at all.
  * Streams are returned sorted by their path relative to TRACE, compared byte
  * by byte (strcmp), the order ovniemu uses. Traces written by libovni before
  * 1.11 (format v1/v2: metadata.json, thread.*.obs) are recognised and refused

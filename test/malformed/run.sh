@@ -234,7 +234,7 @@ check2 v2-layout "$C" \
 
 newcase trace-is-file
 good_obs >"$C/file"
-check2 trace-is-file "$C/file" "$C/file: not an ovni trace directory, and not a log in a format weft recognises"
+check2 trace-is-file "$C/file" "$C/file: this is one thread's ovni stream (stream.obs), not a trace: give its trace directory"
 
 newcase trace-missing
 check2 trace-missing "$C/nothing" "$C/nothing: cannot read trace: No such file or directory"
