@@ -20,6 +20,7 @@ int cmd_sync(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* "weft VERSION", the licence and the warranty, as `weft --version` prints them. */
 void cli_version(FILE *f);

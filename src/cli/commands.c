@@ -17,6 +17,7 @@ const struct cli_command cli_commands[] = {
 	{"check", cmd_check, "validate a Paraver trace (.prv/.prv.gz with .pcf, .row)", &check_cmdline},
 	{"stats", cmd_stats, "time, count and bytes per thread, state and operation", &stats_cmdline},
 	{"plot", cmd_plot, "draw a Paraver trace as an SVG picture", &plot_cmdline},
+	{"diff", cmd_diff, "compare two Paraver traces for what they mean", &diff_cmdline},
 	{"completion", cmd_completion, "print the bash or zsh completion script", &completion_cmdline},
 	{NULL, NULL, NULL, NULL},
 };

@@ -54,8 +54,19 @@ static int header(struct prvread *r, const char *s, const char *end)
 	p += 2;
 	if (num(&p, end, &r->ftime))
 		return -1;
+	/* the unit: _ns, _us, _ms, _s (none: ns) */
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} units[] = {{"_ns", 1}, {"_us", 1000}, {"_ms", 1000000}, {"_s", 1000000000}};
+	r->unit_ns = 1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t k = strlen(units[i].name);
+		if ((size_t) (end - p) > k && memcmp(p, units[i].name, k) == 0 && p[k] == ':')
+			r->unit_ns = units[i].ns;
+	}
 	while (p < end && *p != ':')
-		p++; /* the unit */
+		p++;
 	if (expect(&p, end, ':') || num(&p, end, &v))
 		return -1;
 	if (p < end && *p == '(') { /* resources: skip the CPU counts */
@@ -216,6 +227,8 @@ int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err)
 		if (got <= 0)
 			return got;
 		r->line++;
+		if (le > p && le[-1] == '\r')
+			le--;
 		if (le == p || *p == '#' || *p == 'c' || *p == '4')
 			continue;
 		uint64_t cpu, u;
@@ -238,11 +251,16 @@ int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err)
 				int64_t ty, va;
 				if (expect(&p, le, ':') || snum(&p, le, &ty) || expect(&p, le, ':') || snum(&p, le, &va))
 					return bad(r, err, "expected :type:value pairs");
-				if (rec->npairs < PRVREAD_MAX_PAIRS) {
-					rec->type[rec->npairs] = ty;
-					rec->value[rec->npairs++] = va;
+				if ((size_t) rec->npairs == r->cap_pairs) {
+					r->cap_pairs = r->cap_pairs ? 2 * r->cap_pairs : 64;
+					r->types = weft_xrealloc(r->types, r->cap_pairs * sizeof(*r->types));
+					r->values = weft_xrealloc(r->values, r->cap_pairs * sizeof(*r->values));
 				}
+				r->types[rec->npairs] = ty;
+				r->values[rec->npairs++] = va;
 			}
+			rec->type = r->types;
+			rec->value = r->values;
 			return 1;
 		case 3: {
 			uint64_t psend;
@@ -265,6 +283,8 @@ void prvread_close(struct prvread *r)
 	else
 		map_close(&r->m);
 	free(r->buf);
+	free(r->types);
+	free(r->values);
 	free(r->path);
 	free(r->task_base);
 	free(r->tbase);

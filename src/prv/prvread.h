@@ -5,7 +5,9 @@
  * an error naming the file, line and what was expected. Memory: the
  * header's objects only; a plain file is mapped and its pages given back
  * as it is read, a gzipped one read in 1 MiB pieces (more for a longer
- * line). Rows are numbered 0.. in Paraver's order (appl, task, thread). */
+ * line), and the pairs of one event line (as many as it has). A line may
+ * end in CR LF. Rows are numbered 0.. in Paraver's order (appl, task,
+ * thread). */
 #ifndef WEFT_PRVREAD_H
 #define WEFT_PRVREAD_H
 
@@ -14,8 +16,6 @@
 #include "util/err.h"
 #include "util/mapfile.h"
 
-#define PRVREAD_MAX_PAIRS 64
-
 struct prvrec {
 	int kind;           /* 1 state, 2 event, 3 communication */
 	uint32_t row;       /* sender's row for kind 3 */
@@ -23,7 +23,7 @@ struct prvrec {
 	int64_t state;      /* kind 1 */
 	uint32_t row2;      /* kind 3: the receiver's row */
 	int npairs;         /* kind 2: the (type, value) pairs of the line */
-	int64_t type[PRVREAD_MAX_PAIRS], value[PRVREAD_MAX_PAIRS];
+	int64_t *type, *value; /* the reader's, valid until its next call */
 };
 
 struct prvread {
@@ -33,9 +33,12 @@ struct prvread {
 	char *buf; /* .gz: the uncompressed bytes [0, len) */
 	size_t cap, len;
 	int eof;
+	int64_t *types, *values; /* the pairs of the last event line */
+	size_t cap_pairs;
 	size_t off;
 	uint64_t line;
 	uint64_t ftime;
+	uint64_t unit_ns; /* the header's time unit in ns (1: ns, 1000: us...) */
 	uint32_t nrows;
 	uint32_t nappl;
 	uint32_t *task_base; /* per appl: index of its first task in tbase */

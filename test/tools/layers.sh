@@ -27,7 +27,7 @@ rank() { # LAYER -> its rank
 	emu) echo 3 ;;
 	models) echo 4 ;;
 	query | stats) echo 5 ;;
-	plot | synth) echo 6 ;;
+	plot | synth | diff) echo 6 ;;
 	cli) echo 9 ;;
 	*) echo 99 ;;
 	esac

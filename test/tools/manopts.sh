@@ -63,6 +63,7 @@ check import weft-import.1 ".SH OPTIONS" import
 check models weft-models.1 ".SH OPTIONS" models
 check plot weft-plot.1 ".SH OPTIONS" plot
 check completion weft-completion.1 ".SH OPTIONS" completion
+check diff weft-diff.1 ".SH OPTIONS" diff
 check synth weft-synth.1 ".SH OPTIONS" synth
 check "synth picl" weft-synth.1 ".SS PICL options" synth --format picl
 check "synth visandor" weft-synth.1 ".SS VisAndOr options" synth --format visandor
