@@ -58,7 +58,7 @@ test_expect_success '--version names the licence' '
 '
 
 test_expect_success 'every command takes --version' '
-	for c in emu sync dump top query synth import models check stats plot completion; do
+	for c in emu sync dump top query synth import models check stats plot diff completion; do
 		"$WEFT" $c --version >"$tmp/vc" && test_cmp "$tmp/v" "$tmp/vc" || return 1
 	done &&
 	"$WEFT" synth --format picl --version >"$tmp/vc" && test_cmp "$tmp/v" "$tmp/vc"
