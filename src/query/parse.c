@@ -1334,22 +1334,59 @@ int query_remove(struct query *q, const char *label)
 	return query_remove_for(q, NULL, label);
 }
 
+/* After patterns left: what depends on the set, rebuilt once. */
+static void patterns_changed(struct query *q)
+{
+	q->needs_emu = 0;
+	for (int i = 0; i < q->npat; i++)
+		q->needs_emu |= q->pat[i]->needs_emu;
+	qphase_reset(q);
+	if (q->bound)
+		qbuild_prefilter(q);
+}
+
+/* Take pattern k out of the array (the slots synced first, while they name
+ * patterns by their old numbers); the caller rebuilds. */
+static struct qpattern *detach(struct query *q, int k)
+{
+	query_sync(q);
+	struct qpattern *p = q->pat[k];
+	memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
+	q->npat--;
+	return p;
+}
+
 int query_remove_for(struct query *q, const void *owner, const char *label)
 {
-	for (int k = 0; k < q->npat; k++) {
-		if (q->pat[k]->owner != owner || strcmp(q->pat[k]->label, label) != 0)
-			continue;
-		query_sync(q); /* while the slots name patterns by their old numbers */
-		qpattern_free(q->pat[k]);
-		memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
-		q->npat--;
-		q->needs_emu = 0;
-		for (int i = 0; i < q->npat; i++)
-			q->needs_emu |= q->pat[i]->needs_emu;
-		qphase_reset(q);
-		if (q->bound)
-			qbuild_prefilter(q);
-		return 0;
-	}
-	return -1;
+	int k = query_find(q, owner, label);
+	if (k < 0)
+		return -1;
+	qpattern_free(detach(q, k));
+	patterns_changed(q);
+	return 0;
+}
+
+int query_remove_owner(struct query *q, const void *owner)
+{
+	int n = 0;
+	for (int k = q->npat - 1; k >= 0; k--)
+		if (q->pat[k]->owner == owner) {
+			qpattern_free(detach(q, k));
+			n++;
+		}
+	if (n)
+		patterns_changed(q);
+	return n;
+}
+
+struct qpattern *query_take(struct query *q, int k)
+{
+	struct qpattern *p = detach(q, k);
+	patterns_changed(q);
+	return p;
+}
+
+int query_put(struct query *q, struct qpattern *p, struct weft_err *e)
+{
+	return install(q, p, e);
 }

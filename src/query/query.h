@@ -327,6 +327,13 @@ int query_remove(struct query *q, const char *label);
 int query_remove_for(struct query *q, const void *owner, const char *label);
 /* The index of an owner's pattern, or -1. */
 int query_find(const struct query *q, const void *owner, const char *label);
+/* Remove every pattern of an owner (one rebuild); returns how many. */
+int query_remove_owner(struct query *q, const void *owner);
+/* Move a pattern, with its counts and kept lines, to another query of the
+ * same trace: query_take detaches pattern k; query_put installs it (bound
+ * as query_add would) or frees it and fails (too many patterns). */
+struct qpattern *query_take(struct query *q, int k);
+int query_put(struct query *q, struct qpattern *p, struct weft_err *e);
 /* Parse an attribute list "a, b, c" (interactive current); returns the
  * count or -1. *out is allocated. */
 int query_parse_attrs(struct query *q, const char *text, const char *where, struct qattr **out,

@@ -34,5 +34,6 @@ Suite *mkdirp_suite(void);
 Suite *jobs_suite(void);
 Suite *opts_suite(void);
 Suite *locate_suite(void);
+Suite *usock_suite(void);
 
 #endif
