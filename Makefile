@@ -33,7 +33,8 @@ LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 # binary, the unit tests and the fuzzers link it, so a layer below that
 # calls a command does not link (test/tools/layers.sh checks the includes).
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/synth/*.c src/prv/*.c src/check/*.c \
-	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c models/*.c models/*/*.c)
+	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c src/driver/*.c \
+	models/*.c models/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 MODEL_FILES := $(sort $(wildcard models/*/*.model))

@@ -15,6 +15,7 @@ static const struct {
 	{"dump", cmd_dump, "print every event of a trace in time order"},
 	{"top", cmd_top, "count events per MCV and per model"},
 	{"query", cmd_query, "check event patterns against every event, in one pass"},
+	{"serve", cmd_serve, "replay a trace for analysers on a socket (the tracer driver)"},
 	{"synth", cmd_synth, "write a synthetic ovni trace"},
 	{"import", cmd_import, "convert a legacy log into an ovni trace directory"},
 	{"models", cmd_models, "list the models and event tables weft knows"},
