@@ -116,8 +116,9 @@ $(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # ---- tests ------------------------------------------------------------------
 
-# test_opts tests the command-line module, outside libweft.
-$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o $(LIBWEFT)
+# test_opts and test_jline test command-line modules, outside libweft.
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o \
+	$(BUILD)/obj/src/cli/jline.o $(LIBWEFT)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 
 $(BUILD)/obj/test/unit/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)

@@ -16,6 +16,7 @@ static const struct {
 	{"top", cmd_top, "count events per MCV and per model"},
 	{"query", cmd_query, "check event patterns against every event, in one pass"},
 	{"serve", cmd_serve, "replay a trace for analysers on a socket (the tracer driver)"},
+	{"attach", cmd_attach, "the interactive toplevel over a weft serve socket"},
 	{"synth", cmd_synth, "write a synthetic ovni trace"},
 	{"import", cmd_import, "convert a legacy log into an ovni trace directory"},
 	{"models", cmd_models, "list the models and event tables weft knows"},

@@ -35,5 +35,6 @@ Suite *jobs_suite(void);
 Suite *opts_suite(void);
 Suite *locate_suite(void);
 Suite *usock_suite(void);
+Suite *jline_suite(void);
 
 #endif
