@@ -154,6 +154,7 @@ check-run: $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) 
 	WEFT=$(abspath $(WEFT)) sh test/e2e/plot.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/window.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/query.sh
+	WEFT=$(abspath $(WEFT)) sh test/e2e/driver.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/sync.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/inputs.sh
 	WEFT=$(abspath $(WEFT)) sh test/e2e/jobs.sh
