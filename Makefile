@@ -68,7 +68,8 @@ LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 # binary, the unit tests and the fuzzers link it, so a layer below that
 # calls a command does not link (test/tools/layers.sh checks the includes).
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/synth/*.c src/prv/*.c src/check/*.c \
-	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c src/diff/*.c models/*.c models/*/*.c)
+	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c src/diff/*.c \
+	src/driver/*.c models/*.c models/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 MODEL_FILES := $(sort $(wildcard models/*/*.model))
@@ -165,8 +166,9 @@ $(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # ---- tests ------------------------------------------------------------------
 
-# test_opts tests the command-line module, outside libweft.
-$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o $(LIBWEFT)
+# test_opts and test_jline test command-line modules, outside libweft.
+$(BUILD)/unit_tests: $(UNIT_OBJS) $(BUILD)/obj/src/cli/opts.o $(BUILD)/obj/src/cli/common.o \
+	$(BUILD)/obj/src/cli/jline.o $(LIBWEFT)
 	@$(SAY) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
 

@@ -16,6 +16,8 @@ int cmd_models(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -11,6 +11,8 @@ const struct cli_command cli_commands[] = {
 	{"dump", cmd_dump, "print every event of a trace in time order", &dump_cmdline},
 	{"top", cmd_top, "count events per MCV and per model", &top_cmdline},
 	{"query", cmd_query, "check event patterns against every event, in one pass", &query_cmdline},
+	{"serve", cmd_serve, "replay a trace for analysers on a socket (the tracer driver)", &serve_cmdline},
+	{"attach", cmd_attach, "the interactive toplevel over a weft serve socket", &attach_cmdline},
 	{"synth", cmd_synth, "write a synthetic ovni trace", &synth_cmdline},
 	{"import", cmd_import, "convert a legacy log into an ovni trace directory", &import_cmdline},
 	{"models", cmd_models, "list the models and event tables weft knows", &models_cmdline},

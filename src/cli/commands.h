@@ -25,6 +25,7 @@ const struct cli_command *cli_command_find(const char *name);
 void cli_command_near(const char *name, char *buf, size_t n);
 
 extern const struct optcmd check_cmdline, dump_cmdline, emu_cmdline, import_cmdline, models_cmdline, plot_cmdline,
-	query_cmdline, stats_cmdline, sync_cmdline, synth_cmdline, top_cmdline, completion_cmdline, diff_cmdline;
+	query_cmdline, stats_cmdline, sync_cmdline, synth_cmdline, top_cmdline, completion_cmdline, diff_cmdline,
+	serve_cmdline, attach_cmdline;
 
 #endif

@@ -46,8 +46,8 @@ static const struct opt query_opts[] = {
 	OPT_WHOLE("file", 'f', "FILE", opt_file, "read patterns from FILE, one per line ('#' comments)"),
 	OPT_FLAG("interactive", 'i', K, interactive,
 		 "the toplevel: add, remove, reset, go, step, current,\n"
-		 "list, summary, help, quit (commands from stdin;\n"
-		 "PATTERNs given are there from the start)"),
+		 "list, summary, rewind, help, quit (commands from\n"
+		 "stdin; PATTERNs given are there from the start)"),
 	OPT_FLAG("json", 0, K, json, "one JSON object per line, and a final summary object"),
 	OPT_STRING("clock", 'c', "FILE", K, clock_file, "clock offset table (default TRACE/clock-offsets.txt)"),
 	OPT_FLAG("keep-going", 'k', K, keep_going, "with the emulator: model errors become warnings"),
@@ -64,36 +64,39 @@ const struct optcmd query_cmdline = {
 	.about = "Check event patterns against every event of TRACE in merged time order, in\n"
 		 "one pass. A pattern is\n"
 		 "  LABEL: when EXPR do ACTION, ...\n"
-		 "EXPR combines conditions ATTR OP VALUE, true and has(ATTR) with not, and, or\n"
-		 "and parentheses (not > and > or). OP: = \\= != < > =< <= >= in notin contains.\n"
+		 "EXPR combines conditions ATTR OP VALUE, true, has(ATTR) and isNamed(ATTR) with\n"
+		 "not, and, or and parentheses (not > and > or). OP: = \\= != < > =< <= >= in\n"
+		 "notin contains notcontains. do_synchro instead of do: the analyser resumes the\n"
+		 "replay (weft serve; -i: a stop; here the same as do).\n"
 		 "VALUE: 12, 10ms (time units ns us ms s), \"text\", word, [a, b, 3..9], 1s..2s.\n"
 		 "ATTR: mcv model cat val model_name time clock chrono loom pid tid rank app cpu\n"
 		 "stream state.ovni, or a payload field by its event-table name (field.NAME when\n"
 		 "a built-in has the same name); desc (the event's sentence) can be printed.\n"
-		 "ACTION: current(ATTR, ...) count count(ATTR) sum(ATTR) first last stop.\n"
+		 "ACTION: current(ATTR, ...) call(NAME) count count(ATTR) sum(ATTR) first last\n"
+		 "stop.\n"
 		 "Each matching event prints one line led by the labels of every pattern it\n"
 		 "matched; counts and sums are printed at the end. See weft-query(1).\n",
 	.opts = query_opts,
 	.in_order = 1, /* a pattern may start with '-' */
 };
 
-static const char repl_help[] =
-	"commands:\n"
-	"  add LABEL: when EXPR do ACTIONS   add a pattern (checked from the next event)\n"
-	"  remove LABEL                      remove a pattern\n"
-	"  list                              show the patterns\n"
-	"  go                                run to the next match of a pattern with stop\n"
-	"                                    (or to the end of the trace)\n"
-	"  step                              move to the next event\n"
-	"  current [(ATTR, ...)]             attributes of the current event (states are\n"
-	"                                    those before it)\n"
-	"  summary                           counts and sums so far\n"
-	"  reset                             back to the start of the trace, counts cleared\n"
-	"  help                              this list\n"
-	"  quit                              leave\n";
+static const char repl_help[] = "commands:\n"
+				"  add LABEL: when EXPR do ACTIONS   add a pattern (checked from the next event)\n"
+				"  remove LABEL                      remove a pattern\n"
+				"  list                              show the patterns\n"
+				"  go                                run to the next match of a pattern with stop\n"
+				"                                    or do_synchro (or to the end of the trace)\n"
+				"  step                              move to the next event\n"
+				"  current [(ATTR, ...)]             attributes of the current event (states are\n"
+				"                                    those before it)\n"
+				"  summary                           counts and sums so far\n"
+				"  reset                             remove every pattern\n"
+				"  rewind                            back to the start of the trace, counts cleared\n"
+				"  help                              this list\n"
+				"  quit                              leave\n";
 
 enum { MODE_GO, MODE_STEP };
-enum { WANT_NONE, WANT_QUIT, WANT_RESET };
+enum { WANT_NONE, WANT_QUIT, WANT_REWIND };
 enum { AT_START, AT_EVENT, AT_END };
 
 struct qsession {
@@ -325,7 +328,16 @@ static void repl(struct qsession *s)
 			for (int k = 0; k < s->q.npat; k++)
 				say(s, "%s\n", s->q.pat[k]->text);
 		} else if (IS("reset")) {
-			s->want = WANT_RESET;
+			if (*rest) {
+				say(s, "error: reset takes no argument\n");
+				continue;
+			}
+			int np = s->q.npat;
+			while (s->q.npat)
+				query_remove(&s->q, s->q.pat[0]->label);
+			say(s, "reset: removed %d pattern%s\n", np, np == 1 ? "" : "s");
+		} else if (IS("rewind")) {
+			s->want = WANT_REWIND;
 			break;
 		} else if (IS("go") || IS("step")) {
 			if (*rest) {
@@ -333,7 +345,7 @@ static void repl(struct qsession *s)
 				continue;
 			}
 			if (s->where == AT_END) {
-				say(s, "end of trace (reset goes back to the start)\n");
+				say(s, "end of trace (rewind goes back to the start)\n");
 				continue;
 			}
 			s->mode = IS("go") ? MODE_GO : MODE_STEP;
@@ -360,7 +372,7 @@ static int on_event(void *arg, const struct weft_ev *ev)
 	uint64_t mk = query_match(q, ev);
 	if (mk)
 		query_act(q, ev, mk);
-	int stop = q->stopped;
+	int stop = q->stopped || (mk & q->syncmask);
 	q->stopped = 0;
 	if (s->mode != MODE_STEP && !stop)
 		return 0;

@@ -51,7 +51,9 @@ int qop_int(const struct qcond *c, int64_t x)
 	case QOP_NOTIN:
 		return !in_int(v, x);
 	case QOP_CONTAINS:
-		return 0;
+	case QOP_NOTCONTAINS:
+	case QOP_NAMED:
+		return 0; /* text operators: a number is no text, and no name */
 	}
 	return 0;
 }
@@ -78,6 +80,8 @@ static int in_str(const struct qval *v, const char *s, size_t n)
 int qop_str(const struct qcond *c, const char *s, size_t n)
 {
 	const struct qval *v = &c->v;
+	if (c->op == QOP_NAMED)
+		return n > 0;
 	if (v->kind != QV_STR && c->op != QOP_IN && c->op != QOP_NOTIN)
 		return 0; /* number constant against text (mixed fields) */
 	switch (c->op) {
@@ -98,7 +102,12 @@ int qop_str(const struct qcond *c, const char *s, size_t n)
 	case QOP_NOTIN:
 		return !in_str(v, s, n);
 	case QOP_CONTAINS:
-		return v->slen == 0 || (n >= v->slen && memmem(s, n, v->s, v->slen) != NULL);
+	case QOP_NOTCONTAINS: {
+		int in = v->slen == 0 || (n >= v->slen && memmem(s, n, v->s, v->slen) != NULL);
+		return c->op == QOP_CONTAINS ? in : !in;
+	}
+	case QOP_NAMED:
+		return n > 0;
 	}
 	return 0;
 }
@@ -431,7 +440,7 @@ int query_hit(struct query *q, const struct weft_ev *ev, uint32_t cls, uint32_t 
 	for (uint64_t c = m & ~heavy; c; c &= c - 1)
 		q->pat[__builtin_ctzll(c)]->matches++;
 	/* the line names every pattern matched, the slot's too */
-	qact(q, ev, heavy, m | q->sfast[slot]);
+	qact(q, ev, heavy, m | q->sfast[slot], 0);
 	return q->stopped || !q->active;
 }
 

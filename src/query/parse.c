@@ -1,8 +1,8 @@
 /* parse: the pattern grammar of doc/man/weft-query.1 (GRAMMAR), by recursive descent.
  *
- *   pattern ::= label ':' 'when' expr 'do' actions
+ *   pattern ::= label ':' 'when' expr ('do' | 'do_synchro') actions
  *   expr    ::= expr 'or' expr | expr 'and' expr | 'not' expr | '(' expr ')' | cond
- *   cond    ::= attr op value | 'true' | 'has' '(' attr ')'
+ *   cond    ::= attr op value | 'true' | 'has' '(' attr ')' | 'isNamed' '(' attr ')'
  *
  * Precedence: not > and > or. Keywords are case-insensitive; '#' outside a
  * string ends the input (comments). Every error names the column (1-based
@@ -52,7 +52,7 @@ struct parser {
 	struct qpattern *p;     /* the pattern being built (needs_emu, depth) */
 };
 
-static const char op_list[] = "(=, \\=, !=, <, >, =<, <=, >=, in, notin, contains)";
+static const char op_list[] = "(=, \\=, !=, <, >, =<, <=, >=, in, notin, contains, notcontains)";
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -322,8 +322,10 @@ static int word_is(const struct parser *ps, const struct tok *t, const char *kw)
 	return t->t == TK_WORD && t->n == n && strncasecmp(ps->src + t->start, kw, n) == 0;
 }
 
-static const char *const keywords[] = {"when", "do", "and", "or", "not", "true", "has",
-				       "in", "notin", "contains"};
+static const char *const keywords[] = {
+	"when", "do",  "do_synchro", "dosynchro", "and",   "or",       "not",
+	"true", "has", "isnamed",    "in",	  "notin", "contains", "notcontains",
+};
 
 static int is_keyword(const struct parser *ps, const struct tok *t)
 {
@@ -380,8 +382,16 @@ static void val_free(struct qval *v)
 
 static const char *op_name(enum qop op)
 {
-	static const char *const names[] = {"=", "!=", "<", "<=", ">", ">=", "in", "notin", "contains"};
+	static const char *const names[] = {
+		"=", "!=", "<", "<=", ">", ">=", "in", "notin", "contains", "notcontains", "isNamed",
+	};
 	return names[op];
+}
+
+/* contains and notcontains: text operators that take a string. */
+static int is_contains(enum qop op)
+{
+	return op == QOP_CONTAINS || op == QOP_NOTCONTAINS;
 }
 
 static int is_time_attr(const struct qattr *a)
@@ -451,7 +461,7 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 		return -1;
 	struct tok *t = &ps->tk;
 	size_t col = t->start;
-	int text_attr = a->type == QT_TEXT || (a->type == QT_STATE && op == QOP_CONTAINS);
+	int text_attr = a->type == QT_TEXT || (a->type == QT_STATE && is_contains(op));
 	if (t->t == TK_INT) {
 		if (text_attr && a->type != QT_MIXED) {
 			if (t->unit_n)
@@ -494,7 +504,7 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 	if (t->t == TK_STR || (t->t == TK_WORD && !is_keyword(ps, t))) {
 		const char *s = t->t == TK_STR ? t->s : ps->src + t->start;
 		size_t n = t->t == TK_STR ? t->slen : t->n;
-		if (a->kind == QA_MSTATE && op != QOP_CONTAINS) {
+		if (a->kind == QA_MSTATE && !is_contains(op)) {
 			/* a state label of that model, e.g. state.msg = "Sending" */
 			const struct weft_model_hooks *h = model_by_id(a->model)->hooks;
 			int found = 0;
@@ -515,7 +525,7 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 			describe(ps, t, f, sizeof(f));
 			return perr_at(ps, col, "%s is a number: expected an integer, found %s", a->name, f);
 		}
-		if (a->type == QT_STATE && op != QOP_CONTAINS) {
+		if (a->type == QT_STATE && !is_contains(op)) {
 			int st = state_by_name(s, n);
 			if (st < 0)
 				return perr_at(ps, col,
@@ -632,7 +642,7 @@ static void cond_static_table(struct qcond *c)
 		c->ntab = QSTATE_N;
 		c->tab = weft_xcalloc(QSTATE_N, 1);
 		for (int k = 0; k < QSTATE_N; k++)
-			c->tab[k] = (uint8_t) (c->op == QOP_CONTAINS
+			c->tab[k] = (uint8_t) (is_contains(c->op) || c->op == QOP_NAMED
 						       ? qop_str(c, qstate_name[k], strlen(qstate_name[k]))
 						       : qop_int(c, k));
 		break;
@@ -656,6 +666,7 @@ static void cond_static_table(struct qcond *c)
 }
 
 static int parse_or(struct parser *ps, struct qnode **out);
+static void cond_kind(struct qcond *c);
 
 static struct qnode *node_new(enum qnode_type t)
 {
@@ -715,13 +726,16 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		*out = node_new(QN_TRUE);
 		return 0;
 	}
-	if (word_is(ps, pk, "has")) {
+	int named = word_is(ps, pk, "isnamed");
+	if (named || word_is(ps, pk, "has")) {
+		const char *what = named ? "'(' after isNamed" : "'(' after has";
 		if (next(ps) || next(ps))
 			return -1;
 		if (ps->tk.t != TK_LP)
-			return expected(ps, &ps->tk, "'(' after has");
+			return expected(ps, &ps->tk, what);
 		struct qcond *c = weft_xcalloc(1, sizeof(*c));
-		struct qnode *n = node_new(QN_HAS);
+		/* isNamed is a condition without a value; has its own node */
+		struct qnode *n = node_new(named ? QN_COND : QN_HAS);
 		n->c = c;
 		*out = n;
 		size_t col = peek(ps) ? ps->pk.start : 0;
@@ -729,15 +743,21 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 			return -1;
 		if (c->a.kind == QA_DESC)
 			return perr_at(ps, col, "desc (the event's sentence) can be printed or counted, not tested");
+		if (named && (c->a.type == QT_INT))
+			return perr_at(ps, col, "isNamed needs a text attribute: %s is a number", c->a.name);
 		note_depth(ps, &c->a);
 		if (next(ps))
 			return -1;
 		if (ps->tk.t != TK_RP)
 			return expected(ps, &ps->tk, "')' after the attribute");
+		if (named) {
+			c->op = QOP_NAMED;
+			cond_kind(c);
+		}
 		return 0;
 	}
 	if (pk->t != TK_WORD || is_keyword(ps, pk))
-		return expected(ps, pk, "a condition (an attribute, true, has(...), not or '(')");
+		return expected(ps, pk, "a condition (an attribute, true, has(...), isNamed(...), not or '(')");
 	size_t acol = pk->start;
 	struct qcond *c = weft_xcalloc(1, sizeof(*c));
 	struct qnode *n = node_new(QN_COND);
@@ -759,15 +779,24 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		c->op = QOP_NOTIN;
 	else if (word_is(ps, t, "contains"))
 		c->op = QOP_CONTAINS;
+	else if (word_is(ps, t, "notcontains"))
+		c->op = QOP_NOTCONTAINS;
 	else {
 		char what[160];
 		snprintf(what, sizeof(what), "an operator %s", op_list);
 		return expected(ps, t, what);
 	}
-	if (c->op == QOP_CONTAINS && (c->a.type == QT_INT))
-		return perr_at(ps, t->start, "contains needs a text attribute: %s is a number", c->a.name);
+	if (is_contains(c->op) && (c->a.type == QT_INT))
+		return perr_at(ps, t->start, "%s needs a text attribute: %s is a number", op_name(c->op), c->a.name);
 	if (parse_value(ps, &c->a, c->op, &c->v))
 		return -1;
+	cond_kind(c);
+	return 0;
+}
+
+/* How the condition is evaluated, and the tables known at parse time. */
+static void cond_kind(struct qcond *c)
+{
 	switch (c->a.kind) {
 	case QA_MCV:
 		c->ck = QCK_MCV;
@@ -789,7 +818,6 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		break;
 	}
 	cond_static_table(c);
-	return 0;
 }
 
 static int parse_unary(struct parser *ps, struct qnode **out)
@@ -913,6 +941,29 @@ static int parse_agg(struct parser *ps, struct qagg **arr, int *n, int numeric)
 	return 0;
 }
 
+/* call(NAME): the analyser's handler NAME (a word). */
+static int parse_call(struct parser *ps, struct qpattern *p)
+{
+	if (next(ps))
+		return -1;
+	if (ps->tk.t != TK_LP)
+		return expected(ps, &ps->tk, "'(' after call");
+	if (next(ps))
+		return -1;
+	if (ps->tk.t != TK_WORD)
+		return expected(ps, &ps->tk, "the name of a handler (a word) after call(");
+	p->calls = weft_xrealloc(p->calls, (size_t) (p->ncalls + 1) * sizeof(*p->calls));
+	char *name = weft_xmalloc(ps->tk.n + 1);
+	memcpy(name, ps->src + ps->tk.start, ps->tk.n);
+	name[ps->tk.n] = '\0';
+	p->calls[p->ncalls++] = name;
+	if (next(ps))
+		return -1;
+	if (ps->tk.t != TK_RP)
+		return expected(ps, &ps->tk, "')' after the handler's name");
+	return 0;
+}
+
 static int parse_actions(struct parser *ps, struct qpattern *p)
 {
 	for (;;) {
@@ -950,8 +1001,11 @@ static int parse_actions(struct parser *ps, struct qpattern *p)
 				p->last = 1;
 		} else if (word_is(ps, t, "stop")) {
 			p->stop = 1;
+		} else if (word_is(ps, t, "call")) {
+			if (parse_call(ps, p))
+				return -1;
 		} else {
-			return expected(ps, t, "an action (current, count, sum, first, last, stop)");
+			return expected(ps, t, "an action (current, call, count, sum, first, last, stop)");
 		}
 		if (next(ps))
 			return -1;
@@ -1061,6 +1115,9 @@ void qpattern_free(struct qpattern *p)
 		qattr_free(&p->sum[i].a);
 	free(p->sum);
 	free(p->saved);
+	for (int i = 0; i < p->ncalls; i++)
+		free(p->calls[i]);
+	free(p->calls);
 	free(p);
 }
 
@@ -1087,12 +1144,13 @@ static int label_char(int c)
 	return isalnum(c) || c == '_' || c == '-';
 }
 
-static struct qpattern *parse_pattern(struct query *q, const char *text, const char *where,
+static struct qpattern *parse_pattern(struct query *q, const void *owner, const char *text, const char *where,
 				      struct weft_err *e)
 {
 	struct parser ps;
 	parser_init(&ps, q, text, where, "pattern", e);
 	struct qpattern *p = weft_xcalloc(1, sizeof(*p));
+	p->owner = owner;
 	ps.p = p;
 	p->text = weft_xstrdup(text);
 	size_t i = 0;
@@ -1112,7 +1170,7 @@ static struct qpattern *parse_pattern(struct query *q, const char *text, const c
 	memcpy(p->label, text + l0, i - l0);
 	p->label[i - l0] = '\0';
 	for (int k = 0; k < q->npat; k++)
-		if (strcmp(q->pat[k]->label, p->label) == 0) {
+		if (q->pat[k]->owner == owner && strcmp(q->pat[k]->label, p->label) == 0) {
 			perr_at(&ps, l0, "label \"%s\" is already used by another pattern", p->label);
 			goto out;
 		}
@@ -1135,8 +1193,10 @@ static struct qpattern *parse_pattern(struct query *q, const char *text, const c
 		goto out;
 	if (next(&ps))
 		goto out;
-	if (!word_is(&ps, &ps.tk, "do")) {
-		expected(&ps, &ps.tk, "'do' or a connective (and, or)");
+	if (word_is(&ps, &ps.tk, "do_synchro") || word_is(&ps, &ps.tk, "dosynchro")) {
+		p->sync = 1;
+	} else if (!word_is(&ps, &ps.tk, "do")) {
+		expected(&ps, &ps.tk, "'do', 'do_synchro' or a connective (and, or)");
 		goto out;
 	}
 	if (parse_actions(&ps, p))
@@ -1144,7 +1204,7 @@ static struct qpattern *parse_pattern(struct query *q, const char *text, const c
 	for (int k = 0; k < p->ncur; k++)
 		if (p->cur[k].kind == QA_STATE || p->cur[k].kind == QA_MSTATE || p->cur[k].kind == QA_CPU)
 			p->needs_emu = 1;
-	p->prints = p->ncur > 0 || (!p->count && !p->ncby && !p->nsum);
+	p->prints = p->ncur > 0 || p->ncalls > 0 || (!p->count && !p->ncby && !p->nsum);
 	rc = 0;
 out:
 	parser_done(&ps);
@@ -1163,6 +1223,13 @@ static int install(struct query *q, struct qpattern *p, struct weft_err *e)
 		return weft_fail(e, WEFT_EUSAGE, "too many patterns: at most %d at once",
 				 QUERY_MAX_PATTERNS);
 	}
+	if (p->needs_emu && q->no_models) {
+		int rc = weft_fail(e, WEFT_EUSAGE,
+				   "pattern %s needs the models (state.<model>, cpu), which this run does not emulate",
+				   p->label);
+		qpattern_free(p);
+		return rc;
+	}
 	if (q->bound && qbind_pattern(q, p, e)) {
 		qpattern_free(p);
 		return -1;
@@ -1178,7 +1245,12 @@ static int install(struct query *q, struct qpattern *p, struct weft_err *e)
 
 int query_add(struct query *q, const char *text, const char *where, struct weft_err *e)
 {
-	struct qpattern *p = parse_pattern(q, text, where, e);
+	return query_add_for(q, NULL, text, where, e);
+}
+
+int query_add_for(struct query *q, const void *owner, const char *text, const char *where, struct weft_err *e)
+{
+	struct qpattern *p = parse_pattern(q, owner, text, where, e);
 	if (!p)
 		return -1;
 	return install(q, p, e);
@@ -1249,22 +1321,72 @@ void query_free_attrs(struct qattr *a, int n)
 	free(a);
 }
 
+int query_find(const struct query *q, const void *owner, const char *label)
+{
+	for (int k = 0; k < q->npat; k++)
+		if (q->pat[k]->owner == owner && strcmp(q->pat[k]->label, label) == 0)
+			return k;
+	return -1;
+}
+
 int query_remove(struct query *q, const char *label)
 {
-	for (int k = 0; k < q->npat; k++) {
-		if (strcmp(q->pat[k]->label, label) != 0)
-			continue;
-		query_sync(q); /* while the slots name patterns by their old numbers */
-		qpattern_free(q->pat[k]);
-		memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
-		q->npat--;
-		q->needs_emu = 0;
-		for (int i = 0; i < q->npat; i++)
-			q->needs_emu |= q->pat[i]->needs_emu;
-		qphase_reset(q);
-		if (q->bound)
-			qbuild_prefilter(q);
-		return 0;
-	}
-	return -1;
+	return query_remove_for(q, NULL, label);
+}
+
+/* After patterns left: what depends on the set, rebuilt once. */
+static void patterns_changed(struct query *q)
+{
+	q->needs_emu = 0;
+	for (int i = 0; i < q->npat; i++)
+		q->needs_emu |= q->pat[i]->needs_emu;
+	qphase_reset(q);
+	if (q->bound)
+		qbuild_prefilter(q);
+}
+
+/* Take pattern k out of the array (the slots synced first, while they name
+ * patterns by their old numbers); the caller rebuilds. */
+static struct qpattern *detach(struct query *q, int k)
+{
+	query_sync(q);
+	struct qpattern *p = q->pat[k];
+	memmove(&q->pat[k], &q->pat[k + 1], (size_t) (q->npat - k - 1) * sizeof(q->pat[0]));
+	q->npat--;
+	return p;
+}
+
+int query_remove_for(struct query *q, const void *owner, const char *label)
+{
+	int k = query_find(q, owner, label);
+	if (k < 0)
+		return -1;
+	qpattern_free(detach(q, k));
+	patterns_changed(q);
+	return 0;
+}
+
+int query_remove_owner(struct query *q, const void *owner)
+{
+	int n = 0;
+	for (int k = q->npat - 1; k >= 0; k--)
+		if (q->pat[k]->owner == owner) {
+			qpattern_free(detach(q, k));
+			n++;
+		}
+	if (n)
+		patterns_changed(q);
+	return n;
+}
+
+struct qpattern *query_take(struct query *q, int k)
+{
+	struct qpattern *p = detach(q, k);
+	patterns_changed(q);
+	return p;
+}
+
+int query_put(struct query *q, struct qpattern *p, struct weft_err *e)
+{
+	return install(q, p, e);
 }

@@ -512,7 +512,7 @@ void qbuild_prefilter(struct query *q)
 	in.h = weft_xcalloc(in.hcap, sizeof(*in.h));
 	q->classes = weft_xcalloc((size_t) in.cap, sizeof(*q->classes));
 	q->nclasses = 1;
-	q->heavymask = q->linemask = q->nocond = 0;
+	q->heavymask = q->linemask = q->nocond = q->syncmask = 0;
 	q->active = 0;
 	for (int k = 0; k < q->npat; k++) {
 		struct qpattern *p = q->pat[k];
@@ -523,6 +523,8 @@ void qbuild_prefilter(struct query *q)
 			q->heavymask |= bit;
 		if (p->prints || p->first || p->last || p->stop)
 			q->linemask |= bit;
+		if (p->sync || p->stop)
+			q->syncmask |= bit;
 		set_live(q, p);
 		if (p->nlive == 0)
 			q->nocond |= bit;

@@ -199,7 +199,8 @@ void qphase_free(struct query *q);
 void qgroup_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
 void qsum_add(struct query *q, struct qagg *g, const struct weft_ev *ev, uint64_t chrono, uint64_t n);
 /* query_act for the patterns in `act`, with the labels of all of `labels`
- * (a superset: patterns the slots count are named too). */
-void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t labels);
+ * (a superset: patterns the slots count are named too); stop: the line
+ * says the replay stops there, and is printed even if no pattern prints. */
+void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t labels, int stop);
 
 #endif

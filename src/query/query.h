@@ -56,7 +56,21 @@ struct weft_merge;
 #define QMCV_INDEX(m, c, v) ((((uint32_t) (m) - MCV_FIRST) * MCV_NCHARS + ((uint32_t) (c) - MCV_FIRST)) * MCV_NCHARS + \
 			     ((uint32_t) (v) - MCV_FIRST))
 
-enum qop { QOP_EQ, QOP_NE, QOP_LT, QOP_LE, QOP_GT, QOP_GE, QOP_IN, QOP_NOTIN, QOP_CONTAINS };
+/* QOP_NAMED is isNamed(attr): the event has attr and its value is a
+ * non-empty text (a name rather than a number); it takes no value. */
+enum qop {
+	QOP_EQ,
+	QOP_NE,
+	QOP_LT,
+	QOP_LE,
+	QOP_GT,
+	QOP_GE,
+	QOP_IN,
+	QOP_NOTIN,
+	QOP_CONTAINS,
+	QOP_NOTCONTAINS,
+	QOP_NAMED
+};
 
 enum qattr_kind {
 	QA_MCV, QA_MODEL, QA_CAT, QA_VAL, QA_MODEL_NAME,
@@ -178,7 +192,15 @@ struct qpattern {
 	struct qagg *sum;       /* sum(attr) */
 	int nsum;
 	int first, last, stop;
-	int prints;             /* prints its matches (current, or no count/sum) */
+	/* do_synchro: the analyser resumes the replay (-i: a stop) */
+	int sync;
+	/* call(NAME), in order */
+	char **calls;
+	int ncalls;
+	/* prints its matches (current, call, or no count/sum) */
+	int prints;
+	/* whose pattern (weft serve: an analyser); labels are unique per owner */
+	const void *owner;
 	/* run state */
 	uint64_t matches;
 	int done;               /* `first` fired */
@@ -217,6 +239,8 @@ struct query {
 	int npat;
 	int needs_emu;
 	int json;
+	/* the run has no emulator: refuse patterns that need it */
+	int no_models;
 
 	/* binding */
 	const struct weft_trace *tr;
@@ -240,6 +264,8 @@ struct query {
 	uint64_t active;        /* patterns still checked */
 	uint64_t heavymask;     /* patterns whose matches need more than a count */
 	uint64_t linemask;      /* ... that print, keep a line, stop or end (not only aggregate) */
+	/* patterns with do_synchro or stop */
+	uint64_t syncmask;
 
 	/* slots (slots.c): slot = class + soff[stream entry] */
 	struct qslot *slot;
@@ -293,8 +319,21 @@ int query_add(struct query *q, const char *text, const char *where, struct weft_
 /* A bare expression (dump --filter): a pattern labelled "filter" with no
  * action. */
 int query_add_filter(struct query *q, const char *expr, const char *where, struct weft_err *e);
+/* The same for an owner (weft serve's analysers): labels are unique per
+ * owner; query_add is query_add_for(q, NULL, ...). */
+int query_add_for(struct query *q, const void *owner, const char *text, const char *where, struct weft_err *e);
 /* Remove a pattern by label: 0, or -1 when there is none. */
 int query_remove(struct query *q, const char *label);
+int query_remove_for(struct query *q, const void *owner, const char *label);
+/* The index of an owner's pattern, or -1. */
+int query_find(const struct query *q, const void *owner, const char *label);
+/* Remove every pattern of an owner (one rebuild); returns how many. */
+int query_remove_owner(struct query *q, const void *owner);
+/* Move a pattern, with its counts and kept lines, to another query of the
+ * same trace: query_take detaches pattern k; query_put installs it (bound
+ * as query_add would) or frees it and fails (too many patterns). */
+struct qpattern *query_take(struct query *q, int k);
+int query_put(struct query *q, struct qpattern *p, struct weft_err *e);
 /* Parse an attribute list "a, b, c" (interactive current); returns the
  * count or -1. *out is allocated. */
 int query_parse_attrs(struct query *q, const char *text, const char *where, struct qattr **out,
@@ -392,6 +431,20 @@ static inline int query_feed(struct query *q, const struct weft_ev *ev)
 /* Run the actions of the patterns in `mask` for the event just matched
  * (its chrono is q->chrono - 1): count, sum, keep, print, stop. */
 void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask);
+/* query_act for an analyser of weft serve: the line says "stop":true when
+ * stop is set, and is then printed even if no pattern in mask prints (with
+ * the default attributes). */
+void query_act_line(struct query *q, const struct weft_ev *ev, uint64_t mask, int stop);
+/* The attributes as one JSON object {"a":v,...} (weft serve's current). */
+void query_put_values(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
+		      const struct qattr *attrs, int nattrs);
+/* Pattern k's summary object {"label":...,"matches":N,...}, as in the
+ * --json summary line (sync first). */
+void query_pattern_json(struct query *q, int k, struct outbuf *o);
+/* A text value as text output prints it (bare, or quoted when it must be);
+ * a JSON string of bytes (each byte outside ' '..'~' as \u00XX). */
+void query_put_text(struct outbuf *o, const char *s, size_t n);
+void query_put_json_str(struct outbuf *o, const char *s, size_t n);
 /* Print one line for an event: labels then attributes (text or JSON). */
 void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chrono,
 		       const char *const *labels, int nlabels, const struct qattr *attrs, int nattrs);

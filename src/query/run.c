@@ -4,6 +4,10 @@
  *   text:  sends,slowio: time=1200 rank=0 dst=1 size=1048576
  *   json:  {"labels":["sends","slowio"],"time":1200,"rank":0,"dst":1,"size":1048576}
  *
+ * A line of patterns with call(NAME) names the calls after the labels
+ * (calls=a,b; "calls":["a","b"]); a line at which weft serve stops for an
+ * analyser says so after the labels ("stop":true, JSON only).
+ *
  * A text value is printed bare unless it is empty or holds a space, a quote,
  * a backslash, '=' or a control byte; then it is quoted with C escapes. A
  * missing attribute prints as '-' (JSON null). */
@@ -43,7 +47,7 @@ static void put_quoted(struct outbuf *o, const char *s, size_t n, const char *he
 
 /* A text value: as it is, or quoted when empty or when it holds a blank,
  * a quote, a backslash, '=' or a byte outside ' '..'~'. */
-static void put_text(struct outbuf *o, const char *s, size_t n)
+void query_put_text(struct outbuf *o, const char *s, size_t n)
 {
 	int quote = n == 0;
 	for (size_t i = 0; i < n && !quote; i++) {
@@ -58,7 +62,7 @@ static void put_text(struct outbuf *o, const char *s, size_t n)
 
 /* A JSON string: bytes, not UTF-8, each one outside ' '..'~' as a code
  * point, so the line stays valid JSON. */
-static void put_json_str(struct outbuf *o, const char *s, size_t n)
+void query_put_json_str(struct outbuf *o, const char *s, size_t n)
 {
 	put_quoted(o, s, n, "\\u00");
 }
@@ -75,9 +79,9 @@ static void put_value(struct query *q, struct outbuf *o, const struct qattr *a,
 			ob_strn(o, "-", 1);
 	} else if (v.is_str) {
 		if (q->json)
-			put_json_str(o, v.s, v.n);
+			query_put_json_str(o, v.s, v.n);
 		else
-			put_text(o, v.s, v.n);
+			query_put_text(o, v.s, v.n);
 	} else {
 		ob_room(o, 24);
 		ob_i64(o, v.i);
@@ -98,13 +102,22 @@ static const struct line_fmt {
 static void put_name(struct outbuf *o, int json, const char *s)
 {
 	if (json)
-		put_json_str(o, s, strlen(s));
+		query_put_json_str(o, s, strlen(s));
 	else
 		ob_strn(o, s, strlen(s));
 }
 
+/* What a line says besides its attributes: the calls of its patterns and
+ * whether the replay stops there. */
+struct line_extra {
+	const char *const *calls;
+	int ncalls;
+	int stop;
+};
+
 static void emit(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
-		 const char *const *labels, int nl, const struct qattr *const *attrs, int na)
+		 const char *const *labels, int nl, const struct line_extra *x, const struct qattr *const *attrs,
+		 int na)
 {
 	const struct line_fmt *f = &line_fmt[q->json != 0];
 	ob_strn(o, f->open, strlen(f->open));
@@ -114,6 +127,18 @@ static void emit(struct query *q, struct outbuf *o, const struct weft_ev *ev, ui
 		put_name(o, q->json, labels[i]);
 	}
 	ob_strn(o, f->lclose, 1);
+	if (x && x->stop && q->json)
+		ob_strn(o, ",\"stop\":true", 12);
+	if (x && x->ncalls) {
+		ob_strn(o, q->json ? ",\"calls\":[" : " calls=", q->json ? 10 : 7);
+		for (int i = 0; i < x->ncalls; i++) {
+			if (i)
+				ob_strn(o, ",", 1);
+			put_name(o, q->json, x->calls[i]);
+		}
+		if (q->json)
+			ob_strn(o, "]", 1);
+	}
 	for (int i = 0; i < na; i++) {
 		ob_strn(o, f->apre, 1);
 		put_name(o, q->json, attrs[i]->name);
@@ -152,7 +177,24 @@ void query_print_event(struct query *q, const struct weft_ev *ev, uint64_t chron
 		}
 		q->ubuf[n++] = &attrs[i];
 	}
-	emit(q, q->out, ev, chrono, labels, nlabels, q->ubuf, n);
+	emit(q, q->out, ev, chrono, labels, nlabels, NULL, q->ubuf, n);
+}
+
+void query_put_values(struct query *q, struct outbuf *o, const struct weft_ev *ev, uint64_t chrono,
+		      const struct qattr *attrs, int nattrs)
+{
+	int json = q->json;
+	q->json = 1;
+	ob_strn(o, "{", 1);
+	for (int i = 0; i < nattrs; i++) {
+		if (i)
+			ob_strn(o, ",", 1);
+		put_name(o, 1, attrs[i].name);
+		ob_strn(o, ":", 1);
+		put_value(q, o, &attrs[i], ev, chrono);
+	}
+	ob_strn(o, "}", 1);
+	q->json = json;
 }
 
 /* ---- aggregates ---------------------------------------------------------- */
@@ -246,17 +288,18 @@ static void keep_last(struct query *q, struct qpattern *p, const struct weft_ev 
 		union_add(q, &na, p->ncur ? &p->cur[i] : &def[i]);
 	attrs = q->ubuf;
 	const char *label = p->label;
-	emit(q, o, ev, chrono, &label, 1, attrs, na);
+	struct line_extra x = {.calls = (const char *const *) p->calls, .ncalls = p->ncalls};
+	emit(q, o, ev, chrono, &label, 1, &x, attrs, na);
 	p->saved = weft_xrealloc(p->saved, o->len + 1);
 	memcpy(p->saved, o->buf, o->len);
 	p->saved_len = o->len;
 }
 
-void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t mask)
+void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t mask, int stop)
 {
 	uint64_t chrono = q->chrono - 1;
 	const char *labels[QUERY_MAX_PATTERNS];
-	int nl = 0;
+	int nl = 0, ncalls = 0;
 	uint64_t printers = 0, was = q->active;
 	for (uint64_t m = mask; m; m &= m - 1) {
 		int b = __builtin_ctzll(m);
@@ -286,7 +329,7 @@ void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t mask
 	}
 	if (q->active != was)
 		qslots_todo(q);
-	if (!printers)
+	if (!printers && !stop)
 		return;
 	int na = 0;
 	const struct qattr *def;
@@ -299,13 +342,33 @@ void qact(struct query *q, const struct weft_ev *ev, uint64_t act, uint64_t mask
 		else
 			for (int i = 0; i < nd; i++)
 				union_add(q, &na, &def[i]);
+		ncalls += p->ncalls;
 	}
-	emit(q, q->out, ev, chrono, labels, nl, q->ubuf, na);
+	if (!printers) /* a stop of patterns that only count */
+		for (int i = 0; i < nd; i++)
+			union_add(q, &na, &def[i]);
+	const char *callv[256];
+	const char **calls = ncalls <= 256 ? callv : weft_xmalloc((size_t) ncalls * sizeof(*calls));
+	int nc = 0;
+	for (uint64_t m = printers; m; m &= m - 1) {
+		const struct qpattern *p = q->pat[__builtin_ctzll(m)];
+		for (int i = 0; i < p->ncalls; i++)
+			calls[nc++] = p->calls[i];
+	}
+	struct line_extra x = {.calls = calls, .ncalls = nc, .stop = stop};
+	emit(q, q->out, ev, chrono, labels, nl, &x, q->ubuf, na);
+	if (calls != callv)
+		free(calls);
 }
 
 void query_act(struct query *q, const struct weft_ev *ev, uint64_t mask)
 {
-	qact(q, ev, mask, mask);
+	qact(q, ev, mask, mask, 0);
+}
+
+void query_act_line(struct query *q, const struct weft_ev *ev, uint64_t mask, int stop)
+{
+	qact(q, ev, mask, mask, stop);
 }
 
 void query_start(struct query *q, uint64_t t0)
@@ -366,13 +429,13 @@ static void put_group_value(struct query *q, struct outbuf *o, const struct qagg
 		ob_strn(o, q->json ? "null" : "-", q->json ? 4 : 1);
 	} else if (x->is_str) {
 		if (q->json)
-			put_json_str(o, x->key + 1, x->klen - 1);
+			query_put_json_str(o, x->key + 1, x->klen - 1);
 		else
-			put_text(o, x->key + 1, x->klen - 1);
+			query_put_text(o, x->key + 1, x->klen - 1);
 	} else if (g->a.type == QT_STATE && x->i >= 0 && x->i < QSTATE_N) {
 		const char *s = qstate_name[x->i];
 		if (q->json)
-			put_json_str(o, s, strlen(s));
+			query_put_json_str(o, s, strlen(s));
 		else
 			ob_strn(o, s, strlen(s));
 	} else {
@@ -436,51 +499,56 @@ static void summary_text(struct query *q, struct outbuf *o)
 	}
 }
 
+void query_pattern_json(struct query *q, int k, struct outbuf *o)
+{
+	struct qpattern *p = q->pat[k];
+	ob_strn(o, "{\"label\":", 9);
+	query_put_json_str(o, p->label, strlen(p->label));
+	ob_strn(o, ",\"matches\":", 11);
+	put_u64(o, p->matches);
+	if (p->count) {
+		ob_strn(o, ",\"count\":", 9);
+		put_u64(o, p->matches);
+	}
+	for (int i = 0; i < p->ncby; i++) {
+		char key[64];
+		int kn = snprintf(key, sizeof(key), "count(%s)", p->cby[i].a.name);
+		ob_strn(o, ",", 1);
+		query_put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
+		ob_strn(o, ":[", 2);
+		int n;
+		struct qgroup **v = sorted_groups(&p->cby[i], &n);
+		for (int j = 0; j < n; j++) {
+			ob_strn(o, j ? ",[" : "[", j ? 2 : 1);
+			put_group_value(q, o, &p->cby[i], v[j]);
+			ob_strn(o, ",", 1);
+			put_u64(o, v[j]->n);
+			ob_strn(o, "]", 1);
+		}
+		free(v);
+		ob_strn(o, "]", 1);
+	}
+	for (int i = 0; i < p->nsum; i++) {
+		char key[64];
+		int kn = snprintf(key, sizeof(key), "sum(%s)", p->sum[i].a.name);
+		ob_strn(o, ",", 1);
+		query_put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
+		ob_strn(o, ":", 1);
+		ob_room(o, 24);
+		ob_i64(o, (int64_t) p->sum[i].sum);
+	}
+	ob_strn(o, "}", 1);
+}
+
 static void summary_json(struct query *q, struct outbuf *o, uint64_t events)
 {
 	ob_strn(o, "{\"summary\":{\"events\":", 21);
 	put_u64(o, events);
 	ob_strn(o, ",\"patterns\":[", 13);
 	for (int k = 0; k < q->npat; k++) {
-		struct qpattern *p = q->pat[k];
 		if (k)
 			ob_strn(o, ",", 1);
-		ob_strn(o, "{\"label\":", 9);
-		put_json_str(o, p->label, strlen(p->label));
-		ob_strn(o, ",\"matches\":", 11);
-		put_u64(o, p->matches);
-		if (p->count) {
-			ob_strn(o, ",\"count\":", 9);
-			put_u64(o, p->matches);
-		}
-		for (int i = 0; i < p->ncby; i++) {
-			char key[64];
-			int kn = snprintf(key, sizeof(key), "count(%s)", p->cby[i].a.name);
-			ob_strn(o, ",", 1);
-			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
-			ob_strn(o, ":[", 2);
-			int n;
-			struct qgroup **v = sorted_groups(&p->cby[i], &n);
-			for (int j = 0; j < n; j++) {
-				ob_strn(o, j ? ",[" : "[", j ? 2 : 1);
-				put_group_value(q, o, &p->cby[i], v[j]);
-				ob_strn(o, ",", 1);
-				put_u64(o, v[j]->n);
-				ob_strn(o, "]", 1);
-			}
-			free(v);
-			ob_strn(o, "]", 1);
-		}
-		for (int i = 0; i < p->nsum; i++) {
-			char key[64];
-			int kn = snprintf(key, sizeof(key), "sum(%s)", p->sum[i].a.name);
-			ob_strn(o, ",", 1);
-			put_json_str(o, key, (size_t) kn < sizeof(key) ? (size_t) kn : sizeof(key) - 1);
-			ob_strn(o, ":", 1);
-			ob_room(o, 24);
-			ob_i64(o, (int64_t) p->sum[i].sum);
-		}
-		ob_strn(o, "}", 1);
+		query_pattern_json(q, k, o);
 	}
 	ob_strn(o, "]}}\n", 4);
 }

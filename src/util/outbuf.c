@@ -96,6 +96,8 @@ void ob_free(struct outbuf *o)
 
 void ob_drain(struct outbuf *o)
 {
+	if (o->fd == OB_GROW)
+		return;
 	size_t off = 0;
 	while (off < o->len && !o->failed) {
 		ssize_t w = write(o->fd, o->buf + off, o->len - off);
@@ -109,6 +111,19 @@ void ob_drain(struct outbuf *o)
 	}
 	o->written += off;
 	o->len = 0;
+}
+
+void ob_need(struct outbuf *o, size_t n)
+{
+	if (o->fd != OB_GROW) {
+		ob_drain(o);
+		return;
+	}
+	size_t cap = o->cap ? o->cap : 64;
+	while (cap < o->len + n)
+		cap *= 2;
+	o->buf = weft_xrealloc(o->buf, cap + 32); /* the slack of ob_init */
+	o->cap = cap;
 }
 
 int ob_flush(struct outbuf *o, struct weft_err *e, const char *what)

@@ -2,7 +2,9 @@
  * One large buffer per output file descriptor; numbers are formatted with a
  * digit-pair table. Callers reserve room for a whole line with ob_room() and
  * then append with the unchecked ob_* writers. Write errors are latched and
- * reported by ob_flush(). */
+ * reported by ob_flush(). A buffer made with fd OB_GROW is memory only: it
+ * grows to hold what is appended and is never written out (the caller
+ * takes the bytes: weft serve's queues to its analysers). */
 #ifndef WEFT_OUTBUF_H
 #define WEFT_OUTBUF_H
 
@@ -11,6 +13,9 @@
 #include <string.h>
 
 #include "util/err.h"
+
+/* The fd of a buffer that grows instead of being written out. */
+#define OB_GROW (-2)
 
 struct outbuf {
 	char *buf;
@@ -24,13 +29,17 @@ void ob_init(struct outbuf *o, int fd, size_t cap);
 void ob_free(struct outbuf *o);
 /* Write out what is buffered; returns -1 and fills e on a write error. */
 int ob_flush(struct outbuf *o, struct weft_err *e, const char *what);
-/* Make sure n more bytes fit (flushes if needed; n must be <= cap). */
+/* Write out what is buffered (an OB_GROW buffer keeps it). */
 void ob_drain(struct outbuf *o);
+/* ob_room's slow path: drain, or grow an OB_GROW buffer. */
+void ob_need(struct outbuf *o, size_t n);
 
+/* Make sure n more bytes fit (flushes if needed; n must be <= cap, but for
+ * an OB_GROW buffer, which grows to fit). */
 static inline void ob_room(struct outbuf *o, size_t n)
 {
 	if (o->len + n > o->cap)
-		ob_drain(o);
+		ob_need(o, n);
 }
 
 static inline void ob_char(struct outbuf *o, char c)

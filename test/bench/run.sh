@@ -4,7 +4,8 @@
 # RSS of weft top, weft dump and weft emu at several trace lengths, plus the
 # Paraver bytes weft emu writes per second, and weft query with one simple
 # pattern and with four patterns at once (targets on the largest trace: one
-# pattern >= 15 M events/s, four <= 1.5x the time of one). Every timed row
+# pattern >= 15 M events/s, four <= 1.5x the time of one), and weft serve's
+# (test/bench/driver.sh, BENCH_DRIVER=0 skips it). Every timed row
 # is the best of three runs (the -j rows: the median of five, run in turns):
 # this machine class varies by +-30% between identical runs, and the best
 # run is the one least disturbed by its neighbours.
@@ -120,6 +121,14 @@ for size in $sizes; do
 done
 rm -f "$out/query.txt"
 awk -v a="${q1:-0}" -v b="${q4:-0}" 'BEGIN { if (a > 0) printf "query: four patterns take %.2fx the time of one (target <= 1.5x)\n", b / a }'
+
+# The tracer driver on the largest trace: weft serve against weft query,
+# the paper's patterns 1a-5a, matches per second to one client (CPU
+# seconds; test/bench/driver.sh; BENCH_DRIVER=0 skips it).
+if [ "${BENCH_DRIVER:-1}" != 0 ]; then
+	echo
+	WEFT="$WEFT" sh test/bench/driver.sh "$out/synth-$(printf '%s\n' $sizes | tail -1)"
+fi
 
 # Traces using more models (weft synth --models nosv,mpi,tampi: nOS-V tasks
 # with types, nesting, pauses and subsystems, MPI functions, TAMPI

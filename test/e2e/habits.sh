@@ -80,7 +80,7 @@ printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' '
 EOF
 	comp() { bash "$tmp/comp.bash" "$tmp/weft.bash" "$@"; }
 	test_expect_success 'bash completion: commands' '
-		test "$(comp weft em)" = "emu " && test "$(comp weft s)" = "stats sync synth "
+		test "$(comp weft em)" = "emu " && test "$(comp weft s)" = "serve stats sync synth "
 	'
 	test_expect_success 'bash completion: a command'"'"'s options, from its table' '
 		test "$(comp weft emu --ou)" = "--output " &&

@@ -240,7 +240,7 @@ EOF
 printf 'ok: when true do count\n\nbad: when tid foo 1 do count\n' > "$tmp/bad"
 "$WEFT" query -f "$tmp/bad" "$t" > /dev/null 2> "$tmp/msg"
 rc=$?
-want="weft: error: pattern 2 ($tmp/bad line 3), column 15: expected an operator (=, \\=, !=, <, >, =<, <=, >=, in, notin, contains), found \"foo\""
+want="weft: error: pattern 2 ($tmp/bad line 3), column 15: expected an operator (=, \\=, !=, <, >, =<, <=, >=, in, notin, contains, notcontains), found \"foo\""
 [ $rc = 2 ] && [ "$(cat "$tmp/msg")" = "$want" ] && pass "a bad pattern in a file names its line and column (exit 2)" ||
 	fail "-f error" "exit $rc: $(cat "$tmp/msg")"
 
@@ -248,7 +248,7 @@ want="weft: error: pattern 2 ($tmp/bad line 3), column 15: expected an operator 
 
 "$WEFT" query "$t" 'x: when mcv foo "OHx" do count' > /dev/null 2> "$tmp/msg"
 rc=$?
-want='weft: error: pattern 1, column 13: expected an operator (=, \=, !=, <, >, =<, <=, >=, in, notin, contains), found "foo"'
+want='weft: error: pattern 1, column 13: expected an operator (=, \=, !=, <, >, =<, <=, >=, in, notin, contains, notcontains), found "foo"'
 [ $rc = 2 ] && [ "$(cat "$tmp/msg")" = "$want" ] && pass "parse error: column and what was expected (exit 2)" ||
 	fail "parse error" "exit $rc: $(cat "$tmp/msg")"
 "$WEFT" query "$t" 'ok: when true do count' 'x: when sizes > 1 do count' > /dev/null 2> "$tmp/msg"
@@ -366,7 +366,12 @@ add x: when foo = 1 do count
 go
 go
 reset
+list
+rewind
 step
+add s: when mcv = "OHe" and tid = 200001 do_synchro current(tid), call(ended)
+go
+go
 quit
 EOF
 "$WEFT" query -i "$t" < "$tmp/cmds" > "$tmp/session" 2> "$tmp/err"
@@ -389,11 +394,17 @@ error: unknown command "bogus" (help lists the commands)
 error: pattern, column 9: unknown attribute "foo" (expected mcv, model, cat, val, model_name, time, clock, chrono, loom, pid, tid, rank, app, cpu, stream, desc, state.<model> or a payload field of an event table: see weft models)
 end of trace after 4858 events
 c: count 60
-end of trace (reset goes back to the start)
+end of trace (rewind goes back to the start)
+reset: removed 1 pattern
+no patterns
 step: chrono=0 time=0 mcv=OHx loom=node00 pid=100000 tid=100000 desc="starts running on cpu 0 (created by thread -1, tag 0)"
+added s
+s: calls=ended tid=200001
+stop: chrono=4774 time=683116 mcv=OHe loom=node01 pid=200000 tid=200001 desc=ends
+end of trace after 4858 events
 EOF
 if [ $rc = 0 ] && cmp -s "$tmp/want" "$tmp/session"; then
-	pass "interactive: add, list, step, current, go to a stop, remove, end of trace, reset, quit"
+	pass "interactive: add, list, step, current, go to a stop, remove, end of trace, reset, rewind, do_synchro, quit"
 else
 	fail "interactive" "exit $rc: $(diff "$tmp/want" "$tmp/session" | head -6 | tr '\n' '|')"
 fi

@@ -57,6 +57,8 @@ check sync weft-sync.1 ".SH OPTIONS" sync
 check dump weft-dump.1 ".SH OPTIONS" dump
 check top weft-top.1 ".SH OPTIONS" top
 check query weft-query.1 ".SH OPTIONS" query
+check serve weft-serve.1 ".SH OPTIONS" serve
+check attach weft-attach.1 ".SH OPTIONS" attach
 check stats weft-stats.1 ".SH OPTIONS" stats
 check check weft-check.1 ".SH OPTIONS" check
 check import weft-import.1 ".SH OPTIONS" import

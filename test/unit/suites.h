@@ -35,5 +35,7 @@ Suite *jobs_suite(void);
 Suite *opts_suite(void);
 Suite *locate_suite(void);
 Suite *progress_suite(void);
+Suite *usock_suite(void);
+Suite *jline_suite(void);
 
 #endif

@@ -195,6 +195,35 @@ START_TEST(buffer_writes)
 }
 END_TEST
 
+/* An OB_GROW buffer keeps every byte, growing past its first size, and
+ * ob_drain and ob_flush leave it as it is. */
+START_TEST(grow_buffer)
+{
+	struct outbuf o;
+	ob_init(&o, OB_GROW, 4);
+	char want[5000];
+	size_t n = 0;
+	for (int i = 0; i < 500; i++) {
+		ob_room(&o, 24);
+		ob_u64(&o, (uint64_t) i * 1000003u);
+		ob_str(&o, ",");
+		n += (size_t) snprintf(want + n, sizeof(want) - n, "%llu,", (unsigned long long) i * 1000003u);
+		if (i % 97 == 0)
+			ob_drain(&o);
+	}
+	ob_strn(&o, "0123456789", 10);
+	memcpy(want + n, "0123456789", 10);
+	n += 10;
+	struct weft_err e = {0};
+	ck_assert_int_eq(ob_flush(&o, &e, "mem"), 0);
+	ck_assert_uint_eq(o.len, n);
+	ck_assert_mem_eq(o.buf, want, n);
+	ck_assert_uint_ge(o.cap, n);
+	ck_assert_uint_eq(o.written, 0);
+	ob_free(&o);
+}
+END_TEST
+
 START_TEST(hex64_max)
 {
 	struct outbuf o;
@@ -243,6 +272,7 @@ Suite *outbuf_suite(void)
 	tc = tcase_create("buffer");
 	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
 	tcase_add_test(tc, buffer_writes);
+	tcase_add_test(tc, grow_buffer);
 	tcase_add_test(tc, hex64_max);
 	tcase_add_test(tc, write_error_reported);
 	suite_add_tcase(s, tc);

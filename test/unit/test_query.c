@@ -208,6 +208,23 @@ START_TEST(text_operators)
 	F("model_name = mpi", &ev);
 	T("model_name in [kernel, ovni]", &ev);
 	T("model_name contains \"vn\"", &ev);
+	/* notcontains: the text lacks the string (an absent attribute: false) */
+	F("loom notcontains \"de0\"", &ev);
+	T("loom notcontains \"xyz\"", &ev);
+	T("mcv notcontains \"Hx\" and not mcv notcontains \"Hp\"", &ev);
+	F("model_name notcontains \"\"", &ev);
+	T("model_name notcontains mpi", &ev);
+	/* isNamed: a text value that is not empty */
+	T("isNamed(loom) and isNamed(stream) and isNamed(mcv) and isNamed(model_name)", &ev);
+	T("ISNAMED(cat)", &ev);
+	struct weft_ev z = mkev("zzz", 1, 500, NULL, 0); /* no model: no model name */
+	F("isNamed(model_name)", &z);
+	F("has(model_name)", &z);
+	T("isNamed(mcv)", &z);
+	struct weft_ev nost = mkev("OHp", 0, 500, NULL, 0);
+	nost.stream = NULL; /* no stream: no loom */
+	F("isNamed(loom)", &nost);
+	F("loom notcontains \"x\"", &nost);
 }
 END_TEST
 
@@ -242,6 +259,17 @@ START_TEST(fields)
 	T("has(app)", &r);
 	/* no emulator: no state */
 	F("has(state.ovni)", &r);
+	/* isNamed and notcontains on a text field: a name, an empty one */
+	uint8_t fn[16] = {3, 0, 0, 0, 'a', '.', 't', 'x', 't', 0};
+	struct weft_ev named = mkev("FN.", 0, 10, fn, 10);
+	T("isNamed(name) and name notcontains \"dat\" and name contains \".txt\"", &named);
+	uint8_t fe[8] = {3, 0, 0, 0, 0};
+	struct weft_ev unnamed = mkev("FN.", 0, 10, fe, 5);
+	F("isNamed(name)", &unnamed);
+	T("has(name)", &unnamed);
+	T("name notcontains \"a\"", &unnamed);
+	F("isNamed(name)", &ev); /* OM[ has no name field */
+	F("name notcontains \"a\"", &ev);
 }
 END_TEST
 
@@ -294,30 +322,58 @@ START_TEST(errors)
 	} cases[] = {
 		{"x: when mcv foo 5 do count",
 		 "pattern 1, column 13: expected an operator (=, \\=, !=, <, >, =<, <=, >=, in, notin, "
-		 "contains), found \"foo\""},
+		 "contains, notcontains), found \"foo\""},
 		{": when true do count",
 		 "pattern 1, column 1: expected a label (letters, digits, '_' or '-') followed by ':', found \":\""},
-		{"", "pattern 1, column 1: expected a label (letters, digits, '_' or '-') followed by ':', "
-		     "found the end of the pattern"},
+		{"",
+		 "pattern 1, column 1: expected a label (letters, digits, '_' or '-') followed by ':', "
+		 "found the end of the pattern"},
 		{"x when true do count", "pattern 1, column 3: expected ':' after the label \"x\", found \"when\""},
 		{"x: if true do count", "pattern 1, column 4: expected 'when', found \"if\""},
 		{"x: when do count",
-		 "pattern 1, column 9: expected a condition (an attribute, true, has(...), not or '('), found \"do\""},
-		{"x: when true count", "pattern 1, column 14: expected 'do' or a connective (and, or), found \"count\""},
-		{"x: when true do", "pattern 1, column 16: expected an action (current, count, sum, first, last, stop), "
-				    "found the end of the pattern"},
+		 "pattern 1, column 9: expected a condition (an attribute, true, has(...), isNamed(...), not or '('), "
+		 "found \"do\""},
+		{"x: when true count",
+		 "pattern 1, column 14: expected 'do', 'do_synchro' or a connective (and, or), found \"count\""},
+		{"x: when true do_sync count",
+		 "pattern 1, column 14: expected 'do', 'do_synchro' or a connective (and, or), found \"do_sync\""},
+		{"x: when true do",
+		 "pattern 1, column 16: expected an action (current, call, count, sum, first, last, "
+		 "stop), found the end of the pattern"},
 		{"x: when true do cnt",
-		 "pattern 1, column 17: expected an action (current, count, sum, first, last, stop), found \"cnt\""},
+		 "pattern 1, column 17: expected an action (current, call, count, sum, first, last, stop), found \"cnt\""},
+		{"x: when true do call", "pattern 1, column 21: expected '(' after call, found the end of the pattern"},
+		{"x: when true do call(5)",
+		 "pattern 1, column 22: expected the name of a handler (a word) after call(, found \"5\""},
+		{"x: when true do call(f, g)",
+		 "pattern 1, column 23: expected ')' after the handler's name, found \",\""},
+		{"x: when tid notcontains \"5\" do count",
+		 "pattern 1, column 13: notcontains needs a text attribute: tid is a number"},
+		{"x: when isNamed(tid) do count",
+		 "pattern 1, column 17: isNamed needs a text attribute: tid is a number"},
+		{"x: when isNamed(time) do count",
+		 "pattern 1, column 17: isNamed needs a text attribute: time is a number"},
+		{"x: when isNamed(desc) do count",
+		 "pattern 1, column 17: desc (the event's sentence) can be printed or counted, not tested"},
+		{"x: when isNamed tid do count", "pattern 1, column 17: expected '(' after isNamed, found \"tid\""},
+		{"x: when isNamed(loom = 1) do count",
+		 "pattern 1, column 22: expected ')' after the attribute, found \"=\""},
+		{"x: when notcontains = 1 do count",
+		 "pattern 1, column 9: expected a condition (an attribute, true, has(...), isNamed(...), not or '('), "
+		 "found \"notcontains\""},
 		{"x: when true do count count",
 		 "pattern 1, column 23: expected ',' or the end of the pattern after an action, found \"count\""},
-		{"x: when (true do count", "pattern 1, column 15: expected ')' or a connective (and, or), found \"do\""},
+		{"x: when (true do count",
+		 "pattern 1, column 15: expected ')' or a connective (and, or), found \"do\""},
 		{"x: when tid = do count",
 		 "pattern 1, column 15: expected a value (an integer, a \"string\", a word, a [list] or a range a..b), "
 		 "found \"do\""},
 		{"x: when tid = \"a\" do count",
 		 "pattern 1, column 15: tid is a number: expected an integer, found the string \"a\""},
-		{"x: when tid = abc do count", "pattern 1, column 15: tid is a number: expected an integer, found \"abc\""},
-		{"x: when tid in [1, 2 do count", "pattern 1, column 22: expected ',' or ']' in the list, found \"do\""},
+		{"x: when tid = abc do count",
+		 "pattern 1, column 15: tid is a number: expected an integer, found \"abc\""},
+		{"x: when tid in [1, 2 do count",
+		 "pattern 1, column 22: expected ',' or ']' in the list, found \"do\""},
 		{"x: when tid in [1, [2]] do count", "pattern 1, column 20: lists cannot be nested"},
 		{"x: when tid in 5 do count",
 		 "pattern 1, column 16: in needs a list [a, b, ...] or a range a..b, found \"5\""},
@@ -327,7 +383,8 @@ START_TEST(errors)
 		{"x: when tid in 5..1 do count",
 		 "pattern 1, column 16: empty range 5..1: the first bound is larger than the second"},
 		{"x: when loom in a..b do count", "pattern 1, column 17: a range a..b needs integers at both ends"},
-		{"x: when loom in 1..2 do count", "pattern 1, column 17: loom is text: a range a..b needs a number attribute"},
+		{"x: when loom in 1..2 do count",
+		 "pattern 1, column 17: loom is text: a range a..b needs a number attribute"},
 		{"x: when time > 5xs do count", "pattern 1, column 17: unknown unit \"xs\" (expected ns, us, ms or s)"},
 		{"x: when tid > 5ms do count",
 		 "pattern 1, column 16: a time unit (ms) is only allowed with time or clock, not with tid"},
@@ -358,12 +415,16 @@ START_TEST(errors)
 		{"x: when model_name = foo do count",
 		 "pattern 1, column 22: unknown model \"foo\" (models: nanos6, andfork, nodes, fileio, kernel, mpi, "
 		 "ovni, openmp, orbranch, tampi, nosv, msg)"},
-		{"x: when tid contains \"5\" do count", "pattern 1, column 13: contains needs a text attribute: tid is a number"},
+		{"x: when tid contains \"5\" do count",
+		 "pattern 1, column 13: contains needs a text attribute: tid is a number"},
 		{"x: when true do sum(loom)", "pattern 1, column 21: sum needs a number attribute: loom is text"},
-		{"x: when true do sum(state.ovni)", "pattern 1, column 21: sum needs a number attribute: state.ovni is a state"},
-		{"x: when true do current(tid", "pattern 1, column 28: expected ',' or ')' after an attribute, found the end of the pattern"},
+		{"x: when true do sum(state.ovni)",
+		 "pattern 1, column 21: sum needs a number attribute: state.ovni is a state"},
+		{"x: when true do current(tid",
+		 "pattern 1, column 28: expected ',' or ')' after an attribute, found the end of the pattern"},
 		{"x: when true do current tid", "pattern 1, column 25: expected '(' after current, found \"tid\""},
-		{"x: when true do first, last", "pattern 1, column 24: first and last cannot be combined in one pattern"},
+		{"x: when true do first, last",
+		 "pattern 1, column 24: first and last cannot be combined in one pattern"},
 		{"x: when desc = 1 do count",
 		 "pattern 1, column 9: desc (the event's sentence) can be printed or counted, not tested"},
 		{"x: when has(tid do count", "pattern 1, column 17: expected ')' after the attribute, found \"do\""},
@@ -373,8 +434,10 @@ START_TEST(errors)
 		 "pattern 1, column 18: unknown escape \"\\q\" in a string (expected \\\", \\\\, \\n or \\t)"},
 		{"x: when tid $ 5 do count", "pattern 1, column 13: unexpected character '$'"},
 		{"x: when tid ! 5 do count", "pattern 1, column 13: unexpected character '!' (did you mean !=?)"},
-		{"x: when tid . 5 do count", "pattern 1, column 13: unexpected character '.' (a range is written a..b)"},
-		{"x: when tid = 5 do count(", "pattern 1, column 26: expected an attribute, found the end of the pattern"},
+		{"x: when tid . 5 do count",
+		 "pattern 1, column 13: unexpected character '.' (a range is written a..b)"},
+		{"x: when tid = 5 do count(",
+		 "pattern 1, column 26: expected an attribute, found the end of the pattern"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		ck_assert_str_eq(perr(cases[i].text), cases[i].msg);
@@ -383,6 +446,20 @@ START_TEST(errors)
 	struct weft_err e = {0};
 	ck_assert(query_add(Q, "x: when true do count", "pattern 2", &e) != 0);
 	ck_assert_str_eq(e.msg, "pattern 2, column 1: label \"x\" is already used by another pattern");
+	/* labels are unique per owner: another owner may use x, once */
+	static const int owner_a = 1;
+	ck_assert_msg(query_add_for(Q, &owner_a, "x: when true do count", "pattern 3", &e) == 0, "%s", e.msg);
+	ck_assert(query_add_for(Q, &owner_a, "x: when true do count", "pattern 4", &e) != 0);
+	ck_assert_int_eq(query_find(Q, &owner_a, "x"), 1);
+	ck_assert_int_eq(query_find(Q, NULL, "x"), 0);
+	ck_assert_int_eq(query_remove_for(Q, &owner_a, "x"), 0);
+	ck_assert_int_eq(query_find(Q, &owner_a, "x"), -1);
+	ck_assert_int_eq(query_find(Q, NULL, "x"), 0);
+	/* a run without the models refuses the patterns that need them */
+	Q->no_models = 1;
+	ck_assert(query_add(Q, "st: when state.ovni = Running do count", "pattern 5", &e) != 0);
+	ck_assert_str_eq(e.msg, "pattern st needs the models (state.<model>, cpu), which this run does not emulate");
+	Q->no_models = 0;
 	/* filters */
 	ck_assert(query_add_filter(Q, "tid = 1 do", "--filter", &e) != 0);
 	ck_assert_str_eq(e.msg, "--filter, column 9: expected a connective (and, or) or the end of the "
@@ -523,6 +600,72 @@ START_TEST(json_lines)
 			 "{\"labels\":[\"p\"],\"tid\":2000,\"loom\":\"node01\",\"rank\":null,\"mcv\":\"O\\\"\\\\\"}\n"
 			 "{\"summary\":{\"events\":2,\"patterns\":[{\"label\":\"p\",\"matches\":2,"
 			 "\"count(mcv)\":[[\"O\\\"\\\\\",1],[\"OHp\",1]]}]}}\n");
+	ob_free(&o);
+	close(fd);
+}
+END_TEST
+
+/* do_synchro, call(NAME) and the lines of weft serve's analysers: a stop
+ * says so, and is printed for patterns that only count (with the default
+ * attributes). */
+START_TEST(synchro_and_calls)
+{
+	struct outbuf o;
+	int fd = tmp_out(&o);
+	Q->out = &o;
+	Q->json = 1;
+	add("a: when mcv = \"OHp\" do_synchro current(tid), call(seen), call(again)");
+	add("b: when mcv = \"OHp\" and tid = 2000 dosynchro count");
+	add("c: when mcv = \"OHp\" do call(other)");
+	add("d: when mcv = \"OHr\" do stop");
+	ck_assert(Q->pat[0]->sync && Q->pat[1]->sync && !Q->pat[2]->sync && !Q->pat[3]->sync);
+	ck_assert_int_eq(Q->pat[0]->ncalls, 2);
+	ck_assert_str_eq(Q->pat[0]->calls[1], "again");
+	ck_assert(Q->pat[2]->prints); /* call prints, with the defaults */
+	bind();
+	ck_assert_uint_eq(Q->syncmask, 0xb);
+	struct weft_ev p0 = mkev("OHp", 0, 1, NULL, 0);
+	struct weft_ev p1 = mkev("OHp", 1, 2, NULL, 0);
+	uint64_t m = query_match(Q, &p0);
+	ck_assert_uint_eq(m, 0x5);
+	query_act_line(Q, &p0, m & 1, 1);
+	m = query_match(Q, &p1);
+	ck_assert_uint_eq(m, 0x7);
+	query_act_line(Q, &p1, m & 2, 1); /* b alone: counts, yet the stop is said */
+	query_act_line(Q, &p1, 0, 1); /* a step: no pattern, the defaults */
+	query_act(Q, &p1, m & 4);
+	struct weft_err e = {0};
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	ck_assert_str_eq(
+		read_all(fd),
+		"{\"labels\":[\"a\"],\"stop\":true,\"calls\":[\"seen\",\"again\"],\"tid\":1000}\n"
+		"{\"labels\":[\"b\"],\"stop\":true,\"chrono\":1,\"time\":2,\"mcv\":\"OHp\",\"loom\":\"node01\","
+		"\"pid\":200,\"tid\":2000,\"desc\":\"pauses\"}\n"
+		"{\"labels\":[],\"stop\":true,\"chrono\":1,\"time\":2,\"mcv\":\"OHp\",\"loom\":\"node01\","
+		"\"pid\":200,\"tid\":2000,\"desc\":\"pauses\"}\n"
+		"{\"labels\":[\"c\"],\"calls\":[\"other\"],\"chrono\":1,\"time\":2,\"mcv\":\"OHp\","
+		"\"loom\":\"node01\",\"pid\":200,\"tid\":2000,\"desc\":\"pauses\"}\n");
+	/* text lines name the calls, never the stop */
+	Q->json = 0;
+	lseek(fd, 0, SEEK_SET);
+	ck_assert(ftruncate(fd, 0) == 0);
+	query_act_line(Q, &p1, 1, 1);
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	ck_assert_str_eq(read_all(fd), "a: calls=seen,again tid=2000\n");
+	/* one pattern's summary, and values of an event as one object */
+	Q->json = 1;
+	lseek(fd, 0, SEEK_SET);
+	ck_assert(ftruncate(fd, 0) == 0);
+	query_pattern_json(Q, 1, &o);
+	struct qattr *a;
+	int na = query_parse_attrs(Q, "tid, loom, rank", "current", &a, &e);
+	ck_assert_int_eq(na, 3);
+	query_put_values(Q, &o, &p1, 1, a, na);
+	query_free_attrs(a, na);
+	ck_assert(ob_flush(&o, &e, "test") == 0);
+	ck_assert_str_eq(read_all(fd),
+			 "{\"label\":\"b\",\"matches\":1,\"count\":1}"
+			 "{\"tid\":2000,\"loom\":\"node01\",\"rank\":null}");
 	ob_free(&o);
 	close(fd);
 }
@@ -866,6 +1009,7 @@ Suite *query_suite(void)
 	tcase_add_test(tc, prefilter);
 	tcase_add_test(tc, actions);
 	tcase_add_test(tc, json_lines);
+	tcase_add_test(tc, synchro_and_calls);
 	tcase_add_test(tc, attr_lists_and_remove);
 	tcase_add_test(tc, too_many_patterns);
 	tcase_add_test(tc, time_thresholds);
