@@ -5,6 +5,7 @@
  * beside what weft measured, with a verdict. Built on the emulator through
  * its accounting hooks (src/stats/acct.h); no Paraver output is written. */
 #include <cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,8 +387,9 @@ static void print_json(const struct acct *a, const char *trace)
 	cJSON_AddNumberToObject(sum, "not_measured", nv[AV_UNMEASURED]);
 	char *txt = cJSON_Print(root);
 	if (!txt) {
-		fprintf(stderr, "weft: error: out of memory printing JSON\n");
-		exit(3);
+		fprintf(stderr, "weft: error: out of memory printing JSON: %s%s\n", strerror(ENOMEM),
+			weft_sys_hint(ENOMEM));
+		exit(WEFT_EINPUT);
 	}
 	puts(txt);
 	free(txt);

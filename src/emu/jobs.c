@@ -1,5 +1,6 @@
 /* jobs: workers by loom, their writer ops merged into one run's order
  * (jobs.h). */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -503,10 +504,12 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		j->hi = cut[k + 1];
 		j->halt = &halt;
 		j->ring = prv_ring_new_depth(ring_depth(n));
-		if (!j->ring || pthread_create(&j->th, NULL, work, j) != 0) {
+		int er = j->ring ? pthread_create(&j->th, NULL, work, j) : ENOMEM;
+		if (er) { /* the system refuses a thread: a limit the user can raise */
 			prv_ring_free(j->ring);
 			j->ring = NULL;
-			rc = weft_fail(err, WEFT_EINTERNAL, "emu -j: cannot start worker %d", k + 1);
+			rc = weft_fail(err, WEFT_EINPUT, "emu -j %d: cannot start worker %d: %s%s", n, k + 1,
+				       strerror(er), weft_sys_hint(er));
 			break;
 		}
 		started++;

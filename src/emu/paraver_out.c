@@ -242,6 +242,14 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	thread_header(e, &h, ids);
 	char *p = out_path(e, "thread.prv");
 	e->pipe = prv_pipe_start();
+	if (!e->pipe) { /* the split by loom needs one: no memory is no run */
+		free(p);
+		sb_free(&h);
+		free(ids);
+		drop_outdir(e);
+		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the Paraver writer: %s%s", e->o.outdir,
+				 strerror(ENOMEM), weft_sys_hint(ENOMEM));
+	}
 	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
 			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
 	free(p);

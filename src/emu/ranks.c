@@ -210,14 +210,16 @@ static void emulate_to_files(struct emu *e, const char *dir, int r, int lo, int 
 	char *ops = part_path(dir, r, "ops");
 	struct drain d = {j.ring, -1, 0, 0};
 	pthread_t th;
+	int er;
 	if (!j.ring) {
-		weft_fail(&j.err, WEFT_EINTERNAL, "rank %d: out of memory", r);
+		weft_fail(&j.err, WEFT_EINPUT, "rank %d: %s%s", r, strerror(ENOMEM), weft_sys_hint(ENOMEM));
 		j.rc = -3;
 	} else if ((d.fd = open(ops, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
 		weft_fail(&j.err, weft_io_code(errno), "rank %d: %s: cannot create: %s", r, ops, strerror(errno));
 		j.rc = -3;
-	} else if (pthread_create(&th, NULL, drain_main, &d) != 0) {
-		weft_fail(&j.err, WEFT_EINTERNAL, "rank %d: cannot start its writer thread", r);
+	} else if ((er = pthread_create(&th, NULL, drain_main, &d)) != 0) {
+		weft_fail(&j.err, WEFT_EINPUT, "rank %d: cannot start its writer thread: %s%s", r, strerror(er),
+			  weft_sys_hint(er));
 		j.rc = -3;
 	} else {
 		if (job_open(&j))
@@ -401,8 +403,10 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	j0->ring = prv_ring_new();
 	j0->opened = 1;
 	int rc = 0;
-	if (!j0->ring || pthread_create(&j0->th, NULL, work0, j0) != 0) {
-		rc = weft_fail(err, WEFT_EINTERNAL, "rank 0: cannot start its emulation thread");
+	int er = j0->ring ? pthread_create(&j0->th, NULL, work0, j0) : ENOMEM;
+	if (er) {
+		rc = weft_fail(err, WEFT_EINPUT, "rank 0: cannot start its emulation thread: %s%s", strerror(er),
+			       weft_sys_hint(er));
 		if (j0->ring) {
 			prv_ring_end(j0->ring); /* the merge sees it ended */
 			j0->opened = 0;

@@ -65,12 +65,14 @@ struct recpipe *rp_start(rp_handle_fn handle, void *ctx, struct weft_err *e)
 	p->buf = weft_xmalloc((size_t) RP_NBATCH * RP_BATCH * sizeof(*p->buf));
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->th, NULL, consumer, p) != 0) {
+	int er = pthread_create(&p->th, NULL, consumer, p);
+	if (er != 0) {
 		pthread_mutex_destroy(&p->mu);
 		pthread_cond_destroy(&p->cv);
 		free(p->buf);
 		free(p);
-		weft_fail(e, WEFT_EINTERNAL, "cannot start a thread to handle records");
+		weft_fail(e, WEFT_EINPUT, "cannot start a thread to handle records: %s%s", strerror(er),
+			  weft_sys_hint(er));
 		return NULL;
 	}
 	return p;

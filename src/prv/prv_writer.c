@@ -38,6 +38,7 @@ struct prv_pipe {
 	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
 	void *hook_arg;
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
+	int alone; /* no thread could start: the producer applies its chunks */
 };
 
 /* ---- back ----------------------------------------------------------------- */
@@ -764,7 +765,8 @@ int prv_pipe_split(struct prv_pipe *p)
 {
 	for (int k = 0; k < p->nfiles; k++) {
 		struct prv_pipe *s = prv_pipe_start();
-		if (!s) {
+		if (!s || s->alone) {
+			prv_ring_free(s);
 			prv_pipe_unsplit(p);
 			return -1;
 		}
@@ -842,15 +844,21 @@ struct prv_pipe *prv_pipe_start(void)
 	if (!p)
 		return NULL;
 	p->w.sent_time = ~0ull;
-	if (pthread_create(&p->th, NULL, pipe_main, p) != 0) {
-		prv_ring_free(p);
-		return NULL; /* callers fall back to the inline back */
-	}
+	/* no thread (a process or memory limit): the same pipe, its chunks
+	 * applied as they fill, so no caller meets a missing one */
+	if (pthread_create(&p->th, NULL, pipe_main, p) != 0)
+		p->alone = 1;
 	return p;
 }
 
 void prv_pipe_publish(struct prv_pipe *p)
 {
+	if (p->alone) {
+		apply_ops(p, p->w.cur, (uint32_t) (p->w.wp - p->w.cur));
+		p->w.wp = p->w.cur;
+		p->w.time_end = NULL;
+		return;
+	}
 	pthread_mutex_lock(&p->mu);
 	p->len[p->w.prod] = (uint32_t) (p->w.wp - p->w.cur);
 	p->count++;
@@ -869,7 +877,8 @@ void prv_pipe_finish(struct prv_pipe *p)
 	if (!p)
 		return;
 	prv_ring_end(p); /* what is queued, then the thread's end */
-	pthread_join(p->th, NULL);
+	if (!p->alone)
+		pthread_join(p->th, NULL);
 	/* the backs go on alone (prv_close): each takes the clock with it */
 	for (int k = 0; k < p->nfiles; k++) {
 		p->back[k]->own = p->clk;

@@ -164,7 +164,9 @@ struct prv_pipe_w {
 
 void prv_pipe_publish(struct prv_pipe *p);
 
-/* Start a writer thread serving up to 4 files. */
+/* Start a writer thread serving up to 4 files. When no thread can start
+ * (a process or memory limit), the pipe has none: prv_pipe_publish then
+ * writes each chunk in the caller. NULL only when there is no memory. */
 struct prv_pipe *prv_pipe_start(void);
 
 /* ---- rings: pipes with no writer thread (weft emu -j) ---------------------

@@ -22,6 +22,24 @@ int weft_io_code(int errnum)
 	return errnum == ENOSPC || errnum == EDQUOT || errnum == EFBIG ? WEFT_EINPUT : WEFT_EINTERNAL;
 }
 
+const char *weft_sys_hint(int errnum)
+{
+	static const struct {
+		int errnum;
+		const char *hint;
+	} hints[] = {
+		{EMFILE, " (raise the open-file limit: ulimit -n)"},
+		{ENFILE, " (the system's open-file table is full: close other programs' files)"},
+		{ENOMEM, " (raise the memory limit, ulimit -v, or free memory; emu -j 1 needs the least)"},
+		{EAGAIN,
+		 " (a limit of the system: memory, ulimit -v, or processes, ulimit -u; or fewer threads: emu -j 1)"},
+	};
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+		if (hints[i].errnum == errnum)
+			return hints[i].hint;
+	return "";
+}
+
 void weft_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -34,8 +52,9 @@ void weft_warn(const char *fmt, ...)
 
 static void oom(size_t n)
 {
-	fprintf(stderr, "weft: internal error: out of memory allocating %zu bytes\n", n);
-	exit(3);
+	fprintf(stderr, "weft: error: out of memory allocating %zu bytes: %s%s\n", n, strerror(ENOMEM),
+		weft_sys_hint(ENOMEM));
+	exit(WEFT_EINPUT);
 }
 
 void *weft_xmalloc(size_t n)

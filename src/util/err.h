@@ -11,11 +11,15 @@
 #include <stdio.h>
 
 enum weft_exit {
-	WEFT_OK = 0,       /* success */
-	WEFT_EINPUT = 1,   /* the input is malformed or inconsistent; or the system
-			    * refuses an output: full disk, quota, file size */
-	WEFT_EUSAGE = 2,   /* bad command line */
-	WEFT_EINTERNAL = 3 /* out of memory, other I/O failures, a bug */
+	/* success */
+	WEFT_OK = 0,
+	/* the input is malformed or inconsistent; or the system refuses: a
+	 * full disk, a quota, a file size, memory, open files, threads */
+	WEFT_EINPUT = 1,
+	/* bad command line */
+	WEFT_EUSAGE = 2,
+	/* other I/O failures, a bug */
+	WEFT_EINTERNAL = 3
 };
 
 struct weft_err {
@@ -43,11 +47,17 @@ int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
  * file-size limit is the user's environment (1), anything else internal. */
 int weft_io_code(int errnum);
 
+/* What the user can do about a refusal of the system, as " (...)" to put
+ * after strerror(errnum): raise a limit, free memory; "" when weft has
+ * nothing to say. */
+const char *weft_sys_hint(int errnum);
+
 /* Print a warning line "weft: warning: ..." on stderr. */
 void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Allocation that reports out-of-memory as an internal error and exits 3:
- * running out of memory is never an input problem to recover from. */
+/* Allocation that reports out-of-memory and exits 1 (the system refused,
+ * as weft(1) says: the user can raise the limit or free memory); no
+ * caller has to handle a NULL. */
 void *weft_xmalloc(size_t n);
 void *weft_xcalloc(size_t n, size_t sz);
 void *weft_xrealloc(void *p, size_t n);

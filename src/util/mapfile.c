@@ -30,7 +30,8 @@ int input_open(const char *path, struct weft_err *e)
 	 * writer, forever if there is none */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return weft_fail(e, WEFT_EINPUT, "%s: cannot open for reading: %s", path, strerror(errno));
+		return weft_fail(e, WEFT_EINPUT, "%s: cannot open for reading: %s%s", path, strerror(errno),
+				 weft_sys_hint(errno));
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		int er = errno;
@@ -68,7 +69,7 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 		if (p == MAP_FAILED) {
 			int er = errno;
 			close(fd);
-			return weft_fail(e, WEFT_EINPUT, "%s: cannot map: %s", path, strerror(er));
+			return weft_fail(e, WEFT_EINPUT, "%s: cannot map: %s%s", path, strerror(er), weft_sys_hint(er));
 		}
 		madvise(p, m->size, MADV_SEQUENTIAL);
 		m->data = p;

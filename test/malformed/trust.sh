@@ -1,0 +1,107 @@
+#!/bin/sh
+# Trust under hostile and changing inputs (issue 24, the input side): an
+# input that shrinks while weft reads it, text that would break a Paraver
+# or SVG file, inputs that would hang weft or exhaust it, lenient JSON,
+# limits of the system, traces of killed jobs (--salvage). Each case runs
+# the weft binary and checks its exit status, its error text and that
+# nothing was left behind.
+#
+#   WEFT=/abs/path/to/weft sh test/malformed/trust.sh
+#
+# Prints "ok NAME" / "FAIL NAME: why" / "skip NAME: why", then
+# "N passed, M failed" (test/lib.sh). Needs a C compiler ($CC or cc) for
+# shrink.c, the shim that truncates a file while weft reads it.
+
+set -u
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+IO=$tmp/io
+mkdir "$IO" || exit 2
+cd "$tmp" || exit 2
+fail_show=$IO/err
+
+# run RC STDERR ARGS...: weft ARGS must exit RC with exactly STDERR (a
+# trailing newline aside); sets WHY ("" when it did).
+run() {
+	_rc=$1 _err=$2
+	shift 2
+	timeout 60 "$WEFT" "$@" >"$IO/out" 2>"$IO/err" </dev/null
+	_got=$?
+	WHY=
+	if [ "$_got" -ne "$_rc" ]; then
+		WHY="exited $_got, expected $_rc ($(head -c 300 "$IO/err")); "
+	elif [ -n "$_err" ] && [ "$(cat "$IO/err")" != "$_err" ]; then
+		WHY="stderr is \"$(head -c 400 "$IO/err")\", expected \"$_err\"; "
+	fi
+}
+
+# The entries of a directory (hidden ones too), one line.
+entries() { ls -A "$1" 2>&1 | tr '\n' ' '; }
+
+# left DIR WANT: the entries of DIR are WANT (a run left nothing else)
+left() { [ "$(entries "$1")" = "$2" ] || WHY="${WHY}left in $1: $(entries "$1"); "; }
+
+"$WEFT" synth -o big --looms 1 --procs 1 --threads 1 --cpus 1 --events 400000 --seed 1 >/dev/null 2>&1 &&
+	"$WEFT" synth -o small --looms 1 --procs 1 --threads 2 --cpus 2 --events 2000 --seed 1 >/dev/null 2>&1 &&
+	"$WEFT" synth --format picl -o big.trf -n 300000 --seed 1 >/dev/null 2>&1 &&
+	"$WEFT" emu -q -o bigout big >/dev/null 2>&1 ||
+	{ echo "trust.sh: weft synth or emu failed" >&2; exit 2; }
+
+# ---- item 7: what the system refuses is exit 1, its text and what to do -------
+# (no limit of memory or threads ends in a signal; nothing is left behind)
+"$WEFT" synth --format picl -o four.trf --procs 4 -n 20000 --seed 1 >/dev/null 2>&1 ||
+	{ echo "trust.sh: weft synth --format picl failed" >&2; exit 2; }
+hint_mem="(raise the memory limit, ulimit -v, or free memory; emu -j 1 needs the least)"
+hint_thr="(a limit of the system: memory, ulimit -v, or processes, ulimit -u; or fewer threads: emu -j 1)"
+# a sanitizer's shadow memory does not fit under ulimit -v: those cases
+# need a build without one
+if sh -c 'ulimit -v 400000 && exec "$0" --version' "$WEFT" >/dev/null 2>&1; then
+	# a thread's stack (ulimit -s) bigger than what ulimit -v leaves: the
+	# workers of -j 2 cannot start
+	sh -c 'ulimit -v 400000 && ulimit -s 390000 && exec "$0" emu -q -j 2 -o out four.trf' "$WEFT" \
+		>"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	WHY=
+	[ $rc -eq 1 ] || WHY="exited $rc, expected 1; "
+	grep -q -x -F "weft: error: emu -j 2: cannot start worker 1: Resource temporarily unavailable $hint_thr" \
+		"$IO/err" || WHY="${WHY}stderr: $(head -c 300 "$IO/err"); "
+	[ -e out ] && WHY="${WHY}out was left; "
+	result "emu -j 2 with no room for a thread's stack" "$WHY"
+	# an allocation that cannot be had
+	sh -c 'ulimit -v 30000 && exec "$0" emu -q -o out four.trf' "$WEFT" >"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	WHY=
+	[ $rc -eq 1 ] || WHY="exited $rc, expected 1; "
+	grep -q -x -e "weft: error: .*Cannot allocate memory .*" "$IO/err" ||
+		WHY="${WHY}stderr: $(head -c 300 "$IO/err"); "
+	result "emu under ulimit -v 30000" "$WHY"
+	rm -rf out
+else
+	skip "ulimit -v" "$WEFT does not start under ulimit -v 400000 (a sanitizer build)"
+fi
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	# failures of the system injected on one input (strace -P: only the
+	# calls on that file)
+	obs=$(cd small && find . -name stream.obs | sort | head -n 1 | sed 's|^\./||')
+	strace -o /dev/null -f -P "small/$obs" -e trace=mmap -e inject=mmap:error=ENOMEM \
+		"$WEFT" emu -q -o out small >"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	WHY=
+	[ $rc -eq 1 ] || WHY="exited $rc, expected 1; "
+	grep -q -x -F "weft: error: small/$obs: cannot map: Cannot allocate memory $hint_mem" "$IO/err" ||
+		WHY="${WHY}stderr: $(grep -v '^strace' "$IO/err" | head -c 300); "
+	[ -e out ] && WHY="${WHY}out was left; "
+	result "no memory to map an input" "$WHY"
+	strace -o /dev/null -f -P "small/$obs" -e trace=openat -e inject=openat:error=EMFILE \
+		"$WEFT" dump small >"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	WHY=
+	[ $rc -eq 1 ] || WHY="exited $rc, expected 1; "
+	grep -q -x -F "weft: error: small/$obs: cannot open for reading: Too many open files (raise the open-file limit: ulimit -n)" \
+		"$IO/err" || WHY="${WHY}stderr: $(grep -v '^strace' "$IO/err" | head -c 300); "
+	result "too many open files on an input" "$WHY"
+else
+	skip "injected failures" "no strace that can trace here"
+fi
+
+finish
