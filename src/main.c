@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "util/mapfile.h"
 
 static void usage(FILE *f)
 {
@@ -69,5 +70,11 @@ int main(int argc, char **argv)
 	}
 	if (!c)
 		return unknown(argv[1]);
-	return c->run(argc - 1, argv + 1);
+	int rc = c->run(argc - 1, argv + 1);
+	/* what went to stdout came from an input that changed (commands that
+	 * write files check before they commit) */
+	struct weft_err e;
+	if (rc == 0 && map_inputs_check(&e))
+		rc = cli_report(&e);
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "util/mapfile.h"
 
 void cli_version(FILE *f)
 {
@@ -17,6 +18,11 @@ void cli_version(FILE *f)
 
 int cli_report(const struct weft_err *e)
 {
+	/* an input that shrank under its map reads as zeros past its new end:
+	 * whatever error they made up, the cause is the change */
+	struct weft_err ch;
+	if (map_inputs_check(&ch))
+		e = &ch;
 	fprintf(stderr, "weft: error: %s\n", e->msg);
 	return e->code ? e->code : WEFT_EINTERNAL;
 }

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "import/import.h"
+#include "util/mapfile.h"
 
 /* What the command line asked for. */
 struct import_cmd {
@@ -117,6 +118,8 @@ int cmd_import(int argc, char **argv)
 			       strerror(errno));
 	} else {
 		rc = import_to_dir(file, &k.io, tmp, &e);
+		if (rc == 0)
+			rc = map_inputs_check(&e); /* the log changed under the reader */
 		if (rc == 0 && rename(tmp, k.out) != 0)
 			rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, k.out,
 				       strerror(errno));

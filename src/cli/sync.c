@@ -10,6 +10,7 @@
 #include "cli/clockopts.h"
 #include "cli/opts.h"
 #include "emu/sync.h"
+#include "util/mapfile.h"
 
 /* What the command line asked for. */
 struct sync_cmd {
@@ -184,6 +185,8 @@ int cmd_sync(int argc, char **argv)
 	uint64_t after = 0;
 	if (rc == 0 && k.verify)
 		rc = sync_verify(trace, &k.o, &r, &after, &err);
+	if (rc == 0)
+		rc = map_inputs_check(&err);
 	if (rc == 0)
 		rc = clockfile_write(&r.table, k.out, "weft sync " WEFT_VERSION, r.linked, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -9,6 +9,7 @@
 
 #include "emu/breakdown.h"
 #include "emu/engine.h"
+#include "util/mapfile.h"
 #include "util/mkdirp.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
@@ -493,7 +494,10 @@ int paraver_close(struct emu *e, struct weft_err *err)
 		outset_adopt(&s, cdone, c);
 		free(t);
 		free(c);
-		rc = outset_commit(&s, err);
+		/* an input that shrank while read gave zeros: no run from it */
+		rc = map_inputs_check(err);
+		if (rc == 0)
+			rc = outset_commit(&s, err);
 		if (rc == 0)
 			drop_stale(e);
 	} else {

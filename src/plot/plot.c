@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "util/atomicfile.h"
+#include "util/mapfile.h"
 #include "plot/labels.h"
 #include "plot/palette.h"
 #include "plot/plot.h"
@@ -576,6 +577,8 @@ int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *
 		rc = plot_pass(o, &lb, type, &p, tc, st, err);
 		st->chosen = 1;
 	}
+	if (rc == 0)
+		rc = map_inputs_check(err); /* the trace shrank while read: no picture of it */
 	if (rc == 0)
 		rc = write_file(o, p, &lb, st->type, err);
 	free(tc);

@@ -1,7 +1,17 @@
 /* mapfile: read-only memory maps of input files.
  * Inputs are opened O_RDONLY and mapped PROT_READ; nothing here can write
  * them. map_release() drops already-consumed pages from the resident set so
- * reading a trace sequentially keeps memory flat whatever its length. */
+ * reading a trace sequentially keeps memory flat whatever its length.
+ *
+ * A file that shrinks while mapped (copied over, cleaned, truncated by
+ * another program) would kill the process with SIGBUS on its first page past
+ * the new end. Instead, every mapping is registered for a SIGBUS handler
+ * that puts zero pages where the file's pages were, marks the mapping and
+ * lets the reader go on; map_inputs_check() then turns any such mark into
+ * "FILE: changed while being read (now N bytes)", exit 1. The commands call
+ * it before they commit an output and when they report an error (the zeros
+ * may have made one up), so the hot path pays nothing. The registry is the
+ * one process-wide state of weft: a signal handler has no other way in. */
 #ifndef WEFT_MAPFILE_H
 #define WEFT_MAPFILE_H
 
@@ -16,6 +26,7 @@ struct mapfile {
 	size_t released;     /* bytes below this offset were given back */
 	int keep;            /* not a file mapping (tests): never give pages back */
 	size_t step;         /* bytes read between two give-backs (0: MAP_RELEASE_STEP) */
+	struct map_slot *slot; /* its entry for the SIGBUS handler (NULL: none) */
 };
 
 /* Open an input for reading without ever blocking: a FIFO, a device or a
@@ -26,6 +37,13 @@ int input_open(const char *path, struct weft_err *e);
 
 int map_open(struct mapfile *m, const char *path, struct weft_err *e);
 void map_close(struct mapfile *m);
+/* Whether the file under m shrank while mapped (its tail now reads as
+ * zeros); map_inputs_check() reports it. */
+int map_changed(const struct mapfile *m);
+/* 0 when no input mapped so far changed under weft; else -1 with *e filled
+ * with the first one: "FILE: changed while being read (now N bytes)",
+ * exit 1. Call before committing outputs, and before reporting an error. */
+int map_inputs_check(struct weft_err *e);
 /* Give back whole pages below `upto` (call as the reader moves on; cheap
  * until a release step of bytes has been read). */
 void map_release_now(struct mapfile *m, size_t upto);

@@ -47,6 +47,51 @@ left() { [ "$(entries "$1")" = "$2" ] || WHY="${WHY}left in $1: $(entries "$1");
 	"$WEFT" emu -q -o bigout big >/dev/null 2>&1 ||
 	{ echo "trust.sh: weft synth or emu failed" >&2; exit 2; }
 
+# ---- item 1: an input that shrinks while mapped --------------------------------
+# shrink.so cuts the file when weft maps it (SHRINK_AT=0) or gives its
+# pages back the first time (1): weft then reads past the new end.
+cc=${CC:-cc}
+if $cc -shared -fPIC -O1 -o "$tmp/shrink.so" "$here/shrink.c" -ldl 2>"$IO/cc"; then
+	# shrinks NAME AT FILE DIR RUN...: weft RUN, with FILE cut to 100000
+	# bytes, exits 1 saying so and leaves DIR as it was
+	shrinks() {
+		_name=$1 _at=$2 _f=$3 _dir=$4
+		shift 4
+		_before=$(entries "$_dir")
+		SHRINK_FILE=$_f SHRINK_TO=100000 SHRINK_AT=$_at LD_PRELOAD=$tmp/shrink.so \
+			ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 \
+			run 1 "weft: error: $_f: changed while being read (now 100000 bytes)" "$@"
+		left "$_dir" "$_before"
+		result "$_name" "$WHY"
+	}
+	obs=$(cd big && find . -name stream.obs | sed 's|^\./||')
+	for j in 1 2; do
+		for at in 0 1; do
+			rm -rf t && cp -R big t
+			shrinks "shrunk stream.obs, emu -j $j, at $at" $at "t/$obs" . emu -q -j $j -o out t
+		done
+	done
+	rm -rf t && cp -R big t
+	shrinks "shrunk stream.obs: dump" 1 "t/$obs" . dump t
+	rm -rf t && cp -R big t
+	shrinks "shrunk stream.obs: sync" 1 "t/$obs" . sync -q -o clocks.json t
+	for at in 0 1; do
+		cp big.trf t.trf
+		shrinks "shrunk PICL log: emu, at $at" $at t.trf . emu -q -o out t.trf
+		cp big.trf t.trf
+		shrinks "shrunk PICL log: import, at $at" $at t.trf . import picl t.trf -o out
+	done
+	for at in 0 1; do
+		rm -rf c && cp -R bigout c
+		shrinks "shrunk .prv: check, at $at" $at c/thread.prv c check c/thread.prv
+		rm -rf c && cp -R bigout c
+		shrinks "shrunk .prv: plot, at $at" $at c/thread.prv c plot -o c/pic.svg c/thread.prv
+	done
+	rm -rf t c t.trf
+else
+	skip "shrunk inputs" "cannot compile shrink.c with $cc: $(head -c 200 "$IO/cc")"
+fi
+
 # ---- item 7: what the system refuses is exit 1, its text and what to do -------
 # (no limit of memory or threads ends in a signal; nothing is left behind)
 "$WEFT" synth --format picl -o four.trf --procs 4 -n 20000 --seed 1 >/dev/null 2>&1 ||

@@ -37,5 +37,6 @@ Suite *locate_suite(void);
 Suite *progress_suite(void);
 Suite *usock_suite(void);
 Suite *jline_suite(void);
+Suite *mapfile_suite(void);
 
 #endif
