@@ -1,6 +1,7 @@
 /* discover: recursive stream discovery with old-layout detection. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +9,22 @@
 
 #include "trace/discover.h"
 
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	int used;
+};
+
 struct walk {
 	const char *root;
 	struct weft_found *f;
 	int cap;
-	dev_t *dev;   /* directories on the current path, for loop detection */
-	ino_t *ino;
-	int depth, depth_cap;
+	/* every directory visited, by device and inode: each is walked once,
+	 * however many links lead to it (a maze of links to links would
+	 * otherwise double the walk at each level, and a link back up the tree
+	 * never end) */
+	struct seen *seen;
+	size_t nseen, capseen; /* capseen: 0 or a power of two */
 	char old_hint[4096]; /* first file that looks like a v1/v2 trace */
 	int old_version;
 	/* trace roots (directories holding loom.* folders) met, the first two
@@ -61,6 +71,36 @@ static int cmp_str(const void *a, const void *b)
 
 static int walk_dir_at(struct walk *w, const char *rel, const char *path, int inside);
 
+static size_t seen_slot(const struct seen *t, size_t cap, dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t) ino * 0x9e3779b97f4a7c15ull) ^ ((uint64_t) dev * 0xc2b2ae3d27d4eb4full);
+	size_t i = (size_t) (h >> 17) & (cap - 1);
+	while (t[i].used && (t[i].dev != dev || t[i].ino != ino))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* 1 the first time a directory is met, 0 after. */
+static int first_visit(struct walk *w, dev_t dev, ino_t ino)
+{
+	if (2 * (w->nseen + 1) > w->capseen) {
+		size_t cap = w->capseen ? 2 * w->capseen : 64;
+		struct seen *t = weft_xcalloc(cap, sizeof(*t));
+		for (size_t i = 0; i < w->capseen; i++)
+			if (w->seen[i].used)
+				t[seen_slot(t, cap, w->seen[i].dev, w->seen[i].ino)] = w->seen[i];
+		free(w->seen);
+		w->seen = t;
+		w->capseen = cap;
+	}
+	size_t i = seen_slot(w->seen, w->capseen, dev, ino);
+	if (w->seen[i].used)
+		return 0;
+	w->seen[i] = (struct seen){dev, ino, 1};
+	w->nseen++;
+	return 1;
+}
+
 static int walk_dir(struct walk *w, const char *rel, int inside)
 {
 	char *path = weft_xasprintf("%s%s%s", w->root, rel[0] ? "/" : "", rel);
@@ -89,21 +129,11 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path, int in
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return walk_fail(w, inside, weft_fail(w->e, WEFT_EINPUT, "%s: cannot read: %s", path, strerror(errno)));
-	for (int i = 0; i < w->depth; i++)
-		if (w->dev[i] == st.st_dev && w->ino[i] == st.st_ino)
-			return 0; /* a symbolic link back up the tree */
-	if (w->depth == w->depth_cap) {
-		w->depth_cap = w->depth_cap ? 2 * w->depth_cap : 16;
-		w->dev = weft_xrealloc(w->dev, (size_t) w->depth_cap * sizeof(*w->dev));
-		w->ino = weft_xrealloc(w->ino, (size_t) w->depth_cap * sizeof(*w->ino));
-	}
-	w->dev[w->depth] = st.st_dev;
-	w->ino[w->depth] = st.st_ino;
-	w->depth++;
+	if (!first_visit(w, st.st_dev, st.st_ino))
+		return 0; /* reached before, through another link */
 
 	DIR *d = opendir(path);
 	if (!d) {
-		w->depth--;
 		return walk_fail(w, inside,
 				 weft_fail(w->e, WEFT_EINPUT, "%s: cannot open directory: %s", path, strerror(errno)));
 	}
@@ -176,7 +206,6 @@ static int walk_dir_at(struct walk *w, const char *rel, const char *path, int in
 		free(subdirs[i]);
 	}
 	free(subdirs);
-	w->depth--;
 	return rc;
 }
 
@@ -193,8 +222,7 @@ int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e)
 	const char *base = strrchr(dir, '/');
 	base = base && base[1] ? base + 1 : dir;
 	int rc = walk_dir(&w, "", strncmp(base, "loom.", 5) == 0);
-	free(w.dev);
-	free(w.ino);
+	free(w.seen);
 	if (rc == 0 && w.nroots > 1)
 		rc = weft_fail(e, WEFT_EINPUT,
 			       "%s: %d ovni traces under it (folders holding loom.* folders: %s, %s%s): give one of "

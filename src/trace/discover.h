@@ -1,6 +1,9 @@
 /* discover: find the streams of an ovni trace directory.
- * Every directory below TRACE (symbolic links followed, loops skipped) that
- * holds stream.json is a stream and must hold stream.obs too, and the reverse.
+ * Every directory below TRACE (symbolic links followed) that holds
+ * stream.json is a stream and must hold stream.obs too, and the reverse.
+ * Each directory is walked once, by device and inode, however many links
+ * reach it (a maze or a loop of links costs one visit a directory); it is
+ * named by the first path that reaches it, walking names in byte order.
  * A directory holding loom.* folders is a trace root: only its loom.*
  * folders are walked. TRACE must be the one root (or a tree with none, or
  * a loom folder): a TRACE above one or several traces (weft emu /tmp) is

@@ -92,6 +92,28 @@ else
 	skip "shrunk inputs" "cannot compile shrink.c with $cc: $(head -c 200 "$IO/cc")"
 fi
 
+# ---- item 5: inputs that would hang weft -----------------------------------------
+# a maze of links, two to each next level, 44 levels: walked as links, 2^44
+# visits; each directory is walked once
+# (inside the loom folder: only loom.* folders of a trace are walked)
+rm -rf maze && cp -R small maze && loom=$(ls small) && m=maze/$loom/m && mkdir -p $m/d0 || exit 2
+i=1
+while [ $i -le 44 ]; do
+	mkdir $m/d$i && ln -s ../d$i $m/d$((i - 1))/a && ln -s ../d$i $m/d$((i - 1))/b || exit 2
+	i=$((i + 1))
+done
+"$WEFT" top small >"$IO/want" 2>&1
+run 0 "" top maze
+cmp -s "$IO/out" "$IO/want" || WHY="${WHY}top differs from the trace without the maze; "
+result "a maze of 44 levels of links" "$WHY"
+# a stream reached by two names is one stream (the first name, in byte order)
+proc=$(ls "small/$loom" | head -n 1)
+rm -rf twice && cp -R small twice && ln -s "$proc" "twice/$loom/zz" || exit 2
+run 0 "" top twice
+cmp -s "$IO/out" "$IO/want" || WHY="${WHY}top differs from the trace itself; "
+result "a process reached through a link too" "$WHY"
+rm -rf maze twice
+
 # ---- item 7: what the system refuses is exit 1, its text and what to do -------
 # (no limit of memory or threads ends in a signal; nothing is left behind)
 "$WEFT" synth --format picl -o four.trf --procs 4 -n 20000 --seed 1 >/dev/null 2>&1 ||

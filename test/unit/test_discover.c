@@ -106,8 +106,10 @@ START_TEST(symlinks_followed_loops_skipped)
 	ck_assert_int_eq(symlink(root, loop), 0);
 	char *dangling = tu_join(root, "dangling");
 	ck_assert_int_eq(symlink("/nonexistent/weft/target", dangling), 0);
-	static const char *const want[] = {"link/thread.1", "real/thread.1"};
-	expect_streams(want, 2);
+	/* one directory, one stream (issue 24): named by the first path in
+	 * byte order */
+	static const char *const want[] = {"link/thread.1"};
+	expect_streams(want, 1);
 	free(target);
 	free(link);
 	free(loop);
