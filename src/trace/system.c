@@ -80,24 +80,27 @@ static int merge_marks(struct weft_system *s, const struct weft_meta *m, const c
 		}
 		for (int k = 0; k < mk->nlabels; k++) {
 			const struct weft_meta_label *lb = &mk->labels[k];
-			int found = 0;
-			for (int j = 0; j < t->nlabels; j++) {
-				if (t->labels[j].value != lb->value)
-					continue;
-				if (strcmp(t->labels[j].label, lb->label) != 0)
+			struct weft_mark_vidx *x;
+			HASH_FIND(hh, t->by_value, &lb->value, sizeof(int64_t), x);
+			if (x) {
+				if (strcmp(t->labels[x->index].label, lb->label) != 0)
 					return weft_fail(e, WEFT_EINPUT,
 							 "%s: key 'ovni.mark.%lld.labels.%lld': value "
 							 "labelled \"%s\" elsewhere, found \"%s\"",
 							 path, (long long) mk->type, (long long) lb->value,
-							 t->labels[j].label, lb->label);
-				found = 1;
-			}
-			if (found)
+							 t->labels[x->index].label, lb->label);
 				continue;
-			t->labels = weft_xrealloc(t->labels, (size_t) (t->nlabels + 1) * sizeof(*t->labels));
+			}
+			if (t->nlabels == t->caplabels) {
+				t->caplabels = t->caplabels ? 2 * t->caplabels : 16;
+				t->labels = weft_xrealloc(t->labels, (size_t) t->caplabels * sizeof(*t->labels));
+			}
 			t->labels[t->nlabels].value = lb->value;
 			t->labels[t->nlabels].label = weft_xstrdup(lb->label);
-			t->nlabels++;
+			x = weft_xmalloc(sizeof(*x));
+			x->value = lb->value;
+			x->index = t->nlabels++;
+			HASH_ADD(hh, t->by_value, value, sizeof(int64_t), x);
 		}
 	}
 	return 0;
@@ -383,6 +386,11 @@ void sys_free(struct weft_system *s)
 		for (int k = 0; k < s->marks[i].nlabels; k++)
 			free(s->marks[i].labels[k].label);
 		free(s->marks[i].labels);
+		struct weft_mark_vidx *x, *tmp;
+		HASH_ITER(hh, s->marks[i].by_value, x, tmp) {
+			HASH_DEL(s->marks[i].by_value, x);
+			free(x);
+		}
 	}
 	free(s->looms);
 	free(s->threads);

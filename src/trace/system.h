@@ -71,13 +71,22 @@ struct weft_mark_label {
 	char *label;
 };
 
+/* A label's place in its type's list, by value (merging streams' labels
+ * looks each up: 100,000 labels must not cost 10^10 comparisons). */
+struct weft_mark_vidx {
+	int64_t value;
+	int index;
+	UT_hash_handle hh;
+};
+
 struct weft_mark_type {
 	int defined;
 	char *title;
 	int stack;
 	const char *from;
-	struct weft_mark_label *labels;
-	int nlabels;
+	struct weft_mark_label *labels; /* in the order first met */
+	int nlabels, caplabels;
+	struct weft_mark_vidx *by_value;
 };
 
 struct weft_system {

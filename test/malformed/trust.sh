@@ -113,6 +113,23 @@ run 0 "" top twice
 cmp -s "$IO/out" "$IO/want" || WHY="${WHY}top differs from the trace itself; "
 result "a process reached through a link too" "$WHY"
 rm -rf maze twice
+# 400,000 labels of one mark type in each of two streams: merged by value
+# in a hash, not by a scan of every label for each (10^11 steps)
+rm -rf labels && cp -R small labels || exit 2
+for j in $(find labels -name stream.json); do
+	awk 'BEGIN { n = 400000 }
+		/"mark": \{/ { printf "%s\"7\": {\"title\": \"many\", \"chan_type\": \"single\", \"labels\": {", $0;
+			for (i = 1; i <= n; i++) printf "%s\"%d\": \"l%d\"", (i > 1 ? ", " : ""), i, i;
+			print "}},"; next }
+		{ print }' "$j" >"$j.new" && mv "$j.new" "$j" || exit 2
+done
+run 0 "" emu -q -o labout labels
+[ "$(grep -c '^[0-9]* l[0-9]*$' labout/thread.pcf 2>/dev/null)" = 400000 ] ||
+	WHY="${WHY}thread.pcf lacks the 400000 labels; "
+result "400000 mark labels" "$WHY"
+rm -rf labels labout
+
+
 
 # ---- item 7: what the system refuses is exit 1, its text and what to do -------
 # (no limit of memory or threads ends in a signal; nothing is left behind)
