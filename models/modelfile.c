@@ -14,6 +14,7 @@
 #include "emu/engine.h"
 #include "evtable.h"
 #include "modelfile.h"
+#include "util/mapfile.h"
 
 #define MAX_TOK 16
 
@@ -886,29 +887,11 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 
 struct mf_model *mf_load(const char *path, struct weft_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		weft_fail(err, WEFT_EINPUT, "%s: cannot open the model file: %s", path, strerror(errno));
+	/* a regular file of bounded size, as every input (not /dev/zero, a FIFO) */
+	size_t len;
+	char *buf = input_slurp(path, INPUT_TEXT_MAX, "a model file", &len, err);
+	if (!buf)
 		return NULL;
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 16384;
-			buf = weft_xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		weft_fail(err, WEFT_EINPUT, "%s: cannot read the model file", path);
-		return NULL;
-	}
-	buf[len] = '\0';
 	if (memchr(buf, '\0', len)) {
 		free(buf);
 		weft_fail(err, WEFT_EINPUT, "%s: expected a text file, found a NUL byte", path);

@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "util/mapfile.h"
 #include "emu/emu.h"
 #include "emu/merge.h"
 #include "clock/clocksetup.h"
@@ -429,37 +430,39 @@ static int run_interactive(struct qsession *s)
 
 static int add_file(struct qsession *s, const char *path, int *num, struct weft_err *e)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return weft_fail(e, WEFT_EUSAGE, "%s: cannot open: %s", path, strerror(errno));
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	/* read whole, as every input: a regular file, bounded (never
+	 * /dev/zero or a FIFO); a pattern file is part of the command */
+	size_t len;
+	char *text = input_slurp(path, INPUT_TEXT_MAX, "a pattern file", &len, e);
+	if (!text) {
+		e->code = WEFT_EUSAGE;
+		return -1;
+	}
 	int lineno = 0, rc = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	for (char *line = text; line < text + len && rc == 0;) {
+		char *nl = memchr(line, '\n', (size_t) (text + len - line));
+		size_t n = nl ? (size_t) (nl - line) : (size_t) (text + len - line);
+		char *next = nl ? nl + 1 : text + len;
 		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[n] = '\0';
+		while (n > 0 && line[n - 1] == '\r')
 			line[--n] = '\0';
-		if (memchr(line, '\0', (size_t) n)) {
+		if (memchr(line, '\0', n)) {
 			rc = weft_fail(e, WEFT_EUSAGE, "%s line %d: a NUL byte in a pattern", path, lineno);
 			break;
 		}
 		const char *p = line;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (!*p || *p == '#')
-			continue;
-		char where[4200];
-		snprintf(where, sizeof(where), "pattern %d (%s line %d)", ++*num, path, lineno);
-		if (query_add(&s->q, line, where, e)) {
-			rc = -1;
-			break;
+		if (*p && *p != '#') {
+			char where[4200];
+			snprintf(where, sizeof(where), "pattern %d (%s line %d)", ++*num, path, lineno);
+			if (query_add(&s->q, line, where, e))
+				rc = -1;
 		}
+		line = next;
 	}
-	if (rc == 0 && ferror(f))
-		rc = weft_fail(e, WEFT_EUSAGE, "%s: read error", path);
-	free(line);
-	fclose(f);
+	free(text);
 	return rc;
 }
 

@@ -1,27 +1,25 @@
 /* labels: .pcf sections and .row THREAD names, read line by line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/err.h"
+#include "util/mapfile.h"
 #include "plot/labels.h"
 
-static char *slurp(const char *path)
+/* A side file's text, NULL when there is none (no labels then); an input
+ * like any other: a regular file of bounded size, or an error. */
+static char *slurp(const char *path, struct weft_err *e, int *rc)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return NULL;
-	size_t cap = 4096, n = 0;
-	char *s = weft_xmalloc(cap);
-	size_t k;
-	while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += k;
-		if (cap - n < 2)
-			s = weft_xrealloc(s, cap *= 2);
-	}
-	fclose(f);
-	s[n] = '\0';
-	return s;
+	size_t len;
+	char *text = input_slurp(path, INPUT_TEXT_MAX, "a Paraver side file", &len, e);
+	if (!text)
+		*rc = -1;
+	return text;
 }
 
 static char *sibling(const char *prv, const char *ext)
@@ -179,21 +177,23 @@ static void row(struct plot_labels *l, char *text)
 	}
 }
 
-void labels_load(struct plot_labels *l, const char *prv)
+int labels_load(struct plot_labels *l, const char *prv, struct weft_err *e)
 {
 	memset(l, 0, sizeof(*l));
+	int rc = 0;
 	char *p = sibling(prv, ".pcf");
-	char *text = slurp(p);
+	char *text = slurp(p, e, &rc);
 	if (text)
 		pcf(l, text);
 	free(text);
 	free(p);
 	p = sibling(prv, ".row");
-	text = slurp(p);
+	text = rc ? NULL : slurp(p, e, &rc);
 	if (text)
 		row(l, text);
 	free(text);
 	free(p);
+	return rc;
 }
 
 void labels_free(struct plot_labels *l)

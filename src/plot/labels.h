@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "util/err.h"
+
 struct plot_label {
 	int64_t value;
 	char *text;
@@ -32,8 +34,10 @@ struct plot_labels {
 	int nrows;
 };
 
-/* Read X.pcf and X.row beside `prv` (X.prv or X.prv.gz). */
-void labels_load(struct plot_labels *l, const char *prv);
+/* Read X.pcf and X.row beside `prv` (X.prv or X.prv.gz). A missing file
+ * gives no labels; one that is not a regular file or is too big is an
+ * error (-1, *e filled). */
+int labels_load(struct plot_labels *l, const char *prv, struct weft_err *e);
 void labels_free(struct plot_labels *l);
 /* The state's (or a type's value's) label entry, or NULL. */
 const struct plot_label *labels_find(const struct plot_label *v, int n, int64_t value);

@@ -555,9 +555,10 @@ static int write_file(const struct plot_opts *o, struct plot *p, const struct pl
 int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *err)
 {
 	struct plot_labels lb;
-	labels_load(&lb, o->prv);
+	int rc = labels_load(&lb, o->prv, err);
 	int64_t type = o->type;
-	int rc = o->type_label ? types_resolve(&lb, o->prv, o->type_label, &type, err) : 0;
+	if (rc == 0 && o->type_label)
+		rc = types_resolve(&lb, o->prv, o->type_label, &type, err);
 	struct plot *p = NULL;
 	struct type_counts *tc = weft_xmalloc(sizeof(*tc));
 	if (rc == 0)

@@ -281,6 +281,39 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 	return 0;
 }
 
+char *input_slurp(const char *path, size_t max, const char *what, size_t *len, struct weft_err *e)
+{
+	struct mapfile m;
+	int fd = input_open(path, e);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int er = fstat(fd, &st) == 0 ? 0 : errno;
+	close(fd);
+	if (er) {
+		weft_fail(e, WEFT_EINPUT, "%s: cannot stat: %s", path, strerror(er));
+		return NULL;
+	}
+	if ((uint64_t) st.st_size > max) {
+		weft_fail(e, WEFT_EINPUT, "%s: %lld bytes: larger than weft reads as %s (at most %zu MiB)", path,
+			  (long long) st.st_size, what, max >> 20);
+		return NULL;
+	}
+	if (map_open(&m, path, e))
+		return NULL;
+	if (m.size > max) { /* it grew in between */
+		map_close(&m);
+		weft_fail(e, WEFT_EINPUT, "%s: larger than weft reads as %s (at most %zu MiB)", path, what, max >> 20);
+		return NULL;
+	}
+	char *text = weft_xmalloc(m.size + 1);
+	memcpy(text, m.data, m.size);
+	text[m.size] = '\0';
+	*len = m.size;
+	map_close(&m);
+	return text;
+}
+
 void map_close(struct mapfile *m)
 {
 	if (m->slot)

@@ -36,6 +36,15 @@ struct mapfile {
 int input_open(const char *path, struct weft_err *e);
 
 int map_open(struct mapfile *m, const char *path, struct weft_err *e);
+/* A whole text input read into a new NUL-terminated buffer (free it), for
+ * the small files weft reads at once (patterns, model files, labels):
+ * opened as input_open() does (never blocks: regular files only) and
+ * refused, naming `what` it is, when over `max` bytes, so /dev/zero, a
+ * FIFO or a huge file is an error at once, not a hang or a heap. NULL
+ * with *e filled (exit 1). *len: the bytes read (NULs included). */
+char *input_slurp(const char *path, size_t max, const char *what, size_t *len, struct weft_err *e);
+/* What input_slurp reads at most of a text file weft reads whole. */
+#define INPUT_TEXT_MAX (64u << 20)
 void map_close(struct mapfile *m);
 /* Whether the file under m shrank while mapped (its tail now reads as
  * zeros); map_inputs_check() reports it. */

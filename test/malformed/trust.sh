@@ -129,6 +129,32 @@ run 0 "" emu -q -o labout labels
 result "400000 mark labels" "$WHY"
 rm -rf labels labout
 
+# every input read as the clock file (-c) is: a regular file of bounded
+# size, so /dev/zero, a FIFO with no writer or a huge file is an error at
+# once (each run has 60 s: a FIFO would block forever, /dev/zero grow)
+mkfifo fifo || exit 2
+truncate -s 70M huge || exit 2
+kind_fifo="a FIFO (named pipe), not a regular file"
+kind_zero="a character device, not a regular file"
+for q in "/dev/zero:$kind_zero" "fifo:$kind_fifo" "huge:73400320 bytes: larger than weft reads as a pattern file (at most 64 MiB)"; do
+	f=${q%%:*}
+	run 2 "weft: error: $f: ${q#*:}" query -f "$f" small
+	result "query -f $f" "$WHY"
+done
+for q in "/dev/zero:$kind_zero" "fifo:$kind_fifo" "huge:73400320 bytes: larger than weft reads as a model file (at most 64 MiB)"; do
+	f=${q%%:*}
+	run 1 "weft: error: $f: ${q#*:}" emu -q --model "$f" -o out small
+	[ -e out ] && WHY="${WHY}out was left; "
+	result "emu --model $f" "$WHY"
+	run 1 "weft: error: $f: ${q#*:}" models --model "$f"
+	result "models --model $f" "$WHY"
+done
+rm -rf c && cp -R bigout c && rm c/thread.pcf && mkfifo c/thread.pcf || exit 2
+run 1 "weft: error: c/thread.pcf: $kind_fifo" plot -o c/pic.svg c/thread.prv
+left c "$(cd bigout && ls -A | sed 's/$/ /' | tr -d '\n')"
+result "plot with a FIFO for its .pcf" "$WHY"
+rm -rf c huge fifo
+
 
 
 # ---- item 7: what the system refuses is exit 1, its text and what to do -------
