@@ -94,8 +94,8 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 {
 	t->form = CLOCK_FORM_WEFT;
 	size_t at;
-	const char *why;
-	if (json_prescan(text, len, &at, &why)) {
+	char why[256];
+	if (json_prescan(text, len, &at, why, sizeof(why))) {
 		int line = 1;
 		for (size_t i = 0; i < at; i++)
 			line += text[i] == '\n';

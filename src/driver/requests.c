@@ -282,10 +282,10 @@ void drv_request(struct driver *d, struct drv_client *c, const char *line, size_
 	if (i == n)
 		return; /* a blank line asks nothing */
 	size_t off;
-	const char *why;
-	if (json_prescan(line, n, &off, &why)) { /* what cJSON would misread */
-		char msg[200];
-		snprintf(msg, sizeof(msg), "a request cannot hold %s (byte %zu)", why, off + 1);
+	char why[160];
+	if (json_prescan(line, n, &off, why, sizeof(why))) { /* what cJSON would misread or let through */
+		char msg[240];
+		snprintf(msg, sizeof(msg), "a request is not JSON: %s (byte %zu)", why, off + 1);
 		drv_reply_error(c, NULL, msg);
 		return;
 	}

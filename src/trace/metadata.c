@@ -350,8 +350,8 @@ int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *pa
 	struct mctx c = {path, e};
 	memset(m, 0, sizeof(*m));
 	size_t at;
-	const char *why;
-	if (json_prescan(text, len, &at, &why))
+	char why[256];
+	if (json_prescan(text, len, &at, why, sizeof(why)))
 		return weft_fail(e, WEFT_EINPUT, "%s: byte offset %zu: %s", path, at, why);
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

@@ -511,7 +511,7 @@ rejects_plain "$C/clock.json: key 'looms[0]' (loom a): a drift needs 'ref_ns'" -
 newcase clockfile-json-syntax
 offsets_trace
 printf '{"weft_clock": 1,\n "looms": [}\n' >"$C/clock.json"
-rejects_plain "$C/clock.json:2: not valid JSON" -c "$C/clock.json"
+rejects_plain "$C/clock.json:2: byte offset 29: expected a value (an object, array, string, number, true, false or null)" -c "$C/clock.json"
 
 newcase offsets-missing-c-file
 offsets_trace

@@ -433,7 +433,7 @@ check2 json-not-object "$C" "$C/t/stream.json: expected a JSON object at the top
 newcase json-invalid
 mkstream "$C/t"
 printf '{"version": 3, "ovni": {"tid": 1,\n' >"$C/t/stream.json"
-check2 json-invalid "$C" "$C/t/stream.json: not valid JSON (parse error near byte offset"
+check2 json-invalid "$C" "$C/t/stream.json: byte offset 23: an object that never ends (no '}')"
 
 newcase json-empty
 mkstream "$C/t"

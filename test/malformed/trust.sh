@@ -157,6 +157,36 @@ rm -rf c huge fifo
 
 
 
+# ---- item 6: stream.json is JSON, strictly -------------------------------------
+# jcase NAME OFFSET WHY SED: small's first stream.json edited by SED is
+# refused at OFFSET saying WHY, by emu (nothing left) and dump
+J=$(cd small && find . -name stream.json | sort | head -n 1 | sed 's|^\./||')
+jcase() {
+	rm -rf js && cp -R small js || exit 2
+	sed "$4" "small/$J" >"js/$J" || exit 2
+	run 1 "weft: error: js/$J: byte offset $2: $3" emu -q -o out js
+	[ -e out ] && WHY="${WHY}out was left; "
+	result "stream.json: $1 (emu)" "$WHY"
+	run 1 "weft: error: js/$J: byte offset $2: $3" dump js
+	result "stream.json: $1 (dump)" "$WHY"
+}
+# the offsets: of the first byte of what is wrong, counted on the file
+len=$(wc -c <"small/$J")
+jcase "content after the object" "$len" "content after the top-level value (a JSON text holds one)" '$s/$/ {}/'
+off=$(grep -bo '"tid": [0-9]*' "small/$J" | head -n 1 | cut -d: -f1)
+jcase "a leading zero" $((off + 7)) "a number with a leading zero (JSON numbers have none: 7, not 07)" \
+	's/"tid": \([0-9]\)/"tid": 0\1/'
+off=$(grep -bo '"loom": "' "small/$J" | head -n 1 | cut -d: -f1)
+loom=$(sed -n 's/.*"loom": "\([^"]*\)".*/\1/p' "small/$J" | head -n 1)
+jcase "a raw newline in a string" $((off + 9 + ${#loom})) \
+	"a raw control character (byte 0x0a) inside a string: JSON escapes it (\\n, \\t, \\u00XX)" \
+	's/"loom": "\([^"]*\)"/"loom": "\1\
+"/'
+off=$(grep -bo '"pid": ' "small/$J" | head -n 1 | cut -d: -f1)
+tid=$(grep -bo '"tid": ' "small/$J" | head -n 1 | cut -d: -f1)
+jcase "a key twice" "$off" "a key given twice in one object (first at byte offset $tid)" 's/"pid": /"tid": 5, "pid": /'
+rm -rf js
+
 # ---- item 7: what the system refuses is exit 1, its text and what to do -------
 # (no limit of memory or threads ends in a signal; nothing is left behind)
 "$WEFT" synth --format picl -o four.trf --procs 4 -n 20000 --seed 1 >/dev/null 2>&1 ||
