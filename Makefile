@@ -100,8 +100,11 @@ deps:
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-	  echo "make deps: installing$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  echo "make deps: installing$$missing (waiting up to 10 min for the dpkg lock if another apt holds it)"; \
+	  lock="-o DPkg::Lock::Timeout=600"; \
+	  if ! { apt-get $$lock update -qq && DEBIAN_FRONTEND=noninteractive apt-get $$lock install -y -qq $$missing >/dev/null; }; then \
+	    echo "make deps: apt-get failed (its message is above; if another apt held the dpkg lock for 10 min, wait for it and run make again)"; \
+	    exit 1; fi; \
 	else \
 	  echo "make deps: missing Debian packages:$$missing"; \
 	  echo "run: sudo apt-get install$$missing"; exit 1; \
@@ -221,7 +224,7 @@ check-list:
 	@for s in unit fuzz-replay $(SUITES) $(SUITE_VARIANTS); do echo "$$s"; done
 
 $(RES)/unit.res: FORCE
-	@CK_FORK=yes sh test/runsuite.sh unit $(RES) $(BUILD)/unit_tests
+	@CK_FORK=yes CK_TIMEOUT_MULTIPLIER=0.0001 sh test/runsuite.sh unit $(RES) $(BUILD)/unit_tests
 
 $(RES)/fuzz-replay.res: FORCE
 	@sh test/runsuite.sh fuzz-replay $(RES) env BUILD=$(BUILD) sh test/fuzz/replay.sh $(FUZZ_TARGETS)

@@ -87,7 +87,6 @@ Suite *async_suite(void)
 {
 	Suite *s = suite_create("charisma_async");
 	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, table_matches_a_list);
 	suite_add_tcase(s, tc);
 	return s;

@@ -488,7 +488,6 @@ Suite *clock_suite(void)
 	tcase_add_test(tc, json_roundtrip);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimate");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, estimate_random);
 	tcase_add_test(tc, estimate_ring);
 	tcase_add_test(tc, estimate_unlinked_and_one_sided);

@@ -282,7 +282,6 @@ Suite *prv_suite(void)
 {
 	Suite *s = suite_create("prv");
 	TCase *tc = tcase_create("pipe");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, piped_and_inline_write_the_same_bytes);
 	tcase_add_test(tc, empty_instants_do_not_shift_times);
 	tcase_add_loop_test(tc, worker_front_drops_repeats, 0, (int) (sizeof(front_cases) / sizeof(front_cases[0])));

@@ -998,7 +998,6 @@ Suite *query_suite(void)
 	Suite *s = suite_create("query");
 	TCase *tc = tcase_create("query");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, int_operators);
 	tcase_add_test(tc, text_operators);
 	tcase_add_test(tc, fields);

@@ -85,7 +85,6 @@ Suite *recpipe_suite(void)
 {
 	Suite *s = suite_create("recpipe");
 	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, offsets_arrive_in_order);
 	tcase_add_test(tc, a_failure_stops_both);
 	tcase_add_test(tc, empty_and_short);

@@ -200,7 +200,6 @@ Suite *recsort_suite(void)
 {
 	Suite *s = suite_create("recsort");
 	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, window_sorts_nearly_sorted);
 	tcase_add_test(tc, window_overflow);
 	tcase_add_test(tc, window_one_record);

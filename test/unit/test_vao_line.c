@@ -267,7 +267,6 @@ Suite *vao_line_suite(void)
 {
 	Suite *s = suite_create("vao_line");
 	TCase *tc = tcase_create("lines");
-	tcase_set_timeout(tc, 60); /* the random lines take a while with sanitizers */
 	tcase_add_test(tc, accepts_ciao_lines);
 	tcase_add_test(tc, refuses_other_lines);
 	tcase_add_test(tc, agrees_with_reference);
