@@ -209,6 +209,18 @@ START_TEST(no_read_past_the_end)
 }
 END_TEST
 
+/* Every format's detector on no bytes at all, as the library API may be
+ * called (data NULL, len 0): no format, and no pointer arithmetic on NULL
+ * (UBSan, make check-asan; the PICL sniffer did data + 0). */
+START_TEST(detect_nothing)
+{
+	const struct weft_import_fmt *const *f;
+	int n = import_formats(&f);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(f[i]->detect(NULL, 0) == 0, "%s", f[i]->name);
+}
+END_TEST
+
 Suite *picl_suite(void)
 {
 	Suite *s = suite_create("picl");
@@ -217,6 +229,7 @@ Suite *picl_suite(void)
 	tcase_add_test(tc, plain_lines_taken);
 	tcase_add_test(tc, other_lines_left);
 	tcase_add_test(tc, no_read_past_the_end);
+	tcase_add_test(tc, detect_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,8 @@ static int classify(struct picl *p)
 /* 0 not PICL, 1 new, 2 old; -1 contradictory. */
 static int sniff(struct picl *p, const uint8_t *data, size_t len, unsigned *bad_line, size_t *bad_off, int forced)
 {
+	if (len == 0)
+		return 0; /* nothing to classify; data may be NULL (NULL + 0 is undefined) */
 	const char *s = (const char *) data, *end = s + len;
 	int verdict = 0, prov = 0, lines = 0, first = 1;
 	unsigned line = 0;
