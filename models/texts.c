@@ -65,10 +65,9 @@ void texts_pcf(const struct texts *t, struct strbuf *b)
 		return;
 	sb_printf(b, "VALUES\n");
 	for (int i = 0; i < t->n; i++) {
-		/* a label is one line: other control bytes become spaces */
+		/* a label is one line of valid UTF-8 (sb_text) */
 		sb_printf(b, "%lld ", (long long) t->order[i]->value);
-		for (const char *p = t->order[i]->s; *p; p++)
-			sb_printf(b, "%c", (unsigned char) *p < 32 ? ' ' : *p);
+		sb_text(b, t->order[i]->s);
 		sb_printf(b, "\n");
 	}
 }

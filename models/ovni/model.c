@@ -498,12 +498,18 @@ static void pcf_marks(struct emu *e, struct strbuf *b)
 {
 	for (int k = 0; k < e->nmarks; k++) {
 		const struct weft_mark_type *m = &e->tr.sys.marks[e->mark_type[k]];
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", 100 + e->mark_type[k], m->title);
+		/* titles and labels come from the trace: each kept to its line */
+		sb_printf(b, "EVENT_TYPE\n0 %d ", 100 + e->mark_type[k]);
+		sb_text(b, m->title);
+		sb_printf(b, "\n");
 		if (m->nlabels) {
 			sb_printf(b, "VALUES\n");
 			for (int j = 0; j < m->nlabels; j++)
-				if (m->labels[j].value >= INT32_MIN && m->labels[j].value <= INT32_MAX)
-					sb_printf(b, "%lld %s\n", (long long) m->labels[j].value, m->labels[j].label);
+				if (m->labels[j].value >= INT32_MIN && m->labels[j].value <= INT32_MAX) {
+					sb_printf(b, "%lld ", (long long) m->labels[j].value);
+					sb_text(b, m->labels[j].label);
+					sb_printf(b, "\n");
+				}
 		}
 		sb_printf(b, "\n");
 	}
@@ -512,9 +518,10 @@ static void pcf_marks(struct emu *e, struct strbuf *b)
 static void cpu_name(struct strbuf *b, const struct weft_cpu *c)
 {
 	if (c->is_virtual)
-		sb_printf(b, "vCPU %d.* %s", c->loom->gindex, c->loom->name);
+		sb_printf(b, "vCPU %d.* ", c->loom->gindex);
 	else
-		sb_printf(b, "CPU %d.%lld %s", c->loom->gindex, (long long) c->phyid, c->loom->name);
+		sb_printf(b, "CPU %d.%lld ", c->loom->gindex, (long long) c->phyid);
+	sb_text(b, c->loom->name);
 }
 
 void ovni_pcf(struct emu *e, int file, struct strbuf *b)

@@ -208,8 +208,11 @@ void engine_labels_save(const struct emu *e, struct strbuf *b)
 {
 	const struct engine *g = e->eng;
 	for (int k = 0; g && k < g->nch; k++)
-		for (int i = 0; i < g->ch[k].ndyn; i++)
-			sb_printf(b, "%d %lld %s\n", k, (long long) g->ch[k].dyn[i].value, g->ch[k].dyn[i].label);
+		for (int i = 0; i < g->ch[k].ndyn; i++) {
+			sb_printf(b, "%d %lld ", k, (long long) g->ch[k].dyn[i].value);
+			sb_text(b, g->ch[k].dyn[i].label);
+			sb_printf(b, "\n");
+		}
 }
 
 int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err)
@@ -614,11 +617,17 @@ void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struc
 	struct engine *g = e->eng;
 	const struct eng_chan *ch = &g->ch[g->base[mcv_index(m->def.id)] + chan];
 	const struct mf_chan *c = ch->c;
-	for (int i = 0; i < c->nlabels; i++)
-		sb_printf(b, "%lld %s\n", (long long) c->labels[i].value, c->labels[i].label);
+	for (int i = 0; i < c->nlabels; i++) {
+		sb_printf(b, "%lld ", (long long) c->labels[i].value);
+		sb_text(b, c->labels[i].label);
+		sb_printf(b, "\n");
+	}
 	for (int i = 0; i < ch->ndyn; i++)
-		if (!mf_label(c, ch->dyn[i].value))
-			sb_printf(b, "%lld %s\n", (long long) ch->dyn[i].value, ch->dyn[i].label);
+		if (!mf_label(c, ch->dyn[i].value)) {
+			sb_printf(b, "%lld ", (long long) ch->dyn[i].value);
+			sb_text(b, ch->dyn[i].label); /* labels from events: one line each */
+			sb_printf(b, "\n");
+		}
 }
 
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
@@ -633,7 +642,9 @@ void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf
 			int32_t type = file == EMU_THREAD_FILE ? ch->ttype : ch->ctype;
 			if (type < 0)
 				continue;
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n", type, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
+			sb_printf(b, "EVENT_TYPE\n0 %d ", type); /* a model file's text: one line */
+			sb_text(b, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
+			sb_printf(b, "\n");
 			if (ch->c->nlabels || ch->ndyn)
 				sb_printf(b, "VALUES\n");
 			if (j == 0)

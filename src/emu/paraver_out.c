@@ -322,9 +322,11 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
 {
 	if (c->is_virtual)
-		sb_printf(b, "vCPU %d.* %s\n", c->loom->gindex, c->loom->name);
+		sb_printf(b, "vCPU %d.* ", c->loom->gindex);
 	else
-		sb_printf(b, "CPU %d.%lld %s\n", c->loom->gindex, (long long) c->phyid, c->loom->name);
+		sb_printf(b, "CPU %d.%lld ", c->loom->gindex, (long long) c->phyid);
+	sb_text(b, c->loom->name); /* names from the trace: one line each */
+	sb_printf(b, "\n");
 }
 
 static void row_file(struct emu *e, int file, struct strbuf *b)
@@ -334,12 +336,16 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 	for (int i = 0; i < e->ncpu; i++)
 		cpu_row_name(b, e->cpu[i].sys);
 	sb_printf(b, "\nLEVEL NODE SIZE %d\n", s->nlooms);
-	for (int l = 0; l < s->nlooms; l++)
-		sb_printf(b, "%s\n", s->looms[l]->name);
+	for (int l = 0; l < s->nlooms; l++) {
+		sb_text(b, s->looms[l]->name);
+		sb_printf(b, "\n");
+	}
 	if (file == EMU_CPU_FILE) {
 		sb_printf(b, "\nLEVEL APPL SIZE 1\nCPUs\n\nLEVEL TASK SIZE %d\n", s->nlooms);
-		for (int l = 0; l < s->nlooms; l++)
-			sb_printf(b, "%s\n", s->looms[l]->name);
+		for (int l = 0; l < s->nlooms; l++) {
+			sb_text(b, s->looms[l]->name);
+			sb_printf(b, "\n");
+		}
 		sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->ncpu);
 		for (int i = 0; i < e->ncpu; i++)
 			cpu_row_name(b, e->cpu[i].sys);
@@ -358,10 +364,9 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 				if (pr->app_id != app[a])
 					continue;
 				if (pr->has_rank)
-					sb_printf(b, "rank %lld %s/%lld\n", (long long) pr->rank, s->looms[l]->name,
-						  (long long) pr->pid);
-				else
-					sb_printf(b, "%s/%lld\n", s->looms[l]->name, (long long) pr->pid);
+					sb_printf(b, "rank %lld ", (long long) pr->rank);
+				sb_text(b, s->looms[l]->name);
+				sb_printf(b, "/%lld\n", (long long) pr->pid);
 			}
 	free(app);
 	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->nth);
@@ -369,11 +374,13 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 		const struct weft_thread *t = e->by_row[r]->sys;
 		char nm[128];
 		if (e->thread_name && e->thread_name(e, e->by_row[r], nm, (int) sizeof(nm))) {
-			sb_printf(b, "%s\n", nm);
+			sb_text(b, nm);
+			sb_printf(b, "\n");
 			continue;
 		}
-		sb_printf(b, "TH %lld.%lld %s/%lld\n", (long long) t->proc->app_id, (long long) t->tid,
-			  t->proc->loom->name, (long long) t->proc->pid);
+		sb_printf(b, "TH %lld.%lld ", (long long) t->proc->app_id, (long long) t->tid);
+		sb_text(b, t->proc->loom->name);
+		sb_printf(b, "/%lld\n", (long long) t->proc->pid);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include "util/atomicfile.h"
 #include "util/mapfile.h"
+#include "util/strbuf.h"
 #include "plot/labels.h"
 #include "plot/palette.h"
 #include "plot/plot.h"
@@ -182,18 +183,32 @@ static void color_of(const struct plot *p, int64_t v, unsigned char rgb[3])
 	palette_color(&p->pal, v, rgb);
 }
 
+/* Text into the SVG: XML's five specials escaped, control characters
+ * (which XML 1.0 does not allow) dropped, and bytes that are not UTF-8
+ * replaced by U+FFFD, so any label of any trace gives a valid file. */
 static void put_escaped(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char) *s >= 0x20)
-				fputc(*s, f);
-		}
+	const unsigned char *p = (const unsigned char *) s;
+	size_t n = strlen(s);
+	while (n > 0) {
+		size_t k = utf8_seq(p, n);
+		if (k == 0)
+			fputs("\xef\xbf\xbd", f);
+		else if (k > 1)
+			fwrite(p, 1, k, f);
+		else if (*p == '&')
+			fputs("&amp;", f);
+		else if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '>')
+			fputs("&gt;", f);
+		else if (*p == '"')
+			fputs("&quot;", f);
+		else if (*p >= 0x20 && *p != 0x7f)
+			fputc(*p, f);
+		k = k ? k : 1;
+		p += k;
+		n -= k;
 	}
 }
 

@@ -42,3 +42,41 @@ void sb_free(struct strbuf *b)
 	b->s = NULL;
 	b->len = b->cap = 0;
 }
+
+size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t k = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (k == 0 || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+	    (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return k;
+}
+
+void sb_text(struct strbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	size_t n = strlen(s);
+	while (n > 0) {
+		size_t k = utf8_seq(p, n);
+		if (k == 0)
+			sb_append(b, "?", 1);
+		else if (k == 1 && (*p < 0x20 || *p == 0x7f))
+			sb_append(b, " ", 1);
+		else
+			sb_append(b, (const char *) p, k);
+		k = k ? k : 1;
+		p += k;
+		n -= k;
+	}
+}

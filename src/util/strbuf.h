@@ -14,4 +14,14 @@ void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(pri
 void sb_append(struct strbuf *b, const char *s, size_t n);
 void sb_free(struct strbuf *b);
 
+/* Append s as text within one line of a text format (a name or a label
+ * in a .pcf or .row): a control character (a newline, which would start a
+ * record of its own, a tab, DEL) becomes a space and a byte that is not
+ * part of valid UTF-8 becomes '?', so what an input names can never add
+ * lines or break a reader. */
+void sb_text(struct strbuf *b, const char *s);
+/* The length of the valid UTF-8 sequence at s (n bytes left): 1 to 4, or
+ * 0 when the bytes there are not UTF-8. */
+size_t utf8_seq(const unsigned char *s, size_t n);
+
 #endif

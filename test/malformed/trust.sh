@@ -92,6 +92,33 @@ else
 	skip "shrunk inputs" "cannot compile shrink.c with $cc: $(head -c 200 "$IO/cc")"
 fi
 
+# ---- item 4: text from the trace cannot break a Paraver or SVG file ------------
+# a loom name, a mark title and a label with newlines (one title forging an
+# EVENT_TYPE block), control bytes and bytes that are not UTF-8
+rm -rf tx && cp -R small tx || exit 2
+b1=$(printf '\377') b2=$(printf '\376') b3=$(printf '\303')
+for j in $(find tx -name stream.json); do
+	LC_ALL=C sed "s/\"loom\": \"\\([^\"]*\\)\"/\"loom\": \"\\1\\\\nx\\\\u0001$b1\"/
+		s/\"title\": \"Synth phase\"/\"title\": \"Synth\\\\nEVENT_TYPE\\\\n0 99 evil$b2\"/
+		s/\"4\": \"reduce\"/\"4\": \"re\\\\nduce$b3\"/" "$j" >"$j.new" && mv "$j.new" "$j" || exit 2
+done
+run 0 "" emu -q -o txo tx
+for f in thread cpu; do
+	"$WEFT" check -q "txo/$f.prv" >"$IO/out" 2>"$IO/err" || WHY="${WHY}check $f.prv: $(head -c 300 "$IO/err"); "
+done
+grep -q '^0 99 evil' txo/thread.pcf && WHY="${WHY}the title forged an EVENT_TYPE block; "
+grep -q '^0 101 Synth EVENT_TYPE 0 99 evil?$' txo/thread.pcf || WHY="${WHY}the title is not on one line; "
+grep -q '^4 re duce?$' txo/thread.pcf || WHY="${WHY}the label is not on one line; "
+result "names and labels with newlines and bad bytes: emu, check" "$WHY"
+if command -v xmllint >/dev/null 2>&1; then
+	run 0 "" plot -q -o tx.svg txo/thread.prv
+	xmllint --noout tx.svg 2>"$IO/err" || WHY="${WHY}xmllint: $(head -c 300 "$IO/err"); "
+	result "names and labels with bad bytes: plot, xmllint" "$WHY"
+else
+	skip "plot, xmllint" "no xmllint (make deps installs libxml2-utils)"
+fi
+rm -rf tx txo tx.svg
+
 # ---- item 5: inputs that would hang weft -----------------------------------------
 # a maze of links, two to each next level, 44 levels: walked as links, 2^44
 # visits; each directory is walked once
