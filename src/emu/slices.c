@@ -53,7 +53,7 @@ static int save_info(const char *path, const struct prv_part_info info[2], struc
 {
 	FILE *f = fopen(path, "we");
 	if (!f)
-		return weft_fail(err, weft_io_code(errno), "%s: cannot create: %s", path, strerror(errno));
+		return weft_out_fail(err, errno, "%s: cannot create", path);
 	for (int k = 0; k < 2; k++) {
 		const struct prv_part_info *i = &info[k];
 		fwrite(i, sizeof(*i), 1, f);
@@ -65,7 +65,7 @@ static int save_info(const char *path, const struct prv_part_info info[2], struc
 			fwrite(i->carry, sizeof(*i->carry), i->ncarry, f);
 	}
 	if (ferror(f) | fclose(f))
-		return weft_fail(err, weft_io_code(errno), "%s: cannot write: %s", path, strerror(errno));
+		return weft_out_fail(err, errno, "%s: cannot write", path);
 	return 0;
 }
 
@@ -73,7 +73,7 @@ static int load_info(const char *path, struct prv_part_info info[2], struct weft
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return weft_fail(err, weft_io_code(errno), "%s: a slice's information: %s", path, strerror(errno));
+		return weft_out_fail(err, errno, "%s: a slice's information", path);
 	int ok = 1;
 	for (int k = 0; k < 2 && ok; k++) {
 		struct prv_part_info *i = &info[k];

@@ -185,8 +185,7 @@ int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struc
 	int fd = mkstemp(path);
 	if (fd < 0) {
 		int er = errno;
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot create a temporary file to sort records: %s", path,
-			  strerror(er));
+		weft_tmp_fail(e, er, "%s: cannot create a temporary file to sort records", path);
 		free(path);
 		return -1;
 	}
@@ -195,7 +194,7 @@ int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struc
 	s->f = fdopen(fd, "w+b");
 	if (!s->f) {
 		close(fd);
-		return weft_fail(e, WEFT_EINTERNAL, "cannot open the temporary sort file: %s", strerror(errno));
+		return weft_tmp_fail(e, errno, "cannot open the temporary sort file");
 	}
 	return 0;
 }
@@ -213,8 +212,8 @@ static int spill_run(struct recsort *s, struct weft_err *e)
 		s->runstart = weft_xrealloc(s->runstart, (s->nruns ? 2 * s->nruns : 1) * sizeof(*s->runstart));
 	s->runstart[s->nruns++] = s->nspilled;
 	if (fwrite(s->run, sizeof(*s->run), s->nrun, s->f) != s->nrun)
-		return weft_fail(e, WEFT_EINTERNAL, "cannot write the temporary sort file in %s: %s",
-				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+		return weft_tmp_fail(e, errno, "cannot write the temporary sort file in %s",
+				     getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	s->nspilled += s->nrun;
 	s->nrun = 0;
 	return 0;
@@ -232,8 +231,9 @@ static int cursor_fill(struct recsort *s, struct cursor *c, struct weft_err *e)
 	size_t want = c->end - c->next < cap ? (size_t) (c->end - c->next) : cap;
 	if (fseeko(s->f, (off_t) (c->next * sizeof(struct rs_key)), SEEK_SET) != 0 ||
 	    fread(c->buf, sizeof(struct rs_key), want, s->f) != want)
-		return weft_fail(e, WEFT_EINTERNAL, "cannot read the temporary sort file back: %s",
-				 ferror(s->f) ? strerror(errno) : "short read");
+		return ferror(s->f)
+			? weft_tmp_fail(e, errno, "cannot read the temporary sort file back")
+			: weft_fail(e, WEFT_EINTERNAL, "cannot read the temporary sort file back: short read");
 	c->next += want;
 	c->pos = 0;
 	c->n = want;
@@ -345,7 +345,7 @@ int rs_finish(struct recsort *s, struct weft_err *e)
 	if (s->nrun && spill_run(s, e))
 		return -1;
 	if (fflush(s->f) != 0)
-		return weft_fail(e, WEFT_EINTERNAL, "cannot write the temporary sort file: %s", strerror(errno));
+		return weft_tmp_fail(e, errno, "cannot write the temporary sort file");
 	return spill_merge(s, e);
 }
 

@@ -1,4 +1,5 @@
 /* plot: bin a .prv into pixel cells and write the SVG. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,12 +559,15 @@ static int write_file(const struct plot_opts *o, struct plot *p, const struct pl
 		return -1;
 	FILE *f = fdopen(fd, "w");
 	if (!f)
-		return atomic_commit(fd, tmp, o->out, weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out), err);
+		return atomic_commit(fd, tmp, o->out, weft_out_fail(err, errno, "%s: cannot write", o->out), err);
 	const char *name = strrchr(o->prv, '/') ? strrchr(o->prv, '/') + 1 : o->prv;
+	errno = 0;
 	write_svg(f, p, lb, type, name);
 	int bad = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
-	int wrc = bad ? weft_fail(err, WEFT_EINTERNAL, "%s: cannot write", o->out) : 0;
-	fclose(f);
+	int er = errno ? errno : EIO;
+	int wrc = bad ? weft_out_fail(err, er, "%s: write failed", o->out) : 0;
+	if (fclose(f) != 0 && !wrc)
+		wrc = weft_out_fail(err, errno, "%s: write failed", o->out);
 	return atomic_commit(-1, tmp, o->out, wrc, err);
 }
 

@@ -567,9 +567,9 @@ int charisma_synth_write(const struct charisma_synth_opts *o, const char *out, s
 	generate(&s, (int) apps, (int) clients);
 	int rc = 0;
 	if (fflush(s.w.f) != 0 || ferror(s.w.f))
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: write failed", out);
 	if (fclose(s.w.f) != 0 && rc == 0) /* closes fd */
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: write failed", out);
 	rc = atomic_commit(-1, tmp, out, rc, e);
 	free(s.w.rec);
 	free(s.w.held);

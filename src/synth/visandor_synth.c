@@ -84,8 +84,8 @@ int visandor_synth_write(const char *out, int or_kind, int agents, uint64_t even
 	*written = s.n;
 	int rc = 0;
 	if (fflush(s.f) != 0 || ferror(s.f))
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: write failed", out);
 	if (fclose(s.f) != 0 && rc == 0) /* closes fd */
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", tmp, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: write failed", out);
 	return atomic_commit(-1, tmp, out, rc, e);
 }

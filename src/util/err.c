@@ -19,7 +19,65 @@ int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 
 int weft_io_code(int errnum)
 {
-	return errnum == ENOSPC || errnum == EDQUOT || errnum == EFBIG ? WEFT_EINPUT : WEFT_EINTERNAL;
+	return errnum == EBADF || errnum == EFAULT || errnum == EINVAL ? WEFT_EINTERNAL : WEFT_EINPUT;
+}
+
+/* What the user can do, by errno, where it depends on the place: 0 an
+ * output, 1 a temporary (the rest: weft_sys_hint). */
+static const struct {
+	int errnum;
+	const char *what[2];
+} place_hints[] = {
+	{EACCES, {"use -o to write elsewhere", "set TMPDIR to a folder you can write"}},
+	{EPERM, {"use -o to write elsewhere", "set TMPDIR to a folder you can write"}},
+	{EROFS, {"use -o to write elsewhere", "set TMPDIR to a folder you can write"}},
+	{ENOSPC,
+	 {"free some space, or use -o to write elsewhere", "free some space, or set TMPDIR to a folder with room"}},
+	{EDQUOT,
+	 {"free some space, or use -o to write elsewhere", "free some space, or set TMPDIR to a folder with room"}},
+	{EFBIG, {"raise the file-size limit: ulimit -f", "raise the file-size limit: ulimit -f"}},
+	{EIO,
+	 {"the device reported an error: use -o to write elsewhere",
+	  "the device reported an error: set TMPDIR elsewhere"}},
+};
+
+static const char *hint(int errnum, int where)
+{
+	for (size_t i = 0; i < sizeof(place_hints) / sizeof(place_hints[0]); i++)
+		if (place_hints[i].errnum == errnum)
+			return place_hints[i].what[where];
+	return "";
+}
+
+const char *weft_out_hint(int errnum)
+{
+	return hint(errnum, 0);
+}
+
+const char *weft_tmp_hint(int errnum)
+{
+	return hint(errnum, 1);
+}
+
+static int sys_fail(struct weft_err *e, int errnum, const char *h, const char *text)
+{
+	if (*h)
+		return weft_fail(e, weft_io_code(errnum), "%s: %s (%s)", text, strerror(errnum), h);
+	return weft_fail(e, weft_io_code(errnum), "%s: %s%s", text, strerror(errnum), weft_sys_hint(errnum));
+}
+
+int weft_out_fail(struct weft_err *e, int errnum, const char *fmt, ...)
+{
+	char text[sizeof(e->msg)];
+	WEFT_VFORMAT(text, fmt);
+	return sys_fail(e, errnum, weft_out_hint(errnum), text);
+}
+
+int weft_tmp_fail(struct weft_err *e, int errnum, const char *fmt, ...)
+{
+	char text[sizeof(e->msg)];
+	WEFT_VFORMAT(text, fmt);
+	return sys_fail(e, errnum, weft_tmp_hint(errnum), text);
 }
 
 const char *weft_sys_hint(int errnum)

@@ -13,12 +13,12 @@
 enum weft_exit {
 	/* success */
 	WEFT_OK = 0,
-	/* the input is malformed or inconsistent; or the system refuses: a
-	 * full disk, a quota, a file size, memory, open files, threads */
+	/* the input is malformed or inconsistent; or the system refuses
+	 * something (weft_io_code, weft_sys_hint) */
 	WEFT_EINPUT = 1,
 	/* bad command line */
 	WEFT_EUSAGE = 2,
-	/* other I/O failures, a bug */
+	/* weft's own fault: a bug */
 	WEFT_EINTERNAL = 3
 };
 
@@ -43,14 +43,32 @@ int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 		va_end(weft_ap_);                                                                          \
 	} while (0)
 
-/* The exit code of a failed write or create: a full disk, a quota or a
- * file-size limit is the user's environment (1), anything else internal. */
+/* The exit code of a failure the system reported (errnum) while weft made,
+ * wrote, renamed or removed a file: whatever the system refuses (permission,
+ * a read-only file system, no space, a quota or a file-size limit, too many
+ * open files, no memory, an I/O error) is the user's environment, 1; only
+ * what says weft called wrongly (EBADF, EFAULT, EINVAL) is weft's own fault,
+ * 3. An unusable output name is found before (a usage error, 2). */
 int weft_io_code(int errnum);
 
 /* What the user can do about a refusal of the system, as " (...)" to put
  * after strerror(errnum): raise a limit, free memory; "" when weft has
  * nothing to say. */
 const char *weft_sys_hint(int errnum);
+
+/* What to do about errnum where the place matters, said after it: for an
+ * output (and the temporaries beside it), e.g. "use -o to write
+ * elsewhere"; for a temporary in $TMPDIR, e.g. "set TMPDIR to a folder
+ * with room". "" otherwise (weft_sys_hint then has the rest: limits). */
+const char *weft_out_hint(int errnum);
+const char *weft_tmp_hint(int errnum);
+
+/* Record a system failure on an output: the formatted text, then ": " and
+ * strerror(errnum), then " (hint)" (weft_out_hint, else weft_sys_hint);
+ * the code is weft_io_code(errnum).
+ * weft_tmp_fail: the same for a temporary in $TMPDIR. Return -1. */
+int weft_out_fail(struct weft_err *e, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int weft_tmp_fail(struct weft_err *e, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Print a warning line "weft: warning: ..." on stderr. */
 void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

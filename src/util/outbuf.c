@@ -130,7 +130,7 @@ int ob_flush(struct outbuf *o, struct weft_err *e, const char *what)
 {
 	ob_drain(o);
 	if (o->failed)
-		return weft_fail(e, weft_io_code(o->failed), "%s: write failed: %s", what, strerror(o->failed));
+		return weft_out_fail(e, o->failed, "%s: write failed", what);
 	return 0;
 }
 

@@ -72,7 +72,7 @@ WHY=
 (ulimit -f 100 && exec "$WEFT" emu -o fsize mid) >"$IO/out" 2>"$IO/err"
 _got=$?
 [ "$_got" -eq 1 ] || WHY="exited $_got, expected 1; "
-[ "$(cat "$IO/err")" = "weft: error: fsize/thread.prv: write failed: File too large" ] ||
+[ "$(cat "$IO/err")" = "weft: error: fsize/thread.prv: write failed: File too large (raise the file-size limit: ulimit -f)" ] ||
 	WHY="${WHY}stderr is \"$(cat "$IO/err")\"; "
 [ -e fsize ] && WHY="${WHY}left fsize: $(entries fsize); "
 result outputs-file-size-limit "$WHY"
@@ -112,7 +112,7 @@ if ! mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
 	skip outputs-full-disk-gzip "cannot mount a tmpfs here (needs root)"
 	skip outputs-full-disk-keeps-previous "cannot mount a tmpfs here (needs root)"
 else
-	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device" emu -o "$MNT/o" mid
+	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device (free some space, or use -o to write elsewhere)" emu -o "$MNT/o" mid
 	[ "$(entries "$MNT")" = "" ] || WHY="${WHY}left: $(entries "$MNT"); "
 	result outputs-full-disk "$WHY"
 
@@ -120,7 +120,7 @@ else
 	umount "$MNT"
 	k=$(($(wc -c <plain/thread.prv) / 1024 + 8))
 	mount -t tmpfs -o size=${k}k tmpfs "$MNT"
-	run 1 "weft: error: $MNT/o/thread.prv.gz: write failed: No space left on device" emu -z -o "$MNT/o" mid
+	run 1 "weft: error: $MNT/o/thread.prv.gz: write failed: No space left on device (free some space, or use -o to write elsewhere)" emu -z -o "$MNT/o" mid
 	[ "$(entries "$MNT")" = "" ] || WHY="${WHY}left: $(entries "$MNT"); "
 	result outputs-full-disk-gzip "$WHY"
 	umount "$MNT"
@@ -128,7 +128,7 @@ else
 	mount -t tmpfs -o size=300k tmpfs "$MNT"
 	"$WEFT" emu -o "$MNT/o" small >/dev/null 2>&1
 	before=$(fp "$MNT/o")
-	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device" emu -o "$MNT/o" mid
+	run 1 "weft: error: $MNT/o/thread.prv: write failed: No space left on device (free some space, or use -o to write elsewhere)" emu -o "$MNT/o" mid
 	[ "$(fp "$MNT/o")" = "$before" ] || WHY="${WHY}the previous output changed; "
 	[ "$(ls -A "$MNT/o" | grep -c weft-)" = 0 ] || WHY="${WHY}temporaries left: $(entries "$MNT/o"); "
 	result outputs-full-disk-keeps-previous "$WHY"
