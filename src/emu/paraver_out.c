@@ -194,7 +194,7 @@ static int prepare_dir(struct emu *e, struct weft_err *err)
 			return weft_fail(err, WEFT_EUSAGE,
 					 "%s: is an existing file; -o names the output directory", e->o.outdir);
 	} else {
-		if (mkdir_p(e->o.outdir, err))
+		if (mkdir_p(e->o.outdir, NULL, err))
 			return -1;
 		e->made_outdir = 1;
 	}

@@ -589,7 +589,7 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 		cv.out.loc_c = NULL;
 		if (cv.out.loc)
 			cv.out.loc->found = 0;
-		if (mkdir_p(outdir, e)) {
+		if (mkdir_p(outdir, NULL, e)) {
 			memset(&rs, 0, sizeof(rs));
 			rc = -1;
 		} else {

@@ -35,7 +35,7 @@ static int append_file(const char *path, const void *data, size_t len, int creat
 int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_err *e)
 {
 	memset(w, 0, sizeof(*w));
-	if (mkdir_p(dir, e))
+	if (mkdir_p(dir, NULL, e))
 		return -1;
 	w->obs_path = weft_xasprintf("%s/stream.obs", dir);
 	uint8_t hdr[8] = {'o', 'v', 'n', 'i'};
@@ -43,7 +43,7 @@ int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_
 	memcpy(hdr + 4, &ver, 4);
 	int er = append_file(w->obs_path, hdr, sizeof(hdr), 1);
 	if (er) {
-		weft_fail(e, WEFT_EINTERNAL, "%s: cannot write: %s", w->obs_path, strerror(er));
+		weft_out_fail(e, er, "%s: cannot write", w->obs_path);
 		free(w->obs_path);
 		return -1;
 	}
@@ -72,7 +72,7 @@ int ow_close(struct ovni_writer *w, struct weft_err *e)
 	ow_drain(w);
 	int rc = 0;
 	if (w->failed)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: write failed: %s", w->obs_path, strerror(w->failed));
+		rc = weft_out_fail(e, w->failed, "%s: write failed", w->obs_path);
 	free(w->buf);
 	free(w->obs_path);
 	memset(w, 0, sizeof(*w));
@@ -85,7 +85,7 @@ int ow_write_json(const char *dir, const char *text, struct weft_err *e)
 	int er = append_file(path, text, strlen(text), 1);
 	int rc = 0;
 	if (er)
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot write: %s", path, strerror(er));
+		rc = weft_out_fail(e, er, "%s: cannot write", path);
 	free(path);
 	return rc;
 }

@@ -1,7 +1,9 @@
 /* Unit tests of src/util/mkdirp.c: mkdir_p makes every missing level,
- * accepts what exists already (trailing and doubled slashes included), and
- * names the first level it cannot make when a file is in the way (a file
- * as the last level is not seen: EEXIST, see mkdirp.h). */
+ * accepts what exists already (trailing and doubled slashes included),
+ * counts the levels it made (rmdir_made removes them again), and names the
+ * first level it cannot make when a file is in the way (a file as the last
+ * level is not seen: EEXIST, see mkdirp.h), or an empty name, as usage
+ * errors. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +19,13 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Paths made under a fresh directory; each must then be a directory. */
-static const char *const good[] = {
-	"a", "a", "b/c/d", "b/c/d/", "b//e", "b/c/d/e/f/g",
+/* Paths made under a fresh directory, in turn; each must then be a
+ * directory, `made` of its levels new. */
+static const struct {
+	const char *path;
+	int made;
+} good[] = {
+	{"a", 1}, {"a", 0}, {"b/c/d", 3}, {"b/c/d/", 0}, {"b//e", 1}, {"b/c/d/e/f/g", 3}, {"h//i/", 2},
 };
 
 START_TEST(test_makes_levels)
@@ -27,11 +33,27 @@ START_TEST(test_makes_levels)
 	char *dir = tu_mkdtemp();
 	struct weft_err e = {0};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		char *p = tu_join(dir, good[i]);
-		ck_assert_msg(mkdir_p(p, &e) == 0, "%s: %s", good[i], e.msg);
-		ck_assert_msg(is_dir(p), "%s is not a directory", good[i]);
+		char *p = tu_join(dir, good[i].path);
+		int made = -1;
+		ck_assert_msg(mkdir_p(p, &made, &e) == 0, "%s: %s", good[i].path, e.msg);
+		ck_assert_msg(is_dir(p), "%s is not a directory", good[i].path);
+		ck_assert_int_eq(made, good[i].made);
 		free(p);
 	}
+	/* what one call made goes again, not what was there */
+	char *p = tu_join(dir, "b/c/d/e/f/g");
+	rmdir_made(p, 3);
+	free(p);
+	p = tu_join(dir, "b/c/d");
+	ck_assert(is_dir(p));
+	free(p);
+	p = tu_join(dir, "b/c/d/e");
+	ck_assert(!is_dir(p));
+	free(p);
+	struct weft_err u = {0};
+	ck_assert_int_eq(mkdir_p("", NULL, &u), -1);
+	ck_assert_int_eq(u.code, WEFT_EUSAGE);
+	ck_assert_str_eq(u.msg, "an empty name names no directory");
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -60,8 +82,8 @@ START_TEST(test_file_in_the_way)
 		char *want = malloc(strlen(dir) + strlen(bad[i].tail) + 1);
 		strcpy(want, dir);
 		strcat(want, bad[i].tail);
-		ck_assert_int_eq(mkdir_p(q, &e), -1);
-		ck_assert_int_eq(e.code, WEFT_EINTERNAL);
+		ck_assert_int_eq(mkdir_p(q, NULL, &e), -1);
+		ck_assert_int_eq(e.code, WEFT_EUSAGE);
 		ck_assert_str_eq(e.msg, want);
 		free(want);
 		free(q);
