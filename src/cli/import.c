@@ -12,6 +12,7 @@
 #include "cli/opts.h"
 #include "import/import.h"
 #include "util/mapfile.h"
+#include "util/rmtree.h"
 
 /* What the command line asked for. */
 struct import_cmd {
@@ -124,7 +125,7 @@ int cmd_import(int argc, char **argv)
 			rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, k.out,
 				       strerror(errno));
 		if (rc)
-			remove_tree(tmp);
+			rmtree(tmp);
 	}
 	free(tmp);
 	if (rc)

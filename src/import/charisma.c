@@ -27,6 +27,7 @@
 #include "import/charisma_streams.h"
 #include "util/mapfile.h"
 #include "util/mkdirp.h"
+#include "util/rmtree.h"
 #include "import/recpipe.h"
 #include "import/recsort.h"
 #include "trace/writer.h"
@@ -585,7 +586,7 @@ static int charisma_convert(const char *path, struct mapfile *in, const struct i
 			"them through a temporary file\n", path, window);
 		rs_free(&rs);
 		conv_free(&cv);
-		remove_tree(outdir);
+		rmtree(outdir);
 		cv.out.loc_c = NULL;
 		if (cv.out.loc)
 			cv.out.loc->found = 0;

@@ -2,7 +2,6 @@
 #define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -11,6 +10,8 @@
 
 #include "import/import.h"
 #include "util/mapfile.h"
+#include "util/rmtree.h"
+#include "util/tmpdir.h"
 
 extern const struct weft_import_fmt import_visandor;
 extern const struct weft_import_fmt import_picl;
@@ -194,14 +195,14 @@ int import_write_origin(const char *outdir, const char *format, int has_epoch, i
 	FILE *f = fopen(p, "w");
 	int rc = 0;
 	if (!f) {
-		rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot create: %s", p, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: cannot create", p);
 	} else {
 		fprintf(f, "{\"weft_origin\": 1, \"format\": \"%s\"", format);
 		if (has_epoch)
 			fprintf(f, ", \"epoch_ns\": \"%lld\"", (long long) epoch_ns);
 		fprintf(f, "}\n");
 		if (fclose(f) != 0)
-			rc = weft_fail(e, WEFT_EINTERNAL, "%s: cannot write: %s", p, strerror(errno));
+			rc = weft_out_fail(e, errno, "%s: cannot write", p);
 	}
 	free(p);
 	return rc;
@@ -237,18 +238,6 @@ int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, stru
 	return rc;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void) sb, (void) flag, (void) ftw;
-	remove(p);
-	return 0;
-}
-
-void remove_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* A stream's relative path with its loom's number unpadded (loom.picl.03
  * and loom.picl.3 alike: the folders are renamed with the padding when the
  * conversion ends, import_name_loom). */
@@ -277,12 +266,17 @@ int import_locate_is(const struct import_locate *l, const char *outdir, const ch
 
 int import_locate(const char *path, const struct import_opts *o, struct import_locate *l)
 {
-	const char *base = getenv("TMPDIR");
-	base = base && *base ? base : "/tmp";
+	l->found = l->has_pos = 0;
+	struct weft_err ignored;
+	char *base;
+	int bfd = tmpdir_open(&base, &ignored);
+	if (bfd < 0)
+		return 0;
+	close(bfd);
 	/* named as the run's own conversions, so that a later run removes it
 	 * if this one is killed */
 	char *tmp = weft_xasprintf("%s/weft-import-%ld-XXXXXX", base, (long) getpid());
-	l->found = l->has_pos = 0;
+	free(base);
 	if (!mkdtemp(tmp)) {
 		free(tmp);
 		return 0;
@@ -290,10 +284,9 @@ int import_locate(const char *path, const struct import_opts *o, struct import_l
 	struct import_opts again = o ? *o : (struct import_opts){0};
 	again.quiet = 1;
 	again.locate = l;
-	struct weft_err ignored;
 	if (import_to_dir(path, &again, tmp, &ignored) != 0)
 		l->found = 0;
-	remove_tree(tmp);
+	rmtree(tmp);
 	free(tmp);
 	return l->found;
 }

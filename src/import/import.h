@@ -105,7 +105,4 @@ int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off)
  * 0, or -1 with e filled. */
 int import_name_loom(const char *outdir, const char *from, const char *to, struct weft_err *e);
 
-/* Remove a directory tree (the temporary conversions). */
-void remove_tree(const char *dir);
-
 #endif

@@ -1,16 +1,18 @@
 /* trace: inputs -> discovery + metadata + system + mapped streams. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/discover.h"
 #include "util/mapfile.h"
+#include "util/onexit.h"
+#include "util/rmtree.h"
+#include "util/tmpdir.h"
 #include "trace/trace.h"
 
 static char *join(const char *a, const char *b, const char *c)
@@ -37,28 +39,9 @@ static int under(const char *rel, const char *dir)
 	return strncmp(rel, dir, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
 }
 
-/* Conversions left in `base` by runs that were killed (their PID, in the
- * name, no longer runs): removed, as outset_sweep does with outputs. */
-static void sweep_imports(const char *base)
+static void remove_conversion(void *dir)
 {
-	DIR *d = opendir(base);
-	if (!d)
-		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		long pid;
-		char rest[32];
-		if (sscanf(de->d_name, "weft-import-%ld-%31s", &pid, rest) != 2 || pid <= 0 ||
-		    pid == (long) getpid())
-			continue;
-		/* alive (or someone else's: EPERM) means the run may still go on */
-		if (kill((pid_t) pid, 0) == 0 || errno != ESRCH)
-			continue;
-		char *p = weft_xasprintf("%s/%s", base, de->d_name);
-		remove_tree(p);
-		free(p);
-	}
-	closedir(d);
+	rmtree(dir);
 }
 
 /* A regular file in place of a trace directory is a legacy log: convert it
@@ -74,17 +57,24 @@ static int import_if_file(struct trace_input *in, int k, const struct trace_opts
 	in->dir = weft_xstrdup(in->path);
 	if (stat(in->path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
-	const char *base = getenv("TMPDIR");
-	base = base && *base ? base : "/tmp";
-	sweep_imports(base);
+	char *base;
+	int bfd = tmpdir_open(&base, e);
+	if (bfd < 0)
+		return -1;
+	/* conversions killed runs left (their PID, in the name, no longer runs) */
+	tmpdir_sweep(bfd, "weft-import");
+	close(bfd);
 	/* the PID in the name lets a later run remove it if this one is killed */
 	char *tmp = weft_xasprintf("%s/weft-import-%ld-XXXXXX", base, (long) getpid());
+	free(base);
 	if (!mkdtemp(tmp)) {
 		int er = errno;
+		weft_tmp_fail(e, er, "%s: cannot create a temporary directory", tmp);
 		free(tmp);
-		return weft_fail(e, WEFT_EINTERNAL, "cannot create a temporary directory: %s", strerror(er));
+		return -1;
 	}
 	in->tmpdir = tmp;
+	onexit_add(remove_conversion, tmp); /* an exit() on the way (out of memory) */
 	in->source = weft_xstrdup(in->path);
 	free(in->dir);
 	in->dir = weft_xstrdup(tmp);
@@ -389,7 +379,8 @@ void trace_close(struct weft_trace *t)
 	for (int k = 0; k < t->ninputs; k++) {
 		struct trace_input *in = &t->inputs[k];
 		if (in->tmpdir) {
-			remove_tree(in->tmpdir);
+			onexit_remove(in->tmpdir);
+			rmtree(in->tmpdir);
 			free(in->tmpdir);
 		}
 		free(in->path);

@@ -22,6 +22,7 @@
 
 #include "import/import.h"
 #include "util/mapfile.h"
+#include "util/rmtree.h"
 #include "emu/merge.h"
 #include "trace/trace.h"
 
@@ -89,7 +90,7 @@ static void fuzz_import(const char *fmtname, const uint8_t *data, size_t size,
 		fuzz_read_back(dir);
 	else
 		fuzz_check_err(&e);
-	remove_tree(dir);
+	rmtree(dir);
 	free(buf);
 }
 

@@ -91,14 +91,20 @@ WHY=
 	WHY="temporaries: $(ls -A stale | grep weft-tmp | tr '\n' ' '); "
 result outputs-stale-temporaries "$WHY"
 
-# the same for the conversion of a log a killed run left in TMPDIR
-mkdir -p imp/"weft-import-$dead-aaaaaa"/loom.x imp/weft-import-1-bbbbbb imp/weft-import-zz
+# the same for the conversion of a log a killed run left in weft's private
+# folder of TMPDIR (what lies in TMPDIR itself is no longer weft's: kept)
+u=weft-$(id -u)
+mkdir -p imp/"weft-import-$dead-aaaaaa"/loom.x imp/"$u"/"weft-import-$dead-aaaaaa"/loom.x \
+	imp/"$u"/weft-import-1-bbbbbb imp/"$u"/weft-import-zz
+chmod 700 imp/"$u"
 "$WEFT" synth --format picl -o imp.log --procs 2 -n 50 --seed 1 >/dev/null 2>&1
 TMPDIR=$PWD/imp "$WEFT" emu -q -o imp.out imp.log >"$IO/out" 2>"$IO/err"
 WHY=
 [ $? -eq 0 ] || WHY="exited non-zero: $(cat "$IO/err"); "
-[ "$(ls -A imp | tr '\n' ' ')" = "weft-import-1-bbbbbb weft-import-zz " ] ||
-	WHY="${WHY}left in TMPDIR: $(ls -A imp | tr '\n' ' '); "
+[ "$(ls -A imp/"$u" | tr '\n' ' ')" = "weft-import-1-bbbbbb weft-import-zz " ] ||
+	WHY="${WHY}left in TMPDIR/$u: $(ls -A imp/"$u" | tr '\n' ' '); "
+[ "$(ls -A imp | tr '\n' ' ')" = "$u weft-import-$dead-aaaaaa " ] ||
+	WHY="${WHY}TMPDIR: $(ls -A imp | tr '\n' ' '); "
 result imports-stale-temporaries "$WHY"
 
 # a full file system (tmpfs of a size that fits the plain temporaries but not

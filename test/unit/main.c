@@ -43,6 +43,7 @@ int main(void)
 	srunner_add_suite(sr, task_suite());
 	srunner_add_suite(sr, taskprim_suite());
 	srunner_add_suite(sr, mkdirp_suite());
+	srunner_add_suite(sr, rmtree_suite());
 	srunner_add_suite(sr, opts_suite());
 	srunner_add_suite(sr, progress_suite());
 	srunner_add_suite(sr, usock_suite());

@@ -31,6 +31,7 @@ Suite *prvread_suite(void);
 Suite *task_suite(void);
 Suite *taskprim_suite(void);
 Suite *mkdirp_suite(void);
+Suite *rmtree_suite(void);
 Suite *jobs_suite(void);
 Suite *opts_suite(void);
 Suite *locate_suite(void);
