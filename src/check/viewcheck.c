@@ -327,10 +327,10 @@ static int cmp_str(const void *a, const void *b)
 static int list(const char *root, char ***out)
 {
 	int n = 0, cap = 16;
-	char **v = weft_xmalloc((size_t) cap * sizeof(*v));
 	DIR *d = opendir(root);
 	if (!d)
 		return -1;
+	char **v = weft_xmalloc((size_t) cap * sizeof(*v));
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
