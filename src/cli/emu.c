@@ -304,6 +304,10 @@ int cmd_emu(int argc, char **argv)
 		o->outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
 	if (!o->outdir)
 		o->outdir = trace;
+	if (!*o->outdir) {
+		rc = cli_usage_error("emu", "-o: an empty name names no directory");
+		goto out;
+	}
 	int rank = 0;
 	if (k.mpi) {
 		struct weft_err merr = {0};

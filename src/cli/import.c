@@ -11,8 +11,8 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "import/import.h"
+#include "util/atomicfile.h"
 #include "util/mapfile.h"
-#include "util/rmtree.h"
 
 /* What the command line asked for. */
 struct import_cmd {
@@ -108,26 +108,14 @@ int cmd_import(int argc, char **argv)
 	if (!k.out)
 		return cli_usage_error("import", "missing -o DIR");
 	struct weft_err e = {0};
-	struct stat st;
-	if (stat(k.out, &st) == 0 && (!S_ISDIR(st.st_mode) || rmdir(k.out) != 0)) {
-		weft_fail(&e, WEFT_EUSAGE, "%s: already exists and is not an empty directory", k.out);
-		return cli_report(&e);
-	}
-	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", k.out);
-	if (!mkdtemp(tmp)) {
-		rc = weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create a temporary directory: %s", tmp,
-			       strerror(errno));
-	} else {
+	char *tmp;
+	rc = atomic_dir_open(k.out, &tmp, &e);
+	if (rc == 0) {
 		rc = import_to_dir(file, &k.io, tmp, &e);
 		if (rc == 0)
 			rc = map_inputs_check(&e); /* the log changed under the reader */
-		if (rc == 0 && rename(tmp, k.out) != 0)
-			rc = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, k.out,
-				       strerror(errno));
-		if (rc)
-			rmtree(tmp);
+		rc = atomic_dir_commit(tmp, k.out, rc, &e);
 	}
-	free(tmp);
 	if (rc)
 		return cli_report(&e);
 	struct wrote wrote = {0};

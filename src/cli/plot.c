@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "util/atomicfile.h"
 #include "plot/plot.h"
 
 static int number(const char *s, long lo, long hi, long *out)
@@ -123,6 +124,10 @@ int cmd_plot(int argc, char **argv)
 	struct weft_err err = {0};
 	struct plot_stats st;
 	rc = 0;
+	if (atomic_check(o.out, 0, &err)) { /* an unusable name: before the work */
+		free(out);
+		return cli_report(&err);
+	}
 	if (plot_svg(&o, &st, &err))
 		rc = cli_report(&err);
 	else if (st.intervals == 0 && st.type < 0)

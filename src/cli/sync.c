@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 #include "cli/opts.h"
+#include "util/atomicfile.h"
 #include "emu/sync.h"
 #include "util/mapfile.h"
 
@@ -180,7 +181,9 @@ int cmd_sync(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct weft_err err = {0};
-	rc = sync_estimate(trace, &k.o, k.co.min_latency, &r, &err);
+	rc = atomic_check(k.out, 0, &err); /* an unusable name: before the work */
+	if (rc == 0)
+		rc = sync_estimate(trace, &k.o, k.co.min_latency, &r, &err);
 	have_r = rc == 0;
 	uint64_t after = 0;
 	if (rc == 0 && k.verify)

@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "cli/synth_formats.h"
 #include "synth/ovni_synth.h"
+#include "util/atomicfile.h"
 
 /* What the command line asked for. */
 struct synth_cmd {
@@ -132,14 +133,6 @@ static int other_format(int argc, char **argv, int *handled)
 }
 
 /* Remove a failed run's temporary directory. */
-static void discard(const char *tmp)
-{
-	char *cmd = weft_xasprintf("rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		weft_warn("could not remove %s", tmp);
-	free(cmd);
-}
-
 int cmd_synth(int argc, char **argv)
 {
 	int handled;
@@ -160,22 +153,11 @@ int cmd_synth(int argc, char **argv)
 		return cli_usage_error("synth", "--procs x --threads must be at most 65535");
 
 	struct weft_err e = {0};
-	struct stat st;
-	char *tmp = weft_xasprintf("%s.tmp-XXXXXX", k.out);
 	uint64_t n = 0;
-	if (stat(k.out, &st) == 0 && (!S_ISDIR(st.st_mode) || rmdir(k.out) != 0)) {
-		r = weft_fail(&e, WEFT_EUSAGE, "%s: already exists and is not an empty directory", k.out);
-	} else if (!mkdtemp(tmp)) {
-		r = weft_fail(&e, WEFT_EINTERNAL, "%s: cannot create a temporary directory: %s", tmp,
-			      strerror(errno));
-	} else {
-		r = synth_ovni(tmp, &k.so, &n, &e);
-		if (r == 0 && rename(tmp, k.out) != 0)
-			r = weft_fail(&e, WEFT_EINTERNAL, "cannot rename %s to %s: %s", tmp, k.out, strerror(errno));
-		if (r)
-			discard(tmp);
-	}
-	free(tmp);
+	char *tmp;
+	r = atomic_dir_open(k.out, &tmp, &e);
+	if (r == 0)
+		r = atomic_dir_commit(tmp, k.out, synth_ovni(tmp, &k.so, &n, &e), &e);
 	if (r)
 		return cli_report(&e);
 	printf("wrote %" PRIu64 " events in %d streams to %s\n", n, k.so.looms * k.so.procs * k.so.threads,

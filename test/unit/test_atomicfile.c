@@ -1,10 +1,13 @@
-/* Unit tests of src/util/atomicfile.c: whole files or nothing. */
+/* Unit tests of src/util/atomicfile.c: whole files or nothing, unusable
+ * names refused as usage errors, killed runs' temporaries swept, folders
+ * renamed into place at once. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/atomicfile.h"
@@ -61,14 +64,110 @@ START_TEST(failure_leaves_nothing)
 	/* the caller failed: nothing may appear, the temporary goes */
 	ck_assert_int_eq(atomic_commit(fd, tmp, p, -1, &e), -1);
 	ck_assert_int_eq(entries(dir), 0);
-	/* a directory that does not exist: a clear error */
+	/* a directory that does not exist: an unusable name (2) */
 	char *q = tu_join(dir, "no/such/out.txt");
 	ck_assert_int_eq(atomic_write(q, "x", 1, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "cannot create"));
+	ck_assert_int_eq(e.code, WEFT_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "is no directory to write it in"));
 	ck_assert_int_eq(entries(dir), 0);
 	tu_rmtree(dir);
 	free(q);
 	free(p);
+	free(dir);
+}
+END_TEST
+
+/* Names no file or folder can be written at: 2, nothing made. */
+START_TEST(unusable_names)
+{
+	char *dir = tu_mkdtemp();
+	char *sub = tu_join(dir, "sub");
+	tu_mkdirs(sub);
+	char *f = tu_join(dir, "file");
+	tu_write_str(f, "keep");
+	char *slash = tu_join(dir, "out/");
+	char *under_file = tu_join(dir, "file/x");
+	const struct {
+		const char *path;
+		int dir; /* atomic_dir_open */
+	} bad[] = {{"", 0},  {"", 1},	 {".", 0},	  {"/", 0},	   {"..", 1},
+		   {sub, 0}, {slash, 0}, {under_file, 0}, {under_file, 1}, {f, 1}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct weft_err e = {0};
+		char *tmp = NULL;
+		int rc = bad[i].dir ? atomic_dir_open(bad[i].path, &tmp, &e) : atomic_open(bad[i].path, &tmp, &e);
+		ck_assert_msg(rc == -1 && e.code == WEFT_EUSAGE, "%s: rc %d code %d (%s)", bad[i].path, rc, e.code,
+			      e.msg);
+		ck_assert_ptr_null(tmp);
+	}
+	ck_assert_int_eq(entries(dir), 2);
+	tu_rmtree(dir);
+	free(under_file);
+	free(slash);
+	free(f);
+	free(sub);
+	free(dir);
+}
+END_TEST
+
+/* A killed run's temporary of the same name goes with the next write; a
+ * live run's, and those of other names, stay. */
+START_TEST(sweeps_killed_temporaries)
+{
+	char *dir = tu_mkdtemp();
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(child, NULL, 0), child);
+	char names[3][64];
+	snprintf(names[0], sizeof(names[0]), ".out.svg.weft-tmp-%ld-aaaaaa", (long) child);
+	snprintf(names[1], sizeof(names[1]), ".out.svg.weft-tmp-1-bbbbbb"); /* init: alive */
+	snprintf(names[2], sizeof(names[2]), ".other.svg.weft-tmp-%ld-cccccc", (long) child);
+	for (int i = 0; i < 3; i++) {
+		char *p = tu_join(dir, names[i]);
+		tu_write_str(p, "half");
+		free(p);
+	}
+	char *p = tu_join(dir, "out.svg");
+	struct weft_err e = {0};
+	ck_assert_int_eq(atomic_write(p, "whole", 5, &e), 0);
+	ck_assert_int_eq(entries(dir), 3);
+	char *gone = tu_join(dir, names[0]);
+	ck_assert_int_ne(access(gone, F_OK), 0);
+	free(gone);
+	free(p);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A folder: built under a temporary name, renamed over an empty directory;
+ * a failure removes the temporary with what it holds. */
+START_TEST(folder_whole)
+{
+	char *dir = tu_mkdtemp();
+	char *out = tu_join(dir, "trace");
+	tu_mkdirs(out);
+	struct weft_err e = {0};
+	char *tmp;
+	ck_assert_int_eq(atomic_dir_open(out, &tmp, &e), 0);
+	char *f = tu_join(tmp, "stream.obs");
+	tu_write_str(f, "x");
+	free(f);
+	ck_assert_int_eq(atomic_dir_commit(tmp, out, 0, &e), 0);
+	ck_assert_int_eq(entries(out), 1);
+	ck_assert_int_eq(atomic_dir_open(out, &tmp, &e), -1);
+	ck_assert_int_eq(e.code, WEFT_EUSAGE);
+	char *two = tu_join(dir, "two");
+	ck_assert_int_eq(atomic_dir_open(two, &tmp, &e), 0);
+	char *g = tu_join(tmp, "sub");
+	tu_mkdirs(g);
+	free(g);
+	ck_assert_int_eq(atomic_dir_commit(tmp, two, -1, &e), -1);
+	ck_assert_int_eq(entries(dir), 1);
+	free(two);
+	free(out);
+	tu_rmtree(dir);
 	free(dir);
 }
 END_TEST
@@ -79,6 +178,9 @@ Suite *atomicfile_suite(void)
 	TCase *tc = tcase_create("atomicfile");
 	tcase_add_test(tc, write_whole);
 	tcase_add_test(tc, failure_leaves_nothing);
+	tcase_add_test(tc, unusable_names);
+	tcase_add_test(tc, sweeps_killed_temporaries);
+	tcase_add_test(tc, folder_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }
