@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 0
 
 DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin \
-	openmpi-bin libopenmpi-dev clang-format
+	openmpi-bin libopenmpi-dev clang-format strace
 
 NOCONF_GOALS := clean deps distclean uninstall check-list
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)

@@ -27,6 +27,12 @@
 #   skip NAME WHY      print "skip NAME: WHY" (counted as skipped)
 #   same_tree NAME DIR1 DIR2  pass when DIR2 has DIR1's files, the same
 #                      bytes, and no hidden leftover of a run
+#   shown_files DIR    the outputs DIR shows, sorted, one "./NAME" a line:
+#                      its files and links (weft emu's outputs are links into
+#                      DIR/.weft, doc/dev/outputs.md), that folder left out
+#   leftovers DIR      what runs left in DIR beside what it shows (their
+#                      temporaries, a generation not shown, a part folder),
+#                      one line; empty when nothing
 #   finish             print "N passed, M failed, K skipped" and exit 1 if
 #                      M > 0, else 0
 # Every check above prints its number too ("ok 7 NAME"), in the order the
@@ -278,16 +284,34 @@ test_no_file() {
 	return 1
 }
 
-# same_tree NAME DIR1 DIR2: pass when DIR2 holds exactly DIR1's files
+shown_files() {
+	(cd "$1" && find . -path ./.weft -prune -o ! -type d -print | LC_ALL=C sort)
+}
+
+leftovers() {
+	{
+		(cd "$1" && find . -path ./.weft -prune -o -name '*weft-tmp*' -print -o -name '*weft-old*' -print \
+			-o -name '.weft-ranks-*' -print)
+		# in DIR/.weft: the lock, `current` and the generation it names
+		if [ -d "$1/.weft" ]; then
+			_cur=$(readlink "$1/.weft/current" 2>/dev/null)
+			for _e in $(ls -A "$1/.weft"); do
+				case $_e in lock | current | "$_cur") ;; *) echo ".weft/$_e" ;; esac
+			done
+		fi
+	} | tr '\n' ' '
+}
+
+# same_tree NAME DIR1 DIR2: pass when DIR2 shows exactly DIR1's files
 # (views included) with the same bytes, DIR1 has a thread.prv or
-# thread.prv.gz, and DIR2 has no leftover (hidden folders of a run, such as
-# .weft-ranks-*); else fail, naming what differs
+# thread.prv.gz, and DIR2 has no leftover (leftovers); else fail, naming
+# what differs
 same_tree() {
 	_why=
-	_a=$(cd "$2" && find . -type f | sort | tr '\n' ' ')
-	_b=$(cd "$3" && find . -type f | sort | tr '\n' ' ')
+	_a=$(shown_files "$2" | tr '\n' ' ')
+	_b=$(shown_files "$3" | tr '\n' ' ')
 	[ "$_a" = "$_b" ] || _why="files differ: [$_a] vs [$_b]"
-	case $(cd "$3" && find . -name '.weft-*') in ?*) _why="$_why a run's leftover is there" ;; esac
+	[ -z "$(leftovers "$3")" ] || _why="$_why a run's leftover is there: $(leftovers "$3")"
 	case $_a in *thread.prv*) ;; *) _why="$_why no thread.prv in $2" ;; esac
 	for _f in $_a; do
 		[ -f "$3/$_f" ] && ! cmp -s "$2/$_f" "$3/$_f" && _why="$_why $_f differs"

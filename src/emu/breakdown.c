@@ -6,6 +6,7 @@
 
 #include "emu/breakdown.h"
 #include "emu/engine.h"
+#include "emu/paraver_out.h"
 #include "util/outset.h"
 #include "prv/prv_writer.h"
 
@@ -27,7 +28,6 @@ struct bd_view {
 	char *name;             /* "MODEL-breakdown" */
 	struct prv_file prv;
 	int open;
-	char *done;             /* the finished temporary */
 };
 
 struct bd_state {
@@ -269,12 +269,6 @@ void bd_flush(struct emu *e)
 
 /* ---- Paraver files ------------------------------------------------------------------------ */
 
-static char *path_of(struct emu *e, const struct bd_view *v, const char *ext)
-{
-	return weft_xasprintf("%s/%s.%s%s", e->o.outdir, v->name, ext,
-			      strcmp(ext, "prv") == 0 && e->o.gzip ? ".gz" : "");
-}
-
 void bd_outputs(struct emu *e, struct outset *s)
 {
 	for (int i = 0; e->bd && i < e->bd->nv; i++) {
@@ -300,11 +294,14 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 			ids[r][1] = 1;
 			ids[r][2] = (uint32_t) r + 1;
 		}
-		char *p = path_of(e, v, "prv");
+		char *n = weft_xasprintf("%s.prv", v->name);
+		char *p = outset_shown(&e->out, n), *tmp = paraver_trace_tmp(e, n);
 		int32_t type = v->b->type;
-		int rc = prv_open(&v->prv, pipe, p, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
+		int rc = prv_open(&v->prv, pipe, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
 				  e->o.gzip, err);
+		free(n);
 		free(p);
+		free(tmp);
 		free(ids);
 		free(rest);
 		if (rc)
@@ -350,18 +347,18 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 }
 
 /* After the pipe finished: the files are the caller's thread's again. */
-int bd_finish(struct emu *e, struct outset *s, struct weft_err *err)
+int bd_finish(struct emu *e, struct weft_err *err)
 {
 	for (int i = 0; e->bd && i < e->bd->nv; i++) {
 		struct bd_view *v = &e->bd->v[i];
 		if (!v->open)
 			continue;
 		v->open = 0;
-		if (prv_finish(&v->prv, e->now, &v->done, err))
+		char *done = NULL;
+		int rc = prv_finish(&v->prv, e->now, &done, err);
+		free(done); /* in the new generation, under its name */
+		if (rc)
 			return -1;
-		char *n = weft_xasprintf("%s.prv%s", v->name, e->o.gzip ? ".gz" : "");
-		outset_adopt(s, v->done, n);
-		free(n);
 	}
 	return 0;
 }
@@ -394,7 +391,6 @@ void bd_free(struct emu *e)
 		free(v->sorted);
 		free(v->last);
 		free(v->name);
-		free(v->done);
 	}
 	free(s->v);
 	free(s);

@@ -17,6 +17,7 @@
 #include "emu/pairs.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
+#include "util/outset.h"
 
 enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 
@@ -231,7 +232,7 @@ struct emu {
 
 	/* sinks */
 	int writing;
-	int made_outdir;        /* this run created o.outdir: a failure removes it */
+	struct outset out; /* the outputs in o.outdir, while writing (util/outset.h) */
 	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
 	int nslots[EMU_NFILES];

@@ -10,7 +10,6 @@
 #include "emu/breakdown.h"
 #include "emu/engine.h"
 #include "util/mapfile.h"
-#include "util/mkdirp.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
 #include "util/srcdate.h"
@@ -157,13 +156,17 @@ static int run_date(struct emu *e, char *out, size_t n, struct weft_err *err)
 	return 0;
 }
 
-static char *out_path(struct emu *e, const char *name)
+char *paraver_trace_tmp(struct emu *e, const char *name)
 {
-	return weft_xasprintf("%s/%s", e->o.outdir, name);
+	char *reg = weft_xasprintf("%s%s", name, e->o.gzip ? ".gz" : "");
+	const char *p = outset_add(&e->out, reg);
+	free(reg);
+	return weft_xasprintf("%.*s", (int) (strlen(p) - (e->o.gzip ? 3 : 0)), p);
 }
 
-/* The name of every output of the run, registered with s (to check them
- * before the emulation: paraver_close writes the same). */
+/* The name of every output the run may write, registered with the set (to
+ * check them before the emulation; the views that do not fit, not written,
+ * go at the commit if an earlier run left them as plain files). */
 static void outputs(struct emu *e, struct outset *s)
 {
 	static const char *const text[] = {"thread.pcf", "cpu.pcf", "thread.row", "cpu.row"};
@@ -183,35 +186,22 @@ static void outputs(struct emu *e, struct outset *s)
 	bd_outputs(e, s);
 }
 
-/* The output directory: made if missing (and remembered, so that a failed
- * run removes it again), what killed runs left in it removed, and every
- * output name checked before the emulation starts. */
+/* The output directory: made if missing, locked, what killed runs left in
+ * it removed, and every output name checked before the emulation starts. */
 static int prepare_dir(struct emu *e, struct weft_err *err)
 {
 	struct stat st;
-	if (stat(e->o.outdir, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			return weft_fail(err, WEFT_EUSAGE,
-					 "%s: is an existing file; -o names the output directory", e->o.outdir);
-	} else {
-		if (mkdir_p(e->o.outdir, NULL, err))
-			return -1;
-		e->made_outdir = 1;
+	if (stat(e->o.outdir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return weft_fail(err, WEFT_EUSAGE, "%s: is an existing file; -o names the output directory",
+				 e->o.outdir);
+	if (outset_open(&e->out, e->o.outdir, err))
+		return -1;
+	outputs(e, &e->out);
+	if (outset_check(&e->out, err)) {
+		outset_abort(&e->out);
+		return -1;
 	}
-	outset_sweep(e->o.outdir);
-	struct outset s;
-	outset_init(&s, e->o.outdir);
-	outputs(e, &s);
-	int rc = outset_check(&s, err);
-	outset_abort(&s);
-	return rc;
-}
-
-static void drop_outdir(struct emu *e)
-{
-	if (e->made_outdir)
-		rmdir(e->o.outdir);
-	e->made_outdir = 0;
+	return 0;
 }
 
 void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
@@ -234,33 +224,35 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
-	if (prepare_dir(e, err)) {
-		drop_outdir(e);
+	if (prepare_dir(e, err))
 		return -1;
-	}
 	struct strbuf h = {0};
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
-	char *p = out_path(e, "thread.prv");
+	char *p = outset_shown(&e->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
 	e->pipe = prv_pipe_start();
 	if (!e->pipe) { /* the split by loom needs one: no memory is no run */
 		free(p);
+		free(tmp);
 		sb_free(&h);
 		free(ids);
-		drop_outdir(e);
+		outset_abort(&e->out);
 		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the Paraver writer: %s%s", e->o.outdir,
 				 strerror(ENOMEM), weft_sys_hint(ENOMEM));
 	}
-	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
+	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
 			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
 	free(p);
+	free(tmp);
 	sb_free(&h);
 	if (rc == 0) {
 		cpu_header(e, &h, ids);
-		p = out_path(e, "cpu.prv");
-		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
+		p = outset_shown(&e->out, "cpu.prv");
+		tmp = paraver_trace_tmp(e, "cpu.prv");
+		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
 			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
 		free(p);
+		free(tmp);
 		sb_free(&h);
 		if (rc == 0)
 			rc = bd_open(e, e->pipe, date, err);
@@ -269,7 +261,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 	} else {
 		prv_pipe_finish(e->pipe);
 		e->pipe = NULL;
-		drop_outdir(e);
+		outset_abort(&e->out);
 	}
 	free(ids);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
@@ -414,18 +406,18 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	return views_copy(e, s, err);
 }
 
-/* After a run succeeded: outputs of an earlier run in the same directory
- * that this one did not replace and that would now mislead (the traces in
- * the other compression, the breakdown trace of a model this run drew no
- * breakdown for) are removed, as stale views are (views.c). */
-static void drop_stale(struct emu *e)
+/* Outputs an earlier run may have left in the same directory that this one
+ * does not write and that would mislead (the traces in the other
+ * compression, the breakdown trace of a model this run drew no breakdown
+ * for): they go at the commit, as views that no longer fit do (views.c). */
+static void retire_stale(struct emu *e)
 {
 	const char *other = e->o.gzip ? "" : ".gz";
 	static const char *const trace[] = {"thread.prv", "cpu.prv"};
 	for (int i = 0; i < 2; i++) {
-		char *p = weft_xasprintf("%s/%s%s", e->o.outdir, trace[i], other);
-		unlink(p);
-		free(p);
+		char *n = weft_xasprintf("%s%s", trace[i], other);
+		outset_retire(&e->out, n);
+		free(n);
 	}
 	const struct weft_model_def *const *all;
 	int nall = model_all(&all);
@@ -433,14 +425,11 @@ static void drop_stale(struct emu *e)
 		const struct mf_model *f = engine_file(all[m]);
 		if (!f || !f->bd)
 			continue;
-		int drawn = bd_drawn(e, all[m]->id);
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
-			if (drawn && (k >= 2 || strcmp(ext[k], e->o.gzip ? ".prv.gz" : ".prv") == 0))
-				continue; /* this run's */
-			char *p = weft_xasprintf("%s/%s-breakdown%s", e->o.outdir, all[m]->name, ext[k]);
-			unlink(p);
-			free(p);
+			char *n = weft_xasprintf("%s-breakdown%s", all[m]->name, ext[k]);
+			outset_retire(&e->out, n);
+			free(n);
 		}
 	}
 }
@@ -474,13 +463,11 @@ int paraver_close(struct emu *e, struct weft_err *err)
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
 				 e->tr.source ? e->tr.source : e->tr.dir);
-	/* everything under temporary names first, then all renamed together; the
-	 * texts first, while the writer's record of what was written (the views
-	 * look at it) is still there */
+	/* everything into the new generation, then shown at once; the texts
+	 * first, while the writer's record of what was written (the views look
+	 * at it) is still there */
 	char *tdone = NULL, *cdone = NULL;
-	struct outset s;
-	outset_init(&s, e->o.outdir);
-	int rc = write_texts(e, &s, err);
+	int rc = write_texts(e, &e->out, err);
 	if (rc == 0)
 		rc = prv_finish(&e->prv[EMU_THREAD_FILE], e->now, &tdone, err);
 	else
@@ -490,34 +477,20 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	else
 		prv_abort(&e->prv[EMU_CPU_FILE]);
 	if (rc == 0)
-		rc = bd_finish(e, &s, err);
+		rc = bd_finish(e, err);
 	bd_abort(e); /* those not finished */
 	e->writing = 0;
-	if (rc == 0) {
-		/* the traces last: a .prv in place means the run finished */
-		const char *gz = e->o.gzip ? ".gz" : "";
-		char *t = weft_xasprintf("thread.prv%s", gz), *c = weft_xasprintf("cpu.prv%s", gz);
-		outset_adopt(&s, tdone, t);
-		outset_adopt(&s, cdone, c);
-		free(t);
-		free(c);
-		/* an input that shrank while read gave zeros: no run from it */
-		rc = map_inputs_check(err);
-		if (rc == 0)
-			rc = outset_commit(&s, err);
-		if (rc == 0)
-			drop_stale(e);
-	} else {
-		outset_abort(&s);
-		if (tdone)
-			unlink(tdone);
-		if (cdone)
-			unlink(cdone);
-	}
 	free(tdone);
 	free(cdone);
-	if (rc)
-		drop_outdir(e);
+	/* an input that shrank while read gave zeros: no run from it */
+	if (rc == 0)
+		rc = map_inputs_check(err);
+	if (rc == 0) {
+		retire_stale(e);
+		rc = outset_commit(&e->out, err);
+	} else {
+		outset_abort(&e->out);
+	}
 	return rc;
 }
 
@@ -529,5 +502,5 @@ void paraver_abort(struct emu *e)
 	prv_abort(&e->prv[EMU_CPU_FILE]);
 	bd_abort(e);
 	e->writing = 0;
-	drop_outdir(e);
+	outset_abort(&e->out);
 }

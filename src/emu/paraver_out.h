@@ -3,8 +3,9 @@
  * (nodes = looms, their CPUs plus the vCPU) and process model (thread.prv:
  * appl = application id, task = process, thread = thread; cpu.prv: one
  * application whose tasks are the looms and threads their CPUs), and the
- * view files of cfg/ copied beside them. Everything is written under
- * temporary names and renamed only when the run succeeded. */
+ * view files of cfg/ copied beside them. Everything is written into a new
+ * generation of the output directory, shown at once when the run succeeded
+ * (util/outset.h). */
 #ifndef WEFT_PARAVER_OUT_H
 #define WEFT_PARAVER_OUT_H
 
@@ -16,6 +17,10 @@ void paraver_rows(struct emu *e);
  * e->ncpu), as the headers name them. */
 void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3]);
 int paraver_open(struct emu *e, struct weft_err *err);
+/* The file to write trace NAME (thread.prv, X-breakdown.prv) at, in the new
+ * generation: registered as an output (NAME.gz with -z, whose compressed copy
+ * prv_finish writes beside); the caller frees it. */
+char *paraver_trace_tmp(struct emu *e, const char *name);
 int paraver_close(struct emu *e, struct weft_err *err);
 void paraver_abort(struct emu *e);
 

@@ -178,7 +178,7 @@ static int write_all(const char *path, const char *s, size_t n, struct weft_err 
 	if (fd >= 0 && close(fd) != 0 && done == n)
 		done = n + 1;
 	if (fd < 0 || done != n)
-		return weft_fail(err, weft_io_code(er), "%s: cannot write: %s", path, strerror(er));
+		return weft_out_fail(err, er, "%s: cannot write", path);
 	return 0;
 }
 
@@ -215,7 +215,7 @@ static void emulate_to_files(struct emu *e, const char *dir, int r, int lo, int 
 		weft_fail(&j.err, WEFT_EINPUT, "rank %d: %s%s", r, strerror(ENOMEM), weft_sys_hint(ENOMEM));
 		j.rc = -3;
 	} else if ((d.fd = open(ops, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-		weft_fail(&j.err, weft_io_code(errno), "rank %d: %s: cannot create: %s", r, ops, strerror(errno));
+		weft_out_fail(&j.err, errno, "rank %d: %s: cannot create", r, ops);
 		j.rc = -3;
 	} else if ((er = pthread_create(&th, NULL, drain_main, &d)) != 0) {
 		weft_fail(&j.err, WEFT_EINPUT, "rank %d: cannot start its writer thread: %s%s", r, strerror(er),
@@ -228,12 +228,12 @@ static void emulate_to_files(struct emu *e, const char *dir, int r, int lo, int 
 			job_run(&j);
 		pthread_join(th, NULL);
 		if (d.err && j.rc == 0) {
-			weft_fail(&j.err, weft_io_code(d.err), "rank %d: %s: cannot write: %s", r, ops, strerror(d.err));
+			weft_out_fail(&j.err, d.err, "rank %d: %s: cannot write", r, ops);
 			j.rc = -3;
 		}
 	}
 	if (d.fd >= 0 && close(d.fd) != 0 && j.rc == 0) {
-		weft_fail(&j.err, weft_io_code(errno), "rank %d: %s: cannot write: %s", r, ops, strerror(errno));
+		weft_out_fail(&j.err, errno, "rank %d: %s: cannot write", r, ops);
 		j.rc = -3;
 	}
 	if (j.rc == 0)
@@ -276,7 +276,7 @@ static int refill(struct job *j)
 			MPI_Test(&r->req, &r->got, MPI_STATUS_IGNORE);
 		int whole = r->got;
 		if (r->fd < 0 && (r->fd = open(r->path, O_RDONLY | O_CLOEXEC)) < 0 && errno != ENOENT) {
-			weft_fail(&j->err, weft_io_code(errno), "%s: cannot read: %s", r->path, strerror(errno));
+			weft_out_fail(&j->err, errno, "%s: cannot read", r->path);
 			j->rc = -3;
 			return -1;
 		}
@@ -288,7 +288,7 @@ static int refill(struct job *j)
 				n = read(r->fd, b + r->ntail, sizeof(r->buf) - r->ntail);
 			while (n < 0 && errno == EINTR);
 			if (n < 0) {
-				weft_fail(&j->err, weft_io_code(errno), "%s: cannot read: %s", r->path, strerror(errno));
+				weft_out_fail(&j->err, errno, "%s: cannot read", r->path);
 				j->rc = -3;
 				return -1;
 			}
@@ -332,7 +332,7 @@ static int read_part(struct emu *e, const char *dir, int k, const char *ext, str
 	char *path = part_path(dir, k, ext);
 	FILE *f = fopen(path, "re");
 	if (!f) {
-		int rc = weft_fail(err, weft_io_code(errno), "%s: cannot read: %s", path, strerror(errno));
+		int rc = weft_out_fail(err, errno, "%s: cannot read", path);
 		free(path);
 		return rc;
 	}
@@ -570,10 +570,10 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 			fprintf(stderr, "weft: --mpi: rank 0 alone: %s\n", why);
 		split = size > 1 && !why;
 		if (split) {
-			snprintf(dir, sizeof(dir), "%s/" RANKS_DIR "%ld", e->o.outdir, (long) getpid());
+			/* in DIR/.weft: what a killed run leaves there goes with the next run */
+			snprintf(dir, sizeof(dir), "%s/" OUTSET_RANKS "%ld", e->out.hidden, (long) getpid());
 			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-				weft_fail(err, weft_io_code(errno), "%s: cannot create the ranks' folder: %s", dir,
-					  strerror(errno));
+				weft_out_fail(err, errno, "%s: cannot create the ranks' folder", dir);
 				split = -1;
 			}
 		}

@@ -104,15 +104,12 @@ static int put(struct outset *s, const char *rel, const char *text, struct weft_
 	return rc;
 }
 
-/* A stale copy from an earlier run: removed, with its folder once empty. */
+/* Not written: an earlier run's copy goes at the commit (outset.h). */
 static void drop(struct emu *e, const char *rel)
 {
-	char *p = weft_xasprintf("%s/cfg/%s", e->o.outdir, rel);
-	if (unlink(p) == 0) {
-		*strrchr(p, '/') = '\0';
-		rmdir(p);
-	}
-	free(p);
+	char *n = weft_xasprintf("cfg/%s", rel);
+	outset_retire(&e->out, n);
+	free(n);
 }
 
 /* Whether the view fits (see views.h); *max = the greatest value it shows. */

@@ -16,8 +16,8 @@
  * Views whose filter covers a range of types (marks) are written once per
  * type written, as <file>-<name>-<type>.cfg: one row shows one type.
  * Copies of views that do not fit, left by an earlier run in the same
- * directory, are removed. The copies go into the run's output set s (renamed
- * into place with the traces). Call after the writer drained. */
+ * directory, go when the run's outputs are shown. The copies go into the
+ * run's output set s (shown with the traces). Call after the writer drained. */
 #ifndef WEFT_VIEWS_H
 #define WEFT_VIEWS_H
 

@@ -941,10 +941,10 @@ int prv_part_close(struct prv_file *f, struct prv_part_info *info, struct weft_e
 	info->carry = b->carry;
 	b->carry = NULL;
 	if (close(b->fd) != 0 && rc == 0)
-		rc = weft_fail(e, weft_io_code(errno), "%s: cannot write: %s", b->path, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: cannot write", b->path);
 	b->fd = -1;
 	if (rename(b->tmp_path, b->path) != 0 && rc == 0)
-		rc = weft_fail(e, weft_io_code(errno), "%s: cannot rename: %s", b->path, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: cannot rename", b->path);
 	release(f);
 	return rc;
 }
@@ -961,7 +961,7 @@ static int append_file(struct prv_back *b, const char *path, struct weft_err *e)
 {
 	int in = open(path, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
-		return weft_fail(e, weft_io_code(errno), "%s: cannot read a part: %s", path, strerror(errno));
+		return weft_out_fail(e, errno, "%s: cannot read a part", path);
 	/* the kernel copies (no trip through this process; a reflink where the
 	 * filesystem shares extents); where it cannot, read and write */
 	ssize_t r;
@@ -974,8 +974,7 @@ static int append_file(struct prv_back *b, const char *path, struct weft_err *e)
 	if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP) {
 		int er = errno;
 		close(in);
-		return weft_fail(e, weft_io_code(er), "%s: cannot append a part of %s: %s", b->path, path,
-				 strerror(er));
+		return weft_out_fail(e, er, "%s: cannot append a part of %s", b->path, path);
 	}
 	char *buf = weft_xmalloc(1u << 20);
 	int rc = 0;
@@ -983,14 +982,13 @@ static int append_file(struct prv_back *b, const char *path, struct weft_err *e)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = weft_fail(e, weft_io_code(errno), "%s: cannot read a part: %s", path, strerror(errno));
+			rc = weft_out_fail(e, errno, "%s: cannot read a part", path);
 			break;
 		}
 		for (ssize_t done = 0; done < r && rc == 0;) {
 			ssize_t w = write(b->fd, buf + done, (size_t) (r - done));
 			if (w <= 0)
-				rc = weft_fail(e, weft_io_code(errno), "%s: cannot write: %s", b->path,
-					       strerror(errno));
+				rc = weft_out_fail(e, errno, "%s: cannot write", b->path);
 			else
 				done += w;
 		}
@@ -1233,26 +1231,27 @@ static char *tmp_name(const char *path)
 int prv_part_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, int nrows, const uint32_t (*ids)[3],
 		  int nslots, const int32_t *slot_type, struct weft_err *e)
 {
-	return prv_open(f, pipe, path, NULL, NULL, nrows, ids, nslots, slot_type, 0, e);
+	return prv_open(f, pipe, path, NULL, NULL, NULL, nrows, ids, nslots, slot_type, 0, e);
 }
 
-int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *date,
-	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
-	     const int32_t *slot_type, int gzip, struct weft_err *e)
+int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *tmp, const char *date,
+	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, int gzip,
+	     struct weft_err *e)
 {
 	memset(f, 0, sizeof(*f));
 	pthread_once(&val_once, val_init);
 	struct prv_back *b = &f->back;
 	b->path = weft_xstrdup(path);
-	b->tmp_path = tmp_name(path);
+	b->tmp_path = tmp ? weft_xstrdup(tmp) : tmp_name(path);
+	b->gz_path = tmp && gzip ? weft_xasprintf("%s.gz", tmp) : NULL;
 	b->gzip = gzip;
 	b->fd = open(b->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (b->fd < 0) {
 		int er = errno;
-		weft_fail(e, weft_io_code(er), "%s: cannot create its temporary %s: %s", b->path, b->tmp_path,
-			  strerror(er));
+		weft_out_fail(e, er, "%s%s: cannot create", b->path, gzip ? ".gz" : "");
 		free(b->path);
 		free(b->tmp_path);
+		free(b->gz_path);
 		return -1;
 	}
 	if (pipe) {
@@ -1322,6 +1321,7 @@ static void release(struct prv_file *f)
 	free(b->comm_off);
 	free(b->path);
 	free(b->tmp_path);
+	free(b->gz_path);
 	free(f->rows);
 	free(b->last);
 	free(b->range);
@@ -1344,7 +1344,7 @@ static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_er
 {
 	int gfd = open(gztmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (gfd < 0)
-		return weft_fail(e, weft_io_code(errno), "%s: cannot create: %s", what, strerror(errno));
+		return weft_out_fail(e, errno, "%s: cannot create", what);
 	gzFile gz = gzdopen(gfd, "wb6");
 	if (!gz) {
 		close(gfd);
@@ -1365,7 +1365,7 @@ static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_er
 		errno = 0;
 		if (gzwrite(gz, buf, (unsigned) n) != (int) n) {
 			int er = errno;
-			rc = er ? weft_fail(e, weft_io_code(er), "%s: write failed: %s", what, strerror(er))
+			rc = er ? weft_out_fail(e, er, "%s: write failed", what)
 				: weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
 		}
 	}
@@ -1373,7 +1373,7 @@ static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_er
 	int zr = gzclose(gz);
 	if (zr != Z_OK && rc == 0) {
 		int er = errno;
-		rc = zr == Z_ERRNO && er ? weft_fail(e, weft_io_code(er), "%s: write failed: %s", what, strerror(er))
+		rc = zr == Z_ERRNO && er ? weft_out_fail(e, er, "%s: write failed", what)
 					 : weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
 	}
 	free(buf);
@@ -1414,7 +1414,7 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 	char *what = weft_xasprintf("%s%s", b->path, b->gzip ? ".gz" : "");
 	int rc = ob_flush(&b->ob, e, what);
 	if (rc == 0 && b->gzip) {
-		char *gztmp = tmp_name(what);
+		char *gztmp = b->gz_path ? weft_xstrdup(b->gz_path) : tmp_name(what);
 		rc = gzip_copy(b->fd, gztmp, what, e);
 		if (rc)
 			unlink(gztmp);
@@ -1427,7 +1427,7 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 		*done = weft_xstrdup(b->tmp_path);
 	}
 	if (close(b->fd) != 0 && rc == 0)
-		rc = weft_fail(e, weft_io_code(errno), "%s: write failed: %s", what, strerror(errno));
+		rc = weft_out_fail(e, errno, "%s: write failed", what);
 	free(what);
 	if (rc) {
 		unlink(b->tmp_path);
@@ -1446,7 +1446,7 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e)
 	char *done;
 	int rc = prv_finish(f, ftime, &done, e);
 	if (rc == 0 && rename(done, path) != 0) {
-		rc = weft_fail(e, weft_io_code(errno), "cannot rename %s to %s: %s", done, path, strerror(errno));
+		rc = weft_out_fail(e, errno, "cannot rename %s to %s", done, path);
 		unlink(done);
 	}
 	free(done);

@@ -93,7 +93,7 @@ struct prv_tclock {
 };
 
 struct prv_back {
-	char *path, *tmp_path;
+	char *path, *tmp_path, *gz_path; /* gz_path: NULL, a hidden name beside path */
 	int fd, gzip;
 	struct outbuf ob;
 	int nrows, nslots;
@@ -238,10 +238,12 @@ struct prv_file {
 
 /* Create PATH's temporary file and write the header
  * "#Paraver (DATE):<FTIME>_ns:<rest>". `ids[r]` is row r's appl:task:thread.
- * `pipe` may be NULL (synchronous). */
-int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *date,
-	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
-	     const int32_t *slot_type, int gzip, struct weft_err *e);
+ * `pipe` may be NULL (synchronous). `tmp`: the file to write (with gzip,
+ * the compressed copy is written at tmp + ".gz"); NULL: a hidden name beside
+ * PATH. Messages name PATH (PATH.gz). */
+int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *tmp, const char *date,
+	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, int gzip,
+	     struct weft_err *e);
 
 void prv_flush_now(struct prv_file *f);
 /* A front with no back of its own, queueing into `ring` as file `id`: its

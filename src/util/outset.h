@@ -1,26 +1,28 @@
-/* outset: the outputs of one run appear together or not at all.
- * Each output is written under a temporary name in the output directory
- * (".NAME.weft-tmp-PID", a '/' of NAME spelled '+') and nothing gets its
- * final name until every output is complete. outset_commit then checks every
- * target (none may be a directory, each parent must be a directory or
- * creatable) and only then renames them one after the other; should a
- * rename still fail (the directory changed under the run), the renames
- * already done are undone: the previous versions, kept as hard links
- * ".NAME.weft-old-PID" during the commit, come back and new directories go.
+/* outset: the outputs of one run appear all at once or not at all, whatever
+ * instant the run is killed at (doc/dev/outputs.md tells the whole protocol).
  *
- * What "together" can mean with POSIX: rename(2) replaces one name
- * atomically, never several. So another process reading the directory
- * during the commit (a few renames, well under a millisecond) may see some
- * new and some old files, and a crash inside that window leaves such a mix.
- * Outside it the directory holds all the previous outputs or all the new
- * ones; a run that fails before the commit changes nothing that is visible.
- * (On file systems without hard links the previous version of a file cannot
- * be restored if a later rename fails: it is then replaced, not mixed.)
+ * POSIX renames one name at a time, so a set of names can only change at
+ * once through one indirection. Each output NAME in DIR is a relative
+ * symbolic link into DIR/.weft/current/NAME, and `current` is itself a link
+ * to the generation folder shown (gen-N). A run writes its outputs into a
+ * new generation, gen-(N+1), invisible until the commit, whose one atomic
+ * step renames a new `current` link over the old one: before it every name
+ * shows the previous output, after it the new one (a link whose name the
+ * shown generation lacks does not open: that output is absent). Names the
+ * new generation lacks then lose their links and the old generation goes.
+ * Plain files of weft's names (an older weft's outputs, ovniemu's) first
+ * become links to an identical copy (a hard link where possible) in the
+ * shown generation, so no name ever shows a mix.
  *
- * A killed run leaves its temporaries; outset_sweep removes those of runs
- * that are over: the PID in the name is no live process. That includes the
- * part directory of a `weft emu --mpi` run, RANKS_DIR + rank 0's PID, and
- * what is in it. */
+ * A lock (fcntl on DIR/.weft/lock, held from outset_open to the end)
+ * keeps one run at a time: a second run into DIR exits 1 naming the PID
+ * that holds it. Under the lock, what killed runs left (generations other
+ * than current, temporary links, --mpi part folders, older weft versions'
+ * ".NAME.weft-tmp-PID") is removed first, with the links to names only they
+ * held. Nothing of the previous output changes before the commit; a run that
+ * fails removes its generation, and DIR/.weft and what it created of DIR
+ * when nothing was ever shown. An exit() on the way (out of memory) does the
+ * same (onexit.h). */
 #ifndef WEFT_OUTSET_H
 #define WEFT_OUTSET_H
 
@@ -28,37 +30,51 @@
 
 #include "util/err.h"
 
-#define RANKS_DIR ".weft-ranks-"
-
-struct outset_item {
-	char *tmp, *final, *old;
-	int has_old;
-};
+/* DIR's hidden folder, and the prefix of an --mpi run's part folder in it */
+#define OUTSET_HIDDEN ".weft"
+#define OUTSET_RANKS "ranks-"
 
 struct outset {
-	char *dir;
+	char *dir; /* DIR as given: messages name DIR/NAME */
+	int dfd, wfd, lfd; /* DIR, DIR/.weft, its lock */
+	int cfd, sfd; /* the generation shown (-1: none), the new one */
+	int shown; /* DIR/.weft/current exists */
+	long cur, gen; /* the numbers of those two: gen = cur + 1 */
+	int made; /* levels of DIR this run created */
+	int open, locked;
+	char *hidden, *stage; /* DIR/.weft, DIR/.weft/gen-N */
+	char **name, **path; /* weft's names this run may write, their paths in the stage */
 	int n, cap;
-	struct outset_item *it;
+	char **retire; /* weft's names it does not write */
+	int nretire, rcap;
 };
 
-void outset_init(struct outset *s, const char *dir);
-/* The temporary path of output NAME (relative to the directory, may contain
- * '/'), registered for the commit. The set owns the string. */
+/* Make DIR (and missing parents) when needed, take its lock, clear what
+ * killed runs left and open a new generation. 0, or -1 with e filled: 2 for
+ * a DIR that cannot be one, 1 when the system refuses or another run holds
+ * the lock. */
+int outset_open(struct outset *s, const char *dir, struct weft_err *e);
+/* NAME (relative to DIR, may contain '/') is one of this run's outputs:
+ * the path to write it at, in the new generation, owned by the set
+ * (outset_write makes the folders of a NAME with '/' there). */
 const char *outset_add(struct outset *s, const char *name);
-/* Register a temporary written elsewhere (same directory) for NAME. */
-void outset_adopt(struct outset *s, const char *tmp, const char *name);
-/* Write `len` bytes of text as output NAME (to its temporary). */
-int outset_write(struct outset *s, const char *name, const char *text, size_t len,
-		 struct weft_err *e);
-/* Can every target be replaced? A directory in the way is a usage error. */
+/* A name of weft's that this run does not write: a plain file of that name
+ * in DIR goes at the commit, with the other stale outputs (a link of
+ * weft's whose name the new generation lacks goes anyway). */
+void outset_retire(struct outset *s, const char *name);
+/* DIR/NAME, as messages name it (the caller frees it). */
+char *outset_shown(const struct outset *s, const char *name);
+/* Write `len` bytes of text as output NAME. */
+int outset_write(struct outset *s, const char *name, const char *text, size_t len, struct weft_err *e);
+/* Can every added name be shown? A directory in the way, or a folder of DIR
+ * on the way that is a file or a link, is a usage error. */
 int outset_check(const struct outset *s, struct weft_err *e);
-/* Check, then rename everything into place (see above). Frees the set. */
+/* Show what the new generation holds (the files written at outset_add's
+ * paths) instead of the previous output, in one step; then unlock. Frees
+ * the set; on failure it is aborted. */
 int outset_commit(struct outset *s, struct weft_err *e);
-/* Remove the temporaries and free the set. */
+/* Forget the new generation (see above) and free the set. No-op when the
+ * set is not open. */
 void outset_abort(struct outset *s);
-
-/* Remove ".*.weft-tmp-PID" and ".*.weft-old-PID" entries of dir whose PID is
- * not alive (not this process). Returns how many were removed. */
-int outset_sweep(const char *dir);
 
 #endif

@@ -113,7 +113,7 @@ for name in $traces; do
 		[ -f "$out/$f" ] || missing="$missing $f"
 	done
 	[ -d "$out/cfg" ] || missing="$missing cfg/"
-	left=$(find "$out" -name '.*' -o -name '*weft-tmp*' | head -n 5 | tr '\n' ' ')
+	left=$(leftovers "$out")
 	: >"$tmp/err"
 	if [ -n "$missing" ]; then
 		fail "$name outputs" "missing:$missing"

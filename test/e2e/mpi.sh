@@ -103,7 +103,7 @@ mpi 2 "$WEFT" emu --mpi -q -o "$tmp/outn" "$tmp/in/small" "$fx/nanos6/rerun-task
 	>/dev/null 2>"$tmp/err2"
 expect "model error: mpirun exit" "$?" 1
 expect "model error: rank 0 reports -j 1's error" "$(grep '^weft: error' "$tmp/err2")" "$(cat "$tmp/err1")"
-result "model error: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
+result "model error: no trace" "$(ls -A "$tmp/outn" 2>/dev/null)"
 
 # the same with --slices: the outcomes meet before any slice is written
 rm -rf "$tmp/outn"
@@ -111,7 +111,7 @@ mpi 2 "$WEFT" emu --mpi --slices -q -o "$tmp/outn" "$tmp/in/small" "$fx/nanos6/r
 	>/dev/null 2>"$tmp/err2"
 expect "model error, --slices: mpirun exit" "$?" 1
 expect "model error, --slices: -j 1's error" "$(grep '^weft: error' "$tmp/err2")" "$(cat "$tmp/err1")"
-result "model error, --slices: no trace" "$(ls "$tmp/outn"/*.prv "$tmp/outn"/.weft-ranks* 2>/dev/null)"
+result "model error, --slices: no trace" "$(ls -A "$tmp/outn" 2>/dev/null)"
 "$WEFT" emu --slices -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
 expect "--slices without --mpi: usage error" "$?" 2
 
@@ -139,7 +139,7 @@ bg=$!
 killed=
 i=0
 while [ $i -lt 400 ] && [ -z "$killed" ]; do
-	for f in "$tmp"/ko/.weft-ranks-*/1.ops; do
+	for f in "$tmp"/ko/.weft/ranks-*/1.ops; do
 		[ -s "$f" ] || continue
 		for p in $(pgrep -f "$WEFT emu --mpi"); do
 			if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1; then
@@ -154,14 +154,16 @@ wait $bg
 result "killed rank: it was killed mid-run" "$([ -n "$killed" ] || echo "rank 1 never seen writing")"
 result "killed rank: mpirun exits non-zero" "$([ "$(cat "$tmp/krc")" != 0 ] || echo "exit 0")"
 expect "killed rank: the error names rank 1" "$(grep -c 'process rank 1 .*exited on signal 9' "$tmp/kerr")" 1
-result "killed rank: no output under its final name" "$(ls "$tmp/ko"/*.prv "$tmp/ko"/*.pcf 2>/dev/null)"
-# what the killed run left (its part folder, temporaries) goes with the
-# next run into that folder (their PID is no live process)
-left=$(ls -A "$tmp/ko" | grep -c 'weft-')
+# (a name that does not open is no output: doc/dev/outputs.md)
+result "killed rank: no output under its final name" \
+	"$(for f in "$tmp/ko"/*.prv "$tmp/ko"/*.pcf; do [ -e "$f" ] && echo "$f"; done)"
+# what the killed run left (its part folder, its generation) goes with the
+# next run into that folder
 result "killed rank: it left its parts (else the sweep below proves nothing)" \
-	"$([ "$left" -gt 0 ] || echo "nothing left")"
-# (rank 0 may still be on its way out when mpirun returns: wait for it)
-for d in "$tmp"/ko/.weft-ranks-*; do
+	"$([ -n "$(leftovers "$tmp/ko")" ] || echo "nothing left")"
+# (rank 0 may still be on its way out when mpirun returns, holding the
+# folder's lock: wait for it)
+for d in "$tmp"/ko/.weft/ranks-*; do
 	i=0
 	while [ -d "/proc/${d##*-}" ] && [ $i -lt 100 ]; do
 		sleep 0.05
@@ -169,6 +171,6 @@ for d in "$tmp"/ko/.weft-ranks-*; do
 	done
 done
 "$WEFT" emu -q -o "$tmp/ko" "$tmp/in/small" >/dev/null 2>&1
-expect "killed rank: the next run sweeps them" "$(ls -A "$tmp/ko" | grep -c 'weft-')" 0
+expect "killed rank: the next run sweeps them" "$(leftovers "$tmp/ko")" ""
 
 finish

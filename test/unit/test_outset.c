@@ -1,8 +1,10 @@
-/* Unit tests of src/util/outset.c: the outputs of a run appear together,
- * a failed commit changes nothing, killed runs' temporaries are swept. */
+/* Unit tests of src/util/outset.c and outgen.c: a run's outputs appear at
+ * the commit and not before, a later run replaces the whole set (names it
+ * lacks go, plain files of weft's names are taken over, a user's file
+ * stays), a failed run leaves nothing, a second run is refused while the
+ * lock is held, and what killed runs left is cleared by the next one. */
 #include <check.h>
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,10 @@ static char *listing(const char *dir)
 {
 	struct dirent **de;
 	int n = scandir(dir, &de, NULL, alphasort);
-	ck_assert_int_ge(n, 0);
 	static char buf[4096];
 	buf[0] = '\0';
+	if (n < 0)
+		return strcpy(buf, "(none)");
 	for (int i = 0; i < n; i++) {
 		if (strcmp(de[i]->d_name, ".") && strcmp(de[i]->d_name, "..")) {
 			if (buf[0])
@@ -34,68 +37,136 @@ static char *listing(const char *dir)
 	return buf;
 }
 
-static char *slurp(const char *dir, const char *name)
+/* What DIR/name shows ("(none)" when it does not open). */
+static char *shows(const char *dir, const char *name)
+{
+	static char buf[256];
+	char *p = tu_join(dir, name);
+	FILE *f = fopen(p, "r");
+	free(p);
+	if (!f)
+		return strcpy(buf, "(none)");
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int is_link(const char *dir, const char *name)
 {
 	char *p = tu_join(dir, name);
-	size_t n;
-	char *s = tu_read(p, &n);
+	struct stat st;
+	int r = lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
 	free(p);
-	return s;
+	return r;
 }
 
-START_TEST(commit_all)
+/* One run: write the files of `files` ("name=text", NULL-terminated),
+ * retire the names of `retire`, commit. */
+static void run(const char *dir, const char *const *files, const char *const *retire)
+{
+	struct outset s;
+	struct weft_err e = {0};
+	ck_assert_msg(outset_open(&s, dir, &e) == 0, "%s", e.msg);
+	for (int i = 0; files[i]; i++) {
+		const char *eq = strchr(files[i], '=');
+		char *name = strndup(files[i], (size_t) (eq - files[i]));
+		ck_assert_msg(outset_write(&s, name, eq + 1, strlen(eq + 1), &e) == 0, "%s", e.msg);
+		free(name);
+	}
+	for (int i = 0; retire && retire[i]; i++)
+		outset_retire(&s, retire[i]);
+	ck_assert_msg(outset_commit(&s, &e) == 0, "%s", e.msg);
+}
+
+START_TEST(commit_shows_all)
 {
 	char *dir = tu_mkdtemp();
 	struct outset s;
 	struct weft_err e = {0};
-	outset_init(&s, dir);
-	ck_assert_int_eq(outset_write(&s, "a.txt", "A\n", 2, &e), 0);
-	ck_assert_int_eq(outset_write(&s, "cfg/x/b.cfg", "B\n", 2, &e), 0);
-	/* nothing visible before the commit but the temporaries */
-	char want[256];
-	snprintf(want, sizeof(want), ".a.txt.weft-tmp-%ld .cfg+x+b.cfg.weft-tmp-%ld", (long) getpid(),
-		 (long) getpid());
-	ck_assert_str_eq(listing(dir), want);
+	ck_assert_int_eq(outset_open(&s, dir, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "a.txt", "A1", 2, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "cfg/x/b.cfg", "B1", 2, &e), 0);
+	ck_assert_str_eq(listing(dir), ".weft"); /* nothing shown before the commit */
 	ck_assert_int_eq(outset_commit(&s, &e), 0);
-	ck_assert_str_eq(listing(dir), "a.txt cfg");
-	char *t = slurp(dir, "cfg/x/b.cfg");
-	ck_assert_str_eq(t, "B\n");
-	free(t);
+	ck_assert_str_eq(listing(dir), ".weft a.txt cfg");
+	ck_assert(is_link(dir, "a.txt") && is_link(dir, "cfg/x/b.cfg"));
+	ck_assert_str_eq(shows(dir, "cfg/x/b.cfg"), "B1");
+	char *w = tu_join(dir, ".weft");
+	ck_assert_str_eq(listing(w), "current gen-1 lock");
+	/* the next run shows its set: b.cfg (and its folders) go */
+	run(dir, (const char *const[]){"a.txt=A2", "c.txt=C2", NULL}, NULL);
+	ck_assert_str_eq(listing(dir), ".weft a.txt c.txt");
+	ck_assert_str_eq(shows(dir, "a.txt"), "A2");
+	ck_assert_str_eq(listing(w), "current gen-2 lock");
+	free(w);
 	tu_rmtree(dir);
 	free(dir);
 }
 END_TEST
 
-/* A rename failing after the checks: the earlier renames are undone, the
- * previous version of a replaced file comes back, new directories go. */
-START_TEST(rollback)
+/* Plain files of weft's names (an older weft's, ovniemu's) show the old
+ * bytes until the commit, then the new ones; a retired one goes, a file of
+ * the user's stays. */
+START_TEST(takes_over_plain_files)
 {
 	char *dir = tu_mkdtemp();
-	char *a = tu_join(dir, "a.txt");
-	tu_write_str(a, "old\n");
+	char *sub = tu_join(dir, "cfg/x");
+	tu_mkdirs(sub);
+	const char *plain[][2] = {{"a.txt", "old a"}, {"cfg/x/b.cfg", "old b"}, {"cfg/x/mine.cfg", "mine"}};
+	for (int i = 0; i < 3; i++) {
+		char *p = tu_join(dir, plain[i][0]);
+		tu_write_str(p, plain[i][1]);
+		free(p);
+	}
 	struct outset s;
 	struct weft_err e = {0};
-	outset_init(&s, dir);
-	ck_assert_int_eq(outset_write(&s, "a.txt", "new\n", 4, &e), 0);
-	ck_assert_int_eq(outset_write(&s, "sub/c.txt", "C\n", 2, &e), 0);
-	char *gone = tu_join(dir, ".b.weft-tmp-1");
-	outset_adopt(&s, gone, "b.txt"); /* its temporary does not exist */
-	ck_assert_int_eq(outset_commit(&s, &e), -1);
-	char want[1024];
-	snprintf(want, sizeof(want), "cannot rename %s to %s/b.txt: No such file or directory", gone, dir);
-	ck_assert_str_eq(e.msg, want);
-	ck_assert_str_eq(listing(dir), "a.txt");
-	char *t = slurp(dir, "a.txt");
-	ck_assert_str_eq(t, "old\n");
-	free(t);
+	ck_assert_int_eq(outset_open(&s, dir, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "a.txt", "new a", 5, &e), 0);
+	outset_retire(&s, "cfg/x/b.cfg");
+	ck_assert_str_eq(shows(dir, "a.txt"), "old a");
+	ck_assert_int_eq(outset_commit(&s, &e), 0);
+	ck_assert_str_eq(shows(dir, "a.txt"), "new a");
+	ck_assert_str_eq(listing(sub), "mine.cfg");
+	ck_assert_str_eq(shows(dir, "cfg/x/mine.cfg"), "mine");
 	tu_rmtree(dir);
-	free(gone);
-	free(a);
+	free(sub);
 	free(dir);
 }
 END_TEST
 
-/* A directory where a file goes: refused before anything moves. */
+/* A failed run: the previous output as it was; where there was none, not
+ * even the folders the run made. */
+START_TEST(abort_leaves_nothing)
+{
+	char *dir = tu_mkdtemp();
+	char *deep = tu_join(dir, "a/b/c");
+	struct outset s;
+	struct weft_err e = {0};
+	ck_assert_int_eq(outset_open(&s, deep, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "x.txt", "X", 1, &e), 0);
+	outset_abort(&s);
+	ck_assert_str_eq(listing(dir), "");
+	char *o = tu_join(dir, "o");
+	run(o, (const char *const[]){"x.txt=X1", NULL}, NULL);
+	ck_assert_int_eq(outset_open(&s, o, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "x.txt", "X2", 2, &e), 0);
+	ck_assert_int_eq(outset_write(&s, "y.txt", "Y2", 2, &e), 0);
+	outset_abort(&s);
+	ck_assert_str_eq(listing(o), ".weft x.txt");
+	ck_assert_str_eq(shows(o, "x.txt"), "X1");
+	char *w = tu_join(o, ".weft");
+	ck_assert_str_eq(listing(w), "current gen-1 lock");
+	free(w);
+	free(o);
+	free(deep);
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A directory where a file goes, a file or a link where a folder goes:
+ * refused (2) before anything changes. */
 START_TEST(check_targets)
 {
 	char *dir = tu_mkdtemp();
@@ -103,74 +174,142 @@ START_TEST(check_targets)
 	tu_mkdirs(d);
 	char *f = tu_join(dir, "cfg");
 	tu_write_str(f, "");
-	struct outset s;
-	struct weft_err e = {0};
-	outset_init(&s, dir);
-	ck_assert_int_eq(outset_write(&s, "thread.prv", "T\n", 2, &e), 0);
-	ck_assert_int_eq(outset_write(&s, "cpu.prv", "C\n", 2, &e), 0);
-	ck_assert_int_eq(outset_commit(&s, &e), -1);
-	ck_assert_int_eq(e.code, WEFT_EUSAGE);
-	char want[1024];
-	snprintf(want, sizeof(want),
-		 "%s/cpu.prv: is a directory; weft writes a file of that name and will not replace a directory",
-		 dir);
-	ck_assert_str_eq(e.msg, want);
-	ck_assert_str_eq(listing(dir), "cfg cpu.prv");
-	outset_init(&s, dir);
-	ck_assert_int_eq(outset_write(&s, "cfg/v.cfg", "V\n", 2, &e), 0);
-	ck_assert_int_eq(outset_commit(&s, &e), -1);
-	snprintf(want, sizeof(want), "%s/cfg: not a directory, but weft writes %s/cfg/v.cfg in it", dir, dir);
-	ck_assert_str_eq(e.msg, want);
-	ck_assert_str_eq(listing(dir), "cfg cpu.prv");
+	char *l = tu_join(dir, "views");
+	ck_assert_int_eq(symlink("/tmp", l), 0);
+	static const struct {
+		const char *name, *why;
+	} cases[] = {
+		{"cpu.prv",
+		 "%s/cpu.prv: is a directory; weft writes a file of that name and will not replace a directory"},
+		{"cfg/v.cfg", "%s/cfg: not a directory, but weft writes %s/cfg/v.cfg in it"},
+		{"views/v.cfg",
+		 "%s/views: a symbolic link, but weft writes %s/views/v.cfg in a folder there of its "
+		 "own (make it a folder, or use -o to write elsewhere)"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct outset s;
+		struct weft_err e = {0};
+		ck_assert_int_eq(outset_open(&s, dir, &e), 0);
+		outset_add(&s, "thread.prv");
+		outset_add(&s, cases[i].name);
+		ck_assert_int_eq(outset_check(&s, &e), -1);
+		ck_assert_int_eq(e.code, WEFT_EUSAGE);
+		char want[1024];
+		snprintf(want, sizeof(want), cases[i].why, dir, dir);
+		ck_assert_str_eq(e.msg, want);
+		outset_abort(&s);
+		ck_assert_str_eq(listing(dir), "cfg cpu.prv views");
+	}
 	tu_rmtree(dir);
+	free(l);
 	free(d);
 	free(f);
 	free(dir);
 }
 END_TEST
 
-START_TEST(sweep_dead_runs)
+/* While one process holds the set open, another is refused, told who. */
+START_TEST(lock_names_the_holder)
 {
 	char *dir = tu_mkdtemp();
+	int go[2], done[2];
+	ck_assert_int_eq(pipe(go), 0);
+	ck_assert_int_eq(pipe(done), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		struct outset s;
+		struct weft_err e = {0};
+		char c = outset_open(&s, dir, &e) == 0 ? 'y' : 'n';
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(1);
+		outset_abort(&s);
+		_exit(0);
+	}
+	char c = 0;
+	ck_assert_int_eq(read(go[0], &c, 1), 1);
+	ck_assert_int_eq(c, 'y');
+	struct outset s;
+	struct weft_err e = {0};
+	ck_assert_int_eq(outset_open(&s, dir, &e), -1);
+	ck_assert_int_eq(e.code, WEFT_EINPUT);
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "%s: another weft run (PID %ld) is writing its outputs here: wait for it to end, or use -o to "
+		 "write elsewhere",
+		 dir, (long) child);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(write(done[1], "x", 1), 1);
+	ck_assert_int_eq(waitpid(child, NULL, 0), child);
+	/* the holder's abort removed DIR/.weft: a new run starts afresh */
+	ck_assert_int_eq(outset_open(&s, dir, &e), 0);
+	outset_abort(&s);
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(done[i]);
+	}
+	tu_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* What a killed run left: its generation, the links it made for names the
+ * shown generation lacks, its temporary links, its --mpi parts; older
+ * versions' temporaries of runs that are over. Cleared by the next run. */
+START_TEST(clears_killed_runs)
+{
+	char *dir = tu_mkdtemp();
+	run(dir, (const char *const[]){"a.txt=A", NULL}, NULL);
 	pid_t child = fork();
 	if (child == 0)
 		_exit(0);
-	ck_assert_int_eq(waitpid(child, NULL, 0), child);
-	/* the child is dead: its PID names a run that is over */
-	const char *fmt[] = {".thread.prv.weft-tmp-%ld", ".cpu.prv.gz.weft-tmp-%ld", ".a.txt.weft-old-%ld"};
+	ck_assert_int_eq(waitpid(child, NULL, 0), child); /* its PID names a run that is over */
+	char *w = tu_join(dir, ".weft");
+	const char *files[] = {".weft/gen-2/n.txt", ".weft/gen-7/cfg/m.cfg", ".weft/ranks-5/1.ops"};
 	for (int i = 0; i < 3; i++) {
-		char n[64];
-		snprintf(n, sizeof(n), fmt[i], (long) child);
-		char *p = tu_join(dir, n);
-		tu_write_str(p, "left\n");
+		char *p = tu_join(dir, files[i]);
+		char *slash = strrchr(p, '/');
+		*slash = '\0';
+		tu_mkdirs(p);
+		*slash = '/';
+		tu_write_str(p, "left");
 		free(p);
 	}
-	/* a killed --mpi run's part folder, and a live one's */
-	char ranks[64], live[64];
-	snprintf(ranks, sizeof(ranks), RANKS_DIR "%ld", (long) child);
-	snprintf(live, sizeof(live), RANKS_DIR "1");
-	for (int i = 0; i < 2; i++) {
-		char *d = tu_join(dir, i ? live : ranks);
-		ck_assert_int_eq(mkdir(d, 0777), 0);
-		char *f = tu_join(d, "1.ops");
-		tu_write_str(f, "ops\n");
-		free(f);
-		free(d);
+	char *cfg = tu_join(dir, "cfg");
+	tu_mkdirs(cfg);
+	const char *links[][2] = {{"n.txt", ".weft/current/n.txt"},
+				  {"cfg/m.cfg", "../.weft/current/cfg/m.cfg"},
+				  {".weft/link-tmp", "x"},
+				  {"other", ".weft/current/other"}}; /* not weft's name: kept */
+	for (int i = 0; i < 4; i++) {
+		char *p = tu_join(dir, links[i][0]);
+		ck_assert_int_eq(symlink(links[i][1], p), 0);
+		free(p);
 	}
-	char own[64];
-	snprintf(own, sizeof(own), ".thread.prv.weft-tmp-%ld", (long) getpid());
-	const char *keep[] = {own, ".x.weft-tmp-1" /* init: alive */, "thread.prv.weft-tmp-99999999",
-			      ".y.weft-tmp-12ab", ".z.weft-tmp-"};
-	for (int i = 0; i < 5; i++) {
-		char *p = tu_join(dir, keep[i]);
+	char legacy[2][64];
+	snprintf(legacy[0], sizeof(legacy[0]), ".a.txt.weft-tmp-%ld", (long) child);
+	snprintf(legacy[1], sizeof(legacy[1]), ".weft-ranks-%ld", (long) child);
+	const char *keep[] = {".b.weft-tmp-1" /* init: alive */, ".y.weft-tmp-12ab"};
+	for (int i = 0; i < 2; i++) {
+		char *p = tu_join(dir, legacy[i]);
+		if (i)
+			tu_mkdirs(p);
+		else
+			tu_write_str(p, "half");
+		free(p);
+		p = tu_join(dir, keep[i]);
 		tu_write_str(p, "");
 		free(p);
 	}
-	ck_assert_int_eq(outset_sweep(dir), 4);
-	char want[256];
-	snprintf(want, sizeof(want),
-		 "%s .weft-ranks-1 .x.weft-tmp-1 .y.weft-tmp-12ab .z.weft-tmp- thread.prv.weft-tmp-99999999", own);
-	ck_assert_str_eq(listing(dir), want);
+	struct outset s;
+	struct weft_err e = {0};
+	ck_assert_int_eq(outset_open(&s, dir, &e), 0);
+	ck_assert_str_eq(listing(dir), ".b.weft-tmp-1 .weft .y.weft-tmp-12ab a.txt other");
+	ck_assert_str_eq(listing(w), "current gen-1 gen-2 lock"); /* gen-2: this run's */
+	ck_assert_str_eq(shows(dir, "a.txt"), "A");
+	outset_abort(&s);
+	ck_assert_str_eq(listing(w), "current gen-1 lock");
+	free(cfg);
+	free(w);
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -180,10 +319,12 @@ Suite *outset_suite(void)
 {
 	Suite *s = suite_create("outset");
 	TCase *tc = tcase_create("outset");
-	tcase_add_test(tc, commit_all);
-	tcase_add_test(tc, rollback);
+	tcase_add_test(tc, commit_shows_all);
+	tcase_add_test(tc, takes_over_plain_files);
+	tcase_add_test(tc, abort_leaves_nothing);
 	tcase_add_test(tc, check_targets);
-	tcase_add_test(tc, sweep_dead_runs);
+	tcase_add_test(tc, lock_names_the_holder);
+	tcase_add_test(tc, clears_killed_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

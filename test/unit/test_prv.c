@@ -40,8 +40,8 @@ static void write_schedule(const char *dir, int piped, uint64_t *nrec)
 	struct weft_err e = {0};
 	for (int k = 0; k < 2; k++) {
 		char *path = tu_join(dir, k ? "b.prv" : "a.prv");
-		ck_assert_msg(prv_open(&f[k], pipe, path, "01/01/2026 at 00:00", "1(6):1:3(2,2,2)", NROWS,
-				       (const uint32_t (*)[3]) ids, NSLOTS, types, 0, &e) == 0,
+		ck_assert_msg(prv_open(&f[k], pipe, path, NULL, "01/01/2026 at 00:00", "1(6):1:3(2,2,2)", NROWS,
+				       (const uint32_t(*)[3]) ids, NSLOTS, types, 0, &e) == 0,
 			      "%s", e.msg);
 		free(path);
 	}
@@ -133,8 +133,8 @@ START_TEST(empty_instants_do_not_shift_times)
 	struct weft_err e = {0};
 	for (int k = 0; k < 2; k++) {
 		char *path = tu_join(dir, k ? "b.prv" : "a.prv");
-		ck_assert_int_eq(prv_open(&f[k], pipe, path, "d", "r", 1, (const uint32_t (*)[3]) ids, 1, types, 0, &e),
-				 0);
+		ck_assert_int_eq(
+			prv_open(&f[k], pipe, path, NULL, "d", "r", 1, (const uint32_t(*)[3]) ids, 1, types, 0, &e), 0);
 		free(path);
 	}
 	/* 20000 instants, a value at every tenth: the others only move time */
@@ -253,7 +253,7 @@ START_TEST(times_of_every_width)
 	struct prv_file f;
 	struct weft_err e = {0};
 	char *path = tu_join(dir, "a.prv");
-	ck_assert_int_eq(prv_open(&f, pipe, path, "d", "r", 1, (const uint32_t(*)[3]) ids, 1, types, 0, &e), 0);
+	ck_assert_int_eq(prv_open(&f, pipe, path, NULL, "d", "r", 1, (const uint32_t(*)[3]) ids, 1, types, 0, &e), 0);
 	int nt = (int) (sizeof(times) / sizeof(times[0]));
 	for (int i = 0; i < nt; i++) {
 		prv_time(&f, times[i]);
