@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test library and make check's runner, tested on a scratch suite:
 #   - test/lib.sh's units: numbered in order with the older checks, a
 #     failing one prints its commands and its output, test_setup runs

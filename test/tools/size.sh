@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The sizes of issue 15 ("the house"), checked on src/ and models/:
 #   - no source file over 700 lines without a sentence in its leading
 #     comment saying why (the sentence names "700 lines");
