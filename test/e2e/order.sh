@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # weft's order against ovniemu 1.14.0's (issue 23, classes 1 and 6):
 #   - rows: thread.prv and cpu.prv have ovniemu's rows in ovniemu's order
 #     (looms by name or smallest rank, processes by rank or pid, threads by
