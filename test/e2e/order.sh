@@ -27,8 +27,17 @@ row_keys() { # ROW
 }
 
 # ---- the fixtures: ovniemu's outputs, its row order included ------------------------
+# A case ovniemu refuses has no outputs but error.regex: weft must exit 1
+# with a message matching it (grep -E, weft's words for ovniemu's cause).
 for d in "$fix"/*/; do
 	n=$(basename "$d")
+	if [ -f "$d/error.regex" ]; then
+		test_expect_success "$n: weft emu -l refuses it, as ovniemu -l -b does" '
+			test_status 1 "$WEFT" emu -q -l -o "$tmp/'"$n"'" "'"$d"'trace" 2>"$tmp/err" &&
+			test_grep "$(cat "'"$d"'error.regex")" "$tmp/err"
+		'
+		continue
+	fi
 	test_expect_success "$n: weft emu -l = ovniemu -l -b (thread.prv with states, cpu.prv, row order)" '
 		"$WEFT" emu -q -l -o "$tmp/'"$n"'" "'"$d"'trace" &&
 		"$WEFT" diff --rows ovni --order --states --state-type 4 "'"$d"'thread.prv" "$tmp/'"$n"'/thread.prv" >"$tmp/out" &&
@@ -38,6 +47,25 @@ for d in "$fix"/*/; do
 		"$WEFT" check "$tmp/'"$n"'/thread.prv" >"$tmp/out" && "$WEFT" check "$tmp/'"$n"'/cpu.prv" >"$tmp/out"
 	'
 done
+
+# ---- ties in several looms: -j 2 = -j 1 ---------------------------------------------
+# Two looms, each a copy of ties-three-at-once (its three threads tie at
+# 30): each loom's ties come out in ovniemu's order, the same bytes on one
+# worker and on two.
+test_setup '
+	mkdir -p "$tmp/two" &&
+	cp -R "$fix/ties-three-at-once/trace/loom.node.a" "$tmp/two/loom.node.a" &&
+	cp -R "$fix/ties-three-at-once/trace/loom.node.a" "$tmp/two/loom.node.b" &&
+	for j in "$tmp"/two/loom.node.b/*/*/stream.json; do
+		sed "s/\"loom\": \"node\.a\"/\"loom\": \"node.b\"/" "$j" >"$j.new" && mv "$j.new" "$j" || exit 1
+	done
+'
+test_expect_success 'two looms with ties: accepted, -j 2 gives the bytes of -j 1' '
+	"$WEFT" emu -q -l -j 1 -o "$tmp/j1" "$tmp/two" &&
+	"$WEFT" emu -q -l -j 2 -o "$tmp/j2" "$tmp/two" &&
+	cmp "$tmp/j1/thread.prv" "$tmp/j2/thread.prv" && cmp "$tmp/j1/cpu.prv" "$tmp/j2/cpu.prv" &&
+	test_grep "^TH 1\.10 node\.b/10$" "$tmp/j1/thread.row"
+'
 
 # ---- the header: applications as runs of processes in row order --------------------
 # rows-by-rank: node.x (ranks 0 app 2, 3 app 1), then node.w (ranks 1 app 2,
