@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every record and event type of the three legacy seeds (PICL, VisAndOr,
+# CHARISMA), exactly: each hand-built log test/e2e/coverage/NAME.{trf,vao}
+# (and the CHARISMA logs built byte by byte below) is emulated, and the
+# canonical form of its thread.prv (canon.awk: states, events of the
+# format's types, communications) and the .pcf labels its expectation names
+# must equal NAME.expect line for line. The expectations were worked out by
+# hand from the seeds (test/e2e/coverage/README.md says how, record by
+# record); doc/formats/coverage.md lists which log covers which type.
+#
+#   WEFT=/abs/weft sh test/e2e/coverage.sh
+set -u
+. "$(dirname "$0")/../lib.sh"
+need WEFT
+fx=$here/coverage
+
+csort() { LC_ALL=C sort -k1,1 -k2,2 -k3,3n -k4,4n -k5,5n; }
+
+# compare NAME DIR: DIR/thread.{prv,pcf} against $fx/NAME.expect, whose first
+# line is "# range SLO SHI TLO THI" (the states and event types kept)
+compare() {
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(sed -n '1s/^# range //p' "$fx/$1.expect")
+	grep -v '^#' "$fx/$1.expect" | csort >"$tmp/want"
+	{
+		awk -F: -v slo="$3" -v shi="$4" -v tlo="$5" -v thi="$6" -f "$fx/canon.awk" "$2/thread.prv"
+		for t in $(awk '$1 == "L" { print $2 }' "$tmp/want" | sort -u); do
+			awk -v pcf="$t" -f "$fx/canon.awk" "$2/thread.pcf"
+		done
+	} | csort >"$tmp/got"
+	if cmp -s "$tmp/want" "$tmp/got"; then
+		pass "$1 exact states, events, comms, labels"
+	else
+		fail "$1 exact states, events, comms, labels" \
+			"$(diff "$tmp/want" "$tmp/got" | grep '^[<>]' | head -n 8 | tr '\n' '|')"
+	fi
+}
+
+for log in "$fx"/*.trf "$fx"/*.vao; do
+	[ -f "$log" ] || continue
+	n=$(basename "$log")
+	n=${n%.*}
+	rm -rf "$tmp/$n"
+	if "$WEFT" emu -q -o "$tmp/$n" "$log" 2>"$tmp/err"; then
+		compare "$n" "$tmp/$n"
+	else
+		fail "$n emu" "$(head -n 2 "$tmp/err" | tr '\n' ' ')"
+	fi
+done
+
+finish
