@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Canonical form of a Paraver .prv body, for comparison with results worked
 # out by hand (test/e2e/coverage/README.md). One line per fact:
-#   S TASK.THREAD BEGIN END STATE      a state record whose value is in SLO..SHI
-#   E TASK.THREAD TIME TYPE VALUE      the value an event type in TLO..THI
+#   S APPL.TASK.THREAD BEGIN END STATE      a state record whose value is in SLO..SHI
+#   E APPL.TASK.THREAD TIME TYPE VALUE      the value an event type in TLO..THI
 #                                      takes at TIME (of several at one
 #                                      instant, the last, as Paraver shows)
-#   C TASK.THREAD LSEND PSEND > TASK.THREAD LRECV PRECV SIZE TAG
-#   U TASK.THREAD LSEND PSEND SIZE TAG (a '#' line: a send never received)
+#   C APPL.TASK.THREAD LSEND PSEND > APPL.TASK.THREAD LRECV PRECV SIZE TAG
+#   U APPL.TASK.THREAD LSEND PSEND SIZE TAG (a '#' line: a send never received)
 # Records of other types (ovni's own process, thread and CPU values) are
 # left out; zero padding is removed. The caller sorts the lines.
 # With -v pcf=TYPE it prints instead the labels of that event type of a
@@ -20,7 +20,7 @@ pcf != "" {
 	next
 }
 FNR == 1 { next }
-function obj(i) { return ($(i + 1) + 0) "." ($(i + 2) + 0) }
+function obj(i) { return ($i + 0) "." ($(i + 1) + 0) "." ($(i + 2) + 0) }
 $1 == "1" && $8 + 0 >= slo && $8 + 0 <= shi {
 	print "S", obj(3), $6 + 0, $7 + 0, $8 + 0
 	next
