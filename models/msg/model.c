@@ -381,7 +381,7 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		out(e, t, x, V_RSIZE, a);
 		out(e, t, x, V_RTAG, b);
 		out(e, t, x, V_RFROM, (int64_t) c3 + 1);
-		x->clear = 1;
+		punctual_shown(e, x, 1);
 		break;
 	}
 	default:
@@ -404,7 +404,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	int32_t type = (int32_t) ev_field(in, 0, ev);
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
 	out(e, t, x, V_MARK, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	return 0;
 }
 
@@ -430,13 +430,13 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	int send = type == -21 || type == -27, recv = type == -51 || type == -52 || type <= -58;
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv ? size : -1, 0);
 	out(e, t, x, V_MARK, -(int64_t) type);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	struct req r;
 	if (send) {
 		struct call c = {type, size, tag, peer, e->now, {0, NULL, 0}, 0};
 		call_send(e, t, x, &c);
 		psend_all(e, &c.sent);
-		x->clear = 2;
+		punctual_shown(e, x, 2);
 		if (type == -27 && req != -1) { /* its completion sends it */
 			struct req *q = req_push(&x->sreq, &x->nsreq, &x->csreq);
 			q->id = req;
