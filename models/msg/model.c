@@ -140,10 +140,10 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	} slots[NV] = {
 		[V_CALL] = {MSG_T_CALL, "PICL call"},
 		[V_SSIZE] = {MSG_T_SEND_SIZE, "Message size sent (bytes)"},
-		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent"},
+		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent (+1)"},
 		[V_STO] = {MSG_T_SEND_TO, "Message sent to processor (+1)"},
 		[V_RSIZE] = {MSG_T_RECV_SIZE, "Message size received (bytes)"},
-		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received"},
+		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received (+1)"},
 		[V_RFROM] = {MSG_T_RECV_FROM, "Message received from processor (+1)"},
 		[V_MARK] = {MSG_T_MARK, "PICL mark"},
 		[V_USER] = {MSG_T_USER_REC, "PICL user record"},
@@ -249,7 +249,7 @@ static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, st
 {
 	struct mstate *m = ms(e);
 	out(e, t, x, V_SSIZE, c->a);
-	out(e, t, x, V_STAG, c->b);
+	out(e, t, x, V_STAG, (int64_t) c->b + 1);
 	out(e, t, x, V_STO, c->c == -1 ? -1 : (int64_t) c->c + 1);
 	int32_t peer = x->peer_process;
 	x->peer_process = -1;
@@ -379,7 +379,7 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 			lrecv = r.time;
 		got_recv(e, t, x, c3, b, lrecv);
 		out(e, t, x, V_RSIZE, a);
-		out(e, t, x, V_RTAG, b);
+		out(e, t, x, V_RTAG, (int64_t) b + 1);
 		out(e, t, x, V_RFROM, (int64_t) c3 + 1);
 		punctual_shown(e, x, 1);
 		break;
@@ -459,7 +459,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 			lrecv = r.time;
 		got_recv(e, t, x, peer, tag, lrecv);
 		out(e, t, x, V_RSIZE, size);
-		out(e, t, x, V_RTAG, tag);
+		out(e, t, x, V_RTAG, (int64_t) tag + 1);
 		out(e, t, x, V_RFROM, (int64_t) peer + 1);
 	}
 	x->peer_process = -1;
