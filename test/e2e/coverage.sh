@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every record and event type of the three legacy seeds (PICL, VisAndOr,
 # CHARISMA), exactly: each hand-built log test/e2e/coverage/NAME.{trf,vao}
-# (and the CHARISMA logs built byte by byte below) is emulated, and the
-# canonical form of its thread.prv (canon.awk: states, events of the
-# format's types, communications) and the .pcf labels its expectation names
-# must equal NAME.expect line for line. The expectations were worked out by
+# is emulated, and the canonical form of its thread.prv (canon.awk: states,
+# events of the format's types, communications), the .pcf labels its
+# expectation names and (R lines) the names of the thread rows must equal
+# NAME.expect line for line (CHARISMA's logs are built byte by byte in
+# charisma.sh, which compares them with charisma-scenario.expect). The expectations were worked out by
 # hand from the seeds (test/e2e/coverage/README.md says how, record by
 # record); doc/formats/coverage.md lists which log covers which type.
 #
@@ -25,6 +26,10 @@ compare() {
 	grep -v '^#' "$fx/$1.expect" | csort >"$tmp/want"
 	{
 		awk -F: -v slo="$3" -v shi="$4" -v tlo="$5" -v thi="$6" -f "$fx/canon.awk" "$2/thread.prv"
+		# R lines: the thread rows' names, when the expectation gives them
+		if grep -q '^R ' "$tmp/want"; then
+			sed -n '/^LEVEL THREAD/,$p' "$2/thread.row" | sed -n '2,$s/^/R /p'
+		fi
 		for t in $(awk '$1 == "L" { print $2 }' "$tmp/want" | sort -u); do
 			awk -v pcf="$t" -f "$fx/canon.awk" "$2/thread.pcf"
 		done
@@ -41,6 +46,10 @@ for log in "$fx"/*.trf "$fx"/*.vao; do
 	[ -f "$log" ] || continue
 	n=$(basename "$log")
 	n=${n%.*}
+	if [ ! -f "$fx/$n.expect" ]; then
+		fail "$n" "no $n.expect"
+		continue
+	fi
 	rm -rf "$tmp/$n"
 	if "$WEFT" emu -q -o "$tmp/$n" "$log" 2>"$tmp/err"; then
 		compare "$n" "$tmp/$n"
