@@ -80,11 +80,16 @@ static int64_t entry_bytes(int32_t type, int32_t a)
 	return type == -21 || type == -27 || type == -911 ? a : -1;
 }
 
+/* The volume of a call at its exit (seed §2.3.7: the length of recv0,
+ * wait0 (-55, -56), recvstatus0, recvend0, traceflush; "the number of
+ * processes spawned by load0": one per load0, whose exit names it). */
 static int64_t exit_bytes(int32_t type, int32_t a)
 {
 	switch (type) {
-	case -51: case -52: case -56: case -58: case -60: case -61: case -912:
+	case -51: case -52: case -55: case -56: case -58: case -60: case -61: case -912:
 		return a;
+	case -503:
+		return 1;
 	default:
 		return -1;
 	}
@@ -428,7 +433,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	int32_t type = f[0], size = f[1], tag = f[2], peer = f[3], req = f[5];
 	x->peer_process = f[4];
 	int send = type == -21 || type == -27, recv = type == -51 || type == -52 || type <= -58;
-	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv ? size : -1, 0);
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv || type == -56 ? size : -1, 0);
 	out(e, t, x, V_MARK, -(int64_t) type);
 	punctual_shown(e, x, 1);
 	struct req r;
