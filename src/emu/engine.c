@@ -97,11 +97,36 @@ static inline int shown_on_thread(const struct mf_chan *c, const struct emu_thre
 	return 1;
 }
 
-static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct)
+/* Is shown value v written even when it repeats the row's last one (the
+ * channel's `dup` rule)? `set`: v was set by an action, not a channel
+ * shown as "none" (0 off its thread state, an empty stack, no thread). */
+static inline int dup_written(const struct mf_chan *c, int64_t v, int set)
+{
+	switch (c->dup) {
+	case MF_DUP_SKIP:
+		return 0;
+	case MF_DUP_EMIT:
+		return 1;
+	case MF_DUP_SKIP_NULL:
+		return v != 0 || (set && c->zero);
+	}
+	return 0;
+}
+
+static inline void put(struct prv_file *f, int row, int slot, int64_t v, int punct)
+{
+	if (punct)
+		prv_punct(f, row, slot, v);
+	else
+		prv_set(f, row, slot, v);
+}
+
+static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct,
+			int set)
 {
 	if (!e->writing)
 		return;
-	punct |= ch->c->emit_dup;
+	punct |= dup_written(ch->c, v, set);
 	if (ch->tslot >= 0 && shown_on_thread(ch->c, t)) {
 		if (punct)
 			prv_punct(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
@@ -126,8 +151,8 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 	const int64_t *val = &g->val[(size_t) t->stream->index * (size_t) g->nch];
 	for (int k = 0; k < g->nstate_ch; k++) {
 		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
-		prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot,
-			shown_on_thread(ch->c, t) ? val[g->state_ch[k]] : 0);
+		int64_t v = shown_on_thread(ch->c, t) ? val[g->state_ch[k]] : 0;
+		put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, dup_written(ch->c, v, 0));
 	}
 }
 
@@ -138,7 +163,7 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 	for (int k = 0; k < g->ncpu_ch; k++) {
 		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
 		int64_t v = val ? val[g->cpu_ch[k]] : ch->c->cpu_none;
-		prv_set(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v);
+		put(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v, dup_written(ch->c, v, 0));
 		if (ch->bdv >= 0)
 			bd_note(e, ch->bdv, ch->bdc, c->row, v);
 	}
@@ -316,7 +341,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		}
 		s->v[s->n++] = v;
 		*cur = v;
-		show(e, ch, t, v, 0);
+		show(e, ch, t, v, 0, 0);
 		return 0;
 	}
 	case MF_POP: {
@@ -330,7 +355,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
-		show(e, ch, t, *cur, 0);
+		show(e, ch, t, *cur, 0, 0);
 		return 0;
 	}
 	case MF_SET:
@@ -341,13 +366,13 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 			return same_value(e, t, ch, "set", v, err);
 		}
 		*cur = v;
-		show(e, ch, t, v, op == MF_PUNCT);
+		show(e, ch, t, v, op == MF_PUNCT, 1);
 		return 0;
 	case MF_UNSET:
 		if (ch->c->stack)
 			g->stk[at].n = 0;
 		*cur = 0;
-		show(e, ch, t, 0, 0);
+		show(e, ch, t, 0, 0, 0);
 		return 0;
 	}
 	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
@@ -480,6 +505,9 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 	ch->clabel = own ? own : clabel;
 	ch->tslot = ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, ttype, ch->tlabel) : -1;
 	ch->cslot = ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, ctype, ch->clabel) : -1;
+	/* a model file's channel is ovniemu's: its first value is written */
+	emu_slot_fresh(e, EMU_THREAD_FILE, ch->tslot);
+	emu_slot_fresh(e, EMU_CPU_FILE, ch->cslot);
 	if (ch->cslot >= 0)
 		g->cpu_ch[g->ncpu_ch++] = at;
 	if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)

@@ -98,7 +98,8 @@ struct prv_back {
 	struct outbuf ob;
 	int nrows, nslots;
 	struct prv_back_row *rows;
-	int64_t *last;        /* last value written per (row, slot) */
+	int64_t *last;        /* last value written per (row, slot); PRV_NEVER: none */
+	uint64_t *slot_line;  /* per slot: the record (nrecords) its last value went on */
 	char (*slot_str)[16]; /* ":type:" */
 	uint8_t *slot_len;
 	struct prv_tclock *clk; /* the pipe's, or own */
@@ -263,6 +264,14 @@ static inline void prv_front_unknown(struct prv_file *f, int row, int slot)
 /* The states waiting to be queued dropped, unwritten (another front
  * writes them). */
 void prv_front_forget(struct prv_file *f);
+
+/* A (row, slot) never written: its first value is written even when it is
+ * 0 (ovniemu writes every channel's first value). By default a slot reads
+ * as 0 before its first record, and a first 0 is dropped as a repeat. */
+#define PRV_NEVER INT64_MIN
+/* Slot `slot` of every row starts never written. Call it before any value
+ * of the file is queued. */
+void prv_slot_fresh(struct prv_file *f, int slot);
 
 
 /* ---- op emission (inline: every value passes here) ---- */

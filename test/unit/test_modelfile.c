@@ -40,7 +40,7 @@ START_TEST(compiles_tables)
 	ck_assert_int_eq(c->nlabels, 2);
 	ck_assert_str_eq(mf_label(c, 16), "Sixteen");
 	ck_assert_ptr_null(mf_label(c, 2));
-	ck_assert_int_eq(c->emit_dup, 1);
+	ck_assert_int_eq(c->dup, MF_DUP_EMIT);
 	ck_assert_int_eq(c->same, MF_SAME_IGNORE);
 	ck_assert_int_eq(c->dynamic, 1);
 	ck_assert_int_eq(c->nolint, 1);
