@@ -32,6 +32,10 @@ struct engine {
 	int nch;               /* channels of every enabled file model */
 	struct eng_chan *ch;
 	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
+	/* `zero` channels only (doc/dev/models.md): [thread * nch + channel]
+	 * it was set (its 0 is a value); whether the last value written on
+	 * the thread's row, [cpu * nch + channel] on the CPU's, was none */
+	uint8_t *vset, *tnone, *cnone;
 	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
 	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
 	int *cpu_ch;           /* channels CPU rows show */
@@ -97,10 +101,11 @@ static inline int shown_on_thread(const struct mf_chan *c, const struct emu_thre
 	return 1;
 }
 
-/* Is shown value v written even when it repeats the row's last one (the
- * channel's `dup` rule)? `set`: v was set by an action, not a channel
- * shown as "none" (0 off its thread state, an empty stack, no thread). */
-static inline int dup_written(const struct mf_chan *c, int64_t v, int set)
+/* Is a shown value written even when it repeats the row's last one (the
+ * channel's `dup` rule)? `some`: it is a value, not "none" (0 off its
+ * thread state, an empty stack, no thread running, a `zero` channel never
+ * set). */
+static inline int dup_written(const struct mf_chan *c, int some)
 {
 	switch (c->dup) {
 	case MF_DUP_SKIP:
@@ -108,38 +113,57 @@ static inline int dup_written(const struct mf_chan *c, int64_t v, int set)
 	case MF_DUP_EMIT:
 		return 1;
 	case MF_DUP_SKIP_NULL:
-		return v != 0 || (set && c->zero);
+		return some;
 	}
 	return 0;
 }
 
-static inline void put(struct prv_file *f, int row, int slot, int64_t v, int punct)
+/* Write v on (row, slot). A `zero` channel (its 0 may be a value) keeps
+ * in *none whether the row's last value was "none": "none" after a set 0
+ * is a change for ovniemu, written though it is 0 again. */
+static inline void put(struct prv_file *f, int row, int slot, int64_t v, const struct mf_chan *c, int some,
+		       uint8_t *none)
 {
+	int punct = dup_written(c, some);
+	if (__builtin_expect(none != NULL, 0)) {
+		punct |= !some && !*none;
+		*none = (uint8_t) !some;
+	}
 	if (punct)
 		prv_punct(f, row, slot, v);
 	else
 		prv_set(f, row, slot, v);
 }
 
+/* Is thread t's value v of channel ci (at: its index in g->val) a value? */
+static inline int is_some(const struct engine *g, const struct eng_chan *ch, size_t at, int64_t v)
+{
+	return ch->c->zero ? g->vset[at] : v != 0;
+}
+
 static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct,
-			int set)
+			size_t at)
 {
 	if (!e->writing)
 		return;
-	punct |= dup_written(ch->c, v, set);
-	if (ch->tslot >= 0 && shown_on_thread(ch->c, t)) {
+	struct engine *g = e->eng;
+	int some = is_some(g, ch, at, v);
+	const struct mf_chan *c = ch->c;
+	if (ch->tslot >= 0 && shown_on_thread(c, t)) {
 		if (punct)
 			prv_punct(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
 		else
-			prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
+			put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, c, some, c->zero ? &g->tnone[at] : NULL);
 	}
 	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
+		int row = t->cpu->row;
+		size_t cat = (size_t) row * (size_t) g->nch + (at % (size_t) g->nch);
 		if (punct)
-			prv_punct(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+			prv_punct(&e->prv[EMU_CPU_FILE], row, ch->cslot, v);
 		else
-			prv_set(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+			put(&e->prv[EMU_CPU_FILE], row, ch->cslot, v, c, some, c->zero ? &g->cnone[cat] : NULL);
 		if (__builtin_expect(ch->bdv >= 0, 0))
-			bd_note(e, ch->bdv, ch->bdc, t->cpu->row, v);
+			bd_note(e, ch->bdv, ch->bdc, row, v);
 	}
 }
 
@@ -148,22 +172,31 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 	struct engine *g = e->eng;
 	if (!e->writing)
 		return;
-	const int64_t *val = &g->val[(size_t) t->stream->index * (size_t) g->nch];
+	size_t base = (size_t) t->stream->index * (size_t) g->nch;
+	const int64_t *val = &g->val[base];
 	for (int k = 0; k < g->nstate_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
-		int64_t v = shown_on_thread(ch->c, t) ? val[g->state_ch[k]] : 0;
-		put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, dup_written(ch->c, v, 0));
+		int ci = g->state_ch[k];
+		const struct eng_chan *ch = &g->ch[ci];
+		int on = shown_on_thread(ch->c, t);
+		int64_t v = on ? val[ci] : 0;
+		int some = on && is_some(g, ch, base + (size_t) ci, v);
+		put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, ch->c, some,
+		    ch->c->zero ? &g->tnone[base + (size_t) ci] : NULL);
 	}
 }
 
 void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *run)
 {
 	struct engine *g = e->eng;
-	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
+	size_t base = run ? (size_t) run->stream->index * (size_t) g->nch : 0;
+	const int64_t *val = run ? &g->val[base] : NULL;
 	for (int k = 0; k < g->ncpu_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
-		int64_t v = val ? val[g->cpu_ch[k]] : ch->c->cpu_none;
-		put(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v, dup_written(ch->c, v, 0));
+		int ci = g->cpu_ch[k];
+		const struct eng_chan *ch = &g->ch[ci];
+		int64_t v = val ? val[ci] : ch->c->cpu_none;
+		int some = val ? is_some(g, ch, base + (size_t) ci, v) : v != 0;
+		put(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v, ch->c, some,
+		    ch->c->zero ? &g->cnone[(size_t) c->row * (size_t) g->nch + (size_t) ci] : NULL);
 		if (ch->bdv >= 0)
 			bd_note(e, ch->bdv, ch->bdc, c->row, v);
 	}
@@ -341,7 +374,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		}
 		s->v[s->n++] = v;
 		*cur = v;
-		show(e, ch, t, v, 0, 0);
+		show(e, ch, t, v, 0, at);
 		return 0;
 	}
 	case MF_POP: {
@@ -355,7 +388,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
-		show(e, ch, t, *cur, 0, 0);
+		show(e, ch, t, *cur, 0, at);
 		return 0;
 	}
 	case MF_SET:
@@ -366,13 +399,17 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 			return same_value(e, t, ch, "set", v, err);
 		}
 		*cur = v;
-		show(e, ch, t, v, op == MF_PUNCT, 1);
+		if (ch->c->zero)
+			g->vset[at] = 1;
+		show(e, ch, t, v, op == MF_PUNCT, at);
 		return 0;
 	case MF_UNSET:
 		if (ch->c->stack)
 			g->stk[at].n = 0;
 		*cur = 0;
-		show(e, ch, t, 0, 0, 0);
+		if (ch->c->zero)
+			g->vset[at] = 0;
+		show(e, ch, t, 0, 0, at);
 		return 0;
 	}
 	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
@@ -568,6 +605,14 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	free(g->stk);
 	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
 	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	free(g->vset);
+	free(g->tnone);
+	free(g->cnone);
+	g->vset = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, 1);
+	g->tnone = weft_xmalloc((size_t) e->nth * (size_t) g->nch + 1);
+	memset(g->tnone, 1, (size_t) e->nth * (size_t) g->nch + 1);
+	g->cnone = weft_xmalloc((size_t) e->ncpu * (size_t) g->nch + 1);
+	memset(g->cnone, 1, (size_t) e->ncpu * (size_t) g->nch + 1);
 	for (int k = 0; k < g->nch; k++)
 		if (g->ch[k].c->initial)
 			for (int i = 0; i < e->nth; i++)
@@ -701,6 +746,9 @@ void engine_free(struct emu *e)
 	}
 	free(g->stk);
 	free(g->val);
+	free(g->vset);
+	free(g->tnone);
+	free(g->cnone);
 	free(g->ch);
 	free(g->cpu_ch);
 	free(g->state_ch);
