@@ -63,13 +63,16 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	if (w)
 		prv_set(f, r, base + OT_STATE, t->state);
 	int act = is_active(t->state);
+	int act_changed = act != t->marks_act;
 	t->marks_act = act;
 	if (!w)
 		return;
-	/* as ovniemu's tracks, every state change shows them again: a
-	 * repeated tid or 0 is dropped, a repeated mark value written (its
-	 * PRV_SKIPDUPNULL) */
-	prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
+	/* the tid changes with activity (first written when the thread is
+	 * first active: ovniemu's channel starts as none); as ovniemu's
+	 * tracks, every state change shows the marks again, a repeated value
+	 * written (their PRV_SKIPDUPNULL), a repeated 0 not */
+	if (act_changed)
+		prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
 	for (int k = 0, n = e->nmarks; k < n; k++) {
 		int64_t v = act ? t->mark[k] : 0;
 		if (v)
@@ -95,13 +98,17 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	int w = e->writing, base = cs(e, 0); /* locals: see thread_row */
 	struct prv_file *f = &e->prv[EMU_CPU_FILE];
 	/* columns in ovniemu's order: pid, tid, nrun, flush, marks */
-	int new_run = run != c->marks_of || !c->shown;
+	/* as ovniemu's channels, which start as none: the running thread's
+	 * columns are first written when a thread first runs there, the
+	 * count at the CPU's first update, 0 included */
+	int first = !c->shown;
 	c->shown = 1;
+	int new_run = run != c->marks_of;
 	if (new_run && w) {
 		prv_set(f, r, base + OC_PID, run ? run->sys->proc->pid : 0);
 		prv_set(f, r, base + OC_TID, run ? run->sys->tid : 0);
 	}
-	if (n != c->shown_nrun || new_run) {
+	if (n != c->shown_nrun || first) {
 		c->shown_nrun = n;
 		if (w)
 			prv_set(f, r, base + OC_NRUN, n);
