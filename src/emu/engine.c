@@ -7,47 +7,9 @@
 
 #include "emu/breakdown.h"
 #include "emu/engine.h"
+#include "emu/engine_int.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
-
-struct eng_stack {
-	int64_t *v;
-	int n, cap;
-};
-
-struct eng_chan {
-	const struct mf_chan *c;
-	const struct mf_model *m;
-	int tslot, cslot;  /* -1: not shown */
-	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
-	const char *tlabel, *clabel;
-	char *own;         /* a group member's label, owned */
-	int gfirst, gn;    /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
-	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
-	struct mf_label *dyn; /* labels added at run time */
-	int ndyn, capdyn;
-};
-
-struct engine {
-	int nch;               /* channels of every enabled file model */
-	struct eng_chan *ch;
-	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
-	/* `zero` channels only (doc/dev/models.md): [thread * nch + channel]
-	 * it was set (its 0 is a value); whether the last value written on
-	 * the thread's row, [cpu * nch + channel] on the CPU's, was none */
-	uint8_t *vset, *tnone, *cnone;
-	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
-	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
-	int *cpu_ch;           /* channels CPU rows show */
-	int ncpu_ch;
-	int *state_ch;         /* channels thread rows show by thread state */
-	int nstate_ch;
-	struct {                /* primitives set up, to release at the end */
-		const struct engine_prim *p;
-		const struct mf_model *m;
-	} *setup;
-	int nsetup;
-};
 
 static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 
@@ -202,93 +164,7 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 	}
 }
 
-/* ---- labels and messages ----------------------------------------------------------- */
-
-static const char *label_of(const struct eng_chan *ch, int64_t v)
-{
-	const char *l = mf_label(ch->c, v);
-	for (int i = 0; !l && i < ch->ndyn; i++)
-		if (ch->dyn[i].value == v)
-			l = ch->dyn[i].label;
-	return l;
-}
-
-/* "4 (MPI_Wait)" or "4" */
-static const char *vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n)
-{
-	const char *l = label_of(ch, v);
-	if (l)
-		snprintf(buf, n, "%lld (%s)", (long long) v, l);
-	else
-		snprintf(buf, n, "%lld", (long long) v);
-	return buf;
-}
-
-/* Label value v of a dynamic channel (the first name given stays). */
-static void label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len)
-{
-	for (int i = 0; i < ch->ndyn; i++)
-		if (ch->dyn[i].value == v)
-			return;
-	if (ch->ndyn == ch->capdyn) {
-		ch->capdyn = ch->capdyn ? 2 * ch->capdyn : 16;
-		ch->dyn = weft_xrealloc(ch->dyn, (size_t) ch->capdyn * sizeof(*ch->dyn));
-	}
-	char *s = weft_xmalloc(len + 1);
-	memcpy(s, label, len);
-	s[len] = '\0';
-	/* a label is one line of the .pcf */
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == '\n' || s[i] == '\r')
-			s[i] = ' ';
-	ch->dyn[ch->ndyn].value = v;
-	ch->dyn[ch->ndyn++].label = s;
-}
-
-int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
-{
-	struct engine *g = e->eng;
-	if (!g)
-		return -1;
-	for (int k = 0; k < g->nch; k++) {
-		struct eng_chan *ch = &g->ch[k];
-		if (ch->m->def.id != model || strcmp(ch->c->name, chan) != 0)
-			continue;
-		if (!ch->c->dynamic)
-			return -1;
-		label_add(ch, v, label, strlen(label));
-		return 0;
-	}
-	return -1;
-}
-
-void engine_labels_save(const struct emu *e, struct strbuf *b)
-{
-	const struct engine *g = e->eng;
-	for (int k = 0; g && k < g->nch; k++)
-		for (int i = 0; i < g->ch[k].ndyn; i++) {
-			sb_printf(b, "%d %lld ", k, (long long) g->ch[k].dyn[i].value);
-			sb_text(b, g->ch[k].dyn[i].label);
-			sb_printf(b, "\n");
-		}
-}
-
-int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err)
-{
-	struct engine *g = e->eng;
-	const char *p = text, *end = text + n;
-	for (int line = 1; p < end; line++) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		int k, used = 0;
-		long long v;
-		if (!nl || !g || sscanf(p, "%d %lld %n", &k, &v, &used) != 2 || used == 0 || k < 0 || k >= g->nch)
-			return weft_fail(err, WEFT_EINTERNAL, "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
-					 "below %d", what, line, g ? g->nch : 0);
-		label_add(&g->ch[k], v, p + used, (size_t) (nl - p - used));
-		p = nl + 1;
-	}
-	return 0;
-}
+/* ---- messages ----------------------------------------------------------------------- */
 
 /* A check's message: %{tid} and %{field} of the payload filled in. */
 static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a,
@@ -322,7 +198,7 @@ static int same_value(struct emu *e, const struct emu_thread *t, const struct en
 {
 	char b[160];
 	return emu_model_error(e, err, "%s of %s on channel %s.%s of thread %lld, which already has that value: "
-			       "expected another value", op, vstr(ch, v, b, sizeof(b)), ch->m->def.name,
+			       "expected another value", op, eng_vstr(ch, v, b, sizeof(b)), ch->m->def.name,
 			       ch->c->name, (long long) t->sys->tid);
 }
 
@@ -367,7 +243,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		struct eng_stack *s = &g->stk[at];
 		if (s->n == STACK_MAX)
 			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
-					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
 		if (s->n == s->cap) {
 			s->cap = s->cap ? 2 * s->cap : 8;
 			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
@@ -381,11 +257,11 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		struct eng_stack *s = &g->stk[at];
 		if (s->n == 0)
 			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
-					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
 		if (s->v[s->n - 1] != v)
 			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
-					       "stack, %s", vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
-					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
+					       "stack, %s", eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+					       eng_vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
 		show(e, ch, t, *cur, 0, at);
@@ -495,7 +371,7 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		case MF_LABEL: {
 			/* the str tail was checked: NUL-terminated inside the payload */
 			const char *s = (const char *) ev->payload + in->f[a->str].off;
-			label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
+			eng_label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
 			continue;
 		}
 		case MF_SETALL:
@@ -678,7 +554,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 					    "stack of channel %s.%s (top: %s): expected it empty",
 					    (long long) t->sys->tid, t->sys->proc->loom->name,
 					    (long long) t->sys->proc->pid, s->n, m->def.name, m->chans[k].name,
-					    vstr(&g->ch[base + k], s->v[s->n - 1], b, sizeof(b))) < 0)
+					    eng_vstr(&g->ch[base + k], s->v[s->n - 1], b, sizeof(b))) < 0)
 				return -1;
 		}
 	}
