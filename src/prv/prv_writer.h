@@ -1,9 +1,11 @@
 /* prv_writer: Paraver .prv bodies written in time order, fast.
  * Callers set (row, slot) values and row states at a current time that never
- * decreases. Changes at one instant are collected and written when time
- * moves on: at most one value per (row, type, time), only values that differ
- * from the last one written (Paraver reads a missing value as 0), states
- * before events, the pairs of one row and instant on one line. A state record
+ * decreases. Values are written as they come: a set only when it differs
+ * from the last one written (Paraver reads a missing value as 0; a fresh
+ * slot, prv_slot_fresh, writes its first value even when it is 0), a
+ * punctual value always; states before events; the pairs of one row and
+ * instant on one line, with one value of a type a line (a second value of
+ * the type at that instant starts another). A state record
  * is written when its interval opens, with a fixed-width end that is patched
  * when it closes (in the buffer, or with pwrite once flushed), so the body
  * stays sorted by first time without holding records back.
