@@ -56,7 +56,7 @@ result outputs-dir-in-the-way "$WHY"
 
 # a file where cfg/ goes
 mkdir cfgfile && : >cfgfile/cfg
-run 2 "weft: error: cfgfile/cfg: not a directory, but weft writes cfgfile/cfg/andfork/cpu-agent.cfg in it" \
+run 2 "weft: error: cfgfile/cfg: not a directory, but weft writes cfgfile/cfg/cpu/andfork/agent.cfg in it" \
 	emu -o cfgfile small
 [ "$(entries cfgfile)" = "cfg " ] || WHY="${WHY}left: $(entries cfgfile); "
 result outputs-file-in-the-way "$WHY"
