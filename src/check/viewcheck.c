@@ -236,10 +236,12 @@ static void check_view(struct ctx *c, const char *path, const char *rel)
 			if (!known)
 				problem(c, path, "thread function \"%s\" is not one Paraver knows", fn);
 		}
-		if (v.color == CFGVIEW_COLOR_NONE)
+		/* ovni's views (copied by ovniemu) name no colour mode, Paraver's
+		 * default being code, and let Paraver compute their range */
+		if (v.color == CFGVIEW_COLOR_NONE && !v.compute_y)
 			problem(c, path, "expected a window_color_mode (code for states and categories, gradient "
 					 "for magnitudes)");
-		if (!v.has_max)
+		if (!v.has_max && !v.compute_y)
 			problem(c, path, "expected a window_maximum_y (Paraver's default range 0-18 draws larger "
 					 "values black)");
 		/* a breakdown view is for its folder's MODEL-breakdown trace:
@@ -304,10 +306,10 @@ static void check_view(struct ctx *c, const char *path, const char *rel)
 				hi = f->state_max > hi ? f->state_max : hi;
 			}
 		}
-		if (lo <= hi && v.has_max && (double) hi > v.max)
+		if (lo <= hi && v.has_max && !v.compute_y && (double) hi > v.max)
 			problem(c, path, "values up to %lld are written, above window_maximum_y %g", (long long) hi,
 				v.max);
-		if (lo <= hi && v.has_min && (double) lo < v.min)
+		if (lo <= hi && v.has_min && !v.compute_y && (double) lo < v.min)
 			problem(c, path, "values down to %lld are written, below window_minimum_y %g",
 				(long long) lo, v.min);
 		filedata_free(f == &bd ? f : NULL);
