@@ -38,6 +38,17 @@ for f in $(cd "$repo" && find cfg -name '*.cfg' | sort); do
 	fi
 done
 expect "shipped views: in ovni's layout, colour mode and maximum declared" "$bad" ""
+# the and-fork and or-branch views draw no communication lines: their
+# thousands of fork/join messages would hide the states and values
+bad=""
+for f in "$repo"/cfg/*/andfork/*.cfg "$repo"/cfg/*/orbranch/*.cfg; do
+	grep -q '^window_comm_lines_enabled false$' "$f" || bad="$bad ${f#"$repo"/}"
+done
+expect "and-fork and or-branch views: no communication lines" "$bad" ""
+# the I/O size histogram bins powers of two: log2 of the size, one column each
+expect "fileio size histogram: log2 of the size, columns 1-31 by 1, empty ones hidden" \
+	"$(grep -E '^(window_semantic_module|Analyzer2D\.(Minimum|Maximum|Delta|HideCols))' "$repo/cfg/thread/fileio/io-size-histogram.cfg" | tr '\n' '|')" \
+	"window_semantic_module topcompose1 log N { 1, { 1 2.000000000000 } }|Analyzer2D.HideCols: True|Analyzer2D.Minimum: 1.000000000000|Analyzer2D.Maximum: 31.000000000000|Analyzer2D.Delta: 1.000000000000|"
 
 # emu NAME INPUT [ARGS]: run into $tmp/NAME, then check its views
 emu() {
@@ -62,6 +73,15 @@ expect "ovni views" "$(views "$tmp/ovni")" \
 expect "ovni mark view: one type, named by its label" \
 	"$(grep -c '^window_filter_module evt_type 1 101$' "$tmp/ovni/cfg/thread/ovni/mark-101.cfg"):$(sed -n 's/^window_name //p' "$tmp/ovni/cfg/thread/ovni/mark-101.cfg")" \
 	"1:Thread marks: $(awk '$2 == 101 { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$tmp/ovni/thread.pcf")"
+# the state histogram's columns: the states ovni threads take, 1 to the
+# greatest written (no column that is always empty)
+smax=$(awk -F: '$1 == 1 && $8 > m { m = $8 } END { print m }' "$tmp/ovni/thread.prv")
+expect "ovni state histogram: columns 1 to the greatest state written" \
+	"$(grep -E '^Analyzer2D\.(Minimum|Maximum)' "$tmp/ovni/cfg/thread/ovni/state-histogram.cfg" | tr '\n' '|')" \
+	"Analyzer2D.Minimum: 1.000000000000|Analyzer2D.Maximum: $smax.000000000000|"
+expect "ovni state view: ovni's type 4, as ovni's thread/ovni/state.cfg" \
+	"$(grep -E '^(window_filter_module evt_type|window_selected_functions)' "$tmp/ovni/cfg/thread/ovni/state.cfg" | grep -o 'evt_type 1 4$\|{thread, Last Evt Val}' | tr '\n' '|')" \
+	"{thread, Last Evt Val}|evt_type 1 4|"
 # the range is the greatest value written: the largest TID of the trace
 maxtid=$(awk -F: '$1 == 2 { for (i = 7; i < NF; i += 2) if ($i == 2 && $(i + 1) > m) m = $(i + 1) } END { print m }' "$tmp/ovni/thread.prv")
 expect "ovni thread-tid maximum = greatest TID written" \
