@@ -8,7 +8,8 @@
 # event type ovniemu wrote with a value other than 0 in the file the view
 # opens (thread.prv, cpu.prv, the breakdown trace of -b); those views pass
 # `weft check --views`; and every .pcf weft writes has ovniemu's colour
-# table (STATES_COLOR), as the fixture's .pcf of the same name has it.
+# table (STATES_COLOR), as the fixture's .pcf of the same name has it, in
+# which `weft plot --type T` draws.
 #
 #   WEFT=/abs/weft sh test/e2e/ovniviews.sh
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
@@ -97,6 +98,16 @@ openmp/nested-ws -b breakdown
 mpi/func -l -
 tampi/ss-comm -l -
 EOF
+# weft plot draws a value in the .pcf's colour: nOS-V subsystem 11 ("API:
+# Submit") of nosv/task-types in ovniemu's entry 11, pink
+out=$tmp/nosv-task-types.out
+if "$WEFT" plot -q --type 13 -o "$tmp/plot.svg" "$out/thread.prv" 2>"$tmp/err"; then
+	expect "plot --type 13: subsystem 11 in the .pcf's colour" \
+		"$(grep '^11 ' "$out/thread.pcf"):$(grep -o '#[0-9a-f]\{6\}' "$tmp/plot.svg" | sort -u | tr '\n' ' ')" \
+		"11 {250,190,212}:#fabed4 "
+else
+	fail "plot --type 13" "$(head -3 "$tmp/err")"
+fi
 # the table names 53 views; the cases above reach most of them
 expect "views of ovni's checked (at least 40 view x trace pairs)" "$([ "$total" -ge 40 ] && echo yes)" yes
 
