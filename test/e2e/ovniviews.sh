@@ -98,13 +98,13 @@ openmp/nested-ws -b breakdown
 mpi/func -l -
 tampi/ss-comm -l -
 EOF
-# weft plot draws a value in the .pcf's colour: nOS-V subsystem 11 ("API:
-# Submit") of nosv/task-types in ovniemu's entry 11, pink
+# weft plot draws a value in the .pcf's colour: nOS-V subsystem 11 ("Task:
+# In body") of nosv/task-types in ovniemu's entry 11, pink
 out=$tmp/nosv-task-types.out
 if "$WEFT" plot -q --type 13 -o "$tmp/plot.svg" "$out/thread.prv" 2>"$tmp/err"; then
 	expect "plot --type 13: subsystem 11 in the .pcf's colour" \
-		"$(grep '^11 ' "$out/thread.pcf"):$(grep -o '#[0-9a-f]\{6\}' "$tmp/plot.svg" | sort -u | tr '\n' ' ')" \
-		"11 {250,190,212}:#fabed4 "
+		"$(colours "$out/thread.pcf" | grep '^11{'):$(grep -o '#[0-9a-f]\{6\}' "$tmp/plot.svg" | sort -u | tr '\n' ' ')" \
+		"11{250,190,212}:#fabed4 "
 else
 	fail "plot --type 13" "$(head -3 "$tmp/err")"
 fi
