@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model: the records PICL logs carry that the timeline has no place
  * for (doc/formats/legacy.md §2.4, item 9): user records (XU., XUd, XUt),
  * -7 messages (XM.) and subset definitions (XB*), as punctual values whose
@@ -70,7 +71,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	punctual_reset(e, t, x);
 	int64_t rt = ev_field(in, 0, ev);
 	out(e, t, x, V_USER, rt + 1);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	if (ev->val == 'd')
 		kept_out(e, m, t, 0, ev_field(in, 2, ev));
 	else if (ev->val == 't')

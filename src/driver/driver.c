@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* driver: the server's life (listen, the start, the end) and its analysers
  * and shards (driver.h). */
 #include <errno.h>
@@ -197,6 +198,25 @@ int driver_start(struct driver *d, const struct weft_trace *tr, struct emu *emu,
 	d->at = DRV_RUN;
 	d->countdown = DRV_SERVICE;
 	return 0;
+}
+
+int driver_needs_models(const struct driver *d)
+{
+	if (d->nstep)
+		return 1;
+	for (int i = 0; i < d->nshard; i++)
+		if (d->shard[i]->q.needs_emu || d->shard[i]->q.syncmask)
+			return 1;
+	return 0;
+}
+
+void driver_drop_models(struct driver *d)
+{
+	d->emu = NULL;
+	for (int i = 0; i < d->nshard; i++) {
+		d->shard[i]->q.emu = NULL;
+		d->shard[i]->q.no_models = 1;
+	}
 }
 
 /* c's kept lines, summary and end line. */

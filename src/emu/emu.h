@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: one emulation run — the context every stage shares.
  * It owns the opened trace (sources), the clock correction, the merge, the
  * per-thread and per-CPU emulation state, the models (dispatched by model
@@ -61,7 +62,8 @@ struct emu_op {
  * operation `op` of `model` on the thread, within context operation `ctx`
  * of `ctx_model` (ctx_model 0: the whole thread). `unit_ns` is the
  * resolution of the stated time and `ts_unit_ns` of the trace's
- * timestamps; `why_not`, when set, says why weft cannot measure it. */
+ * timestamps; `why_not`, when set, says why weft cannot measure it, and
+ * `why_not_if_none` why it cannot when the rows have no such operation. */
 enum emu_claim_what { EMU_CLAIM_TIME, EMU_CLAIM_COUNT, EMU_CLAIM_BYTES };
 
 /* Operations lo..hi of a model (a claim's set). */
@@ -83,6 +85,7 @@ struct emu_claim {
 	int64_t value;
 	int64_t unit_ns, ts_unit_ns;
 	const char *why_not;
+	const char *why_not_if_none;
 	const struct emu_op_range *ops, *ctxs; /* NULL: op, ctx */
 	int nops, nctxs;
 	const int *threads; /* NULL: the claiming thread */

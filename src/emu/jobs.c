@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jobs: workers by loom, their writer ops merged into one run's order
  * (jobs.h). */
 #include <errno.h>
@@ -80,10 +81,11 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	if (e->prv[EMU_CPU_FILE].nsdirty)
 		return "CPU rows open with a state";
 	/* rows that open with a state (Not started) are flushed in row order:
-	 * by worker only when rows follow the streams (one application) */
+	 * by worker only when rows follow the streams (ovniemu's row order sorts pids as numbers, the
+	 * streams are in path order) */
 	for (int i = 1; i < e->nth && e->prv[EMU_THREAD_FILE].nsdirty; i++)
 		if (e->th[i].row < e->th[i - 1].row)
-			return "rows open with a state and applications interleave the looms";
+			return "rows open with a state and are not in stream order";
 	for (int i = 1; i < e->nth; i++)
 		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
 			return "the streams of a loom are not together";

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* views: copy beside a run's output the view files (compiled in from
  * cfg/<file>/<model>/<name>.cfg, ovni's layout, so that
  * `paramedir TRACE/thread.prv TRACE/cfg/thread/ovni/state.cfg` works on

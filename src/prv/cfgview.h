@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cfgview: what a Paraver view file (.cfg) asks of a trace, read from its
  * text: the file it is for (from its path under cfg/, ovni's layout:
  * thread/MODEL/NAME.cfg for thread.prv, cpu/MODEL/NAME.cfg for cpu.prv, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the CHARISMA importer and the file I/O model.
 #
 #   WEFT=/abs/weft sh test/e2e/charisma.sh
@@ -294,6 +295,14 @@ for prof in default packed align4; do
 			grep -q '^52 Waiting for I/O$' "$out/thread.pcf"
 		result "$name state labels" "$([ $? -eq 0 ] || echo "missing in thread.pcf")"
 		check_prv "$name weft check" "$out"
+		# every record of the scenario, exactly (worked out by hand:
+		# test/e2e/coverage/README.md, "charisma-scenario")
+		cx=$here/coverage/charisma-scenario.expect
+		awk -F: -v slo=50 -v shi=54 -v tlo=1070 -v thi=1080 -f "$here/coverage/canon.awk" "$out/thread.prv" |
+			LC_ALL=C sort -k1,1 -k2,2 -k3,3n -k4,4n -k5,5n >"$tmp/got"
+		grep -v '^#' "$cx" | LC_ALL=C sort -k1,1 -k2,2 -k3,3n -k4,4n -k5,5n >"$tmp/want"
+		result "$name every record exactly" \
+			"$(cmp -s "$tmp/want" "$tmp/got" || diff "$tmp/want" "$tmp/got" | grep '^[<>]' | head -n 8 | tr '\n' '|')"
 		tail -n +2 "$out/thread.prv" >"$tmp/body-$name"
 		if [ "$name" != default-le ]; then
 			result "$name body = default-le body" \
