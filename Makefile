@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # weft — GNU make build. `make`, `make demo` and `make check` run `make deps`
 # and ./configure themselves when config.mk is missing or stale.
 # Targets: all deps demo check check-asan check-run fuzz bench install
@@ -198,7 +199,7 @@ $(BUILD)/prvdiff: test/tools/prvdiff.c $(BUILD)/flags config.mk
 # `make check-run SUITES=test/e2e/plot.sh` runs some only (FLAVOUR=check for
 # the -Werror build); `sh test/e2e/plot.sh --help` lists a suite's own
 # options (--run=N, -v).
-SUITES_OFF := test/tools/spdx.sh
+SUITES_OFF :=
 SUITES ?= $(filter-out $(SUITES_OFF),$(shell grep -l '^\. "$$(dirname "$$0")/\.\./lib\.sh"$$' \
 	test/e2e/*.sh test/malformed/*.sh test/tools/*.sh))
 SUITE_VARIANTS ?=

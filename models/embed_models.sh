@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # embed_models.sh: write a C file holding the given model files as strings
 # (struct mf_text weft_model_texts[]), the models weft ships: the registry
 # compiles them at start-up (models/registry.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* evtable: signature and template compilation, field decoding. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* evtable: the models' event tables compiled for fast lookup.
  * At start-up every row's signature is parsed into fields (type, offset) and
  * its template into literal/field segments, so per event there is one table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model: the data every model folder provides.
  * An event table row is one MCV with its payload signature and a sentence
  * template; it is the single description shared by dump, top, query, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* modelfile: the line-oriented parser of model files (doc/dev/models.md)
  * and their compilation into tables. One pass: each line is split into
  * tokens, its first word says what it is, and a block (channel, event or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* modelfile: a model written as a text file (doc/dev/models.md), compiled
  * once into tables: the model's definition (the same struct weft_model_def
  * the C models provide, so dump, query and `weft models` see its event

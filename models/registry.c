@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* registry: the models weft knows, in model-character order: the models
  * written in C (ovni and the legacy models), the model files built into the
  * binary (models/NAME/NAME.model, compiled on first use), and files given

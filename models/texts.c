@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* texts: distinct texts as Paraver values with .pcf labels (texts.h). */
 #include <stdlib.h>
 #include <string.h>

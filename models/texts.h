@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* texts: the distinct texts a model shows as Paraver values (PICL -7
  * messages, user record data that is no number, subset members): each text
  * gets a value (1, 2, ... in order of first appearance, or one the caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* weft: entry point; dispatches to a command by name from the command
  * table (src/cli/commands.c). */
 #include <signal.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test/lib.sh: what every end-to-end test script shares. Source it first,
 # from a script one folder below test/ (test/e2e, test/malformed, ...):
 #

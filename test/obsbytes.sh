@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test/obsbytes.sh: building blocks for writing ovni stream.obs files byte by
 # byte in tests (sourced after test/lib.sh by scripts that make malformed or
 # tiny traces: test/malformed/emu.sh, test/e2e/modelfile.sh).

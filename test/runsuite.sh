@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs one suite of `make check` and says in one line how it went.
 #
 #   sh test/runsuite.sh NAME RESDIR CMD [ARG...]

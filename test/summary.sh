@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The summary line of `make check`, from what test/runsuite.sh wrote.
 #
 #   sh test/summary.sh LABEL RESDIR...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni-hello: the smallest program instrumented with libovni, for the
  * README's quick start: one process, one thread on CPU 0 that pauses and
  * resumes 1000 times. Running it writes the ovni trace ovni/ here.

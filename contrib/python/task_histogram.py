@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A live histogram of task durations, as an analyser of weft serve.
 
     weft serve TRACE --socket DIR/s &

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """weft_driver: write analysers of a `weft serve` replay in Python.
 
 `weft serve TRACE --socket PATH` replays a trace once for any number of

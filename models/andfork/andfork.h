@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* and-fork/join model (A): the and-parallel events of a VisAndOr log
  * (doc/formats/legacy.md §6.4, item 8). Private to the model folder: the handlers its
  * event table names and the hooks the emulator calls. doc/models/andfork.md

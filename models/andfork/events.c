@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* and-fork/join model (A) event table: one row per VisAndOr code it
  * receives from the importer (src/import/visandor.c). */
 #include "andfork/andfork.h"

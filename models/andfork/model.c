@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* and-fork/join model (A): per agent a stack of frames. A frame is a goal
  * the agent runs (the root goal, a task of an and-node, or the continuation
  * after a JOIN); FORK turns the top frame into "waiting for the join of

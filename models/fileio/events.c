@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fileio model (F) event table: one row per event, shared by dump, top,
  * query, the emulator and the docs (doc/models/fileio.md). */
 #include "fileio/fileio.h"

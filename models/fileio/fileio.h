@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fileio model (F): file-system requests of legacy logs (CHARISMA, and the
  * PICL file I/O events). Private to the model folder: the handlers named by
  * its event table and the setup/pcf/release hooks. Paraver types 1070-1099,

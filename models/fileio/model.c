@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fileio model (F): per-thread I/O state (Reading, Writing, Waiting for I/O,
  * Opening, Closing; no state outside I/O), request sizes, files, offsets,
  * open-file and in-flight counts, punctual file operations; per node (on

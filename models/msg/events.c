@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model (X) event table: PICL calls as entries, exits and marks. */
 #include "model.h"
 #include "msg/msg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model: the records PICL logs carry that the timeline has no place
  * for (doc/formats/legacy.md §2.4, item 9): user records (XU., XUd, XUt),
  * -7 messages (XM.) and subset definitions (XB*), as punctual values whose

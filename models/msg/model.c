@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model (X): PICL calls to thread states, punctual events and matched
  * messages (doc/formats/legacy.md §5: FIFO per (source, destination, type),
  * broadcast expansion, request ids of non-blocking calls; receives earlier

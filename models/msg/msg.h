@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model (X): PICL's message-passing view (doc/formats/legacy.md §2-5).
  * Private to the model folder. The PICL importer writes, per processor
  * thread, entries, exits and marks of PICL event types with up to three

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg_int: the msg model's state, shared by its files (model.c: calls,
  * messages, states; kept.c: the records kept beside the timeline; stats.c
  * uses none of it). Private to the model folder. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msg model: PICL's statistics records as claims for weft stats (seed
  * §2.3.7; doc/models/msg.md, "Statistics"). A pair (event type, value)
  * relative to an event type is compared with what the sink measured on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* or-branch model (R) event table: one row per VisAndOr code it receives
  * from the importer (src/import/visandor.c). */
 #include "model.h"

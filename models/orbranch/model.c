@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* or-branch model (R): per agent a stack of the branches it runs and the
  * Andorra-I branches it works on as a slave (START_BUSY..STOP_BUSY, a
  * stack). A START_BRANCH or RESUME_BRANCH of a node the agent made public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* or-branch model (R): the or-parallel (Aurora, MUSE) and Andorra-I events
  * of a VisAndOr log (doc/formats/legacy.md §6.4, items 7-9). Private to the model
  * folder; doc/models/orbranch.md lists every event, state, type and check. */

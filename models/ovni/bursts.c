@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni bursts (OB.): latency probes (doc/models/ovni.md, Bursts).
  * Each thread's burst clocks are taken in groups of 100; the 99 gaps of a
  * group give its median, mean and maximum, and the group starts over, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni model (O) event table: thread life cycle, affinity, marks, flushes,
  * unordered regions and bursts (doc/models/ovni.md). Each row is the
  * event's whole description: payload (with ovniemu's size rule, model.h),

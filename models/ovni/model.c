@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni model (O): the thread state machine, CPU bookkeeping, affinity,
  * marks and flushes (doc/models/ovni.md), and the rows it shows
  * (doc/paraver-output.md). Transition rules are a table, not a cascade. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni model (O): thread life cycle, CPU affinity, marks, flushes and bursts
  * (doc/models/ovni.md). Private to the model folder: the handlers
  * named by its event table and the setup/finish/labels hooks the emulator

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor/common: VisAndOr events shared by the and-fork and or-branch
  * models (see common.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor/common: the VisAndOr events both log models share (AGENT_BUSY/
  * AGENT_IDLE activity, WAM ids, other codes). Not a model of its own: the
  * and-fork (A) and or-branch (R) models each keep a struct vao_common and

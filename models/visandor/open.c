@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor/open: records by 64-bit key (see open.h). */
 #include <stdlib.h>
 #include <string.h>

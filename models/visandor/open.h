@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor/open: records found by a 64-bit key in O(1) — the open and-nodes
  * or or-nodes of a model by Nodeid, the or-branches by (node, branch).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_common: the parts of the Paraver checker every validator uses (see
  * check_int.h): two-word hash sets for labels and first uses, the reporting
  * path with its limit on formatted messages, quoting of record bytes, small

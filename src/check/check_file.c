@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_file: `weft check` on a path: X.prv (mapped, fed in 32 MiB pieces
  * released as they are read) or X.prv.gz (zlib, 1 MiB pieces), with X.pcf
  * read before the body so labels are checked record by record, and X.row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_hdr: the first line of a .prv,
  *   #Paraver (DATE):FTIME[_unit]:RESOURCES:NAPPL:APPL[,APPL...][,NCOMM]
  * as paraver-kernel reads it. On success it fills the object model the body

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_int: what the parts of the Paraver checker share (see prvcheck.h
  * for the public side). Not for use outside src/check/check_*.c.
  *

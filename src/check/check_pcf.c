@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_pcf: the .pcf of a trace, line by line: its sections (DEFAULT_OPTIONS,
  * DEFAULT_SEMANTIC, STATES, STATES_COLOR, EVENT_TYPE with VALUES, GRADIENT_*)
  * parse as paraver-kernel reads them, and labels that the reader would drop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_prv: the body of a .prv, fed in pieces of any size and read line by
  * line; only a line that straddles two pieces is copied (up to 64 MiB).
  * After the header (check_hdr.c) and the NCOMM communicator lines, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check_row: the .row of a trace: LEVEL <NAME> SIZE <n> blocks, each followed
  * by n names taken verbatim, and, once the header parsed, each size equal to
  * the header's count of that level (a WORKLOAD or SYSTEM of 1; NODE and CPU

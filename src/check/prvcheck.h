@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prvcheck: validate a Paraver trace (.prv or .prv.gz, with its .pcf and
  * .row) the way paraver-kernel reads it, plus the checks the reader skips
  * (per-thread time order, overlapping states, times beyond FTIME, labels).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* viewcheck: each copied view against the .pcf and .prv it is for. */
 #include <dirent.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* viewcheck: `weft check --views DIR` — the static part of "every view
  * loads right in Paraver". For each DIR/cfg/<model>/<file>-<name>.cfg it
  * reads DIR/<file>.pcf and DIR/<file>.prv and reports, naming the view:

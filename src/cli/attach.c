@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* attach: weft query -i's toplevel over a weft serve socket (weft-attach(1)).
  *
  * One analyser: the commands become requests of doc/driver.md, the

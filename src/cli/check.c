@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* check: validate Paraver traces (.prv or .prv.gz, with .pcf and .row).
  * Valid: one summary line per trace on stdout, exit 0. Invalid: each problem
  * as "weft: error: FILE:LINE: ..." on stderr, exit 1. The checks themselves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli: one function per weft command; each reads its options from its
  * table (opts.h) and returns the process exit code (0 ok, 1 bad input, 2 usage, 3 internal). */
 #ifndef WEFT_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockopts: shared clock and input options (see clockopts.h). */
 #include <stdlib.h>
 #include <string.h>

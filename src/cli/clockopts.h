@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockopts: the clock and input options weft emu and weft sync share:
  * --sync=none|file|messages, --min-latency, --align INPUT=OFFSET (repeated),
  * --same-nodes, and how to read a legacy log (--format, --time-unit,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands: the command table and the nearest command to a typo. */
 #include <stdio.h>
 #include <string.h>

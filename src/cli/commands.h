@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands: the table of weft's commands (name, entry, one line of what it
  * does, its option table), shared by the dispatcher (main.c), `weft help
  * CMD` and `weft completion`, and the nearest name to a mistyped one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* common: error and usage reporting shared by the commands. */
 #include <errno.h>
 #include <stdarg.h>

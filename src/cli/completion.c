@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* completion: `weft completion bash|zsh` prints a shell completion script
  * written from the command table and each command's option table, so the
  * completion knows exactly the options --help shows. What an option's

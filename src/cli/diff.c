@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diff: `weft diff A.prv B.prv` — two Paraver traces compared for what
  * they mean (src/diff/diff.h): weft's against ovniemu's, or two runs. */
 #include <stdio.h>

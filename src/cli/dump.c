@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dump: every event of a trace in merged time order, one line each:
  *   CLOCK MCV LOOM/PID/TID SENTENCE
  * Clocks are raw (no offsets) unless -c gives a clock file; the sentence comes from the model's event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: ovni trace -> Paraver thread and cpu traces. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fromevent: `weft emu --from-event EXPR`, the time where the window opens:
  * a first pass over the trace (emulated, so that state.<model> and cpu may
  * be named; no output) stops at the first event EXPR holds for, and gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fromevent: where `weft emu --from-event EXPR` opens its window. */
 #ifndef WEFT_FROMEVENT_H
 #define WEFT_FROMEVENT_H

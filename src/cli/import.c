@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* import: convert a legacy log into an ovni trace directory. The streams are
  * written in a temporary directory beside DIR and renamed when complete. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jline: one line of JSON as a small tree (jline.h), by recursive descent
  * with a depth limit. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jline: one line of JSON as a small tree, numbers kept as their text.
  * weft attach reads weft serve's messages with it: cJSON holds numbers as
  * doubles, which would round the raw clocks and 64-bit payload fields it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* models: list the models weft knows and their event tables — the same
  * tables dump, the emulator and the docs use — and check model files. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* opts: options from a table (see opts.h). */
 #include <getopt.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* opts: a command's options as one table. The same rows build getopt_long's
  * short string and long options, say where each value goes, and print
  * --help (usage, description, one entry per option). Options may come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plot: `weft plot` — an SVG picture of a Paraver trace (src/plot/). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* query: event patterns over the merged trace, in one pass (doc/man/weft-query.1).
  *
  * Every pattern is checked on every event. Without state.<model> or cpu the

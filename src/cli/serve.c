@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* serve: the tracer driver on a Unix socket (doc/driver.md, weft-serve(1)).
  *
  * Opens TRACE as weft query does (clock offsets applied; the models run,

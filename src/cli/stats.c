@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stats: per thread, the time and count of every state of every emulated
  * model and the time, count and bytes of the operations models count (also
  * within context operations such as PICL user events), as an aligned table

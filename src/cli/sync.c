@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sync: estimate every loom's clock offset and drift from the trace's
  * matched messages and write weft's clock file (doc/clock.md). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth: write a synthetic trace. The trace is built in a temporary
  * directory beside DIR and renamed to DIR when complete, so an interrupted
  * run never leaves a trace that looks whole. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth_charisma: `weft synth --format charisma`: its options, read into
  * the generator's (src/synth/charisma_synth.h), and its report. */
 #include <stdio.h>

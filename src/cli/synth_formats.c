@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth_formats: the table of synthetic log generators (one row per format). */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth_formats: `weft synth --format NAME` generators other than ovni's
  * own, one row each: the command reading that format's options
  * (src/cli/synth_NAME.c) over its generator (src/synth/NAME_synth.c). */

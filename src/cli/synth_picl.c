@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth_picl: `weft synth --format picl`: its options, read into the
  * generator's (src/synth/picl_synth.h), and its report. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth_visandor: `weft synth --format visandor`: its options and the
  * generator's call (src/synth/visandor_synth.h). */
 #include <stdio.h>

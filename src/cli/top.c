@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* top: events per MCV (most frequent first, like ovnitop), totals per model,
  * and the event span. Streams are read one after another in file order: no
  * merge is needed to count. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clock: composition and printing of clock maps (see clock.h). */
 #include <stdio.h>
 #include <stdlib.h>

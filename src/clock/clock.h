@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clock: weft's clock model (doc/clock.md).
  * Each loom's raw clock maps to the global timeline by a line:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockfile: weft's JSON clock file, form detection, lookup (clockfile.h).
  *
  *   {"weft_clock": 1, "generator": "...", "looms": [

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockfile: the clock files `-c FILE` reads, as one table of per-loom maps.
  * Three forms, told apart by content:
  *  - weft's own clock file (JSON, doc/clock.md): per loom name an offset

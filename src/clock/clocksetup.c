@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clocksetup: clock tables and input alignment to per-stream corrections
  * (see clocksetup.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clocksetup: the clock stage of a run. Before the merge starts, every
  * stream of an opened trace gets its correction (stream.h: offset, drift,
  * tref), so the merge, the models and the sinks see global time only:

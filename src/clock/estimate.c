@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* estimate: streaming hulls per loom pair and the linear programs over
  * them (see estimate.h). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* estimate: clock offsets and drifts from matched messages (doc/clock.md).
  *
  * Input, one call per message: the sending and receiving loom and the send

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lp: primal simplex with rows brought in when they block (see lp.h).
  *
  * The tableau has one row per row met (k rows) and n + 1 columns: row i

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lp: a linear-program solver for the clock estimator, for programs with a
  * few hundred variables and very many sparse constraints of which few bind:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* offsets: ovnisync's two tables (doc/formats/ovni.md §6.2, §6.3) read
  * into a clock table (clockfile.h).
  *

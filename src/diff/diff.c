@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diff: two traces read side by side in time order, slice by slice (all
  * the records of one time), their step functions compared after each
  * slice (see diff.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diff: two Paraver traces compared for what they mean, not their bytes
  * (`weft diff`): weft's output against ovniemu's, or two runs of weft.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rows: the names of a trace's rows (its .row file's THREAD level) as keys
  * shared by the two traces of a diff. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rows: row names of the traces of a diff (the THREAD level of X.row),
  * each name a key id shared by both traces. */
 #ifndef WEFT_DIFF_ROWS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dint: what the driver's files share among themselves (not an API). */
 #ifndef WEFT_DINT_H
 #define WEFT_DINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* driver: the server's life (listen, the start, the end) and its analysers
  * and shards (driver.h). */
 #include <errno.h>

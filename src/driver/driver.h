@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* driver: weft serve's tracer driver — analysers on a Unix socket, each with
  * its own labelled patterns, over one replay (the protocol: doc/driver.md).
  *

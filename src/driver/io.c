@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* io: the driver's sockets — one poll over the listening socket, the
  * signals and every analyser; requests read into lines; queues written as
  * far as each socket takes them; slow analysers noticed (dint.h). */

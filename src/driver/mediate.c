@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mediate: an event's matches to each analyser, and the waits of the
  * replay (dint.h): at the analysers' stops, for room in a queue, and the
  * regular poll of the sockets. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* requests: an analyser's requests, one JSON object per line with one
  * member whose name is the request (doc/driver.md), each answered by one
  * line on that analyser's connection only: {"ok":NAME,...} or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* breakdown: the muxes, the sort and the Paraver files of the breakdown
  * views (breakdown.h). */
 #include <stdlib.h>

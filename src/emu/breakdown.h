@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* breakdown: the CPU breakdown views of model files (`breakdown` blocks,
  * doc/dev/models.md), written as MODEL-breakdown.{prv,pcf,row} with -b, as
  * ovniemu's -b writes them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: open a trace for emulation, correct clocks, merge, dispatch to the
  * models, report what was skipped, finish the sinks. */
 #include <stdarg.h>

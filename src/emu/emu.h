@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: one emulation run — the context every stage shares.
  * It owns the opened trace (sources), the clock correction, the merge, the
  * per-thread and per-CPU emulation state, the models (dispatched by model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine: the run-time side of model files — channel values per thread,
  * the compiled actions of each event, the rows that show them, the .pcf
  * blocks and the end-of-trace checks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine: runs the models written as files (models/modelfile.h).
  * Per run, the channels of every enabled file model are laid out in one
  * array; their per-thread values and stacks are the engine's own (indexed by

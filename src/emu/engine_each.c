@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine_each: the members of a channel group (`each KEY FIELD`, e.g.
  * nOS-V's hardware counters, nosv.hwc): read from the threads' stream.json
  * keys (kept by metadata.c, flattened). A thread that has the object names

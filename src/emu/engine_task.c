@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine_task: the task primitives of model files (`call task.execute
  * $taskid $bodyid`, ...), the engine side of taskprim.h. Per model and run,
  * one struct taskprim: its channels are the model's channels named

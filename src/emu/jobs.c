@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jobs: workers by loom, their writer ops merged into one run's order
  * (jobs.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jobs: weft emu -j N, the emulation split by loom across N worker threads,
  * with an output byte for byte that of one worker.
  *

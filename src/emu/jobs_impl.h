@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jobs_impl: the pieces of weft emu -j that the MPI mode (ranks.c) shares:
  * a job is one worker's emulation of a loom range, its ops queued into a
  * ring (threads) or read back from a file (ranks); the merge and the choice

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jobs_pairs: messages between emu -j workers (or --mpi ranks), paired in
  * one run's order by the merger (jobs_impl.h): the workers' communication
  * records renumbered as one run numbers its sends, their message ends

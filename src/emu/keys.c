@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* keys: matching keys of the msg model (see keys.h): the table of keys with
  * ends waiting (linear probing, removal by backward shift), their FIFO
  * rings, and the set of keys seen with their first-seen order. */

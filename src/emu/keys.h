@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* keys: the messages waiting for their other end, per matching key
  * (source processor, destination processor, message type), in a FIFO
  * (doc/formats/legacy.md §5). A key's waiting ends are all sends or all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* match: messages paired by key in one run's order (match.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* match: messages matched by key (source, destination, type), FIFO per
  * key, in one run's order, for a model whose two ends of a message may
  * fall on different looms (msg: PICL processors are looms). The model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* merge: k-way heap merge with run draining (see merge.h). */
 #include <stdlib.h>
 

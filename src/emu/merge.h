@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* merge: one total, deterministic order over many streams.
  * Events come out by (corrected time, stream index, position in stream).
  * The heap holds each

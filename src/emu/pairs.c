@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pairs: receive-before-send accounting and the pair observer (pairs.h). */
 #include <stdio.h>
 

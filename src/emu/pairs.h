@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pairs: matched messages, as models report them (the generic hook).
  * Any model that pairs a send with a receive calls emu_pair() with the two
  * threads and the times of the send (when the message left at the earliest)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* paraver_out: headers, rows, labels and views of the emulator's output. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* paraver_out: the emulator's Paraver sink — thread.{prv,pcf,row} and
  * cpu.{prv,pcf,row} in the output directory, with a real resource model
  * (nodes = looms, their CPUs plus the vCPU) and process model (thread.prv:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ranks: weft emu --mpi (ranks.h). Without MPI (no WEFT_MPI), stubs that
  * say so. */
 #include <errno.h>

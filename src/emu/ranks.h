@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ranks: weft emu --mpi, the emulation split by loom across MPI ranks
  * (mpirun -n R weft emu --mpi -o DIR TRACE...), the same bytes as one
  * process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slices: time slices of the Paraver bodies, written apart and joined
  * (slices.h). */
 #include <errno.h>

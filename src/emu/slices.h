@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slices: the final Paraver bodies written in time slices by several
  * writers at once, then joined (weft emu --mpi: each rank one slice). A
  * slice's writer merges every job's ops (jobs_merge, files whole) from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sync: the estimation pass and the composition of its solution with the
  * given clocks (see sync.h). */
 #include <math.h>

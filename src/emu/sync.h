@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sync: clock estimation from a run's matched messages (weft sync,
  * weft emu --sync=messages). One pass of emu without outputs feeds every
  * pair the models report (pairs.h) to the estimator (estimate.h), on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* task: task bodies, types and per-thread body stacks (task.h). */
 #include "emu/task.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* task: the task-body state machine every tasking model shares (nOS-V,
  * Nanos6, OpenMP), with ovniemu's rules and error causes (doc/dev/tasks.md).
  * Pure data: no Paraver, no emu. A process owns a task_proc (its tasks by id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* taskprim: the task primitives of model files (taskprim.h). */
 #include "emu/taskprim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* taskprim: what the `call task.*` primitives of model files do, on top of
  * task.h, with no engine in sight: the engine glue finds the model's
  * channels by name once (taskprim_bind), keeps one struct taskprim per model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* views: which compiled-in view files fit the run, and their range. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* views: copy beside a run's output the view files (compiled in from
  * cfg/<model>/<file>-<name>.cfg) that fit it, with their colour range set
  * to the values written. <file> is thread (thread.prv), cpu (cpu.prv) or

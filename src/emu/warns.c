@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* warns: the models' warnings in one run's order (warns.h). */
 #include <stdarg.h>
 #include <stdint.h>

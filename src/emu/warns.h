@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* warns: the models' warnings, printed in one run's order whatever the
  * workers. A model calls emu_warn; one run prints at once (not with -q). A
  * -j worker or an MPI rank keeps them instead, each with its place in one

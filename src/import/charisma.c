@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma: CHARISMA file-system traces (iPSC/860, CM-5) as a source of the
  * file I/O model (doc/formats/legacy.md §7, weft decisions §7.4). This file
  * turns records into events and drives the conversion; the decoder (byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_async: asynchronous requests in flight (see charisma_async.h).
  * Linear probing; a removal shifts the entries after it back, so there are
  * no tombstones and a lookup stops at the first empty slot. */

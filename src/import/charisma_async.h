@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_async: the asynchronous requests of a CHARISMA trace in flight,
  * from their RW record to their ASYNCH_END, keyed by (client or
  * application, its id, async id). An open-addressing table over a pool of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_fields: reading the fields of CHARISMA records fast.
  * Every field of a built-in record type (by key, as in struct layout) is
  * read with one unaligned 8-byte load that ends with the field when the

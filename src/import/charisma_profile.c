@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_profile: machine profiles and record layouts (see charisma_profile.h). */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_profile: CHARISMA machine profiles and record layouts
  * (doc/formats/legacy.md §7.4). A profile gives every scalar type's size,
  * signedness and alignment, the string lengths, the alignment rule, how

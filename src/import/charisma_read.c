@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_read: the decoder of a CHARISMA trace (charisma_read.h): byte
  * order, machine profile, header record, record sizes and times. The
  * format has no record lengths, so every size comes from the profile

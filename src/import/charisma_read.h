@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_read: the decoder of a CHARISMA trace, knowing nothing of ovni.
  * It promises: the file's magic and version checked and its byte order
  * found; a machine profile loaded or probed on the header record; every

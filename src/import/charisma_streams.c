@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_streams: the output of the CHARISMA importer
  * (charisma_streams.h): clients, applications, their ovni streams. */
 #include <stdio.h>

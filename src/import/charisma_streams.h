@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_streams: the output of the CHARISMA importer, knowing nothing of
  * the file's layout. It promises: one ovni stream per client
  * (loom.nodeN/proc.APP/thread.CLIENT, opened when a client first joins an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* import: the format table, detection and conversion driver. */
 #define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>

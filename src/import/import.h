@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* import: legacy trace formats as sources.
  * An importer turns one legacy log into real ovni streams (format v3: a
  * stream.json and stream.obs per thread, events of its own models) written

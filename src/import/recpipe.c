@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recpipe: offsets from a scanning thread to a handling thread (see recpipe.h).
  * RP_NBATCH batches used in turn: the producer fills one while the others
  * wait for the consumer or are being handled; a batch is reused once the

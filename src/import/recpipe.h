@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recpipe: record offsets handed from the thread that scans and sorts a log
  * to a thread that turns the records into events, in the order given, in
  * batches (one lock per batch of RP_BATCH offsets, at most RP_NBATCH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recsort: sorting records by (time, offset) with bounded memory (see recsort.h). */
 #include <errno.h>
 #include <stdlib.h>

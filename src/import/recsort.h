@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recsort: records of a log sorted by (time, byte offset) with bounded
  * memory, for importers of formats whose records are nearly but not quite in
  * time order. The offset breaks ties, so the sort is stable in file order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vao_line: the common VisAndOr record line read in one pass, 8 bytes at a
  * time (doc/formats/legacy.md §6.4: the &-Prolog/Ciao writer's layout).
  *

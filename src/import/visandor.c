@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor: VisAndOr logs (&-Prolog, Ciao, Aurora, MUSE, Andorra-I) as a
  * source (doc/formats/legacy.md §6, weft decisions §6.4).
  *

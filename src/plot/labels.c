@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* labels: .pcf sections and .row THREAD names, read line by line. */
 #include <errno.h>
 #include <stdio.h>

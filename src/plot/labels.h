@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* labels: what a plot needs from a trace's .pcf and .row — state names and
  * colours, every event type's label and its values' names, and the THREAD
  * level's row names. Missing files give empty tables (a plot still draws,

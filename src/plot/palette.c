@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* palette: Paraver's code colours (see palette.h). */
 #include <stdlib.h>
 #include <string.h>

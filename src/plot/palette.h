@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* palette: the colour wxParaver gives a value in a timeline coloured by
  * code, so that `weft plot` draws a state or an event value in the colour
  * an analyst sees in wxParaver: the .pcf's STATES_COLOR entries at their

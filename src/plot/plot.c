@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plot: bin a .prv into pixel cells and write the SVG. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plot: a picture of a Paraver trace (.prv or .prv.gz) as one SVG file
  * (text, no library): one row per thread or CPU of the .prv (rows binned
  * when there are more than opts.max_rows pixel rows), the states (or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* types: event types counted, named, resolved and chosen (see types.h). */
 #include <stdio.h>
 #include <string.h>

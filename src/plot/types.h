@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* types: the event types of a trace as `weft plot` sees them: the records
  * of each type (counted as the trace is read), a .pcf label resolved to its
  * type, the trace's main type (plot.h says which), and the types listed

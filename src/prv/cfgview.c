@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cfgview: read and adjust the lines of a view file that say what it shows. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cfgview: what a Paraver view file (.cfg) asks of a trace, read from its
  * text: the file it is for (from its name: thread-NAME.cfg, cpu-NAME.cfg, or
  * breakdown-NAME.cfg for the model's MODEL-breakdown.prv of `weft emu -b`),

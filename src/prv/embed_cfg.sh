@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # embed_cfg.sh: write a C file holding the given cfg/ files as strings
 # (struct cfg_file weft_cfg_files[]), so the binary can copy its Paraver
 # views beside every output wherever it is installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prv_writer: sorted Paraver bodies, front/back halves (see header). Over
  * 700 lines because the back's formatting, patching of state ends and
  * communication records, windows and the pipe between the halves share the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prv_writer: Paraver .prv bodies written in time order, fast.
  * Callers set (row, slot) values and row states at a current time that never
  * decreases. Changes at one instant are collected and written when time

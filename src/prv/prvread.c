@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prvread: header objects and body records of a .prv or .prv.gz. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prvread: a .prv body read record by record, for tools that look at a
  * trace weft (or anyone) wrote: `weft check --views`, `weft plot`. A name
  * ending in .gz is read through zlib (weft emu -z writes thread.prv.gz).

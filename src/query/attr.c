@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* attr: the attributes of the pattern grammar resolved by name, once, as a
  * pattern is parsed: the built-ins (mcv, time, pid, ...), state.<model>
  * (a registered model with thread states) and payload fields, found in

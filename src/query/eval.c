@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* eval: attribute values, conditions, the per-event match behind the
  * prefilter (prefilter.c), binding to a trace, and the query's life cycle. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* parse: the pattern grammar of doc/man/weft-query.1 (GRAMMAR), by recursive descent.
  *
  *   pattern ::= label ':' 'when' expr ('do' | 'do_synchro') actions

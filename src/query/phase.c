@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* phase: conditions on time as constants between thresholds.
  *
  * Merged time never decreases (ordered streams, merge.h), so `time OP X`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prefilter: a partial evaluation of every pattern over the MCV, and over
  * the stream.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* qint: what the query files share among themselves (not an API). */
 #ifndef WEFT_QINT_H
 #define WEFT_QINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* query: event patterns over the merged event stream (the language: doc/man/weft-query.1).
  *
  *   label: when EXPR do ACTIONS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run: what happens to a match — counts, sums, kept lines, printed lines —
  * and the summary at the end of a run. Output lines:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slots: the batch path's counters (query_feed).
  *
  * Streams alike for every pattern (same per-stream masks, same values of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* acct: the accounting sink behind weft stats (see acct.h). Time is sliced
  * at every report a thread receives: the time since the previous report goes
  * to every operation open on the thread, and again to each of them within

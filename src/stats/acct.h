@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* acct: per-thread tallies of an emulation, for weft stats.
  * An accounting sink hooked into the emulator (struct emu_acct): it adds up,
  * per thread, the time and the number of entries of every state of every

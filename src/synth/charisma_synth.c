@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_synth: `weft synth --format charisma` writes a large, valid
  * CHARISMA trace (deterministic for a seed) laid out by a machine profile
  * (built-in or a file, shared with the importer) in either byte order.

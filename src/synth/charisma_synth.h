@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* charisma_synth: synthetic CHARISMA traces (see charisma_synth.c): the
  * generator. `weft synth --format charisma` (src/cli) reads its options. */
 #ifndef WEFT_CHARISMA_SYNTH_H

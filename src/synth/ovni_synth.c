@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni_synth: generator of ovni-model traces (see ovni_synth.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni_synth: deterministic synthetic ovni-model traces.
  * Threads are bound to a home CPU of their loom and take turns on it in
  * slices; slices start with OHx (first) or OHr, end with OHp (optionally after

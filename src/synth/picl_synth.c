@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_synth: `weft synth --format picl` writes a large, valid new-format
  * PICL log (ORNL/TM-12125) of a message-passing program, deterministic for
  * given options. Promises:

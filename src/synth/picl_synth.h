@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_synth: synthetic PICL logs (see picl_synth.c): the generator and the
  * time parsers its options use. `weft synth --format picl` (src/cli) reads
  * the options. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor_synth: `weft synth --format visandor` writes a large, valid
  * VisAndOr log (deterministic). AND logs look like Ciao's writer (width-8
  * right-aligned timestamps, trailing blank): agent 0 runs the root goal and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* visandor_synth: synthetic VisAndOr logs (see visandor_synth.c): the
  * generator. `weft synth --format visandor` (src/cli) reads its options. */
 #ifndef WEFT_VISANDOR_SYNTH_H

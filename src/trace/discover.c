@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* discover: recursive stream discovery with old-layout detection. */
 #include <dirent.h>
 #include <errno.h>

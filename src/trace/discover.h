@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* discover: find the streams of an ovni trace directory.
  * Every directory below TRACE (symbolic links followed) that holds
  * stream.json is a stream and must hold stream.obs too, and the reverse.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* event: the decoded view of one event, shared by every stage.
  * It never owns memory: the payload points into the mapped stream (or an
  * importer's buffer). For jumbo events the payload starts after the 32-bit

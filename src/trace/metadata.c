@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metadata: stream.json (version 3) parsing and per-key validation. */
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metadata: one stream.json (metadata version 3) read with cJSON.
  * Checks every key of doc/formats/ovni.md §3.2 for presence and type and
  * returns the stream's own facts; merging across streams (processes, looms,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* obs: the binary layout of ovni's stream.obs (stream format version 1).
  * Pure functions over a byte range: header check with byte-order detection,
  * and decoding of one normal or jumbo event. Every length is checked before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* progress: a terminal's progress line, or a batch job's heartbeat. */
 #include <stdio.h>
 #include <stdlib.h>

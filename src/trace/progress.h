@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* progress: "events done, rate, share done, ETA" on stderr while a long
  * run reads its trace. On a terminal, one line rewritten a few times a
  * second and cleared at the end; otherwise (a batch job's log) a full line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stream: raw and ordered cursors over one stream.obs (see stream.h). */
 #include <stdio.h>
 #include <stdlib.h>

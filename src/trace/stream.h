@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stream: a cursor over one mapped stream.obs.
  * Two modes:
  *  - STREAM_RAW yields events in file order (top, counting). Clocks must not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* system: merge stream metadata into looms/processes/threads/CPUs and order
  * them like ovniemu (doc/formats/ovni.md §3.3, §4). */
 #include <stdlib.h>

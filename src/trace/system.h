@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* system: looms, processes, threads and CPUs built from every stream's
  * metadata with the merge rules of doc/formats/ovni.md §3.3 and ordered as
  * §4.2 (the order ovniemu uses for Paraver rows). Global indices (gindex) are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace: inputs -> discovery + metadata + system + mapped streams. */
 #include <cjson/cJSON.h>
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace: the opened inputs of one run, as one set of streams and one system.
  * An input is an ovni trace directory or a legacy log (converted first into
  * a temporary directory by its importer). trace_open() discovers the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* writer: buffered ovni stream output (see writer.h). */
 #include <errno.h>
 #include <fcntl.h>

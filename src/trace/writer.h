@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* writer: produce ovni streams (format v3) on disk.
  * A stream writer buffers stream.obs bytes in memory and appends them to the
  * file when the buffer fills (open, append, close: no descriptor is held, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* atomicfile: temporary name, then rename (see atomicfile.h). */
 #include <dirent.h>
 #include <errno.h>

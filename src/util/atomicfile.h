@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* atomicfile: outputs of one file or one new folder appear whole or not at
  * all. A file is written under a hidden temporary name beside its final one,
  * ".NAME.weft-tmp-PID-XXXXXX", and renamed only when complete; a folder (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* err: failure records, warnings and checked allocation. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* err: how weft reports failures.
  * A function that fails fills the caller's weft_err (exit code + message) and
  * returns -1; only the command layer prints the message and exits with the

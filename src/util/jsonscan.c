@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jsonscan: one strict pass over JSON text (see jsonscan.h). */
 #include <cjson/cJSON.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jsonscan: what cJSON would misread or let through, found before it
  * parses. cJSON stops a string at a NUL (raw or \u0000) without a word, so
  * a name with one is silently cut short; it calls text nested deeper than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mapfile: read-only mmap of inputs, with page release behind the reader,
  * and the SIGBUS handler that survives a file shrinking under its map. */
 #include <errno.h>

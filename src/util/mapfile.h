@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mapfile: read-only memory maps of input files.
  * Inputs are opened O_RDONLY and mapped PROT_READ; nothing here can write
  * them. map_release() drops already-consumed pages from the resident set so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mkdirp: mkdir -p (see mkdirp.h). */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mkdirp: create a directory and its missing parents, as `mkdir -p` does.
  * Directories that exist already are fine; the first one that cannot be
  * made is named in the error: a name that cannot be a directory (empty, a

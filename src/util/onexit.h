@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* onexit: what a run must undo when the process exits where no caller can
  * (weft_xmalloc's out-of-memory exit, deep in an allocation): handlers added
  * here run at exit(), newest first, unless removed before. This list is

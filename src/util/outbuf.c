@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outbuf: buffered output with a digit-pair number formatter. */
 #include <errno.h>
 #include <stdlib.h>

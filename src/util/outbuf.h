@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outbuf: fast text output without printf.
  * One large buffer per output file descriptor; numbers are formatted with a
  * digit-pair table. Callers reserve room for a whole line with ob_room() and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outgen: lock, repair, links and switch of an output directory (outgen.h). */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outgen: the generations behind an outset (outset.h): the lock, the
  * repair of what killed runs left, the links of DIR, adoption of plain
  * files, the switch of `current`. Every step works on directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outset: a run's outputs, shown at once by one rename (see outset.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outset: the outputs of one run appear all at once or not at all, whatever
  * instant the run is killed at (doc/dev/outputs.md tells the whole protocol).
  *

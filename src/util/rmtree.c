@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rmtree: descriptor-relative removal (see rmtree.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rmtree: remove a file or a directory tree without ever following a link.
  * Every step is relative to an open directory descriptor: a directory is
  * entered with openat(O_NOFOLLOW | O_DIRECTORY) and its entries removed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srcdate: SOURCE_DATE_EPOCH, read strictly (digits only, no sign, no
  * blanks): a malformed value is an error, never silently the wall clock. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srcdate: the SOURCE_DATE_EPOCH convention of reproducible builds
  * (https://reproducible-builds.org/specs/source-date-epoch/): a decimal count
  * of seconds since 1970-01-01 00:00 UTC that stands for "now" in outputs, so

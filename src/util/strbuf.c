@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* strbuf: printf-appending string builder. */
 #include <stdarg.h>
 #include <stdio.h>

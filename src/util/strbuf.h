@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* strbuf: a growable string for small generated files (.pcf, .row). */
 #ifndef WEFT_STRBUF_H
 #define WEFT_STRBUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tmpdir: the private folder and its sweep (see tmpdir.h). */
 #include <dirent.h>
 #include <errno.h>

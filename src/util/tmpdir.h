@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tmpdir: weft's private folder for temporaries, $TMPDIR/weft-UID ($TMPDIR
  * unset or empty: /tmp), made 0700 when missing. It is used only when it is
  * a directory (not a link) owned by this user that no one else can enter;

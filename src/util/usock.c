@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* usock: Unix stream sockets in a private folder (usock.h). */
 #include <errno.h>
 #include <fcntl.h>

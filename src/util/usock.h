@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* usock: Unix stream sockets in a private folder (weft serve, weft attach).
  *
  * A server's socket lives in a folder only its user can enter: the folder

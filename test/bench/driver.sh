@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The tracer driver's measurements (weft serve), after section 6 of
 # Langevine and Ducasse's paper: a report, never a pass/fail test.
 #

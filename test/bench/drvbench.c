@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* drvbench: time weft serve with analysers that only read (the paper's
  * "degenerated mediator": a program that reads the trace data and drops
  * it), or time a command alone, in CPU seconds (this machine is shared:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* measure: run a command, report wall time and peak RSS of the child.
  * Usage: measure OUTFILE CMD ARGS...  (stdout of CMD goes to OUTFILE)
  * Prints "SECONDS MAXRSS_KIB" on stdout. Used by make bench so the report

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make bench: a report, never a pass/fail test. Builds synthetic traces with
 # `weft synth` (kept in bench-out/ between runs) and reports events/s and peak
 # RSS of weft top, weft dump and weft emu at several trace lengths, plus the

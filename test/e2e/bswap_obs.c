@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bswap_obs: write a copy of a stream.obs in the other byte order.
  *
  *   bswap_obs IN OUT

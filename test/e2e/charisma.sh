@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the CHARISMA importer and the file I/O model.
 #
 #   WEFT=/abs/weft sh test/e2e/charisma.sh

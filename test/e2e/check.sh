@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `weft check` end to end: a valid hand-made Paraver trace (.prv, .pcf, .row)
 # must pass; each malformed variant must fail with exit 1 and the expected
 # message on stderr (fixed-string match); warnings alone keep exit 0; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # weft diff (src/diff/, src/cli/diff.c): two Paraver traces compared for
 # what they mean.
 #   - weft emu's outputs against ovniemu's on every trace of test/corpus:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The model pages stay true to the models weft ships: every model written
 # as a model file (`weft models` shows its file) has a page
 # doc/models/NAME.md whose event table lists exactly the events `weft

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the tracer driver: weft serve, weft attach and
 # contrib/python/weft_driver.py.
 #

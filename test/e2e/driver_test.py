@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The analysers of test/e2e/driver.sh: weft serve driven through
 contrib/python/weft_driver.py (and, for the wire itself, raw sockets).
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft emu` over the reference corpus.
 #
 #   WEFT=/abs/weft PRVDIFF=/abs/prvdiff sh test/e2e/emu.sh

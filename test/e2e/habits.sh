@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The habits a newcomer brings from git and ovni (issue 29):
 #   - `weft help CMD` prints CMD's help; a mistyped command gets "did you
 #     mean"; every command takes --version, which names the licence;

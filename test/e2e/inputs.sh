@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of several inputs in one timeline (weft emu A B ...).
 #
 #   WEFT=/abs/weft sh test/e2e/inputs.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of weft emu -j N (the emulation split by loom): every
 # output file of -j 2 (--writers 1) and -j 4 (--writers 2) is the same bytes
 # as -j 1's.

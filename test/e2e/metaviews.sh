@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What model files take from the threads' stream.json, beyond what models.sh
 # compares with ovniemu. The nOS-V hardware counters (the channel group
 # `each nosv.hwc name`): their Paraver types and labels, the metadata rules

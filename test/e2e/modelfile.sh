@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck disable=SC2016 # model files name payload fields with a literal $
 # End-to-end tests of model files (doc/dev/models.md): the worked example of
 # that page, taken from it, runs from the file alone (`weft emu --model`) on a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # weft against ovniemu 1.14.0 on the traces of ovni's own emulator tests.
 #
 #   WEFT=/abs/weft PRVDIFF=/abs/prvdiff sh test/e2e/models.sh [CASE...]

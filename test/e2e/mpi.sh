@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of weft emu --mpi (looms split across MPI ranks):
 # mpirun --oversubscribe -n 1, 2 and 4, rank 0 writing as the ranks go or
 # every rank writing a time slice (--slices), give every output file of one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the PICL importer and the msg model.
 #
 #   WEFT=/abs/weft sh test/e2e/picl.sh

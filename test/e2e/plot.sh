@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft plot` (src/plot/, src/cli/plot.c).
 #
 #   WEFT=/abs/weft sh test/e2e/plot.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft query` and `weft dump --filter` on the corpus.
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/query.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # -q silences the warnings of the PICL, VisAndOr and CHARISMA importers, as
 # it does the emulator's own: under -q stderr is empty for weft import, weft
 # emu and weft stats on a log that warns, and without -q the warning is there.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of weft over the reference corpus.
 #
 #   WEFT=/abs/path/to/weft sh test/e2e/run.sh

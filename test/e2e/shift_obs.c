@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shift_obs: copy a little-endian ovni stream.obs, adding a signed number of
  * nanoseconds to the clock of every event (a skewed node for the clock
  * offset tests of emu.sh).

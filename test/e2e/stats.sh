@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft stats`: the state and operation tables of every
 # model (ovni, msg, fileio, andfork), --json, and the PICL statistics
 # records beside what weft measured (the seed's Table 20: -101's 0.001212 s

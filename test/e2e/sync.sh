@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of clock synchronisation (weft sync, emu --sync, -c with
 # weft's clock file).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft synth`: determinism, validity as read back by
 # weft itself, the event mix it promises, and its output discipline.
 #   WEFT=/abs/path/to/weft sh test/e2e/synth.sh

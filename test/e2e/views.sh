@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the Paraver views weft copies beside its outputs
 # (src/emu/views.c) and of `weft check --views` (src/prv/viewcheck.c).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of the VisAndOr importer and the and-fork / or-branch
 # models, over the hand-written logs in test/e2e/visandor/:
 #   - seed-or, seed-andorra: the seed's OR and Andorra-I fragments completed

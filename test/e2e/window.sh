@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `weft emu --from T --to T` (prv_window in
 # src/prv/prv_writer.c): the window written in the same pass equals the same
 # window cut from a whole run by test/e2e/window/cut.awk (Paraver's cutter:

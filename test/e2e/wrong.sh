@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Where a newcomer goes wrong (issue 29, item 8), and what weft says:
 #   - a directory above the trace (weft emu /tmp): the walk stops at the
 #     folders holding loom.* folders (trace roots), says how many there are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_charisma: the input is a whole charisma log, converted in-process by weft's
  * charisma importer with the default options, then read back by weft's reader.
  *

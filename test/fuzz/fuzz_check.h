@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_check: the invariant checks every fuzz target shares. A broken one
  * aborts, which libFuzzer (and the replay of make check) reports as a crash. */
 #ifndef WEFT_FUZZ_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_clock: the input is the text of a clock file (`weft -c FILE`).
  *
  * clockfile_parse() over the bytes as they are (a buffer of exactly their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_driver: the input is what an analyser sends weft serve, one request
  * per line (its first byte chooses the replay's position: at the start,
  * running, or stopped at an event for this analyser).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_import.h: what the importer targets (fuzz_picl, fuzz_visandor,
  * fuzz_charisma) share: one input converted in-process by one importer, then
  * read back by weft's own reader.

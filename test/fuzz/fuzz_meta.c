@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_meta: the input is the text of a stream.json.
  *
  * meta_parse() over the bytes as they are (no NUL terminator: the input lives

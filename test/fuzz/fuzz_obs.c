@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_obs: the input is a whole stream.obs.
  *
  * 1. The plain decoder: obs_check_header(), then obs_decode() event after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_picl: the input is a whole picl log, converted in-process by weft's
  * picl importer with the default options, then read back by weft's reader.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_prv: the input is a Paraver trace in memory: the .prv text, then
  * optionally a NUL byte and the .pcf text, then a NUL byte and the .row text.
  *

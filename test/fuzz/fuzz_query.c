@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_query: the input is the text of event patterns, one per line.
  *
  * Each line is parsed as a pattern, as a bare expression (dump --filter) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_visandor: the input is a whole visandor log, converted in-process by weft's
  * visandor importer with the default options, then read back by weft's reader.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerate the hand-made seeds of test/fuzz/corpus/ (the files named
 # seed-*). Inputs saved from fuzzing runs (regress-*) are kept as they are.
 # Needs a C compiler (for test/e2e/bswap_obs.c); reads the reference traces

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* replay: run a fuzz target's LLVMFuzzerTestOneInput() over saved inputs
  * without libFuzzer, so the corpus is a regression test under any compiler
  * (plain, or with sanitizers).

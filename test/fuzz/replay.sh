@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Replay the saved fuzz corpus as a regression test, no libFuzzer needed.
 #
 #   BUILD=build sh test/fuzz/replay.sh fuzz_obs fuzz_meta

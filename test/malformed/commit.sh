@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The commit of weft emu's outputs (doc/dev/outputs.md) under faults: a run
 # killed at every rename, link, symlink, unlink, mkdir and rmdir it makes
 # (strace -e inject=SYSCALL:signal=SIGKILL:when=N, each call in turn) leaves

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Malformed-input suite of `weft emu`: every case builds, byte by byte, a small
 # ovni trace (loom "a", process 1, threads 1 and 2, CPUs index 0 and 1 with
 # phyid 0 and 1, mark type 1 single "T1" and type 2 stack "T2") that breaks

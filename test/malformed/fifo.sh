@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Inputs that are not regular files (a FIFO with no writer, a directory)
 # must be refused at once with a precise error, never block: weft opens
 # every input without waiting and checks its type before reading. Each run

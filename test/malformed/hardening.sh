@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Hardening suite (issue 14): outputs appear together or not at all, hostile
 # or odd inputs get a precise error, wrong answers stay fixed. Each case runs
 # the weft binary and compares its exit status and its whole stderr with the

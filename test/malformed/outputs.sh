@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Outputs and temporaries the system refuses, output names no output can
 # have, and what failed or killed runs leave (weft(1), EXIT STATUS):
 #   - an unusable output name (empty, a directory, no directory to write it

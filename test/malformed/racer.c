@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* racer: the attacker of test/malformed/tmpdir.sh. In DIR, swaps the
  * directory SUB and the symbolic link SUB.lnk (pointing outside) back and
  * forth with one atomic exchange each time, as fast as it can, until the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Malformed-input suite: every case builds a broken ovni trace in a temporary
 # directory, runs `weft top` and/or `weft dump` on it and checks that weft
 # exits 1 with the expected message on stderr, and that it neither created

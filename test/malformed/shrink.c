@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shrink.so: an LD_PRELOAD shim that truncates one input while weft reads
  * it, at a moment fixed by the reader's own calls (no timing): the file
  * named by SHRINK_FILE is cut to SHRINK_TO bytes right after it is mapped

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # weft's temporaries in $TMPDIR (doc/dev/outputs.md): a log's conversion
 # lives in the private folder $TMPDIR/weft-UID, the sweep of what killed
 # runs left there never follows a link, and the folder is refused when it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Trust under hostile and changing inputs (issue 24, the input side): an
 # input that shrinks while weft reads it, text that would break a Paraver
 # or SVG file, inputs that would hang weft or exhaust it, lenient JSON,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The lines of C a change touches follow .clang-format, which matches the
 # code as it stands (about 95% of its lines; the rest, wrapped by hand, is
 # left until a change touches it). "A change": the commits since

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The layers of doc/design.md, checked on the includes: a file may include
 # headers of its own layer and of the layers below it, never above,
 #   util < trace, import (sources), prv (the Paraver format: writer,

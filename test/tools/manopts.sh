@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The man pages name exactly the options the commands have. Each command's
 # options are one table (src/cli/opts.h), which `weft CMD --help` prints;
 # its page's OPTIONS section (the .TP tags) must name the same short and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Self-test of prvdiff, the Paraver comparison oracle (test/tools/prvdiff.c).
 #
 #   BUILD=build sh test/tools/prvdiff-test.sh      (PRVDIFF=/path overrides)

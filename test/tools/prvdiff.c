@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prvdiff: compare two Paraver traces semantically, the test oracle between
  * weft's output and ovniemu's reference output.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks of the source tree itself, not of weft:
 #   - no test reads outside the repository (the suite runs from any clone:
 #     no shared/ folder beside the clone; fixtures live in test/corpus);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit test runner: every suite of suites.h in one SRunner.
  * CK_FORK=yes (Check's default) runs each test in its own process, so a
  * crash fails that test only. Exit status 0 when every test passed. No

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suites: one Check suite per tested module; main.c runs them all. */
 #ifndef WEFT_SUITES_H
 #define WEFT_SUITES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/import/charisma_async.c: the table of asynchronous
  * requests in flight against a plain array, through many random issues and
  * ends (growth, reuse of entries, removal shifting probe chains back), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/atomicfile.c: whole files or nothing, unusable
  * names refused as usage errors, killed runs' temporaries swept, folders
  * renamed into place at once. */

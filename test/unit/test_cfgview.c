@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of cfgview: what a view's text asks of a trace, and its
  * rewrite with a maximum and one type. Cases as tables. */
 #include <check.h>

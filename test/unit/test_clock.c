@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/clock: the exact drift term, composition, the three
  * clock-file forms (ovnisync tables written in ovnisync's own layout), and
  * the message-based estimator on synthetic pairs with known offsets and

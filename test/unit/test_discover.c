@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/discover.c: stream discovery in temp dirs. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/cli/jline.c (weft attach's reader of weft serve's
  * lines): values, numbers kept as their text (64-bit clocks exactly),
  * escapes decoded (weft's \u00XX bytes as bytes), and what is not one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/emu/jobs.c's merge: the workers' op streams rebuilt
  * into one run's order (jobs.h), cases as tables. Ops are written as words:
  * Tn a TIME op at n, En an event of thread row n, Fn an event of CPU row n,

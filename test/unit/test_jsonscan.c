@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/jsonscan.c: NULs, deep nesting and what JSON does
  * not allow (trailing content, leading zeros, raw control characters in
  * strings, a key twice) found with their offset; strings, escapes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of import_locate (src/import/import.h): asked about an event
  * of a converted stream, the importer names the record that wrote it. A
  * CHARISMA log laid out by hand (charisma-default: little-endian, C struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/mapfile.c: a file that shrinks under its map
  * reads as zeros past its new end instead of killing the process, and is
  * reported as changed; a file left alone is not. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/emu/merge.c: the k-way merge over real stream files. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/metadata.c: stream.json (version 3) parsing. */
 #include <check.h>
 #include <stdio.h>

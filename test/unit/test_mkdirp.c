@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/mkdirp.c: mkdir_p makes every missing level,
  * accepts what exists already (trailing and doubled slashes included),
  * counts the levels it made (rmdir_made removes them again), and names the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of models/modelfile.c: what a model file compiles into, and the
  * place and text of each kind of error (cases as a table). */
 #include <check.h>

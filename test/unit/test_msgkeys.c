@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/emu/keys.c: keys with ends waiting found again after
  * the table grows and after other keys leave it (backward shift), one cache
  * line each; the waiting keys reported in first-seen order (also for keys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/obs.c: file header, event decoding, errors. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/cli/opts: command lines read through one table (values,
  * GNU order or options first, the usage errors' texts and exit codes) and
  * the --help text printed from the same rows. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/outbuf.c: number formatting and buffered output. */
 #include <check.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/outset.c and outgen.c: a run's outputs appear at
  * the commit and not before, a later run replaces the whole set (names it
  * lacks go, plain files of weft's names are taken over, a user's file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of the PICL importer's fast path (src/import/picl/picl_fast.c):
  * every line it takes gives the record picl_new_line gives, the lines it
  * leaves are the ones it must leave, and no read passes the end of a log

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of progress_format: the heartbeat line's text, its ETA "?"
  * until a share of the bytes has been read in some time. Cases as a table. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/prv/prv_writer.c: the same calls give the same .prv
  * bytes whether the back runs in the writer thread (a prv_pipe shared by two
  * files) or inline, across many pipe chunks, instants that write nothing

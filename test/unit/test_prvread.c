@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of prvread: header objects to rows, records of each kind,
  * skipped lines, malformed lines named with their line. Cases as tables. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/query/: the pattern parser (every operator, precedence,
  * lists, ranges, units, the exact text of each parse error), evaluation on
  * hand-made events over a small fake system, the MCV prefilter and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/import/recpipe.c: every offset reaches the consumer once,
  * in order, across many batches; a consumer that stops has its return seen
  * by the producer and by rp_finish, and handles nothing after it; the lowest

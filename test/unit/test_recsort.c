@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/import/recsort.c: records sorted by (time, offset) in
  * window mode (nearly sorted input, overflow detection) and spill mode
  * (any order, many runs, ties kept in offset order). */

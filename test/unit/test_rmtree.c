@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/rmtree.c and src/util/tmpdir.c: a tree goes with
  * everything in it but never what a link in it points to; weft's private
  * temporary folder is made 0700 and refused when it is a link, someone

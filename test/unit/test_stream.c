@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/stream.c: raw and ordered cursors over stream.obs
  * files written into temp dirs. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/system.c: merge rules and global order. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/emu/task.c: every body transition rule and every error
  * cause, as scripts of operations on one process with three threads. The
  * error texts are ovniemu's causes (its emulator tests match them). */

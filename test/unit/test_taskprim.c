@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/emu/taskprim.c: the channel writes of the task
  * primitives for the nOS-V, Nanos6 and OpenMP channel layouts, and their
  * errors. Writes print as "S<chan>=<v>" (set), "+<chan>=<v>" (push) and

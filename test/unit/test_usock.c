@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/util/usock.c: the socket in a private folder — made
  * 0700 when missing and removed with the socket, refused when others may
  * enter it, a file in the way refused, a live socket kept, a stale one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/import/vao_line.h: the one-pass reader of the common
  * VisAndOr line takes exactly the lines its header describes, with the
  * values a plain reference reader gives, refuses every other line (the

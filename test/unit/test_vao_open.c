@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of models/visandor/open.c: records by 64-bit key. Random adds
  * and deletions (keys that collide in the table, runs that wrap around its
  * end, growth) checked against a plain array; freed slots are reused with

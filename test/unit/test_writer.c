@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of src/trace/writer.c: ow_event and its fixed-size fast path
  * ow_event_fixed write the same stream.obs bytes (this machine's byte order,
  * as libovni writes), across buffer drains; ow_jumbo_fixed writes libovni's

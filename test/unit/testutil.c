@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil: see testutil.h. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil: helpers shared by the unit tests.
  * Temporary directories under /tmp, whole-file writes, a builder for
  * stream.obs bytes in either byte order, and "guarded" copies that place a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl: PICL trace files, new format (ORNL/TM-12125) and old format (PICL
  * 1.x), as ovni streams of the msg model (doc/formats/legacy.md §2-5).
  * Lines are read into records, converted to model events (old-format calls

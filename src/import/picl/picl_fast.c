@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_fast: the common new-format line read in one pass over its bytes,
  * without tokens: an event record (-2, -3, -4) or a user record (>= 0) of
  * one processor, a plain decimal timestamp (at most 9 integer and 9

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_files: PICL file I/O records (-201 open, -202 close, -221 write,
  * -251 read; seed Table 9) as events of the fileio model (F). File names
  * become file ids (1, 2, ... in order of first appearance in the log),

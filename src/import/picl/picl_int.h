@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_int: private to the PICL importer (src/import/picl*.c).
  * picl.c detects the format and drives the conversion; picl_lex.c splits
  * lines and reads numbers exactly; picl_new.c reads new-format records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_kept: the PICL records weft keeps beside the timeline (doc/formats/
  * legacy.md §2.4, item 9), as jumbo events with a text: user record data,
  * -7 messages, subset definitions; statistics (XS*, XG*); and the records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_labels: -5 event label records in their scope (seed §2.3.4: "naming
  * an event type occurring in a given process and processor. By use of
  * wildcard (or subset) values, this record type can also be used to label

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_lex: warnings, record storage, tokens and exact numbers of PICL lines. */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_new: new-format records (ORNL/TM-12125; doc/formats/legacy.md §2.4). */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_old: old-format lines (PICL 1.x, compact and verbose; doc/formats/legacy.md
  * §3) and their calls as entries and exits. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_out: the streams the PICL importer writes (picl_write.c) and the
  * records it keeps beside the timeline, written by picl_kept.c: user
  * record data, -7 messages, subsets and statistics, and the records of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_par: plain lines read ahead on a helper thread (see picl_par.h).
  * One mutex guards the claims and the ring; a chunk is read outside it.
  * Both threads claim the next chunk not claimed yet, so the caller reads

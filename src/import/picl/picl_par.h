@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_par: the plain lines of a new-format log read on two threads.
  * The region [start, end) of the log (every line in it ends with a '\n',
  * 8 bytes readable past any byte of it: see picl_plain_lines) is cut into

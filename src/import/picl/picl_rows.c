@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_rows: the rows of a PICL log (doc/formats/legacy.md §2.4, item 4):
  * one per processor, or, for a processor that shows two process ids or
  * more (other than -1 and the subsets below it), one per (processor,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_scope: where a -6 data descriptor alias applies (seed §2.3.5; its
  * event type, processor and process fields give its scope: -1 is every
  * one, a value >= 0 that one, a value below -1 a subset), and the subsets

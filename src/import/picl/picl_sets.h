@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_sets: the predefined subsets of PICL event types (seed Table 5),
  * shared by the importer (the scope of -6 aliases and -5 labels) and the
  * msg model (statistics of subsets): each is a range lo..hi, or a list. */

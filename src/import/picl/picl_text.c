@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_text: the texts PICL records carry that weft keeps (doc/formats/
  * legacy.md §2.4, item 9): user record data, -7 messages. They are held in
  * one buffer (p->txt) beside the records that point into it, and dropped

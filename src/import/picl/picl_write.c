@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* picl_write: records in (time, line) order as one ovni stream per row
  * (picl_rows.c: a processor, or a process of a processor showing several;
  * loom picl.P with P zero-padded to the widest processor, a CPU per row,

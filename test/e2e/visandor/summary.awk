@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Summarise a weft Paraver output of a VisAndOr log: time per state per agent
 # (ns, from the state records of thread.prv), the number of communication
 # records, and the number of labelled and-/or-nodes in thread.pcf.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cut.awk -v from=A -v to=B: the window [A, B] of a .prv body, as Paraver's
 # cutter gives it: states clipped (zero-length ones dropped), events in
 # [A, B], communications wholly in the window; times minus A.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Spack package of weft (https://spack.io): from a weft checkout,
 #   spack repo add contrib/spack && spack install weft
 # builds the checkout's main branch (or WEFT_GIT: the URL of the repository
