@@ -135,8 +135,9 @@ int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct 
 	if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
 		return -1;
 	/* a str tail has at least its NUL: never the exact size; an empty bytes
-	 * tail is the common case, on the fast path */
-	in->exact = in->has_str == 1 ? ~0u : in->size;
+	 * tail is the common case, on the fast path; a row declared jumbo checks
+	 * the event is one (ovniemu reads its payload only as a jumbo one) */
+	in->exact = in->has_str == 1 || d->jumbo ? ~0u : in->size; /* a jumbo row: is it one? */
 	return 0;
 }
 
@@ -210,6 +211,8 @@ void evtable_default(struct evtable *t, weft_handler h)
 
 int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev)
 {
+	if (i->decl->jumbo && !ev->jumbo)
+		return 0;
 	if (!i->has_str)
 		return i->only ? ev->payload_len == i->size : ev->payload_len >= i->min;
 	if (i->has_str == 2)

@@ -83,7 +83,8 @@ int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev);
 /* Does the payload have what the row needs, as ovniemu's rule for the
  * event is (model.h, Signature): at least its fixed fields, the optional
  * ones aside, more bytes ignored; exactly them with "; exact"; with a str
- * or bytes tail at least the fixed fields, a str tail holding a NUL. */
+ * or bytes tail at least the fixed fields, a str tail holding a NUL; a
+ * jumbo event where the row says jumbo. */
 static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
 {
 	if (__builtin_expect(ev->payload_len == i->exact, 1))

@@ -246,6 +246,9 @@ static void report_skipped(struct emu *e)
 
 static int payload_error(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
+	if (in->decl->jumbo && !ev->jumbo)
+		return emu_model_error(e, err, "a normal event of %u payload bytes: expected a jumbo event, as "
+				       "declared (%s)", ev->payload_len, in->decl->sig);
 	if (in->has_str)
 		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
 				       ev->payload_len, in->size, in->has_str == 1 ? ", with a NUL after them" : "",
