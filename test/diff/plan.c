@@ -128,9 +128,18 @@ int plan_ev_parse(const char *s, struct plan_ev *ev)
 	ev->mcv[3] = '\0';
 	const char *h = end + 5;
 	ev->plen = 0;
-	if (strcmp(h, "-") == 0)
+	ev->group = 0;
+	size_t n = strcspn(h, " ");
+	if (h[n] == ' ') {
+		char *gend;
+		if (h[n + 1] != '@')
+			return 0;
+		ev->group = (int) strtol(h + n + 2, &gend, 10);
+		if (gend == h + n + 2 || *gend != '\0')
+			return 0;
+	}
+	if (n == 1 && h[0] == '-')
 		return 1;
-	size_t n = strlen(h);
 	if (n % 2 || n / 2 > sizeof(ev->pl))
 		return 0;
 	for (size_t i = 0; i < n; i += 2) {
@@ -145,10 +154,10 @@ int plan_ev_parse(const char *s, struct plan_ev *ev)
 void plan_ev_format(const struct plan_ev *ev, char *buf, size_t size)
 {
 	int k = snprintf(buf, size, "%c %llu %s ", ev->kind, (unsigned long long) ev->clock, ev->mcv);
-	if (ev->plen == 0) {
-		snprintf(buf + k, size - (size_t) k, "-");
-		return;
-	}
+	if (ev->plen == 0)
+		k += snprintf(buf + k, size - (size_t) k, "-");
 	for (int i = 0; i < ev->plen && (size_t) k + 3 < size; i++)
 		k += snprintf(buf + k, size - (size_t) k, "%02x", ev->pl[i]);
+	if (ev->group > 0 && (size_t) k < size)
+		snprintf(buf + k, size - (size_t) k, " @%d", ev->group);
 }

@@ -12,8 +12,10 @@
  *   S KEY TEXT              a string attribute of the thread
  *   Y TYPE STACK TITLE      a mark type (STACK 1: push/pop)
  *   N TYPE VALUE LABEL      a mark label
- *   E CLOCK MCV HEX|-       an event, its payload in hex ("-": none)
- *   J CLOCK MCV HEX         a jumbo event
+ *   E CLOCK MCV HEX|- [@G]  an event, its payload in hex ("-": none);
+ *                           G: its group in its thread (the events of one
+ *                           frame, task, pause...), for the minimiser
+ *   J CLOCK MCV HEX [@G]    a jumbo event
  * Lines starting with '#' are comments. */
 #ifndef DIFFGEN_PLAN_H
 #define DIFFGEN_PLAN_H
@@ -34,6 +36,7 @@ struct plan_ev {
 	char mcv[4];
 	uint8_t pl[512];
 	int plen;
+	int group; /* 0: none */
 };
 
 void plan_init(struct plan *p);

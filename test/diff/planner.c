@@ -94,6 +94,7 @@ struct frame {
 	int task; /* F_BODY: index in the thread's tasks */
 	uint32_t arg; /* F_WS: type; F_BODY: body id */
 	int running;
+	int group; /* its events' group (plan.h) */
 };
 
 struct stack {
@@ -105,6 +106,7 @@ struct task {
 	uint32_t id, type;
 	int parallel, started, ended;
 	uint32_t next_body;
+	int group;
 };
 
 struct proc_cfg {
@@ -132,6 +134,9 @@ struct thr {
 	int ntask;
 	uint32_t ntypes, types[64], ws_types[8];
 	int nws;
+	/* groups: the events of one frame, task, pause or region share one,
+	 * so that the minimiser drops them together; 0: a new one each */
+	int g, gnext, block_group, ou_group;
 	uint32_t set[NMODELS]; /* the value of each model's set channel */
 };
 
@@ -152,6 +157,7 @@ static struct plan_ev *ev_new(struct thr *th, const char *mcv)
 	memcpy(e->mcv, mcv, 3);
 	e->mcv[3] = '\0';
 	e->plen = 0;
+	e->group = th->g ? th->g : ++th->gnext;
 	return e;
 }
 
@@ -211,9 +217,18 @@ static int nnames(const char *const *p)
 	return n;
 }
 
-static void push(struct stack *s, struct frame f)
+/* Open a group for the events that follow (a frame, a task...). */
+static void group_open(struct thr *th)
 {
+	th->g = ++th->gnext;
+}
+
+/* The frame takes the open group, which closes. */
+static void push(struct thr *th, struct stack *s, struct frame f)
+{
+	f.group = th->g;
 	s->f[s->n++] = f;
+	th->g = 0;
 }
 
 /* The topmost body frame of a stack, or -1. */
@@ -278,6 +293,8 @@ static void task_create(struct thr *th)
 	memset(k, 0, sizeof(*k));
 	k->id = (uint32_t) (th->index + 1) * 100000 + (uint32_t) th->ntask + 1;
 	k->type = type;
+	group_open(th);
+	k->group = th->g;
 	switch (th->pc->rt) {
 	case RT_NOSV:
 		k->parallel = rng_pct(th->r, 25);
@@ -296,6 +313,7 @@ static void task_create(struct thr *th)
 		ev_2u32(th, "PPc", k->id, type);
 		break;
 	}
+	th->g = 0;
 	th->ntask++;
 }
 
@@ -321,6 +339,7 @@ static void task_execute(struct thr *th, struct stack *s)
 			return;
 	uint32_t body = k->parallel ? ++k->next_body : 0;
 	k->started = 1;
+	th->g = k->group;
 	switch (rt) {
 	case RT_NOSV:
 		ev_2u32(th, "VTx", k->id, body);
@@ -333,7 +352,7 @@ static void task_execute(struct thr *th, struct stack *s)
 		ev_u32(th, "PPx", k->id);
 		break;
 	}
-	push(s, (struct frame){F_BODY, NULL, i, body, 1});
+	push(th, s, (struct frame){F_BODY, NULL, i, body, 1, 0});
 }
 
 static void task_pause(struct thr *th, struct stack *s)
@@ -342,10 +361,12 @@ static void task_pause(struct thr *th, struct stack *s)
 	if (b < 0 || !s->f[b].running || th->task[s->f[b].task].parallel || th->pc->rt == RT_OPENMP)
 		return;
 	s->f[b].running = 0;
+	th->g = s->f[b].group;
 	if (th->pc->rt == RT_NOSV)
 		ev_2u32(th, "VTp", th->task[s->f[b].task].id, 0);
 	else
 		ev_u32(th, "6Tp", th->task[s->f[b].task].id);
+	th->g = 0;
 }
 
 static void task_resume(struct thr *th, struct stack *s)
@@ -354,10 +375,12 @@ static void task_resume(struct thr *th, struct stack *s)
 	if (b < 0 || s->f[b].running)
 		return;
 	s->f[b].running = 1;
+	th->g = s->f[b].group;
 	if (th->pc->rt == RT_NOSV)
 		ev_2u32(th, "VTr", th->task[s->f[b].task].id, 0);
 	else
 		ev_u32(th, "6Tr", th->task[s->f[b].task].id);
+	th->g = 0;
 }
 
 /* End the body on top of the stack (it must be one, running). */
@@ -365,6 +388,7 @@ static void task_end(struct thr *th, struct stack *s)
 {
 	struct frame *f = &s->f[s->n - 1];
 	struct task *k = &th->task[f->task];
+	th->g = f->group;
 	switch (th->pc->rt) {
 	case RT_NOSV:
 		ev_2u32(th, "VTe", k->id, f->arg);
@@ -377,6 +401,7 @@ static void task_end(struct thr *th, struct stack *s)
 		ev_u32(th, "PPe", k->id);
 		break;
 	}
+	th->g = 0;
 	if (!k->parallel || rng_pct(th->r, 30))
 		k->ended = 1;
 	s->n--;
@@ -389,11 +414,15 @@ static void pop_frame(struct thr *th, struct stack *s)
 	struct frame *f = &s->f[s->n - 1];
 	switch (f->kind) {
 	case F_PAIR:
+		th->g = f->group;
 		ev0(th, f->out);
+		th->g = 0;
 		s->n--;
 		break;
 	case F_WS:
+		th->g = f->group;
 		ev_u32(th, "PQe", f->arg);
+		th->g = 0;
 		s->n--;
 		break;
 	case F_BODY:
@@ -447,8 +476,9 @@ static void model_step(struct thr *th, int m)
 			for (int i = 0; i < s->n; i++)
 				if (s->f[i].kind == F_WS && s->f[i].arg == ty)
 					return;
+			group_open(th);
 			ev_u32(th, "PQx", ty);
-			push(s, (struct frame){F_WS, NULL, 0, ty, 0});
+			push(th, s, (struct frame){F_WS, NULL, 0, ty, 0, 0});
 		}
 		return;
 	}
@@ -475,8 +505,9 @@ static void model_step(struct thr *th, int m)
 	const struct pair *p = &md->pairs[rng_below(r, (uint32_t) npairs(md->pairs))];
 	if (open_pair(s, p->out))
 		return;
+	group_open(th);
 	ev0(th, p->in);
-	push(s, (struct frame){F_PAIR, p->out, 0, 0, 0});
+	push(th, s, (struct frame){F_PAIR, p->out, 0, 0, 0, 0});
 }
 
 static void mark_step(struct thr *th, int k)
@@ -487,11 +518,14 @@ static void mark_step(struct thr *th, int k)
 	if (!pc->mark_stack[k]) {
 		ev_mark(th, "OM=", v, pc->mark_type[k]);
 	} else if (s->n && rng_pct(th->r, 50)) {
+		th->g = s->f[s->n - 1].group;
 		ev_mark(th, "OM]", s->f[s->n - 1].arg, pc->mark_type[k]);
+		th->g = 0;
 		s->n--;
 	} else if (s->n < MAXDEPTH) {
+		group_open(th);
 		ev_mark(th, "OM[", v, pc->mark_type[k]);
-		push(s, (struct frame){F_PAIR, NULL, 0, (uint32_t) v, 0});
+		push(th, s, (struct frame){F_PAIR, NULL, 0, (uint32_t) v, 0, 0});
 	}
 }
 
@@ -505,7 +539,9 @@ static void unordered_close(struct thr *th)
 		th->ev[a + i - 1] = th->ev[a + j];
 		th->ev[a + j] = x;
 	}
+	th->g = th->ou_group;
 	ev0(th, "OU]");
+	th->g = 0;
 	th->unordered = -1;
 }
 
@@ -515,13 +551,17 @@ static void ovni_step(struct thr *th)
 	switch (rng_below(r, 6)) {
 	case 0: {
 		int n = 1 + (int) rng_below(r, 3);
+		group_open(th);
 		for (int i = 0; i < n; i++)
 			ev0(th, "OB.");
+		th->g = 0;
 		break;
 	}
 	case 1:
+		group_open(th);
 		ev0(th, "OF[");
 		ev0(th, "OF]");
+		th->g = 0;
 		break;
 	case 2:
 		if (th->ncpu > 1) {
@@ -536,6 +576,8 @@ static void ovni_step(struct thr *th)
 		break;
 	case 3:
 	case 4:
+		group_open(th);
+		th->block_group = th->g;
 		if (rng_pct(r, 50)) {
 			ev0(th, "OHp");
 			th->block_out[0] = "OHr";
@@ -547,10 +589,14 @@ static void ovni_step(struct thr *th)
 			th->block_out[1] = "OHr";
 		}
 		th->blocked = 1;
+		th->g = 0;
 		break;
 	case 5:
 		if (th->unordered < 0) {
+			group_open(th);
+			th->ou_group = th->g;
 			ev0(th, "OU[");
+			th->g = 0;
 			th->ou_start = th->n;
 			th->unordered = 2 + (int) rng_below(r, 10);
 		}
@@ -560,8 +606,10 @@ static void ovni_step(struct thr *th)
 
 static void unblock(struct thr *th)
 {
+	th->g = th->block_group;
 	for (int i = 0; i < 2 && th->block_out[i]; i++)
 		ev0(th, th->block_out[i]);
+	th->g = 0;
 	th->blocked = 0;
 }
 
@@ -588,7 +636,10 @@ static void thread_step(struct thr *th)
 	else if (w < 77 && pc->nodes)
 		model_step(th, M_NODES);
 	else if (w < 80 && pc->kernel && th->unordered < 0) {
+		group_open(th);
+		th->block_group = th->g;
 		ev0(th, "KCO");
+		th->g = 0;
 		th->block_out[0] = "KCI";
 		th->block_out[1] = NULL;
 		th->blocked = 1;
@@ -613,7 +664,9 @@ static void thread_close(struct thr *th)
 		unordered_close(th);
 	for (int k = 0; k < th->pc->nmark; k++)
 		while (th->mark[k].n) {
+			th->g = th->mark[k].f[th->mark[k].n - 1].group;
 			ev_mark(th, "OM]", th->mark[k].f[th->mark[k].n - 1].arg, th->pc->mark_type[k]);
+			th->g = 0;
 			th->mark[k].n--;
 		}
 	for (int m = 0; m < NMODELS; m++)

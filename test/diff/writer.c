@@ -118,7 +118,7 @@ static int play_proc(const struct plan *p, size_t a, size_t b)
 
 static int write_offsets(const struct plan *p, const char *tracedir)
 {
-	char path[4096];
+	char path[4200];
 	FILE *f = NULL;
 	int row = 0;
 	for (size_t i = 0; i < p->n; i++) {
