@@ -33,6 +33,7 @@ wcause() {
 	line=$(grep -m1 'weft: error:' "$d/w.log" 2>/dev/null | sed -e 's/^weft: error: //')
 	mcv=$(printf '%s\n' "$line" | sed -n -e 's/^[^ ]*: event \(...\) at byte offset.*/\1/p')
 	msg=$(printf '%s\n' "$line" | sed -e 's/^[^ ]*: event ... at byte offset [0-9]* ([^)]*), //' \
+		-e 's/^thread [0-9]*: //' \
 		-e 's/^[^ ]*\/ovni: //' -e 's/^[^ ]*stream\.obs: //' | fold)
 	printf '%s|%s' "${mcv:-?}" "${msg:-no message}"
 }
