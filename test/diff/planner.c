@@ -137,6 +137,9 @@ struct thr {
 	/* groups: the events of one frame, task, pause or region share one,
 	 * so that the minimiser drops them together; 0: a new one each */
 	int g, gnext, block_group, ou_group;
+	/* loose endings: marks and a flush left open (ovniemu accepts them),
+	 * pairs left open (its -l refuses them: both must) */
+	int leave_marks, leave_flush, leave_pairs;
 	uint32_t set[NMODELS]; /* the value of each model's set channel */
 };
 
@@ -662,16 +665,22 @@ static void thread_close(struct thr *th)
 		unblock(th);
 	if (th->unordered >= 0)
 		unordered_close(th);
-	for (int k = 0; k < th->pc->nmark; k++)
+	for (int k = 0; k < th->pc->nmark && !th->leave_marks; k++)
 		while (th->mark[k].n) {
 			th->g = th->mark[k].f[th->mark[k].n - 1].group;
 			ev_mark(th, "OM]", th->mark[k].f[th->mark[k].n - 1].arg, th->pc->mark_type[k]);
 			th->g = 0;
 			th->mark[k].n--;
 		}
-	for (int m = 0; m < NMODELS; m++)
-		while (th->st[m].n)
+	for (int m = 0; m < NMODELS; m++) {
+		int bodies = 0;
+		for (int i = 0; i < th->st[m].n; i++)
+			bodies |= th->st[m].f[i].kind != F_PAIR;
+		while (th->st[m].n && (bodies || !th->leave_pairs))
 			pop_frame(th, &th->st[m]);
+	}
+	if (th->leave_flush)
+		ev0(th, "OF[");
 	ev0(th, "OHe");
 }
 
@@ -718,6 +727,12 @@ void plan_generate(struct plan *p, uint64_t seed)
 	shuffle(r, rank_of, total);
 	int offsets = nlooms > 1 && rng_pct(r, 60);
 	uint64_t quantum = rng_pct(r, 20) ? 100 : rng_pct(r, 50) ? 10 : 1;
+	/* a loose trace: what a tidy runtime would not write (threads that end
+	 * with marks, a flush or subsystems open; a thread that takes over the
+	 * CPU of one that just ended, at the same ns or 1 ns later; looms up to
+	 * an hour apart; offsets with decimals) */
+	int loose = rng_pct(r, 30);
+	uint64_t hours[3] = {0, 0, 0};
 	int steps_max = 20 + (int) rng_below(r, 200);
 	/* every thread says whether nOS-V's breakdown can be made */
 	int can_breakdown = !rng_pct(r, 10);
@@ -729,7 +744,15 @@ void plan_generate(struct plan *p, uint64_t seed)
 		snprintf(host[l], sizeof(host[l]), "node%d", (int) rng_below(r, 100) + 100 * l);
 		if (offsets) {
 			off[l] = (int64_t) rng_below(r, 1000000) - 500000;
-			plan_add(p, "O %s %lld", host[l], (long long) off[l]);
+			/* ovniemu takes the median's integer part */
+			if (loose && rng_pct(r, 50))
+				plan_add(p, "O %s %s%lld.500", host[l], off[l] < 0 ? "-" : "",
+					 (long long) (off[l] < 0 ? -off[l] : off[l]));
+			else
+				plan_add(p, "O %s %lld", host[l], (long long) off[l]);
+		} else if (loose && l > 0 && rng_pct(r, 40)) {
+			/* ovniemu refuses streams that start over 1 h apart */
+			hours[l] = 1000000000ULL * (60 + rng_below(r, 3500));
 		}
 	}
 	for (int l = 0; l < nlooms; l++) {
@@ -775,6 +798,8 @@ void plan_generate(struct plan *p, uint64_t seed)
 			int app = 1 + (int) rng_below(r, 2);
 			plan_add(p, "P %d %s %d %d %d", app, loom, pid, ranked ? rank_of[k] : -1, ranked ? total : 0);
 			k++;
+			uint64_t prev_end = 0;
+			int prev_cpu = -1;
 			for (int t = 0; t < nthr[l][q]; t++) {
 				struct thr th;
 				memset(&th, 0, sizeof(th));
@@ -783,14 +808,27 @@ void plan_generate(struct plan *p, uint64_t seed)
 				th.index = t;
 				th.quantum = quantum;
 				th.unordered = -1;
-				th.t = 1000000 + quantum * rng_below(r, 200);
+				th.t = hours[l] + 1000000 + quantum * rng_below(r, 200);
 				th.task = calloc(MAXTASK, sizeof(*th.task));
-				/* its own CPUs: one, or two when spare ones are left */
-				th.ncpu = 1 + (used + 1 < ncpu - (nt - 1) && rng_pct(r, 30));
-				for (int c = 0; c < th.ncpu; c++)
-					th.cpu[c] = order[used++];
+				int takeover = loose && prev_cpu >= 0 && rng_pct(r, 40);
+				if (takeover) {
+					/* the CPU the previous thread ended on, from its end */
+					th.ncpu = 1;
+					th.cpu[0] = prev_cpu;
+					th.t = prev_end;
+				} else {
+					/* its own CPUs: one, or two when spare ones are left */
+					th.ncpu = 1 + (used + 1 < ncpu - (nt - 1) && rng_pct(r, 30));
+					for (int c = 0; c < th.ncpu; c++)
+						th.cpu[c] = order[used++];
+				}
 				nt--;
 				th.curcpu = th.cpu[0];
+				if (loose) {
+					th.leave_marks = rng_pct(r, 30);
+					th.leave_flush = rng_pct(r, 15);
+					th.leave_pairs = rng_pct(r, 5);
+				}
 				int tid = pid + 1 + t;
 				plan_add(p, "T %d", tid);
 				if (t == 0)
@@ -825,11 +863,17 @@ void plan_generate(struct plan *p, uint64_t seed)
 					put(e, &cpu, 4);
 					put(e, &creator, 4);
 					put(e, &tag, 8);
+					/* at the same ns (which stream goes first is then
+					 * the emulator's tie order) or 1 ns later */
+					if (takeover)
+						th.t = e->clock = prev_end + rng_below(r, 2);
 				}
 				int steps = 5 + (int) rng_below(r, (uint32_t) steps_max);
 				for (int s = 0; s < steps; s++)
 					thread_step(&th);
 				thread_close(&th);
+				prev_end = th.t;
+				prev_cpu = th.curcpu;
 				emit_thread(p, &th, off[l]);
 				free(th.ev);
 				free(th.task);
