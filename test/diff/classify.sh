@@ -13,7 +13,8 @@
 # CLASS names the cause with numbers folded to N: the first differing
 # file, how and its (row, type) message; ovniemu's first ERROR line and
 # the MCV of the event it panicked on; weft's error message without the
-# path and position. Both refusing is "same" when both name the same MCV.
+# path and position. Both refusing is "same" when both name the same MCV,
+# or both refuse at the end of the trace (ovniemu's end_lint).
 set -u
 d=$1
 fold() { sed -e 's/[0-9][0-9]*/N/g' -e 's/  */ /g' | cut -c1-160; }
@@ -34,7 +35,7 @@ wcause() {
 	mcv=$(printf '%s\n' "$line" | sed -n -e 's/^[^ ]*: event \(...\) at byte offset.*/\1/p')
 	msg=$(printf '%s\n' "$line" | sed -e 's/^[^ ]*: event ... at byte offset [0-9]* ([^)]*), //' \
 		-e 's/^thread [0-9]*: //' \
-		-e 's/^[^ ]*\/ovni: //' -e 's/^[^ ]*stream\.obs: //' | fold)
+		-e 's/^[^ ]*\/[^ ]*: //' | fold)
 	printf '%s|%s' "${mcv:-?}" "${msg:-no message}"
 }
 
@@ -60,8 +61,13 @@ elif [ "$wrc" = 0 ]; then
 	echo "ovniemu-only-refuses $(ocause)"
 else
 	o=$(ocause) w=$(wcause)
-	if [ "${o%%|*}" = "${w%%|*}" ] && [ "${o%%|*}" != "?" ]; then
-		echo "both-refuse-same ${o%%|*}"
+	# the cause: the MCV, or "end" for the checks at the end of the
+	# trace (ovniemu's end_lint, weft's "ends with"/"at the end")
+	ok=${o%%|*} wk=${w%%|*}
+	case "$ok|$o" in "?|"*end_lint*) ok=end ;; esac
+	case "$wk|$w" in "?|"*"ends with"* | "?|"*"at the end"*) wk=end ;; esac
+	if [ "$ok" = "$wk" ] && [ "$ok" != "?" ]; then
+		echo "both-refuse-same $ok"
 	else
 		echo "both-refuse-other o:$o w:$w"
 	fi

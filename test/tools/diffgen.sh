@@ -5,7 +5,8 @@
 #   - classify.sh names the verdict and class of canned cases: agree, a
 #     difference per file (records' kinds without their types, steps with
 #     theirs), a refusal by weft only, by ovniemu only (its first ERROR and
-#     the MCV it panicked on), both refusing on the same MCV or not;
+#     the MCV it panicked on), both refusing on the same MCV, at the end of
+#     the trace, or for other causes;
 #   - summary.sh counts verdicts, and a differing trace once per class.
 #
 #   sh test/tools/diffgen.sh [--run=N] [-v]
@@ -60,6 +61,13 @@ test_expect_success "ovniemu refuses alone: its first ERROR and the panic MCV" '
 test_expect_success "both refuse on the same MCV: same" '
 	mkcase same 1 1 && printf "%s\n" "$olog" >"$tmp/same/o.log" && printf "%s\n" "$wlog" >"$tmp/same/w.log" &&
 	test "$(sh "$d/classify.sh" "$tmp/same")" = "both-refuse-same VAS"
+'
+test_expect_success "both refuse at the end of the trace: same" '
+	mkcase end 1 1 &&
+	echo "ovniemu: ERROR: end_lint: thread 5 ended with 1 stacked mpi functions" >"$tmp/end/o.log" &&
+	echo "weft: error: /x/in: thread 5 (loom n, pid 4) ends with 1 value(s) on the stack of channel mpi.function" \
+		>"$tmp/end/w.log" &&
+	test "$(sh "$d/classify.sh" "$tmp/end")" = "both-refuse-same end"
 '
 test_expect_success "both refuse, other causes: both named" '
 	mkcase other 1 1 && printf "%s\n" "$olog" >"$tmp/other/o.log" && printf "%s\n" "$wlog2" >"$tmp/other/w.log" &&
