@@ -14,7 +14,7 @@
 # file, how and its (row, type) message; ovniemu's first ERROR line and
 # the MCV of the event it panicked on; weft's error message without the
 # path and position. Both refusing is "same" when both name the same MCV,
-# or both refuse at the end of the trace (ovniemu's end_lint).
+# a clock going backwards, or a check at the end of the trace.
 set -u
 d=$1
 fold() { sed -e 's/[0-9][0-9]*/N/g' -e 's/  */ /g' | cut -c1-160; }
@@ -39,6 +39,14 @@ wcause() {
 	printf '%s|%s' "${mcv:-?}" "${msg:-no message}"
 }
 
+cause() {
+	case $1 in
+	*"clock goes backwards"*) echo clock-back ;;
+	"?|"*end_lint* | "?|"*"is not dead"* | "?|"*"ends with"* | "?|"*"at the end"*) echo end ;;
+	*) echo "${1%%|*}" ;;
+	esac
+}
+
 if [ "$orc" = 0 ] && [ "$wrc" = 0 ]; then
 	if [ -s "$d/diff.txt" ]; then
 		# every differing file: steps keep their types, records their
@@ -61,11 +69,10 @@ elif [ "$wrc" = 0 ]; then
 	echo "ovniemu-only-refuses $(ocause)"
 else
 	o=$(ocause) w=$(wcause)
-	# the cause: the MCV, or "end" for the checks at the end of the
-	# trace (ovniemu's end_lint, weft's "ends with"/"at the end")
-	ok=${o%%|*} wk=${w%%|*}
-	case "$ok|$o" in "?|"*end_lint*) ok=end ;; esac
-	case "$wk|$w" in "?|"*"ends with"* | "?|"*"at the end"*) wk=end ;; esac
+	# the cause: a clock going backwards, a check at the end of the trace
+	# (ovniemu's end_lint and "not dead", weft's "ends with" and "at the
+	# end"), else the MCV
+	ok=$(cause "$o") wk=$(cause "$w")
 	if [ "$ok" = "$wk" ] && [ "$ok" != "?" ]; then
 		echo "both-refuse-same $ok"
 	else

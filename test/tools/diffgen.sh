@@ -69,6 +69,12 @@ test_expect_success "both refuse at the end of the trace: same" '
 		>"$tmp/end/w.log" &&
 	test "$(sh "$d/classify.sh" "$tmp/end")" = "both-refuse-same end"
 '
+test_expect_success "both refuse a clock going backwards: same, though only weft names the event" '
+	mkcase back 1 1 &&
+	echo "ovniemu: ERROR: stream_step: clock goes backwards 5 -> 4 in stream '"'"'x'"'"' at offset 9" >"$tmp/back/o.log" &&
+	echo "weft: error: /x/in: clock goes backwards at byte offset 9 (event OM=): expected a clock >= 5" >"$tmp/back/w.log" &&
+	test "$(sh "$d/classify.sh" "$tmp/back")" = "both-refuse-same clock-back"
+'
 test_expect_success "both refuse, other causes: both named" '
 	mkcase other 1 1 && printf "%s\n" "$olog" >"$tmp/other/o.log" && printf "%s\n" "$wlog2" >"$tmp/other/w.log" &&
 	sh "$d/classify.sh" "$tmp/other" >"$tmp/other.out" &&
