@@ -14,8 +14,9 @@ c=$1
 # first of steps (the values differ), order (same rows, other order),
 # records (same step functions, other records); DETAIL the event types of
 # the first differences, and for records their kinds: init0 (ovniemu's
-# 0 at time 0 that weft lacks), ovniemu-more or weft-more (repeated values
-# one of them writes).
+# 0 at time 0 that weft lacks), ovniemu-zero (a 0 later, e.g. at a thread's
+# start), weft-zero (a 0 weft writes and ovniemu not), else ovniemu-more or
+# weft-more (repeated values one of them writes).
 compare() {
 	c=$1
 	: >"$c/diff.txt"
@@ -41,6 +42,8 @@ compare() {
 						kind = "type " t
 						if (how == "records") {
 							if ($0 ~ /A has 0 at 0,/) kind = "init0"
+							else if ($0 ~ /A has 0 at [0-9]+,/) kind = "ovniemu-zero"
+							else if ($0 ~ /B has 0 at [0-9]+ /) kind = "weft-zero"
 							else if (match($0, /A has [0-9]+ records, B has [0-9]+/)) {
 								split(substr($0, RSTART, RLENGTH), w, " ")
 								kind = (w[3] + 0 > w[7] + 0) ? "ovniemu-more" : "weft-more"
