@@ -287,9 +287,13 @@ lsend-after-psend|3:1:1:1:1:500:400:5:1:2:1:600:700:8:1|lsend 500 > psend 400; e
 lrecv-after-precv|3:1:1:1:1:500:500:5:1:2:1:700:600:8:1|lrecv 700 > precv 600; expected lrecv <= precv
 short-communication|3:1:1:1:1:500:500:5:1:2:1:700:800:8|the record ends after field 14 (size); expected ':' and more fields
 type-without-label|2:1:1:1:1:500:7:1|t.prv:14: event type 7 (first used here) has no label in @D@/t.pcf
-value-without-label|2:1:1:1:1:500:60000001:7|t.prv:14: value 7 of event type 60000001 (first used here) has no label
 state-without-label|1:1:1:1:1:200:300:9|t.prv:14: state 9 (first used here) has no label in @D@/t.pcf
 EOF
+
+# a value its type's VALUES list leaves out: a warning (ovni's marks)
+new value-without-label
+add '2:1:1:1:1:500:60000001:7'
+expect_ok value-without-label "$D/t.prv" "t.prv:14: value 7 of event type 60000001 (first used here) has no label in $D/t.pcf: Paraver shows its number"
 
 new cpu-nores
 header '#Paraver (14/03/2025 at 09:05):1000_ns:0:1:2(2:1,2:1),1'
