@@ -127,8 +127,7 @@ char *cfgview_rewrite(const char *text, int64_t max, int32_t type, const char *s
 			sb_printf(&b, "%.*s", (int) (le - p - 2), p);
 			sb_text(&b, suffix);
 			sb_printf(&b, " >");
-		}
-		else
+		} else
 			sb_append(&b, p, (size_t) (le - p));
 		if (nl)
 			sb_append(&b, "\n", 1);
