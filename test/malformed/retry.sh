@@ -59,7 +59,7 @@ rnd() {
 # pick WORD...: one of the words, at random
 pick() {
 	_i=$(rnd 1 $#)
-	eval "echo \"\${$_i}\""
+	eval "printf '%s\\n' \"\${$_i}\""
 }
 
 # per class: runs and bad runs
@@ -260,17 +260,20 @@ while [ "$round" -le "$ROUNDS" ]; do
 	done
 	rm -rf txo
 	go 0 emu -q -o txo tx
-	WHY="$WHY$(valid txo)"
-	for f in txo/*.pcf txo/*.row $(find txo/cfg -name '*.cfg'); do
+	[ $RC -eq 0 ] && WHY="$WHY$(valid txo)"
+	for f in $(find txo -path txo/.weft -prune -o \( -name '*.pcf' -o -name '*.row' -o -name '*.cfg' \) -print); do
 		grep -q '^ZZ9' "$f" && WHY="${WHY}$f: a newline from the trace starts a line; "
 		if command -v iconv >/dev/null 2>&1; then
 			iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || WHY="${WHY}$f is not UTF-8; "
 		fi
 	done
-	if [ $have_xmllint = 1 ]; then
+	tw=$WHY
+	if [ $have_xmllint = 1 ] && [ -z "$tw" ]; then
 		go 0 plot -q -o tx.svg txo/thread.prv
 		xmllint --noout tx.svg 2>xml.err || WHY="${WHY}xmllint: $(head -c 200 xml.err); "
+		tw=$tw$WHY
 	fi
+	WHY=$tw
 	tally text "$R: loom +[$i1] title [S$i2] label [c$i3]" "$WHY"
 	rm -rf tx txo tx.svg
 
@@ -351,7 +354,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	if [ $have_ulimit_v = 1 ]; then
 		k=1
 		while [ $k -le 3 ]; do
-			v=$(rnd 15000 200000)
+			v=$(rnd 30000 200000)
 			j=$(rnd 1 2)
 			rm -rf out
 			# under a limit: a sh in between sets it
@@ -372,7 +375,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	else
 		skip "limits: $R: ulimit -v" "weft does not start under ulimit -v (a sanitizer build)"
 	fi
-	nf=$(rnd 3 14)
+	nf=$(rnd 4 14)
 	rm -rf out
 	sh -c 'ulimit -n "$1" && exec timeout -s KILL "$2" "$3" emu -q -o out "$4"' sh "$nf" "$TO" "$WEFT" s >out.txt 2>err </dev/null
 	RC=$? WHY=

@@ -270,6 +270,21 @@ if sh -c 'ulimit -v 400000 && exec "$0" --version' "$WEFT" >/dev/null 2>&1; then
 else
 	skip "ulimit -v" "$WEFT does not start under ulimit -v 400000 (a sanitizer build)"
 fi
+# too few descriptors for DIR/.weft or its lock (found by retry.sh): exit
+# 1, and the folders the run made go
+WHY=
+for n in 4 5 6 7 8 9; do
+	rm -rf nfo
+	sh -c 'ulimit -n "$1" && exec "$2" emu -q -o nfo small' sh "$n" "$WEFT" >"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	case $rc in
+	0) ;;
+	1) [ -e nfo ] && WHY="${WHY}ulimit -n $n: nfo left ($(ls -A nfo | tr '\n' ' ')); " ;;
+	*) WHY="${WHY}ulimit -n $n: exit $rc; " ;;
+	esac
+done
+rm -rf nfo
+result "too few descriptors for the output folder: nothing left" "$WHY"
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
 	# failures of the system injected on one input (strace -P: only the
 	# calls on that file)
