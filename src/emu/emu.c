@@ -72,6 +72,14 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
 	else
 		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
+	if (e->o.salvage && e->finishing) {
+		/* a killed application's trace: its threads, tasks and marks
+		 * never end; what the models find open is said, not fatal */
+		emu_warn(e, "%s (--salvage: the end of a killed run, not an error)", err->msg);
+		err->code = 0;
+		err->msg[0] = '\0';
+		return 1;
+	}
 	if (!e->o.keep_going)
 		return -1;
 	e->nerrors++;
@@ -162,6 +170,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
 				.same_nodes = o->same_nodes, .converted = o->converted};
+	to.salvage = o->salvage;
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
 	if (o->reuse) {
