@@ -18,10 +18,11 @@
 int merge_same(struct merge_loom *l)
 {
 	const struct merge_ent *h = l->heap;
-	int q = (l->n - 1) / 2, same = 1;
+	unsigned q = ((unsigned) l->n - 1) >> 1;
+	int same = 1;
 	uint64_t y = h[q].time;
 	while (same && q > 0) {
-		int par = (q - 1) / 2;
+		unsigned par = (q - 1) >> 1;
 		if (!(h[par].time < y))
 			same = 0;
 		else if (q % 2 == 0 && h[q - 1].time < y && !(h[par].time < h[q - 1].time))

@@ -104,9 +104,9 @@ int merge_same(struct merge_loom *l);
 static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l, struct weft_stream *s)
 {
 	uint64_t t = s->ev.time;
-	int i = l->n++;
+	unsigned i = (unsigned) l->n++;
 	while (i > 0) {
-		int p = (i - 1) / 2;
+		unsigned p = (i - 1) >> 1;
 		if (!(t < l->heap[p].time))
 			break;
 		l->heap[i] = l->heap[p];
@@ -121,10 +121,11 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
  * earlier than x, else to the right one when that is strictly earlier than
  * x and the left child; which is: to the earlier child (the left one when
  * they are equal) when it is strictly earlier than x. */
-static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, int n, int i, struct merge_ent x)
+static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, unsigned n, unsigned i,
+							       struct merge_ent x)
 {
 	for (;;) {
-		int c = 2 * i + 1;
+		unsigned c = 2 * i + 1;
 		if (c >= n)
 			break;
 		if (c + 1 < n)
@@ -141,28 +142,42 @@ static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h
 static inline __attribute__((always_inline)) struct weft_stream *merge_take(struct merge_loom *l)
 {
 	struct weft_stream *top = l->heap[0].s;
-	int n = --l->n;
+	unsigned n = (unsigned) --l->n;
 	if (n > 0)
 		merge_sink(l->heap, n, 0, l->heap[n]);
 	l->same = -1;
 	return top;
 }
 
-/* merge_put of s, then merge_take, in one pass when s stays at its leaf
- * (not strictly earlier than the leaf's parent): the take then moves s
- * itself to the root and down. */
+/* merge_put of s, then merge_take, with no entry moved twice. s goes in at
+ * leaf n and rises to slot i past the strictly later parents, each one
+ * level down; the take then moves what the leaf holds to the root and down:
+ * s itself when it did not rise, else w, the leaf's old parent. */
 static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(struct merge_loom *l,
 										struct weft_stream *s)
 {
-	int n = l->n;
-	if (n == 0 || s->ev.time < l->heap[(n - 1) / 2].time) {
-		merge_put(l, s);
-		return merge_take(l);
-	}
-	struct weft_stream *top = l->heap[0].s;
-	struct merge_ent x = {s->ev.time, s};
-	merge_sink(l->heap, n, 0, x);
+	struct merge_ent *h = l->heap, x = {s->ev.time, s};
+	unsigned n = (unsigned) l->n;
 	l->same = -1;
+	if (n == 0)
+		return s;
+	unsigned i = (n - 1) >> 1;
+	if (!(x.time < h[i].time)) { /* s stays at its leaf */
+		struct weft_stream *top = h[0].s;
+		merge_sink(h, n, 0, x);
+		return top;
+	}
+	struct merge_ent w = h[i];
+	while (i > 0) {
+		unsigned p = (i - 1) >> 1;
+		if (!(x.time < h[p].time))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	struct weft_stream *top = i ? h[0].s : s;
+	h[i] = x;
+	merge_sink(h, n, 0, w);
 	return top;
 }
 
@@ -202,9 +217,14 @@ static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m
 			/* ovniemu's step in the loom: this stream back, the top
 			 * out; its time is at most t, so its key is exact */
 			struct weft_stream *next = merge_put_take(l, s);
-			uint64_t k = (next->ev.time - m->base) << m->shift | m->cur_rank;
 			l->next = next;
-			if (m->n == 0 || k < m->heap[0]) {
+			if (m->n == 0) { /* one loom (or one left) */
+				m->cur = next;
+				*ev = &next->ev;
+				return 1;
+			}
+			uint64_t k = (next->ev.time - m->base) << m->shift | m->cur_rank;
+			if (k < m->heap[0]) {
 				m->cur = next;
 				*ev = &next->ev;
 				return 1;
