@@ -29,7 +29,22 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	int s = e->nslots[file]++;
 	e->slot_type[file][s] = type;
 	e->slot_label[file][s] = label;
+	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
+	e->slot_fresh[file][s] = 0;
 	return s;
+}
+
+void emu_slot_fresh(struct emu *e, int file, int slot)
+{
+	if (slot >= 0 && slot < e->nslots[file])
+		e->slot_fresh[file][slot] = 1;
+}
+
+void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
+{
+	for (int s = 0; s < e->nslots[file]; s++)
+		if (e->slot_fresh[file][s])
+			prv_slot_fresh(f, s);
 }
 
 int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
@@ -397,6 +412,7 @@ void emu_free(struct emu *e)
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);
+		free(e->slot_fresh[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);
