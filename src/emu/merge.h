@@ -44,7 +44,7 @@ struct merge_ent {
 struct merge_loom {
 	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based */
 	int n;
-	int same;               /* -1: not known since the heap changed; 1: putting a
+	int same; /* -1: not known since the heap changed; 1: putting a
 				 * stream earlier than every other back and taking it
 				 * again leaves the heap as it is; 0: it does not */
 	struct weft_stream *next; /* taken from the heap, not returned yet (or the current) */
@@ -59,18 +59,18 @@ struct merge_loom {
  * (rebase() in merge.c). The loom heap's layout does not matter (keys are
  * distinct), so a rebase may rebuild it. */
 struct weft_merge {
-	uint64_t *heap;            /* min-heap of the waiting looms' keys */
+	uint64_t *heap; /* min-heap of the waiting looms' keys */
 	int n;
 	int shift;
 	uint64_t base;             /* time of key 0 */
 	uint64_t dmax;             /* time - base from here on is saturated */
 	uint64_t mask;             /* the rank bits */
-	struct merge_loom *looms;  /* by rank */
+	struct merge_loom *looms; /* by rank */
 	int nlooms;
-	struct merge_ent *ents;    /* the looms' heaps, one slot per stream */
+	struct merge_ent *ents; /* the looms' heaps, one slot per stream */
 	struct weft_stream *cur;   /* the stream whose event was returned last */
-	struct merge_loom *curl;   /* its loom */
-	uint64_t cur_rank;         /* its loom's rank */
+	struct merge_loom *curl; /* its loom */
+	uint64_t cur_rank; /* its loom's rank */
 };
 
 /* Take every active stream of the array; primes each with its first
@@ -122,7 +122,7 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
  * x and the left child; which is: to the earlier child (the left one when
  * they are equal) when it is strictly earlier than x. */
 static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, unsigned n, unsigned i,
-							       struct merge_ent x)
+							     struct merge_ent x)
 {
 	for (;;) {
 		unsigned c = 2 * i + 1;
