@@ -152,6 +152,8 @@ int job_open(struct job *j)
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
 	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
 	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
+	for (int k = 0; k < EMU_NFILES; k++)
+		emu_fresh_apply(e, k, &e->prv[k]);
 	for (int i = 0; i < e->ncpu; i++)
 		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
 	/* its rows that open with a state, as paraver_open gives them, in row

@@ -249,6 +249,8 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		outset_abort(&e->out);
 	}
 	free(ids);
+	for (int k = 0; rc == 0 && k < EMU_NFILES; k++)
+		emu_fresh_apply(e, k, &e->prv[k]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
 		for (int k = 0; k < EMU_NFILES; k++)
 			prv_window(&e->prv[k], e->o.win_from, e->o.win_to);

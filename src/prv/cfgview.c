@@ -139,11 +139,15 @@ char *cfgview_rewrite(const char *text, int64_t max, int32_t type, const char *s
 			sb_printf(&b, "window_maximum_y %lld.000000000000", (long long) max);
 		else if (type >= 0 && starts(p, le, "window_filter_module evt_type "))
 			sb_printf(&b, "window_filter_module evt_type 1 %d", (int) type);
-		else if (type >= 0 && starts(p, le, "window_name "))
-			sb_printf(&b, "%.*s%s", (int) (le - p), p, suffix);
-		else if (type >= 0 && starts(p, le, "< NEW DISPLAYING WINDOW ") && le - p > 2)
-			sb_printf(&b, "%.*s%s >", (int) (le - p - 2), p, suffix);
-		else
+		else if (type >= 0 && starts(p, le, "window_name ")) {
+			/* the suffix names a mark from the trace: kept to the line */
+			sb_printf(&b, "%.*s", (int) (le - p), p);
+			sb_text(&b, suffix);
+		} else if (type >= 0 && starts(p, le, "< NEW DISPLAYING WINDOW ") && le - p > 2) {
+			sb_printf(&b, "%.*s", (int) (le - p - 2), p);
+			sb_text(&b, suffix);
+			sb_printf(&b, " >");
+		} else
 			sb_append(&b, p, (size_t) (le - p));
 		if (nl)
 			sb_append(&b, "\n", 1);

@@ -46,7 +46,8 @@ int cfgview_file(const char *rel, char *model, size_t modellen);
 
 /* A copy of `text` with every window_maximum_y set to `max` and, when
  * type >= 0, the filter narrowed to that one type and `suffix` appended to
- * the window name. Returns a malloc'd string. */
+ * the window name, kept to its line (sb_text: it holds a mark's title from
+ * the trace). Returns a malloc'd string. */
 char *cfgview_rewrite(const char *text, int64_t max, int32_t type, const char *suffix);
 
 #endif

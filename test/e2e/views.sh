@@ -128,9 +128,10 @@ expect "nOS-V counter view: named by the counter, gradient, maximum written" \
 	"window_name Thread nOS-V hardware counter: PAPI_TOT_CYC|window_color_mode window_in_null_gradient_mode|window_maximum_y 236.000000000000|"
 trace nanos6/task-types nanos6-tt
 emu nanos6 "$tmp/nanos6-tt"
-# thread type (39) is never written by this trace: its views are left out
+# thread type (39) is 0 all along in this trace: written once, as ovniemu
+# does (a first value), so its views are there and open on a 0
 expect "Nanos6 views" "$(model_views "$tmp/nanos6" nanos6)" \
-	"cpu/idle cpu/mpi-rank cpu/subsystem cpu/task-id cpu/task-type thread/idle thread/mpi-rank thread/subsystem thread/task-id thread/task-type "
+	"cpu/idle cpu/mpi-rank cpu/subsystem cpu/task-id cpu/task-type cpu/thread-type thread/idle thread/mpi-rank thread/subsystem thread/task-id thread/task-type "
 emu nanos6-b -b "$tmp/nanos6-tt"
 expect "Nanos6 views with -b: the breakdown view too" "$(model_views "$tmp/nanos6-b" nanos6)" \
 	"cpu/breakdown $(model_views "$tmp/nanos6" nanos6)"
@@ -140,12 +141,14 @@ expect "Nanos6 breakdown view: maximum = greatest value of the breakdown trace" 
 	"$(sed -n 's/^window_maximum_y //p' "$tmp/nanos6-b/cfg/cpu/nanos6/breakdown.cfg")" "$bmax.000000000000"
 trace openmp/nested-task omp-nt
 emu openmp -b "$tmp/omp-nt"
+# no subsystem event in this trace: the subsystem's first value, 0, is
+# written (as ovniemu), so its views are there too
 expect "OpenMP views with -b (no subsystem event in this trace)" "$(model_views "$tmp/openmp" openmp)" \
-	"cpu/breakdown cpu/label cpu/task-id thread/label thread/task-id "
+	"cpu/breakdown cpu/label cpu/subsystem cpu/task-id thread/label thread/subsystem thread/task-id "
 # a later run without -b into the same directory drops the breakdown view
 emu openmp "$tmp/omp-nt"
 expect "OpenMP rerun without -b: no breakdown view" "$(model_views "$tmp/openmp" openmp)" \
-	"cpu/label cpu/task-id thread/label thread/task-id "
+	"cpu/label cpu/subsystem cpu/task-id thread/label thread/subsystem thread/task-id "
 # nOS-V without nosv.can_breakdown: no breakdown trace, no breakdown view
 trace nosv/cannot-breakdown nosv-cb
 emu nosv-cb -b "$tmp/nosv-cb"
