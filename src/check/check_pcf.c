@@ -339,18 +339,18 @@ void chk_check_labels(struct prvchk *c)
 	 * ovniemu leaves some unlabelled (cpu.prv's types 1-3): warnings */
 	for (size_t i = 0; i < c->miss_types.n; i++)
 		WARN(c, c->name, v[i]->line,
-		    "event type %llu (first used here) has no label in %s; expected a line '<n> %llu <label>' in "
-		    "an EVENT_TYPE block",
-		    (unsigned long long) v[i]->k1, c->pcfname, (unsigned long long) v[i]->k1);
+		     "event type %llu (first used here) has no label in %s; expected a line '<n> %llu <label>' in "
+		     "an EVENT_TYPE block",
+		     (unsigned long long) v[i]->k1, c->pcfname, (unsigned long long) v[i]->k1);
 	free(v);
 	/* a value its type's VALUES list leaves out is legal (ovni's marks
 	 * label some values, or none): Paraver shows its number */
 	v = sorted(&c->miss_values);
 	for (size_t i = 0; i < c->miss_values.n; i++)
 		WARN(c, c->name, v[i]->line,
-		    "value %lld of event type %llu (first used here) has no label in %s: Paraver shows its "
-		    "number (a '%lld <label>' line in the VALUES list of the type's EVENT_TYPE block names it)",
-		    (long long) v[i]->k2, (unsigned long long) v[i]->k1, c->pcfname, (long long) v[i]->k2);
+		     "value %lld of event type %llu (first used here) has no label in %s: Paraver shows its "
+		     "number (a '%lld <label>' line in the VALUES list of the type's EVENT_TYPE block names it)",
+		     (long long) v[i]->k2, (unsigned long long) v[i]->k1, c->pcfname, (long long) v[i]->k2);
 	free(v);
 	v = sorted(&c->used_states);
 	for (size_t i = 0; i < c->used_states.n; i++) {
@@ -367,7 +367,7 @@ void chk_check_labels(struct prvchk *c)
 	free(v);
 	if (c->dropped)
 		WARN(c, c->name, 0,
-		    "more than %u distinct unlabelled event types, values or states: %llu more not listed",
-		    MAX_TRACK, (unsigned long long) c->dropped);
+		     "more than %u distinct unlabelled event types, values or states: %llu more not listed", MAX_TRACK,
+		     (unsigned long long) c->dropped);
 }
 

@@ -222,8 +222,9 @@ static void check_view(struct ctx *c, const char *path, const char *rel)
 	if (cfgview_parse(text, strlen(text), &v, msg, sizeof(msg))) {
 		problem(c, path, "%s", msg);
 	} else if (file < 0) {
-		problem(c, path, "expected a path cfg/thread/MODEL/NAME.cfg or cfg/cpu/MODEL/NAME.cfg (the file it "
-				 "is for: thread.prv, cpu.prv, or MODEL-breakdown.prv for cpu/MODEL/breakdown*.cfg)");
+		problem(c, path,
+			"expected a path cfg/thread/MODEL/NAME.cfg or cfg/cpu/MODEL/NAME.cfg (the file it "
+			"is for: thread.prv, cpu.prv, or MODEL-breakdown.prv for cpu/MODEL/breakdown*.cfg)");
 	} else if (v.nwindows < 1) {
 		problem(c, path, "expected a window (\"< NEW DISPLAYING WINDOW NAME >\"), found none");
 	} else {
@@ -346,7 +347,8 @@ static int walk(const char *root, const char *rel, int depth, struct list *l)
 		size_t len = strlen(de->d_name);
 		if (len >= 5 && strcmp(de->d_name + len - 4, ".cfg") == 0) {
 			if (l->n == l->cap)
-				l->v = weft_xrealloc(l->v, (size_t) (l->cap = l->cap ? l->cap * 2 : 16) * sizeof(*l->v));
+				l->v = weft_xrealloc(l->v,
+						     (size_t) (l->cap = l->cap ? l->cap * 2 : 16) * sizeof(*l->v));
 			l->v[l->n++] = sub;
 			continue;
 		}

@@ -75,7 +75,7 @@ int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, si
 			}
 		} else if (starts(p, le, "window_compute_y_max")) {
 			v->compute_y = strcmp(buf, "window_compute_y_max true") == 0 ||
-				       strcmp(buf, "window_compute_y_max") == 0;
+				strcmp(buf, "window_compute_y_max") == 0;
 		} else if (starts(p, le, "window_filter_module evt_type ")) {
 			const char *s = buf + strlen("window_filter_module evt_type ");
 			char *e;

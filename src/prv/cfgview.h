@@ -26,8 +26,9 @@ struct cfgview {
 	enum cfgview_color color;
 	int has_min, has_max;
 	double min, max;     /* window_minimum_y, window_maximum_y */
-	int compute_y;       /* window_compute_y_max true: Paraver sets the range
-			      * from the values when it opens the view */
+	/* window_compute_y_max true: Paraver sets the range from the values
+	 * when it opens the view */
+	int compute_y;
 	int nwindows;        /* "< NEW DISPLAYING WINDOW" lines */
 };
 

@@ -67,7 +67,7 @@ static const struct {
 	{"cpu/ovni/mark-101.cfg", 1, "ovni"},
 	{"cpu/nanos6/breakdown.cfg", CFGVIEW_BREAKDOWN, "nanos6"},
 	{"thread/nosv/breakdown.cfg", 0, "nosv"}, /* a thread view, whatever its name */
-	{"ovni/thread-state.cfg", -1, NULL},      /* weft's layout before ovni's */
+	{"ovni/thread-state.cfg", -1, NULL}, /* weft's layout before ovni's */
 	{"thread/state.cfg", -1, NULL},
 	{"thread//state.cfg", -1, NULL},
 	{"thread/ovni/x/state.cfg", -1, NULL},

@@ -17,7 +17,7 @@ static const struct pcf_color legacy[] = {
 static const struct {
 	int ovni, n;
 	const char *lines; /* a few lines the section must hold, in order */
-	int nlines;        /* lines after the keyword */
+	int nlines; /* lines after the keyword */
 } cases[] = {
 	/* ovniemu's table alone: 23 lines, nOS-V "API: Create" (12) teal */
 	{1, 0, "STATES_COLOR\n0 {0,0,0}\n1 {0,130,200}\n", 23},
