@@ -161,6 +161,10 @@ static const struct opt emu_opts_table[] = {
 	OPT_FLAG("debug", 'd', K, debug,
 		 "accepted for ovniemu's command lines (its debug output\n"
 		 "has no counterpart: weft dump TRACE prints every event)"),
+	OPT_FLAG("salvage", 0, K, o.salvage,
+		 "read a stream cut mid-event (its application killed)\n"
+		 "up to its last whole event, and say per stream what is\n"
+		 "dropped (without it, such a stream is an error)"),
 	OPT_CALL("lookback", 0, "N", K, o.window, opt_lookback,
 		 "bytes an unordered region may reach back (default 1 MiB)"),
 	OPT_IMPORT_ROWS(K, co.imp),
@@ -269,6 +273,8 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = emu_open(&e, trace, o, err);
 	else
 		memset(&e, 0, sizeof(e));
+	if (rc == 0 && o->salvage && !o->quiet)
+		cli_salvage_report("emu", &e.tr);
 	if (rc == 0 && o->breakdown && o->outdir && !o->quiet && bd_nviews(&e) == 0)
 		fprintf(stderr,
 			"weft: warning: -b: no model of %s has a breakdown view (nosv with "

@@ -29,7 +29,22 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	int s = e->nslots[file]++;
 	e->slot_type[file][s] = type;
 	e->slot_label[file][s] = label;
+	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
+	e->slot_fresh[file][s] = 0;
 	return s;
+}
+
+void emu_slot_fresh(struct emu *e, int file, int slot)
+{
+	if (slot >= 0 && slot < e->nslots[file])
+		e->slot_fresh[file][slot] = 1;
+}
+
+void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
+{
+	for (int s = 0; s < e->nslots[file]; s++)
+		if (e->slot_fresh[file][s])
+			prv_slot_fresh(f, s);
 }
 
 int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
@@ -57,6 +72,14 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
 	else
 		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
+	if (e->o.salvage && e->finishing) {
+		/* a killed application's trace: its threads, tasks and marks
+		 * never end; what the models find open is said, not fatal */
+		emu_warn(e, "%s (--salvage: the end of a killed run, not an error)", err->msg);
+		err->code = 0;
+		err->msg[0] = '\0';
+		return 1;
+	}
 	if (!e->o.keep_going)
 		return -1;
 	e->nerrors++;
@@ -147,6 +170,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
 				.same_nodes = o->same_nodes, .converted = o->converted};
+	to.salvage = o->salvage;
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
 	if (o->reuse) {
@@ -434,6 +458,7 @@ void emu_free(struct emu *e)
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);
+		free(e->slot_fresh[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);

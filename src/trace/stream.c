@@ -23,6 +23,10 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 		map_close(&s->map);
 		return -1;
 	}
+	s->file_size = s->map.size;
+	s->was_cut = s->salvage && obs_find_cut(s->map.data, s->map.size, s->swap, &s->cut);
+	if (s->was_cut)
+		s->map.size = s->cut.off;
 	s->active = 1;
 	s->mode = mode;
 	/* a fresh cursor (stream_open also rewinds a closed stream) */
@@ -42,6 +46,9 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 
 void stream_close(struct weft_stream *s)
 {
+	if (s->was_cut)
+		s->map.size = s->file_size; /* the whole map goes */
+	s->was_cut = 0;
 	map_close(&s->map);
 	free(s->regs);
 	free(s->span);
@@ -73,6 +80,21 @@ static inline void fix_drift(const struct weft_stream *s, struct weft_ev *ev)
 		drifted(s, ev);
 }
 
+/* After the message of an event cut by the end of the file: what --salvage
+ * does about it, or why it did not. Out of line: the error path. */
+static __attribute__((noinline)) int cut_hint(const struct weft_stream *s, int r, int rc, struct weft_err *e)
+{
+	if (r != OBS_TRUNC)
+		return rc;
+	size_t n = strlen(e->msg);
+	snprintf(e->msg + n, sizeof(e->msg) - n, "%s",
+		 s->salvage ? " (not salvaged: the bytes there are not the start of an event, "
+			      "their MCV is not printable)"
+			    : " (the stream of a killed application? --salvage reads every "
+			      "stream up to its last whole event)");
+	return rc;
+}
+
 /* Decode at `off`; fills ev and returns its size, or -1 with e filled. */
 static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft_ev *ev, struct weft_err *e)
 {
@@ -81,7 +103,7 @@ static inline int64_t decode_at(struct weft_stream *s, uint64_t off, struct weft
 	size_t n = s->map.size - off;
 	int r = obs_decode(p, n, s->swap, ev, &sz);
 	if (__builtin_expect(r != OBS_EVENT, 0))
-		return obs_explain(p, n, s->swap, r, s->obs_path, off, e);
+		return cut_hint(s, r, obs_explain(p, n, s->swap, r, s->obs_path, off, e), e);
 	ev->offset = off;
 	ev->stream = s;
 	ev->time = ev->clock + (uint64_t) s->offset; /* the drift term: fix_drift */

@@ -29,6 +29,7 @@
 #include "trace/event.h"
 #include "util/mapfile.h"
 #include "trace/obs.h"
+#include "trace/salvage.h"
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
@@ -62,6 +63,13 @@ struct weft_stream {
 
 	struct mapfile map;
 	int swap;
+	/* --salvage: a stream cut mid-event is read up to its last whole
+	 * event (map.size is then cut.off until stream_close; file_size the
+	 * file's) */
+	int salvage;
+	int was_cut;
+	struct obs_cut cut;
+	uint64_t file_size;
 	enum stream_mode mode;
 	uint64_t window;
 
@@ -90,7 +98,10 @@ struct weft_stream {
 	uint64_t span_len, span_pos, span_cap, span_end;
 };
 
-/* Map the stream and check its header. */
+/* Map the stream and check its header. With s->salvage set, a stream cut
+ * mid-event ends at its last whole event (s->was_cut, s->cut say what is
+ * dropped); else reading the cut event is an error that suggests
+ * --salvage. */
 int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
 int stream_next_slow(struct weft_stream *s, struct weft_err *e);
 int stream_backwards(struct weft_stream *s, struct weft_err *e);

@@ -76,14 +76,15 @@ obs=$(trace t "$REQ")
 } >"$obs"
 run ok --model "$ZM" -l -o "$TMP/out" "$TMP/t"
 if [ $rc = 0 ]; then result "example: emulated" ""; else result "example: emulated" "exit $rc: $(head -c 300 "$TMP/err")"; fi
-# thread.prv: 901 = 7 from 100 to 800; 900 = 1 at 200, 2 at 300, 0 while
-# paused (400), 2 again at 500, 1 at 600, 0 at 700
+# thread.prv: 900's first value, 0, when the thread starts (0: every
+# channel's first value is written); 901 = 7 from 100 to 800; 900 = 1 at
+# 200, 2 at 300, 0 while paused (400), 2 again at 500, 1 at 600, 0 at 700
 got=$(recs "$TMP/out/thread.prv")
-want=':100:901:7 :200:900:1 :300:900:2 :400:900:0 :500:900:2 :600:900:1 :700:900:0 :800:901:0 '
+want=':0:900:0 :100:901:7 :200:900:1 :300:900:2 :400:900:0 :500:900:2 :600:900:1 :700:900:0 :800:901:0 '
 if [ "$got" = "$want" ]; then result "example: thread.prv records" ""; else
 	result "example: thread.prv records" "expected '$want', found '$got'"; fi
 got=$(recs "$TMP/out/cpu.prv")
-want=':200:900:1 :300:900:2 :400:900:0 :500:900:2 :600:900:1 :700:900:0 '
+want=':0:900:0 :200:900:1 :300:900:2 :400:900:0 :500:900:2 :600:900:1 :700:900:0 '
 if [ "$got" = "$want" ]; then result "example: cpu.prv records" ""; else
 	result "example: cpu.prv records" "expected '$want', found '$got'"; fi
 want='EVENT_TYPE

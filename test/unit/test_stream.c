@@ -50,12 +50,26 @@ static void open_file(struct weft_stream *s, enum stream_mode mode, uint64_t win
 	ck_assert_int_eq(s->active, 1);
 }
 
-/* Write b to the stream file and read it to the end or the first error. */
-static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, struct run *r)
+/* Write b to the stream file and read it to the end or the first error;
+ * with `salvage`, as --salvage reads it (*cut: what it dropped). */
+static void run_cut(const struct evbuf *b, enum stream_mode mode, uint64_t window, int salvage, struct run *r,
+		    struct weft_stream *cut)
 {
 	tu_write(path, b->d, b->n);
 	struct weft_stream s;
-	open_file(&s, mode, window);
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	s.window = window;
+	s.salvage = salvage;
+	struct weft_err oe = {0};
+	ck_assert_msg(stream_open(&s, mode, &oe) == 0, "stream_open: %s", oe.msg);
+	ck_assert_int_eq(s.active, 1);
+	if (cut) {
+		*cut = s;
+		/* the size read is the cut's, the file's is kept */
+		ck_assert_uint_eq(s.file_size, b->n);
+		ck_assert_uint_eq(s.map.size, s.was_cut ? s.cut.off : b->n);
+	}
 	memset(r, 0, sizeof(*r));
 	for (;;) {
 		r->rc = stream_next(&s, &r->e);
@@ -81,6 +95,12 @@ static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, s
 	}
 	stream_close(&s);
 	ck_assert_ptr_null(s.map.data);
+	ck_assert_int_eq(s.was_cut, 0);
+}
+
+static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, struct run *r)
+{
+	run_cut(b, mode, window, 0, r, NULL);
 }
 
 /* Expected events as "MCV clock offset" triples. */
@@ -678,7 +698,8 @@ START_TEST(truncated_tail)
 	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
 	eb_bytes(&b, "\x03" "Ccc" "\x01", 5); /* 32 */
 	const char *msg = ": truncated event at byte offset 32: expected a 12-byte event header, found 5 "
-			  "bytes before the end of the file";
+			  "bytes before the end of the file (the stream of a killed application? --salvage reads every "
+			  "stream up to its last whole event)";
 	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
@@ -700,7 +721,8 @@ START_TEST(truncated_jumbo_tail)
 	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20 */
 	b.n -= 3;                                  /* cut the last 3 data bytes */
 	const char *msg = ": truncated event VYc at byte offset 20: expected 26 bytes, found 23 before "
-			  "the end of the file";
+			  "the end of the file (the stream of a killed application? --salvage reads every "
+			  "stream up to its last whole event)";
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 1);
@@ -830,6 +852,170 @@ START_TEST(release_step_by_streams)
 }
 END_TEST
 
+/* ---- --salvage: a stream cut mid-event ------------------------------------------------ */
+
+/* Both modes read b with --salvage to its end without an error, yield the
+ * n events of w, and drop what `want` says (was_cut 0: nothing). */
+static void salvaged(const struct evbuf *b, const struct want *w, int n, const struct weft_stream *want)
+{
+	static const enum stream_mode modes[] = {STREAM_RAW, STREAM_ORDERED};
+	for (int m = 0; m < 2; m++) {
+		struct run r;
+		struct weft_stream c;
+		run_cut(b, modes[m], 0, 1, &r, &c);
+		ck_assert_msg(r.rc == 0, "mode %d: %s", m, r.e.msg);
+		check_events(&r, w, n);
+		ck_assert_int_eq(c.was_cut, want->was_cut);
+		if (!want->was_cut)
+			continue;
+		ck_assert_uint_eq(c.cut.off, want->cut.off);
+		ck_assert_uint_eq(c.cut.dropped, want->cut.dropped);
+		ck_assert_uint_eq(c.cut.need, want->cut.need);
+		ck_assert_str_eq(c.cut.mcv, want->cut.mcv);
+	}
+}
+
+START_TEST(salvage_cut_header)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_bytes(&b, "\003Ccc\001", 5); /* 32: 5 of the 16 bytes of Ccc */
+	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	struct weft_stream want = {.was_cut = 1, .cut = {32, 5, 16, "Ccc"}};
+	salvaged(&b, w, 2, &want);
+	/* two bytes: the MCV is cut too, the size known from the flags */
+	b.n -= 3;
+	want.cut = (struct obs_cut){32, 2, 16, ""};
+	salvaged(&b, w, 2, &want);
+	/* the flags byte alone */
+	b.n -= 1;
+	want.cut = (struct obs_cut){32, 1, 16, ""};
+	salvaged(&b, w, 2, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_cut_payload_and_jumbo)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20: 26 bytes */
+	b.n -= 3;
+	static const struct want w[] = {{"Aaa", 10, 8}};
+	struct weft_stream want = {.was_cut = 1, .cut = {20, 23, 26, "VYc"}};
+	salvaged(&b, w, 1, &want);
+	/* inside its length word: the size is not known */
+	b.n = 20 + 14;
+	want.cut = (struct obs_cut){20, 14, 0, "VYc"};
+	salvaged(&b, w, 1, &want);
+	/* a plain event's payload cut */
+	eb_free(&b);
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, "12345678", 8); /* 20: 20 bytes */
+	b.n -= 1;
+	want.cut = (struct obs_cut){20, 19, 20, "Bbb"};
+	salvaged(&b, w, 1, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_whole_stream)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_ev(&b, "Bbb", 20, NULL, 0);
+	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	struct weft_stream want = {.was_cut = 0};
+	salvaged(&b, w, 2, &want);
+	/* cut before the first event: a stream of no event */
+	b.n = 8 + 7;
+	want.was_cut = 1;
+	want.cut = (struct obs_cut){8, 7, 12, "Aaa"};
+	salvaged(&b, NULL, 0, &want);
+	/* an event in another byte order: the cut's length word read in it */
+	eb_free(&b);
+	eb_init(&b, !tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_jumbo(&b, "VYc", 20, "0123456789", 10);
+	b.n -= 1;
+	want.cut = (struct obs_cut){20, 25, 26, "VYc"};
+	salvaged(&b, w, 1, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_not_garbage)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_bytes(&b, "\003C\001", 3); /* 20: an unprintable MCV byte */
+	struct run r;
+	struct weft_stream c;
+	run_cut(&b, STREAM_RAW, 0, 1, &r, &c);
+	ck_assert_int_eq(c.was_cut, 0);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r,
+		    ": truncated event at byte offset 20: expected a 12-byte event header, found 3 "
+		    "bytes before the end of the file (not salvaged: the bytes there are not the "
+		    "start of an event, their MCV is not printable)");
+	/* bad bytes before a cut: the cut is not salvaged, the error stays */
+	eb_free(&b);
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "B\001b", 20, NULL, 0); /* 20 */
+	eb_bytes(&b, "\003Ccc", 4); /* 32 */
+	run_cut(&b, STREAM_ORDERED, 0, 1, &r, &c);
+	ck_assert_int_eq(c.was_cut, 0);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r,
+		    ": garbage at byte offset 20: expected an event header with a printable MCV, "
+		    "found bytes 00 42 01 62");
+	struct obs_cut oc;
+	ck_assert_int_eq(obs_find_cut(b.d, b.n, 0, &oc), 0);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_reopen)
+{
+	/* stream_close gives back the whole map; a reopen finds the cut again */
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_bytes(&b, "\003Ccc", 4);
+	tu_write(path, b.d, b.n);
+	struct weft_stream s;
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	s.salvage = 1;
+	struct weft_err e = {0};
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(stream_open(&s, STREAM_ORDERED, &e), 0);
+		ck_assert_int_eq(s.was_cut, 1);
+		ck_assert_uint_eq(s.map.size, 20);
+		ck_assert_int_eq(stream_next(&s, &e), 1);
+		ck_assert_int_eq(stream_next(&s, &e), 0);
+		stream_close(&s);
+		ck_assert_int_eq(s.was_cut, 0);
+	}
+	eb_free(&b);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -872,6 +1058,16 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, truncated_tail);
 	tcase_add_test(tc, truncated_jumbo_tail);
 	tcase_add_test(tc, garbage_inside_region);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("salvage");
+	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, salvage_cut_header);
+	tcase_add_test(tc, salvage_cut_payload_and_jumbo);
+	tcase_add_test(tc, salvage_whole_stream);
+	tcase_add_test(tc, salvage_not_garbage);
+	tcase_add_test(tc, salvage_reopen);
 	suite_add_tcase(s, tc);
 	return s;
 }
