@@ -38,8 +38,8 @@ enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
 struct stream_region {
 	uint64_t start, end; /* byte offsets of OU[ and of its OU] (not sorted) */
-	uint64_t own_min;    /* smallest clock of its events (not the OU['s) */
-	uint64_t min_clock;  /* own_min; once queued, also of every later queued region */
+	uint64_t own_min; /* smallest clock of its events (not the OU['s) */
+	uint64_t min_clock; /* own_min; once queued, also of every later queued region */
 };
 
 struct stream_span_ent {

@@ -450,10 +450,11 @@ START_TEST(regions_chained_short)
 	/* ovnisort's order: OU[ 10, Xxx 50, OU] 20, ... */
 	static const struct want w[] = {{"OU[", 10, 8}, {"Xxx", 50, 20}};
 	check_events(&r, w, 2);
-	check_error(&r, ": clock goes backwards at byte offset 32 (event OU]): expected a clock >= 50 "
-			"(the previous event's), found 20 (after sorting the unordered regions as "
-			"ovnisort does; a region may also reach back further than weft's look-back "
-			"window of 1048576 bytes)");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 32 (event OU]): expected a clock >= 50 "
+		    "(the previous event's), found 20 (after sorting the unordered regions as "
+		    "ovnisort does; a region may also reach back further than weft's look-back "
+		    "window of 1048576 bytes)");
 	eb_free(&b);
 }
 END_TEST
@@ -560,10 +561,11 @@ START_TEST(region_beyond_window)
 	static const struct want w[] = {
 		{"Aaa", 10, 8}, {"Bbb", 20, 20}, {"Ccc", 30, 32}, {"Ddd", 40, 44}};
 	check_events(&r, w, 4);
-	check_error(&r, ": clock goes backwards at byte offset 68 (event Xxx): expected a clock >= 40 "
-			"(the previous event's), found 5 (after sorting the unordered regions as "
-			"ovnisort does; a region may also reach back further than weft's look-back "
-			"window of 12 bytes)");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 68 (event Xxx): expected a clock >= 40 "
+		    "(the previous event's), found 5 (after sorting the unordered regions as "
+		    "ovnisort does; a region may also reach back further than weft's look-back "
+		    "window of 12 bytes)");
 	/* the default window does */
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.rc, 0);
