@@ -305,17 +305,18 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 			if (p[3] == '[') {
 				s->scan_open = 1;
 				s->scan_reg.start = pos;
-				s->scan_reg.min_clock = UINT64_MAX; /* of its events, not the OU['s (ovnisort) */
+				s->scan_reg.own_min = UINT64_MAX; /* of its events, not the OU['s (ovnisort) */
 			} else {
 				/* the OU] is not sorted: it keeps its place after them */
 				s->scan_open = 0;
 				s->scan_reg.end = pos;
+				s->scan_reg.min_clock = s->scan_reg.own_min;
 				push_region(s, &s->scan_reg);
 			}
 		} else if (s->scan_open) {
 			uint64_t clk = obs_u64(p + 4, s->swap);
-			if (clk < s->scan_reg.min_clock)
-				s->scan_reg.min_clock = clk;
+			if (clk < s->scan_reg.own_min)
+				s->scan_reg.own_min = clk;
 		}
 		pos += sz;
 		if (s->scan_open && pos - s->scan_reg.start > SPAN_MAX_BYTES) {
@@ -372,28 +373,44 @@ static uint64_t span_fill(struct weft_stream *s, uint64_t from, uint64_t to, uin
 	return maxc;
 }
 
-/* Build the sorted span starting at s->pos through the head region's end,
- * extended while later regions or events still go back before its maximum. */
+/* ovnisort's step for a region whose events' earliest clock is `min`, the
+ * region last in the span: sort the span stably by clock from just after
+ * its last entry earlier than min (by clock then position: ties are still
+ * in file order, every step being a stable sort of a contiguous range). */
+static void span_ovnisort(struct weft_stream *s, uint64_t min)
+{
+	size_t i = s->span_len;
+	while (i > 0 && s->span[i - 1].clock >= min)
+		i--;
+	qsort(s->span + i, s->span_len - i, sizeof(*s->span), span_cmp);
+}
+
+/* Build the span starting at s->pos through the head region (its OU]
+ * excluded: it keeps its place), with every later region that goes back
+ * before the span's latest clock, each sorted in turn as ovnisort does; the
+ * span is then read in that order, its clocks checked. */
 static void span_build(struct weft_stream *s)
 {
 	s->span_len = s->span_pos = 0;
 	const struct stream_region *r = &s->regs[s->reg_head++];
 	uint64_t end = r->end;
 	uint64_t maxc = span_fill(s, s->pos, end, 0);
+	span_ovnisort(s, r->own_min);
 	for (;;) {
 		scan_until(s, end + s->window);
 		if (s->reg_head < s->reg_tail && s->regs[s->reg_head].min_clock < maxc &&
 		    s->regs[s->reg_head].end - s->pos <= SPAN_MAX_BYTES) {
 			r = &s->regs[s->reg_head++];
 			maxc = span_fill(s, end, r->end, maxc);
+			span_ovnisort(s, r->own_min);
 			end = r->end;
 			continue;
 		}
-		/* the events after the region are not sorted (as ovnisort): one
-		 * earlier than the region's last is a clock going backwards */
+		/* no later region reaches into the span: ovnisort's steps for
+		 * them leave it as it is; the events after the span are not
+		 * sorted into it (one earlier is a clock going backwards) */
 		break;
 	}
-	qsort(s->span, s->span_len, sizeof(*s->span), span_cmp);
 	s->span_end = end;
 }
 
@@ -437,10 +454,10 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 			s->pos = s->span_end;
 			s->span_len = s->span_pos = 0;
 		}
-		char hint[160];
+		char hint[256];
 		snprintf(hint, sizeof(hint),
-			 " (an unordered region reaches back further than weft's look-back window of "
-			 "%llu bytes)",
+			 " (after sorting the unordered regions as ovnisort does; a region may also "
+			 "reach back further than weft's look-back window of %llu bytes)",
 			 (unsigned long long) s->window);
 		return emit_ordered(s, hint, e);
 	}

@@ -11,7 +11,11 @@
  *  - STREAM_ORDERED yields events in clock order: a scanner runs up to
  *    `window` bytes ahead of the reader, finds unordered regions, and the
  *    span from the first event a region must precede through the region's end
- *    is sorted in memory (stably, by clock then position). Inputs are never
+ *    is sorted in memory as ovnisort sorts it: for each region in turn,
+ *    stably by clock from just after the last event earlier than the
+ *    region's earliest (the result, when its clocks never decrease, is the
+ *    stream stably sorted by clock; else the clock goes backwards where
+ *    ovniemu finds it going backwards). Inputs are never
  *    rewritten. A region reaching back further than the window is reported as
  *    a clock going backwards, naming the window.
  * Memory per stream is bounded by the window, never by the stream length. */
@@ -33,9 +37,9 @@ enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 #define STREAM_DEFAULT_WINDOW (1u << 20)
 
 struct stream_region {
-	uint64_t start, end; /* byte offsets of OU[ and just past OU] */
-	uint64_t min_clock;  /* smallest clock inside the region; once queued, also
-	                      * inside every later queued region */
+	uint64_t start, end; /* byte offsets of OU[ and of its OU] (not sorted) */
+	uint64_t own_min; /* smallest clock of its events (not the OU['s) */
+	uint64_t min_clock; /* own_min; once queued, also of every later queued region */
 };
 
 struct stream_span_ent {
