@@ -237,6 +237,8 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		/* the first pass: estimate the clocks from the matched messages */
 		rc = sync_estimate(trace, o, k->co.min_latency, &sr, err);
 		have_sr = rc == 0;
+		if (rc == 0)
+			rc = sync_repair(&sr, o, k->co.min_latency, 1, SYNC_ROUNDS, err);
 		if (rc == 0) {
 			o->clock_table = &sr.table;
 			o->reuse = &sr.tr;

@@ -92,6 +92,9 @@ static void loom_maps(struct weft_trace *t, struct clock_table **tab_of, const s
 		struct weft_loom *lm = sys->looms[l];
 		struct clock_map *m = &t->loom_clock[lm->gindex];
 		memset(m, 0, sizeof(*m));
+		free(t->loom_seg[lm->gindex]);
+		t->loom_seg[lm->gindex] = NULL;
+		t->loom_nseg[lm->gindex] = 0;
 		struct clock_table *tab = NULL;
 		for (int i = 0; i < t->nstreams && !tab; i++)
 			if (t->streams[i].thread->proc->loom == lm)
@@ -109,6 +112,12 @@ static void loom_maps(struct weft_trace *t, struct clock_table **tab_of, const s
 			if (tabs[j] == tab)
 				used[j][en - tab->ent] = 1;
 		*m = en->map;
+		if (en->nseg > 1) {
+			size_t sz = (size_t) en->nseg * sizeof(*en->seg);
+			t->loom_seg[lm->gindex] = weft_xmalloc(sz);
+			memcpy(t->loom_seg[lm->gindex], en->seg, sz);
+			t->loom_nseg[lm->gindex] = en->nseg;
+		}
 		if (en->tref_from_start)
 			m->tref = drift_start(t, tab_of, tab) + (uint64_t) en->tref_rel;
 	}
@@ -306,6 +315,8 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 		s->offset = m->offset + t->input_shift[s->input];
 		s->drift = m->drift;
 		s->tref = m->tref;
+		s->seg = t->loom_seg[s->thread->proc->loom->gindex];
+		s->nseg = t->loom_nseg[s->thread->proc->loom->gindex];
 	}
 	if (rc == 0 && !have && o->gate)
 		rc = gate(t, e);

@@ -317,6 +317,8 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 			t->streams[th->stream].thread = th;
 		}
 		t->loom_clock = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_clock));
+		t->loom_seg = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_seg));
+		t->loom_nseg = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_nseg));
 		t->input_shift = weft_xcalloc((size_t) n + 1, sizeof(*t->input_shift));
 	}
 	if (rc == 0 && o && o->only) {
@@ -375,6 +377,8 @@ void trace_close(struct weft_trace *t)
 	}
 	free(t->streams);
 	free(t->labels);
+	for (int g = 0; t->loom_seg && g < t->sys.nlooms; g++)
+		free(t->loom_seg[g]);
 	sys_free(&t->sys);
 	free(t->dir);
 	for (int k = 0; k < t->ninputs; k++) {
@@ -392,6 +396,8 @@ void trace_close(struct weft_trace *t)
 	free(t->tmpdir);
 	free(t->source);
 	free(t->loom_clock);
+	free(t->loom_seg);
+	free(t->loom_nseg);
 	free(t->input_shift);
 	memset(t, 0, sizeof(*t));
 }
