@@ -78,10 +78,11 @@ static const char *status_name(enum est_status s)
 static void report(const struct sync_result *r, const struct sync_cmd *k, double secs)
 {
 	printf("weft sync: %llu messages between looms (%llu loom pairs, %llu bin points kept), "
-	       "span %.6f s, %d linked component%s, %d break%s found\n",
+	       "span %.6f s, %d linked component%s, %d break%s found (%d located by a second pass), "
+	       "fits of at most %d iterations\n",
 	       (unsigned long long) r->nmsg, (unsigned long long) r->nlinks, (unsigned long long) r->nvertices,
 	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s", r->nbreaks,
-	       r->nbreaks == 1 ? "" : "s");
+	       r->nbreaks == 1 ? "" : "s", r->nlocated, r->cg_iters);
 	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s\n", "loom", "status", "start (us)", "end (us)",
 	       "drift (ppm)", "segments", "scatter", "messages");
 	for (int g = 0; g < r->nlooms; g++) {

@@ -13,12 +13,12 @@
 #define LAMBDA 0.1         /* grid fit: weight of the second differences */
 #define MU 1e-2            /* weight of the latency prior D = L */
 #define RIDGE 1e-9         /* keeps unseen unknowns at 0 */
-#define CG_TOL 1e-11
+#define CG_TOL 1e-9
 #define CG_MAX 20000
 #define NSUB 4096          /* buckets of a break's window (est_locate) */
 #define NOISE_K 8.0        /* a break departs from a line by this many sigmas */
 #define TAU 0.95           /* expectile: weight of points above the fit (1 - TAU below) */
-#define IRLS 6             /* reweighted fits */
+#define IRLS 4             /* reweighted fits */
 #define OUTLIER 100000.0   /* ns below the fit: a bound too loose to count */
 #define MIN_SEG 5          /* knots of the shortest segment */
 #define FULL_BIN 8         /* messages of a bin of full weight */
@@ -301,18 +301,18 @@ static void apply(const struct fit *f, const double *p, double *out, double *rhs
 	}
 }
 
-/* Preconditioned conjugate gradients; x gets the solution. */
+/* Preconditioned conjugate gradients from x (the last fit, or 0); x gets
+ * the solution. */
 static int cg(const struct fit *f, double *x)
 {
 	int n = f->n;
 	double *b = weft_xcalloc((size_t) n + 1, sizeof(double)), *dg = weft_xcalloc((size_t) n + 1, sizeof(double));
 	double *r = weft_xcalloc((size_t) n + 1, sizeof(double)), *z = weft_xcalloc((size_t) n + 1, sizeof(double));
 	double *p = weft_xcalloc((size_t) n + 1, sizeof(double)), *q = weft_xcalloc((size_t) n + 1, sizeof(double));
-	memset(x, 0, (size_t) n * sizeof(double));
 	apply(f, x, q, b, dg);
 	double bn = 0, rz = 0;
 	for (int j = 0; j < n; j++) {
-		r[j] = b[j];
+		r[j] = b[j] - q[j];
 		z[j] = r[j] / dg[j];
 		p[j] = z[j];
 		rz += r[j] * z[j];
@@ -639,12 +639,30 @@ int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r,
 	/* 2. breaks */
 	find_breaks(&f, g);
 	double W = f.W;
-	free(g);
-	fit_free(&f);
-	/* 3. a line per segment */
+	/* 3. a line per segment, from the grid's values */
 	struct fit s = {.x = x, .r = r, .grid = 0, .guard = 1.5 * W};
 	number(&s, -1);
 	double *y = weft_xcalloc((size_t) s.n + 1, sizeof(double));
+	for (int k = 0; k < n; k++) {
+		const struct est_loom *el = &r->loom[k];
+		int j[2];
+		double w[2];
+		for (int q = 0; s.base[k] >= 0 && q < el->nseg; q++) {
+			double a = (double) el->seg[q].from;
+			double b = q + 1 < el->nseg ? (double) el->seg[q + 1].from : (double) r->t1;
+			double va = 0, vb = 0;
+			terms(&f, k, a, j, w);
+			va = w[0] * g[j[0]] + w[1] * g[j[1]];
+			terms(&f, k, b, j, w);
+			vb = w[0] * g[j[0]] + w[1] * g[j[1]];
+			y[s.base[k] + 2 * q] = va;
+			y[s.base[k] + 2 * q + 1] = vb - va;
+		}
+	}
+	for (int c = 0; c < r->ncomponents; c++)
+		y[s.dvar[c]] = g[f.dvar[c]];
+	free(g);
+	fit_free(&f);
 	int it = fit_solve(&s, y);
 	r->cg_iters = it > r->cg_iters ? it : r->cg_iters;
 	set_lines(&s, y);

@@ -66,14 +66,23 @@ void repair_add(struct repair *r, int to, uint64_t send, uint64_t recv)
 		return;
 	r->nviol++;
 	struct repair_loom *l = &r->loom[to];
-	struct repair_tent t = {recv, (double) (want - recv) + 1};
+	/* where the receive was before the moves so far (x + move(x) = recv:
+	 * the moves' slopes are below 1, so this converges), and its move */
+	double had = repair_move_at(r, to, recv);
+	uint64_t at = recv;
+	for (int it = 0; it < 6 && had > 0; it++) {
+		at = recv - (uint64_t) llround(had);
+		had = repair_move_at(r, to, at);
+	}
+	struct repair_tent t = {at, had + (double) (want - recv) + 1};
 	if (t.d > r->largest)
 		r->largest = t.d;
-	if (l->n > 0 && covers(r, &l->tent[l->n - 1], &t))
+	if (l->n > l->nsorted && covers(r, &l->tent[l->n - 1], &t))
 		return;
 	if (l->n == l->cap) {
 		if (l->cap >= REPAIR_MAX) {
 			tidy(r, l);
+			l->nsorted = l->n;
 		} else {
 			l->cap = l->cap ? 2 * l->cap : 16;
 			l->tent = weft_xrealloc(l->tent, (size_t) l->cap * sizeof(*l->tent));
@@ -105,12 +114,15 @@ void repair_moves(struct repair *r, int k, int64_t shift, uint64_t **at, double 
 	if (!l->n)
 		return;
 	tidy(r, l);
+	l->nsorted = l->n;
 	double g = r->gamma, sh = (double) shift;
 	for (int i = 0; i < l->n; i++) {
 		const struct repair_tent *a = &l->tent[i];
 		double ta = (double) a->t - sh;
-		if (i == 0)
+		if (i == 0 && ta - a->d / g >= 0)
 			point(at, value, n, &cap, ta - a->d / g, 0);
+		else if (i == 0) /* a ramp from before the run: its height at time 0 */
+			point(at, value, n, &cap, 0, a->d - g * ta);
 		point(at, value, n, &cap, ta, a->d);
 		if (i + 1 < l->n) {
 			const struct repair_tent *b = &l->tent[i + 1];
@@ -126,17 +138,50 @@ void repair_moves(struct repair *r, int k, int64_t shift, uint64_t **at, double 
 			point(at, value, n, &cap, ta + a->d / g, 0);
 		}
 	}
+	/* times are whole ns: keep every slope within gamma after the rounding */
+	for (int i = 1; i < *n; i++) {
+		double lim = (*value)[i - 1] + g * (double) ((*at)[i] - (*at)[i - 1]);
+		(*value)[i] = (*value)[i] < lim ? (*value)[i] : lim;
+	}
+	for (int i = *n - 2; i >= 0; i--) {
+		double lim = (*value)[i + 1] + g * (double) ((*at)[i + 1] - (*at)[i]);
+		(*value)[i] = (*value)[i] < lim ? (*value)[i] : lim;
+	}
 }
 
 double repair_move_at(const struct repair *r, int k, uint64_t t)
 {
 	const struct repair_loom *l = &r->loom[k];
-	double m = 0;
-	for (int i = 0; i < l->n; i++) {
-		double v = l->tent[i].d - r->gamma * fabs((double) t - (double) l->tent[i].t);
+	int n = l->nsorted, lo = 0, hi = n;
+	while (lo < hi) { /* the first tent at or after t */
+		int mid = (lo + hi) / 2;
+		if (l->tent[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* only tents within reach of the largest can be above 0 */
+	double reach = r->largest / r->gamma, m = 0;
+	for (int i = lo; i < n && (double) (l->tent[i].t - t) <= reach; i++) {
+		double v = l->tent[i].d - r->gamma * (double) (l->tent[i].t - t);
+		m = v > m ? v : m;
+	}
+	for (int i = lo - 1; i >= 0 && (double) (t - l->tent[i].t) <= reach; i--) {
+		double v = l->tent[i].d - r->gamma * (double) (t - l->tent[i].t);
 		m = v > m ? v : m;
 	}
 	return m;
+}
+
+void repair_round(struct repair *r)
+{
+	for (int k = 0; k < r->nlooms; k++) {
+		struct repair_loom *l = &r->loom[k];
+		if (l->n > l->nsorted)
+			tidy(r, l);
+		l->nsorted = l->n;
+	}
+	r->nviol = 0;
 }
 
 void repair_free(struct repair *r)

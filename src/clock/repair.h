@@ -13,7 +13,7 @@
  * another covers is dropped; beyond the limit the smallest are merged into
  * their neighbour). Moving a loom's earlier events may make one of its
  * sends late for its receiver: the caller runs the pass again until none
- * is left (sync.h). */
+ * is left (sync.h); every round's tents are over the same estimated clocks. */
 #ifndef WEFT_REPAIR_H
 #define WEFT_REPAIR_H
 
@@ -21,7 +21,7 @@
 
 #include "clock/piecewise.h"
 
-#define REPAIR_GAMMA 0.005  /* local intervals change by at most 0.5 % */
+#define REPAIR_GAMMA 0.009  /* local intervals change by at most 0.9 % */
 #define REPAIR_MAX 65536    /* tents per loom */
 
 struct repair_tent {
@@ -32,6 +32,7 @@ struct repair_tent {
 struct repair_loom {
 	struct repair_tent *tent;
 	int n, cap;
+	int nsorted;     /* tent[0..nsorted) sorted and tidy: the moves of the rounds before */
 };
 
 struct repair {
@@ -39,17 +40,22 @@ struct repair {
 	int64_t min_latency;
 	double gamma;
 	struct repair_loom *loom;
-	uint64_t nviol;
-	double largest;     /* the largest move asked, ns */
+	uint64_t nviol;     /* late receives of this round */
+	double largest;     /* the largest move, ns */
 };
 
 void repair_init(struct repair *r, int nlooms, int64_t min_latency);
-/* A matched message (global times of the pass); it adds a tent when late. */
+/* A matched message (global times of a pass whose clocks have the moves of
+ * the rounds before): a late receive adds a tent as high as the move there
+ * so far plus what it lacks, so the moves of all rounds stay one envelope
+ * (slopes within gamma) over the estimated clocks. */
 void repair_add(struct repair *r, int to, uint64_t send, uint64_t recv);
+/* The end of a round: its tents join the envelope; nviol restarts. */
+void repair_round(struct repair *r);
 /* Loom k's moves as points of a piecewise-linear function (arrays owned by
  * the caller; the times shifted by -shift into the clock's domain). */
 void repair_moves(struct repair *r, int k, int64_t shift, uint64_t **at, double **value, int *n);
-/* The move of loom k at time t (global time of the pass). */
+/* The move of loom k at time t (of the rounds before). */
 double repair_move_at(const struct repair *r, int k, uint64_t t);
 void repair_free(struct repair *r);
 

@@ -216,20 +216,21 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	return rc;
 }
 
-/* The moves of the repair composed into every loom's clock. */
-static void apply_moves(struct sync_result *r, struct repair *rp)
+/* The moves of the repair composed into every loom's estimated clock. */
+static void apply_moves(struct sync_result *r, const struct clock_table *est, struct repair *rp)
 {
 	for (int g = 0; g < r->nlooms; g++) {
 		struct clock_entry *en = &r->table.ent[g];
+		const struct clock_entry *base = &est->ent[g];
 		int64_t sh = loom_shift(&r->tr, loom_by_gindex(&r->tr, g));
 		uint64_t *at;
 		double *val;
 		int n;
 		repair_moves(rp, g, sh, &at, &val, &n);
 		if (n) {
-			struct clock_seg one = {0, en->map};
-			const struct clock_seg *s = en->nseg > 1 ? en->seg : &one;
-			int ns = en->nseg > 1 ? en->nseg : 1, nout;
+			struct clock_seg one = {0, base->map};
+			const struct clock_seg *s = base->nseg > 1 ? base->seg : &one;
+			int ns = base->nseg > 1 ? base->nseg : 1, nout;
 			struct pw_add a = {at, val, n};
 			struct clock_seg *out = pw_compose_add(s, ns, &a, &nout);
 			clockfile_set_segs(en, out, nout);
@@ -244,10 +245,18 @@ static void apply_moves(struct sync_result *r, struct repair *rp)
 int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
 		struct weft_err *err)
 {
+	/* the estimate, which every round's moves are composed with */
+	struct clock_table est = {0};
+	for (int g = 0; g < r->table.n; g++) {
+		const struct clock_entry *en = &r->table.ent[g];
+		struct clock_entry *c = clockfile_add(&est, en->name, 0);
+		struct clock_seg one = {0, en->map};
+		clockfile_set_segs(c, en->nseg > 1 ? en->seg : &one, en->nseg > 1 ? en->nseg : 1);
+	}
+	struct repair rp;
+	repair_init(&rp, r->nlooms, min_latency);
 	int rc = 0;
 	for (int round = 0; rc == 0; round++) {
-		struct repair rp;
-		repair_init(&rp, r->nlooms, min_latency);
 		uint64_t nv = 0;
 		rc = pass(r, o, &r->table, observe_repair, &rp, &nv, err);
 		r->nviol_after = nv;
@@ -255,14 +264,15 @@ int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_lat
 		if (rc == 0 && !done) {
 			r->rounds++;
 			r->moved += rp.nviol;
-			if (rp.largest > r->largest)
-				r->largest = rp.largest;
-			apply_moves(r, &rp);
+			repair_round(&rp);
+			apply_moves(r, &est, &rp);
 		}
-		repair_free(&rp);
 		if (done)
 			break;
 	}
+	r->largest = rp.largest;
+	repair_free(&rp);
+	clockfile_free(&est);
 	return rc;
 }
 

@@ -52,7 +52,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 /* The repair (repair.h): passes with the table until no receive is before
  * its send + min_latency (at most max_rounds); with repair 0 one pass that
  * only counts. nviol_after gets the count of the last pass. */
-#define SYNC_ROUNDS 8 /* repair passes at most */
+#define SYNC_ROUNDS 16 /* repair passes at most */
 int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
 		struct weft_err *err);
 void sync_result_free(struct sync_result *r);
