@@ -510,8 +510,8 @@ START_TEST(repair_tents)
 {
 	struct repair rp;
 	repair_init(&rp, 2, 0);
-	repair_add(&rp, 1, 1000000, 990000);   /* 10 us late: tent of 10001 ns */
-	repair_add(&rp, 1, 1001000, 1000500);  /* covered */
+	repair_add(&rp, 1, 100000000, 99990000);   /* 10 us late: tent of 10001 ns */
+	repair_add(&rp, 1, 100001000, 100000500);  /* covered */
 	repair_add(&rp, 0, 5, 10);             /* in time */
 	ck_assert_uint_eq(rp.nviol, 2);
 	ck_assert_int_eq(rp.loom[1].n, 1);
@@ -520,9 +520,19 @@ START_TEST(repair_tents)
 	int n;
 	repair_moves(&rp, 1, 0, &at, &v, &n);
 	ck_assert_int_eq(n, 3);
-	ck_assert_uint_eq(at[1], 990000);
-	ck_assert(fabs(v[1] - 10001) < 1e-9);
+	ck_assert_uint_eq(at[1], 99990000);
+	ck_assert(fabs(v[1] - 10001) < 0.01); /* the ramp starts at a whole ns */
+	ck_assert(fabs((double) (at[1] - at[0]) - 10001 / REPAIR_GAMMA) <= 1);
 	ck_assert(fabs((double) (at[2] - at[1]) - 10001 / REPAIR_GAMMA) <= 1);
+	free(at);
+	free(v);
+	/* a tent whose ramp would start before the run: its height at 0 */
+	repair_add(&rp, 0, 1000000, 990000);
+	repair_round(&rp);
+	repair_moves(&rp, 0, 0, &at, &v, &n);
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(at[0], 0);
+	ck_assert(fabs(v[0] - (10001 - REPAIR_GAMMA * 990000)) < 1e-6);
 	free(at);
 	free(v);
 	repair_free(&rp);
