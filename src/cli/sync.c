@@ -55,16 +55,18 @@ static const struct opt sync_opts[] = {
 const struct optcmd sync_cmdline = {
 	.name = "sync",
 	.synopsis = "[OPTIONS] TRACE...",
-	.about = "Estimate the clock offset and drift of every loom (node) from the messages\n"
-		 "the models match (PICL sends and receives): a message cannot arrive before it\n"
-		 "was sent, so each one bounds the receiver's clock against the sender's, and\n"
-		 "messages both ways bound it from both sides. weft keeps, per pair of looms,\n"
-		 "the convex hull of those bounds and fits one line per loom (offset and drift)\n"
-		 "that stays as far from every bound as possible (doc/clock.md). It prints each\n"
-		 "loom's correction at the start and the end of the trace with its bound, the\n"
-		 "receive-before-send pairs before and after, and writes the clock file, which\n"
-		 "-c FILE of every command reads. Looms linked by no message keep the clock they\n"
-		 "were given, and are listed.\n",
+	.about = "Estimate every loom's (node's) clock from the messages the models match\n"
+		 "(PICL sends and receives): a message cannot arrive before it was sent, so each\n"
+		 "one bounds the receiver's clock against the sender's. weft keeps, per pair of\n"
+		 "looms, the tightest bound of each time bin (memory fixed per pair), finds\n"
+		 "where a clock changes rate or steps, and fits one line per segment halfway\n"
+		 "between the bounds (doc/clock.md). Receives still before their sends are then\n"
+		 "moved forward by a controlled logical clock (local intervals change by at most\n"
+		 "0.9 %; --no-repair keeps the lines). It prints each loom's correction at the\n"
+		 "start and the end, its segments and scatter, the receive-before-send pairs\n"
+		 "before and after, the receives moved, and writes the clock file, which every\n"
+		 "command then reads from its usual place (or -c FILE). Looms linked by no\n"
+		 "message keep the clock they were given, and are listed.\n",
 	.opts = sync_opts,
 	.more = "Exit status: 0 ok, 1 bad input, 2 usage, 3 internal error.\n",
 };
