@@ -146,7 +146,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
-				.same_nodes = o->same_nodes, .converted = o->converted};
+				.same_nodes = o->same_nodes, .converted = o->converted,
+				.map_budget = o->map_budget};
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
 	if (o->reuse) {

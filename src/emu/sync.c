@@ -163,6 +163,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	po.quiet = 1;
 	po.no_gate = 1; /* messages can bound clocks hours apart */
 	po.clock_table = NULL;
+	po.map_budget = SYNC_MAP_BUDGET;
 	struct emu e;
 	struct estimator x;
 	memset(&x, 0, sizeof(x));

@@ -52,6 +52,9 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 /* The repair (repair.h): passes with the table until no receive is before
  * its send + min_latency (at most max_rounds); with repair 0 one pass that
  * only counts. nviol_after gets the count of the last pass. */
+/* The passes read the streams with little of them resident: peak memory
+ * is the estimator's, whatever the trace's length. */
+#define SYNC_MAP_BUDGET (4u << 20)
 #define SYNC_ROUNDS 16 /* repair passes at most */
 int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
 		struct weft_err *err);

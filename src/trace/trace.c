@@ -294,6 +294,7 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 	memset(t, 0, sizeof(*t));
 	sys_init(&t->sys);
 	t->ninputs = n;
+	t->map_budget = o ? o->map_budget : 0;
 	t->inputs = weft_xcalloc((size_t) n, sizeof(*t->inputs));
 	for (int k = 0; k < n; k++)
 		t->inputs[k].path = weft_xstrdup(paths[k]);
@@ -338,7 +339,7 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 		rc = stream_open(s, o ? o->mode : STREAM_ORDERED, e);
 		/* every stream is read at once: their resident pages together
 		 * stay within a budget, not 2 MiB each */
-		s->map.step = map_release_step((size_t) t->nstreams);
+		s->map.step = map_release_step_in(t->map_budget, (size_t) t->nstreams);
 	}
 	if (rc)
 		trace_close(t);
@@ -360,7 +361,7 @@ int trace_rewind(struct weft_trace *t, struct weft_err *e)
 		stream_close(s);
 		if (stream_open(s, mode, e))
 			return -1;
-		s->map.step = map_release_step((size_t) t->nstreams);
+		s->map.step = map_release_step_in(t->map_budget, (size_t) t->nstreams);
 	}
 	return 0;
 }

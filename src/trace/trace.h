@@ -50,6 +50,7 @@ struct weft_trace {
 	int *loom_nseg;               /* their number (0 or 1: loom_clock alone) */
 	int64_t *input_shift;         /* by input: alignment plus the common bias */
 	const char *clock_source;     /* the clock file applied, or NULL */
+	size_t map_budget;            /* trace_opts.map_budget, kept for rewinds */
 };
 
 struct trace_opts {
@@ -62,6 +63,8 @@ struct trace_opts {
 	 * earlier open of the same inputs: emu -j workers), read instead of
 	 * converting again (kept: not removed at close); NULL: none */
 	const char *const *converted;
+	/* the streams' resident pages together (mapfile.h; 0: the default) */
+	size_t map_budget;
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);
