@@ -301,6 +301,7 @@ int cmd_emu(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	struct emu_opts *o = &k.o;
+	o->sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
 	const char *trace = argv[k.first];
 	struct stat st;
 	if (!o->outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))

@@ -167,6 +167,13 @@ int cmd_sync(int argc, char **argv)
 	if (rc == 0)
 		rc = sync_estimate(trace, &k.o, k.co.min_latency, &r, &err);
 	have_r = rc == 0;
+	if (rc == 0 && r.nmsg == 0)
+		rc = weft_fail(&err, WEFT_EINPUT,
+			       "%s: no message between two looms was matched (%llu pairs in all): weft sync "
+			       "estimates clocks from the sends and receives the msg model pairs (PICL logs; "
+			       "ovni's MPI model pairs none), so it writes nothing; for an ovni trace, run "
+			       "ovnisync during the job: every command reads its clock-offsets.txt",
+			       trace, (unsigned long long) r.npairs);
 	if (rc == 0 && k.verify)
 		rc = sync_repair(&r, &k.o, k.co.min_latency, k.repair, SYNC_ROUNDS, &err);
 	if (rc == 0)

@@ -272,13 +272,50 @@ static int gate(struct weft_trace *t, struct weft_err *e)
 	return 0;
 }
 
+char *clock_sync_path(const char *input)
+{
+	struct stat st;
+	if (stat(input, &st) == 0 && S_ISDIR(st.st_mode))
+		return weft_xasprintf("%s/clock.json", input);
+	return weft_xasprintf("%s.clock.json", input);
+}
+
+int clock_sync_exists(const struct weft_trace *t)
+{
+	if (t->ninputs < 1)
+		return 0;
+	char *p = clock_sync_path(t->inputs[0].path);
+	struct stat st;
+	int yes = stat(p, &st) == 0;
+	free(p);
+	return yes;
+}
+
 int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e)
 {
 	struct clock_table **tab_of = weft_xcalloc((size_t) t->ninputs, sizeof(*tab_of));
 	struct clock_table file = {0}, *own = weft_xcalloc((size_t) t->ninputs, sizeof(*own));
 	int rc = 0, have = 0;
 	t->clock_source = NULL;
-	if (o->table) {
+	char *synced = NULL;
+	if (o->sync_file && !o->table && !o->file && !o->no_files && t->ninputs > 0) {
+		struct stat st;
+		synced = clock_sync_path(t->inputs[0].path);
+		if (stat(synced, &st) != 0) {
+			free(synced);
+			synced = NULL;
+		}
+	}
+	if (synced) {
+		/* weft sync's estimate, as -c would read it */
+		rc = clockfile_load(&file, synced, e);
+		for (int k = 0; k < t->ninputs && rc == 0; k++)
+			tab_of[k] = &file;
+		have = rc == 0;
+		if (rc == 0 && o->say)
+			fprintf(stderr, "weft: clocks from %s (weft sync's estimate; -c FILE reads "
+				"another)\n", synced);
+	} else if (o->table) {
 		for (int k = 0; k < t->ninputs; k++)
 			tab_of[k] = (struct clock_table *) o->table;
 		have = 1;
@@ -321,6 +358,7 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 	if (rc == 0 && !have && o->gate)
 		rc = gate(t, e);
 	clockfile_free(&file);
+	free(synced);
 	for (int k = 0; k < t->ninputs; k++)
 		clockfile_free(&own[k]);
 	free(own);

@@ -183,7 +183,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	paraver_rows(e);
 	struct clock_opts co = {.file = o->clock_file, .no_files = o->no_clock_files, .table = o->clock_table,
-				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate};
+				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate,
+				.sync_file = o->sync_file, .say = !o->quiet};
 	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */

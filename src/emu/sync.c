@@ -60,6 +60,7 @@ static int pass(struct sync_result *r, const struct emu_opts *o, const struct cl
 	vo.quiet = 1;
 	vo.no_gate = 1;
 	vo.clock_table = tab;
+	vo.sync_file = 0;
 	vo.reuse = &r->tr;
 	r->have_tr = 0;
 	struct emu e;
@@ -164,6 +165,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	po.no_gate = 1; /* messages can bound clocks hours apart */
 	po.clock_table = NULL;
 	po.map_budget = SYNC_MAP_BUDGET;
+	po.sync_file = 0; /* from the given clocks, never from an earlier estimate */
 	struct emu e;
 	struct estimator x;
 	memset(&x, 0, sizeof(x));
