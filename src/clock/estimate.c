@@ -18,6 +18,7 @@
 #define NSUB 4096          /* buckets of a break's window (est_locate) */
 #define NOISE_K 8.0        /* a break departs from a line by this many sigmas */
 #define TAU 0.95           /* expectile: weight of points above the fit (1 - TAU below) */
+#define BAND_WORK 4e8        /* band solver when nb bw^2 is below */
 #define IRLS 4             /* reweighted fits */
 #define OUTLIER 100000.0   /* ns below the fit: a bound too loose to count */
 #define MIN_SEG 5          /* knots of the shortest segment */
@@ -243,6 +244,8 @@ static int make_row(const struct fit *f, const struct est_link *l, const struct 
 	return 1;
 }
 
+static double row_weight(const struct fit *f, const struct row *rw);
+
 /* out = (A^T A + regularisation) p; with rhs: also A^T y + priors. */
 static void apply(const struct fit *f, const double *p, double *out, double *rhs, double *diag)
 {
@@ -255,14 +258,7 @@ static void apply(const struct fit *f, const double *p, double *out, double *rhs
 		for (int i = 0; i <= l->top; i++) {
 			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
 				continue;
-			double s = 0, w = rw.w;
-			if (f->prev) {
-				/* above the last fit (a bound it crosses): TAU */
-				double e = rw.y;
-				for (int q = 0; q < rw.nz; q++)
-					e -= rw.a[q] * f->prev[rw.j[q]];
-				w *= e > 0 ? TAU : e < -OUTLIER ? 0 : 1 - TAU;
-			}
+			double s = 0, w = row_weight(f, &rw);
 			for (int q = 0; q < rw.nz; q++)
 				s += rw.a[q] * p[rw.j[q]];
 			for (int q = 0; q < rw.nz; q++)
@@ -346,15 +342,214 @@ static int cg(const struct fit *f, double *x)
 	return it;
 }
 
+/* ---- a banded direct solver ------------------------------------------------------- */
+
+/* The row's weight in the current fit (apply's). */
+static double row_weight(const struct fit *f, const struct row *rw)
+{
+	double w = rw->w;
+	if (f->prev) {
+		double e = rw->y;
+		for (int q = 0; q < rw->nz; q++)
+			e -= rw->a[q] * f->prev[rw->j[q]];
+		w *= e > 0 ? TAU : e < -OUTLIER ? 0 : 1 - TAU;
+	}
+	return w;
+}
+
+/* The unknowns before the D's (nb) are banded when numbered loom by loom
+ * and the loom graph is a path or a ring (a ring's reference has none):
+ * the normal equations are then a band of half-width bw plus k border
+ * columns (the D's), solved exactly by a band Cholesky factorisation and
+ * the Schur complement of the border, in O(nb bw^2). bw: the band, or -1. */
+static int bandwidth(const struct fit *f)
+{
+	int nb = f->n - f->r->ncomponents, bw = f->grid ? f->G + 1 : 0;
+	struct est_link *l, *tmp;
+	struct row rw;
+	HASH_ITER(hh, f->x->links, l, tmp) {
+		if (f->r->loom[l->k.from].component < 0)
+			continue;
+		for (int i = 0; i <= l->top; i++) {
+			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
+				continue;
+			for (int a = 0; a < rw.nz; a++)
+				for (int b = 0; b < rw.nz; b++)
+					if (rw.j[a] < nb && rw.j[b] < nb && rw.j[a] - rw.j[b] > bw)
+						bw = rw.j[a] - rw.j[b];
+		}
+	}
+	return (double) nb * bw * bw > BAND_WORK ? -1 : bw;
+}
+
+/* M[i][j] (i >= j, i - j <= bw) at L[i (bw + 1) + i - j]. */
+static void band_add(double *L, int bw, int i, int j, double v)
+{
+	if (i < j) {
+		int t = i;
+		i = j, j = t;
+	}
+	L[(size_t) i * (bw + 1) + (i - j)] += v;
+}
+
+static int band_factor(double *L, int n, int bw)
+{
+	for (int j = 0; j < n; j++) {
+		double *Lj = L + (size_t) j * (bw + 1);
+		int k0 = j - bw > 0 ? j - bw : 0;
+		double d = Lj[0];
+		for (int k = k0; k < j; k++)
+			d -= Lj[j - k] * Lj[j - k];
+		if (!(d > 0))
+			return -1;
+		Lj[0] = sqrt(d);
+		for (int i = j + 1; i < n && i <= j + bw; i++) {
+			double *Li = L + (size_t) i * (bw + 1);
+			int k1 = i - bw > 0 ? i - bw : 0;
+			double v = Li[i - j];
+			for (int k = k1 > k0 ? k1 : k0; k < j; k++)
+				v -= Li[i - k] * Lj[j - k];
+			Li[i - j] = v / Lj[0];
+		}
+	}
+	return 0;
+}
+
+static void band_solve1(const double *L, int n, int bw, double *b)
+{
+	for (int i = 0; i < n; i++) { /* L y = b */
+		const double *Li = L + (size_t) i * (bw + 1);
+		int k0 = i - bw > 0 ? i - bw : 0;
+		for (int k = k0; k < i; k++)
+			b[i] -= Li[i - k] * b[k];
+		b[i] /= Li[0];
+	}
+	for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+		b[i] /= L[(size_t) i * (bw + 1)];
+		int k0 = i - bw > 0 ? i - bw : 0;
+		for (int k = k0; k < i; k++)
+			b[k] -= L[(size_t) i * (bw + 1) + (i - k)] * b[i];
+	}
+}
+
+/* Assemble and solve the fit's normal equations exactly; -1: not positive. */
+static int band(const struct fit *f, int bw, double *x)
+{
+	int n = f->n, kc = f->r->ncomponents, nb = n - kc;
+	double *L = weft_xcalloc((size_t) nb * (bw + 1) + 1, sizeof(double));
+	double *C = weft_xcalloc((size_t) nb * kc + 1, sizeof(double));  /* border: C[c nb + i] */
+	double *E = weft_xcalloc((size_t) kc * kc + 1, sizeof(double));  /* D-D block */
+	double *rhs = weft_xcalloc((size_t) n + 1, sizeof(double));
+	struct est_link *l, *tmp;
+	struct row rw;
+	HASH_ITER(hh, f->x->links, l, tmp) {
+		if (f->r->loom[l->k.from].component < 0)
+			continue;
+		for (int i = 0; i <= l->top; i++) {
+			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
+				continue;
+			double w = row_weight(f, &rw);
+			for (int a = 0; a < rw.nz; a++) {
+				rhs[rw.j[a]] += w * rw.a[a] * rw.y;
+				for (int b = 0; b < rw.nz; b++) {
+					int ja = rw.j[a], jb = rw.j[b];
+					double v = w * rw.a[a] * rw.a[b];
+					if (ja < nb && jb < nb) {
+						if (ja >= jb)
+							band_add(L, bw, ja, jb, v);
+					} else if (ja < nb) {
+						C[(size_t) (jb - nb) * nb + ja] += v;
+					} else if (jb >= nb) {
+						E[(ja - nb) * kc + (jb - nb)] += v;
+					}
+				}
+			}
+		}
+	}
+	for (int k = 0; k < f->x->nlooms && f->grid; k++) {
+		int b = f->base[k];
+		for (int i = 1; b >= 0 && i < f->G; i++) {
+			int j3[3] = {b + i - 1, b + i, b + i + 1};
+			double c3[3] = {1, -2, 1};
+			for (int p = 0; p < 3; p++)
+				for (int q = 0; q <= p; q++)
+					band_add(L, bw, j3[p], j3[q], LAMBDA * c3[p] * c3[q]);
+		}
+	}
+	for (int j = 0; j < nb; j++)
+		band_add(L, bw, j, j, RIDGE);
+	for (int c = 0; c < kc; c++) {
+		E[c * kc + c] += MU + RIDGE;
+		rhs[nb + c] += MU * (double) f->x->min_latency;
+	}
+	int rc = band_factor(L, nb, bw);
+	/* Schur complement: (E - C^T B^-1 C) D = r_D - C^T B^-1 r_B */
+	double *Z = weft_xmalloc(((size_t) nb * kc + 1) * sizeof(double));
+	memcpy(Z, C, (size_t) nb * kc * sizeof(double));
+	for (int c = 0; c < kc && rc == 0; c++)
+		band_solve1(L, nb, bw, Z + (size_t) c * nb);
+	if (rc == 0)
+		band_solve1(L, nb, bw, rhs);
+	double *S = weft_xcalloc((size_t) kc * kc + 1, sizeof(double)), *t = weft_xcalloc((size_t) kc + 1, sizeof(double));
+	for (int a = 0; a < kc && rc == 0; a++) {
+		t[a] = rhs[nb + a];
+		for (int i = 0; i < nb; i++)
+			t[a] -= C[(size_t) a * nb + i] * rhs[i];
+		for (int b = 0; b < kc; b++) {
+			S[a * kc + b] = E[a * kc + b];
+			for (int i = 0; i < nb; i++)
+				S[a * kc + b] -= C[(size_t) a * nb + i] * Z[(size_t) b * nb + i];
+		}
+	}
+	/* the small dense system (Gaussian elimination, kc is a few) */
+	for (int a = 0; a < kc && rc == 0; a++) {
+		if (!(fabs(S[a * kc + a]) > 0)) {
+			rc = -1;
+			break;
+		}
+		for (int b = a + 1; b < kc; b++) {
+			double m = S[b * kc + a] / S[a * kc + a];
+			for (int q = a; q < kc; q++)
+				S[b * kc + q] -= m * S[a * kc + q];
+			t[b] -= m * t[a];
+		}
+	}
+	for (int a = kc - 1; a >= 0 && rc == 0; a--) {
+		for (int q = a + 1; q < kc; q++)
+			t[a] -= S[a * kc + q] * t[q];
+		t[a] /= S[a * kc + a];
+	}
+	if (rc == 0) {
+		for (int i = 0; i < nb; i++) {
+			x[i] = rhs[i];
+			for (int c = 0; c < kc; c++)
+				x[i] -= Z[(size_t) c * nb + i] * t[c];
+		}
+		for (int c = 0; c < kc; c++)
+			x[nb + c] = t[c];
+	}
+	free(L), free(C), free(E), free(rhs), free(Z), free(S), free(t);
+	return rc;
+}
+
+/* One fit: exactly when banded, else by conjugate gradients. */
+static int solve_one(struct fit *f, int bw, double *x)
+{
+	if (bw >= 0 && band(f, bw, x) == 0)
+		return 0;
+	return cg(f, x);
+}
+
 /* The expectile fit: least squares, then IRLS reweighted ones. */
 static int fit_solve(struct fit *f, double *x)
 {
 	double *prev = weft_xcalloc((size_t) f->n + 1, sizeof(double));
-	int it = cg(f, x), most = it;
+	int bw = bandwidth(f);
+	int it = solve_one(f, bw, x), most = it;
 	for (int k = 0; k < IRLS; k++) {
 		memcpy(prev, x, (size_t) f->n * sizeof(double));
 		f->prev = prev;
-		it = cg(f, x);
+		it = solve_one(f, bw, x);
 		most = it > most ? it : most;
 	}
 	f->prev = NULL;
