@@ -65,6 +65,7 @@ struct trace_opts {
 	const char *const *converted;
 	/* the streams' resident pages together (mapfile.h; 0: the default) */
 	size_t map_budget;
+	int salvage; /* streams cut mid-event end at their last whole event */
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);
