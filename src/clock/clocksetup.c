@@ -324,7 +324,6 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 		rc = clockfile_load(&file, synced, e);
 		for (int k = 0; k < t->ninputs && rc == 0; k++)
 			tab_of[k] = &file;
-		have = rc == 0;
 		if (rc == 0 && o->say)
 			fprintf(stderr, "weft: clocks from %s (weft sync's estimate; -c FILE reads "
 				"another)\n", synced);
