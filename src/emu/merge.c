@@ -5,57 +5,7 @@
 #include "emu/merge.h"
 #include "trace/system.h"
 
-/* ---- a loom's heap: ovniemu's steps, time alone as the key ----------------------- */
-
-/* ovniemu's insertion: at the first free leaf, up past every parent whose
- * time is strictly later. */
-static void loom_put(struct merge_loom *l, struct weft_stream *s)
-{
-	uint64_t t = s->ev.time;
-	int i = l->n++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!(t < l->heap[p].time))
-			break;
-		l->heap[i] = l->heap[p];
-		i = p;
-	}
-	l->heap[i].time = t;
-	l->heap[i].s = s;
-	l->same = -1;
-}
-
-/* ovniemu's removal of the top: the last leaf to the root, then down to the
- * left child when it is strictly earlier, else the right one when it is
- * strictly earlier than the node and the left child. */
-static struct weft_stream *loom_take(struct merge_loom *l)
-{
-	struct weft_stream *top = l->heap[0].s;
-	int n = --l->n;
-	if (n > 0) {
-		struct merge_ent x = l->heap[n];
-		int i = 0;
-		for (;;) {
-			int c = 2 * i + 1, to = i;
-			uint64_t least = x.time;
-			if (c >= n)
-				break;
-			if (l->heap[c].time < least) {
-				to = c;
-				least = l->heap[c].time;
-			}
-			if (c + 1 < n && l->heap[c + 1].time < least)
-				to = c + 1;
-			if (to == i)
-				break;
-			l->heap[i] = l->heap[to];
-			i = to;
-		}
-		l->heap[i] = x;
-	}
-	l->same = -1;
-	return top;
-}
+/* ---- a loom's heap: merge.h has its steps ------------------------------------------ */
 
 /* Whether putting a stream earlier than all in the heap back, then taking
  * the top, leaves the heap as it is. The stream goes in at leaf n and rises
@@ -68,10 +18,11 @@ static struct weft_stream *loom_take(struct merge_loom *l)
 int merge_same(struct merge_loom *l)
 {
 	const struct merge_ent *h = l->heap;
-	int q = (l->n - 1) / 2, same = 1;
+	unsigned q = ((unsigned) l->n - 1) >> 1;
+	int same = 1;
 	uint64_t y = h[q].time;
 	while (same && q > 0) {
-		int par = (q - 1) / 2;
+		unsigned par = (q - 1) >> 1;
 		if (!(h[par].time < y))
 			same = 0;
 		else if (q % 2 == 0 && h[q - 1].time < y && !(h[par].time < h[q - 1].time))
@@ -190,9 +141,9 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
 		m->looms[r].n = 0;
 	}
 	for (int i = 0; i < nby; i++)
-		loom_put(&m->looms[rank[i]], by[i]);
+		merge_put(&m->looms[rank[i]], by[i]);
 	for (int r = 0; r < m->nlooms; r++)
-		m->looms[r].next = loom_take(&m->looms[r]);
+		m->looms[r].next = merge_take(&m->looms[r]);
 	free(rank);
 	free(by);
 	m->shift = 0;
@@ -206,17 +157,6 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
 	return 0;
 }
 
-/* Return the next event of the loom whose key k was the top, taken out of
- * the loom heap by the caller. */
-static int emit(struct weft_merge *m, uint64_t k, struct weft_ev **ev)
-{
-	m->cur_rank = k & m->mask;
-	m->curl = &m->looms[m->cur_rank];
-	m->cur = m->curl->next;
-	*ev = &m->cur->ev;
-	return 1;
-}
-
 /* The current stream was stepped (`r`: 1 it has an event, 0 it ended; no
  * current stream before the first event) and cannot simply go on: its loom
  * puts it back and takes its top, as ovniemu does, and that loom's next
@@ -227,8 +167,9 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 	if (m->cur) {
 		struct merge_loom *l = m->curl;
 		if (r > 0)
-			loom_put(l, m->cur);
-		l->next = l->n ? loom_take(l) : NULL;
+			l->next = merge_put_take(l, m->cur);
+		else
+			l->next = l->n ? merge_take(l) : NULL;
 		m->cur = NULL;
 		if (l->next) {
 			uint64_t d = l->next->ev.time - m->base;
@@ -243,7 +184,7 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 				 * this loom takes its place in the heap */
 				uint64_t top = m->heap[0];
 				merge_sift_down(m->heap, m->n, 0, k);
-				return emit(m, top, ev);
+				return merge_emit(m, top, ev);
 			}
 			/* too far after the base (or before it): into the heap,
 			 * and every key again from the earliest time */
@@ -259,7 +200,7 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 	m->n--;
 	if (m->n)
 		merge_sift_down(m->heap, m->n, 0, m->heap[m->n]);
-	return emit(m, top, ev);
+	return merge_emit(m, top, ev);
 }
 
 uint64_t merge_peek_time(const struct weft_merge *m)

@@ -44,7 +44,7 @@ struct merge_ent {
 struct merge_loom {
 	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based */
 	int n;
-	int same;               /* -1: not known since the heap changed; 1: putting a
+	int same; /* -1: not known since the heap changed; 1: putting a
 				 * stream earlier than every other back and taking it
 				 * again leaves the heap as it is; 0: it does not */
 	struct weft_stream *next; /* taken from the heap, not returned yet (or the current) */
@@ -59,18 +59,18 @@ struct merge_loom {
  * (rebase() in merge.c). The loom heap's layout does not matter (keys are
  * distinct), so a rebase may rebuild it. */
 struct weft_merge {
-	uint64_t *heap;            /* min-heap of the waiting looms' keys */
+	uint64_t *heap; /* min-heap of the waiting looms' keys */
 	int n;
 	int shift;
 	uint64_t base;             /* time of key 0 */
 	uint64_t dmax;             /* time - base from here on is saturated */
 	uint64_t mask;             /* the rank bits */
-	struct merge_loom *looms;  /* by rank */
+	struct merge_loom *looms; /* by rank */
 	int nlooms;
-	struct merge_ent *ents;    /* the looms' heaps, one slot per stream */
+	struct merge_ent *ents; /* the looms' heaps, one slot per stream */
 	struct weft_stream *cur;   /* the stream whose event was returned last */
-	struct merge_loom *curl;   /* its loom */
-	uint64_t cur_rank;         /* its loom's rank */
+	struct merge_loom *curl; /* its loom */
+	uint64_t cur_rank; /* its loom's rank */
 };
 
 /* Take every active stream of the array; primes each with its first
@@ -97,6 +97,101 @@ static inline __attribute__((always_inline)) void merge_sift_down(uint64_t *h, i
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
 int merge_same(struct merge_loom *l);
 
+/* ---- a loom's heap, ovniemu's steps (inline: most events take them) ---- */
+
+/* ovniemu's insertion: at the first free leaf, up past every parent whose
+ * time is strictly later. */
+static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l, struct weft_stream *s)
+{
+	uint64_t t = s->ev.time;
+	unsigned i = (unsigned) l->n++;
+	while (i > 0) {
+		unsigned p = (i - 1) >> 1;
+		if (!(t < l->heap[p].time))
+			break;
+		l->heap[i] = l->heap[p];
+		i = p;
+	}
+	l->heap[i].time = t;
+	l->heap[i].s = s;
+	l->same = -1;
+}
+
+/* ovniemu's way down from slot i: to the left child when it is strictly
+ * earlier than x, else to the right one when that is strictly earlier than
+ * x and the left child; which is: to the earlier child (the left one when
+ * they are equal) when it is strictly earlier than x. */
+static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, unsigned n, unsigned i,
+							     struct merge_ent x)
+{
+	for (;;) {
+		unsigned c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n)
+			c += h[c + 1].time < h[c].time;
+		if (!(h[c].time < x.time))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* ovniemu's removal of the top: the last leaf to the root, then down. */
+static inline __attribute__((always_inline)) struct weft_stream *merge_take(struct merge_loom *l)
+{
+	struct weft_stream *top = l->heap[0].s;
+	unsigned n = (unsigned) --l->n;
+	if (n > 0)
+		merge_sink(l->heap, n, 0, l->heap[n]);
+	l->same = -1;
+	return top;
+}
+
+/* merge_put of s, then merge_take, with no entry moved twice. s goes in at
+ * leaf n and rises to slot i past the strictly later parents, each one
+ * level down; the take then moves what the leaf holds to the root and down:
+ * s itself when it did not rise, else w, the leaf's old parent. */
+static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(struct merge_loom *l,
+										struct weft_stream *s)
+{
+	struct merge_ent *h = l->heap, x = {s->ev.time, s};
+	unsigned n = (unsigned) l->n;
+	l->same = -1;
+	if (n == 0)
+		return s;
+	unsigned i = (n - 1) >> 1;
+	if (!(x.time < h[i].time)) { /* s stays at its leaf */
+		struct weft_stream *top = h[0].s;
+		merge_sink(h, n, 0, x);
+		return top;
+	}
+	struct merge_ent w = h[i];
+	while (i > 0) {
+		unsigned p = (i - 1) >> 1;
+		if (!(x.time < h[p].time))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	struct weft_stream *top = i ? h[0].s : s;
+	h[i] = x;
+	merge_sink(h, n, 0, w);
+	return top;
+}
+
+/* Return the next event of the loom whose key k was the top (its next
+ * stream taken out of its heap already). */
+static inline __attribute__((always_inline)) int merge_emit(struct weft_merge *m, uint64_t k, struct weft_ev **ev)
+{
+	m->cur_rank = k & m->mask;
+	m->curl = &m->looms[m->cur_rank];
+	m->cur = m->curl->next;
+	*ev = &m->cur->ev;
+	return 1;
+}
+
 /* Next event in global order: 1 = *ev set, 0 = all streams done, -1 = error.
  * Inline: the emulator's loop runs it once per event. */
 static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m, struct weft_ev **ev,
@@ -110,14 +205,35 @@ static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m
 			return -1;
 		struct merge_loom *l = m->curl;
 		uint64_t t = s->ev.time, d = t - m->base;
-		if (__builtin_expect(r > 0 && d < m->dmax, 1) &&
-		    (l->n == 0 || (t < l->heap[0].time && (l->same > 0 || (l->same < 0 && merge_same(l)))))) {
-			/* ovniemu would take this stream again: first in its loom */
-			uint64_t k = d << m->shift | m->cur_rank;
-			if (m->n == 0 || k < m->heap[0]) {
-				*ev = &s->ev; /* the run goes on */
+		if (__builtin_expect(r > 0 && d < m->dmax, 1)) {
+			if (l->n == 0 || (t < l->heap[0].time && (l->same > 0 || (l->same < 0 && merge_same(l))))) {
+				/* ovniemu would take this stream again: first in its loom */
+				uint64_t k = d << m->shift | m->cur_rank;
+				if (m->n == 0 || k < m->heap[0]) {
+					*ev = &s->ev; /* the run goes on */
+					return 1;
+				}
+			}
+			/* ovniemu's step in the loom: this stream back, the top
+			 * out; its time is at most t, so its key is exact */
+			struct weft_stream *next = merge_put_take(l, s);
+			l->next = next;
+			if (m->n == 0) { /* one loom (or one left) */
+				m->cur = next;
+				*ev = &next->ev;
 				return 1;
 			}
+			uint64_t k = (next->ev.time - m->base) << m->shift | m->cur_rank;
+			if (k < m->heap[0]) {
+				m->cur = next;
+				*ev = &next->ev;
+				return 1;
+			}
+			/* the top loom is next (an exact key, below k); this loom
+			 * takes its place in the heap */
+			uint64_t top = m->heap[0];
+			merge_sift_down(m->heap, m->n, 0, k);
+			return merge_emit(m, top, ev);
 		}
 	}
 	return merge_next_slow(m, r, ev, e);

@@ -68,7 +68,8 @@ static void thread_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
 	for (int l = 0; l < s->nlooms; l++)
 		for (int p = 0; p < s->looms[l]->nprocs; p++, k++) {
 			struct weft_proc *pr = s->looms[l]->procs[p];
-			int first = k == 0 || appl[k - 1] != appl[k], last = k + 1 == s->nprocs || appl[k + 1] != appl[k];
+			int first = k == 0 || appl[k - 1] != appl[k],
+			    last = k + 1 == s->nprocs || appl[k + 1] != appl[k];
 			if (first) {
 				int ntask = 0;
 				while (k + ntask < s->nprocs && appl[k + ntask] == appl[k])
