@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* estimate: bins per loom pair, least-squares fits, breaks (estimate.h). */
+/* estimate: bins per loom pair, least-squares fits, breaks (estimate.h).
+ * Over 700 lines: the bins, the two fits with their two solvers (conjugate
+ * gradients and the band factorisation share the rows and weights), the
+ * breaks and their second pass are one method whose parts share the fit's
+ * numbering of unknowns; split, each part would export it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -23,7 +23,10 @@
  *   with change points each processor's segments (from_ns: true time;
  *   t_local = t_true + offset_ns + drift_ppm 1e-6 t_true from there on).
  * Numbers are formatted by hand into a large buffer (no printf per record);
- * outputs go to a temporary name and are renamed when complete. */
+ * outputs go to a temporary name and are renamed when complete.
+ * Over 700 lines since the clocks gained change points (--rate-change,
+ * --step, --segments): they are read with the offsets and drifts they
+ * change. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
