@@ -145,8 +145,8 @@ static int dump_events(const struct dump_cmd *k, struct weft_trace *t, const str
 	struct outbuf o;
 	ob_init(&o, STDOUT_FILENO, 1 << 20);
 	struct weft_merge m;
-	struct clock_opts co = {.file = k->clock_file};
-	int rc = k->clock_file ? clock_setup(t, &co, e) : 0;
+	struct clock_opts co = {.file = k->clock_file, .sync_file = 1, .say = 1};
+	int rc = k->clock_file || clock_sync_exists(t) ? clock_setup(t, &co, e) : 0;
 	if (rc == 0)
 		rc = merge_init(&m, t->streams, t->nstreams, e);
 	else

@@ -245,6 +245,8 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		/* the first pass: estimate the clocks from the matched messages */
 		rc = sync_estimate(trace, o, k->co.min_latency, &sr, err);
 		have_sr = rc == 0;
+		if (rc == 0)
+			rc = sync_repair(&sr, o, k->co.min_latency, 1, SYNC_ROUNDS, err);
 		if (rc == 0) {
 			o->clock_table = &sr.table;
 			o->reuse = &sr.tr;
@@ -309,6 +311,7 @@ int cmd_emu(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	struct emu_opts *o = &k.o;
+	o->sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
 	const char *trace = argv[k.first];
 	struct stat st;
 	if (!o->outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))

@@ -126,7 +126,7 @@ struct qsession {
 /* The clocks of weft emu, for the plain merge. */
 static int plain_offsets(struct weft_trace *t, const char *clock_file, struct weft_err *e)
 {
-	struct clock_opts co = {.file = clock_file, .quiet = 1};
+	struct clock_opts co = {.file = clock_file, .quiet = 1, .sync_file = 1, .say = 1};
 	return clock_setup(t, &co, e);
 }
 

@@ -412,6 +412,7 @@ int cmd_stats(int argc, char **argv)
 	struct emu e;
 	struct acct a;
 	memset(&a, 0, sizeof(a));
+	k.o.sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
 	rc = emu_open(&e, trace, &k.o, &err);
 	if (rc == 0) {
 		acct_init(&a, &e);

@@ -19,7 +19,7 @@ struct sync_cmd {
 	struct emu_opts o;
 	struct clockopts co;
 	const char *out;
-	int quiet, verify;
+	int quiet, verify, repair;
 	int first; /* argv[first..]: the inputs */
 };
 
@@ -37,8 +37,11 @@ static const struct opt sync_opts[] = {
 		 "shortest possible message latency (default 0; units ns,\n"
 		 "us, ms, s)"),
 	OPT_SETV("no-verify", 0, K, verify, 0,
-		 "skip the second pass that counts receive-before-send\n"
-		 "pairs with the estimated clocks"),
+		 "skip the passes after the estimate: no count of the\n"
+		 "receive-before-send pairs left, no repair"),
+	OPT_SETV("no-repair", 0, K, repair, 0,
+		 "keep the estimated lines: no controlled-logical-clock\n"
+		 "moves for the receives still before their sends"),
 	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align,
 		 "shift one input (several inputs, see weft emu)"),
 	OPT_FLAG("same-nodes", 0, K, co.same_nodes, "equal loom numbers of several inputs share a node"),
@@ -52,16 +55,18 @@ static const struct opt sync_opts[] = {
 const struct optcmd sync_cmdline = {
 	.name = "sync",
 	.synopsis = "[OPTIONS] TRACE...",
-	.about = "Estimate the clock offset and drift of every loom (node) from the messages\n"
-		 "the models match (PICL sends and receives): a message cannot arrive before it\n"
-		 "was sent, so each one bounds the receiver's clock against the sender's, and\n"
-		 "messages both ways bound it from both sides. weft keeps, per pair of looms,\n"
-		 "the convex hull of those bounds and fits one line per loom (offset and drift)\n"
-		 "that stays as far from every bound as possible (doc/clock.md). It prints each\n"
-		 "loom's correction at the start and the end of the trace with its bound, the\n"
-		 "receive-before-send pairs before and after, and writes the clock file, which\n"
-		 "-c FILE of every command reads. Looms linked by no message keep the clock they\n"
-		 "were given, and are listed.\n",
+	.about = "Estimate every loom's (node's) clock from the messages the models match\n"
+		 "(PICL sends and receives): a message cannot arrive before it was sent, so each\n"
+		 "one bounds the receiver's clock against the sender's. weft keeps, per pair of\n"
+		 "looms, the tightest bound of each time bin (memory fixed per pair), finds\n"
+		 "where a clock changes rate or steps, and fits one line per segment halfway\n"
+		 "between the bounds (doc/clock.md). Receives still before their sends are then\n"
+		 "moved forward by a controlled logical clock (local intervals change by at most\n"
+		 "0.9 %; --no-repair keeps the lines). It prints each loom's correction at the\n"
+		 "start and the end, its segments and scatter, the receive-before-send pairs\n"
+		 "before and after, the receives moved, and writes the clock file, which every\n"
+		 "command then reads from its usual place (or -c FILE). Looms linked by no\n"
+		 "message keep the clock they were given, and are listed.\n",
 	.opts = sync_opts,
 	.more = "Exit status: 0 ok, 1 bad input, 2 usage, 3 internal error.\n",
 };
@@ -72,30 +77,25 @@ static const char *status_name(enum est_status s)
 	return names[s];
 }
 
-static void bound_str(double b, char *buf, size_t n)
+static void report(const struct sync_result *r, const struct sync_cmd *k, double secs)
 {
-	if (b < 0)
-		snprintf(buf, n, "unbounded");
-	else
-		snprintf(buf, n, "+-%.3f", b / 1e3);
-}
-
-static void report(const struct sync_result *r, const char *out, int verified, uint64_t after, double secs)
-{
-	printf("weft sync: %llu messages between looms (%llu loom pairs, %llu hull vertices kept), "
-	       "span %.6f s, %d linked component%s\n",
+	printf("weft sync: %llu messages between looms (%llu loom pairs, %llu bin points kept), "
+	       "span %.6f s, %d linked component%s, %d break%s found (%d located by a second pass), "
+	       "fits of at most %d iterations\n",
 	       (unsigned long long) r->nmsg, (unsigned long long) r->nlinks, (unsigned long long) r->nvertices,
-	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s");
-	printf("%-20s %-12s %16s %16s %13s %14s %14s %10s\n", "loom", "status", "start (us)", "end (us)",
-	       "drift (ppm)", "bound start", "bound end", "messages");
+	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s", r->nbreaks,
+	       r->nbreaks == 1 ? "" : "s", r->nlocated, r->cg_iters);
+	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s\n", "loom", "status", "start (us)", "end (us)",
+	       "drift (ppm)", "segments", "scatter", "messages");
 	for (int g = 0; g < r->nlooms; g++) {
 		const struct sync_loom *l = &r->loom[g];
-		char b0[32], b1[32], ppm[32];
-		bound_str(l->bound0, b0, sizeof(b0));
-		bound_str(l->bound1, b1, sizeof(b1));
+		char ppm[32], sc[32];
 		clock_ppm_str(r->table.ent[g].map.drift, ppm, sizeof(ppm));
-		printf("%-20s %-12s %16.3f %16.3f %13s %14s %14s %10llu\n", l->name, status_name(l->status),
-		       (double) l->corr0 / 1e3, (double) l->corr1 / 1e3, ppm, b0, b1, (unsigned long long) l->nmsg);
+		snprintf(sc, sizeof(sc), "%.3f", l->scatter / 1e3);
+		printf("%-20s %-12s %16.3f %16.3f %13s %9d %11s %10llu\n", l->name, status_name(l->status),
+		       (double) l->corr0 / 1e3, (double) l->corr1 / 1e3, ppm, l->nseg,
+		       l->status == EST_REFERENCE || l->status == EST_UNLINKED ? "-" : sc,
+		       (unsigned long long) l->nmsg);
 	}
 	int unlinked = 0;
 	for (int g = 0; g < r->nlooms; g++)
@@ -111,17 +111,19 @@ static void report(const struct sync_result *r, const char *out, int verified, u
 		if (r->loom[g].status == EST_ONE_SIDED)
 			printf("%s: its messages bound it from one side only: the smallest correction that "
 			       "removes every violation is used\n", r->loom[g].name);
-		else if (r->loom[g].status == EST_INCONSISTENT)
-			printf("%s: no offset and drift remove every violation (clock not linear, or "
-			       "messages matched wrongly?): the line with the smallest violation is used\n",
-			       r->loom[g].name);
-	if (verified)
-		printf("receive-before-send pairs: %llu before, %llu after\n",
-		       (unsigned long long) r->nviol_before, (unsigned long long) after);
-	else
+	if (!k->verify) {
 		printf("receive-before-send pairs: %llu before (not verified after: --no-verify)\n",
 		       (unsigned long long) r->nviol_before);
-	printf("clock file: %s (%.2f s)\n", out, secs);
+	} else {
+		printf("receive-before-send pairs: %llu before, %llu after\n", (unsigned long long) r->nviol_before,
+		       (unsigned long long) r->nviol_after);
+		if (!k->repair)
+			printf("repair: off (--no-repair)\n");
+		else
+			printf("repair: %llu late receives moved forward in %d pass%s, largest move %.3f us\n",
+			       (unsigned long long) r->moved, r->rounds, r->rounds == 1 ? "" : "es", r->largest / 1e3);
+	}
+	printf("clock file: %s (%.2f s)\n", k->out, secs);
 }
 
 /* Read the command line; -1: run, else the exit status. */
@@ -141,30 +143,9 @@ static int sync_parse(struct sync_cmd *k, int argc, char **argv)
 	return -1;
 }
 
-/* The second pass: the same inputs with the estimated clocks; the number
- * of receive-before-send pairs left in *after. */
-static int sync_verify(const char *trace, const struct emu_opts *o, struct sync_result *r, uint64_t *after,
-		       struct weft_err *err)
-{
-	struct emu_opts vo = *o;
-	vo.outdir = NULL;
-	vo.quiet = 1;
-	vo.no_gate = 1;
-	vo.clock_table = &r->table;
-	vo.reuse = &r->tr;
-	r->have_tr = 0;
-	struct emu e;
-	int rc = emu_open(&e, trace, &vo, err);
-	if (rc == 0)
-		rc = emu_run(&e, err);
-	*after = e.pairs.nviol;
-	emu_free(&e);
-	return rc;
-}
-
 int cmd_sync(int argc, char **argv)
 {
-	struct sync_cmd k = {.o = {.progress = 1}, .verify = 1};
+	struct sync_cmd k = {.o = {.progress = 1}, .verify = 1, .repair = 1};
 	char *outdef = NULL;
 	struct sync_result r;
 	int have_r = 0;
@@ -186,16 +167,22 @@ int cmd_sync(int argc, char **argv)
 	if (rc == 0)
 		rc = sync_estimate(trace, &k.o, k.co.min_latency, &r, &err);
 	have_r = rc == 0;
-	uint64_t after = 0;
+	if (rc == 0 && r.nmsg == 0)
+		rc = weft_fail(&err, WEFT_EINPUT,
+			       "%s: no message between two looms was matched (%llu pairs in all): weft sync "
+			       "estimates clocks from the sends and receives the msg model pairs (PICL logs; "
+			       "ovni's MPI model pairs none), so it writes nothing; for an ovni trace, run "
+			       "ovnisync during the job: every command reads its clock-offsets.txt",
+			       trace, (unsigned long long) r.npairs);
 	if (rc == 0 && k.verify)
-		rc = sync_verify(trace, &k.o, &r, &after, &err);
+		rc = sync_repair(&r, &k.o, k.co.min_latency, k.repair, SYNC_ROUNDS, &err);
 	if (rc == 0)
 		rc = map_inputs_check(&err);
 	if (rc == 0)
 		rc = clockfile_write(&r.table, k.out, "weft sync " WEFT_VERSION, r.linked, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == 0 && !k.quiet)
-		report(&r, k.out, k.verify, after,
+		report(&r, &k,
 		       (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	rc = rc ? cli_report(&err) : 0;
 out:

@@ -16,11 +16,11 @@ struct picl_cmd {
 	int first; /* argv[first..]: none expected */
 };
 
-/* A count of *row's range: procs 2..32767, digits 0..9. */
+/* A count of *row's range: procs 2..32767, segments 1..16, digits 0..9. */
 static int opt_int(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	int procs = strcmp(row->name, "procs") == 0;
-	uint64_t v, lo = procs ? 2 : 0, hi = procs ? 32767 : 9;
+	int procs = strcmp(row->name, "procs") == 0, segs = strcmp(row->name, "segments") == 0;
+	uint64_t v, lo = procs ? 2 : segs ? 1 : 0, hi = procs ? 32767 : segs ? 16 : 9;
 	if (cli_parse_count(arg, UINT64_MAX, &v) || v < lo || v > hi)
 		return cli_usage_error(cmd, "--%s: expected %llu to %llu, found '%s'", row->name,
 				       (unsigned long long) lo, (unsigned long long) hi, arg);
@@ -89,6 +89,15 @@ static const struct opt picl_opts[] = {
 		   "clock drift of each processor but 0, uniform in\n"
 		   "[-PPM, PPM] parts per million (at most 1000, 3 decimals),\n"
 		   "or a comma list of exact values; default 0"),
+	OPT_STRING("rate-change", 0, "P:T:PPM", K, o.rate_arg,
+		   "processor P's drift changes by PPM at true time T\n"
+		   "(unit s unless given); a comma list for several"),
+	OPT_STRING("step", 0, "P:T:NS", K, o.step_arg,
+		   "processor P's clock jumps forward by NS (unit ns\n"
+		   "unless given) at true time T; a comma list for several"),
+	OPT_CALL("segments", 0, "K", K, o.segments, opt_int,
+		 "K segments per processor but 0 (with --duration): drifts\n"
+		 "in [-PPM, PPM] of --drift, changes at random times"),
 	OPT_WHOLE("latency", 0, "A-B", opt_range,
 		  "message latency range, unit ns unless given\n"
 		  "(default 2us-10us)"),
@@ -108,8 +117,9 @@ const struct optcmd picl_cmdline = {
 	.about = "Write a synthetic new-format PICL log: P processors exchange blocking messages\n"
 		 "in rounds (each round a user event), simulated in true time so that every\n"
 		 "receive ends at least one latency after its send began; each processor records\n"
-		 "its own clock t_local = t_true + offset + drift * t_true. Records are sorted by\n"
-		 "local time. The same options always give the same bytes.\n",
+		 "its own clock t_local = t_true + offset + drift * t_true, or a piecewise one\n"
+		 "(--rate-change, --step, --segments). Records are sorted by local time. The\n"
+		 "same options always give the same bytes.\n",
 	.opts = picl_opts,
 };
 

@@ -157,9 +157,9 @@ int cmd_top(int argc, char **argv)
 	struct trace_opts to = {.mode = STREAM_RAW, .import = &k.imp};
 	if (trace_open(&t, argv[k.first], &to, &e))
 		return cli_report(&e);
-	struct clock_opts co = {.file = k.clock_file};
+	struct clock_opts co = {.file = k.clock_file, .sync_file = 1, .say = 1};
 	struct top_counts c = {.first = UINT64_MAX};
-	rc = k.clock_file ? clock_setup(&t, &co, &e) : 0;
+	rc = k.clock_file || clock_sync_exists(&t) ? clock_setup(&t, &co, &e) : 0;
 	if (rc == 0) {
 		c.counts = weft_xcalloc((size_t) NCH * NCH * NCH, sizeof(uint64_t));
 		rc = top_count(&t, &c, &e);

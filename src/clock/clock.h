@@ -54,6 +54,28 @@ static inline int64_t clock_correction(const struct clock_map *m, uint64_t t)
 	return m->offset + clock_drift_term((int64_t) (t - m->tref), m->drift);
 }
 
+/* A piecewise clock (clock file v2): segment i applies from local time
+ * seg[i].from (seg[0].from is 0) up to the next one's; each its own line. A
+ * loom with one segment is a plain map. */
+struct clock_seg {
+	uint64_t from;
+	struct clock_map map;
+};
+
+/* The segment of local time t (segments sorted by from, n >= 1). */
+static inline const struct clock_seg *clock_seg_at(const struct clock_seg *s, int n, uint64_t t)
+{
+	int lo = 0, hi = n - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (s[mid].from <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &s[lo];
+}
+
 /* Compose: the map `outer` applied to the result of `inner` (both on the
  * same loom), as one map referred to inner's t_ref, with the drift rounded
  * to the nearest ppt (exact when either drift is 0). */

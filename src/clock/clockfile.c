@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockfile: weft's JSON clock file, form detection, lookup (clockfile.h).
  *
- *   {"weft_clock": 1, "generator": "...", "looms": [
+ *   {"weft_clock": 2, "generator": "...", "looms": [
  *     {"loom": "node01", "offset_ns": -2047, "drift_ppm": 12.5, "ref_ns": 1000,
- *      "uncertainty_ns": 340, "linked": true}, ...]}
+ *      "uncertainty_ns": 340, "linked": true,
+ *      "segments": [{"from_ns": 5000000000, "offset_ns": ..., "drift_ppm": ...,
+ *                    "ref_ns": ...}, ...]}, ...]}
+ *
+ * The loom's own offset_ns, drift_ppm, ref_ns are its first segment (from
+ * local time 0); "segments" (version 2, optional) lists the next ones in
+ * increasing from_ns, each a line from that local time on. Version 1 files
+ * (no segments) read as before.
  *
  * offset_ns and ref_ns are integers, written as JSON numbers up to 2^53 and as
  * decimal strings beyond (JSON readers hold numbers as doubles); drift_ppm
@@ -57,10 +64,20 @@ struct clock_entry *clockfile_find(struct clock_table *t, const char *loom, cons
 	return NULL;
 }
 
+void clockfile_set_segs(struct clock_entry *en, const struct clock_seg *seg, int n)
+{
+	free(en->seg);
+	en->seg = weft_xmalloc((size_t) n * sizeof(*seg));
+	memcpy(en->seg, seg, (size_t) n * sizeof(*seg));
+	en->seg[0].from = 0;
+	en->nseg = n;
+	en->map = seg[0].map;
+}
+
 void clockfile_free(struct clock_table *t)
 {
 	for (int i = 0; i < t->n; i++)
-		free(t->ent[i].name);
+		free(t->ent[i].name), free(t->ent[i].seg);
 	free(t->ent);
 	free(t->path);
 	memset(t, 0, sizeof(*t));
@@ -90,6 +107,56 @@ static int get_int(const cJSON *j, int64_t *out)
 	return -1;
 }
 
+/* looms[i].segments: the segments after the first, from_ns increasing. */
+static int parse_segs(struct clock_entry *en, const cJSON *segs, const char *path, int i, double ver,
+		      struct weft_err *e)
+{
+	if (ver < 2)
+		return weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments' (loom %s): segments need "
+				 "\"weft_clock\": 2, found version 1", path, i, en->name);
+	if (!cJSON_IsArray(segs))
+		return weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments' (loom %s): expected an array, "
+				 "found %s", path, i, en->name, json_kind(segs));
+	int n = cJSON_GetArraySize(segs);
+	struct clock_seg *sg = weft_xcalloc((size_t) n + 1, sizeof(*sg));
+	sg[0].map = en->map;
+	int k = 1, rc = 0;
+	const cJSON *j;
+	cJSON_ArrayForEach(j, segs) {
+		const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "from_ns");
+		const cJSON *off = cJSON_GetObjectItemCaseSensitive(j, "offset_ns");
+		const cJSON *dr = cJSON_GetObjectItemCaseSensitive(j, "drift_ppm");
+		const cJSON *ref = cJSON_GetObjectItemCaseSensitive(j, "ref_ns");
+		int64_t f, o, r = 0;
+		double ppt = cJSON_IsNumber(dr) ? dr->valuedouble * (double) CLOCK_PPT_PER_PPM : dr ? NAN : 0;
+		const char *what = NULL;
+		if (!cJSON_IsObject(j))
+			what = "an object";
+		else if (get_int(from, &f) || f <= 0 || (uint64_t) f <= sg[k - 1].from)
+			what = "'from_ns', a local time after the previous segment's";
+		else if (get_int(off, &o))
+			what = "'offset_ns', an integer number of ns";
+		else if (!(fabs(ppt) <= (double) CLOCK_DRIFT_MAX))
+			what = "'drift_ppm', a number of ppm within +-10000";
+		else if (ref && (get_int(ref, &r) || r < 0))
+			what = "'ref_ns', a non-negative integer number of ns";
+		if (what) {
+			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments[%d]' (loom %s): expected %s",
+				       path, i, k - 1, en->name, what);
+			break;
+		}
+		sg[k].from = (uint64_t) f;
+		sg[k].map.offset = o;
+		sg[k].map.drift = llround(ppt);
+		sg[k].map.tref = ref ? (uint64_t) r : (uint64_t) f;
+		k++;
+	}
+	if (rc == 0)
+		clockfile_set_segs(en, sg, k);
+	free(sg);
+	return rc;
+}
+
 int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, const char *path,
 			 struct weft_err *e)
 {
@@ -117,9 +184,9 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 	const cJSON *looms = cJSON_GetObjectItemCaseSensitive(root, "looms");
 	if (!cJSON_IsObject(root)) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: expected a JSON object, found %s", path, json_kind(root));
-	} else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'weft_clock': expected 1 (the clock file version), "
-			       "found %s", path, ver && cJSON_IsNumber(ver) ? "another number" : json_kind(ver));
+	} else if (!cJSON_IsNumber(ver) || (ver->valuedouble != 1 && ver->valuedouble != 2)) {
+		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'weft_clock': expected 1 or 2 (the clock file "
+			       "version), found %s", path, ver && cJSON_IsNumber(ver) ? "another number" : json_kind(ver));
 	} else if (!cJSON_IsArray(looms)) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms': expected an array, found %s", path, json_kind(looms));
 	}
@@ -189,6 +256,9 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 			}
 			en->uncertainty = llround(unc->valuedouble);
 		}
+		const cJSON *segs = cJSON_GetObjectItemCaseSensitive(l, "segments");
+		if (segs && (rc = parse_segs(en, segs, path, i, ver->valuedouble, e)))
+			break;
 		i++;
 	}
 	if (rc == 0 && t->n == 0)
@@ -253,7 +323,10 @@ int clockfile_write(const struct clock_table *t, const char *path, const char *g
 		    const int *linked, struct weft_err *e)
 {
 	struct strbuf b = {0};
-	sb_printf(&b, "{\n  \"weft_clock\": 1,\n");
+	int ver = 1;
+	for (int i = 0; i < t->n; i++)
+		ver = t->ent[i].nseg > 1 ? 2 : ver;
+	sb_printf(&b, "{\n  \"weft_clock\": %d,\n", ver);
 	if (generator) {
 		sb_printf(&b, "  \"generator\": ");
 		put_str(&b, generator);
@@ -275,6 +348,21 @@ int clockfile_write(const struct clock_table *t, const char *path, const char *g
 			sb_printf(&b, ", \"uncertainty_ns\": %lld", (long long) en->uncertainty);
 		if (linked)
 			sb_printf(&b, ", \"linked\": %s", linked[i] ? "true" : "false");
+		if (en->nseg > 1) {
+			sb_printf(&b, ",\n     \"segments\": [");
+			for (int k = 1; k < en->nseg; k++) {
+				const struct clock_seg *g = &en->seg[k];
+				clock_ppm_str(g->map.drift, ppm, sizeof(ppm));
+				sb_printf(&b, "%s\n      {\"from_ns\": ", k > 1 ? "," : "");
+				put_int(&b, (int64_t) g->from);
+				sb_printf(&b, ", \"offset_ns\": ");
+				put_int(&b, g->map.offset);
+				sb_printf(&b, ", \"drift_ppm\": %s, \"ref_ns\": ", ppm);
+				put_int(&b, (int64_t) g->map.tref);
+				sb_printf(&b, "}");
+			}
+			sb_printf(&b, "]");
+		}
 		sb_printf(&b, "}");
 	}
 	sb_printf(&b, "\n  ]\n}\n");

@@ -3,7 +3,9 @@
  * Three forms, told apart by content:
  *  - weft's own clock file (JSON, doc/clock.md): per loom name an offset
  *    (ns), a drift (ppm), the reference time t_ref (local ns) and an
- *    uncertainty (ns); written by `weft sync` (clockfile_write);
+ *    uncertainty (ns); version 2 adds "segments", more lines each from a
+ *    local time on (a piecewise clock); written by `weft sync`
+ *    (clockfile_write), version 1 files still read;
  *  - ovnisync's offset table (doc/formats/ovni.md §6.2): per host the
  *    median column as a constant offset (offsets.c);
  *  - ovnisync's drift table (§6.3, header "wallclock host..."): per host a
@@ -27,7 +29,10 @@ enum clock_form { CLOCK_FORM_WEFT, CLOCK_FORM_OFFSETS, CLOCK_FORM_DRIFT };
 struct clock_entry {
 	char *name;           /* loom name (weft) or host name (ovnisync) */
 	int by_host;          /* match loom host names instead of full names */
-	struct clock_map map;
+	struct clock_map map;   /* the first segment's line */
+	/* clock file v2: more segments (nseg > 1; seg[0].map is map) */
+	struct clock_seg *seg;
+	int nseg;
 	/* ovnisync drift table: t_ref is not known until the trace is: it is
 	 * the first event of the reference host's looms plus tref_rel */
 	int tref_from_start;
@@ -60,6 +65,8 @@ int clockfile_write(const struct clock_table *t, const char *path, const char *g
 		    const int *linked, struct weft_err *e);
 /* The entry for a loom (by full name first, then by host), or NULL. */
 struct clock_entry *clockfile_find(struct clock_table *t, const char *loom, const char *host);
+/* Set an entry's segments (copied; n >= 1, seg[0].from 0). */
+void clockfile_set_segs(struct clock_entry *en, const struct clock_seg *seg, int n);
 /* Append an entry (the name is copied); returns it. */
 struct clock_entry *clockfile_add(struct clock_table *t, const char *name, int by_host);
 const char *clockfile_form_name(enum clock_form f);

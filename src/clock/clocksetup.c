@@ -92,6 +92,9 @@ static void loom_maps(struct weft_trace *t, struct clock_table **tab_of, const s
 		struct weft_loom *lm = sys->looms[l];
 		struct clock_map *m = &t->loom_clock[lm->gindex];
 		memset(m, 0, sizeof(*m));
+		free(t->loom_seg[lm->gindex]);
+		t->loom_seg[lm->gindex] = NULL;
+		t->loom_nseg[lm->gindex] = 0;
 		struct clock_table *tab = NULL;
 		for (int i = 0; i < t->nstreams && !tab; i++)
 			if (t->streams[i].thread->proc->loom == lm)
@@ -109,6 +112,12 @@ static void loom_maps(struct weft_trace *t, struct clock_table **tab_of, const s
 			if (tabs[j] == tab)
 				used[j][en - tab->ent] = 1;
 		*m = en->map;
+		if (en->nseg > 1) {
+			size_t sz = (size_t) en->nseg * sizeof(*en->seg);
+			t->loom_seg[lm->gindex] = weft_xmalloc(sz);
+			memcpy(t->loom_seg[lm->gindex], en->seg, sz);
+			t->loom_nseg[lm->gindex] = en->nseg;
+		}
 		if (en->tref_from_start)
 			m->tref = drift_start(t, tab_of, tab) + (uint64_t) en->tref_rel;
 	}
@@ -276,13 +285,49 @@ static int gate(struct weft_trace *t, struct weft_err *e)
 	return 0;
 }
 
+char *clock_sync_path(const char *input)
+{
+	struct stat st;
+	if (stat(input, &st) == 0 && S_ISDIR(st.st_mode))
+		return weft_xasprintf("%s/clock.json", input);
+	return weft_xasprintf("%s.clock.json", input);
+}
+
+int clock_sync_exists(const struct weft_trace *t)
+{
+	if (t->ninputs < 1)
+		return 0;
+	char *p = clock_sync_path(t->inputs[0].path);
+	struct stat st;
+	int yes = stat(p, &st) == 0;
+	free(p);
+	return yes;
+}
+
 int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e)
 {
 	struct clock_table **tab_of = weft_xcalloc((size_t) t->ninputs, sizeof(*tab_of));
 	struct clock_table file = {0}, *own = weft_xcalloc((size_t) t->ninputs, sizeof(*own));
 	int rc = 0;
 	t->clock_source = NULL;
-	if (o->table) {
+	char *synced = NULL;
+	if (o->sync_file && !o->table && !o->file && !o->no_files && t->ninputs > 0) {
+		struct stat st;
+		synced = clock_sync_path(t->inputs[0].path);
+		if (stat(synced, &st) != 0) {
+			free(synced);
+			synced = NULL;
+		}
+	}
+	if (synced) {
+		/* weft sync's estimate, as -c would read it */
+		rc = clockfile_load(&file, synced, e);
+		for (int k = 0; k < t->ninputs && rc == 0; k++)
+			tab_of[k] = &file;
+		if (rc == 0 && o->say)
+			fprintf(stderr, "weft: clocks from %s (weft sync's estimate; -c FILE reads "
+				"another)\n", synced);
+	} else if (o->table) {
 		for (int k = 0; k < t->ninputs; k++)
 			tab_of[k] = (struct clock_table *) o->table;
 	} else if (o->file && !o->no_files) {
@@ -315,10 +360,13 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 		s->offset = m->offset + t->input_shift[s->input];
 		s->drift = m->drift;
 		s->tref = m->tref;
+		s->seg = t->loom_seg[s->thread->proc->loom->gindex];
+		s->nseg = t->loom_nseg[s->thread->proc->loom->gindex];
 	}
 	if (rc == 0 && o->gate)
 		rc = gate(t, e);
 	clockfile_free(&file);
+	free(synced);
 	for (int k = 0; k < t->ninputs; k++)
 		clockfile_free(&own[k]);
 	free(own);

@@ -5,9 +5,11 @@
  *
  *   time = loom_map(clock) + input_shift
  *
- * loom_map is the loom's line from a clock table (clockfile.h): -c FILE, or
- * else each ovni input's own clock-offsets.txt, or a table in memory (the
- * estimate of `weft sync`); looms without an entry keep their raw clock.
+ * loom_map is the loom's line (or segments) from a clock table
+ * (clockfile.h): -c FILE, or else the clock file `weft sync` wrote (with
+ * sync_file), or else each ovni input's own clock-offsets.txt, or a table
+ * in memory (the estimate of `weft sync`); looms without an entry keep
+ * their raw clock.
  * input_shift aligns several inputs: inputs whose clocks are absolute (ovni,
  * CHARISMA's start date) by their absolute start, the others start with the
  * earliest; --align adds a signed amount to one input; a common bias keeps
@@ -32,7 +34,20 @@ struct clock_opts {
 	int nalign;
 	int quiet;                       /* no warnings about unmatched entries */
 	int gate;                        /* no table applied: refuse looms hours apart */
+	/* without -c: the clock file `weft sync` wrote for the first input
+	 * (clock_sync_path), if there is one, instead of the inputs' own
+	 * tables; a note on stderr says so unless quiet */
+	int sync_file;
+	int say;                         /* print that note */
 };
+
+/* Is there such a file for the trace's first input? */
+int clock_sync_exists(const struct weft_trace *t);
+
+/* Where `weft sync` writes its clock file for an input by default:
+ * INPUT/clock.json for a directory, INPUT.clock.json for a log (a new
+ * string). */
+char *clock_sync_path(const char *input);
 
 int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e);
 

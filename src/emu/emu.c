@@ -169,7 +169,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
-				.same_nodes = o->same_nodes, .converted = o->converted};
+				.same_nodes = o->same_nodes, .converted = o->converted,
+				.map_budget = o->map_budget};
 	to.salvage = o->salvage;
 	e->state_owner = 'O';
 	memset(e->model_slot, -1, sizeof(e->model_slot));
@@ -206,7 +207,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	paraver_rows(e);
 	struct clock_opts co = {.file = o->clock_file, .no_files = o->no_clock_files, .table = o->clock_table,
-				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate};
+				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate,
+				.sync_file = o->sync_file, .say = !o->quiet};
 	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */

@@ -163,6 +163,8 @@ struct emu_opts {
 	uint64_t win_from, win_to;
 	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
 	const char *const *converted; /* per input, its log's conversion to reuse (trace_opts) */
+	size_t map_budget;            /* the streams' resident pages (trace_opts; 0: default) */
+	int sync_file;                /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
 };

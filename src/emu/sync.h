@@ -21,7 +21,8 @@ struct sync_loom {
 	int reference;              /* loom index of its component's reference */
 	int64_t given0, given1;     /* correction at the start and end before (ns) */
 	int64_t corr0, corr1;       /* correction at the start and end after (ns) */
-	double bound0, bound1;      /* half-width of the interval at start and end (ns); <0 unbounded */
+	double scatter;             /* rms residual of its points (ns) */
+	int nseg;                   /* segments of its estimate */
 	uint64_t nmsg;
 };
 
@@ -32,9 +33,14 @@ struct sync_result {
 	int nlooms;
 	uint64_t nmsg, nviol_before, npairs;
 	uint64_t nlinks, nvertices;
-	int ncomponents;
-	double min_slack;
+	int ncomponents, nbreaks, nlocated, cg_iters;
+	/* the repair (sync_repair) */
+	int rounds;
+	uint64_t moved;             /* late receives moved forward, all rounds */
+	double largest;             /* the largest move, ns */
+	uint64_t nviol_after;
 	uint64_t t0, t1;            /* the span (global times of the first pass) */
+	const char *trace;          /* as given (borrowed) */
 	struct weft_trace tr;       /* the opened inputs, rewound by the next pass */
 	int have_tr;
 };
@@ -43,6 +49,15 @@ struct sync_result {
  * options); outputs are never written. */
 int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_latency, struct sync_result *r,
 		  struct weft_err *err);
+/* The repair (repair.h): passes with the table until no receive is before
+ * its send + min_latency (at most max_rounds); with repair 0 one pass that
+ * only counts. nviol_after gets the count of the last pass. */
+/* The passes read the streams with little of them resident: peak memory
+ * is the estimator's, whatever the trace's length. */
+#define SYNC_MAP_BUDGET (4u << 20)
+#define SYNC_ROUNDS 16 /* repair passes at most */
+int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
+		struct weft_err *err);
 void sync_result_free(struct sync_result *r);
 
 #endif

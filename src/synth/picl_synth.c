@@ -12,14 +12,21 @@
  *   send's entry plus a latency drawn from --latency, so every message is
  *   causally valid in true time. Each processor then records its own clock:
  *   t_local = t_true + offset + drift * t_true (processor 0 is the reference:
- *   offset 0, drift 0 unless given explicitly).
+ *   offset 0, drift 0 unless given explicitly). --rate-change, --step and
+ *   --segments add change points: from a change's true time on, the drift
+ *   changes and the clock may jump forward (picl_synth.h).
  * - Records are written sorted by local timestamp (a bounded window: a record
  *   is written once no processor can produce an earlier one), with --digits
  *   decimals, and each processor ends with -101/-102/-103 statistics records
  *   measured on its own clock (as PICL writes them).
- * - --truth FILE writes the per-processor offsets and drifts as JSON.
+ * - --truth FILE writes the per-processor offsets and drifts as JSON, and
+ *   with change points each processor's segments (from_ns: true time;
+ *   t_local = t_true + offset_ns + drift_ppm 1e-6 t_true from there on).
  * Numbers are formatted by hand into a large buffer (no printf per record);
- * outputs go to a temporary name and are renamed when complete. */
+ * outputs go to a temporary name and are renamed when complete.
+ * Over 700 lines since the clocks gained change points (--rate-change,
+ * --step, --segments): they are read with the offsets and drifts they
+ * change. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,8 +168,18 @@ struct pstat {
 	uint64_t trace_bytes;
 };
 
+#define MAX_CHANGES 16
+
+struct change {
+	int64_t at;          /* true time, ns */
+	int64_t dppb;        /* drift change, parts per 10^9 */
+	int64_t step;        /* forward jump, ns */
+};
+
 struct proc {
 	int64_t off, ppb;    /* clock */
+	struct change chg[MAX_CHANGES];
+	int nchg;
 	int64_t cur;         /* true time of its next record, ns */
 	int64_t begin_lt[NTYPES]; /* local time an open call of each type began */
 	int ctx;             /* open user event (0..2), -1 none */
@@ -191,7 +208,10 @@ struct gen {
 
 static int64_t local_time(const struct proc *p, int64_t t)
 {
-	return t + p->off + (int64_t) ((__int128) t * p->ppb / 1000000000);
+	int64_t l = t + p->off + (int64_t) ((__int128) t * p->ppb / 1000000000);
+	for (int k = 0; k < p->nchg && p->chg[k].at < t; k++)
+		l += p->chg[k].step + (int64_t) ((__int128) (t - p->chg[k].at) * p->chg[k].dppb / 1000000000);
+	return l;
 }
 
 static int rec_less(const struct rec *a, const struct rec *b)
@@ -452,6 +472,85 @@ static void stat_records(struct gen *g, int pi, int64_t lt)
 	}
 }
 
+static int chg_cmp(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int add_change(struct gen *g, int proc, struct change c, const char *opt, struct weft_err *e)
+{
+	struct proc *p = &g->p[proc];
+	if (p->nchg == MAX_CHANGES)
+		return weft_fail(e, WEFT_EUSAGE, "%s: more than %d changes for processor %d", opt, MAX_CHANGES, proc);
+	p->chg[p->nchg++] = c;
+	qsort(p->chg, (size_t) p->nchg, sizeof(*p->chg), chg_cmp);
+	return 0;
+}
+
+/* --rate-change and --step lists: P:T:VALUE, comma-separated. */
+static int parse_changes(struct gen *g, const char *arg, int step, struct weft_err *e)
+{
+	const char *opt = step ? "--step" : "--rate-change";
+	char *copy = weft_xstrdup(arg), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		char *c1 = strchr(tok, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *end;
+		long proc = c1 ? strtol(tok, &end, 10) : -1;
+		int64_t at, v;
+		if (!c2 || end != c1 || proc < 0 || proc >= g->o.procs)
+			rc = weft_fail(e, WEFT_EUSAGE, "%s: expected PROC:TIME:%s with PROC 0 to %d, found '%s'", opt,
+				       step ? "NS" : "PPM", g->o.procs - 1, tok);
+		if (rc)
+			break;
+		*c1 = *c2 = '\0';
+		if (picl_synth_time(c1 + 1, 1000000000, &at) || at <= 0)
+			rc = weft_fail(e, WEFT_EUSAGE, "%s: expected a positive true time (unit s unless given) "
+				       "after '%ld:', found '%s'", opt, proc, c1 + 1);
+		else if (step ? picl_synth_time(c2 + 1, 1, &v) || v < 0 : parse_ppm(c2 + 1, &v))
+			rc = weft_fail(e, WEFT_EUSAGE, "%s: expected %s, found '%s'", opt,
+				       step ? "a forward jump >= 0 (unit ns unless given)" : "a drift change in ppm "
+				       "(at most +-1000)", c2 + 1);
+		else
+			rc = add_change(g, (int) proc, (struct change) {at, step ? 0 : v, step ? v : 0}, opt, e);
+	}
+	free(copy);
+	return rc;
+}
+
+/* --segments K: K - 1 changes per processor but 0 at random times, each
+ * segment a drift in [-max_ppb, max_ppb]. */
+static int set_changes(struct gen *g, int64_t max_ppb, struct weft_err *e)
+{
+	if (g->o.rate_arg && parse_changes(g, g->o.rate_arg, 0, e))
+		return -1;
+	if (g->o.step_arg && parse_changes(g, g->o.step_arg, 1, e))
+		return -1;
+	if (g->o.segments <= 1)
+		return 0;
+	if (!g->o.duration)
+		return weft_fail(e, WEFT_EUSAGE, "--segments: needs --duration (the changes are placed within it)");
+	if (g->o.segments > MAX_CHANGES)
+		return weft_fail(e, WEFT_EUSAGE, "--segments: expected 1 to %d, found %d", MAX_CHANGES, g->o.segments);
+	uint64_t crng = g->o.seed ^ 0x5e9e17;
+	for (int i = 1; i < g->o.procs; i++) {
+		int64_t prev = g->p[i].ppb;
+		for (int k = 1; k < g->o.segments; k++) {
+			int64_t at = rnd_range(&crng, g->o.duration / 10, g->o.duration - g->o.duration / 10);
+			/* the drifts are drawn in time order below */
+			if (add_change(g, i, (struct change) {at, 0, 0}, "--segments", e))
+				return -1;
+		}
+		for (int k = 0; k < g->p[i].nchg; k++) {
+			int64_t ppb = rnd_range(&crng, -max_ppb, max_ppb);
+			g->p[i].chg[k].dppb = ppb - prev;
+			prev = ppb;
+		}
+	}
+	return 0;
+}
+
 /* Clock of each processor: explicit comma lists or random magnitudes. */
 static int set_clocks(struct gen *g, struct weft_err *e)
 {
@@ -495,7 +594,7 @@ static int set_clocks(struct gen *g, struct weft_err *e)
 		}
 		free(copy);
 	}
-	return 0;
+	return set_changes(g, max_ppb, e);
 }
 
 static int write_truth(struct gen *g, const char *path, struct weft_err *e)
@@ -524,6 +623,26 @@ static int write_truth(struct gen *g, const char *path, struct weft_err *e)
 		ob_i64(&ob, g->p[i].off);
 		ob_str(&ob, ", \"drift_ppm\": ");
 		ob_fixed(&ob, g->p[i].ppb, 3);
+		const struct proc *p = &g->p[i];
+		if (p->nchg) {
+			/* from each change on: local = t + off + ppb t, both accumulated */
+			int64_t off = p->off, ppb = p->ppb;
+			ob_str(&ob, ", \"segments\": [");
+			for (int k = 0; k < p->nchg; k++) {
+				const struct change *c = &p->chg[k];
+				off += c->step - (int64_t) ((__int128) c->at * c->dppb / 1000000000);
+				ppb += c->dppb;
+				ob_room(&ob, 128);
+				ob_str(&ob, k ? ", {\"from_ns\": " : "{\"from_ns\": ");
+				ob_i64(&ob, c->at);
+				ob_str(&ob, ", \"offset_ns\": ");
+				ob_i64(&ob, off);
+				ob_str(&ob, ", \"drift_ppm\": ");
+				ob_fixed(&ob, ppb, 3);
+				ob_str(&ob, "}");
+			}
+			ob_str(&ob, "]");
+		}
 		ob_str(&ob, i + 1 < g->o.procs ? "},\n" : "}\n");
 	}
 	ob_str(&ob, "  ]\n}\n");

@@ -19,6 +19,13 @@ struct picl_synth_opts {
 	int64_t lat_lo, lat_hi, size_lo, size_hi, comp_lo, comp_hi;
 	int digits, stats;
 	const char *off_arg, *drift_arg; /* --offset, --drift as given (or NULL) */
+	/* clocks that are not lines: --rate-change P:T:PPM[,...] (processor P's
+	 * drift changes by PPM at true time T), --step P:T:NS[,...] (its clock
+	 * jumps forward by NS at T), --segments K (every processor but 0 gets K
+	 * segments of drifts in [-PPM, PPM] of --drift, changes at random
+	 * times within --duration) */
+	const char *rate_arg, *step_arg;
+	int segments;
 };
 
 struct picl_synth_done {

@@ -32,7 +32,7 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	/* a fresh cursor (stream_open also rewinds a closed stream) */
 	s->in_region = 0;
 	s->reg_max = s->reg_bad = 0;
-	s->last_clock = s->nevents = s->fast_until = 0;
+	s->last_clock = s->nevents = s->fast_until = s->last_time = 0;
 	s->scan_open = s->scan_failed = 0;
 	s->span_len = s->span_pos = s->span_end = 0;
 	if (!s->window)
@@ -69,14 +69,24 @@ static void mcv_str(const struct weft_ev *ev, char out[4])
 /* A stream with drift: the time gets the drift term (out of line). Such
  * streams never take the plain fast path (set_fast_until), so a trace
  * without drift pays nothing for it. */
-static __attribute__((noinline)) void drifted(const struct weft_stream *s, struct weft_ev *ev)
+static __attribute__((noinline)) void drifted(struct weft_stream *s, struct weft_ev *ev)
 {
+	if (s->nseg > 1) {
+		const struct clock_seg *g = clock_seg_at(s->seg, s->nseg, ev->clock);
+		ev->time += (uint64_t) (g->map.offset - s->seg[0].map.offset);
+		if (g->map.drift)
+			ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - g->map.tref), g->map.drift);
+		if (ev->time < s->last_time)
+			ev->time = s->last_time;
+		s->last_time = ev->time;
+		return;
+	}
 	ev->time += (uint64_t) clock_drift_term((int64_t) (ev->clock - s->tref), s->drift);
 }
 
-static inline void fix_drift(const struct weft_stream *s, struct weft_ev *ev)
+static inline void fix_drift(struct weft_stream *s, struct weft_ev *ev)
 {
-	if (__builtin_expect(s->drift != 0, 0))
+	if (__builtin_expect(s->drift != 0 || s->nseg > 1, 0))
 		drifted(s, ev);
 }
 
@@ -432,7 +442,7 @@ static void set_fast_until(struct weft_stream *s)
 	map_release(&s->map, s->pos);
 	uint64_t f = s->pos;
 	/* a stream with drift never reads plain: its times need the drift term */
-	if (s->reg_head == s->reg_tail && !s->scan_failed && !s->drift) {
+	if (s->reg_head == s->reg_tail && !s->scan_failed && !s->drift && s->nseg <= 1) {
 		if (s->scan >= s->map.size && !s->scan_open)
 			f = s->map.size; /* scanned to the end: no region can come */
 		else if (s->scan > s->pos + s->window)

@@ -60,6 +60,12 @@ struct weft_stream {
 	int64_t offset;
 	int64_t drift;          /* parts per 10^12 */
 	uint64_t tref;
+	/* a piecewise clock (nseg > 1, clock.h): segment k's line instead,
+	 * offset by seg[k].offset - seg[0].offset; the times are kept from
+	 * going backwards at a segment's start (last_time) */
+	const struct clock_seg *seg;
+	int nseg;
+	uint64_t last_time;
 
 	struct mapfile map;
 	int swap;

@@ -295,6 +295,7 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 	memset(t, 0, sizeof(*t));
 	sys_init(&t->sys);
 	t->ninputs = n;
+	t->map_budget = o ? o->map_budget : 0;
 	t->inputs = weft_xcalloc((size_t) n, sizeof(*t->inputs));
 	for (int k = 0; k < n; k++)
 		t->inputs[k].path = weft_xstrdup(paths[k]);
@@ -318,6 +319,8 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 			t->streams[th->stream].thread = th;
 		}
 		t->loom_clock = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_clock));
+		t->loom_seg = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_seg));
+		t->loom_nseg = weft_xcalloc((size_t) t->sys.nlooms + 1, sizeof(*t->loom_nseg));
 		t->input_shift = weft_xcalloc((size_t) n + 1, sizeof(*t->input_shift));
 	}
 	if (rc == 0 && o && o->only) {
@@ -337,7 +340,7 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 		rc = stream_open(s, o ? o->mode : STREAM_ORDERED, e);
 		/* every stream is read at once: their resident pages together
 		 * stay within a budget, not 2 MiB each */
-		s->map.step = map_release_step((size_t) t->nstreams);
+		s->map.step = map_release_step_in(t->map_budget, (size_t) t->nstreams);
 	}
 	if (rc)
 		trace_close(t);
@@ -359,7 +362,7 @@ int trace_rewind(struct weft_trace *t, struct weft_err *e)
 		stream_close(s);
 		if (stream_open(s, mode, e))
 			return -1;
-		s->map.step = map_release_step((size_t) t->nstreams);
+		s->map.step = map_release_step_in(t->map_budget, (size_t) t->nstreams);
 	}
 	return 0;
 }
@@ -376,6 +379,8 @@ void trace_close(struct weft_trace *t)
 	}
 	free(t->streams);
 	free(t->labels);
+	for (int g = 0; t->loom_seg && g < t->sys.nlooms; g++)
+		free(t->loom_seg[g]);
 	sys_free(&t->sys);
 	free(t->dir);
 	for (int k = 0; k < t->ninputs; k++) {
@@ -393,6 +398,8 @@ void trace_close(struct weft_trace *t)
 	free(t->tmpdir);
 	free(t->source);
 	free(t->loom_clock);
+	free(t->loom_seg);
+	free(t->loom_nseg);
 	free(t->input_shift);
 	memset(t, 0, sizeof(*t));
 }

@@ -67,11 +67,18 @@ void map_drop(struct mapfile *m, size_t from, size_t to);
 #define MAP_RELEASE_BUDGET (64u << 20)
 #define MAP_RELEASE_MIN (16u << 10)
 
-/* The release step for one of n files read side by side. */
+/* The release step for one of n files read side by side, their resident
+ * pages together near `budget` bytes (0: MAP_RELEASE_BUDGET). */
+static inline size_t map_release_step_in(size_t budget, size_t n)
+{
+	size_t b = budget ? budget : MAP_RELEASE_BUDGET;
+	size_t s = n ? b / n : MAP_RELEASE_STEP;
+	return s > MAP_RELEASE_STEP ? MAP_RELEASE_STEP : s < MAP_RELEASE_MIN ? MAP_RELEASE_MIN : s;
+}
+
 static inline size_t map_release_step(size_t n)
 {
-	size_t s = n ? MAP_RELEASE_BUDGET / n : MAP_RELEASE_STEP;
-	return s > MAP_RELEASE_STEP ? MAP_RELEASE_STEP : s < MAP_RELEASE_MIN ? MAP_RELEASE_MIN : s;
+	return map_release_step_in(0, n);
 }
 
 static inline void map_release(struct mapfile *m, size_t upto)

@@ -16,6 +16,16 @@
 #   - the truth's offsets without drift (offset-only correction) still leave
 #     receive-before-send pairs: drift matters;
 #   - every output passes weft check.
+# Clocks that are not lines (weft synth --rate-change, --step, --segments):
+#   - a rate change of 40 ppm halfway and a 50 us step on one of 4
+#     processors: 0 receive-before-send pairs after, and every clock within
+#     5 us of the truth outside one message interval (1 ms here) around the
+#     change (200 000 true times checked);
+#   - 64 processors, 3 random segments of +-50 ppm each: 0 pairs after the
+#     repair, and no segment of the repaired clocks steeper than 1 % (a
+#     local interval stretched or shrunk by at most 1 %).
+# The workflow: emu, dump, query and stats read the clock file weft sync
+# wrote; sync on a trace without messages writes nothing.
 # Then: clock-file errors and usage errors of weft sync, --sync=none.
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
 
@@ -53,6 +63,53 @@ clock_error() {
 				err = g(k, tau) - g(0, tau); if (err < 0) err = -err
 				if (err > worst) worst = err
 			}
+		printf "%.0f\n", worst
+	}' "$1" "$2"
+}
+
+# pw_error TRUTH.json CLOCK.json WINDOW_NS: like clock_error for piecewise
+# clocks (both files' segments), at 200 000 true times over the run,
+# skipping WINDOW_NS either side of every change of the truth; prints the
+# worst error in ns.
+pw_error() {
+	awk -v T="$DURATION_NS" -v S=200000 -v W="$3" '
+	FNR == 1 { file++ }
+	function num(str, key,   m) {
+		if (!match(str, "\"" key "\": *\"?-?[0-9.]+")) return ""
+		m = substr(str, RSTART, RLENGTH); sub(/.*: *"?/, "", m); return m + 0
+	}
+	file == 1 && /"id":/ {
+		id = num($0, "id"); n = id + 1 > n ? id + 1 : n
+		ns[id] = 1; tf[id, 0] = 0; to[id, 0] = num($0, "offset_ns"); td[id, 0] = num($0, "drift_ppm") / 1e6
+		rest = $0; sub(/^[^[]*/, "", rest)
+		while (match(rest, /"from_ns": *-?[0-9]+, *"offset_ns": *-?[0-9]+, *"drift_ppm": *-?[0-9.]+/)) {
+			seg = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH)
+			k = ns[id]++
+			tf[id, k] = num(seg, "from_ns"); to[id, k] = num(seg, "offset_ns"); td[id, k] = num(seg, "drift_ppm") / 1e6
+			chg[nc++] = tf[id, k]
+		}
+	}
+	file == 2 && /"loom":/ {
+		cur = $0; sub(/.*"picl\./, "", cur); sub(/".*/, "", cur); cur = cur + 0
+		es[cur] = 1; ef[cur, 0] = 0; eo[cur, 0] = num($0, "offset_ns"); ed[cur, 0] = num($0, "drift_ppm") / 1e6
+		er[cur, 0] = num($0, "ref_ns")
+	}
+	file == 2 && /"from_ns":/ {
+		k = es[cur]++; ef[cur, k] = num($0, "from_ns"); eo[cur, k] = num($0, "offset_ns")
+		ed[cur, k] = num($0, "drift_ppm") / 1e6; er[cur, k] = num($0, "ref_ns")
+	}
+	function loc(k, tau,   j, s) { s = 0; for (j = 1; j < ns[k]; j++) if (tf[k, j] <= tau) s = j
+		return tau + to[k, s] + td[k, s] * tau }
+	function g(k, tau,   x, j, s) { x = loc(k, tau); s = 0; for (j = 1; j < es[k]; j++) if (ef[k, j] <= x) s = j
+		return x + eo[k, s] + ed[k, s] * (x - er[k, s]) }
+	END {
+		worst = 0
+		for (i = 0; i <= S; i++) {
+			tau = T * i / S
+			for (c = 0; c < nc; c++) if (tau > chg[c] - W && tau < chg[c] + W) break
+			if (c < nc) continue
+			for (k = 1; k < n; k++) { e = g(k, tau) - g(0, tau); if (e < 0) e = -e; if (e > worst) worst = e }
+		}
 		printf "%.0f\n", worst
 	}' "$1" "$2"
 }
@@ -146,6 +203,104 @@ truth_case random-11 random 11
 truth_case random-ns random 3 --digits 9
 # 16 processors, 240 loom pairs all-to-all: 61 unknowns, ~2 000 hull vertices
 truth_case random-16 random 13 --procs 16
+
+# ---- clocks that are not lines --------------------------------------------------------
+
+change_case() { # NAME OPTION (a synth option giving processor 1 a change at 5 s)
+	name=$1
+	log="$tmp/$name.trf"
+	if ! "$WEFT" synth --format picl -o "$log" --procs 4 --traffic ring --duration 10s --offset 2ms \
+		--drift 30 --latency 2us-10us --compute 200us-2ms --seed 7 --truth "$tmp/$name.truth.json" \
+		"$2" >/dev/null 2>"$tmp/err"; then
+		fail "$name: synth $2" "$(head -3 "$tmp/err")"
+		return
+	fi
+	if ! "$WEFT" sync -o "$tmp/$name.clock.json" "$log" >"$tmp/$name.sync" 2>"$tmp/err"; then
+		fail "$name: weft sync" "$(head -3 "$tmp/err")"
+		return
+	fi
+	after=$(sed -n 's/^receive-before-send pairs: [0-9]* before, \([0-9]*\) after$/\1/p' "$tmp/$name.sync")
+	[ "$after" = 0 ] && pass "$name ($2): 0 receive-before-send pairs after" ||
+		fail "$name: 0 after" "found '$after': $(tail -3 "$tmp/$name.sync")"
+	nseg=$(awk '$1 == "picl.1" { print $6 }' "$tmp/$name.sync")
+	[ "${nseg:-0}" -ge 2 ] && pass "$name: processor 1's clock gets $nseg segments" ||
+		fail "$name: segments of processor 1" "$(grep '^picl' "$tmp/$name.sync")"
+	err=$(pw_error "$tmp/$name.truth.json" "$tmp/$name.clock.json" 1000000)
+	if [ -n "$err" ] && [ "$err" -le 5000 ]; then
+		pass "$name: every clock within 5 us of the truth outside 1 ms around the change (worst $err ns)"
+	else
+		fail "$name: within 5 us outside the change" "worst error '$err' ns"
+	fi
+}
+
+change_case rate-change --rate-change=1:5s:40
+change_case step --step=1:5s:50us
+
+log="$tmp/pw.trf"
+if "$WEFT" synth --format picl -o "$log" --procs 64 --traffic random --duration 2s --offset 2ms \
+	--drift 50 --segments 3 --latency 2us-10us --compute 200us-2ms --seed 7 >/dev/null 2>"$tmp/err" &&
+	"$WEFT" sync -o "$tmp/pw.clock.json" "$log" >"$tmp/pw.sync" 2>"$tmp/err"; then
+	before=$(sed -n 's/^receive-before-send pairs: \([0-9]*\) before, [0-9]* after$/\1/p' "$tmp/pw.sync")
+	after=$(sed -n 's/^receive-before-send pairs: [0-9]* before, \([0-9]*\) after$/\1/p' "$tmp/pw.sync")
+	moved=$(sed -n 's/^repair: \([0-9]*\) late receives moved.*/\1/p' "$tmp/pw.sync")
+	[ "$after" = 0 ] && [ "${moved:-0}" -gt 0 ] &&
+		pass "64 processors, 3 segments each: $before receive-before-send pairs before, 0 after ($moved receives moved)" ||
+		fail "64 processors piecewise: 0 after the repair" "$(tail -3 "$tmp/pw.sync")"
+	steep=$(grep -o '"drift_ppm": -\{0,1\}[0-9.]*' "$tmp/pw.clock.json" |
+		awk '{ d = $2 < 0 ? -$2 : $2; if (d > m) m = d } END { printf "%.0f", m }')
+	[ -n "$steep" ] && [ "$steep" -le 10000 ] &&
+		pass "64 processors piecewise: the repaired clocks' steepest segment $steep ppm (<= 1 %)" ||
+		fail "64 processors piecewise: segments within 1 %" "steepest '$steep' ppm"
+	if "$WEFT" sync --no-repair -o "$tmp/pw.norep.json" "$log" >"$tmp/out" 2>"$tmp/err" &&
+		grep -q '^repair: off (--no-repair)$' "$tmp/out"; then
+		n=$(sed -n 's/^receive-before-send pairs: [0-9]* before, \([0-9]*\) after$/\1/p' "$tmp/out")
+		[ "${n:-0}" -gt 0 ] && pass "sync --no-repair: the lines alone leave $n pairs" ||
+			fail "sync --no-repair leaves pairs" "found '$n'"
+	else
+		fail "sync --no-repair" "$(head -3 "$tmp/err" "$tmp/out")"
+	fi
+else
+	fail "64 processors piecewise" "$(head -3 "$tmp/err")"
+fi
+
+# ---- the workflow -----------------------------------------------------------------------
+
+log="$tmp/wf.trf"
+cp "$tmp/ring-7.trf" "$log"
+"$WEFT" sync -q "$log" 2>"$tmp/err"
+if [ -f "$log.clock.json" ]; then
+	pass "sync LOG writes LOG.clock.json"
+	"$WEFT" emu -o "$tmp/wf.out" "$log" >/dev/null 2>"$tmp/err"
+	if grep -q "^weft: clocks from $log.clock.json (weft sync's estimate" "$tmp/err" &&
+		! grep -q 'received before' "$tmp/err"; then
+		pass "emu LOG reads LOG.clock.json, says so, and finds no receive before its send"
+	else
+		fail "emu LOG after sync" "$(head -3 "$tmp/err")"
+	fi
+	for cmd in dump stats; do
+		"$WEFT" $cmd "$log" >/dev/null 2>"$tmp/err"
+		grep -q "^weft: clocks from $log.clock.json" "$tmp/err" && pass "$cmd LOG reads LOG.clock.json" ||
+			fail "$cmd LOG reads the clock file" "$(head -2 "$tmp/err")"
+	done
+	"$WEFT" query "$log" 'n: when mcv = "XM." do count' >/dev/null 2>"$tmp/err"
+	grep -q "^weft: clocks from $log.clock.json" "$tmp/err" && pass "query LOG reads LOG.clock.json" ||
+		fail "query LOG reads the clock file" "$(head -2 "$tmp/err")"
+	"$WEFT" emu -q --sync=none -o "$tmp/wf.none" "$log" 2>"$tmp/err"
+	grep -q "clocks from" "$tmp/err" && fail "emu --sync=none ignores the clock file" "$(head -2 "$tmp/err")" ||
+		pass "emu --sync=none ignores LOG.clock.json"
+else
+	fail "sync LOG writes LOG.clock.json" "$(head -3 "$tmp/err")"
+fi
+ov="$tmp/ovni"
+cp -r "$top/test/corpus/ovni/small/trace" "$ov"
+"$WEFT" sync "$ov" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'no message between two looms was matched' "$tmp/err" && grep -q ovnisync "$tmp/err" &&
+	[ ! -e "$ov/clock.json" ]; then
+	pass "sync on an ovni trace without messages: explains, writes nothing, exit 1"
+else
+	fail "sync without messages" "exit $rc: $(head -2 "$tmp/err"); $(ls "$ov")"
+fi
 
 # ---- reports and errors -----------------------------------------------------------------
 

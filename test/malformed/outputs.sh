@@ -25,6 +25,7 @@ cd "$tmp" || exit 2
 
 "$WEFT" synth -o tr --looms 1 --procs 1 --threads 2 --cpus 2 -n 2000 --seed 1 >/dev/null 2>&1 &&
 	"$WEFT" synth --format picl -o log.trf --procs 2 -n 50 --seed 1 >/dev/null 2>&1 &&
+	"$WEFT" import picl log.trf -o ptr >/dev/null 2>&1 &&
 	"$WEFT" emu -q -o p tr >/dev/null 2>&1 ||
 	{ echo "outputs.sh: weft synth or emu failed" >&2; exit 2; }
 P=$tmp/p/thread.prv
@@ -91,7 +92,8 @@ if [ -z "$other" ]; then
 	skip "permission denied" "root without setpriv: no user to be refused"
 else
 	chmod 755 "$tmp"
-	mkdir shut && cp -r tr shut/tr && cp log.trf shut/ && chmod -R a+rX shut && chmod 555 shut shut/tr
+	mkdir shut && cp -r tr shut/tr && cp -r ptr shut/ptr && cp log.trf shut/ && chmod -R a+rX shut &&
+		chmod 555 shut shut/tr shut/ptr
 	as_other() {
 		if [ "$other" = nobody ]; then
 			setpriv --reuid=65534 --regid=65534 --clear-groups "$WEFT" "$@"
@@ -106,9 +108,10 @@ else
 	as_other emu -q -o shut/o shut/tr >/dev/null 2>err.txt
 	expect "emu -o in a folder one cannot write" "$?:$(cat err.txt)" \
 		"1:weft: error: shut/o: cannot create directory: $H"
-	as_other sync shut/tr >/dev/null 2>err.txt
+	# (a trace with messages: weft sync writes nothing for one without)
+	as_other sync shut/ptr >/dev/null 2>err.txt
 	expect "sync into a trace folder one cannot write" "$?:$(cat err.txt)" \
-		"1:weft: error: shut/tr/clock.json: cannot create: $H"
+		"1:weft: error: shut/ptr/clock.json: cannot create: $H"
 	as_other synth -n 20 -o shut/s >/dev/null 2>err.txt
 	expect "synth into a folder one cannot write" "$?:$(cat err.txt)" "1:weft: error: shut/s: cannot create: $H"
 	as_other import picl shut/log.trf -o shut/i >/dev/null 2>err.txt
@@ -201,7 +204,7 @@ fi
 if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null -e trace=none true 2>/dev/null; then
 	# (LeakSanitizer cannot work under ptrace: make check-asan)
 	for c in "synth -n 20 -o ks" "synth --format picl --procs 2 -n 20 -o kp.trf" "plot -q -o k.svg $P" \
-		"sync -o k.json tr"; do
+		"sync -o k.json ptr"; do
 		# shellcheck disable=SC2086
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -qq -o /dev/null -e trace=rename \
 			-e inject=rename:signal=SIGKILL:when=1 "$WEFT" $c >/dev/null 2>&1
