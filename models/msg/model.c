@@ -33,17 +33,43 @@ static const struct {
 	int v;
 	const char *l;
 } calls[] = {
-	{11, "open0"}, {12, "close0"}, {13, "who0"}, {14, "recvinfo0"}, {21, "send0"},
-	{27, "sendbegin0"}, {28, "sendstatus0 (complete)"}, {29, "sendstatus0 (not complete)"},
-	{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
-	{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
-	{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
-	{58, "recvstatus0 (complete)"}, {59, "recvstatus0 (not complete)"},
-	{60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
-	{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
-	{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
-	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
-	{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
+	{11, "open0"},
+	{12, "close0"},
+	{13, "who0"},
+	{14, "recvinfo0"},
+	{21, "send0"},
+	{27, "sendbegin0"},
+	{28, "sendstatus0 (complete)"},
+	{29, "sendstatus0 (not complete)"},
+	{30, "sendend0 (verifying)"},
+	{31, "sendend0 (waiting)"},
+	{51, "recv0"},
+	{52, "recv0 (blocking)"},
+	{53, "probe0 (found)"},
+	{54, "probe0 (not found)"},
+	{55, "wait0 (verifying)"},
+	{56, "wait0 (waiting)"},
+	{57, "recvbegin0"},
+	{58, "recvstatus0 (complete)"},
+	{59, "recvstatus0 (not complete)"},
+	{60, "recvend0 (verifying)"},
+	{61, "recvend0 (waiting)"},
+	{401, "clocksync0"},
+	{402, "sync0"},
+	{501, "open0 (allocate)"},
+	{502, "close0 (release)"},
+	{503, "load0"},
+	{601, "idle"},
+	{602, "system overhead"},
+	{603, "user overhead"},
+	{901, "tracing"},
+	{902, "traceevents"},
+	{903, "tracefiles"},
+	{904, "tracelevel"},
+	{905, "traceinfo"},
+	{911, "tracemsg"},
+	{912, "traceflush"},
+	{913, "trace buffer full"},
 	{914, "trace buffer full (overwriting)"},
 };
 
@@ -87,7 +113,14 @@ static int64_t entry_bytes(int32_t type, int32_t a)
 static int64_t exit_bytes(int32_t type, int32_t a)
 {
 	switch (type) {
-	case -51: case -52: case -55: case -56: case -58: case -60: case -61: case -912:
+	case -51:
+	case -52:
+	case -55:
+	case -56:
+	case -58:
+	case -60:
+	case -61:
+	case -912:
 		return a;
 	case -503:
 		return 1;

@@ -55,7 +55,8 @@ static const struct opt serve_opts[] = {
 
 const struct optcmd serve_cmdline = {
 	.name = "serve",
-	.synopsis = "--socket PATH [-w N] [--plain | --models] [-b BYTES] [--stall SECONDS] [-c CLOCKFILE] [-k] TRACE\n",
+	.synopsis =
+		"--socket PATH [-w N] [--plain | --models] [-b BYTES] [--stall SECONDS] [-c CLOCKFILE] [-k] TRACE\n",
 	.about = "Replay TRACE once, in merged and corrected time order, for analysers that\n"
 		 "connect to a Unix socket (weft attach, contrib/python/weft_driver.py, or any\n"
 		 "program speaking the JSON-lines protocol of doc/driver.md). Each analyser adds\n"

@@ -164,6 +164,7 @@ struct emu_opts {
 	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
 	const char *const *converted; /* per input, its log's conversion to reuse (trace_opts) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
+	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
 };
 
 struct emu {

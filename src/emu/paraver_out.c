@@ -13,6 +13,7 @@
 #include "util/mapfile.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
+#include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
 #include "emu/views.h"
@@ -282,13 +283,29 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : EMU_STATE_NONE_LABEL);
 		}
 	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
-	sb_printf(b, "\n\nSTATES_COLOR\n");
+	sb_printf(b, "\n\n");
+	/* a trace of ovni threads: ovniemu's colour table, in which the ovni
+	 * model's states take their colours too; other models' states keep
+	 * their own (a legacy log alone: those only) */
+	int ovni = 0;
+	for (int i = 0; i < e->nth && !ovni; i++)
+		ovni = emu_owner(e, &e->th[i]) == 'O';
+	int n = 0;
 	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
+		n += e->model[m]->hooks->nstates;
+	struct pcf_color *own = weft_xcalloc((size_t) n + 2, sizeof(*own));
+	n = 0;
+	for (int m = 0; m < e->nmodels; m++)
+		for (int s = 0; s < e->model[m]->hooks->nstates && !(ovni && e->model[m]->id == 'O'); s++) {
 			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
-			sb_printf(b, "%d {%d,%d,%d}\n", l->value, l->rgb[0], l->rgb[1], l->rgb[2]);
+			own[n++] = (struct pcf_color){l->value, {l->rgb[0], l->rgb[1], l->rgb[2]}};
 		}
-	sb_printf(b, "%d {230,230,230}\n%d {90,90,90}\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
+	if (!ovni) {
+		own[n++] = (struct pcf_color){EMU_STATE_NOT_STARTED, {230, 230, 230}};
+		own[n++] = (struct pcf_color){EMU_STATE_ENDED, {90, 90, 90}};
+	}
+	pcfcolors_section(b, ovni, own, n);
+	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
 		if (engine_file(e->model[m]))

@@ -180,12 +180,11 @@ static const char *field4_name(int32_t c)
 	return "field 4";
 }
 
-static int bad_field(struct vao *v, long line, int k, int32_t code, const uint8_t *tok, size_t n,
-		     const char *expect)
+static int bad_field(struct vao *v, long line, int k, int32_t code, const uint8_t *tok, size_t n, const char *expect)
 {
-	return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: field %d (%s) '%.*s': expected %s", v->path, line,
-			 k + 1, k == 3 ? field4_name(code) : field_name[k], (int) (n > 40 ? 40 : n),
-			 (const char *) tok, expect);
+	return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: field %d (%s) '%.*s': expected %s", v->path, line, k + 1,
+			 k == 3 ? field4_name(code) : field_name[k], (int) (n > 40 ? 40 : n), (const char *) tok,
+			 expect);
 }
 
 static int parse_u64(const uint8_t *s, size_t n, uint64_t *out)

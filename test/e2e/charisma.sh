@@ -381,6 +381,26 @@ for ORD in le be; do
 	check_prv "ipsc-$ORD weft check" "$tmp/ipsc-$ORD"
 done
 
+# open flags 128 (a bit no label names, issue 24): the value is written as
+# read, and weft check accepts the outputs (a warning: Paraver shows 128)
+ORD=le
+F=$tmp/flags128.bin
+: >"$F"
+magic
+header 1
+rbegin 16; int 0; int 760; str 6 "MAXTOR"; rend
+app_load 100 1 0 1
+open_rec 5 110 1 77 3 0 128
+rbegin 9; ts 200 ; ts 260; int 3; byte 4; int 0; req 0 0 512 0; rend
+app_exit 500 1
+"$WEFT" emu -q --charisma-profile "$tmp/ipsc.profile" -o "$tmp/flags128" "$F" >/dev/null 2>"$tmp/err"
+rc=$?
+result "open flags 128: emu" "$([ $rc -eq 0 ] || head -n 2 "$tmp/err" | tr '\n' ' ')"
+if [ $rc -eq 0 ]; then
+	result "open flags 128: written" "$(grep -q ':1080:128' "$tmp/flags128/thread.prv" || echo "no 1080:128")"
+	check_prv "open flags 128: weft check" "$tmp/flags128"
+fi
+
 # ---- hand-built logs of issue 30 (test/e2e/charisma/README.md) ---------------------
 
 # system_type 9: not in the seed's 1..8 list, whose "/* etc... */" says more

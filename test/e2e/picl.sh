@@ -127,7 +127,7 @@ if emu processes; then
 	expect "processes message on both rows" "$(grep -c '^2:[12]:1:[12]:1:60000:.*1053:1$' "$tmp/processes/thread.prv")" 2
 fi
 expect "processes statistics" "$("$WEFT" stats -q "$fx/processes.trf" | tr -s ' ' | sed -n '/^Statistics/,$p' | sed 1,2d | tr '\n' '|')" \
-	"processor 0 (2 rows) -102 -1 recv0 (blocking) [-52] 3 3 +0 equal|picl.0/13/13 -101 -1 sync0 [-402] 0.000010 s 0.000010 s 0.000000 s equal|2 stated values: 2 equal, 0 within rounding, 0 differ, 0 not measured|"
+	"picl.0/13/13 -101 -1 sync0 [-402] 0.000010 s 0.000010 s 0.000000 s equal|processor 0 (2 rows) -102 -1 recv0 (blocking) [-52] 3 3 +0 equal|2 stated values: 2 equal, 0 within rounding, 0 differ, 0 not measured|"
 
 # a second process found after a sorted log's first batches were written:
 # read again, holding it, and shown as two rows

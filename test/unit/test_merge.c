@@ -275,7 +275,8 @@ START_TEST(error_in_first_event)
 	char want[1024];
 	snprintf(want, sizeof(want),
 		 "%s: truncated event at byte offset 8: expected a 12-byte event header, found 5 "
-		 "bytes before the end of the file",
+		 "bytes before the end of the file (the stream of a killed application? --salvage "
+		 "reads every stream up to its last whole event)",
 		 set.s[1].obs_path);
 	ck_assert_str_eq(e.msg, want);
 	merge_free(&m);
