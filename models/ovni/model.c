@@ -23,7 +23,16 @@ static int is_active(enum th_state s)
  * it (in model-character order, e.g. fileio) registered theirs first. */
 struct ovni_slots {
 	int t, c;
+	/* ovniemu's records (doc/paraver-output.md): first values written, 0
+	 * too, and marks as its PRV_SKIPDUPNULL; 0 in a run of weft's own
+	 * models (a legacy log), whose rows get changes only */
+	int ovniemu;
 };
+
+static inline int ovniemu_records(const struct emu *e)
+{
+	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->ovniemu;
+}
 
 static inline int ts(const struct emu *e, int k)
 {
@@ -36,6 +45,16 @@ static inline int cs(const struct emu *e, int k)
 }
 
 /* ---- rows ------------------------------------------------------------- */
+
+/* A mark column's value: with ovniemu's records every value is written, a
+ * repeated 0 not (PRV_SKIPDUPNULL); else only changes. */
+static inline void put_mark(const struct emu *e, struct prv_file *f, int row, int slot, int64_t v)
+{
+	if (v && ovniemu_records(e))
+		prv_punct(f, row, slot, v);
+	else
+		prv_set(f, row, slot, v);
+}
 
 /* The rows show what the model holds; each column is written only when
  * what it shows changed (the shown_* fields remember it). Flushes and
@@ -74,13 +93,10 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	 * written (their PRV_SKIPDUPNULL), a repeated 0 not */
 	if (act_changed)
 		prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
-	for (int k = 0, n = e->nmarks; k < n; k++) {
-		int64_t v = act ? t->mark[k] : 0;
-		if (v)
-			prv_punct(f, r, base + OT_MARK0 + k, v);
-		else
-			prv_set(f, r, base + OT_MARK0 + k, 0);
-	}
+	if (!act_changed && !ovniemu_records(e))
+		return;
+	for (int k = 0, n = e->nmarks; k < n; k++)
+		put_mark(e, f, r, base + OT_MARK0 + k, act ? t->mark[k] : 0);
 }
 
 static void cpu_row(struct emu *e, struct emu_cpu *c)
@@ -109,7 +125,7 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 		prv_set(f, r, base + OC_PID, run ? run->sys->proc->pid : 0);
 		prv_set(f, r, base + OC_TID, run ? run->sys->tid : 0);
 	}
-	if (n != c->shown_nrun || first) {
+	if (n != c->shown_nrun || (first && ovniemu_records(e))) {
 		c->shown_nrun = n;
 		if (w)
 			prv_set(f, r, base + OC_NRUN, n);
@@ -120,13 +136,8 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	if (!w)
 		return;
 	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
-	for (int k = 0, nm = e->nmarks; k < nm; k++) {
-		int64_t v = run ? run->mark[k] : 0;
-		if (v) /* PRV_SKIPDUPNULL, as on thread rows */
-			prv_punct(f, r, base + OC_MARK0 + k, v);
-		else
-			prv_set(f, r, base + OC_MARK0 + k, 0);
-	}
+	for (int k = 0, nm = e->nmarks; k < nm; k++)
+		put_mark(e, f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
 	/* the model files' channels CPU rows show (the kernel's context switch) */
 	if (e->eng)
 		engine_cpu_run(e, c, run);
@@ -366,14 +377,6 @@ static int mark_decode(struct emu *e, const struct weft_ev *ev, struct mark_ev *
 	return 0;
 }
 
-static inline void put_mark(struct prv_file *f, int row, int slot, int64_t v)
-{
-	if (v)
-		prv_punct(f, row, slot, v);
-	else
-		prv_set(f, row, slot, 0);
-}
-
 /* Only this mark's columns change. */
 static void mark_show(struct emu *e, const struct mark_ev *m)
 {
@@ -384,12 +387,12 @@ static void mark_show(struct emu *e, const struct mark_ev *m)
 	struct emu_cpu *c = t->cpu;
 	int show_cpu = c && c->running == t;
 	int crow = show_cpu ? c->row : 0, cslot = cs(e, OC_MARK0 + m->slot); /* before any op: see thread_row */
-	/* ovniemu's PRV_SKIPDUPNULL: every value is written, a repeated 0
-	 * (the stack emptied again) not; an inactive thread's row shows none */
-	if (is_active(t->state))
-		put_mark(&e->prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), v);
+	/* an inactive thread's row shows none (ovniemu writes nothing, weft's
+	 * own rule a 0 that is no change) */
+	if (is_active(t->state) || !ovniemu_records(e))
+		put_mark(e, &e->prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? v : 0);
 	if (show_cpu)
-		put_mark(&e->prv[EMU_CPU_FILE], crow, cslot, v);
+		put_mark(e, &e->prv[EMU_CPU_FILE], crow, cslot, v);
 }
 
 static int mark_not_single(struct emu *e, const struct weft_ev *ev, const struct mark_ev *m,
@@ -489,8 +492,13 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 		emu_slot(e, EMU_THREAD_FILE, 100 + e->mark_type[k], m->title);
 		emu_slot(e, EMU_CPU_FILE, 100 + e->mark_type[k], m->title);
 	}
-	/* ovniemu writes each of its channels' first value, even 0 */
-	for (int f = 0; f < EMU_NFILES; f++)
+	/* ovniemu writes each of its channels' first value, even 0; a run of
+	 * weft's own models keeps their rule (changes only) */
+	sl->ovniemu = 1;
+	for (int m = 0; m < e->nmodels; m++)
+		if (e->model[m]->id != 'O' && !engine_file(e->model[m]))
+			sl->ovniemu = 0;
+	for (int f = 0; sl->ovniemu && f < EMU_NFILES; f++)
 		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->nslots[f]; s++)
 			emu_slot_fresh(e, f, s);
 	for (int i = 0; i < e->nth; i++) {

@@ -101,11 +101,9 @@ if emu unmatched; then
 	expect "unmatched label" "$(grep -c '^1 phase one' "$tmp/unmatched/thread.pcf")" 1
 	expect "unmatched host loom" "$(grep -c '^picl.host$' "$tmp/unmatched/thread.row")" 1
 	expect "unmatched file open" "$(grep -c '^2:1:1:1:1:6000:1076:1:1072:1:1080:0:1074:1$' "$tmp/unmatched/thread.prv")" 1
-	# the ovni model's (the user-event mark, 100, too: its first 0, as
-	# ovniemu writes every first value), no fileio 0
 	expect "unmatched ovni values at the start, not fileio ones" \
 		"$(awk -F: '$1 == 2 && $6 == 0' "$tmp/unmatched/thread.prv" | tr '\n' ' ')" \
-		"2:1:1:1:1:0:6:1:4:1:2:1:100:0 2:3:1:2:1:0:6:3:4:1:2:32768:100:0 "
+		"2:1:1:1:1:0:6:1:4:1:2:1 2:3:1:2:1:0:6:3:4:1:2:32768 "
 fi
 
 # hand-worked logs of issue 30 (test/e2e/picl/README.md)
@@ -186,7 +184,7 @@ fi
 # event 1 as mark type 100 value 2
 if emu files; then
 	expect "files fileio records" "$(awk -F: '$1 == 2' "$tmp/files/thread.prv" | tr '\n' ' ')" \
-		"2:1:1:1:1:0:6:1:4:1:2:1:100:0 2:1:1:1:1:1000:100:2 2:1:1:1:1:12000:1076:1:1072:1:1080:0:1074:1 2:1:1:1:1:20000:1071:4096:1072:1 2:1:1:1:1:60000:1070:100:1072:1 2:1:1:1:1:81000:1072:1:1076:2:1074:0 2:1:1:1:1:90000:100:0 2:1:1:1:1:95000:1071:8 2:0:1:1:1:100000:6:0:4:3:2:0 "
+		"2:1:1:1:1:0:6:1:4:1:2:1 2:1:1:1:1:1000:100:2 2:1:1:1:1:12000:1076:1:1072:1:1080:0:1074:1 2:1:1:1:1:20000:1071:4096:1072:1 2:1:1:1:1:60000:1070:100:1072:1 2:1:1:1:1:81000:1072:1:1076:2:1074:0 2:1:1:1:1:90000:100:0 2:1:1:1:1:95000:1071:8 2:0:1:1:1:100000:6:0:4:3:2:0 "
 	expect "files requires fileio" "$("$WEFT" import picl "$fx/files.trf" -o "$tmp/files-imp" >/dev/null 2>&1 &&
 		grep -c '"fileio": "1.0.0"' "$tmp/files-imp/loom.picl.0/proc.1/thread.1/stream.json")" 1
 	expect "files events" "$("$WEFT" top "$tmp/files-imp" | awk '$1 ~ /^F..$/ {printf "%s=%s ", $1, $2}' | tr ' ' '\n' | sort | tr '\n' ' ')" \
