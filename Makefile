@@ -301,7 +301,7 @@ diff-ovni: config.mk
 
 # The demo: a synthetic trace, its Paraver traces, checked, drawn; it ends
 # with the pictures and the command that opens the trace in wxParaver.
-DEMO_VIEW := demo/paraver/cfg/ovni/thread-state.cfg
+DEMO_VIEW := demo/paraver/cfg/thread/ovni/state-histogram.cfg
 demo: config.mk
 	@$(MAKE) deps
 	@echo "demo: building $(WEFT) (the first time about 1 min on 2 cores; V=1 shows the commands)"
@@ -325,7 +325,7 @@ demo: config.mk
 	@echo "      demo/paraver/thread.svg"
 	@echo "      demo/paraver/cpu.svg"
 	@echo "demo: the thread states in wxParaver, and as a table of time per state with"
-	@echo "      paramedir (it writes the file thread-state in the current folder):"
+	@echo "      paramedir (it writes the file state-histogram in the current folder):"
 	@echo "      wxparaver demo/paraver/thread.prv $(DEMO_VIEW)"
 	@echo "      paramedir demo/paraver/thread.prv $(DEMO_VIEW)"
 

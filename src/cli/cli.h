@@ -35,4 +35,10 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
 /* Print "weft CMD: MSG" plus a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+struct weft_trace;
+/* --salvage: on stderr, for each stream of t cut mid-event, its file, where
+ * its last whole event ends, the bytes dropped and the event cut (as far as
+ * its bytes tell); then how many streams were cut. */
+void cli_salvage_report(const char *cmd, const struct weft_trace *t);
+
 #endif

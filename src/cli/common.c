@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "trace/trace.h"
 #include "util/mapfile.h"
 
 void cli_version(FILE *f)
@@ -57,4 +58,32 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+void cli_salvage_report(const char *cmd, const struct weft_trace *t)
+{
+	int ncut = 0, nopen = 0;
+	for (int i = 0; i < t->nstreams; i++) {
+		const struct weft_stream *s = &t->streams[i];
+		nopen += s->active;
+		if (!s->was_cut)
+			continue;
+		const struct obs_cut *c = &s->cut;
+		char what[128];
+		if (!c->mcv[0])
+			snprintf(what, sizeof(what), "an event cut inside its 12-byte header");
+		else if (!c->need)
+			snprintf(what, sizeof(what), "jumbo event %s cut inside its 16-byte header", c->mcv);
+		else
+			snprintf(what, sizeof(what), "event %s, %llu of its %llu bytes there", c->mcv,
+				 (unsigned long long) c->dropped, (unsigned long long) c->need);
+		fprintf(stderr,
+			"weft %s: --salvage: %s: cut mid-event: read up to byte offset %llu, the last whole "
+			"event's end; dropped %llu byte%s (%s)\n",
+			cmd, s->obs_path, (unsigned long long) c->off, (unsigned long long) c->dropped,
+			c->dropped == 1 ? "" : "s", what);
+		ncut++;
+	}
+	fprintf(stderr, "weft %s: --salvage: %d of %d stream%s cut mid-event%s\n", cmd, ncut, nopen,
+		nopen == 1 ? "" : "s", ncut ? ", each read up to its last whole event" : "");
 }

@@ -21,7 +21,7 @@
 /* What the command line asked for. */
 struct dump_cmd {
 	struct import_opts imp;
-	int hex;
+	int hex, salvage;
 	const char *only, *filter, *clock_file;
 	int first; /* argv[first]: TRACE */
 };
@@ -46,6 +46,9 @@ static const struct opt dump_opts[] = {
 		   "only the events for which EXPR holds (the condition\n"
 		   "of a weft query pattern, e.g. 'mcv = \"OHx\" and tid > 5';\n"
 		   "time counts from the first event, without clock offsets)"),
+	OPT_FLAG("salvage", 0, K, salvage,
+		 "read a stream cut mid-event up to its last whole event\n"
+		 "and say on stderr what is dropped (as weft emu --salvage)"),
 	OPT_CALL("model", 0, "FILE", K, imp, opt_model,
 		 "read a model file first (as weft emu --model): its\n"
 		 "events print their sentences"),
@@ -184,9 +187,11 @@ int cmd_dump(int argc, char **argv)
 		return cli_report(&e);
 	struct query *q = NULL;
 	struct weft_trace t;
-	struct trace_opts to = {.mode = STREAM_ORDERED, .only = k.only, .import = &k.imp};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .only = k.only, .import = &k.imp, .salvage = k.salvage};
 	rc = k.filter ? dump_filter(k.filter, &q, &e) : 0;
 	if (rc == 0 && (rc = trace_open(&t, argv[k.first], &to, &e)) == 0) {
+		if (k.salvage)
+			cli_salvage_report("dump", &t);
 		rc = dump_events(&k, &t, &tab, q, &e);
 		trace_close(&t);
 	}

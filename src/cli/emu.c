@@ -111,8 +111,9 @@ static const struct opt emu_opts_table[] = {
 		 "one run)"),
 	OPT_FLAG("keep-going", 'k', K, o.keep_going, "report model errors as warnings, skip the event, go on"),
 	OPT_FLAG("lint", 'l', K, o.lint,
-		 "also check at the end: mark stacks and model channel\n"
-		 "stacks empty, no open flush (ovniemu's -l)"),
+		 "also check at the end that model channel stacks are\n"
+		 "empty (ovniemu's -l); mark stacks left and open flushes\n"
+		 "are warnings (errors with --strict)"),
 	OPT_CALL("model", 0, "FILE", K, o, opt_model,
 		 "add the model written in FILE, or replace the model with\n"
 		 "its character (repeatable; doc/dev/models.md)"),
@@ -123,7 +124,10 @@ static const struct opt emu_opts_table[] = {
 		 "also write each model's CPU breakdown trace, as ovniemu's\n"
 		 "-b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
 		 "thread sets nosv.can_breakdown), nanos6 and openmp"),
-	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
+	OPT_FLAG("strict", 0, K, o.strict,
+		 "weft's own checks, which ovniemu does not make, are\n"
+		 "errors: -l's mark stacks and flushes, events weft does\n"
+		 "not emulate yet (a model file's todo rows)"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
 		  "cores available); the calling thread merges their output\n"
@@ -157,6 +161,10 @@ static const struct opt emu_opts_table[] = {
 	OPT_FLAG("debug", 'd', K, debug,
 		 "accepted for ovniemu's command lines (its debug output\n"
 		 "has no counterpart: weft dump TRACE prints every event)"),
+	OPT_FLAG("salvage", 0, K, o.salvage,
+		 "read a stream cut mid-event (its application killed)\n"
+		 "up to its last whole event, and say per stream what is\n"
+		 "dropped (without it, such a stream is an error)"),
 	OPT_CALL("lookback", 0, "N", K, o.window, opt_lookback,
 		 "bytes an unordered region may reach back (default 1 MiB)"),
 	OPT_IMPORT_ROWS(K, co.imp),
@@ -265,6 +273,8 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = emu_open(&e, trace, o, err);
 	else
 		memset(&e, 0, sizeof(e));
+	if (rc == 0 && o->salvage && !o->quiet)
+		cli_salvage_report("emu", &e.tr);
 	if (rc == 0 && o->breakdown && o->outdir && !o->quiet && bd_nviews(&e) == 0)
 		fprintf(stderr,
 			"weft: warning: -b: no model of %s has a breakdown view (nosv with "

@@ -2,7 +2,12 @@
 /* stream: a cursor over one mapped stream.obs.
  * Two modes:
  *  - STREAM_RAW yields events in file order (top, counting). Clocks must not
- *    decrease, except for events inside OU[ .. OU] unordered regions.
+ *    decrease, except for events inside OU[ .. OU] unordered regions (the
+ *    event after a region not below any in it).
+ * Regions are what ovnisort sorts: from an OU[ to the first OU] after it
+ * (an OU[ inside is an event of the region, an OU] outside any is an event
+ * like others); the OU] keeps its place after the sorted events, and a
+ * region never closed is not sorted (its clocks must not decrease).
  *  - STREAM_ORDERED yields events in clock order: a scanner runs up to
  *    `window` bytes ahead of the reader, finds unordered regions, and the
  *    span from the first event a region must precede through the region's end
@@ -20,6 +25,7 @@
 #include "trace/event.h"
 #include "util/mapfile.h"
 #include "trace/obs.h"
+#include "trace/salvage.h"
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
@@ -53,6 +59,13 @@ struct weft_stream {
 
 	struct mapfile map;
 	int swap;
+	/* --salvage: a stream cut mid-event is read up to its last whole
+	 * event (map.size is then cut.off until stream_close; file_size the
+	 * file's) */
+	int salvage;
+	int was_cut;
+	struct obs_cut cut;
+	uint64_t file_size;
 	enum stream_mode mode;
 	uint64_t window;
 
@@ -61,6 +74,9 @@ struct weft_stream {
 	uint64_t fast_until;    /* plain events can be read up to here unchecked */
 	uint64_t last_clock;    /* of the last event (0 before the first) */
 	int in_region;          /* raw mode: inside OU[ .. OU] */
+	uint64_t reg_max;       /* raw mode, in a region: its largest clock so far */
+	uint64_t reg_bad;       /* raw mode, in a region: offset of its first event earlier
+	                         * than one before it (0: none), an error if it never closes */
 	uint64_t nevents;       /* events read in raw mode (weft top) */
 
 	/* ordered mode: scanner state */
@@ -78,7 +94,10 @@ struct weft_stream {
 	uint64_t span_len, span_pos, span_cap, span_end;
 };
 
-/* Map the stream and check its header. */
+/* Map the stream and check its header. With s->salvage set, a stream cut
+ * mid-event ends at its last whole event (s->was_cut, s->cut say what is
+ * dropped); else reading the cut event is an error that suggests
+ * --salvage. */
 int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
 int stream_next_slow(struct weft_stream *s, struct weft_err *e);
 int stream_backwards(struct weft_stream *s, struct weft_err *e);

@@ -263,6 +263,7 @@ static int read_input(struct weft_trace *t, int k, const struct trace_opts *o, i
 		s->json_path = join(in->dir, s->rel, "stream.json");
 		s->obs_path = join(in->dir, s->rel, "stream.obs");
 		s->window = o ? o->window : 0;
+		s->salvage = o ? o->salvage : 0;
 		if (rc == 0 && (rc = meta_load(&m[i], s->json_path, e)) == 0)
 			nm++;
 	}

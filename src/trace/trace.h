@@ -60,6 +60,7 @@ struct trace_opts {
 	 * earlier open of the same inputs: emu -j workers), read instead of
 	 * converting again (kept: not removed at close); NULL: none */
 	const char *const *converted;
+	int salvage; /* streams cut mid-event end at their last whole event */
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);

@@ -182,7 +182,9 @@ static int held(struct outset *s, struct weft_err *e)
 
 int outgen_lock(struct outset *s, struct weft_err *e)
 {
-	if (mkdirat(s->dfd, OUTSET_HIDDEN, 0777) != 0 && errno != EEXIST)
+	if (mkdirat(s->dfd, OUTSET_HIDDEN, 0777) == 0)
+		s->made_hidden = 1;
+	else if (errno != EEXIST)
 		return weft_out_fail(e, errno, "%s: cannot create weft's folder of outputs", s->hidden);
 	s->wfd = openat(s->dfd, OUTSET_HIDDEN, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->wfd < 0 && (errno == ENOTDIR || errno == ELOOP))

@@ -29,6 +29,10 @@ static void undo(struct outset *s)
 		 * that its lock file is still the one in place (outgen_lock) */
 		unlinkat(s->wfd, "lock", 0);
 		unlinkat(s->dfd, OUTSET_HIDDEN, AT_REMOVEDIR);
+	} else if (!s->locked && s->made_hidden && s->dfd >= 0) {
+		/* made, but no lock file in it (no descriptor left, say): it
+		 * goes when empty; a run that made it too takes it again */
+		unlinkat(s->dfd, OUTSET_HIDDEN, AT_REMOVEDIR);
 	}
 	if (!s->shown && s->made)
 		rmdir_made(s->dir, s->made);

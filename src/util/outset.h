@@ -43,6 +43,7 @@ struct outset {
 	long cur, gen; /* the numbers of those two: gen = cur + 1 */
 	int made; /* levels of DIR this run created */
 	int open, locked;
+	int made_hidden; /* this run created DIR/.weft */
 	char *hidden, *stage; /* DIR/.weft, DIR/.weft/gen-N */
 	char **name, **path; /* weft's names this run may write, their paths in the stage */
 	int n, cap;

@@ -13,6 +13,9 @@
  *    accept it too and yield exactly raw mode's events sorted by clock, ties
  *    in file order; so must the tiny window whenever it accepts the stream.
  *    Each yielded event is formatted like `weft dump` does (evtable).
+ * 3. --salvage: obs_find_cut(); a cut it finds lies inside the input, its
+ *    event needs more bytes than are there, and the cursors of part 2 run
+ *    over the bytes before it (what stream_open() then maps).
  *
  * The cursors are set up over the input buffer directly instead of through
  * stream_open(), which would need a file: the fields filled here are exactly
@@ -26,6 +29,7 @@
 
 #include "evtable.h"
 #include "trace/obs.h"
+#include "trace/salvage.h"
 #include "util/outbuf.h"
 #include "trace/stream.h"
 
@@ -229,6 +233,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk_decoder(d, size);
 	if (size <= STREAM_PART_MAX)
 		walk_cursors(d, size);
+	struct obs_cut c;
+	int swap;
+	struct weft_err e = {0};
+	if (obs_check_header(d, size, &swap, FUZZ_PATH, &e) == 0 && obs_find_cut(d, size, swap, &c)) {
+		check(c.off >= OBS_HEADER_SIZE && c.off < size && c.off + c.dropped == size);
+		check(c.need == 0 || c.need > c.dropped);
+		check(c.mcv[3] == '\0' && (c.mcv[0] == '\0' || strlen(c.mcv) == 3));
+		if (size <= STREAM_PART_MAX)
+			walk_cursors(d, (size_t) c.off);
+	}
 	free(d);
 	return 0;
 }

@@ -111,6 +111,29 @@ grep -q '^0 99 evil' txo/thread.pcf && WHY="${WHY}the title forged an EVENT_TYPE
 grep -q '^0 101 Synth EVENT_TYPE 0 99 evil?$' txo/thread.pcf || WHY="${WHY}the title is not on one line; "
 grep -q '^4 re duce?$' txo/thread.pcf || WHY="${WHY}the label is not on one line; "
 result "names and labels with newlines and bad bytes: emu, check" "$WHY"
+# the views of a mark name it by its title: one line there too
+WHY=
+for v in txo/cfg/ovni/thread-mark-101.cfg txo/cfg/ovni/cpu-mark-101.cfg; do
+	grep -q '^window_name .*: Synth EVENT_TYPE 0 99 evil?$' "$v" || WHY="${WHY}$v: the title is not on one line; "
+	grep -q '^0 99 evil' "$v" && WHY="${WHY}$v: the title forged a line; "
+done
+result "a mark title with newlines: the views keep it to its line" "$WHY"
+# a mark type whose declaration labels some values (or none): legal in
+# ovni, and weft check accepts the outputs (a value without a label: a
+# warning, Paraver shows its number)
+rm -rf ml mlo && cp -R small ml || exit 2
+for j in $(find ml -name stream.json); do
+	sed 's/"labels": {"1": "pack"[^}]*}/"labels": {"1": "pack"}/
+		s/"labels": {"1": "init"[^}]*}/"labels": {}/' "$j" >"$j.new" && mv "$j.new" "$j" || exit 2
+done
+run 0 "" emu -q -o mlo ml
+for f in thread cpu; do
+	"$WEFT" check -q "mlo/$f.prv" >"$IO/out" 2>"$IO/err" || WHY="${WHY}check $f.prv: $(head -c 300 "$IO/err"); "
+done
+grep -q 'value 2 of event type 102 (first used here) has no label.*Paraver shows its number' "$IO/err" ||
+	WHY="${WHY}no warning for value 2 of type 102: $(head -c 300 "$IO/err"); "
+result "mark values without labels: emu, check" "$WHY"
+rm -rf ml mlo
 if command -v xmllint >/dev/null 2>&1; then
 	run 0 "" plot -q -o tx.svg txo/thread.prv
 	xmllint --noout tx.svg 2>"$IO/err" || WHY="${WHY}xmllint: $(head -c 300 "$IO/err"); "
@@ -247,6 +270,21 @@ if sh -c 'ulimit -v 400000 && exec "$0" --version' "$WEFT" >/dev/null 2>&1; then
 else
 	skip "ulimit -v" "$WEFT does not start under ulimit -v 400000 (a sanitizer build)"
 fi
+# too few descriptors for DIR/.weft or its lock (found by retry.sh): exit
+# 1, and the folders the run made go
+WHY=
+for n in 4 5 6 7 8 9; do
+	rm -rf nfo
+	sh -c 'ulimit -n "$1" && exec "$2" emu -q -o nfo small' sh "$n" "$WEFT" >"$IO/out" 2>"$IO/err" </dev/null
+	rc=$?
+	case $rc in
+	0) ;;
+	1) [ -e nfo ] && WHY="${WHY}ulimit -n $n: nfo left ($(ls -A nfo | tr '\n' ' ')); " ;;
+	*) WHY="${WHY}ulimit -n $n: exit $rc; " ;;
+	esac
+done
+rm -rf nfo
+result "too few descriptors for the output folder: nothing left" "$WHY"
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
 	# failures of the system injected on one input (strace -P: only the
 	# calls on that file)

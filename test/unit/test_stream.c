@@ -50,12 +50,26 @@ static void open_file(struct weft_stream *s, enum stream_mode mode, uint64_t win
 	ck_assert_int_eq(s->active, 1);
 }
 
-/* Write b to the stream file and read it to the end or the first error. */
-static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, struct run *r)
+/* Write b to the stream file and read it to the end or the first error;
+ * with `salvage`, as --salvage reads it (*cut: what it dropped). */
+static void run_cut(const struct evbuf *b, enum stream_mode mode, uint64_t window, int salvage, struct run *r,
+		    struct weft_stream *cut)
 {
 	tu_write(path, b->d, b->n);
 	struct weft_stream s;
-	open_file(&s, mode, window);
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	s.window = window;
+	s.salvage = salvage;
+	struct weft_err oe = {0};
+	ck_assert_msg(stream_open(&s, mode, &oe) == 0, "stream_open: %s", oe.msg);
+	ck_assert_int_eq(s.active, 1);
+	if (cut) {
+		*cut = s;
+		/* the size read is the cut's, the file's is kept */
+		ck_assert_uint_eq(s.file_size, b->n);
+		ck_assert_uint_eq(s.map.size, s.was_cut ? s.cut.off : b->n);
+	}
 	memset(r, 0, sizeof(*r));
 	for (;;) {
 		r->rc = stream_next(&s, &r->e);
@@ -81,6 +95,12 @@ static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, s
 	}
 	stream_close(&s);
 	ck_assert_ptr_null(s.map.data);
+	ck_assert_int_eq(s.was_cut, 0);
+}
+
+static void run(const struct evbuf *b, enum stream_mode mode, uint64_t window, struct run *r)
+{
+	run_cut(b, mode, window, 0, r, NULL);
 }
 
 /* Expected events as "MCV clock offset" triples. */
@@ -361,7 +381,8 @@ START_TEST(region_reaches_back_to_start)
 END_TEST
 
 /* A plain event after OU] that is earlier than an event inside the region
- * (legal in raw mode: it is later than OU]) is sorted in as well. */
+ * is not sorted in: ovnisort sorts up to the OU], so ovniemu finds the
+ * clock going backwards (legal in raw mode only while the region is open). */
 START_TEST(region_absorbs_later_events)
 {
 	struct evbuf b;
@@ -369,23 +390,24 @@ START_TEST(region_absorbs_later_events)
 	eb_header(&b);
 	eb_ev(&b, "OU[", 30, NULL, 0);  /* 8 */
 	eb_ev(&b, "Xxx", 100, NULL, 0); /* 20 */
-	eb_ev(&b, "OU]", 40, NULL, 0);  /* 32 */
+	eb_ev(&b, "OU]", 140, NULL, 0); /* 32 */
 	eb_ev(&b, "Ddd", 60, NULL, 0);  /* 44 */
 	eb_ev(&b, "Eee", 200, NULL, 0); /* 56 */
+	const char *msg = ": clock goes backwards at byte offset 44 (event Ddd): expected a clock >= 140 (the "
+			  "previous event's), found 60";
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	ck_assert_int_eq(r.n, 5);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, msg);
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	static const struct want ord[] = {
-		{"OU[", 30, 8}, {"OU]", 40, 32}, {"Ddd", 60, 44}, {"Xxx", 100, 20}, {"Eee", 200, 56}};
-	check_events(&r, ord, 5);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, msg);
 	eb_free(&b);
 }
 END_TEST
 
-/* A second region overlapping the first one in time joins its span. */
+/* A second region reaching back into the first one (ovnisort sorts it from
+ * the last event before its earliest) joins its span. */
 START_TEST(regions_chained)
 {
 	struct evbuf b;
@@ -395,18 +417,14 @@ START_TEST(regions_chained)
 	eb_ev(&b, "Xxx", 50, NULL, 0); /* 20 */
 	eb_ev(&b, "OU]", 20, NULL, 0); /* 32 */
 	eb_ev(&b, "OU[", 30, NULL, 0); /* 44 */
-	eb_ev(&b, "Yyy", 40, NULL, 0); /* 56 */
+	eb_ev(&b, "Yyy", 15, NULL, 0); /* 56 */
 	eb_ev(&b, "OU]", 60, NULL, 0); /* 68 */
 	eb_ev(&b, "Zzz", 70, NULL, 0); /* 80 */
 	struct run r;
-	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	ck_assert_int_eq(r.n, 7);
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.rc, 0);
-	static const struct want ord[] = {{"OU[", 10, 8},  {"OU]", 20, 32}, {"OU[", 30, 44},
-					  {"Yyy", 40, 56}, {"Xxx", 50, 20}, {"OU]", 60, 68},
-					  {"Zzz", 70, 80}};
+	static const struct want ord[] = {{"OU[", 10, 8},  {"Yyy", 15, 56}, {"OU]", 20, 32}, {"OU[", 30, 44},
+					  {"Xxx", 50, 20}, {"OU]", 60, 68}, {"Zzz", 70, 80}};
 	check_events(&r, ord, 7);
 	eb_free(&b);
 }
@@ -528,6 +546,9 @@ START_TEST(region_beyond_window)
 }
 END_TEST
 
+/* As ovnisort: a region runs from an OU[ to the first OU] after it, an OU[
+ * inside being one of its events (sorted with them), the OU] keeping its
+ * place; the second OU] closes nothing and is an event like others. */
 START_TEST(nested_region)
 {
 	struct evbuf b;
@@ -535,24 +556,26 @@ START_TEST(nested_region)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
-	eb_ev(&b, "OU[", 30, NULL, 0); /* 32 */
-	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
-	eb_ev(&b, "OU]", 50, NULL, 0); /* 56 */
-	const char *msg = ": nested unordered region at byte offset 32: expected OU] before another "
-			  "OU[";
+	eb_ev(&b, "Bbb", 35, NULL, 0); /* 32 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 44 */
+	eb_ev(&b, "Ccc", 25, NULL, 0); /* 56 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 68 */
+	eb_ev(&b, "OU]", 50, NULL, 0); /* 80 */
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 7);
 	run(&b, STREAM_ORDERED, 0, &r);
-	/* the events before the region are still yielded */
-	static const struct want w[] = {{"Aaa", 10, 8}};
-	check_events(&r, w, 1);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want w[] = {{"Aaa", 10, 8},  {"OU[", 20, 20}, {"Ccc", 25, 56}, {"OU[", 30, 44},
+					{"Bbb", 35, 32}, {"OU]", 40, 68}, {"OU]", 50, 80}};
+	check_events(&r, w, 7);
 	eb_free(&b);
 }
 END_TEST
 
+/* An OU] that closes no region is an event like others (ovnisort, ovniemu
+ * ignore it). */
 START_TEST(close_without_open)
 {
 	struct evbuf b;
@@ -560,32 +583,21 @@ START_TEST(close_without_open)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
-	const char *msg = ": OU] at byte offset 20 closes no unordered region";
+	eb_ev(&b, "Bbb", 30, NULL, 0); /* 32 */
 	struct run r;
+	static const struct want w[] = {{"Aaa", 10, 8}, {"OU]", 20, 20}, {"Bbb", 30, 32}};
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, msg);
-	eb_free(&b);
-
-	/* a second OU] after a closed region */
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "OU[", 10, NULL, 0); /* 8 */
-	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
-	eb_ev(&b, "OU]", 30, NULL, 0); /* 32 */
-	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
-	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
 	eb_free(&b);
 }
 END_TEST
 
+/* A region never closed is not sorted (ovnisort sorts closed regions only):
+ * in order, it is read as it is; out of order, the clock goes backwards. */
 START_TEST(region_open_at_end)
 {
 	struct evbuf b;
@@ -593,16 +605,55 @@ START_TEST(region_open_at_end)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Xxx", 30, NULL, 0); /* 32 */
+	struct run r;
+	static const struct want w[] = {{"Aaa", 10, 8}, {"OU[", 20, 20}, {"Xxx", 30, 32}};
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
+	eb_free(&b);
+
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
 	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 32 */
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, ": clock goes backwards at byte offset 32, in an unordered region (OU[) that never "
+			"closes: expected OU] after it (ovnisort sorts only closed regions)");
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, ": clock goes backwards at byte offset 32 (event Xxx): expected a clock >= 20 (the "
+			"previous event's), found 5");
+	eb_free(&b);
+}
+END_TEST
+
+/* The events after a region are not sorted with it (ovnisort sorts up to
+ * the OU], which keeps its place): one earlier than the region's last, the
+ * OU] included, is a clock going backwards. */
+START_TEST(after_region_not_sorted)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Bbb", 50, NULL, 0); /* 32 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 3);
-	check_error(&r, ": unordered region (OU[) still open at the end of the stream (byte offset "
-			"44): expected OU]");
+	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+			"previous event's), found 40");
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, ": unordered region (OU[) opened at byte offset 20 is still open at the end "
-			"of the stream: expected OU]");
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+			"previous event's), found 40");
 	eb_free(&b);
 }
 END_TEST
@@ -618,7 +669,8 @@ START_TEST(truncated_tail)
 	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
 	eb_bytes(&b, "\x03" "Ccc" "\x01", 5); /* 32 */
 	const char *msg = ": truncated event at byte offset 32: expected a 12-byte event header, found 5 "
-			  "bytes before the end of the file";
+			  "bytes before the end of the file (the stream of a killed application? --salvage reads every "
+			  "stream up to its last whole event)";
 	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
@@ -640,7 +692,8 @@ START_TEST(truncated_jumbo_tail)
 	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20 */
 	b.n -= 3;                                  /* cut the last 3 data bytes */
 	const char *msg = ": truncated event VYc at byte offset 20: expected 26 bytes, found 23 before "
-			  "the end of the file";
+			  "the end of the file (the stream of a killed application? --salvage reads every "
+			  "stream up to its last whole event)";
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 1);
@@ -770,6 +823,170 @@ START_TEST(release_step_by_streams)
 }
 END_TEST
 
+/* ---- --salvage: a stream cut mid-event ------------------------------------------------ */
+
+/* Both modes read b with --salvage to its end without an error, yield the
+ * n events of w, and drop what `want` says (was_cut 0: nothing). */
+static void salvaged(const struct evbuf *b, const struct want *w, int n, const struct weft_stream *want)
+{
+	static const enum stream_mode modes[] = {STREAM_RAW, STREAM_ORDERED};
+	for (int m = 0; m < 2; m++) {
+		struct run r;
+		struct weft_stream c;
+		run_cut(b, modes[m], 0, 1, &r, &c);
+		ck_assert_msg(r.rc == 0, "mode %d: %s", m, r.e.msg);
+		check_events(&r, w, n);
+		ck_assert_int_eq(c.was_cut, want->was_cut);
+		if (!want->was_cut)
+			continue;
+		ck_assert_uint_eq(c.cut.off, want->cut.off);
+		ck_assert_uint_eq(c.cut.dropped, want->cut.dropped);
+		ck_assert_uint_eq(c.cut.need, want->cut.need);
+		ck_assert_str_eq(c.cut.mcv, want->cut.mcv);
+	}
+}
+
+START_TEST(salvage_cut_header)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
+	eb_bytes(&b, "\003Ccc\001", 5); /* 32: 5 of the 16 bytes of Ccc */
+	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	struct weft_stream want = {.was_cut = 1, .cut = {32, 5, 16, "Ccc"}};
+	salvaged(&b, w, 2, &want);
+	/* two bytes: the MCV is cut too, the size known from the flags */
+	b.n -= 3;
+	want.cut = (struct obs_cut){32, 2, 16, ""};
+	salvaged(&b, w, 2, &want);
+	/* the flags byte alone */
+	b.n -= 1;
+	want.cut = (struct obs_cut){32, 1, 16, ""};
+	salvaged(&b, w, 2, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_cut_payload_and_jumbo)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20: 26 bytes */
+	b.n -= 3;
+	static const struct want w[] = {{"Aaa", 10, 8}};
+	struct weft_stream want = {.was_cut = 1, .cut = {20, 23, 26, "VYc"}};
+	salvaged(&b, w, 1, &want);
+	/* inside its length word: the size is not known */
+	b.n = 20 + 14;
+	want.cut = (struct obs_cut){20, 14, 0, "VYc"};
+	salvaged(&b, w, 1, &want);
+	/* a plain event's payload cut */
+	eb_free(&b);
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "Bbb", 20, "12345678", 8); /* 20: 20 bytes */
+	b.n -= 1;
+	want.cut = (struct obs_cut){20, 19, 20, "Bbb"};
+	salvaged(&b, w, 1, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_whole_stream)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_ev(&b, "Bbb", 20, NULL, 0);
+	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	struct weft_stream want = {.was_cut = 0};
+	salvaged(&b, w, 2, &want);
+	/* cut before the first event: a stream of no event */
+	b.n = 8 + 7;
+	want.was_cut = 1;
+	want.cut = (struct obs_cut){8, 7, 12, "Aaa"};
+	salvaged(&b, NULL, 0, &want);
+	/* an event in another byte order: the cut's length word read in it */
+	eb_free(&b);
+	eb_init(&b, !tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_jumbo(&b, "VYc", 20, "0123456789", 10);
+	b.n -= 1;
+	want.cut = (struct obs_cut){20, 25, 26, "VYc"};
+	salvaged(&b, w, 1, &want);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_not_garbage)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_bytes(&b, "\003C\001", 3); /* 20: an unprintable MCV byte */
+	struct run r;
+	struct weft_stream c;
+	run_cut(&b, STREAM_RAW, 0, 1, &r, &c);
+	ck_assert_int_eq(c.was_cut, 0);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r,
+		    ": truncated event at byte offset 20: expected a 12-byte event header, found 3 "
+		    "bytes before the end of the file (not salvaged: the bytes there are not the "
+		    "start of an event, their MCV is not printable)");
+	/* bad bytes before a cut: the cut is not salvaged, the error stays */
+	eb_free(&b);
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "B\001b", 20, NULL, 0); /* 20 */
+	eb_bytes(&b, "\003Ccc", 4); /* 32 */
+	run_cut(&b, STREAM_ORDERED, 0, 1, &r, &c);
+	ck_assert_int_eq(c.was_cut, 0);
+	ck_assert_int_eq(r.n, 1);
+	check_error(&r,
+		    ": garbage at byte offset 20: expected an event header with a printable MCV, "
+		    "found bytes 00 42 01 62");
+	struct obs_cut oc;
+	ck_assert_int_eq(obs_find_cut(b.d, b.n, 0, &oc), 0);
+	eb_free(&b);
+}
+END_TEST
+
+START_TEST(salvage_reopen)
+{
+	/* stream_close gives back the whole map; a reopen finds the cut again */
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0);
+	eb_bytes(&b, "\003Ccc", 4);
+	tu_write(path, b.d, b.n);
+	struct weft_stream s;
+	memset(&s, 0, sizeof(s));
+	s.obs_path = path;
+	s.salvage = 1;
+	struct weft_err e = {0};
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(stream_open(&s, STREAM_ORDERED, &e), 0);
+		ck_assert_int_eq(s.was_cut, 1);
+		ck_assert_uint_eq(s.map.size, 20);
+		ck_assert_int_eq(stream_next(&s, &e), 1);
+		ck_assert_int_eq(stream_next(&s, &e), 0);
+		stream_close(&s);
+		ck_assert_int_eq(s.was_cut, 0);
+	}
+	eb_free(&b);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -801,6 +1018,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, nested_region);
 	tcase_add_test(tc, close_without_open);
 	tcase_add_test(tc, region_open_at_end);
+	tcase_add_test(tc, after_region_not_sorted);
 	tcase_add_test(tc, many_regions);
 	suite_add_tcase(s, tc);
 
@@ -810,6 +1028,16 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, truncated_tail);
 	tcase_add_test(tc, truncated_jumbo_tail);
 	tcase_add_test(tc, garbage_inside_region);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("salvage");
+	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, salvage_cut_header);
+	tcase_add_test(tc, salvage_cut_payload_and_jumbo);
+	tcase_add_test(tc, salvage_whole_stream);
+	tcase_add_test(tc, salvage_not_garbage);
+	tcase_add_test(tc, salvage_reopen);
 	suite_add_tcase(s, tc);
 	return s;
 }
