@@ -89,7 +89,17 @@ test_expect_success "summary: verdicts, and a differing trace in each of its cla
 	test_grep "^  agree  *1$" "$tmp/sum.txt" &&
 	test_grep "^ *2  differ b.prv records init0$" "$tmp/sum.txt" &&
 	test_grep "^ *1  differ a.prv order$" "$tmp/sum.txt" &&
-	test_grep "^ *1  weft-only-refuses X|y$" "$tmp/sum.txt"
+	test_grep "^ *1  weft-only-refuses X|y$" "$tmp/sum.txt" &&
+	test_grep "^ *1  weft-only-refuses: other$" "$tmp/sum.txt"
+'
+test_expect_success "summary: families name issue 23's classes from the messages" '
+	printf "%s\n" "1 weft-only-refuses ?|thread N ends while flushing (OF[ without OF])" \
+		"2 ovniemu-only-refuses 6PA|simple: unknown NanosN subsystem event" \
+		"3 both-refuse-same VTe" >"$tmp/res2.txt" &&
+	sh "$d/summary.sh" "$tmp/res2.txt" >"$tmp/sum2.txt" &&
+	test_grep "^ *1  weft-only-refuses: 3 lint: marks, flushes at the end$" "$tmp/sum2.txt" &&
+	test_grep "^ *1  ovniemu-only-refuses: 5 unknown events$" "$tmp/sum2.txt" &&
+	! grep -q "both-refuse-same:" "$tmp/sum2.txt"
 '
 
 finish
