@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # weft — GNU make build. `make`, `make demo` and `make check` run `make deps`
 # and ./configure themselves when config.mk is missing or stale.
-# Targets: all deps demo check check-asan check-run fuzz bench install
+# Targets: all deps demo check check-asan check-run fuzz bench diff-ovni install
 # uninstall clean.
 #
 # Quiet by default ("CC src/emu/emu.c"; V=1 prints the whole commands) and
@@ -82,7 +82,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_TARGETS := $(basename $(notdir $(wildcard test/fuzz/fuzz_*.c)))
 WEFT := $(BUILD)/weft
 
-.PHONY: all deps demo check check-run check-suites check-list check-asan fuzz bench install uninstall clean FORCE
+.PHONY: all deps demo check check-run check-suites check-list check-asan fuzz bench diff-ovni install uninstall clean FORCE
 
 all: $(WEFT)
 
@@ -273,11 +273,39 @@ bench: config.mk
 	@$(MAKE) $(WEFT)
 	WEFT=$(abspath $(WEFT)) sh test/bench/run.sh
 
+# ---- the differential campaign against ovniemu (doc/dev/testing.md) --------
+# make diff-ovni OVNI=PREFIX [SEEDS=N] [MUTATIONS=M] [FIRST=S]: builds
+# test/diff's generator against the ovni installed at PREFIX (libovni,
+# ovniemu, ovnisort) and runs N seeds and M mutations through ovniemu and
+# weft; results in diff-out/{seeds,mutations}/. Only where ovni is
+# installed: make check never builds it.
+SEEDS ?= 100
+MUTATIONS ?= 0
+FIRST ?= 1
+DIFF_SRCS := $(wildcard test/diff/*.c)
+DIFF_GEN := $(BUILD)/diff/gen
+
+$(DIFF_GEN): $(DIFF_SRCS) test/diff/plan.h
+	@test -n "$(OVNI)" -a -f "$(OVNI)/include/ovni.h" || { \
+	  echo "make diff-ovni: OVNI=PREFIX, the prefix ovni 1.14 is installed in (PREFIX/include/ovni.h)"; exit 2; }
+	@mkdir -p $(dir $@)
+	@$(SAY) LD $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) -I$(OVNI)/include -o $@ $(DIFF_SRCS) \
+		-L$(OVNI)/lib -Wl,-rpath,$(OVNI)/lib -lovni -pthread
+
+diff-ovni: config.mk
+	@$(MAKE) $(WEFT) $(DIFF_GEN)
+	OVNI=$(OVNI) GEN=$(abspath $(DIFF_GEN)) WEFT=$(abspath $(WEFT)) \
+		nice sh test/diff/campaign.sh -o diff-out/seeds $(FIRST) $(SEEDS)
+	@if [ "$(MUTATIONS)" -gt 0 ]; then \
+	  OVNI=$(OVNI) GEN=$(abspath $(DIFF_GEN)) WEFT=$(abspath $(WEFT)) \
+		nice sh test/diff/campaign.sh -m -o diff-out/mutations $(FIRST) $(MUTATIONS); fi
+
 # ---- demo, install, clean ---------------------------------------------------
 
 # The demo: a synthetic trace, its Paraver traces, checked, drawn; it ends
 # with the pictures and the command that opens the trace in wxParaver.
-DEMO_VIEW := demo/paraver/cfg/ovni/thread-state.cfg
+DEMO_VIEW := demo/paraver/cfg/thread/ovni/state-histogram.cfg
 demo: config.mk
 	@$(MAKE) deps
 	@echo "demo: building $(WEFT) (the first time about 1 min on 2 cores; V=1 shows the commands)"
@@ -301,7 +329,7 @@ demo: config.mk
 	@echo "      demo/paraver/thread.svg"
 	@echo "      demo/paraver/cpu.svg"
 	@echo "demo: the thread states in wxParaver, and as a table of time per state with"
-	@echo "      paramedir (it writes the file thread-state in the current folder):"
+	@echo "      paramedir (it writes the file state-histogram in the current folder):"
 	@echo "      wxparaver demo/paraver/thread.prv $(DEMO_VIEW)"
 	@echo "      paramedir demo/paraver/thread.prv $(DEMO_VIEW)"
 
@@ -338,7 +366,7 @@ uninstall:
 	$(Q)rm -rf $(SHAREDIR) $(DOCDIR)
 
 clean:
-	rm -rf build build-asan build-fuzz demo bench-out
+	rm -rf build build-asan build-fuzz demo bench-out diff-out
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache

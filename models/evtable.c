@@ -21,9 +21,26 @@ static const struct {
 static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft_err *e)
 {
 	const char *p = sig;
+	int opt = 0;
 	while (*p) {
-		while (*p == ' ' || *p == ',')
+		while (*p == ' ' || *p == ',' || *p == ']')
 			p++;
+		if (*p == '[' && !opt) { /* the fields from here on may be missing */
+			opt = 1;
+			in->min = in->size;
+			p++;
+			continue;
+		}
+		if (*p == ';') { /* the payload's rule: "; exact" */
+			p++;
+			while (*p == ' ')
+				p++;
+			if (strcmp(p, "exact") != 0 || opt || in->has_str)
+				return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad signature \"%s\" at \"%s\"",
+						 model, in->decl->mcv, sig, p);
+			in->only = 1;
+			break;
+		}
 		if (!*p)
 			break;
 		char ty[8] = {0}, nm[32] = {0};
@@ -46,12 +63,18 @@ static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft
 		f->type = type_names[k].type;
 		f->off = in->size;
 		f->size = type_names[k].size;
+		f->opt = opt;
 		in->size += f->size;
 		if (f->type == EVF_STR)
 			in->has_str = 1;
 		if (f->type == EVF_BYTES)
 			in->has_str = 2;
+		if ((f->type == EVF_STR || f->type == EVF_BYTES) && opt)
+			return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad signature \"%s\": a tail "
+					 "cannot be optional", model, in->decl->mcv, sig);
 	}
+	if (!opt)
+		in->min = in->size;
 	return 0;
 }
 
@@ -112,8 +135,9 @@ int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct 
 	if (parse_sig(in, d->sig, m->id, e) || parse_template(in, m->id, e))
 		return -1;
 	/* a str tail has at least its NUL: never the exact size; an empty bytes
-	 * tail is the common case, on the fast path */
-	in->exact = in->has_str == 1 ? ~0u : in->size;
+	 * tail is the common case, on the fast path; a row declared jumbo checks
+	 * the event is one (ovniemu reads its payload only as a jumbo one) */
+	in->exact = in->has_str == 1 || d->jumbo ? ~0u : in->size; /* a jumbo row: is it one? */
 	return 0;
 }
 
@@ -185,8 +209,12 @@ void evtable_default(struct evtable *t, weft_handler h)
 				t->slots[m][k]->handler = h;
 }
 
-int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev)
+int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev)
 {
+	if (i->decl->jumbo && !ev->jumbo)
+		return 0;
+	if (!i->has_str)
+		return i->only ? ev->payload_len == i->size : ev->payload_len >= i->min;
 	if (i->has_str == 2)
 		return ev->payload_len >= i->size;
 	if (ev->payload_len <= i->size)
@@ -211,6 +239,10 @@ void ev_sentence(struct outbuf *o, const struct evinfo *i, const struct weft_ev 
 		}
 		const struct evfield *f = &i->f[s->field];
 		ob_room(o, 24);
+		if (f->off + f->size > ev->payload_len) {
+			ob_char(o, '-'); /* an optional field the payload does not reach */
+			continue;
+		}
 		if (f->type == EVF_BYTES) {
 			ob_u64(o, ev->payload_len - f->off);
 			ob_mem(o, " bytes", 6);

@@ -25,6 +25,7 @@ struct evfield {
 	char name[32];
 	enum evf_type type;
 	uint32_t off, size; /* size 0 for str */
+	int opt;            /* after "[" in the signature: the payload may end before it */
 };
 
 struct evseg {
@@ -41,6 +42,8 @@ struct evinfo {
 	uint32_t size; /* fixed payload bytes (without the str tail) */
 	uint32_t exact; /* a payload of this length needs no other check (~0: a str tail) */
 	int has_str;   /* the payload ends with a tail: 1 a str, 2 any bytes */
+	uint32_t min;  /* fewest payload bytes accepted: the fields before "[" (no tail) */
+	int only;      /* "; exact": exactly `size` bytes (else at least min, more ignored) */
 	const struct weft_evdecl *decl;
 	const struct weft_model_def *model;
 	struct evfield f[EV_MAX_FIELDS];
@@ -75,15 +78,18 @@ void evtable_wrap(struct evtable *t, char model, weft_handler h);
 /* For one run: every row without a handler gets h. */
 void evtable_default(struct evtable *t, weft_handler h);
 
-int ev_payload_ok_str(const struct evinfo *i, const struct weft_ev *ev);
+int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev);
 
-/* Does the payload have exactly the declared size (at least, with a str or
- * bytes tail; a str tail holds a NUL)? */
+/* Does the payload have what the row needs, as ovniemu's rule for the
+ * event is (model.h, Signature): at least its fixed fields, the optional
+ * ones aside, more bytes ignored; exactly them with "; exact"; with a str
+ * or bytes tail at least the fixed fields, a str tail holding a NUL; a
+ * jumbo event where the row says jumbo. */
 static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
 {
-	if (__builtin_expect(i->has_str, 0))
-		return ev_payload_ok_str(i, ev);
-	return ev->payload_len == i->size;
+	if (__builtin_expect(ev->payload_len == i->exact, 1))
+		return 1;
+	return ev_payload_ok_slow(i, ev);
 }
 
 /* Field value, sign- or zero-extended; the payload must be valid. Inline:
@@ -91,6 +97,8 @@ static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev
 static inline int64_t ev_field(const struct evinfo *i, int field, const struct weft_ev *ev)
 {
 	const struct evfield *f = &i->f[field];
+	if (__builtin_expect(f->opt, 0) && f->off + f->size > ev->payload_len)
+		return 0; /* an optional field the payload does not reach */
 	const uint8_t *p = ev->payload + f->off;
 	int swap = ev->stream ? ev->stream->swap : 0;
 	switch (f->type) {

@@ -7,8 +7,15 @@
  * Signature: comma-separated "TYPE name" with TYPE one of u8 u16 u32 u64 i8
  * i16 i32 i64 str bytes (str: NUL-terminated tail; bytes: any tail, maybe
  * empty), laid out back to back from
- * payload offset 0; jumbo events count from the jumbo data. An empty
- * signature means no payload. Template: text where %{name} inserts a field. */
+ * payload offset 0; jumbo events count from the jumbo data. The payload
+ * rule is ovniemu's (what its model reads, checked with the sizes it
+ * checks): a payload holds at least the fields, and bytes past them are
+ * ignored; fields after a "[" may be missing too (ovniemu does not read
+ * them: "i32 cpu, [i32 creator, u64 tag]" takes 4 bytes or more, a missing
+ * field reads as 0 and dump shows "-"); a signature ending in "; exact"
+ * takes exactly its fields (ovniemu checks the size). An empty signature:
+ * the payload is not read (any is accepted). Template: text where %{name}
+ * inserts a field. */
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H
 

@@ -377,15 +377,23 @@ static int chan_line(struct parser *p)
 		return 0;
 	}
 	if (is_word(p, 0, "dup")) {
-		if (is_word(p, 1, "skip"))
-			c->emit_dup = 0;
-		else if (is_word(p, 1, "emit"))
-			c->emit_dup = 1;
-		else
-			return expected(p, 1, "'skip' or 'emit'");
+		static const struct {
+			const char *w;
+			enum mf_dup d;
+		} dups[] = {{"skip", MF_DUP_SKIP}, {"emit", MF_DUP_EMIT}, {"skip-null", MF_DUP_SKIP_NULL}};
+		size_t k = 0;
+		while (k < sizeof(dups) / sizeof(dups[0]) && !is_word(p, 1, dups[k].w))
+			k++;
+		if (k == sizeof(dups) / sizeof(dups[0]))
+			return expected(p, 1, "'skip', 'emit' or 'skip-null'");
+		c->dup = dups[k].d;
 		return end_of_line(p, 2);
 	}
-	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint, each), 'channel' or 'event'");
+	if (is_word(p, 0, "zero")) {
+		c->zero = 1;
+		return end_of_line(p, 1);
+	}
+	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event'");
 }
 
 /* ---- events -------------------------------------------------------------------- */

@@ -18,6 +18,11 @@
 
 enum mf_show { MF_SHOW_ANY, MF_SHOW_RUNNING, MF_SHOW_ACTIVE };
 enum mf_same { MF_SAME_ERROR, MF_SAME_IGNORE, MF_SAME_ALLOW };
+/* A shown value equal to the last one written on its row (ovniemu's
+ * per-channel Paraver flags): skip it (PRV_SKIPDUP), write it (PRV_EMITDUP),
+ * or skip it only when it is "none" (PRV_SKIPDUPNULL: 0, unless the channel
+ * is `zero` and the 0 was set). A row's first value is always written. */
+enum mf_dup { MF_DUP_SKIP, MF_DUP_EMIT, MF_DUP_SKIP_NULL };
 
 struct mf_label {
 	int64_t value;
@@ -31,7 +36,8 @@ struct mf_chan {
 	char *tlabel, *clabel;
 	enum mf_show show;     /* thread rows */
 	enum mf_same same;     /* a push or set of the value it has */
-	int emit_dup;          /* every set is a record */
+	enum mf_dup dup;       /* a repeated value on a row */
+	int zero;              /* `zero`: a set of 0 is a value, not "none" (PRV_ZERO) */
 	int dynamic;           /* labels may be added at run time */
 	int nolint;            /* -l does not check that its stack ends empty */
 	int64_t initial;       /* every thread's value before its first event (single) */

@@ -71,7 +71,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	punctual_reset(e, t, x);
 	int64_t rt = ev_field(in, 0, ev);
 	out(e, t, x, V_USER, rt + 1);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	if (ev->val == 'd')
 		kept_out(e, m, t, 0, ev_field(in, 2, ev));
 	else if (ev->val == 't')

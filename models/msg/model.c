@@ -33,15 +33,43 @@ static const struct {
 	int v;
 	const char *l;
 } calls[] = {
-	{11, "open0"}, {12, "close0"}, {21, "send0"}, {27, "sendbegin0"}, {28, "sendstatus0"},
-	{30, "sendend0 (verifying)"}, {31, "sendend0 (waiting)"}, {51, "recv0"},
-	{52, "recv0 (blocking)"}, {53, "probe0 (found)"}, {54, "probe0 (not found)"},
-	{55, "wait0 (verifying)"}, {56, "wait0 (waiting)"}, {57, "recvbegin0"},
-	{58, "recvstatus0"}, {60, "recvend0 (verifying)"}, {61, "recvend0 (waiting)"},
-	{401, "clocksync0"}, {402, "sync0"}, {501, "open0 (allocate)"}, {502, "close0 (release)"},
-	{503, "load0"}, {601, "idle"}, {602, "system overhead"}, {603, "user overhead"},
-	{901, "tracing"}, {902, "traceevents"}, {903, "tracefiles"}, {904, "tracelevel"},
-	{905, "traceinfo"}, {911, "tracemsg"}, {912, "traceflush"}, {913, "trace buffer full"},
+	{11, "open0"},
+	{12, "close0"},
+	{13, "who0"},
+	{14, "recvinfo0"},
+	{21, "send0"},
+	{27, "sendbegin0"},
+	{28, "sendstatus0 (complete)"},
+	{29, "sendstatus0 (not complete)"},
+	{30, "sendend0 (verifying)"},
+	{31, "sendend0 (waiting)"},
+	{51, "recv0"},
+	{52, "recv0 (blocking)"},
+	{53, "probe0 (found)"},
+	{54, "probe0 (not found)"},
+	{55, "wait0 (verifying)"},
+	{56, "wait0 (waiting)"},
+	{57, "recvbegin0"},
+	{58, "recvstatus0 (complete)"},
+	{59, "recvstatus0 (not complete)"},
+	{60, "recvend0 (verifying)"},
+	{61, "recvend0 (waiting)"},
+	{401, "clocksync0"},
+	{402, "sync0"},
+	{501, "open0 (allocate)"},
+	{502, "close0 (release)"},
+	{503, "load0"},
+	{601, "idle"},
+	{602, "system overhead"},
+	{603, "user overhead"},
+	{901, "tracing"},
+	{902, "traceevents"},
+	{903, "tracefiles"},
+	{904, "tracelevel"},
+	{905, "traceinfo"},
+	{911, "tracemsg"},
+	{912, "traceflush"},
+	{913, "trace buffer full"},
 	{914, "trace buffer full (overwriting)"},
 };
 
@@ -79,11 +107,23 @@ static int64_t entry_bytes(int32_t type, int32_t a)
 	return type == -21 || type == -27 || type == -911 ? a : -1;
 }
 
+/* The volume of a call at its exit (seed §2.3.7: the length of recv0,
+ * wait0 (-55, -56), recvstatus0, recvend0, traceflush; "the number of
+ * processes spawned by load0": one per load0, whose exit names it). */
 static int64_t exit_bytes(int32_t type, int32_t a)
 {
 	switch (type) {
-	case -51: case -52: case -56: case -58: case -60: case -61: case -912:
+	case -51:
+	case -52:
+	case -55:
+	case -56:
+	case -58:
+	case -60:
+	case -61:
+	case -912:
 		return a;
+	case -503:
+		return 1;
 	default:
 		return -1;
 	}
@@ -139,10 +179,10 @@ int msg_setup(struct emu *e, struct weft_err *err)
 	} slots[NV] = {
 		[V_CALL] = {MSG_T_CALL, "PICL call"},
 		[V_SSIZE] = {MSG_T_SEND_SIZE, "Message size sent (bytes)"},
-		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent"},
+		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent (+1)"},
 		[V_STO] = {MSG_T_SEND_TO, "Message sent to processor (+1)"},
 		[V_RSIZE] = {MSG_T_RECV_SIZE, "Message size received (bytes)"},
-		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received"},
+		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received (+1)"},
 		[V_RFROM] = {MSG_T_RECV_FROM, "Message received from processor (+1)"},
 		[V_MARK] = {MSG_T_MARK, "PICL mark"},
 		[V_USER] = {MSG_T_USER_REC, "PICL user record"},
@@ -248,7 +288,7 @@ static void call_send(struct emu *e, struct emu_thread *t, struct mthread *x, st
 {
 	struct mstate *m = ms(e);
 	out(e, t, x, V_SSIZE, c->a);
-	out(e, t, x, V_STAG, c->b);
+	out(e, t, x, V_STAG, (int64_t) c->b + 1);
 	out(e, t, x, V_STO, c->c == -1 ? -1 : (int64_t) c->c + 1);
 	int32_t peer = x->peer_process;
 	x->peer_process = -1;
@@ -378,9 +418,9 @@ int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 			lrecv = r.time;
 		got_recv(e, t, x, c3, b, lrecv);
 		out(e, t, x, V_RSIZE, a);
-		out(e, t, x, V_RTAG, b);
+		out(e, t, x, V_RTAG, (int64_t) b + 1);
 		out(e, t, x, V_RFROM, (int64_t) c3 + 1);
-		x->clear = 1;
+		punctual_shown(e, x, 1);
 		break;
 	}
 	default:
@@ -403,7 +443,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	int32_t type = (int32_t) ev_field(in, 0, ev);
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, -1, 0);
 	out(e, t, x, V_MARK, type >= 0 ? (int64_t) type + 1 : -(int64_t) type);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	return 0;
 }
 
@@ -427,15 +467,15 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	int32_t type = f[0], size = f[1], tag = f[2], peer = f[3], req = f[5];
 	x->peer_process = f[4];
 	int send = type == -21 || type == -27, recv = type == -51 || type == -52 || type <= -58;
-	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv ? size : -1, 0);
+	emu_acct_op(e, t, 'X', EMU_OP_MARK, type, send || recv || type == -56 ? size : -1, 0);
 	out(e, t, x, V_MARK, -(int64_t) type);
-	x->clear = 1;
+	punctual_shown(e, x, 1);
 	struct req r;
 	if (send) {
 		struct call c = {type, size, tag, peer, e->now, {0, NULL, 0}, 0};
 		call_send(e, t, x, &c);
 		psend_all(e, &c.sent);
-		x->clear = 2;
+		punctual_shown(e, x, 2);
 		if (type == -27 && req != -1) { /* its completion sends it */
 			struct req *q = req_push(&x->sreq, &x->nsreq, &x->csreq);
 			q->id = req;
@@ -458,7 +498,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 			lrecv = r.time;
 		got_recv(e, t, x, peer, tag, lrecv);
 		out(e, t, x, V_RSIZE, size);
-		out(e, t, x, V_RTAG, tag);
+		out(e, t, x, V_RTAG, (int64_t) tag + 1);
 		out(e, t, x, V_RFROM, (int64_t) peer + 1);
 	}
 	x->peer_process = -1;

@@ -40,7 +40,8 @@ enum { V_CALL, V_SSIZE, V_STAG, V_STO, V_RSIZE, V_RTAG, V_RFROM, V_MARK, V_USER,
 struct mthread {
 	/* read on every event: together at the start */
 	int n; /* calls open */
-	int clear; /* punctual values to reset at the next event */
+	int clear; /* punctual values to reset at the next event of a later time */
+	uint64_t clear_at; /* the time they were shown */
 	uint32_t shown_state; /* the state last given to emu */
 	int32_t proc; /* PICL processor id (tid - 1, or its stream.json's) */
 	int32_t ep; /* its end in message keys: proc, or a row's own (split processors) */
@@ -89,14 +90,24 @@ static inline void out(struct emu *e, struct emu_thread *t, struct mthread *x, i
 	}
 }
 /* x->clear: 1 the punctual values of a receive, mark or user record are
- * shown; 2 those of a send mark too. */
+ * shown; 2 those of a send mark too. They are reset at the row's next event
+ * of a later time: reset at the same instant, Paraver would show 0 there
+ * (a header record at the time of the row's first record was invisible). */
 static inline void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
 {
-	if (!x->clear)
+	if (!x->clear || e->now == x->clear_at)
 		return;
 	for (int k = x->clear == 2 ? V_SSIZE : V_RSIZE; k <= V_USER; k++)
 		out(e, t, x, k, 0);
 	x->clear = 0;
+}
+
+/* Punctual values of level `level` (see punctual_reset) shown now. */
+static inline void punctual_shown(struct emu *e, struct mthread *x, int level)
+{
+	if (x->clear < level)
+		x->clear = level;
+	x->clear_at = e->now;
 }
 
 #endif

@@ -213,10 +213,13 @@ int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 		for (int64_t d = ev_field(in, 4, ev); d < 9; d++)
 			c.ts_unit_ns *= 10;
 	}
+	/* PICL counts these calls without writing their records (§2.3.2): a
+	 * row without records of one cannot measure it; one with records (any
+	 * event may have them, §2.3.1) can */
 	static const int32_t unrecorded[] = {-13, -14, -29, -53, -54, -55, -59};
 	for (size_t k = 0; k < sizeof(unrecorded) / sizeof(unrecorded[0]); k++)
 		if (c.op == unrecorded[k])
-			c.why_not = "PICL writes no records for this event type";
+			c.why_not_if_none = "PICL writes no records for this event type, and the log has none";
 	struct rset ops = {0}, ctxs = {0};
 	if (event_set(s, c.op, &ops)) {
 		c.ops = ops.v, c.nops = ops.n;

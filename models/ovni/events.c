@@ -1,31 +1,33 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ovni model (O) event table: thread life cycle, affinity, marks, flushes,
  * unordered regions and bursts (doc/models/ovni.md). Each row is the
- * event's whole description: payload, sentence and emulator handler. */
+ * event's whole description: payload (with ovniemu's size rule, model.h),
+ * sentence and emulator handler. Beyond the rows, as ovniemu: every OU?
+ * is ignored and every OB? is a burst (emu.c). */
 #include "model.h"
 #include "ovni/ovni.h"
 
 static const struct weft_evdecl ovni_events[] = {
-	{"OHx", 0, "i32 cpu, i32 creator, u64 tag",
+	{"OHx", 0, "i32 cpu, [i32 creator, u64 tag]",
 	 "starts running on cpu %{cpu} (created by thread %{creator}, tag %{tag})", ovni_ohx},
-	{"OHC", 0, "i32 cpu, u64 tag", "creates a thread that will run on cpu %{cpu} (tag %{tag})",
+	{"OHC", 0, "[i32 cpu, u64 tag]", "creates a thread that will run on cpu %{cpu} (tag %{tag})",
 	 ovni_ohc_create},
 	{"OHp", 0, "", "pauses", ovni_state},
 	{"OHr", 0, "", "resumes", ovni_state},
 	{"OHc", 0, "", "cools down before sleeping", ovni_state},
 	{"OHw", 0, "", "warms up after waking", ovni_state},
 	{"OHe", 0, "", "ends", ovni_state},
-	{"OAs", 0, "i32 cpu", "moves itself to cpu %{cpu}", ovni_oas},
-	{"OAr", 0, "i32 cpu, i32 tid", "moves thread %{tid} to cpu %{cpu}", ovni_oar},
-	{"OCn", 0, "i32 ncpus", "reports %{ncpus} cpus (obsolete)", ovni_ocn},
+	{"OAs", 0, "i32 cpu; exact", "moves itself to cpu %{cpu}", ovni_oas},
+	{"OAr", 0, "i32 cpu, i32 tid; exact", "moves thread %{tid} to cpu %{cpu}", ovni_oar},
+	{"OCn", 0, "[i32 ncpus]", "reports %{ncpus} cpus (obsolete)", ovni_ocn},
 	{"OF[", 0, "", "starts flushing its buffer", ovni_flush},
 	{"OF]", 0, "", "stops flushing its buffer", ovni_flush},
 	{"OU[", 0, "", "opens an unordered region", ovni_nop},
 	{"OU]", 0, "", "closes an unordered region", ovni_nop},
 	{"OB.", 0, "bytes data", "emits a burst probe", ovni_burst},
-	{"OM[", 0, "i64 value, i32 type", "pushes value %{value} on mark type %{type}", ovni_mark_push},
-	{"OM]", 0, "i64 value, i32 type", "pops value %{value} from mark type %{type}", ovni_mark_pop},
-	{"OM=", 0, "i64 value, i32 type", "sets mark type %{type} to value %{value}", ovni_mark_set},
+	{"OM[", 0, "i64 value, i32 type; exact", "pushes value %{value} on mark type %{type}", ovni_mark_push},
+	{"OM]", 0, "i64 value, i32 type; exact", "pops value %{value} from mark type %{type}", ovni_mark_pop},
+	{"OM=", 0, "i64 value, i32 type; exact", "sets mark type %{type} to value %{value}", ovni_mark_set},
 };
 
 static const struct weft_state_label ovni_states[] = {

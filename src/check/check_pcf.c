@@ -4,7 +4,9 @@
  * parse as paraver-kernel reads them, and labels that the reader would drop
  * (values outside int32) or that repeat are reported. The labels are kept in
  * hash sets; once the body is read, every event type, every non-zero value of
- * a type with a VALUES list and every state the body used must have one. */
+ * a type with a VALUES list and every state the body used should have one:
+ * a state without is an error, a type or value without a warning (Paraver
+ * shows them by number; ovniemu's cpu.prv leaves types 1-3 unlabelled). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,8 +335,10 @@ static struct hent **sorted(const struct hset *s)
 void chk_check_labels(struct prvchk *c)
 {
 	struct hent **v = sorted(&c->miss_types);
+	/* Paraver shows an unlabelled type or value by its number, and
+	 * ovniemu leaves some unlabelled (cpu.prv's types 1-3): warnings */
 	for (size_t i = 0; i < c->miss_types.n; i++)
-		ERR(c, c->name, v[i]->line,
+		WARN(c, c->name, v[i]->line,
 		    "event type %llu (first used here) has no label in %s; expected a line '<n> %llu <label>' in "
 		    "an EVENT_TYPE block",
 		    (unsigned long long) v[i]->k1, c->pcfname, (unsigned long long) v[i]->k1);
@@ -344,9 +348,9 @@ void chk_check_labels(struct prvchk *c)
 	v = sorted(&c->miss_values);
 	for (size_t i = 0; i < c->miss_values.n; i++)
 		WARN(c, c->name, v[i]->line,
-		     "value %lld of event type %llu (first used here) has no label in %s: Paraver shows its "
-		     "number (a '%lld <label>' line in the VALUES list of the type's EVENT_TYPE block names it)",
-		     (long long) v[i]->k2, (unsigned long long) v[i]->k1, c->pcfname, (long long) v[i]->k2);
+		    "value %lld of event type %llu (first used here) has no label in %s: Paraver shows its "
+		    "number (a '%lld <label>' line in the VALUES list of the type's EVENT_TYPE block names it)",
+		    (long long) v[i]->k2, (unsigned long long) v[i]->k1, c->pcfname, (long long) v[i]->k2);
 	free(v);
 	v = sorted(&c->used_states);
 	for (size_t i = 0; i < c->used_states.n; i++) {
@@ -362,7 +366,7 @@ void chk_check_labels(struct prvchk *c)
 	}
 	free(v);
 	if (c->dropped)
-		ERR(c, c->name, 0,
+		WARN(c, c->name, 0,
 		    "more than %u distinct unlabelled event types, values or states: %llu more not listed",
 		    MAX_TRACK, (unsigned long long) c->dropped);
 }

@@ -202,7 +202,7 @@ static void problem(struct ctx *c, const char *view, const char *fmt, ...)
 
 static const char *const fname[2] = {"thread", "cpu"};
 
-static void check_view(struct ctx *c, const char *path, const char *base)
+static void check_view(struct ctx *c, const char *path, const char *rel)
 {
 	struct weft_err err = {0};
 	struct mapfile m;
@@ -217,12 +217,13 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 	c->nviews++;
 	struct cfgview v;
 	char msg[160];
-	int file = cfgview_file(base);
+	char model[64];
+	int file = cfgview_file(rel, model, sizeof(model));
 	if (cfgview_parse(text, strlen(text), &v, msg, sizeof(msg))) {
 		problem(c, path, "%s", msg);
 	} else if (file < 0) {
-		problem(c, path, "expected a name thread-NAME.cfg, cpu-NAME.cfg or breakdown-NAME.cfg (the file it "
-				 "is for)");
+		problem(c, path, "expected a path cfg/thread/MODEL/NAME.cfg or cfg/cpu/MODEL/NAME.cfg (the file it "
+				 "is for: thread.prv, cpu.prv, or MODEL-breakdown.prv for cpu/MODEL/breakdown*.cfg)");
 	} else if (v.nwindows < 1) {
 		problem(c, path, "expected a window (\"< NEW DISPLAYING WINDOW NAME >\"), found none");
 	} else {
@@ -236,10 +237,12 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 			if (!known)
 				problem(c, path, "thread function \"%s\" is not one Paraver knows", fn);
 		}
-		if (v.color == CFGVIEW_COLOR_NONE)
+		/* ovni's views (copied by ovniemu) name no colour mode, Paraver's
+		 * default being code, and let Paraver compute their range */
+		if (v.color == CFGVIEW_COLOR_NONE && !v.compute_y)
 			problem(c, path, "expected a window_color_mode (code for states and categories, gradient "
 					 "for magnitudes)");
-		if (!v.has_max)
+		if (!v.has_max && !v.compute_y)
 			problem(c, path, "expected a window_maximum_y (Paraver's default range 0-18 draws larger "
 					 "values black)");
 		/* a breakdown view is for its folder's MODEL-breakdown trace:
@@ -248,10 +251,7 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 		const char *name = NULL;
 		char *bdname = NULL;
 		if (file == CFGVIEW_BREAKDOWN) {
-			const char *slash = strrchr(path, '/'), *p = slash;
-			while (p > path && p[-1] != '/')
-				p--;
-			bdname = weft_xasprintf("%.*s-breakdown", (int) (slash - p), p);
+			bdname = weft_xasprintf("%s-breakdown", model);
 			memset(&bd, 0, sizeof(bd));
 			f = &bd;
 			name = bdname;
@@ -307,10 +307,10 @@ static void check_view(struct ctx *c, const char *path, const char *base)
 				hi = f->state_max > hi ? f->state_max : hi;
 			}
 		}
-		if (lo <= hi && v.has_max && (double) hi > v.max)
+		if (lo <= hi && v.has_max && !v.compute_y && (double) hi > v.max)
 			problem(c, path, "values up to %lld are written, above window_maximum_y %g", (long long) hi,
 				v.max);
-		if (lo <= hi && v.has_min && (double) lo < v.min)
+		if (lo <= hi && v.has_min && !v.compute_y && (double) lo < v.min)
 			problem(c, path, "values down to %lld are written, below window_minimum_y %g",
 				(long long) lo, v.min);
 		filedata_free(f == &bd ? f : NULL);
@@ -324,37 +324,51 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* The view files under DIR/cfg (two levels), sorted. */
-static int list(const char *root, char ***out)
+struct list {
+	char **v;
+	int n, cap;
+};
+
+/* The .cfg files under root/rel, down to `depth` more folder levels, as
+ * paths relative to root. */
+static int walk(const char *root, const char *rel, int depth, struct list *l)
 {
-	int n = 0, cap = 16;
-	DIR *d = opendir(root);
+	char *dir = rel ? weft_xasprintf("%s/%s", root, rel) : weft_xstrdup(root);
+	DIR *d = opendir(dir);
+	free(dir);
 	if (!d)
 		return -1;
-	char **v = weft_xmalloc((size_t) cap * sizeof(*v));
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		char *sub = weft_xasprintf("%s/%s", root, de->d_name);
-		DIR *d2 = opendir(sub);
-		struct dirent *f;
-		while (d2 && (f = readdir(d2))) {
-			size_t l = strlen(f->d_name);
-			if (l < 5 || strcmp(f->d_name + l - 4, ".cfg"))
-				continue;
-			if (n == cap)
-				v = weft_xrealloc(v, (size_t) (cap *= 2) * sizeof(*v));
-			v[n++] = weft_xasprintf("%s/%s", sub, f->d_name);
+		char *sub = rel ? weft_xasprintf("%s/%s", rel, de->d_name) : weft_xstrdup(de->d_name);
+		size_t len = strlen(de->d_name);
+		if (len >= 5 && strcmp(de->d_name + len - 4, ".cfg") == 0) {
+			if (l->n == l->cap)
+				l->v = weft_xrealloc(l->v, (size_t) (l->cap = l->cap ? l->cap * 2 : 16) * sizeof(*l->v));
+			l->v[l->n++] = sub;
+			continue;
 		}
-		if (d2)
-			closedir(d2);
+		if (depth > 0)
+			walk(root, sub, depth - 1, l); /* not a folder: nothing in it */
 		free(sub);
 	}
 	closedir(d);
-	qsort(v, (size_t) n, sizeof(*v), cmp_str);
-	*out = v;
-	return n;
+	return 0;
+}
+
+/* The view files under DIR/cfg (cfg/thread/MODEL/NAME.cfg, and any other
+ * .cfg down to that depth, to be reported), sorted. */
+static int list(const char *root, char ***out)
+{
+	struct list l = {0};
+	if (walk(root, NULL, 2, &l))
+		return -1;
+	if (l.n)
+		qsort(l.v, (size_t) l.n, sizeof(*l.v), cmp_str);
+	*out = l.v;
+	return l.n;
 }
 
 long viewcheck_dir(const char *dir, int quiet, struct weft_err *err)
@@ -371,7 +385,9 @@ long viewcheck_dir(const char *dir, int quiet, struct weft_err *err)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		check_view(&c, files[i], strrchr(files[i], '/') + 1);
+		char *path = weft_xasprintf("%s/%s", root, files[i]);
+		check_view(&c, path, files[i]);
+		free(path);
 		free(files[i]);
 	}
 	free(files);

@@ -111,8 +111,9 @@ static const struct opt emu_opts_table[] = {
 		 "one run)"),
 	OPT_FLAG("keep-going", 'k', K, o.keep_going, "report model errors as warnings, skip the event, go on"),
 	OPT_FLAG("lint", 'l', K, o.lint,
-		 "also check at the end: mark stacks and model channel\n"
-		 "stacks empty, no open flush (ovniemu's -l)"),
+		 "also check at the end that model channel stacks are\n"
+		 "empty (ovniemu's -l); mark stacks left and open flushes\n"
+		 "are warnings (errors with --strict)"),
 	OPT_CALL("model", 0, "FILE", K, o, opt_model,
 		 "add the model written in FILE, or replace the model with\n"
 		 "its character (repeatable; doc/dev/models.md)"),
@@ -123,7 +124,10 @@ static const struct opt emu_opts_table[] = {
 		 "also write each model's CPU breakdown trace, as ovniemu's\n"
 		 "-b: MODEL-breakdown.{prv,pcf,row} for nosv (when every\n"
 		 "thread sets nosv.can_breakdown), nanos6 and openmp"),
-	OPT_FLAG("strict", 0, K, o.strict, "events of models weft does not emulate are errors"),
+	OPT_FLAG("strict", 0, K, o.strict,
+		 "weft's own checks, which ovniemu does not make, are\n"
+		 "errors: -l's mark stacks and flushes, events weft does\n"
+		 "not emulate yet (a model file's todo rows)"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
 		  "cores available); the calling thread merges their output\n"

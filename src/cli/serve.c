@@ -2,7 +2,8 @@
 /* serve: the tracer driver on a Unix socket (doc/driver.md, weft-serve(1)).
  *
  * Opens TRACE as weft query does (clock offsets applied; the models run,
- * with no Paraver output, unless --plain), listens, waits for the first
+ * with no Paraver output, when an analyser there at the start needs them,
+ * or with --models; never with --plain), listens, waits for the first
  * analysers, then replays every event once through the driver, which sees
  * each one before the models apply it. */
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 
 struct serve_cmd {
 	const char *socket, *clock_file, *stall;
-	int plain, keep_going;
+	int plain, models, keep_going;
 	uint64_t wait, buffer;
 	struct import_opts imp;
 };
@@ -34,6 +35,9 @@ static const struct opt serve_opts[] = {
 	OPT_FLAG("plain", 0, K, plain,
 		 "no models: the merged stream only, faster;\n"
 		 "patterns on state.<model> or cpu are refused"),
+	OPT_FLAG("models", 0, K, models,
+		 "run the models even when no analyser there at the\n"
+		 "start needs them (for analysers that come later)"),
 	OPT_CALL("buffer", 'b', "BYTES", K, buffer, opt_count1,
 		 "bytes queued per analyser before the replay\n"
 		 "waits for it (default 1M; suffixes k, M, G)"),
@@ -51,7 +55,8 @@ static const struct opt serve_opts[] = {
 
 const struct optcmd serve_cmdline = {
 	.name = "serve",
-	.synopsis = "--socket PATH [-w N] [--plain] [-b BYTES] [--stall SECONDS] [-c CLOCKFILE] [-k] TRACE\n",
+	.synopsis =
+		"--socket PATH [-w N] [--plain | --models] [-b BYTES] [--stall SECONDS] [-c CLOCKFILE] [-k] TRACE\n",
 	.about = "Replay TRACE once, in merged and corrected time order, for analysers that\n"
 		 "connect to a Unix socket (weft attach, contrib/python/weft_driver.py, or any\n"
 		 "program speaking the JSON-lines protocol of doc/driver.md). Each analyser adds\n"
@@ -69,6 +74,17 @@ static int on_event(void *arg, const struct weft_ev *ev)
 	return driver_event(arg, ev);
 }
 
+/* The merged stream to the driver, no models. */
+static int replay_merge(struct driver *d, struct weft_merge *m, struct weft_err *e)
+{
+	struct weft_ev *ev;
+	int r;
+	while ((r = merge_next(m, &ev, e)) > 0)
+		if (driver_event(d, ev))
+			break;
+	return r < 0 ? -1 : 0;
+}
+
 /* Replay without the models: trace, clocks, merge, driver. */
 static int run_plain(struct driver *d, const char *trace, const struct serve_cmd *k, struct weft_err *e)
 {
@@ -84,12 +100,7 @@ static int run_plain(struct driver *d, const char *trace, const struct serve_cmd
 	merged = 1;
 	if (driver_start(d, &tr, NULL, merge_peek_time(&m), e))
 		goto out;
-	struct weft_ev *ev;
-	int r;
-	while ((r = merge_next(&m, &ev, e)) > 0)
-		if (driver_event(d, ev))
-			break;
-	rc = r < 0 ? -1 : 0;
+	rc = replay_merge(d, &m, e);
 out:
 	if (rc || d->interrupted)
 		driver_end(d, rc ? e->msg : "interrupted");
@@ -102,7 +113,10 @@ out:
 }
 
 /* Replay through the emulator: the driver sees each event before the
- * models apply it. */
+ * models apply it. When no analyser there at the start needs the models
+ * (and --models is not given), the same merged stream goes to the driver
+ * without them, as weft query runs the models only for patterns that need
+ * them. */
 static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *k, struct weft_err *e)
 {
 	struct emu *emu = weft_xcalloc(1, sizeof(*emu));
@@ -118,7 +132,12 @@ static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *
 	emu->on_event_arg = d;
 	if (driver_start(d, &emu->tr, emu, merge_peek_time(&emu->merge), e))
 		goto out;
-	rc = emu_run(emu, e);
+	if (!k->models && !driver_needs_models(d)) {
+		driver_drop_models(d);
+		rc = replay_merge(d, &emu->merge, e);
+	} else {
+		rc = emu_run(emu, e);
+	}
 out:
 	if (rc || d->interrupted)
 		driver_end(d, rc ? e->msg : "interrupted");

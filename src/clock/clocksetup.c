@@ -227,38 +227,51 @@ static int shifts(struct weft_trace *t, const struct clock_opts *o, struct weft_
 	return rc;
 }
 
-/* Without any table, looms whose first events are hours apart cannot be one
- * run on one clock: refuse instead of drawing nonsense. */
+/* A stream's raw clock c on the trace's time line. */
+static uint64_t corrected(const struct weft_stream *s, uint64_t c)
+{
+	c += (uint64_t) s->offset;
+	if (s->drift)
+		c += (uint64_t) clock_drift_term((int64_t) (c - s->tref), s->drift);
+	return c;
+}
+
+/* As ovniemu's clock gate: the first event of every stream (in the order
+ * of the streams' paths, corrected by the table when there is one) within
+ * an hour of the first stream's; a stream further is an error (the clocks
+ * need offsets), whether or not a table was applied. */
 static int gate(struct weft_trace *t, struct weft_err *e)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
-	const char *a = NULL, *b = NULL;
-	for (int l = 0; l < t->sys.nlooms; l++) {
-		uint64_t m = UINT64_MAX;
-		for (int i = 0; i < t->nstreams; i++) {
-			struct weft_stream *s = &t->streams[i];
-			uint64_t c;
-			if (s->thread->proc->loom->gindex == l && stream_first_clock(s, &c)) {
-				c += (uint64_t) s->offset;
-				if (s->drift)
-					c += (uint64_t) clock_drift_term((int64_t) (c - s->tref), s->drift);
-				if (c < m)
-					m = c;
-			}
-		}
-		if (m == UINT64_MAX)
-			continue;
-		if (m < lo)
-			lo = m, a = t->sys.looms[l]->name;
-		if (m > hi)
-			hi = m, b = t->sys.looms[l]->name;
+	const struct weft_stream *first = NULL;
+	uint64_t t0 = 0;
+	for (int i = 0; i < t->nstreams; i++) {
+		const struct weft_stream *s = &t->streams[i];
+		uint64_t c;
+		if (stream_first_clock(s, &c) && (!first || strcmp(s->rel, first->rel) < 0))
+			first = s, t0 = c;
 	}
-	if (a && hi - lo > (uint64_t) CLOCK_GATE_NS)
+	if (!first)
+		return 0;
+	t0 = corrected(first, t0);
+	const struct weft_stream *far = NULL;
+	uint64_t delta = 0;
+	for (int i = 0; i < t->nstreams; i++) {
+		const struct weft_stream *s = &t->streams[i];
+		uint64_t c;
+		if (!stream_first_clock(s, &c))
+			continue;
+		c = corrected(s, c);
+		uint64_t d = c > t0 ? c - t0 : t0 - c;
+		if (d > (uint64_t) CLOCK_GATE_NS && (!far || strcmp(s->rel, far->rel) < 0))
+			far = s, delta = d;
+	}
+	if (far)
 		return weft_fail(e, WEFT_EINPUT,
-				 "%s: the first events of loom %s and loom %s are %.1f hours apart: their "
-				 "clocks need offsets (run ovnisync during the job, or pass -c FILE with "
-				 "an offset table%s)",
-				 t->dir, a, b, (double) (hi - lo) / 3.6e12,
+				 "%s: the first events of stream %s and of the first stream, %s (loom %s and "
+				 "loom %s), are %.2f hours apart: their clocks need offsets (run ovnisync "
+				 "during the job, or pass -c FILE with an offset table%s)",
+				 t->dir, far->rel, first->rel, far->thread->proc->loom->name,
+				 first->thread->proc->loom->name, (double) delta / 3.6e12,
 				 t->ninputs > 1 ? "; inputs of different runs: --align INPUT=OFFSET" : "");
 	return 0;
 }
@@ -267,17 +280,15 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 {
 	struct clock_table **tab_of = weft_xcalloc((size_t) t->ninputs, sizeof(*tab_of));
 	struct clock_table file = {0}, *own = weft_xcalloc((size_t) t->ninputs, sizeof(*own));
-	int rc = 0, have = 0;
+	int rc = 0;
 	t->clock_source = NULL;
 	if (o->table) {
 		for (int k = 0; k < t->ninputs; k++)
 			tab_of[k] = (struct clock_table *) o->table;
-		have = 1;
 	} else if (o->file && !o->no_files) {
 		rc = clockfile_load(&file, o->file, e);
 		for (int k = 0; k < t->ninputs && rc == 0; k++)
 			tab_of[k] = &file;
-		have = rc == 0;
 		t->clock_source = o->file;
 	} else if (!o->no_files) {
 		/* each ovni directory's own ovnisync table, as ovniemu does */
@@ -288,10 +299,8 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 			struct stat st;
 			if (stat(p, &st) == 0) {
 				rc = clockfile_load(&own[k], p, e);
-				if (rc == 0) {
+				if (rc == 0)
 					tab_of[k] = &own[k];
-					have = 1;
-				}
 			}
 			free(p);
 		}
@@ -307,7 +316,7 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 		s->drift = m->drift;
 		s->tref = m->tref;
 	}
-	if (rc == 0 && !have && o->gate)
+	if (rc == 0 && o->gate)
 		rc = gate(t, e);
 	clockfile_free(&file);
 	for (int k = 0; k < t->ninputs; k++)

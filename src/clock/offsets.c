@@ -4,7 +4,8 @@
  *
  * Offset table: line 1 is a header and is not checked, as in ovni; each
  * further line is "rank hostname median mean stddev" (ns); the median is the
- * constant offset of every loom of that host. Blank lines are skipped
+ * constant offset of every loom of that host, read as ovniemu reads it (a
+ * decimal number cut toward zero). Blank lines are skipped
  * (ovniemu stops reading at one); a host appearing twice is an error.
  *
  * Drift table (ovnisync -d): a header "wallclock host1 host2 ..." (one
@@ -68,6 +69,20 @@ static int parse_num(const char *s)
 	errno = 0;
 	strtod(s, &end);
 	return (end == s || *end || errno) ? -1 : 0;
+}
+
+/* The median offset as ovniemu takes it: a floating-point number (what
+ * scanf's %lf reads, e.g. "5.500" or "1e3") cut to its integer part
+ * toward zero ("5.5" is 5 ns, "-5.5" is -5), which must fit in 63 bits. */
+static int parse_median(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (end == s || *end || errno || !(d > -9.2e18 && d < 9.2e18))
+		return -1;
+	*out = (int64_t) d;
+	return 0;
 }
 
 /* "S[.FFFFFF...]" seconds, non-negative, as exact ns (digits past the 9th
@@ -135,10 +150,9 @@ static int offset_table(struct clock_table *t, struct lines *l, const char *path
 		if (parse_int(f[0], &rank))
 			return weft_fail(e, WEFT_EINPUT, "%s:%d: field 1 (rank): expected an integer, found \"%s\"",
 					 path, line, f[0]);
-		if (parse_int(f[2], &off))
+		if (parse_median(f[2], &off))
 			return weft_fail(e, WEFT_EINPUT,
-					 "%s:%d: field 3 (offset_median): expected an integer number of ns, "
-					 "found \"%s\"",
+					 "%s:%d: field 3 (offset_median): expected a number of ns, found \"%s\"",
 					 path, line, f[2]);
 		if (parse_num(f[3]) || parse_num(f[4]))
 			return weft_fail(e, WEFT_EINPUT,

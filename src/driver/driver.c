@@ -200,6 +200,25 @@ int driver_start(struct driver *d, const struct weft_trace *tr, struct emu *emu,
 	return 0;
 }
 
+int driver_needs_models(const struct driver *d)
+{
+	if (d->nstep)
+		return 1;
+	for (int i = 0; i < d->nshard; i++)
+		if (d->shard[i]->q.needs_emu || d->shard[i]->q.syncmask)
+			return 1;
+	return 0;
+}
+
+void driver_drop_models(struct driver *d)
+{
+	d->emu = NULL;
+	for (int i = 0; i < d->nshard; i++) {
+		d->shard[i]->q.emu = NULL;
+		d->shard[i]->q.no_models = 1;
+	}
+}
+
 /* c's kept lines, summary and end line. */
 static void queue_end(struct driver *d, struct drv_client *c, const char *why)
 {

@@ -90,6 +90,14 @@ int driver_open(struct driver *d, const struct drv_opts *o, struct weft_err *e);
  * leaves before its go, such as a probe of the socket, is not counted).
  * 0, or -1 when interrupted (e filled). */
 int driver_start(struct driver *d, const struct weft_trace *tr, struct emu *emu, uint64_t t0, struct weft_err *e);
+/* After driver_start: does an analyser need the models? A pattern on
+ * state.<model> or cpu (its condition or its current(...)), a synchronous
+ * pattern or a stop (while stopped, current(...) may ask for anything), an
+ * analyser stepping. */
+int driver_needs_models(const struct driver *d);
+/* The replay goes on without the models: state.<model> and cpu are absent
+ * from now on, and patterns on them are refused (as with --plain). */
+void driver_drop_models(struct driver *d);
 /* The end: each analyser gets its kept lines, its summary and the end line
  * (with `why` when the replay failed, else NULL), and is disconnected once
  * it has taken them. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prv/pcfcolors.h"
 #include "emu/breakdown.h"
 #include "emu/engine.h"
 #include "emu/paraver_out.h"
@@ -323,7 +324,8 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 			      "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
 			      "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
 			      "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\n");
-		sb_printf(&b, "EVENT_TYPE\n0 %d %s\nVALUES\n", v->b->type, v->b->label);
+		pcfcolors_section(&b, 1, NULL, 0); /* ovniemu's colours for the values */
+		sb_printf(&b, "\n\nEVENT_TYPE\n0 %d %s\nVALUES\n", v->b->type, v->b->label);
 		for (int k = 0; k < v->b->nlabels; k++)
 			engine_value_lines(e, v->m, v->b->labels[k], &b);
 		sb_printf(&b, "\n");

@@ -29,7 +29,22 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	int s = e->nslots[file]++;
 	e->slot_type[file][s] = type;
 	e->slot_label[file][s] = label;
+	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
+	e->slot_fresh[file][s] = 0;
 	return s;
+}
+
+void emu_slot_fresh(struct emu *e, int file, int slot)
+{
+	if (slot >= 0 && slot < e->nslots[file])
+		e->slot_fresh[file][slot] = 1;
+}
+
+void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
+{
+	for (int s = 0; s < e->nslots[file]; s++)
+		if (e->slot_fresh[file][s])
+			prv_slot_fresh(f, s);
 }
 
 int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
@@ -253,6 +268,47 @@ static void report_skipped(struct emu *e)
 	}
 }
 
+static int payload_error(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+{
+	if (in->decl->jumbo && !ev->jumbo)
+		return emu_model_error(e, err, "a normal event of %u payload bytes: expected a jumbo event, as "
+				       "declared (%s)", ev->payload_len, in->decl->sig);
+	if (in->has_str)
+		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
+				       ev->payload_len, in->size, in->has_str == 1 ? ", with a NUL after them" : "",
+				       in->decl->sig);
+	return emu_model_error(e, err, "payload of %u bytes: expected %s%u as declared (%s)", ev->payload_len,
+			       in->only ? "exactly " : "at least ", in->only ? in->size : in->min, in->decl->sig);
+}
+
+/* An MCV no row declares, as ovniemu takes it: every OU? is ignored (about
+ * reading order, e.g. the OUj ovnisort writes; the reader sorted them) and
+ * every OB? is a burst (ovniemu reads neither value nor payload); any other
+ * is an error: of a model the streams require (its table has no such
+ * event), of one they do not, or of no model at all. */
+static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
+{
+	const struct weft_model_def *d = model_by_id((char) ev->model);
+	if (ev->model == 'O') {
+		if (e->guard_off_cpu && e->th[ev->stream->index].off_cpu)
+			return off_cpu_event(e, ev, err);
+		if (ev->cat == 'U')
+			return 0;
+		const struct evinfo *burst = ev->cat == 'B' ? evtable_find(&e->tab, 'O', 'B', '.') : NULL;
+		if (burst)
+			return burst->decl->handler(e, ev, burst, err);
+	}
+	if (!d || !d->nevents)
+		return emu_model_error(e, err, "model %c is not a model weft or ovniemu knows (weft models lists "
+				       "them): expected an event of a known model", ev->model);
+	if (!e->enabled[mcv_index(ev->model)])
+		return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require: expected "
+				       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))", ev->model,
+				       d->name, d->name, d->version);
+	return emu_model_error(e, err, "unknown %s event %c%c%c: model %c has no such event (weft models %c "
+			       "lists them)", d->name, ev->model, ev->cat, ev->val, ev->model, ev->model);
+}
+
 /* Everything but a declared event with the plain payload its row expects:
  * unknown events, payloads to check in full. The checks keep the order the
  * per-run handlers would have (not required, off its CPU, payload). */
@@ -266,16 +322,12 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
 		if (!ev_payload_ok(in, ev))
-			return emu_model_error(e, err, "payload of %u bytes: expected %u as declared (%s)",
-					       ev->payload_len, in->size, in->decl->sig);
+			return payload_error(e, ev, in, err);
 		return h(e, ev, in, err);
 	}
-	if (ev->model == 'O' && ev->cat == 'U')
-		return 0; /* every event of category OU is about reading order (e.g. OUj, which
-			   * ovnisort writes): the reader sorted them, ovniemu ignores them too */
-	if (ev->model == 'O')
-		return emu_model_error(e, err, "unknown ovni event %c%c%c", ev->model, ev->cat, ev->val);
-	return not_emulated(e, ev, in, err);
+	if (in)
+		return not_emulated(e, ev, in, err);
+	return unknown_event(e, ev, err);
 }
 
 /* A -j worker's progress, for the merger to show (every 2^20 events). */
@@ -406,6 +458,7 @@ void emu_free(struct emu *e)
 	for (int f = 0; f < EMU_NFILES; f++) {
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);
+		free(e->slot_fresh[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);

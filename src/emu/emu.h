@@ -62,7 +62,8 @@ struct emu_op {
  * operation `op` of `model` on the thread, within context operation `ctx`
  * of `ctx_model` (ctx_model 0: the whole thread). `unit_ns` is the
  * resolution of the stated time and `ts_unit_ns` of the trace's
- * timestamps; `why_not`, when set, says why weft cannot measure it. */
+ * timestamps; `why_not`, when set, says why weft cannot measure it, and
+ * `why_not_if_none` why it cannot when the rows have no such operation. */
 enum emu_claim_what { EMU_CLAIM_TIME, EMU_CLAIM_COUNT, EMU_CLAIM_BYTES };
 
 /* Operations lo..hi of a model (a claim's set). */
@@ -84,6 +85,7 @@ struct emu_claim {
 	int64_t value;
 	int64_t unit_ns, ts_unit_ns;
 	const char *why_not;
+	const char *why_not_if_none;
 	const struct emu_op_range *ops, *ctxs; /* NULL: op, ctx */
 	int nops, nctxs;
 	const int *threads; /* NULL: the claiming thread */
@@ -134,6 +136,7 @@ struct emu_cpu {
 	struct emu_thread *running; /* the unique Running thread, or NULL */
 	struct emu_thread *marks_of; /* whose pid, tid, flush, marks it shows */
 	int shown_nrun;
+	int shown;              /* its row was written once (ovniemu's first cpu update) */
 };
 
 struct emu_opts {
@@ -241,6 +244,7 @@ struct emu {
 	int slot_cap[EMU_NFILES];
 	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
 	const char **slot_label[EMU_NFILES];
+	uint8_t *slot_fresh[EMU_NFILES];    /* by slot: its first value is written, even 0 */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
@@ -261,6 +265,12 @@ void emu_free(struct emu *e);
  * with an internal error when it opens the files. */
 #define EMU_MAX_SLOTS 65535
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
+/* Slot `slot` of `file` writes its first value on each row even when it
+ * is 0, as ovniemu writes every channel's first value (its models' slots:
+ * doc/paraver-output.md). Before the files open. */
+void emu_slot_fresh(struct emu *e, int file, int slot);
+/* Apply the fresh slots of `file` to f, a front or a part just opened. */
+void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f);
 
 static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v)
 {

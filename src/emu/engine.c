@@ -8,43 +8,9 @@
 
 #include "emu/breakdown.h"
 #include "emu/engine.h"
+#include "emu/engine_int.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
-
-struct eng_stack {
-	int64_t *v;
-	int n, cap;
-};
-
-struct eng_chan {
-	const struct mf_chan *c;
-	const struct mf_model *m;
-	int tslot, cslot;  /* -1: not shown */
-	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
-	const char *tlabel, *clabel;
-	char *own;         /* a group member's label, owned */
-	int gfirst, gn;    /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
-	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
-	struct mf_label *dyn; /* labels added at run time */
-	int ndyn, capdyn;
-};
-
-struct engine {
-	int nch;               /* channels of every enabled file model */
-	struct eng_chan *ch;
-	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
-	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
-	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
-	int *cpu_ch;           /* channels CPU rows show */
-	int ncpu_ch;
-	int *state_ch;         /* channels thread rows show by thread state */
-	int nstate_ch;
-	struct {                /* primitives set up, to release at the end */
-		const struct engine_prim *p;
-		const struct mf_model *m;
-	} *setup;
-	int nsetup;
-};
 
 static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 
@@ -98,24 +64,69 @@ static inline int shown_on_thread(const struct mf_chan *c, const struct emu_thre
 	return 1;
 }
 
-static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct)
+/* Is a shown value written even when it repeats the row's last one (the
+ * channel's `dup` rule)? `some`: it is a value, not "none" (0 off its
+ * thread state, an empty stack, no thread running, a `zero` channel never
+ * set). */
+static inline int dup_written(const struct mf_chan *c, int some)
+{
+	switch (c->dup) {
+	case MF_DUP_SKIP:
+		return 0;
+	case MF_DUP_EMIT:
+		return 1;
+	case MF_DUP_SKIP_NULL:
+		return some;
+	}
+	return 0;
+}
+
+/* Write v on (row, slot). A `zero` channel (its 0 may be a value) keeps
+ * in *none whether the row's last value was "none": "none" after a set 0
+ * is a change for ovniemu, written though it is 0 again. */
+static inline void put(struct prv_file *f, int row, int slot, int64_t v, const struct mf_chan *c, int some,
+		       uint8_t *none)
+{
+	int punct = dup_written(c, some);
+	if (__builtin_expect(none != NULL, 0)) {
+		punct |= !some && !*none;
+		*none = (uint8_t) !some;
+	}
+	if (punct)
+		prv_punct(f, row, slot, v);
+	else
+		prv_set(f, row, slot, v);
+}
+
+/* Is thread t's value v of channel ci (at: its index in g->val) a value? */
+static inline int is_some(const struct engine *g, const struct eng_chan *ch, size_t at, int64_t v)
+{
+	return ch->c->zero ? g->vset[at] : v != 0;
+}
+
+static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct,
+			size_t at)
 {
 	if (!e->writing)
 		return;
-	punct |= ch->c->emit_dup;
-	if (ch->tslot >= 0 && shown_on_thread(ch->c, t)) {
+	struct engine *g = e->eng;
+	int some = is_some(g, ch, at, v);
+	const struct mf_chan *c = ch->c;
+	if (ch->tslot >= 0 && shown_on_thread(c, t)) {
 		if (punct)
 			prv_punct(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
 		else
-			prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
+			put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, c, some, c->zero ? &g->tnone[at] : NULL);
 	}
 	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
+		int row = t->cpu->row;
+		size_t cat = (size_t) row * (size_t) g->nch + (at % (size_t) g->nch);
 		if (punct)
-			prv_punct(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+			prv_punct(&e->prv[EMU_CPU_FILE], row, ch->cslot, v);
 		else
-			prv_set(&e->prv[EMU_CPU_FILE], t->cpu->row, ch->cslot, v);
+			put(&e->prv[EMU_CPU_FILE], row, ch->cslot, v, c, some, c->zero ? &g->cnone[cat] : NULL);
 		if (__builtin_expect(ch->bdv >= 0, 0))
-			bd_note(e, ch->bdv, ch->bdc, t->cpu->row, v);
+			bd_note(e, ch->bdv, ch->bdc, row, v);
 	}
 }
 
@@ -124,114 +135,37 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 	struct engine *g = e->eng;
 	if (!e->writing)
 		return;
-	const int64_t *val = &g->val[(size_t) t->stream->index * (size_t) g->nch];
+	size_t base = (size_t) t->stream->index * (size_t) g->nch;
+	const int64_t *val = &g->val[base];
 	for (int k = 0; k < g->nstate_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
-		prv_set(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot,
-			shown_on_thread(ch->c, t) ? val[g->state_ch[k]] : 0);
+		int ci = g->state_ch[k];
+		const struct eng_chan *ch = &g->ch[ci];
+		int on = shown_on_thread(ch->c, t);
+		int64_t v = on ? val[ci] : 0;
+		int some = on && is_some(g, ch, base + (size_t) ci, v);
+		put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, ch->c, some,
+		    ch->c->zero ? &g->tnone[base + (size_t) ci] : NULL);
 	}
 }
 
 void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *run)
 {
 	struct engine *g = e->eng;
-	const int64_t *val = run ? &g->val[(size_t) run->stream->index * (size_t) g->nch] : NULL;
+	size_t base = run ? (size_t) run->stream->index * (size_t) g->nch : 0;
+	const int64_t *val = run ? &g->val[base] : NULL;
 	for (int k = 0; k < g->ncpu_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
-		int64_t v = val ? val[g->cpu_ch[k]] : ch->c->cpu_none;
-		prv_set(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v);
+		int ci = g->cpu_ch[k];
+		const struct eng_chan *ch = &g->ch[ci];
+		int64_t v = val ? val[ci] : ch->c->cpu_none;
+		int some = val ? is_some(g, ch, base + (size_t) ci, v) : v != 0;
+		put(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v, ch->c, some,
+		    ch->c->zero ? &g->cnone[(size_t) c->row * (size_t) g->nch + (size_t) ci] : NULL);
 		if (ch->bdv >= 0)
 			bd_note(e, ch->bdv, ch->bdc, c->row, v);
 	}
 }
 
-/* ---- labels and messages ----------------------------------------------------------- */
-
-static const char *label_of(const struct eng_chan *ch, int64_t v)
-{
-	const char *l = mf_label(ch->c, v);
-	for (int i = 0; !l && i < ch->ndyn; i++)
-		if (ch->dyn[i].value == v)
-			l = ch->dyn[i].label;
-	return l;
-}
-
-/* "4 (MPI_Wait)" or "4" */
-static const char *vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n)
-{
-	const char *l = label_of(ch, v);
-	if (l)
-		snprintf(buf, n, "%lld (%s)", (long long) v, l);
-	else
-		snprintf(buf, n, "%lld", (long long) v);
-	return buf;
-}
-
-/* Label value v of a dynamic channel (the first name given stays). */
-static void label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len)
-{
-	for (int i = 0; i < ch->ndyn; i++)
-		if (ch->dyn[i].value == v)
-			return;
-	if (ch->ndyn == ch->capdyn) {
-		ch->capdyn = ch->capdyn ? 2 * ch->capdyn : 16;
-		ch->dyn = weft_xrealloc(ch->dyn, (size_t) ch->capdyn * sizeof(*ch->dyn));
-	}
-	char *s = weft_xmalloc(len + 1);
-	memcpy(s, label, len);
-	s[len] = '\0';
-	/* a label is one line of the .pcf */
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == '\n' || s[i] == '\r')
-			s[i] = ' ';
-	ch->dyn[ch->ndyn].value = v;
-	ch->dyn[ch->ndyn++].label = s;
-}
-
-int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
-{
-	struct engine *g = e->eng;
-	if (!g)
-		return -1;
-	for (int k = 0; k < g->nch; k++) {
-		struct eng_chan *ch = &g->ch[k];
-		if (ch->m->def.id != model || strcmp(ch->c->name, chan) != 0)
-			continue;
-		if (!ch->c->dynamic)
-			return -1;
-		label_add(ch, v, label, strlen(label));
-		return 0;
-	}
-	return -1;
-}
-
-void engine_labels_save(const struct emu *e, struct strbuf *b)
-{
-	const struct engine *g = e->eng;
-	for (int k = 0; g && k < g->nch; k++)
-		for (int i = 0; i < g->ch[k].ndyn; i++) {
-			sb_printf(b, "%d %lld ", k, (long long) g->ch[k].dyn[i].value);
-			sb_text(b, g->ch[k].dyn[i].label);
-			sb_printf(b, "\n");
-		}
-}
-
-int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err)
-{
-	struct engine *g = e->eng;
-	const char *p = text, *end = text + n;
-	for (int line = 1; p < end; line++) {
-		const char *nl = memchr(p, '\n', (size_t) (end - p));
-		int k, used = 0;
-		long long v;
-		if (!nl || !g || sscanf(p, "%d %lld %n", &k, &v, &used) != 2 || used == 0 || k < 0 || k >= g->nch)
-			return weft_fail(err, WEFT_EINTERNAL, "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
-					 "below %d", what, line, g ? g->nch : 0);
-		label_add(&g->ch[k], v, p + used, (size_t) (nl - p - used));
-		p = nl + 1;
-	}
-	return 0;
-}
+/* ---- messages ----------------------------------------------------------------------- */
 
 /* A check's message: %{tid} and %{field} of the payload filled in. */
 static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a,
@@ -265,7 +199,7 @@ static int same_value(struct emu *e, const struct emu_thread *t, const struct en
 {
 	char b[160];
 	return emu_model_error(e, err, "%s of %s on channel %s.%s of thread %lld, which already has that value: "
-			       "expected another value", op, vstr(ch, v, b, sizeof(b)), ch->m->def.name,
+			       "expected another value", op, eng_vstr(ch, v, b, sizeof(b)), ch->m->def.name,
 			       ch->c->name, (long long) t->sys->tid);
 }
 
@@ -310,28 +244,28 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		struct eng_stack *s = &g->stk[at];
 		if (s->n == STACK_MAX)
 			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
-					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
 		if (s->n == s->cap) {
 			s->cap = s->cap ? 2 * s->cap : 8;
 			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
 		}
 		s->v[s->n++] = v;
 		*cur = v;
-		show(e, ch, t, v, 0);
+		show(e, ch, t, v, 0, at);
 		return 0;
 	}
 	case MF_POP: {
 		struct eng_stack *s = &g->stk[at];
 		if (s->n == 0)
 			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
-					       vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
 		if (s->v[s->n - 1] != v)
 			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
-					       "stack, %s", vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
-					       vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
+					       "stack, %s", eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+					       eng_vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
-		show(e, ch, t, *cur, 0);
+		show(e, ch, t, *cur, 0, at);
 		return 0;
 	}
 	case MF_SET:
@@ -342,13 +276,17 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 			return same_value(e, t, ch, "set", v, err);
 		}
 		*cur = v;
-		show(e, ch, t, v, op == MF_PUNCT);
+		if (ch->c->zero)
+			g->vset[at] = 1;
+		show(e, ch, t, v, op == MF_PUNCT, at);
 		return 0;
 	case MF_UNSET:
 		if (ch->c->stack)
 			g->stk[at].n = 0;
 		*cur = 0;
-		show(e, ch, t, 0, 0);
+		if (ch->c->zero)
+			g->vset[at] = 0;
+		show(e, ch, t, 0, 0, at);
 		return 0;
 	}
 	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
@@ -434,7 +372,7 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		case MF_LABEL: {
 			/* the str tail was checked: NUL-terminated inside the payload */
 			const char *s = (const char *) ev->payload + in->f[a->str].off;
-			label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
+			eng_label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
 			continue;
 		}
 		case MF_SETALL:
@@ -481,6 +419,9 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 	ch->clabel = own ? own : clabel;
 	ch->tslot = ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, ttype, ch->tlabel) : -1;
 	ch->cslot = ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, ctype, ch->clabel) : -1;
+	/* a model file's channel is ovniemu's: its first value is written */
+	emu_slot_fresh(e, EMU_THREAD_FILE, ch->tslot);
+	emu_slot_fresh(e, EMU_CPU_FILE, ch->cslot);
 	if (ch->cslot >= 0)
 		g->cpu_ch[g->ncpu_ch++] = at;
 	if (ch->tslot >= 0 && c->show != MF_SHOW_ANY)
@@ -541,6 +482,14 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	free(g->stk);
 	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
 	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	free(g->vset);
+	free(g->tnone);
+	free(g->cnone);
+	g->vset = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, 1);
+	g->tnone = weft_xmalloc((size_t) e->nth * (size_t) g->nch + 1);
+	memset(g->tnone, 1, (size_t) e->nth * (size_t) g->nch + 1);
+	g->cnone = weft_xmalloc((size_t) e->ncpu * (size_t) g->nch + 1);
+	memset(g->cnone, 1, (size_t) e->ncpu * (size_t) g->nch + 1);
 	for (int k = 0; k < g->nch; k++)
 		if (g->ch[k].c->initial)
 			for (int i = 0; i < e->nth; i++)
@@ -606,7 +555,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 					    "stack of channel %s.%s (top: %s): expected it empty",
 					    (long long) t->sys->tid, t->sys->proc->loom->name,
 					    (long long) t->sys->proc->pid, s->n, m->def.name, m->chans[k].name,
-					    vstr(&g->ch[base + k], s->v[s->n - 1], b, sizeof(b))) < 0)
+					    eng_vstr(&g->ch[base + k], s->v[s->n - 1], b, sizeof(b))) < 0)
 				return -1;
 		}
 	}
@@ -674,6 +623,9 @@ void engine_free(struct emu *e)
 	}
 	free(g->stk);
 	free(g->val);
+	free(g->vset);
+	free(g->tnone);
+	free(g->cnone);
 	free(g->ch);
 	free(g->cpu_ch);
 	free(g->state_ch);

@@ -81,10 +81,11 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	if (e->prv[EMU_CPU_FILE].nsdirty)
 		return "CPU rows open with a state";
 	/* rows that open with a state (Not started) are flushed in row order:
-	 * by worker only when rows follow the streams (one application) */
+	 * by worker only when rows follow the streams (ovniemu's row order sorts pids as numbers, the
+	 * streams are in path order) */
 	for (int i = 1; i < e->nth && e->prv[EMU_THREAD_FILE].nsdirty; i++)
 		if (e->th[i].row < e->th[i - 1].row)
-			return "rows open with a state and applications interleave the looms";
+			return "rows open with a state and are not in stream order";
 	for (int i = 1; i < e->nth; i++)
 		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
 			return "the streams of a loom are not together";
@@ -151,6 +152,8 @@ int job_open(struct job *j)
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
 	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
 	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
+	for (int k = 0; k < EMU_NFILES; k++)
+		emu_fresh_apply(e, k, &e->prv[k]);
 	for (int i = 0; i < e->ncpu; i++)
 		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
 	/* its rows that open with a state, as paraver_open gives them, in row

@@ -2,8 +2,9 @@
 /* jobs: weft emu -j N, the emulation split by loom across N worker threads,
  * with an output byte for byte that of one worker.
  *
- * Why the bytes are the same: the merge orders events by (time, stream
- * index); each worker takes a contiguous range of looms, so of streams,
+ * Why the bytes are the same: the merge orders events by time, then loom,
+ * then as ovniemu's player takes a loom's equal times, from that loom's
+ * streams alone (merge.h); each worker takes a contiguous range of looms, so of streams,
  * thread rows and CPU rows, and no loom-local model touches another loom's
  * rows. A worker's writer ops are then one run's ops restricted to its rows,
  * in one run's order, and one run's ops at an instant T are: each worker's
@@ -24,7 +25,7 @@
  * --keep-going (warnings in event order), observers (query, stats), model
  * files with `label` actions, a single loom.
  *
- * Errors are one run's: the first in (time, stream) order (a failing worker
+ * Errors are one run's: the first in (time, loom) order (a failing worker
  * lowers a halt time; the others stop once past it), then the end-of-run
  * checks by model. Memory: each worker holds its own streams' windows,
  * live objects and a ring of 16 to 64 chunks of 8192 ops (2 to 8 MiB; 128

@@ -13,54 +13,39 @@
 #include "util/mapfile.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
+#include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
 #include "emu/views.h"
 
-static int cmp_app(const void *a, const void *b)
+/* thread.prv's applications: the runs of consecutive processes of one
+ * app_id in row order (ovniemu's: loom, then rank or pid), so that the rows
+ * keep that order (doc/paraver-output.md). appl[k] is the application of
+ * the k-th process in that order, 0-based; returns how many there are. */
+static int applications(const struct weft_system *s, int *appl)
 {
-	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
-	return x < y ? -1 : x > y;
-}
-
-/* Distinct application ids in ascending order. */
-static int apps(struct emu *e, int64_t **out)
-{
-	struct weft_system *s = &e->tr.sys;
-	int64_t *ids = weft_xcalloc((size_t) s->nprocs + 1, sizeof(*ids));
-	int n = 0;
+	int n = 0, k = 0;
+	const struct weft_proc *prev = NULL;
 	for (int l = 0; l < s->nlooms; l++)
-		for (int p = 0; p < s->looms[l]->nprocs; p++)
-			ids[n++] = s->looms[l]->procs[p]->app_id;
-	qsort(ids, (size_t) n, sizeof(*ids), cmp_app);
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if (k == 0 || ids[k - 1] != ids[i])
-			ids[k++] = ids[i];
-	*out = ids;
-	return k;
+		for (int p = 0; p < s->looms[l]->nprocs; p++) {
+			const struct weft_proc *pr = s->looms[l]->procs[p];
+			if (!prev || pr->app_id != prev->app_id)
+				n++;
+			appl[k++] = n - 1;
+			prev = pr;
+		}
+	return n;
 }
 
 void paraver_rows(struct emu *e)
 {
 	struct weft_system *s = &e->tr.sys;
-	int64_t *ids;
-	int na = apps(e, &ids);
 	e->by_row = weft_xcalloc((size_t) e->nth + 1, sizeof(*e->by_row));
-	int row = 0;
-	for (int a = 0; a < na; a++)
-		for (int l = 0; l < s->nlooms; l++)
-			for (int p = 0; p < s->looms[l]->nprocs; p++) {
-				struct weft_proc *pr = s->looms[l]->procs[p];
-				if (pr->app_id != ids[a])
-					continue;
-				for (int t = 0; t < pr->nthreads; t++) {
-					struct emu_thread *th = &e->th[pr->threads[t]->stream];
-					th->row = row;
-					e->by_row[row++] = th;
-				}
-			}
-	free(ids);
+	for (int row = 0; row < s->nthreads; row++) {
+		struct emu_thread *th = &e->th[s->threads[row]->stream];
+		th->row = row;
+		e->by_row[row] = th;
+	}
 }
 
 static void resources(struct emu *e, struct strbuf *b)
@@ -76,33 +61,32 @@ static void thread_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
 {
 	struct weft_system *s = &e->tr.sys;
 	resources(e, b);
-	int64_t *app;
-	int na = apps(e, &app);
+	int *appl = weft_xcalloc((size_t) s->nprocs + 1, sizeof(*appl));
+	int na = applications(s, appl);
 	sb_printf(b, ":%d:", na);
-	int row = 0;
-	for (int a = 0; a < na; a++) {
-		int ntask = 0;
-		for (int l = 0; l < s->nlooms; l++)
-			for (int p = 0; p < s->looms[l]->nprocs; p++)
-				ntask += s->looms[l]->procs[p]->app_id == app[a];
-		sb_printf(b, "%s%d(", a ? "," : "", ntask);
-		int task = 0;
-		for (int l = 0; l < s->nlooms; l++)
-			for (int p = 0; p < s->looms[l]->nprocs; p++) {
-				struct weft_proc *pr = s->looms[l]->procs[p];
-				if (pr->app_id != app[a])
-					continue;
-				sb_printf(b, "%s%d:%d", task ? "," : "", pr->nthreads, l + 1);
-				task++;
-				for (int t = 0; t < pr->nthreads; t++, row++) {
-					ids[row][0] = (uint32_t) a + 1;
-					ids[row][1] = (uint32_t) task;
-					ids[row][2] = (uint32_t) t + 1;
-				}
+	int row = 0, k = 0, task = 0;
+	for (int l = 0; l < s->nlooms; l++)
+		for (int p = 0; p < s->looms[l]->nprocs; p++, k++) {
+			struct weft_proc *pr = s->looms[l]->procs[p];
+			int first = k == 0 || appl[k - 1] != appl[k], last = k + 1 == s->nprocs || appl[k + 1] != appl[k];
+			if (first) {
+				int ntask = 0;
+				while (k + ntask < s->nprocs && appl[k + ntask] == appl[k])
+					ntask++;
+				sb_printf(b, "%s%d(", k ? "," : "", ntask);
+				task = 0;
 			}
-		sb_printf(b, ")");
-	}
-	free(app);
+			sb_printf(b, "%s%d:%d", first ? "" : ",", pr->nthreads, l + 1);
+			task++;
+			for (int t = 0; t < pr->nthreads; t++, row++) {
+				ids[row][0] = (uint32_t) appl[k] + 1;
+				ids[row][1] = (uint32_t) task;
+				ids[row][2] = (uint32_t) t + 1;
+			}
+			if (last)
+				sb_printf(b, ")");
+		}
+	free(appl);
 }
 
 static void cpu_header(struct emu *e, struct strbuf *b, uint32_t (*ids)[3])
@@ -265,6 +249,8 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		outset_abort(&e->out);
 	}
 	free(ids);
+	for (int k = 0; rc == 0 && k < EMU_NFILES; k++)
+		emu_fresh_apply(e, k, &e->prv[k]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
 		for (int k = 0; k < EMU_NFILES; k++)
 			prv_window(&e->prv[k], e->o.win_from, e->o.win_to);
@@ -297,13 +283,29 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : EMU_STATE_NONE_LABEL);
 		}
 	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
-	sb_printf(b, "\n\nSTATES_COLOR\n");
+	sb_printf(b, "\n\n");
+	/* a trace of ovni threads: ovniemu's colour table, in which the ovni
+	 * model's states take their colours too; other models' states keep
+	 * their own (a legacy log alone: those only) */
+	int ovni = 0;
+	for (int i = 0; i < e->nth && !ovni; i++)
+		ovni = emu_owner(e, &e->th[i]) == 'O';
+	int n = 0;
 	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
+		n += e->model[m]->hooks->nstates;
+	struct pcf_color *own = weft_xcalloc((size_t) n + 2, sizeof(*own));
+	n = 0;
+	for (int m = 0; m < e->nmodels; m++)
+		for (int s = 0; s < e->model[m]->hooks->nstates && !(ovni && e->model[m]->id == 'O'); s++) {
 			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
-			sb_printf(b, "%d {%d,%d,%d}\n", l->value, l->rgb[0], l->rgb[1], l->rgb[2]);
+			own[n++] = (struct pcf_color){l->value, {l->rgb[0], l->rgb[1], l->rgb[2]}};
 		}
-	sb_printf(b, "%d {230,230,230}\n%d {90,90,90}\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
+	if (!ovni) {
+		own[n++] = (struct pcf_color){EMU_STATE_NOT_STARTED, {230, 230, 230}};
+		own[n++] = (struct pcf_color){EMU_STATE_ENDED, {90, 90, 90}};
+	}
+	pcfcolors_section(b, ovni, own, n);
+	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
 		if (engine_file(e->model[m]))
@@ -344,24 +346,23 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 			cpu_row_name(b, e->cpu[i].sys);
 		return;
 	}
-	int64_t *app;
-	int na = apps(e, &app);
+	int *appl = weft_xcalloc((size_t) s->nprocs + 1, sizeof(*appl));
+	int na = applications(s, appl);
 	sb_printf(b, "\nLEVEL APPL SIZE %d\n", na);
-	for (int a = 0; a < na; a++)
-		sb_printf(b, "app %lld\n", (long long) app[a]);
+	for (int l = 0, k = 0; l < s->nlooms; l++)
+		for (int p = 0; p < s->looms[l]->nprocs; p++, k++)
+			if (k == 0 || appl[k - 1] != appl[k])
+				sb_printf(b, "app %lld\n", (long long) s->looms[l]->procs[p]->app_id);
+	free(appl);
 	sb_printf(b, "\nLEVEL TASK SIZE %d\n", s->nprocs);
-	for (int a = 0; a < na; a++)
-		for (int l = 0; l < s->nlooms; l++)
-			for (int p = 0; p < s->looms[l]->nprocs; p++) {
-				struct weft_proc *pr = s->looms[l]->procs[p];
-				if (pr->app_id != app[a])
-					continue;
-				if (pr->has_rank)
-					sb_printf(b, "rank %lld ", (long long) pr->rank);
-				sb_text(b, s->looms[l]->name);
-				sb_printf(b, "/%lld\n", (long long) pr->pid);
-			}
-	free(app);
+	for (int l = 0; l < s->nlooms; l++)
+		for (int p = 0; p < s->looms[l]->nprocs; p++) {
+			struct weft_proc *pr = s->looms[l]->procs[p];
+			if (pr->has_rank)
+				sb_printf(b, "rank %lld ", (long long) pr->rank);
+			sb_text(b, s->looms[l]->name);
+			sb_printf(b, "/%lld\n", (long long) pr->pid);
+		}
 	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->nth);
 	for (int r = 0; r < e->nth; r++) {
 		const struct weft_thread *t = e->by_row[r]->sys;

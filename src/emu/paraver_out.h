@@ -2,7 +2,8 @@
 /* paraver_out: the emulator's Paraver sink — thread.{prv,pcf,row} and
  * cpu.{prv,pcf,row} in the output directory, with a real resource model
  * (nodes = looms, their CPUs plus the vCPU) and process model (thread.prv:
- * appl = application id, task = process, thread = thread; cpu.prv: one
+ * rows in ovniemu's order, the system's; appl = a run of processes of one
+ * app id in that order, task = process, thread = thread; cpu.prv: one
  * application whose tasks are the looms and threads their CPUs), and the
  * view files of cfg/ copied beside them. Everything is written into a new
  * generation of the output directory, shown at once when the run succeeded
@@ -12,7 +13,7 @@
 
 #include "emu/emu.h"
 
-/* Assign thread.prv rows (Paraver order: appl, task, thread). */
+/* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);
 /* Each row's appl:task:thread in `file` (thread.prv's e->nth rows, cpu.prv's
  * e->ncpu), as the headers name them. */

@@ -105,6 +105,8 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->nslots[k],
 				   e->slot_type[k], err);
 		free(ids);
+		if (rc == 0)
+			emu_fresh_apply(e, k, &f[k]);
 		opened += rc == 0;
 	}
 	/* as the main run's back after its first ops: each CPU row names its CPU */

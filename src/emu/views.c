@@ -14,15 +14,18 @@
 #include "emu/views.h"
 #include "trace/writer.h"
 
-/* Views written once per type of a range the run writes. */
+/* Views written once per type of a range the run writes, as NAME-TYPE.cfg;
+ * `own`: the range's first type also as NAME.cfg itself, the path and
+ * type of ovni's view (its mark.cfg shows type 100). */
 static const struct {
 	const char *path;
 	int32_t lo, hi;
+	int own;
 } per_type[] = {
-	{"ovni/thread-mark.cfg", 100, 199},
-	{"ovni/cpu-mark.cfg", 100, 199},
-	{"nosv/thread-hwc.cfg", 200, 299},
-	{"nosv/cpu-hwc.cfg", 200, 299},
+	{"thread/ovni/mark.cfg", 100, 199, 1},
+	{"cpu/ovni/mark.cfg", 100, 199, 1},
+	{"thread/nosv/hwc.cfg", 200, 299, 0},
+	{"cpu/nosv/hwc.cfg", 200, 299, 0},
 };
 
 static int per_type_index(const char *path)
@@ -116,12 +119,8 @@ static void drop(struct emu *e, const char *rel)
 /* Whether the view fits (see views.h); *max = the greatest value it shows. */
 static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t *max)
 {
-	const char *slash = strchr(rel, '/');
-	if (!slash)
-		return 0;
 	char model[32];
-	snprintf(model, sizeof(model), "%.*s", (int) (slash - rel), rel);
-	int file = cfgview_file(slash + 1);
+	int file = cfgview_file(rel, model, sizeof(model));
 	const struct weft_model_def *d = model_by_name(model);
 	struct target t;
 	if (file < 0 || !d || !d->hooks || !e->enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
@@ -145,32 +144,43 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 	return 1;
 }
 
-static int copy_per_type(struct emu *e, struct outset *s, int k, const char *text,
+/* The view `text` (of per_type[k]) narrowed to type t, as `path`; or,
+ * when t is not written, an earlier run's copy of it dropped. */
+static int copy_one_type(struct emu *e, struct outset *s, int k, const char *path, int32_t t, const char *text,
 			 const struct cfgview *v, struct weft_err *err)
 {
 	const char *rel = per_type[k].path;
+	int file = cfgview_file(rel, NULL, 0);
+	struct cfgview one = *v;
+	one.ntypes = 1;
+	one.types[0] = t;
+	int64_t max;
+	if (!fits(e, rel, &one, &max)) {
+		drop(e, path);
+		return 0;
+	}
+	const char *label = NULL;
+	for (int k2 = 0; k2 < e->nslots[file]; k2++)
+		if (e->slot_type[file][k2] == t)
+			label = e->slot_label[file][k2];
+	char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
+	char *out = cfgview_rewrite(text, max, t, suffix);
+	int rc = put(s, path, out, err);
+	free(out);
+	free(suffix);
+	return rc;
+}
+
+static int copy_per_type(struct emu *e, struct outset *s, int k, const char *text, const struct cfgview *v,
+			 struct weft_err *err)
+{
+	const char *rel = per_type[k].path;
 	size_t stem = strlen(rel) - 4; /* without ".cfg" */
-	int file = cfgview_file(strrchr(rel, '/') + 1);
+	if (per_type[k].own && copy_one_type(e, s, k, rel, per_type[k].lo, text, v, err))
+		return -1;
 	for (int32_t t = per_type[k].lo; t <= per_type[k].hi; t++) {
 		char *path = weft_xasprintf("%.*s-%d.cfg", (int) stem, rel, (int) t);
-		struct cfgview one = *v;
-		one.ntypes = 1;
-		one.types[0] = t;
-		int64_t max;
-		int rc = 0;
-		if (fits(e, rel, &one, &max)) {
-			const char *label = NULL;
-			for (int k2 = 0; k2 < e->nslots[file]; k2++)
-				if (e->slot_type[file][k2] == t)
-					label = e->slot_label[file][k2];
-			char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
-			char *out = cfgview_rewrite(text, max, t, suffix);
-			rc = put(s, path, out, err);
-			free(out);
-			free(suffix);
-		} else {
-			drop(e, path);
-		}
+		int rc = copy_one_type(e, s, k, path, t, text, v, err);
 		free(path);
 		if (rc)
 			return -1;

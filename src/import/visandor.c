@@ -166,10 +166,25 @@ static const char *code_name(int c)
 	}
 }
 
-static int bad_field(struct vao *v, long line, int k, const uint8_t *tok, size_t n, const char *expect)
+/* What field 4 means for event code c, in the seed's words ("The middle
+ * fields are ... interpreted differently for each event"). */
+static const char *field4_name(int32_t c)
 {
-	return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: field %d (%s) '%.*s': expected %s", v->path, line,
-			 k + 1, field_name[k], (int) (n > 40 ? 40 : n), (const char *) tok, expect);
+	static const struct {
+		int32_t lo, hi;
+		const char *name;
+	} f4[] = {{1, 1, "#tasks"}, {2, 4, "task#"}, {20, 20, "#branches"}, {21, 27, "branch #"}, {33, 34, "branch #"}};
+	for (size_t i = 0; i < sizeof(f4) / sizeof(f4[0]); i++)
+		if (c >= f4[i].lo && c <= f4[i].hi)
+			return f4[i].name;
+	return "field 4";
+}
+
+static int bad_field(struct vao *v, long line, int k, int32_t code, const uint8_t *tok, size_t n, const char *expect)
+{
+	return weft_fail(v->err, WEFT_EINPUT, "%s:%ld: field %d (%s) '%.*s': expected %s", v->path, line, k + 1,
+			 k == 3 ? field4_name(code) : field_name[k], (int) (n > 40 ? 40 : n), (const char *) tok,
+			 expect);
 }
 
 static int parse_u64(const uint8_t *s, size_t n, uint64_t *out)
@@ -342,17 +357,17 @@ static int parse_fields(struct vao *v, const uint8_t *d, size_t b, size_t e, lon
 	uint64_t ts, node, wam;
 	int32_t code, f4, ag;
 	if (parse_u64(tok[0], tl[0], &ts))
-		return bad_field(v, line, 0, tok[0], tl[0], "an unsigned decimal integer below 2^64");
+		return bad_field(v, line, 0, 0, tok[0], tl[0], "an unsigned decimal integer below 2^64");
 	if (parse_i32(tok[1], tl[1], &code))
-		return bad_field(v, line, 1, tok[1], tl[1], "a signed decimal integer");
+		return bad_field(v, line, 1, 0, tok[1], tl[1], "a signed decimal integer");
 	if (parse_hex(tok[2], tl[2], &node))
-		return bad_field(v, line, 2, tok[2], tl[2], "hexadecimal digits (optional 0x, at most 16)");
+		return bad_field(v, line, 2, code, tok[2], tl[2], "hexadecimal digits (optional 0x, at most 16)");
 	if (parse_i32(tok[3], tl[3], &f4))
-		return bad_field(v, line, 3, tok[3], tl[3], "a signed decimal integer");
+		return bad_field(v, line, 3, code, tok[3], tl[3], "a signed decimal integer");
 	if (parse_hex(tok[4], tl[4], &wam))
-		return bad_field(v, line, 4, tok[4], tl[4], "hexadecimal digits (optional 0x, at most 16)");
+		return bad_field(v, line, 4, code, tok[4], tl[4], "hexadecimal digits (optional 0x, at most 16)");
 	if (parse_i32(tok[5], tl[5], &ag) || ag < 0 || ag > VAO_MAX_AGENT)
-		return bad_field(v, line, 5, tok[5], tl[5], "a decimal agent number from 0 to 1048575");
+		return bad_field(v, line, 5, code, tok[5], tl[5], "a decimal agent number from 0 to 1048575");
 	*r = (struct vao_rec){.ts = ts, .wam = wam, .node = node, .f4 = f4, .code = code, .ag = ag};
 	return 0;
 }

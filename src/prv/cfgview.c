@@ -73,6 +73,9 @@ int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, si
 				v->has_max = 1;
 				v->max = d;
 			}
+		} else if (starts(p, le, "window_compute_y_max")) {
+			v->compute_y = strcmp(buf, "window_compute_y_max true") == 0 ||
+				       strcmp(buf, "window_compute_y_max") == 0;
 		} else if (starts(p, le, "window_filter_module evt_type ")) {
 			const char *s = buf + strlen("window_filter_module evt_type ");
 			char *e;
@@ -97,14 +100,31 @@ int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, si
 	return 0;
 }
 
-int cfgview_file(const char *base)
+static const struct {
+	const char *dir;
+	int file;
+} files[] = {
+	{"thread/", 0},
+	{"cpu/", 1},
+};
+
+int cfgview_file(const char *rel, char *model, size_t modellen)
 {
-	if (strncmp(base, "thread-", 7) == 0)
-		return 0;
-	if (strncmp(base, "cpu-", 4) == 0)
-		return 1;
-	if (strncmp(base, "breakdown-", 10) == 0)
-		return CFGVIEW_BREAKDOWN;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t n = strlen(files[i].dir);
+		if (strncmp(rel, files[i].dir, n) != 0)
+			continue;
+		const char *m = rel + n, *slash = strchr(m, '/');
+		size_t len = strlen(rel);
+		if (!slash || slash == m || strchr(slash + 1, '/') || len < 4 || strcmp(rel + len - 4, ".cfg") ||
+		    slash + 1 == rel + len - 4)
+			return -1;
+		if (model)
+			snprintf(model, modellen, "%.*s", (int) (slash - m), m);
+		if (files[i].file == 1 && strncmp(slash + 1, "breakdown", 9) == 0)
+			return CFGVIEW_BREAKDOWN;
+		return files[i].file;
+	}
 	return -1;
 }
 

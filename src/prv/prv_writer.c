@@ -437,6 +437,11 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
+	/* one value of a type a record: a slot already on the open line
+	 * starts another line */
+	uint64_t *on = &b->slot_line[slot];
+	if (__builtin_expect(row == b->open_row && *on == b->nrecords, 0))
+		close_line(b);
 	char *base = o->buf, *d = base + o->len;
 	if (row != b->open_row) {
 		if (b->open_row != ~0u)
@@ -446,6 +451,7 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 		b->open_row = row;
 		b->nrecords++;
 	}
+	*on = b->nrecords;
 	memcpy(d, b->slot_str[slot], sizeof(b->slot_str[slot]));
 	d += b->slot_len[slot];
 	d = put_value(d, v);
@@ -1135,6 +1141,19 @@ void prv_front_forget(struct prv_file *f)
 		f->pw->dirty = 0;
 }
 
+void prv_slot_fresh(struct prv_file *f, int slot)
+{
+	if (slot < 0 || slot >= f->nslots)
+		return;
+	/* a front's last value PRV_NEVER (INT64_MIN) is "unknown": the back,
+	 * the merger's, compares with its own, which is never written too */
+	int64_t *last = f->flast ? f->flast : f->back.last;
+	for (int r = 0; r < f->nrows; r++)
+		last[(size_t) r * (size_t) f->nslots + (size_t) slot] = PRV_NEVER;
+	if (f->flast)
+		f->unknown = 1;
+}
+
 void prv_front_free(struct prv_file *f)
 {
 	free(f->rows);
@@ -1287,6 +1306,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 						    (int) slot_type[s]);
 	b->open_row = ~0u;
 	b->last = weft_xcalloc((size_t) nrows * (size_t) nslots + 1, sizeof(*b->last));
+	b->slot_line = weft_xcalloc((size_t) nslots + 1, sizeof(*b->slot_line));
 	b->range = weft_xcalloc((size_t) nslots + 1, sizeof(*b->range));
 	for (int s = 0; s <= nslots; s++)
 		b->range[s] = (struct prv_range){INT64_MAX, INT64_MIN};
@@ -1325,6 +1345,7 @@ static void release(struct prv_file *f)
 	free(b->gz_path);
 	free(f->rows);
 	free(b->last);
+	free(b->slot_line);
 	free(b->range);
 	free(f->sdirty);
 	memset(f, 0, sizeof(*f));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prv_writer: Paraver .prv bodies written in time order, fast.
  * Callers set (row, slot) values and row states at a current time that never
- * decreases. Changes at one instant are collected and written when time
- * moves on: at most one value per (row, type, time), only values that differ
- * from the last one written (Paraver reads a missing value as 0), states
- * before events, the pairs of one row and instant on one line. A state record
+ * decreases. Values are written as they come: a set only when it differs
+ * from the last one written (Paraver reads a missing value as 0; a fresh
+ * slot, prv_slot_fresh, writes its first value even when it is 0), a
+ * punctual value always; states before events; the pairs of one row and
+ * instant on one line, with one value of a type a line (a second value of
+ * the type at that instant starts another). A state record
  * is written when its interval opens, with a fixed-width end that is patched
  * when it closes (in the buffer, or with pwrite once flushed), so the body
  * stays sorted by first time without holding records back.
@@ -99,7 +101,8 @@ struct prv_back {
 	struct outbuf ob;
 	int nrows, nslots;
 	struct prv_back_row *rows;
-	int64_t *last;        /* last value written per (row, slot) */
+	int64_t *last;        /* last value written per (row, slot); PRV_NEVER: none */
+	uint64_t *slot_line;  /* per slot: the record (nrecords) its last value went on */
 	char (*slot_str)[16]; /* ":type:" */
 	uint8_t *slot_len;
 	struct prv_tclock *clk; /* the pipe's, or own */
@@ -264,6 +267,14 @@ static inline void prv_front_unknown(struct prv_file *f, int row, int slot)
 /* The states waiting to be queued dropped, unwritten (another front
  * writes them). */
 void prv_front_forget(struct prv_file *f);
+
+/* A (row, slot) never written: its first value is written even when it is
+ * 0 (ovniemu writes every channel's first value). By default a slot reads
+ * as 0 before its first record, and a first 0 is dropped as a repeat. */
+#define PRV_NEVER INT64_MIN
+/* Slot `slot` of every row starts never written. Call it before any value
+ * of the file is queued. */
+void prv_slot_fresh(struct prv_file *f, int slot);
 
 
 /* ---- op emission (inline: every value passes here) ---- */

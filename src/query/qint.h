@@ -130,7 +130,12 @@ static inline int field_ok(struct query *q, const struct qattr *a, const struct 
 		qfield_memo(q, a, ev);
 	if (__builtin_expect(ev->payload_len == a->memo_len, 1))
 		return a->memo_in != NULL;
-	return a->memo_len == UINT64_MAX && ev_payload_ok(a->memo_in, ev);
+	/* another size the row accepts (model.h): the field must be in it */
+	const struct evinfo *in = a->memo_in;
+	if (!in || !ev_payload_ok(in, ev))
+		return 0;
+	const struct evfield *f = &in->f[a->memo_idx];
+	return f->type == EVF_STR || f->type == EVF_BYTES || f->off + f->size <= ev->payload_len;
 }
 
 /* An integer payload field (a->type QT_INT): 1 and *x set, or 0. */

@@ -245,6 +245,11 @@ static void judge(struct acct *a, struct acct_claim *k)
 	else
 		add_rows(&a->th[k->thread], c, &sum);
 	const struct acct_op *r = &sum;
+	if (c->why_not_if_none && !r->count) {
+		k->verdict = AV_UNMEASURED;
+		k->why_not = c->why_not_if_none;
+		return;
+	}
 	switch (c->what) {
 	case EMU_CLAIM_TIME:
 		k->measured = (int64_t) r->ns;

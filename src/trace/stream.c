@@ -31,6 +31,7 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
 	s->mode = mode;
 	/* a fresh cursor (stream_open also rewinds a closed stream) */
 	s->in_region = 0;
+	s->reg_max = s->reg_bad = 0;
 	s->last_clock = s->nevents = s->fast_until = 0;
 	s->scan_open = s->scan_failed = 0;
 	s->span_len = s->span_pos = s->span_end = 0;
@@ -126,11 +127,12 @@ static int backwards(struct weft_stream *s, const struct weft_ev *ev, const char
 static int next_raw(struct weft_stream *s, struct weft_err *e)
 {
 	if (s->pos >= s->map.size) {
-		if (s->in_region)
+		if (s->in_region && s->reg_bad)
 			return weft_fail(e, WEFT_EINPUT,
-					 "%s: unordered region (OU[) still open at the end of the stream "
-					 "(byte offset %llu): expected OU]",
-					 s->obs_path, (unsigned long long) s->pos);
+					 "%s: clock goes backwards at byte offset %llu, in an unordered region "
+					 "(OU[) that never closes: expected OU] after it (ovnisort sorts only "
+					 "closed regions)",
+					 s->obs_path, (unsigned long long) s->reg_bad);
 		map_release_now(&s->map, s->map.size);
 		return 0;
 	}
@@ -141,23 +143,25 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 	fix_drift(s, ev);
 	s->pos += (uint64_t) sz;
 	s->nevents++;
-	if (ev->model == 'O' && ev->cat == 'U') {
-		if (ev->val == '[') {
-			if (s->in_region)
-				return weft_fail(e, WEFT_EINPUT,
-						 "%s: nested unordered region at byte offset %llu: expected "
-						 "OU] before another OU[",
-						 s->obs_path, (unsigned long long) ev->offset);
-			s->in_region = 1;
-		} else if (ev->val == ']') {
-			if (!s->in_region)
-				return weft_fail(e, WEFT_EINPUT,
-						 "%s: OU] at byte offset %llu closes no unordered region",
-						 s->obs_path, (unsigned long long) ev->offset);
-			s->in_region = 0;
-		}
+	/* regions as ovnisort finds them (stream.h): an OU[ inside one and an
+	 * OU] outside any are events like others */
+	int opens = is_ou(ev, '[') && !s->in_region;
+	if (opens) {
+		s->in_region = 1;
+		s->reg_max = s->last_clock;
+		s->reg_bad = 0;
+	} else if (is_ou(ev, ']') && s->in_region) {
+		s->in_region = 0;
+		if (s->reg_max > s->last_clock)
+			s->last_clock = s->reg_max; /* the OU] stays after the sorted events */
 	}
-	if (!(s->in_region && !is_ou(ev, '['))) {
+	if (s->in_region) {
+		if (ev->clock < s->reg_max && !s->reg_bad)
+			s->reg_bad = ev->offset;
+		if (ev->clock > s->reg_max)
+			s->reg_max = ev->clock;
+	}
+	if (!(s->in_region && !opens)) {
 		if (ev->clock < s->last_clock)
 			return backwards(s, ev, "", e);
 		s->last_clock = ev->clock;
@@ -281,13 +285,7 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 		pos = scan_plain(d, size, pos, limit);
 	while (!s->scan_failed && (pos < limit || s->scan_open)) {
 		if (pos >= size) {
-			if (s->scan_open) {
-				weft_fail(&s->scan_err, WEFT_EINPUT,
-					  "%s: unordered region (OU[) opened at byte offset %llu is still "
-					  "open at the end of the stream: expected OU]",
-					  s->obs_path, (unsigned long long) s->scan_reg.start);
-				scan_fail(s, s->scan_reg.start);
-			}
+			s->scan_open = 0; /* a region never closed is not sorted (as ovnisort) */
 			break;
 		}
 		uint64_t sz = scan_size(s, pos);
@@ -300,29 +298,18 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 			break;
 		}
 		const uint8_t *p = d + pos;
-		if (__builtin_expect(p[1] == 'O' && p[2] == 'U', 0)) {
+		if (__builtin_expect(p[1] == 'O' && p[2] == 'U' && (p[3] == '[' || p[3] == ']'), 0) &&
+		    s->scan_open == (p[3] == ']')) {
+			/* as ovnisort: an OU[ inside a region and an OU] outside
+			 * any are events like others (the else branch) */
 			if (p[3] == '[') {
-				if (s->scan_open) {
-					weft_fail(&s->scan_err, WEFT_EINPUT,
-						  "%s: nested unordered region at byte offset %llu: expected "
-						  "OU] before another OU[",
-						  s->obs_path, (unsigned long long) pos);
-					scan_fail(s, s->scan_reg.start);
-					break;
-				}
 				s->scan_open = 1;
 				s->scan_reg.start = pos;
-				s->scan_reg.min_clock = obs_u64(p + 4, s->swap);
-			} else if (p[3] == ']') {
-				if (!s->scan_open) {
-					weft_fail(&s->scan_err, WEFT_EINPUT,
-						  "%s: OU] at byte offset %llu closes no unordered region",
-						  s->obs_path, (unsigned long long) pos);
-					scan_fail(s, pos);
-					break;
-				}
+				s->scan_reg.min_clock = UINT64_MAX; /* of its events, not the OU['s (ovnisort) */
+			} else {
+				/* the OU] is not sorted: it keeps its place after them */
 				s->scan_open = 0;
-				s->scan_reg.end = pos + sz;
+				s->scan_reg.end = pos;
 				push_region(s, &s->scan_reg);
 			}
 		} else if (s->scan_open) {
@@ -402,23 +389,9 @@ static void span_build(struct weft_stream *s)
 			end = r->end;
 			continue;
 		}
-		/* plain events after the region that are still earlier than it */
-		uint64_t stop = s->reg_head < s->reg_tail ? s->regs[s->reg_head].start : s->scan;
-		if (s->scan_failed && s->scan_fail_off < stop)
-			stop = s->scan_fail_off;
-		struct weft_ev ev = {0};
-		struct weft_err ignore;
-		int grew = 0;
-		while (end < stop) {
-			int64_t sz = decode_at(s, end, &ev, &ignore);
-			if (sz < 0 || ev.clock >= maxc)
-				break;
-			span_add(s, ev.clock, end);
-			end += (uint64_t) sz;
-			grew = 1;
-		}
-		if (!grew)
-			break;
+		/* the events after the region are not sorted (as ovnisort): one
+		 * earlier than the region's last is a clock going backwards */
+		break;
 	}
 	qsort(s->span, s->span_len, sizeof(*s->span), span_cmp);
 	s->span_end = end;

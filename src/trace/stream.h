@@ -2,7 +2,12 @@
 /* stream: a cursor over one mapped stream.obs.
  * Two modes:
  *  - STREAM_RAW yields events in file order (top, counting). Clocks must not
- *    decrease, except for events inside OU[ .. OU] unordered regions.
+ *    decrease, except for events inside OU[ .. OU] unordered regions (the
+ *    event after a region not below any in it).
+ * Regions are what ovnisort sorts: from an OU[ to the first OU] after it
+ * (an OU[ inside is an event of the region, an OU] outside any is an event
+ * like others); the OU] keeps its place after the sorted events, and a
+ * region never closed is not sorted (its clocks must not decrease).
  *  - STREAM_ORDERED yields events in clock order: a scanner runs up to
  *    `window` bytes ahead of the reader, finds unordered regions, and the
  *    span from the first event a region must precede through the region's end
@@ -69,6 +74,9 @@ struct weft_stream {
 	uint64_t fast_until;    /* plain events can be read up to here unchecked */
 	uint64_t last_clock;    /* of the last event (0 before the first) */
 	int in_region;          /* raw mode: inside OU[ .. OU] */
+	uint64_t reg_max;       /* raw mode, in a region: its largest clock so far */
+	uint64_t reg_bad;       /* raw mode, in a region: offset of its first event earlier
+	                         * than one before it (0: none), an error if it never closes */
 	uint64_t nevents;       /* events read in raw mode (weft top) */
 
 	/* ordered mode: scanner state */

@@ -4,7 +4,7 @@
 # as a model file (`weft models` shows its file) has a page
 # doc/models/NAME.md whose event table lists exactly the events `weft
 # models NAME` lists (no event left out, none that the model lacks), and
-# views in cfg/NAME/. A page is written by hand; this catches the table
+# views in cfg/thread/NAME/ (ovni's layout). A page is written by hand; this catches the table
 # drifting when a model file gains, loses or renames an event.
 #
 #   WEFT=/abs/weft sh test/e2e/docs.sh
@@ -29,8 +29,8 @@ while read -r c name; do
 	grep -o '^| `[^`]*` |' "$page" | sed 's/^| `//; s/` |$//' | grep "^$c..\$" | sort >"$tmp/doc"
 	expect "$name: the page's event table lists the model's events" \
 		"$(diff "$tmp/have" "$tmp/doc" | grep '^[<>]' | tr '\n' ' ')" ""
-	n=$(ls "$top/cfg/$name" 2>/dev/null | grep -c '\.cfg$')
-	expect "$name: views in cfg/$name/" "$([ "$n" -gt 0 ] && echo yes)" yes
+	n=$(ls "$top/cfg/thread/$name" 2>/dev/null | grep -c '\.cfg$')
+	expect "$name: views in cfg/thread/$name/" "$([ "$n" -gt 0 ] && echo yes)" yes
 done <"$tmp/models"
 
 finish

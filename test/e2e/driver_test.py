@@ -443,6 +443,46 @@ def plain():
     check("--plain: the summary", s == ws, s)
 
 
+# ---- the models only when an analyser needs them ---------------------------------------
+
+def models_auto(opt):
+    """One analyser with no pattern on the models starts the replay and
+    reads nothing, so that it waits on its full queue; one that comes then
+    is told whether the models run, and its pattern on state.ovni is
+    refused without them (by default), taken with --models."""
+    name = "models " + (opt or "by default")
+    sock = os.path.join(TMP, "auto" + opt, "s")
+    srv = serve(sock, "--buffer", "4k", *([opt] if opt else []))
+    r = Raw(sock)
+    h = json.loads(r.line())["hello"]
+    check(name + ": before the start the hello says the models may run", h["models"] is True, h)
+    r.ask('{"add":"all: when true do current(chrono)"}')
+    r.send('{"go":true}\n')
+    while "labels" not in r.line():  # the replay has begun
+        pass
+    c = connect(sock)
+    want = opt == "--models"
+    check(name + ": a later hello says whether they run", c.hello["models"] is want and c.hello["at"] == "running",
+          c.hello)
+    try:
+        c.add('st: when state.ovni = Running do count')
+        check(name + ": a later pattern on state.ovni", want, "added without the models")
+    except weft_driver.Error as e:
+        check(name + ": a later pattern on state.ovni", not want and "needs the models" in str(e), e)
+    rc = Runner(c)
+    rc.start()
+    n = 1
+    while True:
+        x = r.line()
+        if x is None or x.startswith('{"end"'):
+            break
+        n += x.startswith('{"labels"')
+    rc.join(TIMEOUT)
+    finished(srv, name + ": the server ends well")
+    check(name + ": every event reached the first analyser", n == query(['all: when true do count'])[1]["events"],
+          n)
+
+
 # ---- shards: an analyser whose shard fills up moves, counts and all -------------------
 
 def shards():
@@ -493,7 +533,8 @@ def shards():
     check("shards: the other analyser's counts are weft query's", ra.summary == query(PA)[1], ra.summary)
 
 
-for t in (three_analysers, the_wire, robustness, plain, shards):
+for t in (three_analysers, the_wire, robustness, plain, lambda: models_auto(""), lambda: models_auto("--models"),
+          shards):
     try:
         t()
     except Exception as e:

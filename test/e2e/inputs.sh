@@ -6,11 +6,14 @@
 #
 # A PICL log of processors 0 and 1 and a CHARISMA log (built here with the
 # layout helpers of charisma.sh) of clients 0 and 1 of the same machine:
-#   - --same-nodes: two Paraver nodes; on each, the PICL thread (application
-#     1) shows the msg model's states and the CHARISMA thread (application 2)
-#     the file I/O model's, at the times each log gives (both logs start
+#   - --same-nodes: two Paraver nodes; on each, the PICL thread (app id 1)
+#     shows the msg model's states and the CHARISMA thread (app id 2) the
+#     file I/O model's, at the times each log gives (both logs start
 #     together: PICL records no absolute time); pids that collide on a node
-#     are moved; weft check passes;
+#     are moved; rows in ovniemu's order (node, then pid), so the Paraver
+#     applications are the runs of one app id in it: 1 PICL on node0, 2
+#     CHARISMA on node0, 3 PICL on node1, 4 CHARISMA on node1; weft check
+#     passes;
 #   - without it: four nodes (picl.0, picl.1, node0, node1);
 #   - --align INPUT=OFFSET (by path or position) shifts one input;
 #   - a CHARISMA log and its own import (an ovni directory that keeps the
@@ -72,20 +75,20 @@ if run "$tmp/same" --same-nodes "$tmp/p.trf" "$tmp/c.bin"; then
 	pass "emu PICL + CHARISMA --same-nodes"
 	expect "same nodes: two Paraver nodes" "$(nodes "$tmp/same")" "node0 node1 "
 	expect "same nodes: tasks (pid 2 of CHARISMA moved on node1)" "$(tasks "$tmp/same")" \
-		"node0/1 node1/2 node0/2 node1/1000002 "
+		"node0/1 node0/2 node1/2 node1/1000002 "
 	states "$tmp/same" >"$tmp/st"
-	# PICL (application 1): Running 30, Sending 31, Receiving 32 (times in ns),
+	# PICL (applications 1 and 3): Running 30, Sending 31, Receiving 32 (times in ns),
 	# Ended 7 from the thread's end (OHe)
 	expect "node0 PICL thread: msg states" "$(grep '^1\.1\.1 ' "$tmp/st" | tr '\n' ';')" \
 		"1.1.1 0 10000 30;1.1.1 10000 11000 31;1.1.1 11000 400000 30;1.1.1 400000 400000 7;"
-	expect "node1 PICL thread: msg states" "$(grep '^1\.2\.1 ' "$tmp/st" | tr '\n' ';')" \
-		"1.2.1 0 5000 30;1.2.1 5000 20000 32;1.2.1 20000 400000 30;1.2.1 400000 400000 7;"
-	# CHARISMA (application 2) starts with PICL: Reading 50 and Writing 51,
+	expect "node1 PICL thread: msg states" "$(grep '^3\.1\.1 ' "$tmp/st" | tr '\n' ';')" \
+		"3.1.1 0 5000 30;3.1.1 5000 20000 32;3.1.1 20000 400000 30;3.1.1 400000 400000 7;"
+	# CHARISMA (applications 2 and 4) starts with PICL: Reading 50 and Writing 51,
 	# Not started 6 before its first state (CHARISMA has no thread start event)
 	expect "node0 CHARISMA thread: file I/O states" "$(grep '^2\.1\.1 ' "$tmp/st" | tr '\n' ';')" \
 		"2.1.1 0 100000 6;2.1.1 100000 160000 50;"
-	expect "node1 CHARISMA thread: file I/O states" "$(grep '^2\.2\.1 ' "$tmp/st" | tr '\n' ';')" \
-		"2.2.1 0 200000 6;2.2.1 200000 210000 51;"
+	expect "node1 CHARISMA thread: file I/O states" "$(grep '^4\.1\.1 ' "$tmp/st" | tr '\n' ';')" \
+		"4.1.1 0 200000 6;4.1.1 200000 210000 51;"
 	if "$WEFT" check -q "$tmp/same/thread.prv" "$tmp/same/cpu.prv" >"$tmp/chk" 2>&1; then
 		pass "same nodes: weft check"
 	else
@@ -106,7 +109,7 @@ fi
 if run "$tmp/al" --same-nodes --align "$tmp/c.bin=1.5ms" "$tmp/p.trf" "$tmp/c.bin" &&
 	run "$tmp/al2" --same-nodes --align 2=1500us "$tmp/p.trf" "$tmp/c.bin"; then
 	expect "--align INPUT=1.5ms shifts the CHARISMA states" \
-		"$(states "$tmp/al" | grep '^2\.' | tr '\n' ';')" "2.1.1 0 1600000 6;2.2.1 0 1700000 6;2.1.1 1600000 1660000 50;2.2.1 1700000 1710000 51;"
+		"$(states "$tmp/al" | grep '^[24]\.' | tr '\n' ';')" "2.1.1 0 1600000 6;4.1.1 0 1700000 6;2.1.1 1600000 1660000 50;4.1.1 1700000 1710000 51;"
 	cmp -s "$tmp/al/thread.prv" "$tmp/al2/thread.prv" && pass "--align by position = by path" ||
 		fail "--align by position" "thread.prv differs"
 else
@@ -118,7 +121,7 @@ fi
 if "$WEFT" import charisma "$tmp/c.bin" -o "$tmp/imp" >/dev/null 2>"$tmp/err" &&
 	grep -q '"epoch_ns": "700000000000000000"' "$tmp/imp/weft-origin.json" &&
 	run "$tmp/abs" "$tmp/c.bin" "$tmp/imp"; then
-	states "$tmp/abs" | sed 's/^[12]\.//' | sort | uniq -c | awk '{ print $1 }' | sort -u >"$tmp/cnt"
+	states "$tmp/abs" | sed 's/^[0-9]*\.//' | sort | uniq -c | awk '{ print $1 }' | sort -u >"$tmp/cnt"
 	expect "two copies of one CHARISMA run align by their start date" "$(cat "$tmp/cnt")" 2
 else
 	fail "CHARISMA + its import" "$(head -3 "$tmp/err")"

@@ -151,6 +151,11 @@ expect="stamp.vao:3: field 1 (timestamp) '1x': expected an unsigned decimal inte
 case_err stamp '0\n0 5 0 0 0 0\n1x 1 1 2 0 0\n' -
 expect="code.vao:3: field 2 (event code) '2.5': expected a signed decimal integer"
 case_err code '0\n0 5 0 0 0 0\n10 2.5 1 2 0 0\n' -
+# field 4 is named as the seed names it for the line's event code
+expect="tasks.vao:3: field 4 (#tasks) 'x': expected a signed decimal integer"
+case_err tasks '0\n0 5 0 0 0 0\n10 1 1 x 0 0\n' -
+expect="branch.vao:3: field 4 (branch #) '1.5': expected a signed decimal integer"
+case_err branch '1\n0 5 0 0 0 0\n10 21 1 1.5 0 0\n' -
 expect="overflow.vao:3: timestamp 18446744073709551615 does not fit in 64-bit nanoseconds with the time unit"
 case_err overflow '0\n0 5 0 0 0 0\n18446744073709551615 6 0 0 0 0\n' -
 expect="empty.vao: no event after the flag line: expected at least START_TIME"

@@ -398,8 +398,8 @@ meta_json >"$C/t/stream.json"
 	ev 0 'OU]' 130
 	ev 0 'OU]' 140
 } >"$C/t/stream.obs"
-check2 nested-unordered-region "$C" \
-	"$C/t/stream.obs: nested unordered region at byte offset 32: expected OU] before another OU["
+# as ovnisort: an OU[ inside a region is one of its events (issue 23)
+accept nested-unordered-region "$C"
 
 newcase unclosed-unordered-region
 mkdir "$C/t"
@@ -410,9 +410,10 @@ meta_json >"$C/t/stream.json"
 	ev 0 'OU[' 110
 	ev 0 OHr 50
 } >"$C/t/stream.obs"
+# a region never closed is not sorted (ovnisort): its clock going back is an error
 check unclosed-unordered-region "$C" \
-	"$C/t/stream.obs: unordered region (OU[) still open at the end of the stream (byte offset 44): expected OU]" \
-	"$C/t/stream.obs: unordered region (OU[) opened at byte offset 20 is still open at the end of the stream: expected OU]"
+	"$C/t/stream.obs: clock goes backwards at byte offset 32, in an unordered region (OU[) that never closes: expected OU] after it (ovnisort sorts only closed regions)" \
+	"$C/t/stream.obs: clock goes backwards at byte offset 32 (event OHr): expected a clock >= 110 (the previous event's), found 50"
 
 newcase close-without-open
 mkdir "$C/t"
@@ -422,7 +423,8 @@ meta_json >"$C/t/stream.json"
 	ev 0 OHp 100
 	ev 0 'OU]' 110
 } >"$C/t/stream.obs"
-check2 close-without-open "$C" "$C/t/stream.obs: OU] at byte offset 20 closes no unordered region"
+# an OU] outside any region is an event like others (ovnisort, ovniemu)
+accept close-without-open "$C"
 
 # ---- stream.json ----------------------------------------------------------------------
 

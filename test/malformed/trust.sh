@@ -113,7 +113,7 @@ grep -q '^4 re duce?$' txo/thread.pcf || WHY="${WHY}the label is not on one line
 result "names and labels with newlines and bad bytes: emu, check" "$WHY"
 # the views of a mark name it by its title: one line there too
 WHY=
-for v in txo/cfg/ovni/thread-mark-101.cfg txo/cfg/ovni/cpu-mark-101.cfg; do
+for v in txo/cfg/thread/ovni/mark-101.cfg txo/cfg/cpu/ovni/mark-101.cfg; do
 	grep -q '^window_name .*: Synth EVENT_TYPE 0 99 evil?$' "$v" || WHY="${WHY}$v: the title is not on one line; "
 	grep -q '^0 99 evil' "$v" && WHY="${WHY}$v: the title forged a line; "
 done

@@ -40,6 +40,7 @@ int main(void)
 	srunner_add_suite(sr, prv_suite());
 	srunner_add_suite(sr, modelfile_suite());
 	srunner_add_suite(sr, cfgview_suite());
+	srunner_add_suite(sr, pcfcolors_suite());
 	srunner_add_suite(sr, prvread_suite());
 	srunner_add_suite(sr, task_suite());
 	srunner_add_suite(sr, taskprim_suite());

@@ -28,6 +28,7 @@ Suite *modelfile_suite(void);
 Suite *outset_suite(void);
 Suite *jsonscan_suite(void);
 Suite *cfgview_suite(void);
+Suite *pcfcolors_suite(void);
 Suite *prvread_suite(void);
 Suite *task_suite(void);
 Suite *taskprim_suite(void);

@@ -59,14 +59,30 @@ START_TEST(test_parse)
 END_TEST
 
 static const struct {
-	const char *base;
+	const char *rel;
 	int file;
-} file_cases[] = {{"thread-state.cfg", 0}, {"cpu-mark-101.cfg", 1}, {"bytes-read.cfg", -1}, {"threadx.cfg", -1},
-		  {"breakdown-runtime.cfg", CFGVIEW_BREAKDOWN}, {"breakdownx.cfg", -1}};
+	const char *model;
+} file_cases[] = {
+	{"thread/ovni/state.cfg", 0, "ovni"},
+	{"cpu/ovni/mark-101.cfg", 1, "ovni"},
+	{"cpu/nanos6/breakdown.cfg", CFGVIEW_BREAKDOWN, "nanos6"},
+	{"thread/nosv/breakdown.cfg", 0, "nosv"}, /* a thread view, whatever its name */
+	{"ovni/thread-state.cfg", -1, NULL},      /* weft's layout before ovni's */
+	{"thread/state.cfg", -1, NULL},
+	{"thread//state.cfg", -1, NULL},
+	{"thread/ovni/x/state.cfg", -1, NULL},
+	{"thread/ovni/state.txt", -1, NULL},
+	{"thread/ovni/.cfg", -1, NULL},
+	{"threads/ovni/state.cfg", -1, NULL},
+};
 
 START_TEST(test_file)
 {
-	ck_assert_int_eq(cfgview_file(file_cases[_i].base), file_cases[_i].file);
+	char model[16] = "";
+	ck_assert_int_eq(cfgview_file(file_cases[_i].rel, model, sizeof(model)), file_cases[_i].file);
+	if (file_cases[_i].model)
+		ck_assert_str_eq(model, file_cases[_i].model);
+	ck_assert_int_eq(cfgview_file(file_cases[_i].rel, NULL, 0), file_cases[_i].file);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emu/merge.h"
+#include "trace/system.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -419,6 +420,204 @@ START_TEST(times_beyond_the_key_range)
 }
 END_TEST
 
+/* ---- equal times in one loom: ovniemu's player ------------------------------------ */
+
+/* Looms for the streams of a set: stream i in loom which[i]. */
+struct looms {
+	struct weft_loom loom[4];
+	struct weft_proc proc[4];
+	struct weft_thread *th;
+};
+
+static void set_looms(struct looms *L, struct set *set, const int *which)
+{
+	memset(L, 0, sizeof(*L));
+	for (int k = 0; k < 4; k++) {
+		L->loom[k].gindex = k;
+		L->proc[k].loom = &L->loom[k];
+	}
+	L->th = calloc((size_t) set->n, sizeof(*L->th));
+	ck_assert_ptr_nonnull(L->th);
+	for (int i = 0; i < set->n; i++) {
+		L->th[i].proc = &L->proc[which[i]];
+		set->s[i].thread = &L->th[i];
+	}
+}
+
+/* Three streams of one loom at time 10, then later: ovniemu's heap has
+ * them as [0, 1, 2]; taking 0 moves 2 to the root, and 1 is not strictly
+ * earlier, so 2 comes before 1 (stream index order would say 0, 1, 2). */
+START_TEST(one_loom_ties_as_ovniemu)
+{
+	struct evbuf b[3];
+	for (int i = 0; i < 3; i++) {
+		mkbuf(&b[i]);
+		eb_ev(&b[i], i == 0 ? "Aaa" : i == 1 ? "Bbb" : "Ccc", 10, NULL, 0);
+		eb_ev(&b[i], i == 0 ? "Ddd" : i == 1 ? "Eee" : "Fff", 20 + (uint64_t) i, NULL, 0);
+	}
+	struct set set;
+	open_set(&set, b, 3);
+	struct looms L;
+	static const int which[3] = {0, 0, 0};
+	set_looms(&L, &set, which);
+	struct out o[8];
+	int rc;
+	struct weft_err e;
+	int n = drain(&set, o, 8, &rc, &e);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	static const char *const want[] = {"Aaa", "Ccc", "Bbb", "Ddd", "Eee", "Fff"};
+	ck_assert_int_eq(n, 6);
+	for (int i = 0; i < 6; i++)
+		ck_assert_str_eq(o[i].mcv, want[i]);
+	close_set(&set);
+	free(L.th);
+	for (int i = 0; i < 3; i++)
+		eb_free(&b[i]);
+}
+END_TEST
+
+/* The reference: ovniemu's player written out plainly, one loom at a time
+ * (a 1-based array heap on time alone; every step puts the last stream back,
+ * then takes the top), each loom's sequence then merged with the others by
+ * (time, loom). */
+struct player {
+	int heap[64 + 1]; /* stream numbers */
+	int n;
+};
+
+static uint64_t ref_time(const uint64_t *const *clk, const int *pos, int s)
+{
+	return clk[s][pos[s]];
+}
+
+static void ref_put(struct player *p, const uint64_t *const *clk, const int *pos, int s)
+{
+	int i = ++p->n;
+	p->heap[i] = s;
+	while (i > 1 && ref_time(clk, pos, p->heap[i]) < ref_time(clk, pos, p->heap[i / 2])) {
+		int t = p->heap[i];
+		p->heap[i] = p->heap[i / 2];
+		p->heap[i / 2] = t;
+		i /= 2;
+	}
+}
+
+static int ref_take(struct player *p, const uint64_t *const *clk, const int *pos)
+{
+	int top = p->heap[1];
+	p->heap[1] = p->heap[p->n--];
+	for (int i = 1;;) {
+		int l = 2 * i, r = l + 1, m = i;
+		if (l <= p->n && ref_time(clk, pos, p->heap[l]) < ref_time(clk, pos, p->heap[m]))
+			m = l;
+		if (r <= p->n && ref_time(clk, pos, p->heap[r]) < ref_time(clk, pos, p->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		int t = p->heap[i];
+		p->heap[i] = p->heap[m];
+		p->heap[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+START_TEST(looms_ties_against_ovniemus_player)
+{
+	enum { NS = 24, NE = 40, NL = 3 };
+	for (int round = 0; round < 20; round++) {
+		struct evbuf b[NS];
+		uint64_t clkv[NS][NE];
+		const uint64_t *clk[NS];
+		int ne[NS], which[NS], pos[NS];
+		uint64_t x = 777 + (uint64_t) round;
+		for (int s = 0; s < NS; s++) {
+			mkbuf(&b[s]);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			which[s] = (int) ((x >> 40) % NL);
+			ne[s] = 1 + (int) ((x >> 20) % NE);
+			uint64_t c = (x >> 50) % 4;
+			for (int k = 0; k < ne[s]; k++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				c += (x >> 61) % 3; /* steps of 0, 1 or 2: many ties */
+				clkv[s][k] = c;
+				uint8_t pl[8];
+				uint32_t a = (uint32_t) s, q = (uint32_t) k;
+				memcpy(pl, &a, 4);
+				memcpy(pl + 4, &q, 4);
+				eb_ev(&b[s], "Mmm", c, pl, 8);
+			}
+			clk[s] = clkv[s];
+		}
+		/* each loom's sequence, by its player */
+		int seq[NL][NS * NE][2], nseq[NL];
+		for (int l = 0; l < NL; l++) {
+			struct player p = {.n = 0};
+			memset(pos, 0, sizeof(pos));
+			nseq[l] = 0;
+			for (int s = 0; s < NS; s++)
+				if (which[s] == l)
+					ref_put(&p, clk, pos, s);
+			int last = -1;
+			for (;;) {
+				if (last >= 0 && ++pos[last] < ne[last])
+					ref_put(&p, clk, pos, last);
+				if (p.n == 0)
+					break;
+				last = ref_take(&p, clk, pos);
+				seq[l][nseq[l]][0] = last;
+				seq[l][nseq[l]++][1] = pos[last];
+			}
+		}
+		struct set set;
+		open_set(&set, b, NS);
+		struct looms L;
+		set_looms(&L, &set, which);
+		/* loom ranks: the order of their first streams */
+		int rank[NL], nr = 0;
+		for (int l = 0; l < NL; l++)
+			rank[l] = -1;
+		for (int s = 0; s < NS; s++)
+			if (rank[which[s]] < 0)
+				rank[which[s]] = nr++;
+		struct weft_merge m;
+		struct weft_err e = {0};
+		ck_assert_int_eq(merge_init(&m, set.s, NS, &e), 0);
+		int at[NL] = {0}, n = 0, r;
+		struct weft_ev *ev;
+		while ((r = merge_next(&m, &ev, &e)) == 1) {
+			/* the expected next: the earliest loom head, by (time, rank) */
+			int best = -1;
+			for (int l = 0; l < NL; l++) {
+				if (at[l] == nseq[l])
+					continue;
+				uint64_t t = clk[seq[l][at[l]][0]][seq[l][at[l]][1]];
+				if (best < 0 || t < clk[seq[best][at[best]][0]][seq[best][at[best]][1]] ||
+				    (t == clk[seq[best][at[best]][0]][seq[best][at[best]][1]] && rank[l] < rank[best]))
+					best = l;
+			}
+			ck_assert_int_ge(best, 0);
+			uint32_t a, q;
+			memcpy(&a, ev->payload, 4);
+			memcpy(&q, ev->payload + 4, 4);
+			ck_assert_msg((int) a == seq[best][at[best]][0] && (int) q == seq[best][at[best]][1],
+				      "round %d event %d: got stream %u #%u, expected stream %d #%d", round, n, a, q,
+				      seq[best][at[best]][0], seq[best][at[best]][1]);
+			at[best]++;
+			n++;
+		}
+		ck_assert_msg(r == 0, "%s", e.msg);
+		for (int l = 0; l < NL; l++)
+			ck_assert_int_eq(at[l], nseq[l]);
+		merge_free(&m);
+		close_set(&set);
+		free(L.th);
+		for (int s = 0; s < NS; s++)
+			eb_free(&b[s]);
+	}
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -434,6 +633,8 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, error_in_first_event);
 	tcase_add_test(tc, many_streams_with_ties);
 	tcase_add_test(tc, times_beyond_the_key_range);
+	tcase_add_test(tc, one_loom_ties_as_ovniemu);
+	tcase_add_test(tc, looms_ties_against_ovniemus_player);
 	suite_add_tcase(s, tc);
 	return s;
 }

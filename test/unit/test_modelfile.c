@@ -19,7 +19,7 @@ START_TEST(compiles_tables)
 			   "  cpu 20 \"Sub of the RUNNING thread\"\n"
 			   "  value 1 \"One\"\n  value 0x10 \"Sixteen\"\n"
 			   "  dup emit\n  same ignore\n  labels dynamic\n  lint no\n"
-			   "channel n single\n"
+			   "channel n single\n  dup skip-null\n  zero\n"
 			   "event Qa[ \"i32 v, u64 w\" \"enters %{v}\"\n  push sub $v\n  set n 5\n"
 			   "event Qa] jumbo \"i32 v\" \"leaves\"\n  pop sub $v\n  call off_cpu 0\n"
 			   "event Qx. \"\" \"not yet\"\n  todo\n"
@@ -41,11 +41,14 @@ START_TEST(compiles_tables)
 	ck_assert_int_eq(c->nlabels, 2);
 	ck_assert_str_eq(mf_label(c, 16), "Sixteen");
 	ck_assert_ptr_null(mf_label(c, 2));
-	ck_assert_int_eq(c->emit_dup, 1);
+	ck_assert_int_eq(c->dup, MF_DUP_EMIT);
 	ck_assert_int_eq(c->same, MF_SAME_IGNORE);
 	ck_assert_int_eq(c->dynamic, 1);
 	ck_assert_int_eq(c->nolint, 1);
 	ck_assert_int_eq(m->chans[1].nolint, 0);
+	ck_assert_int_eq(c->zero, 0);
+	ck_assert_int_eq(m->chans[1].dup, MF_DUP_SKIP_NULL);
+	ck_assert_int_eq(m->chans[1].zero, 1);
 	ck_assert_int_eq(m->chans[1].ttype, -1);
 	ck_assert_int_eq(m->chans[1].ctype, -1);
 	ck_assert_int_eq(m->def.nevents, 4);
@@ -96,7 +99,7 @@ static const struct {
 	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
 	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
 	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
-	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, lint, each), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event', found 'frobnicate'"},
 	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
 	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
 	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},

@@ -279,6 +279,62 @@ START_TEST(times_of_every_width)
 }
 END_TEST
 
+/* ovniemu's rules: a fresh slot writes its first value even when it is 0
+ * (another slot's first 0 is dropped as a repeat of the start), and a
+ * record line holds one value of a type: a second one starts a line. */
+START_TEST(fresh_slots_and_one_value_a_type)
+{
+	char *dir = tu_mkdtemp();
+	static const int32_t types[2] = {10, 11};
+	uint32_t ids[1][3] = {{1, 1, 1}};
+	struct prv_file f;
+	struct weft_err e = {0};
+	char *path = tu_join(dir, "a.prv");
+	ck_assert_int_eq(prv_open(&f, NULL, path, NULL, "d", "r", 1, (const uint32_t(*)[3]) ids, 2, types, 0, &e), 0);
+	prv_slot_fresh(&f, 0);
+	prv_time(&f, 5);
+	prv_set(&f, 0, 0, 0);
+	prv_set(&f, 0, 1, 0);
+	prv_time(&f, 6);
+	prv_set(&f, 0, 0, 0);
+	prv_punct(&f, 0, 0, 3);
+	prv_punct(&f, 0, 0, 3);
+	prv_set(&f, 0, 1, 4);
+	prv_set(&f, 0, 1, 0);
+	ck_assert_int_eq(prv_close(&f, 7, &e), 0);
+	size_t n;
+	char *d = tu_read(path, &n);
+	ck_assert_str_eq(strchr(d, '\n') + 1, "2:0:1:1:1:5:10:0\n"
+					       "2:0:1:1:1:6:10:3\n"
+					       "2:0:1:1:1:6:10:3:11:4\n"
+					       "2:0:1:1:1:6:11:0\n");
+	free(d);
+	free(path);
+	tu_rmtree(dir);
+	free(dir);
+
+	/* a -j worker's front: a fresh slot's first value goes to the back
+	 * to compare (it is never written there either), then repeats drop */
+	struct prv_pipe *ring = prv_ring_new();
+	ck_assert_ptr_nonnull(ring);
+	prv_front_init(&f, ring, 0, 1, 2);
+	prv_slot_fresh(&f, 1);
+	prv_set(&f, 0, 1, 0);
+	prv_set(&f, 0, 1, 0);
+	prv_set(&f, 0, 0, 0);
+	prv_ring_end(ring);
+	uint32_t nops;
+	const struct prv_op *ops = prv_ring_take(ring, &nops);
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_uint_eq(nops, 1);
+	ck_assert_int_eq(ops[0].kind, PRV_OP_EVENT);
+	ck_assert_int_eq(ops[0].slot, 1);
+	prv_ring_give(ring);
+	prv_front_free(&f);
+	prv_ring_free(ring);
+}
+END_TEST
+
 Suite *prv_suite(void)
 {
 	Suite *s = suite_create("prv");
@@ -287,6 +343,7 @@ Suite *prv_suite(void)
 	tcase_add_test(tc, empty_instants_do_not_shift_times);
 	tcase_add_loop_test(tc, worker_front_drops_repeats, 0, (int) (sizeof(front_cases) / sizeof(front_cases[0])));
 	tcase_add_test(tc, times_of_every_width);
+	tcase_add_test(tc, fresh_slots_and_one_value_a_type);
 	suite_add_tcase(s, tc);
 	return s;
 }

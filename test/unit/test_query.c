@@ -263,9 +263,11 @@ START_TEST(fields)
 	/* isNamed and notcontains on a text field: a name, an empty one */
 	uint8_t fn[16] = {3, 0, 0, 0, 'a', '.', 't', 'x', 't', 0};
 	struct weft_ev named = mkev("FN.", 0, 10, fn, 10);
+	named.jumbo = 1; /* declared jumbo: a normal FN. has no fields */
 	T("isNamed(name) and name notcontains \"dat\" and name contains \".txt\"", &named);
 	uint8_t fe[8] = {3, 0, 0, 0, 0};
 	struct weft_ev unnamed = mkev("FN.", 0, 10, fe, 5);
+	unnamed.jumbo = 1;
 	F("isNamed(name)", &unnamed);
 	T("has(name)", &unnamed);
 	T("name notcontains \"a\"", &unnamed);

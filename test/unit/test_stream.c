@@ -381,7 +381,8 @@ START_TEST(region_reaches_back_to_start)
 END_TEST
 
 /* A plain event after OU] that is earlier than an event inside the region
- * (legal in raw mode: it is later than OU]) is sorted in as well. */
+ * is not sorted in: ovnisort sorts up to the OU], so ovniemu finds the
+ * clock going backwards (legal in raw mode only while the region is open). */
 START_TEST(region_absorbs_later_events)
 {
 	struct evbuf b;
@@ -389,23 +390,24 @@ START_TEST(region_absorbs_later_events)
 	eb_header(&b);
 	eb_ev(&b, "OU[", 30, NULL, 0);  /* 8 */
 	eb_ev(&b, "Xxx", 100, NULL, 0); /* 20 */
-	eb_ev(&b, "OU]", 40, NULL, 0);  /* 32 */
+	eb_ev(&b, "OU]", 140, NULL, 0); /* 32 */
 	eb_ev(&b, "Ddd", 60, NULL, 0);  /* 44 */
 	eb_ev(&b, "Eee", 200, NULL, 0); /* 56 */
+	const char *msg = ": clock goes backwards at byte offset 44 (event Ddd): expected a clock >= 140 (the "
+			  "previous event's), found 60";
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	ck_assert_int_eq(r.n, 5);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, msg);
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	static const struct want ord[] = {
-		{"OU[", 30, 8}, {"OU]", 40, 32}, {"Ddd", 60, 44}, {"Xxx", 100, 20}, {"Eee", 200, 56}};
-	check_events(&r, ord, 5);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, msg);
 	eb_free(&b);
 }
 END_TEST
 
-/* A second region overlapping the first one in time joins its span. */
+/* A second region reaching back into the first one (ovnisort sorts it from
+ * the last event before its earliest) joins its span. */
 START_TEST(regions_chained)
 {
 	struct evbuf b;
@@ -415,18 +417,14 @@ START_TEST(regions_chained)
 	eb_ev(&b, "Xxx", 50, NULL, 0); /* 20 */
 	eb_ev(&b, "OU]", 20, NULL, 0); /* 32 */
 	eb_ev(&b, "OU[", 30, NULL, 0); /* 44 */
-	eb_ev(&b, "Yyy", 40, NULL, 0); /* 56 */
+	eb_ev(&b, "Yyy", 15, NULL, 0); /* 56 */
 	eb_ev(&b, "OU]", 60, NULL, 0); /* 68 */
 	eb_ev(&b, "Zzz", 70, NULL, 0); /* 80 */
 	struct run r;
-	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.rc, 0);
-	ck_assert_int_eq(r.n, 7);
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.rc, 0);
-	static const struct want ord[] = {{"OU[", 10, 8},  {"OU]", 20, 32}, {"OU[", 30, 44},
-					  {"Yyy", 40, 56}, {"Xxx", 50, 20}, {"OU]", 60, 68},
-					  {"Zzz", 70, 80}};
+	static const struct want ord[] = {{"OU[", 10, 8},  {"Yyy", 15, 56}, {"OU]", 20, 32}, {"OU[", 30, 44},
+					  {"Xxx", 50, 20}, {"OU]", 60, 68}, {"Zzz", 70, 80}};
 	check_events(&r, ord, 7);
 	eb_free(&b);
 }
@@ -548,6 +546,9 @@ START_TEST(region_beyond_window)
 }
 END_TEST
 
+/* As ovnisort: a region runs from an OU[ to the first OU] after it, an OU[
+ * inside being one of its events (sorted with them), the OU] keeping its
+ * place; the second OU] closes nothing and is an event like others. */
 START_TEST(nested_region)
 {
 	struct evbuf b;
@@ -555,24 +556,26 @@ START_TEST(nested_region)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
-	eb_ev(&b, "OU[", 30, NULL, 0); /* 32 */
-	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
-	eb_ev(&b, "OU]", 50, NULL, 0); /* 56 */
-	const char *msg = ": nested unordered region at byte offset 32: expected OU] before another "
-			  "OU[";
+	eb_ev(&b, "Bbb", 35, NULL, 0); /* 32 */
+	eb_ev(&b, "OU[", 30, NULL, 0); /* 44 */
+	eb_ev(&b, "Ccc", 25, NULL, 0); /* 56 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 68 */
+	eb_ev(&b, "OU]", 50, NULL, 0); /* 80 */
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.n, 7);
 	run(&b, STREAM_ORDERED, 0, &r);
-	/* the events before the region are still yielded */
-	static const struct want w[] = {{"Aaa", 10, 8}};
-	check_events(&r, w, 1);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	static const struct want w[] = {{"Aaa", 10, 8},  {"OU[", 20, 20}, {"Ccc", 25, 56}, {"OU[", 30, 44},
+					{"Bbb", 35, 32}, {"OU]", 40, 68}, {"OU]", 50, 80}};
+	check_events(&r, w, 7);
 	eb_free(&b);
 }
 END_TEST
 
+/* An OU] that closes no region is an event like others (ovnisort, ovniemu
+ * ignore it). */
 START_TEST(close_without_open)
 {
 	struct evbuf b;
@@ -580,32 +583,21 @@ START_TEST(close_without_open)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
-	const char *msg = ": OU] at byte offset 20 closes no unordered region";
+	eb_ev(&b, "Bbb", 30, NULL, 0); /* 32 */
 	struct run r;
+	static const struct want w[] = {{"Aaa", 10, 8}, {"OU]", 20, 20}, {"Bbb", 30, 32}};
 	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, msg);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, msg);
-	eb_free(&b);
-
-	/* a second OU] after a closed region */
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "OU[", 10, NULL, 0); /* 8 */
-	eb_ev(&b, "OU]", 20, NULL, 0); /* 20 */
-	eb_ev(&b, "OU]", 30, NULL, 0); /* 32 */
-	run(&b, STREAM_RAW, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
-	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 2);
-	check_error(&r, ": OU] at byte offset 32 closes no unordered region");
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
 	eb_free(&b);
 }
 END_TEST
 
+/* A region never closed is not sorted (ovnisort sorts closed regions only):
+ * in order, it is read as it is; out of order, the clock goes backwards. */
 START_TEST(region_open_at_end)
 {
 	struct evbuf b;
@@ -613,16 +605,55 @@ START_TEST(region_open_at_end)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Xxx", 30, NULL, 0); /* 32 */
+	struct run r;
+	static const struct want w[] = {{"Aaa", 10, 8}, {"OU[", 20, 20}, {"Xxx", 30, 32}};
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	check_events(&r, w, 3);
+	eb_free(&b);
+
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
 	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 32 */
+	run(&b, STREAM_RAW, 0, &r);
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, ": clock goes backwards at byte offset 32, in an unordered region (OU[) that never "
+			"closes: expected OU] after it (ovnisort sorts only closed regions)");
+	run(&b, STREAM_ORDERED, 0, &r);
+	ck_assert_int_eq(r.n, 2);
+	check_error(&r, ": clock goes backwards at byte offset 32 (event Xxx): expected a clock >= 20 (the "
+			"previous event's), found 5");
+	eb_free(&b);
+}
+END_TEST
+
+/* The events after a region are not sorted with it (ovnisort sorts up to
+ * the OU], which keeps its place): one earlier than the region's last, the
+ * OU] included, is a clock going backwards. */
+START_TEST(after_region_not_sorted)
+{
+	struct evbuf b;
+	eb_init(&b, tu_host_be());
+	eb_header(&b);
+	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
+	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
+	eb_ev(&b, "Bbb", 50, NULL, 0); /* 32 */
+	eb_ev(&b, "OU]", 40, NULL, 0); /* 44 */
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 3);
-	check_error(&r, ": unordered region (OU[) still open at the end of the stream (byte offset "
-			"44): expected OU]");
+	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+			"previous event's), found 40");
 	run(&b, STREAM_ORDERED, 0, &r);
-	ck_assert_int_eq(r.n, 1);
-	check_error(&r, ": unordered region (OU[) opened at byte offset 20 is still open at the end "
-			"of the stream: expected OU]");
+	ck_assert_int_eq(r.n, 3);
+	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+			"previous event's), found 40");
 	eb_free(&b);
 }
 END_TEST
@@ -987,6 +1018,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, nested_region);
 	tcase_add_test(tc, close_without_open);
 	tcase_add_test(tc, region_open_at_end);
+	tcase_add_test(tc, after_region_not_sorted);
 	tcase_add_test(tc, many_regions);
 	suite_add_tcase(s, tc);
 

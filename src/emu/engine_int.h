@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* engine_int: the engine's state, shared by its files (engine.c runs the
+ * actions and shows values, engine_labels.c keeps the value labels): the
+ * channels of every enabled model file, each thread's values. Not for use
+ * outside src/emu/engine*.c (engine.h is the interface). */
+#ifndef WEFT_ENGINE_INT_H
+#define WEFT_ENGINE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/engine.h"
+
+struct eng_stack {
+	int64_t *v;
+	int n, cap;
+};
+
+struct eng_chan {
+	const struct mf_chan *c;
+	const struct mf_model *m;
+	int tslot, cslot;  /* -1: not shown */
+	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
+	const char *tlabel, *clabel;
+	char *own;         /* a group member's label, owned */
+	int gfirst, gn;    /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
+	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
+	struct mf_label *dyn; /* labels added at run time */
+	int ndyn, capdyn;
+};
+
+struct engine {
+	int nch;               /* channels of every enabled file model */
+	struct eng_chan *ch;
+	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
+	/* `zero` channels only (doc/dev/models.md): [thread * nch + channel]
+	 * it was set (its 0 is a value); whether the last value written on
+	 * the thread's row, [cpu * nch + channel] on the CPU's, was none */
+	uint8_t *vset, *tnone, *cnone;
+	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
+	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
+	int *cpu_ch;           /* channels CPU rows show */
+	int ncpu_ch;
+	int *state_ch;         /* channels thread rows show by thread state */
+	int nstate_ch;
+	struct {                /* primitives set up, to release at the end */
+		const struct engine_prim *p;
+		const struct mf_model *m;
+	} *setup;
+	int nsetup;
+};
+
+/* A channel's label of value v (static, then added at run time), or NULL. */
+const char *eng_label_of(const struct eng_chan *ch, int64_t v);
+/* "4 (MPI_Wait)" or "4", in buf. */
+const char *eng_vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n);
+/* Label value v of a dynamic channel (the first name given stays). */
+void eng_label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len);
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# runcase.sh CASE: one differential case. CASE/t/ovni is a trace as gen
+# wrote it; ovniemu -l -b runs on an ovnisort'ed copy CASE/o (what its
+# users do), weft emu -l -b on another copy CASE/in, written into CASE/w;
+# when both accept, every .prv either wrote is compared (CASE/diff.txt).
+# Prints classify.sh's verdict line. Tools: WEFT, OVNI=PREFIX.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+c=$1
+: "${OVNI:?OVNI=PREFIX}" "${WEFT:?WEFT=path of weft}"
+
+# one line per differing file into $1/diff.txt: "FILE HOW DETAIL", HOW the
+# first of steps (the values differ), order (same rows, other order),
+# records (same step functions, other records); DETAIL the event types of
+# the first differences, and for records their kinds: init0 (ovniemu's
+# 0 at time 0 that weft lacks), ovniemu-zero (a 0 later, e.g. at a thread's
+# start), weft-zero (a 0 weft writes and ovniemu not), else ovniemu-more or
+# weft-more (repeated values one of them writes).
+compare() {
+	c=$1
+	: >"$c/diff.txt"
+	for f in $( (cd "$c/o" && ls -- *.prv; cd "$c/w" && ls -- *.prv) 2>/dev/null | sort -u); do
+		if [ ! -f "$c/o/$f" ] || [ ! -f "$c/w/$f" ]; then
+			[ -f "$c/o/$f" ] && who=weft || who=ovniemu
+			echo "$f missing in $who's output" >>"$c/diff.txt"
+			continue
+		fi
+		for how in steps order records; do
+			case $how in
+			steps) opt="--rows ovni" ;;
+			order) opt="--rows ovni --order" ;;
+			records) opt="--rows ovni --records" ;;
+			esac
+			# shellcheck disable=SC2086
+			if ! "$WEFT" diff $opt --max 50 "$c/o/$f" "$c/w/$f" >"$c/d-$f-$how.txt" 2>&1; then
+				detail=$(awk -v how="$how" '
+					/differences in/ { next }
+					/^row [0-9]+: A has/ { next }
+					{
+						t = $0; sub(/.* type /, "", t); sub(/:.*/, "", t)
+						kind = "type " t
+						if (how == "records") {
+							if ($0 ~ /A has 0 at 0,/) kind = "init0"
+							else if ($0 ~ /A has 0 at [0-9]+,/) kind = "ovniemu-zero"
+							else if ($0 ~ /B has 0 at [0-9]+ /) kind = "weft-zero"
+							else if (match($0, /A has [0-9]+ records, B has [0-9]+/)) {
+								split(substr($0, RSTART, RLENGTH), w, " ")
+								kind = (w[3] + 0 > w[7] + 0) ? "ovniemu-more" : "weft-more"
+							}
+							kind = kind "(" t ")"
+						}
+						k[kind] = 1
+					}
+					END { for (x in k) print x }' "$c/d-$f-$how.txt" | sort | head -6 | tr '\n' ' ')
+				echo "$f $how $detail" >>"$c/diff.txt"
+				break
+			fi
+		done
+	done
+}
+
+rm -rf "$c/o" "$c/in" "$c/w" "$c/diff.txt" "$c"/d-*.txt
+cp -R "$c/t/ovni" "$c/o"
+cp -R "$c/t/ovni" "$c/in"
+"$OVNI/bin/ovnisort" "$c/o" >"$c/sort.log" 2>&1
+"$OVNI/bin/ovniemu" -l -b "$c/o" >"$c/o.log" 2>&1
+echo $? >"$c/o.rc"
+"$WEFT" emu -l -b -j 1 -o "$c/w" "$c/in" >"$c/w.log" 2>&1
+echo $? >"$c/w.rc"
+[ "$(cat "$c/o.rc")" = 0 ] && [ "$(cat "$c/w.rc")" = 0 ] && compare "$c"
+rm -rf "$c/in"
+sh "$here/classify.sh" "$c"
