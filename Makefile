@@ -254,10 +254,14 @@ fuzz: config.mk
 	$(MAKE) --no-print-directory FLAVOUR=fuzz CC=clang CFLAGS="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 	  build/fuzz/libweft.a
+	@# every target is linked before any runs: a header edited during a
+	@# campaign would otherwise meet a library built from the old one
 	@for t in $(or $(FUZZ),$(FUZZ_TARGETS)); do \
 	  clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(INCLUDES) $(CJSON_CFLAGS) \
 	    -o build/fuzz/$$t test/fuzz/$$t.c build/fuzz/libweft.a $(LIBS) || exit 1; \
+	done
+	@for t in $(or $(FUZZ),$(FUZZ_TARGETS)); do \
 	  mkdir -p build/fuzz/corpus-$$t build/fuzz/crash-$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s or $(FUZZ_RUNS) runs (0: no limit)"; \
 	  build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -runs=$(if $(filter 0,$(FUZZ_RUNS)),-1,$(FUZZ_RUNS)) -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$$t/ \

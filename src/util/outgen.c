@@ -124,35 +124,40 @@ static int is_ours(int pfd, const char *base, const char *rel)
 	return ours;
 }
 
-void outgen_walk(int fd, const char *prefix, struct outgen_names *out)
+int outgen_walk(int fd, const char *prefix, struct outgen_names *out)
 {
 	int d2 = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = d2 < 0 ? NULL : fdopendir(d2);
 	if (!d) {
+		int er = errno;
 		if (d2 >= 0)
 			close(d2);
-		return;
+		return er;
 	}
+	int er = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		struct stat st;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			er = er ? er : errno;
 			continue;
+		}
 		char *rel = *prefix ? weft_xasprintf("%s/%s", prefix, de->d_name) : weft_xstrdup(de->d_name);
 		if (S_ISDIR(st.st_mode)) {
 			int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub >= 0) {
-				outgen_walk(sub, rel, out);
+			int r = sub >= 0 ? outgen_walk(sub, rel, out) : errno;
+			if (sub >= 0)
 				close(sub);
-			}
+			er = er ? er : r;
 		} else {
 			outgen_names_add(out, rel);
 		}
 		free(rel);
 	}
 	closedir(d);
+	return er;
 }
 
 /* ---- the lock -------------------------------------------------------------------------------- */

@@ -24,8 +24,10 @@ void outgen_names_free(struct outgen_names *l);
 int outgen_lock(struct outset *s, struct weft_err *e);
 /* Under the lock: find the generation shown, remove what killed runs left. */
 int outgen_recover(struct outset *s, struct weft_err *e);
-/* The files (and links) under the folder `fd`, by relative name. */
-void outgen_walk(int fd, const char *prefix, struct outgen_names *out);
+/* The files (and links) under the folder `fd`, by relative name. 0, or
+ * the errno of the first folder it could not read (too many open files,
+ * say): the others are still listed. */
+int outgen_walk(int fd, const char *prefix, struct outgen_names *out);
 /* The folder `rel` (components joined by '/', "" for root itself) under
  * root, each entered without following a link, made when `make`: a new
  * descriptor, or -1 with errno. */

@@ -256,9 +256,10 @@ int outset_commit(struct outset *s, struct weft_err *e)
 	}
 	/* the new generation's files are the outputs */
 	struct outgen_names shown = {0}, made = {0};
-	outgen_walk(s->sfd, "", &shown);
+	/* a name the walk missed would go unshown: no commit then */
+	int er = outgen_walk(s->sfd, "", &shown);
 	outgen_names_sort(&shown);
-	int rc = prepare(s, &shown, &made, e);
+	int rc = er ? weft_out_fail(e, er, "%s: cannot list the outputs", s->stage) : prepare(s, &shown, &made, e);
 	long old = s->cur;
 	if (rc == 0)
 		rc = outgen_switch(s, s->gen, e); /* the one step */

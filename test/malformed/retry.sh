@@ -5,7 +5,8 @@
 # cuts, bytes, delays, limits, which call fails), never the fixtures the
 # other suites use. Every run must end as weft(1) documents: the expected
 # exit status (0, or 1 with a "weft: error:" line), no death by a signal,
-# no hang (each run has $RETRY_TIMEOUT s), nothing left behind (no output
+# no hang (each run has $RETRY_TIMEOUT s of CPU, 10 times that of wall
+# clock: no machine is that loaded, a blocked read is caught), nothing left behind (no output
 # folder from a failed run, no run's leftover in an output folder, nothing
 # in weft's private TMPDIR folder), and every output it wrote passes weft
 # check (and xmllint, for plot's SVG). The classes:
@@ -17,8 +18,8 @@
 #            sweeps there: nothing outside is removed
 #   text     random control bytes, bytes that are not UTF-8, quotes and
 #            markup in a loom name, a mark title and a mark label
-#   hang     a maze of links of random depth, a mark type of a random
-#            100 k-ish labels, /dev/zero and a FIFO as model, pattern and
+#   hang     a maze of links of random depth, a mark type of 60 k to 150 k
+#            labels declared across the streams, /dev/zero and a FIFO as model, pattern and
 #            clock files
 #   json     a stream.json made lenient at a random place: trailing
 #            content, a leading zero, a raw newline, a key twice
@@ -77,12 +78,16 @@ tally() {
 go() {
 	_ok=$1
 	shift
+	# a hang that computes: over $TO s of CPU (SIGXCPU), whatever the load;
+	# one that waits (a FIFO): over 10 x $TO s of wall clock (SIGKILL)
 	# shellcheck disable=SC2086
-	env ${ENVV:-} timeout -s KILL "$TO" "$WEFT" "$@" >out.txt 2>err </dev/null
+	env ${ENVV:-} timeout -s KILL $((10 * TO)) sh -c 'ulimit -t "$0" && exec "$@"' "$TO" "$WEFT" "$@" \
+		>out.txt 2>err </dev/null
 	RC=$?
 	WHY=
 	case " $_ok " in *" $RC "*) ;; *)
-		if [ $RC -eq 137 ]; then WHY="killed: a hang (over $TO s) or SIGKILL; "
+		if [ $RC -eq 137 ]; then WHY="killed: a hang (over $((10 * TO)) s) or SIGKILL; "
+		elif [ $RC -eq 152 ]; then WHY="a hang: over $TO s of CPU; "
 		elif [ $RC -gt 128 ]; then WHY="died by signal $((RC - 128)); "
 		else WHY="exit $RC, expected one of $_ok; "; fi ;;
 	esac
@@ -296,8 +301,10 @@ while [ "$round" -le "$ROUNDS" ]; do
 	fresh lab 2000
 	nl=$(rnd 60000 150000)
 	step=$(rnd 1 999)
+	# nl labels in all: each stream declares its share
+	ns=$(find lab -name stream.json | wc -l)
 	for j in $(find lab -name stream.json); do
-		awk -v n="$nl" -v s="$step" '/"mark": \{/ {
+		awk -v n="$((nl / ns))" -v s="$step" '/"mark": \{/ {
 			printf "%s\"7\": {\"title\": \"many\", \"chan_type\": \"single\", \"labels\": {", $0;
 			for (i = 1; i <= n; i++) printf "%s\"%d\": \"l%d\"", (i > 1 ? ", " : ""), i * s, i;
 			print "}},"; next } { print }' "$j" >"$j.new" && mv "$j.new" "$j"
@@ -358,7 +365,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 			j=$(rnd 1 2)
 			rm -rf out
 			# under a limit: a sh in between sets it
-			sh -c 'ulimit -v "$1" && exec timeout -s KILL "$2" "$3" emu -q -j "$4" -o out four.trf' sh "$v" "$TO" "$WEFT" "$j" \
+			sh -c 'ulimit -v "$1" && ulimit -t "$2" && exec timeout -s KILL "$((10 * $2))" "$3" emu -q -j "$4" -o out four.trf' sh "$v" "$TO" "$WEFT" "$j" \
 				>out.txt 2>err </dev/null
 			RC=$? WHY=
 			case $RC in
@@ -377,7 +384,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	fi
 	nf=$(rnd 4 14)
 	rm -rf out
-	sh -c 'ulimit -n "$1" && exec timeout -s KILL "$2" "$3" emu -q -o out "$4"' sh "$nf" "$TO" "$WEFT" s >out.txt 2>err </dev/null
+	sh -c 'ulimit -n "$1" && ulimit -t "$2" && exec timeout -s KILL "$((10 * $2))" "$3" emu -q -o out "$4"' sh "$nf" "$TO" "$WEFT" s >out.txt 2>err </dev/null
 	RC=$? WHY=
 	case $RC in
 	0) WHY=$(valid out) ;;
@@ -391,7 +398,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 			n=$(rnd 1 40)
 			rm -rf out
 			in=$(pick s four.trf)
-			timeout -s KILL "$TO" strace -o /dev/null -f -e "inject=$inj:when=$n" "$WEFT" emu -q -o out "$in" \
+			timeout -s KILL $((10 * TO)) strace -o /dev/null -f -e "inject=$inj:when=$n" "$WEFT" emu -q -o out "$in" \
 				>out.txt 2>err </dev/null
 			RC=$? WHY=
 			case $RC in

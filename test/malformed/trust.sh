@@ -270,21 +270,24 @@ if sh -c 'ulimit -v 400000 && exec "$0" --version' "$WEFT" >/dev/null 2>&1; then
 else
 	skip "ulimit -v" "$WEFT does not start under ulimit -v 400000 (a sanitizer build)"
 fi
-# too few descriptors for DIR/.weft or its lock (found by retry.sh): exit
-# 1, and the folders the run made go
+# too few descriptors (found by retry.sh): for DIR/.weft or its lock, exit
+# 1 and the folders the run made go; to list the outputs at the commit,
+# exit 1 too, not 0 without the views
+"$WEFT" emu -q -o nfref small >/dev/null 2>&1 || exit 2
 WHY=
-for n in 4 5 6 7 8 9; do
+for n in 4 5 6 7 8 9 10 11 12 13 14 15 16; do
 	rm -rf nfo
 	sh -c 'ulimit -n "$1" && exec "$2" emu -q -o nfo small' sh "$n" "$WEFT" >"$IO/out" 2>"$IO/err" </dev/null
 	rc=$?
 	case $rc in
-	0) ;;
+	0) [ "$(shown_files nfo | tr '\n' ' ')" = "$(shown_files nfref | tr '\n' ' ')" ] ||
+		WHY="${WHY}ulimit -n $n: exit 0 without all the outputs; " ;;
 	1) [ -e nfo ] && WHY="${WHY}ulimit -n $n: nfo left ($(ls -A nfo | tr '\n' ' ')); " ;;
 	*) WHY="${WHY}ulimit -n $n: exit $rc; " ;;
 	esac
 done
-rm -rf nfo
-result "too few descriptors for the output folder: nothing left" "$WHY"
+rm -rf nfo nfref
+result "too few descriptors: all the outputs, or exit 1 and nothing left" "$WHY"
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
 	# failures of the system injected on one input (strace -P: only the
 	# calls on that file)
