@@ -36,8 +36,9 @@ static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft
 			while (*p == ' ')
 				p++;
 			if (strcmp(p, "exact") != 0 || opt || in->has_str)
-				return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad signature \"%s\" at \"%s\"",
-						 model, in->decl->mcv, sig, p);
+				return weft_fail(e, WEFT_EINTERNAL,
+						 "model %c: event %s: bad signature \"%s\" at \"%s\"", model,
+						 in->decl->mcv, sig, p);
 			in->only = 1;
 			break;
 		}
@@ -70,8 +71,10 @@ static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft
 		if (f->type == EVF_BYTES)
 			in->has_str = 2;
 		if ((f->type == EVF_STR || f->type == EVF_BYTES) && opt)
-			return weft_fail(e, WEFT_EINTERNAL, "model %c: event %s: bad signature \"%s\": a tail "
-					 "cannot be optional", model, in->decl->mcv, sig);
+			return weft_fail(e, WEFT_EINTERNAL,
+					 "model %c: event %s: bad signature \"%s\": a tail "
+					 "cannot be optional",
+					 model, in->decl->mcv, sig);
 	}
 	if (!opt)
 		in->min = in->size;

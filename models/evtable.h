@@ -25,7 +25,7 @@ struct evfield {
 	char name[32];
 	enum evf_type type;
 	uint32_t off, size; /* size 0 for str */
-	int opt;            /* after "[" in the signature: the payload may end before it */
+	int opt; /* after "[" in the signature: the payload may end before it */
 };
 
 struct evseg {
@@ -42,8 +42,8 @@ struct evinfo {
 	uint32_t size; /* fixed payload bytes (without the str tail) */
 	uint32_t exact; /* a payload of this length needs no other check (~0: a str tail) */
 	int has_str;   /* the payload ends with a tail: 1 a str, 2 any bytes */
-	uint32_t min;  /* fewest payload bytes accepted: the fields before "[" (no tail) */
-	int only;      /* "; exact": exactly `size` bytes (else at least min, more ignored) */
+	uint32_t min; /* fewest payload bytes accepted: the fields before "[" (no tail) */
+	int only; /* "; exact": exactly `size` bytes (else at least min, more ignored) */
 	const struct weft_evdecl *decl;
 	const struct weft_model_def *model;
 	struct evfield f[EV_MAX_FIELDS];

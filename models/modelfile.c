@@ -393,7 +393,9 @@ static int chan_line(struct parser *p)
 		c->zero = 1;
 		return end_of_line(p, 1);
 	}
-	return expected(p, 0, "a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event'");
+	return expected(
+		p, 0,
+		"a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event'");
 }
 
 /* ---- events -------------------------------------------------------------------- */

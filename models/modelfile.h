@@ -36,8 +36,8 @@ struct mf_chan {
 	char *tlabel, *clabel;
 	enum mf_show show;     /* thread rows */
 	enum mf_same same;     /* a push or set of the value it has */
-	enum mf_dup dup;       /* a repeated value on a row */
-	int zero;              /* `zero`: a set of 0 is a value, not "none" (PRV_ZERO) */
+	enum mf_dup dup; /* a repeated value on a row */
+	int zero; /* `zero`: a set of 0 is a value, not "none" (PRV_ZERO) */
 	int dynamic;           /* labels may be added at run time */
 	int nolint;            /* -l does not check that its stack ends empty */
 	int64_t initial;       /* every thread's value before its first event (single) */

@@ -10,8 +10,7 @@
 static const struct weft_evdecl ovni_events[] = {
 	{"OHx", 0, "i32 cpu, [i32 creator, u64 tag]",
 	 "starts running on cpu %{cpu} (created by thread %{creator}, tag %{tag})", ovni_ohx},
-	{"OHC", 0, "[i32 cpu, u64 tag]", "creates a thread that will run on cpu %{cpu} (tag %{tag})",
-	 ovni_ohc_create},
+	{"OHC", 0, "[i32 cpu, u64 tag]", "creates a thread that will run on cpu %{cpu} (tag %{tag})", ovni_ohc_create},
 	{"OHp", 0, "", "pauses", ovni_state},
 	{"OHr", 0, "", "resumes", ovni_state},
 	{"OHc", 0, "", "cools down before sleeping", ovni_state},

@@ -510,8 +510,7 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 
 /* A check of -l at the end that ovniemu does not make: a model error with
  * --strict, else a warning (ovniemu accepts the trace). */
-static int lint_end(struct emu *e, struct weft_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int lint_end(struct emu *e, struct weft_err *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int lint_end(struct emu *e, struct weft_err *err, const char *fmt, ...)
 {
 	char what[1024];

@@ -31,8 +31,7 @@ static const struct opt sync_opts[] = {
 	OPT_STRING("clock", 'c', "FILE", K, o.clock_file,
 		   "clocks to start from: weft clock file or ovnisync table\n"
 		   "(default: TRACE/clock-offsets.txt when present)"),
-	OPT_CALL("sync", 0, "none", K, co, clockopts_sync,
-		 "start from raw clocks, ignoring TRACE/clock-offsets.txt"),
+	OPT_CALL("sync", 0, "none", K, co, clockopts_sync, "start from raw clocks, ignoring TRACE/clock-offsets.txt"),
 	OPT_CALL("min-latency", 0, "D", K, co, clockopts_min_latency,
 		 "shortest possible message latency (default 0; units ns,\n"
 		 "us, ms, s)"),
@@ -42,8 +41,7 @@ static const struct opt sync_opts[] = {
 	OPT_SETV("no-repair", 0, K, repair, 0,
 		 "keep the estimated lines: no controlled-logical-clock\n"
 		 "moves for the receives still before their sends"),
-	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align,
-		 "shift one input (several inputs, see weft emu)"),
+	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align, "shift one input (several inputs, see weft emu)"),
 	OPT_FLAG("same-nodes", 0, K, co.same_nodes, "equal loom numbers of several inputs share a node"),
 	OPT_FLAG("quiet", 'q', K, quiet, "print nothing but errors"),
 	OPT_IMPORT_ROWS(K, co.imp),
@@ -85,8 +83,8 @@ static void report(const struct sync_result *r, const struct sync_cmd *k, double
 	       (unsigned long long) r->nmsg, (unsigned long long) r->nlinks, (unsigned long long) r->nvertices,
 	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s", r->nbreaks,
 	       r->nbreaks == 1 ? "" : "s", r->nlocated, r->cg_iters);
-	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s\n", "loom", "status", "start (us)", "end (us)",
-	       "drift (ppm)", "segments", "scatter", "messages");
+	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s\n", "loom", "status", "start (us)", "end (us)", "drift (ppm)",
+	       "segments", "scatter", "messages");
 	for (int g = 0; g < r->nlooms; g++) {
 		const struct sync_loom *l = &r->loom[g];
 		char ppm[32], sc[32];
@@ -182,8 +180,7 @@ int cmd_sync(int argc, char **argv)
 		rc = clockfile_write(&r.table, k.out, "weft sync " WEFT_VERSION, r.linked, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == 0 && !k.quiet)
-		report(&r, &k,
-		       (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		report(&r, &k, (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	rc = rc ? cli_report(&err) : 0;
 out:
 	if (have_r)

@@ -112,17 +112,22 @@ static int parse_segs(struct clock_entry *en, const cJSON *segs, const char *pat
 		      struct weft_err *e)
 {
 	if (ver < 2)
-		return weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments' (loom %s): segments need "
-				 "\"weft_clock\": 2, found version 1", path, i, en->name);
+		return weft_fail(e, WEFT_EINPUT,
+				 "%s: key 'looms[%d].segments' (loom %s): segments need "
+				 "\"weft_clock\": 2, found version 1",
+				 path, i, en->name);
 	if (!cJSON_IsArray(segs))
-		return weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments' (loom %s): expected an array, "
-				 "found %s", path, i, en->name, json_kind(segs));
+		return weft_fail(e, WEFT_EINPUT,
+				 "%s: key 'looms[%d].segments' (loom %s): expected an array, "
+				 "found %s",
+				 path, i, en->name, json_kind(segs));
 	int n = cJSON_GetArraySize(segs);
 	struct clock_seg *sg = weft_xcalloc((size_t) n + 1, sizeof(*sg));
 	sg[0].map = en->map;
 	int k = 1, rc = 0;
 	const cJSON *j;
-	cJSON_ArrayForEach(j, segs) {
+	cJSON_ArrayForEach(j, segs)
+	{
 		const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "from_ns");
 		const cJSON *off = cJSON_GetObjectItemCaseSensitive(j, "offset_ns");
 		const cJSON *dr = cJSON_GetObjectItemCaseSensitive(j, "drift_ppm");
@@ -141,8 +146,8 @@ static int parse_segs(struct clock_entry *en, const cJSON *segs, const char *pat
 		else if (ref && (get_int(ref, &r) || r < 0))
 			what = "'ref_ns', a non-negative integer number of ns";
 		if (what) {
-			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments[%d]' (loom %s): expected %s",
-				       path, i, k - 1, en->name, what);
+			rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms[%d].segments[%d]' (loom %s): expected %s", path,
+				       i, k - 1, en->name, what);
 			break;
 		}
 		sg[k].from = (uint64_t) f;
@@ -185,8 +190,10 @@ int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, co
 	if (!cJSON_IsObject(root)) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: expected a JSON object, found %s", path, json_kind(root));
 	} else if (!cJSON_IsNumber(ver) || (ver->valuedouble != 1 && ver->valuedouble != 2)) {
-		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'weft_clock': expected 1 or 2 (the clock file "
-			       "version), found %s", path, ver && cJSON_IsNumber(ver) ? "another number" : json_kind(ver));
+		rc = weft_fail(e, WEFT_EINPUT,
+			       "%s: key 'weft_clock': expected 1 or 2 (the clock file "
+			       "version), found %s",
+			       path, ver && cJSON_IsNumber(ver) ? "another number" : json_kind(ver));
 	} else if (!cJSON_IsArray(looms)) {
 		rc = weft_fail(e, WEFT_EINPUT, "%s: key 'looms': expected an array, found %s", path, json_kind(looms));
 	}

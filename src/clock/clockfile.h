@@ -29,7 +29,7 @@ enum clock_form { CLOCK_FORM_WEFT, CLOCK_FORM_OFFSETS, CLOCK_FORM_DRIFT };
 struct clock_entry {
 	char *name;           /* loom name (weft) or host name (ovnisync) */
 	int by_host;          /* match loom host names instead of full names */
-	struct clock_map map;   /* the first segment's line */
+	struct clock_map map; /* the first segment's line */
 	/* clock file v2: more segments (nseg > 1; seg[0].map is map) */
 	struct clock_seg *seg;
 	int nseg;

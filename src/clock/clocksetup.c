@@ -325,8 +325,10 @@ int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_er
 		for (int k = 0; k < t->ninputs && rc == 0; k++)
 			tab_of[k] = &file;
 		if (rc == 0 && o->say)
-			fprintf(stderr, "weft: clocks from %s (weft sync's estimate; -c FILE reads "
-				"another)\n", synced);
+			fprintf(stderr,
+				"weft: clocks from %s (weft sync's estimate; -c FILE reads "
+				"another)\n",
+				synced);
 	} else if (o->table) {
 		for (int k = 0; k < t->ninputs; k++)
 			tab_of[k] = (struct clock_table *) o->table;

@@ -38,7 +38,7 @@ struct clock_opts {
 	 * (clock_sync_path), if there is one, instead of the inputs' own
 	 * tables; a note on stderr says so unless quiet */
 	int sync_file;
-	int say;                         /* print that note */
+	int say; /* print that note */
 };
 
 /* Is there such a file for the trace's first input? */

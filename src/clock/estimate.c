@@ -12,32 +12,32 @@
 #include "clock/estimate.h"
 
 #define EMPTY INT64_MIN
-#define SHIFT0 20          /* first bin width: 2^20 ns, about 1 ms */
-#define TREND_BINS 16      /* bins the running trend is fitted to */
-#define LAMBDA 0.1         /* grid fit: weight of the second differences */
-#define MU 1e-2            /* weight of the latency prior D = L */
-#define RIDGE 1e-9         /* keeps unseen unknowns at 0 */
+#define SHIFT0 20 /* first bin width: 2^20 ns, about 1 ms */
+#define TREND_BINS 16 /* bins the running trend is fitted to */
+#define LAMBDA 0.1 /* grid fit: weight of the second differences */
+#define MU 1e-2 /* weight of the latency prior D = L */
+#define RIDGE 1e-9 /* keeps unseen unknowns at 0 */
 #define CG_TOL 1e-9
 #define CG_MAX 20000
-#define NSUB 4096          /* buckets of a break's window (est_locate) */
-#define NOISE_K 8.0        /* a break departs from a line by this many sigmas */
-#define TAU 0.95           /* expectile: weight of points above the fit (1 - TAU below) */
-#define BAND_WORK 4e8        /* band solver when nb bw^2 is below */
-#define IRLS 4             /* reweighted fits */
-#define OUTLIER 100000.0   /* ns below the fit: a bound too loose to count */
-#define MIN_SEG 5          /* knots of the shortest segment */
-#define FULL_BIN 8         /* messages of a bin of full weight */
-#define PER_KNOT 4         /* grid: bin points per pair and interval */
+#define NSUB 4096 /* buckets of a break's window (est_locate) */
+#define NOISE_K 8.0 /* a break departs from a line by this many sigmas */
+#define TAU 0.95 /* expectile: weight of points above the fit (1 - TAU below) */
+#define BAND_WORK 4e8 /* band solver when nb bw^2 is below */
+#define IRLS 4 /* reweighted fits */
+#define OUTLIER 100000.0 /* ns below the fit: a bound too loose to count */
+#define MIN_SEG 5 /* knots of the shortest segment */
+#define FULL_BIN 8 /* messages of a bin of full weight */
+#define PER_KNOT 4 /* grid: bin points per pair and interval */
 
 struct est_bin {
 	int64_t u, y; /* y = u - v; u EMPTY: no message */
-	int64_t n;    /* messages that fell in the bin */
+	int64_t n; /* messages that fell in the bin */
 };
 
 struct est_link {
 	struct { int32_t from, to; } k;
-	int shift, top;  /* bin width 2^shift; highest bin used */
-	double trend;    /* running slope of y (the pair's relative drift) */
+	int shift, top; /* bin width 2^shift; highest bin used */
+	double trend; /* running slope of y (the pair's relative drift) */
 	uint64_t n;
 	UT_hash_handle hh;
 	struct est_bin bin[];
@@ -121,7 +121,9 @@ static struct est_link *link_of(struct estimator *x, int from, int to)
 	struct est_link *l = x->last;
 	if (l && l->k.from == from && l->k.to == to)
 		return l;
-	struct { int32_t from, to; } k = {from, to};
+	struct {
+		int32_t from, to;
+	} k = {from, to};
 	HASH_FIND(hh, x->links, &k, sizeof(k), l);
 	if (!l) {
 		l = weft_xcalloc(1, sizeof(*l) + (size_t) x->nbins * sizeof(struct est_bin));
@@ -168,12 +170,12 @@ void est_add(struct estimator *x, int from, int to, int64_t u, int64_t v)
 struct fit {
 	const struct estimator *x;
 	struct est_result *r;
-	int grid;          /* 1: knots, 0: segments */
-	int G;             /* grid intervals */
-	double t0, W;      /* grid origin and interval */
-	int *base;         /* per loom: first unknown, -1: none (reference or unlinked) */
-	int *dvar;         /* per component: D's unknown */
-	int n;             /* unknowns */
+	int grid; /* 1: knots, 0: segments */
+	int G; /* grid intervals */
+	double t0, W; /* grid origin and interval */
+	int *base; /* per loom: first unknown, -1: none (reference or unlinked) */
+	int *dvar; /* per component: D's unknown */
+	int n; /* unknowns */
 	/* segment fit: points within a break's guard are left out */
 	double guard;
 	const double *prev; /* the last fit (NULL: every weight 1) */
@@ -256,7 +258,8 @@ static void apply(const struct fit *f, const double *p, double *out, double *rhs
 	memset(out, 0, (size_t) f->n * sizeof(double));
 	struct est_link *l, *tmp;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp) {
+	HASH_ITER(hh, f->x->links, l, tmp)
+	{
 		if (f->r->loom[l->k.from].component < 0)
 			continue;
 		for (int i = 0; i <= l->top; i++) {
@@ -371,7 +374,8 @@ static int bandwidth(const struct fit *f)
 	int nb = f->n - f->r->ncomponents, bw = f->grid ? f->G + 1 : 0;
 	struct est_link *l, *tmp;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp) {
+	HASH_ITER(hh, f->x->links, l, tmp)
+	{
 		if (f->r->loom[l->k.from].component < 0)
 			continue;
 		for (int i = 0; i <= l->top; i++) {
@@ -441,12 +445,13 @@ static int band(const struct fit *f, int bw, double *x)
 {
 	int n = f->n, kc = f->r->ncomponents, nb = n - kc;
 	double *L = weft_xcalloc((size_t) nb * (bw + 1) + 1, sizeof(double));
-	double *C = weft_xcalloc((size_t) nb * kc + 1, sizeof(double));  /* border: C[c nb + i] */
-	double *E = weft_xcalloc((size_t) kc * kc + 1, sizeof(double));  /* D-D block */
+	double *C = weft_xcalloc((size_t) nb * kc + 1, sizeof(double)); /* border: C[c nb + i] */
+	double *E = weft_xcalloc((size_t) kc * kc + 1, sizeof(double)); /* D-D block */
 	double *rhs = weft_xcalloc((size_t) n + 1, sizeof(double));
 	struct est_link *l, *tmp;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp) {
+	HASH_ITER(hh, f->x->links, l, tmp)
+	{
 		if (f->r->loom[l->k.from].component < 0)
 			continue;
 		for (int i = 0; i <= l->top; i++) {
@@ -494,7 +499,8 @@ static int band(const struct fit *f, int bw, double *x)
 		band_solve1(L, nb, bw, Z + (size_t) c * nb);
 	if (rc == 0)
 		band_solve1(L, nb, bw, rhs);
-	double *S = weft_xcalloc((size_t) kc * kc + 1, sizeof(double)), *t = weft_xcalloc((size_t) kc + 1, sizeof(double));
+	double *S = weft_xcalloc((size_t) kc * kc + 1, sizeof(double)),
+	       *t = weft_xcalloc((size_t) kc + 1, sizeof(double));
 	for (int a = 0; a < kc && rc == 0; a++) {
 		t[a] = rhs[nb + a];
 		for (int i = 0; i < nb; i++)
@@ -578,7 +584,8 @@ static int components(struct estimator *x, struct est_result *r)
 	for (int i = 0; i < n; i++)
 		parent[i] = i;
 	struct est_link *l, *tmp, *back;
-	HASH_ITER(hh, x->links, l, tmp) {
+	HASH_ITER(hh, x->links, l, tmp)
+	{
 		r->loom[l->k.from].nmsg += l->n;
 		r->loom[l->k.to].nmsg += l->n;
 		int a = find(parent, l->k.from), b = find(parent, l->k.to);
@@ -603,8 +610,11 @@ static int components(struct estimator *x, struct est_result *r)
 		r->loom[i].status = i == root ? EST_REFERENCE : EST_ESTIMATED;
 		size[cid[root]]++;
 	}
-	HASH_ITER(hh, x->links, l, tmp) {
-		struct { int32_t from, to; } k = {l->k.to, l->k.from};
+	HASH_ITER(hh, x->links, l, tmp)
+	{
+		struct {
+			int32_t from, to;
+		} k = {l->k.to, l->k.from};
 		HASH_FIND(hh, x->links, &k, sizeof(k), back);
 		int c = r->loom[l->k.from].component;
 		if (back)
@@ -813,8 +823,8 @@ int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r,
 	r->nlinks = x->nlinks;
 	struct est_link *l, *tmp;
 	HASH_ITER(hh, x->links, l, tmp)
-		for (int i = 0; i <= l->top; i++)
-			r->npoints += l->bin[i].u != EMPTY;
+	for (int i = 0; i <= l->top; i++)
+		r->npoints += l->bin[i].u != EMPTY;
 	if (r->ncomponents == 0)
 		return 0;
 	/* 1. the grid fit */
@@ -867,7 +877,8 @@ int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r,
 	set_lines(&s, y);
 	/* the scatter of each loom's points */
 	double *ss = weft_xcalloc((size_t) n + 1, sizeof(double)), *cnt = weft_xcalloc((size_t) n + 1, sizeof(double));
-	HASH_ITER(hh, x->links, l, tmp) {
+	HASH_ITER(hh, x->links, l, tmp)
+	{
 		int a = l->k.from, b = l->k.to, c = r->loom[a].component;
 		for (int i = 0; i <= l->top; i++) {
 			if (l->bin[i].u == EMPTY)

@@ -36,16 +36,16 @@
 
 #include "util/err.h"
 
-#define EST_SEG_MAX 12          /* segments per loom */
-#define EST_BREAK_NS 5000.0     /* smallest departure from a line taken as a break */
+#define EST_SEG_MAX 12 /* segments per loom */
+#define EST_BREAK_NS 5000.0 /* smallest departure from a line taken as a break */
 
 struct est_link; /* one directed pair of looms: its bins */
 
 struct estimator {
 	int nlooms;
 	int64_t min_latency;  /* L, ns */
-	int64_t origin;       /* bins count from here (the pass's first time) */
-	int nbins;            /* B */
+	int64_t origin; /* bins count from here (the pass's first time) */
+	int nbins; /* B */
 	struct est_link *links; /* hash by (from, to) */
 	struct est_link *last;  /* the last link used (messages come in runs) */
 	uint64_t nmsg, nviol, nself;
@@ -56,11 +56,11 @@ struct estimator {
 };
 
 enum est_status {
-	EST_UNLINKED = 0,  /* no message to or from another loom: keeps its clock */
-	EST_REFERENCE,     /* its component's reference: keeps its clock */
-	EST_ESTIMATED,     /* bounded on both sides */
-	EST_ONE_SIDED,     /* its component is bounded from one side only */
-	EST_INCONSISTENT   /* unused since the least-squares fit: kept for the names */
+	EST_UNLINKED = 0, /* no message to or from another loom: keeps its clock */
+	EST_REFERENCE, /* its component's reference: keeps its clock */
+	EST_ESTIMATED, /* bounded on both sides */
+	EST_ONE_SIDED, /* its component is bounded from one side only */
+	EST_INCONSISTENT /* unused since the least-squares fit: kept for the names */
 };
 
 /* On [from, next from): c(T) = p + q (T - from), T the pass's time. */
@@ -74,19 +74,19 @@ struct est_loom {
 	int component, reference;   /* reference: the loom index of its reference */
 	int nseg;
 	struct est_seg seg[EST_SEG_MAX];
-	int located;                /* breaks placed by est_locate */
-	double scatter;             /* rms of its points' residuals (ns): the fit's noise */
+	int located; /* breaks placed by est_locate */
+	double scatter; /* rms of its points' residuals (ns): the fit's noise */
 	uint64_t nmsg;              /* messages to or from other looms */
 };
 
 struct est_result {
 	int64_t t0, t1;
 	struct est_loom *loom;      /* nlooms */
-	double *latency;            /* per component: the fitted D */
+	double *latency; /* per component: the fitted D */
 	int ncomponents;
-	uint64_t nlinks, npoints;   /* pairs, bin points fitted */
-	int cg_iters;               /* of the largest fit */
-	int nbreaks, nlocate;       /* breaks found; of them, to locate */
+	uint64_t nlinks, npoints; /* pairs, bin points fitted */
+	int cg_iters; /* of the largest fit */
+	int nbreaks, nlocate; /* breaks found; of them, to locate */
 };
 
 void est_init(struct estimator *x, int nlooms, int64_t min_latency, int64_t origin);

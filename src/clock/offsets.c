@@ -152,8 +152,8 @@ static int offset_table(struct clock_table *t, struct lines *l, const char *path
 					 path, line, f[0]);
 		if (parse_median(f[2], &off))
 			return weft_fail(e, WEFT_EINPUT,
-					 "%s:%d: field 3 (offset_median): expected a number of ns, found \"%s\"",
-					 path, line, f[2]);
+					 "%s:%d: field 3 (offset_median): expected a number of ns, found \"%s\"", path,
+					 line, f[2]);
 		if (parse_num(f[3]) || parse_num(f[4]))
 			return weft_fail(e, WEFT_EINPUT,
 					 "%s:%d: fields 4-5 (offset_mean offset_std): expected numbers, found "

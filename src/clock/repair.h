@@ -21,8 +21,8 @@
 
 #include "clock/piecewise.h"
 
-#define REPAIR_GAMMA 0.009  /* local intervals change by at most 0.9 % */
-#define REPAIR_MAX 65536    /* tents per loom */
+#define REPAIR_GAMMA 0.009 /* local intervals change by at most 0.9 % */
+#define REPAIR_MAX 65536 /* tents per loom */
 
 struct repair_tent {
 	uint64_t t;
@@ -32,7 +32,7 @@ struct repair_tent {
 struct repair_loom {
 	struct repair_tent *tent;
 	int n, cap;
-	int nsorted;     /* tent[0..nsorted) sorted and tidy: the moves of the rounds before */
+	int nsorted; /* tent[0..nsorted) sorted and tidy: the moves of the rounds before */
 };
 
 struct repair {
@@ -40,8 +40,8 @@ struct repair {
 	int64_t min_latency;
 	double gamma;
 	struct repair_loom *loom;
-	uint64_t nviol;     /* late receives of this round */
-	double largest;     /* the largest move, ns */
+	uint64_t nviol; /* late receives of this round */
+	double largest; /* the largest move, ns */
 };
 
 void repair_init(struct repair *r, int nlooms, int64_t min_latency);

@@ -168,8 +168,11 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	e->trace_arg = trace;
 	if (evtable_init(&e->tab, err))
 		return -1;
-	struct trace_opts to = {.mode = STREAM_ORDERED, .window = o->window, .import = &e->o.imp,
-				.same_nodes = o->same_nodes, .converted = o->converted,
+	struct trace_opts to = {.mode = STREAM_ORDERED,
+				.window = o->window,
+				.import = &e->o.imp,
+				.same_nodes = o->same_nodes,
+				.converted = o->converted,
 				.map_budget = o->map_budget};
 	to.salvage = o->salvage;
 	e->state_owner = 'O';
@@ -206,9 +209,15 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		}
 	}
 	paraver_rows(e);
-	struct clock_opts co = {.file = o->clock_file, .no_files = o->no_clock_files, .table = o->clock_table,
-				.align = o->align, .nalign = o->nalign, .quiet = o->quiet, .gate = !o->no_gate,
-				.sync_file = o->sync_file, .say = !o->quiet};
+	struct clock_opts co = {.file = o->clock_file,
+				.no_files = o->no_clock_files,
+				.table = o->clock_table,
+				.align = o->align,
+				.nalign = o->nalign,
+				.quiet = o->quiet,
+				.gate = !o->no_gate,
+				.sync_file = o->sync_file,
+				.say = !o->quiet};
 	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */
@@ -273,8 +282,10 @@ static void report_skipped(struct emu *e)
 static int payload_error(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	if (in->decl->jumbo && !ev->jumbo)
-		return emu_model_error(e, err, "a normal event of %u payload bytes: expected a jumbo event, as "
-				       "declared (%s)", ev->payload_len, in->decl->sig);
+		return emu_model_error(e, err,
+				       "a normal event of %u payload bytes: expected a jumbo event, as "
+				       "declared (%s)",
+				       ev->payload_len, in->decl->sig);
 	if (in->has_str)
 		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
 				       ev->payload_len, in->size, in->has_str == 1 ? ", with a NUL after them" : "",
@@ -301,14 +312,19 @@ static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_er
 			return burst->decl->handler(e, ev, burst, err);
 	}
 	if (!d || !d->nevents)
-		return emu_model_error(e, err, "model %c is not a model weft or ovniemu knows (weft models lists "
-				       "them): expected an event of a known model", ev->model);
+		return emu_model_error(e, err,
+				       "model %c is not a model weft or ovniemu knows (weft models lists "
+				       "them): expected an event of a known model",
+				       ev->model);
 	if (!e->enabled[mcv_index(ev->model)])
-		return emu_model_error(e, err, "model %c (%s) is not named in any stream's ovni.require: expected "
-				       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))", ev->model,
-				       d->name, d->name, d->version);
-	return emu_model_error(e, err, "unknown %s event %c%c%c: model %c has no such event (weft models %c "
-			       "lists them)", d->name, ev->model, ev->cat, ev->val, ev->model, ev->model);
+		return emu_model_error(e, err,
+				       "model %c (%s) is not named in any stream's ovni.require: expected "
+				       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))",
+				       ev->model, d->name, d->name, d->version);
+	return emu_model_error(e, err,
+			       "unknown %s event %c%c%c: model %c has no such event (weft models %c "
+			       "lists them)",
+			       d->name, ev->model, ev->cat, ev->val, ev->model, ev->model);
 }
 
 /* Everything but a declared event with the plain payload its row expects:

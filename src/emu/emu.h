@@ -136,7 +136,7 @@ struct emu_cpu {
 	struct emu_thread *running; /* the unique Running thread, or NULL */
 	struct emu_thread *marks_of; /* whose pid, tid, flush, marks it shows */
 	int shown_nrun;
-	int shown;              /* its row was written once (ovniemu's first cpu update) */
+	int shown; /* its row was written once (ovniemu's first cpu update) */
 };
 
 struct emu_opts {
@@ -163,8 +163,8 @@ struct emu_opts {
 	uint64_t win_from, win_to;
 	int streams_lo, streams_hi; /* emulate streams [lo, hi) only (jobs.h); hi 0: all */
 	const char *const *converted; /* per input, its log's conversion to reuse (trace_opts) */
-	size_t map_budget;            /* the streams' resident pages (trace_opts; 0: default) */
-	int sync_file;                /* without -c: read the clock file weft sync wrote (clocksetup.h) */
+	size_t map_budget; /* the streams' resident pages (trace_opts; 0: default) */
+	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
 };
@@ -246,7 +246,7 @@ struct emu {
 	int slot_cap[EMU_NFILES];
 	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
 	const char **slot_label[EMU_NFILES];
-	uint8_t *slot_fresh[EMU_NFILES];    /* by slot: its first value is written, even 0 */
+	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);

@@ -104,8 +104,7 @@ static inline int is_some(const struct engine *g, const struct eng_chan *ch, siz
 	return ch->c->zero ? g->vset[at] : v != 0;
 }
 
-static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct,
-			size_t at)
+static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct, size_t at)
 {
 	if (!e->writing)
 		return;
@@ -198,9 +197,11 @@ static int same_value(struct emu *e, const struct emu_thread *t, const struct en
 		      int64_t v, struct weft_err *err)
 {
 	char b[160];
-	return emu_model_error(e, err, "%s of %s on channel %s.%s of thread %lld, which already has that value: "
-			       "expected another value", op, eng_vstr(ch, v, b, sizeof(b)), ch->m->def.name,
-			       ch->c->name, (long long) t->sys->tid);
+	return emu_model_error(e, err,
+			       "%s of %s on channel %s.%s of thread %lld, which already has that value: "
+			       "expected another value",
+			       op, eng_vstr(ch, v, b, sizeof(b)), ch->m->def.name, ch->c->name,
+			       (long long) t->sys->tid);
 }
 
 /* ---- the event handler ------------------------------------------------------------------ */
@@ -244,7 +245,8 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		struct eng_stack *s = &g->stk[at];
 		if (s->n == STACK_MAX)
 			return emu_model_error(e, err, "push of %s on channel %s.%s: the stack is full (%d values)",
-					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name, STACK_MAX);
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+					       STACK_MAX);
 		if (s->n == s->cap) {
 			s->cap = s->cap ? 2 * s->cap : 8;
 			s->v = weft_xrealloc(s->v, (size_t) s->cap * sizeof(*s->v));
@@ -260,8 +262,10 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 			return emu_model_error(e, err, "pop of %s from channel %s.%s: the stack is empty",
 					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name);
 		if (s->v[s->n - 1] != v)
-			return emu_model_error(e, err, "pop of %s from channel %s.%s: expected the top of the "
-					       "stack, %s", eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
+			return emu_model_error(e, err,
+					       "pop of %s from channel %s.%s: expected the top of the "
+					       "stack, %s",
+					       eng_vstr(ch, v, b1, sizeof(b1)), ch->m->def.name, ch->c->name,
 					       eng_vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
@@ -551,7 +555,8 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];
 			char b[160];
 			if (m->chans[k].stack && !m->chans[k].nolint && s->n &&
-			    emu_model_error(e, err, "thread %lld (loom %s, pid %lld) ends with %d value(s) on the "
+			    emu_model_error(e, err,
+					    "thread %lld (loom %s, pid %lld) ends with %d value(s) on the "
 					    "stack of channel %s.%s (top: %s): expected it empty",
 					    (long long) t->sys->tid, t->sys->proc->loom->name,
 					    (long long) t->sys->proc->pid, s->n, m->def.name, m->chans[k].name,

@@ -19,34 +19,34 @@ struct eng_stack {
 struct eng_chan {
 	const struct mf_chan *c;
 	const struct mf_model *m;
-	int tslot, cslot;  /* -1: not shown */
+	int tslot, cslot; /* -1: not shown */
 	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
 	const char *tlabel, *clabel;
-	char *own;         /* a group member's label, owned */
-	int gfirst, gn;    /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
-	int bdv, bdc;      /* the breakdown view reading its CPU rows, -1: none; its channel index */
+	char *own; /* a group member's label, owned */
+	int gfirst, gn; /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */
+	int bdv, bdc; /* the breakdown view reading its CPU rows, -1: none; its channel index */
 	struct mf_label *dyn; /* labels added at run time */
 	int ndyn, capdyn;
 };
 
 struct engine {
-	int nch;               /* channels of every enabled file model */
+	int nch; /* channels of every enabled file model */
 	struct eng_chan *ch;
-	int64_t *val;          /* [thread * nch + channel]: its value (a stack's top) */
+	int64_t *val; /* [thread * nch + channel]: its value (a stack's top) */
 	/* `zero` channels only (doc/dev/models.md): [thread * nch + channel]
 	 * it was set (its 0 is a value); whether the last value written on
 	 * the thread's row, [cpu * nch + channel] on the CPU's, was none */
 	uint8_t *vset, *tnone, *cnone;
 	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
-	int base[MCV_NCHARS];  /* first channel of each model, at mcv_index(its character) */
-	int *cpu_ch;           /* channels CPU rows show */
+	int base[MCV_NCHARS]; /* first channel of each model, at mcv_index(its character) */
+	int *cpu_ch; /* channels CPU rows show */
 	int ncpu_ch;
-	int *state_ch;         /* channels thread rows show by thread state */
+	int *state_ch; /* channels thread rows show by thread state */
 	int nstate_ch;
-	struct {                /* primitives set up, to release at the end */
+	struct { /* primitives set up, to release at the end */
 		const struct engine_prim *p;
 		const struct mf_model *m;
-	} *setup;
+	} * setup;
 	int nsetup;
 };
 

@@ -85,8 +85,10 @@ int engine_labels_load(struct emu *e, const char *text, size_t n, const char *wh
 		int k, used = 0;
 		long long v;
 		if (!nl || !g || sscanf(p, "%d %lld %n", &k, &v, &used) != 2 || used == 0 || k < 0 || k >= g->nch)
-			return weft_fail(err, WEFT_EINTERNAL, "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
-					 "below %d", what, line, g ? g->nch : 0);
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
+					 "below %d",
+					 what, line, g ? g->nch : 0);
 		eng_label_add(&g->ch[k], v, p + used, (size_t) (nl - p - used));
 		p = nl + 1;
 	}

@@ -87,7 +87,7 @@ static struct clock_seg *given_segs(const struct weft_trace *t, int g, int *n)
 	if (t->loom_nseg[g] > 1)
 		memcpy(s, t->loom_seg[g], (size_t) k * sizeof(*s));
 	else
-		s[0] = (struct clock_seg) {0, t->loom_clock[g]};
+		s[0] = (struct clock_seg){0, t->loom_clock[g]};
 	*n = k;
 	return s;
 }
@@ -95,7 +95,9 @@ static struct clock_seg *given_segs(const struct weft_trace *t, int g, int *n)
 static int64_t clamp_drift(double q)
 {
 	double d = q * (double) CLOCK_PPT;
-	return d > (double) CLOCK_DRIFT_MAX ? CLOCK_DRIFT_MAX : d < -(double) CLOCK_DRIFT_MAX ? -CLOCK_DRIFT_MAX : llround(d);
+	return d > (double) CLOCK_DRIFT_MAX	? CLOCK_DRIFT_MAX
+		: d < -(double) CLOCK_DRIFT_MAX ? -CLOCK_DRIFT_MAX
+						: llround(d);
 }
 
 static void compose_result(struct sync_result *r, const struct est_result *er)
@@ -134,7 +136,8 @@ static void compose_result(struct sync_result *r, const struct est_result *er)
 				struct clock_map inner = clock_seg_at(given, ng, at)->map;
 				inner.offset = clock_correction(&inner, at);
 				inner.tref = at;
-				struct clock_map outer = {llround(es->p), clamp_drift(es->q), (uint64_t) (es->from - sh)};
+				struct clock_map outer = {llround(es->p), clamp_drift(es->q),
+							  (uint64_t) (es->from - sh)};
 				fin[s].from = from;
 				fin[s].map = clock_compose(&outer, &inner);
 			}

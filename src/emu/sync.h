@@ -21,8 +21,8 @@ struct sync_loom {
 	int reference;              /* loom index of its component's reference */
 	int64_t given0, given1;     /* correction at the start and end before (ns) */
 	int64_t corr0, corr1;       /* correction at the start and end after (ns) */
-	double scatter;             /* rms residual of its points (ns) */
-	int nseg;                   /* segments of its estimate */
+	double scatter; /* rms residual of its points (ns) */
+	int nseg; /* segments of its estimate */
 	uint64_t nmsg;
 };
 
@@ -36,11 +36,11 @@ struct sync_result {
 	int ncomponents, nbreaks, nlocated, cg_iters;
 	/* the repair (sync_repair) */
 	int rounds;
-	uint64_t moved;             /* late receives moved forward, all rounds */
-	double largest;             /* the largest move, ns */
+	uint64_t moved; /* late receives moved forward, all rounds */
+	double largest; /* the largest move, ns */
 	uint64_t nviol_after;
 	uint64_t t0, t1;            /* the span (global times of the first pass) */
-	const char *trace;          /* as given (borrowed) */
+	const char *trace; /* as given (borrowed) */
 	struct weft_trace tr;       /* the opened inputs, rewound by the next pass */
 	int have_tr;
 };

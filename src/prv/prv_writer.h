@@ -101,8 +101,8 @@ struct prv_back {
 	struct outbuf ob;
 	int nrows, nslots;
 	struct prv_back_row *rows;
-	int64_t *last;        /* last value written per (row, slot); PRV_NEVER: none */
-	uint64_t *slot_line;  /* per slot: the record (nrecords) its last value went on */
+	int64_t *last; /* last value written per (row, slot); PRV_NEVER: none */
+	uint64_t *slot_line; /* per slot: the record (nrecords) its last value went on */
 	char (*slot_str)[16]; /* ":type:" */
 	uint8_t *slot_len;
 	struct prv_tclock *clk; /* the pipe's, or own */

@@ -171,9 +171,9 @@ struct pstat {
 #define MAX_CHANGES 16
 
 struct change {
-	int64_t at;          /* true time, ns */
-	int64_t dppb;        /* drift change, parts per 10^9 */
-	int64_t step;        /* forward jump, ns */
+	int64_t at; /* true time, ns */
+	int64_t dppb; /* drift change, parts per 10^9 */
+	int64_t step; /* forward jump, ns */
 };
 
 struct proc {
@@ -506,14 +506,18 @@ static int parse_changes(struct gen *g, const char *arg, int step, struct weft_e
 			break;
 		*c1 = *c2 = '\0';
 		if (picl_synth_time(c1 + 1, 1000000000, &at) || at <= 0)
-			rc = weft_fail(e, WEFT_EUSAGE, "%s: expected a positive true time (unit s unless given) "
-				       "after '%ld:', found '%s'", opt, proc, c1 + 1);
+			rc = weft_fail(e, WEFT_EUSAGE,
+				       "%s: expected a positive true time (unit s unless given) "
+				       "after '%ld:', found '%s'",
+				       opt, proc, c1 + 1);
 		else if (step ? picl_synth_time(c2 + 1, 1, &v) || v < 0 : parse_ppm(c2 + 1, &v))
 			rc = weft_fail(e, WEFT_EUSAGE, "%s: expected %s, found '%s'", opt,
-				       step ? "a forward jump >= 0 (unit ns unless given)" : "a drift change in ppm "
-				       "(at most +-1000)", c2 + 1);
+				       step ? "a forward jump >= 0 (unit ns unless given)"
+					    : "a drift change in ppm "
+					      "(at most +-1000)",
+				       c2 + 1);
 		else
-			rc = add_change(g, (int) proc, (struct change) {at, step ? 0 : v, step ? v : 0}, opt, e);
+			rc = add_change(g, (int) proc, (struct change){at, step ? 0 : v, step ? v : 0}, opt, e);
 	}
 	free(copy);
 	return rc;
@@ -539,7 +543,7 @@ static int set_changes(struct gen *g, int64_t max_ppb, struct weft_err *e)
 		for (int k = 1; k < g->o.segments; k++) {
 			int64_t at = rnd_range(&crng, g->o.duration / 10, g->o.duration - g->o.duration / 10);
 			/* the drifts are drawn in time order below */
-			if (add_change(g, i, (struct change) {at, 0, 0}, "--segments", e))
+			if (add_change(g, i, (struct change){at, 0, 0}, "--segments", e))
 				return -1;
 		}
 		for (int k = 0; k < g->p[i].nchg; k++) {

@@ -84,8 +84,8 @@ struct weft_stream {
 	uint64_t fast_until;    /* plain events can be read up to here unchecked */
 	uint64_t last_clock;    /* of the last event (0 before the first) */
 	int in_region;          /* raw mode: inside OU[ .. OU] */
-	uint64_t reg_max;       /* raw mode, in a region: its largest clock so far */
-	uint64_t reg_bad;       /* raw mode, in a region: offset of its first event earlier
+	uint64_t reg_max; /* raw mode, in a region: its largest clock so far */
+	uint64_t reg_bad; /* raw mode, in a region: offset of its first event earlier
 	                         * than one before it (0: none), an error if it never closes */
 	uint64_t nevents;       /* events read in raw mode (weft top) */
 

@@ -46,11 +46,11 @@ struct weft_trace {
 	int ninputs;
 	/* the clock stage (clocksetup.h): each loom's map before input shifts */
 	struct clock_map *loom_clock; /* by loom gindex */
-	struct clock_seg **loom_seg;  /* by loom gindex: a piecewise clock's segments (owned) or NULL */
-	int *loom_nseg;               /* their number (0 or 1: loom_clock alone) */
+	struct clock_seg **loom_seg; /* by loom gindex: a piecewise clock's segments (owned) or NULL */
+	int *loom_nseg; /* their number (0 or 1: loom_clock alone) */
 	int64_t *input_shift;         /* by input: alignment plus the common bias */
 	const char *clock_source;     /* the clock file applied, or NULL */
-	size_t map_budget;            /* trace_opts.map_budget, kept for rewinds */
+	size_t map_budget; /* trace_opts.map_budget, kept for rewinds */
 };
 
 struct trace_opts {

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	double s = (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (cpu)
 		s = (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-		    (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+			(double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	printf("%.3f %ld\n", s, ru.ru_maxrss);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		fprintf(stderr, "measure: %s failed\n", argv[2]);

@@ -272,12 +272,14 @@ START_TEST(json_roundtrip)
 	parse_fails("{\"weft_clock\": 1, \"looms\": [{\"loom\": \"a\", \"offset_ns\": 0, \"segments\": []}]}",
 		    "segments need \"weft_clock\": 2");
 	parse_fails("{\"weft_clock\": 2, \"looms\": [{\"loom\": \"a\", \"offset_ns\": 0, \"segments\": "
-		    "[{\"from_ns\": 0, \"offset_ns\": 5}]}]}", "looms[0].segments[0]' (loom a): expected 'from_ns'");
+		    "[{\"from_ns\": 0, \"offset_ns\": 5}]}]}",
+		    "looms[0].segments[0]' (loom a): expected 'from_ns'");
 	{
 		/* version 2: the first line, then two more from their local times on */
-		struct clock_table v2 = parse_ok("{\"weft_clock\": 2, \"looms\": [{\"loom\": \"a\", \"offset_ns\": 7, "
-						"\"segments\": [{\"from_ns\": 100, \"offset_ns\": 9}, {\"from_ns\": 200, "
-						"\"offset_ns\": 4, \"drift_ppm\": 10, \"ref_ns\": 200}]}]}");
+		struct clock_table v2 =
+			parse_ok("{\"weft_clock\": 2, \"looms\": [{\"loom\": \"a\", \"offset_ns\": 7, "
+				 "\"segments\": [{\"from_ns\": 100, \"offset_ns\": 9}, {\"from_ns\": 200, "
+				 "\"offset_ns\": 4, \"drift_ppm\": 10, \"ref_ns\": 200}]}]}");
 		ck_assert_int_eq(v2.n, 1);
 		ck_assert_int_eq(v2.ent[0].nseg, 3);
 		ck_assert_int_eq(pw_corr(v2.ent[0].seg, 3, 50), 7);
@@ -510,9 +512,9 @@ START_TEST(repair_tents)
 {
 	struct repair rp;
 	repair_init(&rp, 2, 0);
-	repair_add(&rp, 1, 100000000, 99990000);   /* 10 us late: tent of 10001 ns */
-	repair_add(&rp, 1, 100001000, 100000500);  /* covered */
-	repair_add(&rp, 0, 5, 10);             /* in time */
+	repair_add(&rp, 1, 100000000, 99990000); /* 10 us late: tent of 10001 ns */
+	repair_add(&rp, 1, 100001000, 100000500); /* covered */
+	repair_add(&rp, 0, 5, 10); /* in time */
 	ck_assert_uint_eq(rp.nviol, 2);
 	ck_assert_int_eq(rp.loom[1].n, 1);
 	uint64_t *at;

@@ -13,17 +13,17 @@
 START_TEST(compiles_tables)
 {
 	const char *text = HEAD "# comment\n"
-			   "guard active\n"
-			   "channel sub stack   # trailing comment\n"
-			   "  thread 20 \"Sub \\\"x\\\" of the ACTIVE thread\" active\n"
-			   "  cpu 20 \"Sub of the RUNNING thread\"\n"
-			   "  value 1 \"One\"\n  value 0x10 \"Sixteen\"\n"
-			   "  dup emit\n  same ignore\n  labels dynamic\n  lint no\n"
-			   "channel n single\n  dup skip-null\n  zero\n"
-			   "event Qa[ \"i32 v, u64 w\" \"enters %{v}\"\n  push sub $v\n  set n 5\n"
-			   "event Qa] jumbo \"i32 v\" \"leaves\"\n  pop sub $v\n  call off_cpu 0\n"
-			   "event Qx. \"\" \"not yet\"\n  todo\n"
-			   "event Qy. \"\" \"nothing\"\n";
+				"guard active\n"
+				"channel sub stack   # trailing comment\n"
+				"  thread 20 \"Sub \\\"x\\\" of the ACTIVE thread\" active\n"
+				"  cpu 20 \"Sub of the RUNNING thread\"\n"
+				"  value 1 \"One\"\n  value 0x10 \"Sixteen\"\n"
+				"  dup emit\n  same ignore\n  labels dynamic\n  lint no\n"
+				"channel n single\n  dup skip-null\n  zero\n"
+				"event Qa[ \"i32 v, u64 w\" \"enters %{v}\"\n  push sub $v\n  set n 5\n"
+				"event Qa] jumbo \"i32 v\" \"leaves\"\n  pop sub $v\n  call off_cpu 0\n"
+				"event Qx. \"\" \"not yet\"\n  todo\n"
+				"event Qy. \"\" \"nothing\"\n";
 	struct weft_err err = {0};
 	struct mf_model *m = mf_compile("q.model", text, &err);
 	ck_assert_msg(m != NULL, "%s", err.msg);
@@ -81,54 +81,78 @@ static const struct {
 	{"model Q q 1.0.0\n", "f:1:1: expected 'weft-model 1' (the format version) as the first line, found 'model'"},
 	{"weft-model 2\n", "f:1:12: expected format version 1, found 2"},
 	{"weft-model 1 x\n", "f:1:14: expected the end of the line, found 'x'"},
-	{"weft-model 1\nchannel a stack\n", "f:2:1: expected 'model CHAR NAME VERSION' after the format line, found 'channel'"},
-	{"weft-model 1\nmodel QQ q 1.0.0\n", "f:2:7: expected the model character (one printable character), found 'QQ'"},
+	{"weft-model 1\nchannel a stack\n",
+	 "f:2:1: expected 'model CHAR NAME VERSION' after the format line, found 'channel'"},
+	{"weft-model 1\nmodel QQ q 1.0.0\n",
+	 "f:2:7: expected the model character (one printable character), found 'QQ'"},
 	{"weft-model 1\nmodel Q q\n", "f:2:10: expected the model version (MAJOR.MINOR.PATCH), found end of line"},
 	{HEAD, "f:3:1: expected at least one 'event', found the end of the file"},
 	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel', 'event' or 'breakdown', found 'bogus'"},
 	{HEAD "guard idle\n", "f:3:7: expected 'running' or 'active', found 'idle'"},
 	{HEAD "channel a list\n", "f:3:11: expected 'stack' or 'single', found 'list'"},
 	{HEAD "channel a stack\nchannel a single\n", "f:4:9: expected a new channel name, found 'a' declared before"},
-	{HEAD "channel a stack\n thread x \"l\"\n", "f:4:9: expected a Paraver event type (1 to 2147483647), found 'x'"},
-	{HEAD "channel a stack\n thread 0 \"l\"\n", "f:4:9: expected a Paraver event type (1 to 2147483647), found '0'"},
+	{HEAD "channel a stack\n thread x \"l\"\n",
+	 "f:4:9: expected a Paraver event type (1 to 2147483647), found 'x'"},
+	{HEAD "channel a stack\n thread 0 \"l\"\n",
+	 "f:4:9: expected a Paraver event type (1 to 2147483647), found '0'"},
 	{HEAD "channel a stack\n thread 5 l\n", "f:4:11: expected the type's label in quotes, found 'l'"},
-	{HEAD "channel a stack\n thread 5 \"l\" sometimes\n", "f:4:15: expected 'any', 'running' or 'active', found 'sometimes'"},
-	{HEAD "channel a stack\n thread 5 \"l\"\n thread 6 \"m\"\n", "f:5:1: expected one 'thread' line per channel, found a second"},
-	{HEAD "channel a stack\n value 1 \"x\"\n value 1 \"y\"\n", "f:5:8: expected a value not labelled yet, found 1 again"},
+	{HEAD "channel a stack\n thread 5 \"l\" sometimes\n",
+	 "f:4:15: expected 'any', 'running' or 'active', found 'sometimes'"},
+	{HEAD "channel a stack\n thread 5 \"l\"\n thread 6 \"m\"\n",
+	 "f:5:1: expected one 'thread' line per channel, found a second"},
+	{HEAD "channel a stack\n value 1 \"x\"\n value 1 \"y\"\n",
+	 "f:5:8: expected a value not labelled yet, found 1 again"},
 	{HEAD "channel a stack\n value 1 \"x\n", "f:4:10: expected a closing '\"', found the end of the line"},
 	{HEAD "channel a stack\n value 1 \"x\\n\"\n", "f:4:12: expected \\\" or \\\\ in a string, found '\\n'"},
 	{HEAD "channel a stack\n value 1 \"x\"y\n", "f:4:13: expected a blank after a string, found 'y'"},
 	{HEAD "channel a stack\n value 08 \"x\"\n", "f:4:8: expected a value, found '08'"},
-	{HEAD "channel a stack\n frobnicate\n", "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event', found 'frobnicate'"},
+	{HEAD "channel a stack\n frobnicate\n",
+	 "f:4:2: expected a channel line (thread, cpu, value, labels, same, initial, cpu-none, dup, zero, lint, each), 'channel' or 'event', found 'frobnicate'"},
 	{HEAD "channel a stack\n lint maybe\n", "f:4:7: expected 'yes' or 'no', found 'maybe'"},
 	{HEAD "event Rab \"\" \"x\"\n", "f:3:7: expected an MCV of model Q, found 'Rab'"},
 	{HEAD "event Qab \"\" \"x\"\nevent Qab \"\" \"y\"\n", "f:4:7: expected a new MCV, found Qab declared before"},
-	{HEAD "event Qab \"i33 v\" \"x\"\n", "f:3:11: expected a valid signature and sentence: model Q: event Qab: bad signature \"i33 v\" at \"i33\""},
-	{HEAD "event Qab \"\" \"x %{v}\"\n", "f:3:11: expected a valid signature and sentence: model Q: event Qab: template names unknown field v"},
+	{HEAD "event Qab \"i33 v\" \"x\"\n",
+	 "f:3:11: expected a valid signature and sentence: model Q: event Qab: bad signature \"i33 v\" at \"i33\""},
+	{HEAD "event Qab \"\" \"x %{v}\"\n",
+	 "f:3:11: expected a valid signature and sentence: model Q: event Qab: template names unknown field v"},
 	{HEAD "event Qab \"\"\n", "f:3:13: expected the event's sentence in quotes, found end of line"},
 	{HEAD "event Qab \"\" \"x\"\n push a 1\n", "f:4:7: expected a declared channel, found 'a'"},
-	{HEAD "channel a single\nevent Qab \"\" \"x\"\n push a 1\n", "f:5:7: expected a stack channel for 'push', found single channel 'a'"},
-	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n set a 1\n", "f:5:6: expected a single channel for 'set', found stack channel 'a'"},
-	{HEAD "channel a stack\nevent Qab \"i32 v\" \"x\"\n push a $w\n", "f:5:9: expected a payload field of the event's signature, found '$w'"},
-	{HEAD "channel a stack\nevent Qab \"str s\" \"x\"\n push a $s\n", "f:5:9: expected an integer payload field, found '$s' (a str)"},
-	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1 2\n", "f:5:11: expected the end of the line, found '2'"},
-	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a = 1 \"m\"\n", "f:5:10: expected '==' or '!=', found '='"},
-	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a == 1\n", "f:5:14: expected the error message in quotes, found end of line"},
-	{HEAD "event Qab \"\" \"x\"\n call nosuch\n", "f:4:7: expected a primitive's name (see doc/dev/models.md), found 'nosuch'"},
+	{HEAD "channel a single\nevent Qab \"\" \"x\"\n push a 1\n",
+	 "f:5:7: expected a stack channel for 'push', found single channel 'a'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n set a 1\n",
+	 "f:5:6: expected a single channel for 'set', found stack channel 'a'"},
+	{HEAD "channel a stack\nevent Qab \"i32 v\" \"x\"\n push a $w\n",
+	 "f:5:9: expected a payload field of the event's signature, found '$w'"},
+	{HEAD "channel a stack\nevent Qab \"str s\" \"x\"\n push a $s\n",
+	 "f:5:9: expected an integer payload field, found '$s' (a str)"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1 2\n",
+	 "f:5:11: expected the end of the line, found '2'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a = 1 \"m\"\n",
+	 "f:5:10: expected '==' or '!=', found '='"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n check a == 1\n",
+	 "f:5:14: expected the error message in quotes, found end of line"},
+	{HEAD "event Qab \"\" \"x\"\n call nosuch\n",
+	 "f:4:7: expected a primitive's name (see doc/dev/models.md), found 'nosuch'"},
 	{HEAD "event Qab \"\" \"x\"\n call off_cpu\n", "f:4:14: expected 1 to 1 arguments for 'off_cpu', found 0"},
 	{HEAD "event Qab \"\" \"x\"\n todo\n call off_cpu 1\n", "f:5:1: expected no action after 'todo', found 'call'"},
-	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1\n todo\n", "f:6:1: expected 'todo' alone (an event weft does not emulate), found it after actions"},
-	{HEAD "event Qab \"\" \"x\"\n dance\n", "f:4:2: expected an action (push, pop, set, setall, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
+	{HEAD "channel a stack\nevent Qab \"\" \"x\"\n push a 1\n todo\n",
+	 "f:6:1: expected 'todo' alone (an event weft does not emulate), found it after actions"},
+	{HEAD "event Qab \"\" \"x\"\n dance\n",
+	 "f:4:2: expected an action (push, pop, set, setall, unset, punct, check, label, call, todo), 'event' or 'channel', found 'dance'"},
 	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 $v\n",
 	 "f:6:12: expected a str payload field, found '$v' (an integer)"},
 	{HEAD "channel a single\n labels dynamic\nevent Qab \"u32 v\" \"x\"\n label a 1 x\n",
 	 "f:6:12: expected a str payload field ($name), found 'x'"},
 	{HEAD "model Q q 1.0.0\n", "f:3:1: expected one 'model' line, found a second"},
 	/* channel groups */
-	{HEAD "channel a stack\n each x.y name\n", "f:4:1: expected 'each' on a single channel, found it on stack channel 'a'"},
-	{HEAD "channel a single\n each x.y\n", "f:4:10: expected the entries' label field (e.g. name), found end of line"},
-	{HEAD "channel a single\n each x.y name\n each x.z name\n", "f:5:1: expected one 'each' line per channel, found a second"},
-	{HEAD "channel a single\nevent Qab \"\" \"x\"\n setall a\n", "f:5:9: expected a channel with an 'each' line, found 'a'"},
+	{HEAD "channel a stack\n each x.y name\n",
+	 "f:4:1: expected 'each' on a single channel, found it on stack channel 'a'"},
+	{HEAD "channel a single\n each x.y\n",
+	 "f:4:10: expected the entries' label field (e.g. name), found end of line"},
+	{HEAD "channel a single\n each x.y name\n each x.z name\n",
+	 "f:5:1: expected one 'each' line per channel, found a second"},
+	{HEAD "channel a single\nevent Qab \"\" \"x\"\n setall a\n",
+	 "f:5:9: expected a channel with an 'each' line, found 'a'"},
 	/* breakdown views */
 #define BDC "channel s stack\n cpu 5 \"S\"\nchannel h single\n thread 6 \"H\"\n"
 #define EV1 "event Qab \"\" \"x\"\n"
@@ -140,17 +164,20 @@ static const struct {
 	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n" EV1,
 	 "f:7:1: expected at least one 'pick' for mux 'o' of the breakdown, found none"},
 	{HEAD BDC "breakdown 9 \"B\"\n pick s\n", "f:8:1: expected a 'mux' line before its 'pick' lines, found 'pick'"},
-	{HEAD BDC "breakdown 9 \"B\"\n mux o h\n", "f:8:8: expected a channel shown on CPU rows (with a 'cpu' line), found 'h'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o h\n",
+	 "f:8:8: expected a channel shown on CPU rows (with a 'cpu' line), found 'h'"},
 	{HEAD BDC "breakdown 9 \"B\"\n mux s s\n", "f:8:6: expected a new name for the mux, found 's' declared before"},
 	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick o\n",
 	 "f:9:7: expected a declared channel or an earlier mux, found 'o'"},
 	{HEAD BDC "breakdown 9 \"B\"\n mux o s default x\n", "f:8:18: expected the default value, found 'x'"},
-	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s if s == 1\n", "f:9:9: expected 'when' or the end of the line, found 'if'"},
+	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s if s == 1\n",
+	 "f:9:9: expected 'when' or the end of the line, found 'if'"},
 	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s when s = 1\n", "f:9:16: expected '==' or '!=', found '='"},
 	{HEAD BDC "breakdown 9 \"B\"\n mux o s\n pick s when s == 1 or s == 2\n",
 	 "f:9:21: expected 'and' or the end of the line, found 'or'"},
 	{HEAD BDC "breakdown 9 \"B\"\n labels s nope\n", "f:8:11: expected a declared channel, found 'nope'"},
-	{HEAD BDC "breakdown 9 \"B\"\n require a.b\n require c.d\n", "f:9:1: expected one 'require' line, found a second"},
+	{HEAD BDC "breakdown 9 \"B\"\n require a.b\n require c.d\n",
+	 "f:9:1: expected one 'require' line, found a second"},
 	{HEAD BDC "breakdown 9 \"B\"\n frob\n",
 	 "f:8:2: expected a breakdown line (labels, require, mux, pick), 'channel' or 'event', found 'frob'"},
 	{HEAD "weft-model 1\n", "f:3:1: expected one 'weft-model' line, found a second"},

@@ -304,10 +304,11 @@ START_TEST(fresh_slots_and_one_value_a_type)
 	ck_assert_int_eq(prv_close(&f, 7, &e), 0);
 	size_t n;
 	char *d = tu_read(path, &n);
-	ck_assert_str_eq(strchr(d, '\n') + 1, "2:0:1:1:1:5:10:0\n"
-					       "2:0:1:1:1:6:10:3\n"
-					       "2:0:1:1:1:6:10:3:11:4\n"
-					       "2:0:1:1:1:6:11:0\n");
+	ck_assert_str_eq(strchr(d, '\n') + 1,
+			 "2:0:1:1:1:5:10:0\n"
+			 "2:0:1:1:1:6:10:3\n"
+			 "2:0:1:1:1:6:10:3:11:4\n"
+			 "2:0:1:1:1:6:11:0\n");
 	free(d);
 	free(path);
 	tu_rmtree(dir);

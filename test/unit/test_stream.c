@@ -598,7 +598,7 @@ START_TEST(nested_region)
 	ck_assert_int_eq(r.n, 7);
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.rc, 0);
-	static const struct want w[] = {{"Aaa", 10, 8},  {"OU[", 20, 20}, {"Ccc", 25, 56}, {"OU[", 30, 44},
+	static const struct want w[] = {{"Aaa", 10, 8},	 {"OU[", 20, 20}, {"Ccc", 25, 56}, {"OU[", 30, 44},
 					{"Bbb", 35, 32}, {"OU]", 40, 68}, {"OU]", 50, 80}};
 	check_events(&r, w, 7);
 	eb_free(&b);
@@ -651,15 +651,17 @@ START_TEST(region_open_at_end)
 	eb_header(&b);
 	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
 	eb_ev(&b, "OU[", 20, NULL, 0); /* 20 */
-	eb_ev(&b, "Xxx", 5, NULL, 0);  /* 32 */
+	eb_ev(&b, "Xxx", 5, NULL, 0); /* 32 */
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 3);
-	check_error(&r, ": clock goes backwards at byte offset 32, in an unordered region (OU[) that never "
-			"closes: expected OU] after it (ovnisort sorts only closed regions)");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 32, in an unordered region (OU[) that never "
+		    "closes: expected OU] after it (ovnisort sorts only closed regions)");
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.n, 2);
-	check_error(&r, ": clock goes backwards at byte offset 32 (event Xxx): expected a clock >= 20 (the "
-			"previous event's), found 5");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 32 (event Xxx): expected a clock >= 20 (the "
+		    "previous event's), found 5");
 	eb_free(&b);
 }
 END_TEST
@@ -679,12 +681,14 @@ START_TEST(after_region_not_sorted)
 	struct run r;
 	run(&b, STREAM_RAW, 0, &r);
 	ck_assert_int_eq(r.n, 3);
-	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
-			"previous event's), found 40");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+		    "previous event's), found 40");
 	run(&b, STREAM_ORDERED, 0, &r);
 	ck_assert_int_eq(r.n, 3);
-	check_error(&r, ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
-			"previous event's), found 40");
+	check_error(&r,
+		    ": clock goes backwards at byte offset 44 (event OU]): expected a clock >= 50 (the "
+		    "previous event's), found 40");
 	eb_free(&b);
 }
 END_TEST
