@@ -292,7 +292,8 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
 				       ev->payload_len, in->decl->sig);
 	if (in->has_str)
 		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
-				       ev->payload_len, in->size, in->has_str == 1 ? ", with a NUL after them" : "",
+				       ev->payload_len, in->size,
+				       in->has_str == 1 && !in->decl->jumbo ? ", with a NUL after them" : "",
 				       in->decl->sig);
 	return emu_model_error(e, err, "payload of %u bytes: expected %s%u as declared (%s)", ev->payload_len,
 			       in->only ? "exactly " : "at least ", in->only ? in->size : in->min, in->decl->sig);

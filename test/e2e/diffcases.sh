@@ -46,9 +46,9 @@ run_case() {
 			"$WEFT" diff $rows --records --max 2 "$p" "$out/$b" >"$tmp/diff" 2>&1 ||
 				why="$why$b: $(head -n 1 "$tmp/diff"); "
 		done
-		want=$(cd "$ref/ovniemu" && ls -- *.prv | sort | tr '\n' ' ')
+		owant=$(cd "$ref/ovniemu" && ls -- *.prv | sort | tr '\n' ' ')
 		got=$(cd "$out" && ls -- *.prv | sort | tr '\n' ' ')
-		[ "$want" = "$got" ] || why="${why}traces: weft wrote [$got], ovniemu [$want]; "
+		[ "$owant" = "$got" ] || why="${why}traces: weft wrote [$got], ovniemu [$owant]; "
 		;;
 	*) why="cases.tsv: want '$2': expected agree or refuse" ;;
 	esac
