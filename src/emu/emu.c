@@ -132,8 +132,10 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 
 int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err)
 {
-	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
-			       "%s event until KCI", (long long) t->sys->tid, model);
+	return emu_model_error(e, err,
+			       "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "%s event until KCI",
+			       (long long) t->sys->tid, model);
 }
 
 /* ovni events of a thread the kernel took off its CPU (doc/models/kernel.md,
@@ -291,10 +293,9 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
 				       "declared (%s)",
 				       ev->payload_len, in->decl->sig);
 	if (in->has_str)
-		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
-				       ev->payload_len, in->size,
-				       in->has_str == 1 && !in->decl->jumbo ? ", with a NUL after them" : "",
-				       in->decl->sig);
+		return emu_model_error(
+			e, err, "payload of %u bytes: expected %u or more%s as declared (%s)", ev->payload_len,
+			in->size, in->has_str == 1 && !in->decl->jumbo ? ", with a NUL after them" : "", in->decl->sig);
 	return emu_model_error(e, err, "payload of %u bytes: expected %s%u as declared (%s)", ev->payload_len,
 			       in->only ? "exactly " : "at least ", in->only ? in->size : in->min, in->decl->sig);
 }
