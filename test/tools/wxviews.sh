@@ -149,6 +149,24 @@ if [ -n "${WXVIEWS_DEDUP:-}" ]; then
 			"$jobs.orig" | awk -F'\t' '!seen[$2 FS $4]++' | sort -t'	' -k4,4 -k2,2r
 	} >"$jobs"
 fi
+# The loader's word on each job, without a display: paramedir (beside
+# wxparaver) loads the view with the same kernel code (CFGLoader) and prints
+# the messages wxParaver shows as dialogs ("None of the events specified in
+# the filter appear in the trace", "... failed to load in") on stdout.
+pmd=${PARAMEDIR:-$(dirname "$WXPARAVER")/paramedir}
+if [ -x "$pmd" ]; then
+	mkdir -p "$work/pmd"
+	printf 'trace\temulator\tviews\tview\texit\tmessages\n' >"$work/loader.tsv"
+	while IFS='	' read -r n emu origin v prv cfg; do
+		msg=$(cd "$work/pmd" && timeout 120 "$pmd" "$prv" "$cfg" 2>&1 </dev/null)
+		rc=$?
+		msg=$(echo "$msg" | grep -v 'file written\.$' | grep -v '^ *$' | tr '\n' ' ' | cut -c1-300)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$emu" "$origin" "$v" "$rc" "${msg:--}" >>"$work/loader.tsv"
+		rm -f "$work/pmd"/*
+	done <"$jobs"
+	awk -F'\t' 'NR > 1 { r++; if ($5 != 0 || $6 != "-") { m++; print "loader: " $1 " " $2 " " $3 " " $4 ": exit " $5 ", " $6 } }
+	END { printf "%d views loaded by paramedir, %d with a message or an error\n", r, m }' "$work/loader.tsv"
+fi
 [ -n "${WXVIEWS_PREP_ONLY:-}" ] && { wc -l <"$jobs"; exit 0; }
 disp=:${WXVIEWS_DISPLAY:-97}
 Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
@@ -233,6 +251,7 @@ END { printf "%d pairs of ovni views compared, %d with other colours\n", p, m }'
 awk -F'\t' 'NR > 1 {
 	r++
 	if ($5 != "no") { d++; print "dialog: " $1 " " $2 " " $3 " " $4 ": " $5 }
-	if ($6 + 0 <= 2) { e++; print "empty: " $1 " " $2 " " $3 " " $4 " (" $6 " colours)" }
+	if ($6 + 0 <= 1) { e++; print "empty: " $1 " " $2 " " $3 " " $4 " (" $6 " colours)" }
+	else if ($6 + 0 == 2) { o++; print "one colour: " $1 " " $2 " " $3 " " $4 }
 }
-END { printf "%d renders, %d with a dialog, %d empty\n", r, d, e }' "$res"
+END { printf "%d renders, %d with a dialog, %d empty, %d of one colour on the background\n", r, d, e, o }' "$res"
