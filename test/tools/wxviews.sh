@@ -174,7 +174,11 @@ xvfb=$!
 trap 'kill $xvfb 2>/dev/null' EXIT
 export DISPLAY="$disp"
 export HOME="$work/home"
-mkdir -p "$HOME"
+mkdir -p "$HOME" "$work/bin"
+# wxParaver asks in a dialog for a text editor and a PDF reader when none of
+# its defaults answers --version: stand-ins, so that it asks nothing of ours
+for b in gedit evince; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$b" && chmod +x "$work/bin/$b"; done
+PATH=$work/bin:$PATH
 sleep 2
 printf 'trace\temulator\tviews\tview\tdialog\tcolours\twindows\n' >"$res"
 # names WINDOW...: their titles, '|'-separated
@@ -185,10 +189,11 @@ i=0
 while IFS='	' read -r n emu origin v prv cfg; do
 	i=$((i + 1))
 	png=$work/png/$n.$emu.$origin.$(echo "$v" | tr / - | sed 's/\.cfg$//').png
-	"$WXPARAVER" "$prv" "$cfg" >"$work/wx.log" 2>&1 &
+	# its own process group: wxparaver is a script that starts wxparaver.bin
+	setsid "$WXPARAVER" "$prv" "$cfg" >"$work/wx.log" 2>&1 &
 	wx=$!
 	sleep "$wait_s"
-	wins=$(xdotool search --onlyvisible --pid "$wx" --name '.' 2>/dev/null | sort -u)
+	wins=$(xdotool search --onlyvisible --name '.' 2>/dev/null | sort -u)
 	# shellcheck disable=SC2086 # WINS: one window id a word
 	titles=$(names $wins)
 	# the view's window carries the view's name; the main frame is
@@ -198,7 +203,7 @@ while IFS='	' read -r n emu origin v prv cfg; do
 	for w in $wins; do
 		t=$(xdotool getwindowname "$w" 2>/dev/null)
 		case "$t" in
-		Paraver* | *"$vname"* | "") ;;
+		Paraver | *"$vname"* | "") ;;
 		*) dialog="$t" ;;
 		esac
 	done
@@ -207,7 +212,7 @@ while IFS='	' read -r n emu origin v prv cfg; do
 	best=0
 	for w in $wins; do
 		t=$(xdotool getwindowname "$w" 2>/dev/null)
-		case "$t" in Paraver*) continue ;; esac
+		case "$t" in Paraver) continue ;; esac
 		eval "$(xdotool getwindowgeometry --shell "$w" 2>/dev/null)"
 		a=$((WIDTH * HEIGHT))
 		[ "$a" -gt "$best" ] && best=$a vw=$w
@@ -220,9 +225,9 @@ while IFS='	' read -r n emu origin v prv cfg; do
 	# distinct colours of the drawing area: the window less a margin for
 	# the row labels (left) and the time axis (bottom)
 	cols=$(convert "$png" -gravity NorthEast -crop 75%x80%+4+4 +repage -format %k info: 2>/dev/null)
-	kill "$wx" 2>/dev/null
+	kill -- "-$wx" 2>/dev/null
 	sleep 0.5
-	kill -9 "$wx" 2>/dev/null
+	kill -9 -- "-$wx" 2>/dev/null
 	wait "$wx" 2>/dev/null
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$emu" "$origin" "$v" "$dialog" "${cols:-0}" "$titles" >>"$res"
 done <"$jobs"
