@@ -877,23 +877,23 @@ static void salvaged(const char *what, const struct evbuf *b, const struct want 
 			      want->was_cut);
 		if (!want->was_cut)
 			continue;
-		ck_assert_msg(c.cut.off == want->cut.off && c.cut.dropped == want->cut.dropped &&
-				      c.cut.need == want->cut.need && strcmp(c.cut.mcv, want->cut.mcv) == 0,
-			      "%s, mode %d: cut at %llu, %llu dropped of %llu, MCV '%s'; expected %llu, %llu of %llu, '%s'",
-			      what, m, (unsigned long long) c.cut.off, (unsigned long long) c.cut.dropped,
-			      (unsigned long long) c.cut.need, c.cut.mcv, (unsigned long long) want->cut.off,
-			      (unsigned long long) want->cut.dropped, (unsigned long long) want->cut.need,
-			      want->cut.mcv);
+		ck_assert_msg(
+			c.cut.off == want->cut.off && c.cut.dropped == want->cut.dropped &&
+				c.cut.need == want->cut.need && strcmp(c.cut.mcv, want->cut.mcv) == 0,
+			"%s, mode %d: cut at %llu, %llu dropped of %llu, MCV '%s'; expected %llu, %llu of %llu, '%s'",
+			what, m, (unsigned long long) c.cut.off, (unsigned long long) c.cut.dropped,
+			(unsigned long long) c.cut.need, c.cut.mcv, (unsigned long long) want->cut.off,
+			(unsigned long long) want->cut.dropped, (unsigned long long) want->cut.need, want->cut.mcv);
 	}
 }
 
 /* The streams of the salvage cases: a file header, Aaa at clock 10 (byte
  * offset 8), then one of these from offset 20. */
 enum salvage_tail {
-	TAIL_BBB,         /* Bbb at 20, no payload: 12 bytes, the file 32 */
-	TAIL_BBB_CCC,     /* Bbb, then 5 of the 16 bytes of Ccc at 32: 37 */
+	TAIL_BBB, /* Bbb at 20, no payload: 12 bytes, the file 32 */
+	TAIL_BBB_CCC, /* Bbb, then 5 of the 16 bytes of Ccc at 32: 37 */
 	TAIL_BBB_PAYLOAD, /* Bbb with an 8-byte payload: 20 bytes, 40 */
-	TAIL_JUMBO,       /* VYc, a jumbo of 10 bytes at 20: 26 bytes, 46 */
+	TAIL_JUMBO, /* VYc, a jumbo of 10 bytes at 20: 26 bytes, 46 */
 };
 
 static void salvage_stream(struct evbuf *b, int other_order, enum salvage_tail tail)
