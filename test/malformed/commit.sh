@@ -138,7 +138,7 @@ else
 		"$WEFT" emu -q -b -o L tA >/dev/null 2>&1 &
 	st=$!
 	pid= i=0
-	while [ $i -lt 600 ]; do
+	while [ $i -lt 3000 ]; do
 		pid=$(pgrep -P $st)
 		[ -n "$pid" ] && case $(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null) in T | t) break ;; esac
 		sleep 0.1
