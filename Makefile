@@ -206,7 +206,12 @@ SUITE_VARIANTS ?=
 SUITE_ENV = WEFT=$(abspath $(WEFT)) PRVDIFF=$(abspath $(BUILD)/prvdiff) BUILD=$(BUILD) FLAVOUR=$(FLAVOUR)
 RES := $(BUILD)/results
 NVARIANTS := $(words $(SUITE_VARIANTS))
-SUITE_RES := $(RES)/unit.res $(RES)/fuzz-replay.res $(SUITES:%=$(RES)/%.res) \
+# The longest suites start first (make starts the prerequisites of
+# check-suites in their order): one of them started last would run alone
+# on one core at the end of the run, the other idle.
+SUITES_FIRST := test/malformed/commit.sh test/e2e/mpi.sh test/e2e/salvage.sh test/e2e/sync.sh test/e2e/models.sh
+SUITES_SORTED := $(foreach s,$(SUITES_FIRST),$(filter $(s),$(SUITES))) $(filter-out $(SUITES_FIRST),$(SUITES))
+SUITE_RES := $(SUITES_SORTED:%=$(RES)/%.res) $(RES)/unit.res $(RES)/fuzz-replay.res \
 	$(if $(SUITE_VARIANTS),$(foreach i,$(shell seq $(NVARIANTS)),$(RES)/variant-$(i).res))
 CHECK_BINS := $(WEFT) $(BUILD)/unit_tests $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%) $(BUILD)/prvdiff
 comma := ,

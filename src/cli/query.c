@@ -29,7 +29,7 @@
 /* What the command line asked for (copied into the session). */
 struct query_cmd {
 	const char **files; /* -f FILE, in order: room for argc */
-	int nfiles, json, interactive, keep_going;
+	int nfiles, json, interactive, keep_going, salvage;
 	const char *clock_file;
 	struct import_opts imp;
 	int first; /* argv[first]: TRACE, then the patterns */
@@ -53,6 +53,9 @@ static const struct opt query_opts[] = {
 	OPT_FLAG("json", 0, K, json, "one JSON object per line, and a final summary object"),
 	OPT_STRING("clock", 'c', "FILE", K, clock_file, "clock offset table (default TRACE/clock-offsets.txt)"),
 	OPT_FLAG("keep-going", 'k', K, keep_going, "with the emulator: model errors become warnings"),
+	OPT_FLAG("salvage", 0, K, salvage,
+		 "read a stream cut mid-event up to its last whole event\n"
+		 "and say on stderr what is dropped (as weft emu --salvage)"),
 	OPT_IMPORT_ROWS(K, imp),
 	OPT_HELPROW,
 	OPT_ENDROW,
@@ -61,8 +64,8 @@ static const struct opt query_opts[] = {
 
 const struct optcmd query_cmdline = {
 	.name = "query",
-	.synopsis = "[--json] [-f FILE] [-c CLOCKFILE] [-k] [--format NAME] TRACE PATTERN...\n"
-		    "-i [--json] [-f FILE] [-c CLOCKFILE] [-k] TRACE [PATTERN...]\n",
+	.synopsis = "[--json] [-f FILE] [-c CLOCKFILE] [-k] [--salvage] [--format NAME] TRACE PATTERN...\n"
+		    "-i [--json] [-f FILE] [-c CLOCKFILE] [-k] [--salvage] TRACE [PATTERN...]\n",
 	.about = "Check event patterns against every event of TRACE in merged time order, in\n"
 		 "one pass. A pattern is\n"
 		 "  LABEL: when EXPR do ACTION, ...\n"
@@ -108,6 +111,9 @@ struct qsession {
 	const char *clock_file;
 	struct import_opts imp;
 	int keep_going, interactive, tty, use_emu;
+	/* --salvage, and whether its report was printed (once: a rewind
+	 * opens the trace again) */
+	int salvage, said_salvage;
 	/* the source */
 	int open;
 	struct emu emu;
@@ -139,6 +145,15 @@ static void say_missing(void *arg, const char *text)
 	fprintf(stderr, "weft: warning: %s\n", text);
 }
 
+/* --salvage: what the open trace t dropped, on stderr, the first time */
+static void salvage_say(struct qsession *s, const struct weft_trace *t)
+{
+	if (!s->salvage || s->said_salvage)
+		return;
+	cli_salvage_report("query", t);
+	s->said_salvage = 1;
+}
+
 static int source_open(struct qsession *s, struct weft_err *e)
 {
 	s->open = 1;
@@ -148,9 +163,11 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		o.outdir = NULL;
 		o.keep_going = s->keep_going;
 		o.quiet = 1;
+		o.salvage = s->salvage;
 		o.imp = s->imp;
 		if (emu_open(&s->emu, s->trace, &o, e))
 			return -1;
+		salvage_say(s, &s->emu.tr);
 		s->emu.on_event = on_event;
 		s->emu.on_event_arg = s;
 		if (query_bind(&s->q, &s->emu.tr, &s->emu, e))
@@ -159,11 +176,12 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		query_start(&s->q, query_merge_t0(&s->emu.merge));
 		return 0;
 	}
-	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &s->imp};
+	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &s->imp, .salvage = s->salvage};
 	if (trace_open(&s->tr, s->trace, &to, e)) {
 		s->open = 0;
 		return -1;
 	}
+	salvage_say(s, &s->tr);
 	if (plain_offsets(&s->tr, s->clock_file, e))
 		return -1;
 	if (merge_init(&s->m, s->tr.streams, s->tr.nstreams, e))
@@ -524,6 +542,7 @@ int cmd_query(int argc, char **argv)
 	s->clock_file = k.clock_file;
 	s->imp = k.imp;
 	s->keep_going = k.keep_going;
+	s->salvage = k.salvage;
 	s->interactive = k.interactive;
 	if (query_init(&s->q, &e)) {
 		rc = cli_report(&e);

@@ -40,6 +40,10 @@ static const struct opt stats_opts[] = {
 	OPT_STRING("clock", 'c', "FILE", K, o.clock_file, "clock file: weft's (weft sync) or an ovnisync table"),
 	OPT_FLAG("keep-going", 'k', K, o.keep_going, "report model errors as warnings, skip the event, go on"),
 	OPT_CALL("quiet", 'q', NULL, K, o, opt_quiet, "no warnings"),
+	OPT_FLAG("salvage", 0, K, o.salvage,
+		 "read a stream cut mid-event up to its last whole event\n"
+		 "and say on stderr what is dropped (as weft emu --salvage;\n"
+		 "-q: not said)"),
 	OPT_IMPORT_ROWS(K, o.imp),
 	OPT_HELPROW,
 	OPT_ENDROW,
@@ -418,6 +422,8 @@ int cmd_stats(int argc, char **argv)
 		acct_init(&a, &e);
 		rc = emu_run(&e, &err);
 	}
+	if (rc == 0 && k.o.salvage && !k.o.quiet)
+		cli_salvage_report("stats", &e.tr);
 	if (rc == 0) {
 		acct_finish(&a);
 		if (k.json)

@@ -18,6 +18,7 @@
 struct top_cmd {
 	struct import_opts imp;
 	const char *clock_file;
+	int salvage;
 	int first; /* argv[first]: TRACE */
 };
 
@@ -26,6 +27,9 @@ static const struct opt top_opts[] = {
 	OPT_STRING("clock", 'c', "FILE", K, clock_file,
 		   "correct the clocks with FILE (weft sync's clock file or an\n"
 		   "ovnisync offset or drift table)"),
+	OPT_FLAG("salvage", 0, K, salvage,
+		 "count a stream cut mid-event up to its last whole event\n"
+		 "and say on stderr what is dropped (as weft emu --salvage)"),
 	OPT_IMPORT_ROWS(K, imp),
 	OPT_HELPROW,
 	OPT_ENDROW,
@@ -34,7 +38,7 @@ static const struct opt top_opts[] = {
 
 const struct optcmd top_cmdline = {
 	.name = "top",
-	.synopsis = "[-c CLOCKFILE] [--format NAME] TRACE",
+	.synopsis = "[-c CLOCKFILE] [--salvage] [--format NAME] TRACE",
 	.about = "Count the events of the ovni trace directory TRACE. Prints one line per MCV,\n"
 		 "most frequent first (ties in MCV byte order), in ovnitop's layout; then the\n"
 		 "events per model, the number of streams and the span of raw clocks (of\n"
@@ -154,9 +158,11 @@ int cmd_top(int argc, char **argv)
 		return cli_usage_error("top", "expected one TRACE directory, found %d arguments", argc - k.first);
 	struct weft_err e = {0};
 	struct weft_trace t;
-	struct trace_opts to = {.mode = STREAM_RAW, .import = &k.imp};
+	struct trace_opts to = {.mode = STREAM_RAW, .import = &k.imp, .salvage = k.salvage};
 	if (trace_open(&t, argv[k.first], &to, &e))
 		return cli_report(&e);
+	if (k.salvage)
+		cli_salvage_report("top", &t);
 	struct clock_opts co = {.file = k.clock_file, .sync_file = 1, .say = 1};
 	struct top_counts c = {.first = UINT64_MAX};
 	rc = k.clock_file || clock_sync_exists(&t) ? clock_setup(&t, &co, &e) : 0;

@@ -35,20 +35,21 @@ else
 	PY=$(command -v python3)
 fi
 
-# wait_for PATH: until it exists (a server's socket), at most 60 s
+# wait_for PATH: until it exists (a server's socket), at most 300 s (a
+# sanitized server on a busy machine starts in seconds, not minutes)
 wait_for() {
 	_n=0
-	while [ ! -e "$1" ] && [ $_n -lt 600 ]; do
+	while [ ! -e "$1" ] && [ $_n -lt 3000 ]; do
 		sleep 0.1
 		_n=$((_n + 1))
 	done
 }
 
-# reap PID: its exit status once it ends; one still running after 120 s
+# reap PID: its exit status once it ends; one still running after 600 s
 # (a hang) is killed, and its status is then 137
 reap() {
 	_n=0
-	while kill -0 "$1" 2> /dev/null && [ $_n -lt 1200 ]; do
+	while kill -0 "$1" 2> /dev/null && [ $_n -lt 6000 ]; do
 		sleep 0.1
 		_n=$((_n + 1))
 	done
@@ -108,7 +109,7 @@ wait $pid 2> /dev/null
 "$WEFT" serve --socket "$tmp/priv/s" "$small" 2> "$tmp/err" &
 pid=$!
 n=0
-while ! printf 'go\n' | tmo "$WEFT" attach "$tmp/priv/s" > "$tmp/out" 2> /dev/null && [ $n -lt 600 ]; do
+while ! printf 'go\n' | tmo "$WEFT" attach "$tmp/priv/s" > "$tmp/out" 2> /dev/null && [ $n -lt 3000 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done

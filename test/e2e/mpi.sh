@@ -137,9 +137,10 @@ rm -rf "$tmp/k" "$tmp/ko"
 	echo $? >"$tmp/krc"
 ) &
 bg=$!
+# (until the job ends: mpirun may take its time to start the ranks on a
+# busy machine, and rank 1 writes its parts for seconds)
 killed=
-i=0
-while [ $i -lt 400 ] && [ -z "$killed" ]; do
+while kill -0 $bg 2>/dev/null && [ -z "$killed" ]; do
 	for f in "$tmp"/ko/.weft/ranks-*/1.ops; do
 		[ -s "$f" ] || continue
 		for p in $(pgrep -f "$WEFT emu --mpi"); do
@@ -148,7 +149,6 @@ while [ $i -lt 400 ] && [ -z "$killed" ]; do
 			fi
 		done
 	done
-	i=$((i + 1))
 	sleep 0.05
 done
 wait $bg
@@ -163,10 +163,10 @@ result "killed rank: no output under its final name" \
 result "killed rank: it left its parts (else the sweep below proves nothing)" \
 	"$([ -n "$(leftovers "$tmp/ko")" ] || echo "nothing left")"
 # (rank 0 may still be on its way out when mpirun returns, holding the
-# folder's lock: wait for it)
+# folder's lock: wait for it, its sanitizer's exit included, at most 300 s)
 for d in "$tmp"/ko/.weft/ranks-*; do
 	i=0
-	while [ -d "/proc/${d##*-}" ] && [ $i -lt 100 ]; do
+	while [ -d "/proc/${d##*-}" ] && [ $i -lt 6000 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done

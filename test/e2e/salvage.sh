@@ -10,7 +10,9 @@
 #    weft emu -k writes for the trace cut by hand at the last whole event
 #    (found here by walking the events with od, not with weft), and says
 #    per stream where it stopped and how many bytes it dropped;
-#  - weft dump --salvage prints what weft dump prints for the hand cut.
+#  - weft dump, top, query (plain and with the emulator) and stats
+#    --salvage print what they print for the hand cut, and say how many
+#    streams were cut.
 # Bytes that are not the start of an event (an unprintable MCV) are not
 # salvaged: exit 1, nothing left.
 #
@@ -104,6 +106,26 @@ cut() {
 		[ $rc -eq 0 ] || echo "exit $rc"
 		cmp -s dump.hand dump.cut || echo "the events differ"
 	)"
+	# the other commands that read the streams: the same output as for
+	# the hand cut (each run in its trace, so both are named "."), and
+	# the count of cut streams on stderr
+	for c in "top|." "query|.|events: when true do count" \
+		"query|-k|.|states: when mcv in [\"OHp\", \"OHe\"] do count(state.ovni)" "stats|-k|."; do
+		IFS='|'
+		set -- $c
+		unset IFS
+		(cd hand && "$WEFT" "$@") > out.hand 2>/dev/null
+		cmd=$1
+		shift
+		(cd t && "$WEFT" "$cmd" --salvage "$@") > out.cut 2> err
+		rc=$?
+		result "$name: $cmd --salvage $* = $cmd of the hand cut" "$(
+			[ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 err)"
+			[ -s out.hand ] || echo "no output for the hand cut"
+			cmp -s out.hand out.cut || echo "the outputs differ"
+			grep -q "^weft $cmd: --salvage: $ncut of 8 streams cut mid-event" err || echo "no count $ncut"
+		)"
+	done
 }
 
 cut "header cut after 1 byte" $s1 $((b1 + 1))

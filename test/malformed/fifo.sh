@@ -3,7 +3,9 @@
 # Inputs that are not regular files (a FIFO with no writer, a directory)
 # must be refused at once with a precise error, never block: weft opens
 # every input without waiting and checks its type before reading. Each run
-# has 10 s (timeout(1)); a run that times out is a hang.
+# has 300 s of wall clock (timeout(1)): a run still there then is blocked,
+# not slow, however loaded the machine (each takes milliseconds); 30 s of
+# CPU catch one that computes without end.
 #
 #   WEFT=/abs/path/to/weft sh test/malformed/fifo.sh
 #
@@ -16,15 +18,22 @@ if ! command -v mkfifo >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1; 
 	exit 2
 fi
 
-# refuses NAME CODE WANT ARGS...: `weft ARGS` exits CODE within 10 s and its
-# stderr has the line "weft: error: WANT".
+# limited ARGS...: weft ARGS under the limits above
+limited() {
+	timeout 300 sh -c 'ulimit -t 30 && exec "$@"' sh "$WEFT" "$@"
+}
+
+# refuses NAME CODE WANT ARGS...: `weft ARGS` exits CODE within the limits
+# and its stderr has the line "weft: error: WANT".
 refuses() {
 	_name=$1 _code=$2 _want=$3
 	shift 3
-	timeout 10 "$WEFT" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	limited "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	_rc=$?
 	if [ $_rc -eq 124 ]; then
-		fail "$_name" "weft blocked (killed after 10 s)"
+		fail "$_name" "weft blocked (killed after 300 s)"
+	elif [ $_rc -eq 152 ]; then
+		fail "$_name" "weft computed over 30 s of CPU"
 	elif [ $_rc -ne "$_code" ]; then
 		fail "$_name" "exit $_rc, expected $_code: $(head -c 300 "$tmp/err")"
 	elif ! grep -F -q -x -e "weft: error: $_want" "$tmp/err"; then
@@ -44,7 +53,7 @@ printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$S/stream.json"
 # ovni, version 1; OHx at 100 on CPU 0 (created by -1, tag 0); OHe at 200
 printf 'ovni\001\000\000\000\017OHxd\000\000\000\000\000\000\000\000\000\000\000\377\377\377\377' >"$S/stream.obs"
 printf '\000\000\000\000\000\000\000\000\000OHe\310\000\000\000\000\000\000\000' >>"$S/stream.obs"
-if timeout 10 "$WEFT" emu -q -o "$tmp/good" "$T" >"$tmp/out" 2>"$tmp/err"; then
+if limited emu -q -o "$tmp/good" "$T" >"$tmp/out" 2>"$tmp/err"; then
 	pass "the trace is valid"
 else
 	fail "the trace is valid" "$(head -c 300 "$tmp/err")"

@@ -108,6 +108,26 @@ valid() {
 	[ -z "$(leftovers "$1")" ] || echo "leftover in $1: $(leftovers "$1"); "
 }
 
+# limited [SAID]: sets WHY for a run under a limit (ulimit, an injected
+# failure) that exited $RC into out: 0 and out passes valid, or 1 with its
+# "weft: error:" line and no out left; any other status is a signal or a
+# hang (SAID: what the run printed, to show). Weft's TMPDIR folder must be
+# empty; it is emptied for the next run.
+limited() {
+	WHY=
+	case $RC in
+	0) WHY=$(valid out) ;;
+	1)
+		grep -q '^weft: error: ' err || WHY="exit 1 without an error line; "
+		[ -e out ] && WHY="${WHY}out was left; "
+		;;
+	*) WHY="exit $RC (a signal or a hang)${1:+: $1}; " ;;
+	esac
+	[ -z "$(ls -A "$T/$u" 2>/dev/null)" ] || WHY="${WHY}left in TMPDIR; "
+	rm -rf "${T:?}/$u"/* 2>/dev/null
+	return 0
+}
+
 # opens DIR: the names of DIR that open (a link of a killed run's may name
 # nothing yet: doc/dev/outputs.md), sorted
 opens() {
@@ -367,15 +387,8 @@ while [ "$round" -le "$ROUNDS" ]; do
 			# under a limit: a sh in between sets it
 			sh -c 'ulimit -v "$1" && ulimit -t "$2" && exec timeout -s KILL "$((10 * $2))" "$3" emu -q -j "$4" -o out four.trf' sh "$v" "$TO" "$WEFT" "$j" \
 				>out.txt 2>err </dev/null
-			RC=$? WHY=
-			case $RC in
-			0) WHY=$(valid out) ;;
-			1) grep -q '^weft: error: ' err || WHY="exit 1 without an error line; "
-				[ -e out ] && WHY="${WHY}out was left; " ;;
-			*) WHY="exit $RC (a signal or a hang); " ;;
-			esac
-			[ -z "$(ls -A "$T/$u" 2>/dev/null)" ] || WHY="${WHY}left in TMPDIR; "
-			rm -rf "${T:?}/$u"/*
+			RC=$?
+			limited
 			tally limits "$R: ulimit -v $v, emu -j $j (exit $RC)" "$WHY"
 			k=$((k + 1))
 		done
@@ -385,13 +398,8 @@ while [ "$round" -le "$ROUNDS" ]; do
 	nf=$(rnd 4 14)
 	rm -rf out
 	sh -c 'ulimit -n "$1" && ulimit -t "$2" && exec timeout -s KILL "$((10 * $2))" "$3" emu -q -o out "$4"' sh "$nf" "$TO" "$WEFT" s >out.txt 2>err </dev/null
-	RC=$? WHY=
-	case $RC in
-	0) WHY=$(valid out) ;;
-	1) grep -q '^weft: error: ' err || WHY="exit 1 without an error line; "
-		[ -e out ] && WHY="${WHY}out was left; " ;;
-	*) WHY="exit $RC (a signal or a hang); " ;;
-	esac
+	RC=$?
+	limited
 	tally limits "$R: ulimit -n $nf (exit $RC)" "$WHY"
 	# (a sanitizer's runtime makes those calls too, and dies of them)
 	if [ $have_strace = 1 ] && [ $have_ulimit_v = 1 ]; then
@@ -401,15 +409,8 @@ while [ "$round" -le "$ROUNDS" ]; do
 			in=$(pick s four.trf)
 			timeout -s KILL $((10 * TO)) strace -o /dev/null -f -e "inject=$inj:when=$n" "$WEFT" emu -q -o out "$in" \
 				>out.txt 2>err </dev/null
-			RC=$? WHY=
-			case $RC in
-			0) WHY=$(valid out) ;;
-			1) grep -q '^weft: error: ' err || WHY="exit 1 without an error line; "
-				[ -e out ] && WHY="${WHY}out was left; " ;;
-			*) WHY="exit $RC (a signal or a hang): $(grep -v '^strace' err | head -c 200); " ;;
-			esac
-			[ -z "$(ls -A "$T/$u" 2>/dev/null)" ] || WHY="${WHY}left in TMPDIR; "
-			rm -rf "${T:?}/$u"/*
+			RC=$?
+			limited "$(grep -v '^strace' err | head -c 200)"
 			tally limits "$R: $inj at call $n, emu of $in (exit $RC)" "$WHY"
 		done
 	else

@@ -76,27 +76,35 @@ result "every edge listed in layers.allow still exists" "$gone"
 # whatever the includes say. The build's objects ($BUILD/obj, the flavour
 # make check runs); the edges that stand are in test/tools/calls.allow
 # (FILE -> LAYER (SYMBOL): why), kept true both ways like layers.allow.
-obj_layer() { # OBJECT (relative to obj/) -> layer
-	case $1 in
-	gen/model_files.o) echo models ;;
-	gen/cfg_files.o) echo emu ;;
-	*) layer_of "$1" ;;
-	esac
-}
-
 calls() { # OBJDIR -> "FILE.c -> LAYER (SYMBOL)" for each call upward
+	ranks=$(for l in util trace import prv check clock emu models query stats plot synth diff driver otf2 cli; do
+		printf '%s=%s ' "$l" "$(rank "$l")"
+	done)
 	(cd "$1" && find src models gen -name '*.o' 2>/dev/null | sort) >"$tmp/objs"
-	while read -r o; do
-		nm --defined-only -g "$1/$o" | awk -v l="$(obj_layer "$o")" 'NF == 3 && $2 ~ /[TDBRCG]/ { print $3, l }'
-	done <"$tmp/objs" | sort -u >"$tmp/defs"
-	while read -r o; do
-		l=$(obj_layer "$o")
-		r=$(rank "$l")
-		nm -u "$1/$o" | awk '{ print $NF }' | sort -u | join - "$tmp/defs" | while read -r sym hl; do
-			[ "$hl" = "$l" ] && continue
-			[ "$(rank "$hl")" -gt "$r" ] && echo "${o%.o}.c -> $hl ($sym)"
-		done
-	done <"$tmp/objs" | sort -u
+	[ -s "$tmp/objs" ] || return 0
+	# two nm runs over every object (-A: "OBJECT: ..." a line), one awk
+	(cd "$1" && xargs nm -A --defined-only -g <"$tmp/objs") >"$tmp/defs"
+	(cd "$1" && xargs nm -A -u <"$tmp/objs") >"$tmp/undefs"
+	awk -v ranks="$ranks" '
+	function layer(o, p) {
+		if (o == "gen/model_files.o") return "models"
+		if (o == "gen/cfg_files.o") return "emu"
+		if (o ~ /^models\//) return "models"
+		split(o, p, "/")
+		return p[2]
+	}
+	BEGIN { n = split(ranks, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], q, "="); r[q[1]] = q[2] } }
+	FNR == NR { if (NF == 3 && $2 ~ /^[TDBRCG]$/) { o = $1; sub(/:$/, "", o); def[$3] = def[$3] " " layer(o) } next }
+	{
+		o = $1; sub(/:$/, "", o); l = layer(o); sym = $NF
+		if (!(sym in def) || !(l in r)) next
+		m = split(def[sym], ls, " ")
+		for (i = 1; i <= m; i++)
+			if (ls[i] != l && (ls[i] in r) && r[ls[i]] + 0 > r[l] + 0) {
+				f = o; sub(/\.o$/, ".c", f)
+				print f " -> " ls[i] " (" sym ")"
+			}
+	}' "$tmp/defs" "$tmp/undefs" | sort -u
 }
 
 objdir=$top/${BUILD:-build/release}/obj

@@ -861,102 +861,95 @@ END_TEST
 /* ---- --salvage: a stream cut mid-event ------------------------------------------------ */
 
 /* Both modes read b with --salvage to its end without an error, yield the
- * n events of w, and drop what `want` says (was_cut 0: nothing). */
-static void salvaged(const struct evbuf *b, const struct want *w, int n, const struct weft_stream *want)
+ * n events of w, and drop what `want` says (was_cut 0: nothing); what
+ * names the case in a failure. */
+static void salvaged(const char *what, const struct evbuf *b, const struct want *w, int n,
+		     const struct weft_stream *want)
 {
 	static const enum stream_mode modes[] = {STREAM_RAW, STREAM_ORDERED};
 	for (int m = 0; m < 2; m++) {
 		struct run r;
 		struct weft_stream c;
 		run_cut(b, modes[m], 0, 1, &r, &c);
-		ck_assert_msg(r.rc == 0, "mode %d: %s", m, r.e.msg);
+		ck_assert_msg(r.rc == 0, "%s, mode %d: %s", what, m, r.e.msg);
 		check_events(&r, w, n);
-		ck_assert_int_eq(c.was_cut, want->was_cut);
+		ck_assert_msg(c.was_cut == want->was_cut, "%s, mode %d: was_cut %d, expected %d", what, m, c.was_cut,
+			      want->was_cut);
 		if (!want->was_cut)
 			continue;
-		ck_assert_uint_eq(c.cut.off, want->cut.off);
-		ck_assert_uint_eq(c.cut.dropped, want->cut.dropped);
-		ck_assert_uint_eq(c.cut.need, want->cut.need);
-		ck_assert_str_eq(c.cut.mcv, want->cut.mcv);
+		ck_assert_msg(
+			c.cut.off == want->cut.off && c.cut.dropped == want->cut.dropped &&
+				c.cut.need == want->cut.need && strcmp(c.cut.mcv, want->cut.mcv) == 0,
+			"%s, mode %d: cut at %llu, %llu dropped of %llu, MCV '%s'; expected %llu, %llu of %llu, '%s'",
+			what, m, (unsigned long long) c.cut.off, (unsigned long long) c.cut.dropped,
+			(unsigned long long) c.cut.need, c.cut.mcv, (unsigned long long) want->cut.off,
+			(unsigned long long) want->cut.dropped, (unsigned long long) want->cut.need, want->cut.mcv);
 	}
 }
 
-START_TEST(salvage_cut_header)
-{
-	struct evbuf b;
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
-	eb_ev(&b, "Bbb", 20, NULL, 0); /* 20 */
-	eb_bytes(&b, "\003Ccc\001", 5); /* 32: 5 of the 16 bytes of Ccc */
-	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
-	struct weft_stream want = {.was_cut = 1, .cut = {32, 5, 16, "Ccc"}};
-	salvaged(&b, w, 2, &want);
-	/* two bytes: the MCV is cut too, the size known from the flags */
-	b.n -= 3;
-	want.cut = (struct obs_cut){32, 2, 16, ""};
-	salvaged(&b, w, 2, &want);
-	/* the flags byte alone */
-	b.n -= 1;
-	want.cut = (struct obs_cut){32, 1, 16, ""};
-	salvaged(&b, w, 2, &want);
-	eb_free(&b);
-}
-END_TEST
+/* The streams of the salvage cases: a file header, Aaa at clock 10 (byte
+ * offset 8), then one of these from offset 20. */
+enum salvage_tail {
+	TAIL_BBB, /* Bbb at 20, no payload: 12 bytes, the file 32 */
+	TAIL_BBB_CCC, /* Bbb, then 5 of the 16 bytes of Ccc at 32: 37 */
+	TAIL_BBB_PAYLOAD, /* Bbb with an 8-byte payload: 20 bytes, 40 */
+	TAIL_JUMBO, /* VYc, a jumbo of 10 bytes at 20: 26 bytes, 46 */
+};
 
-START_TEST(salvage_cut_payload_and_jumbo)
+static void salvage_stream(struct evbuf *b, int other_order, enum salvage_tail tail)
 {
-	struct evbuf b;
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
-	eb_jumbo(&b, "VYc", 20, "0123456789", 10); /* 20: 26 bytes */
-	b.n -= 3;
-	static const struct want w[] = {{"Aaa", 10, 8}};
-	struct weft_stream want = {.was_cut = 1, .cut = {20, 23, 26, "VYc"}};
-	salvaged(&b, w, 1, &want);
-	/* inside its length word: the size is not known */
-	b.n = 20 + 14;
-	want.cut = (struct obs_cut){20, 14, 0, "VYc"};
-	salvaged(&b, w, 1, &want);
-	/* a plain event's payload cut */
-	eb_free(&b);
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "Aaa", 10, NULL, 0); /* 8 */
-	eb_ev(&b, "Bbb", 20, "12345678", 8); /* 20: 20 bytes */
-	b.n -= 1;
-	want.cut = (struct obs_cut){20, 19, 20, "Bbb"};
-	salvaged(&b, w, 1, &want);
-	eb_free(&b);
+	eb_init(b, other_order ? !tu_host_be() : tu_host_be());
+	eb_header(b);
+	eb_ev(b, "Aaa", 10, NULL, 0);
+	switch (tail) {
+	case TAIL_BBB:
+		eb_ev(b, "Bbb", 20, NULL, 0);
+		break;
+	case TAIL_BBB_CCC:
+		eb_ev(b, "Bbb", 20, NULL, 0);
+		eb_bytes(b, "\003Ccc\001", 5);
+		break;
+	case TAIL_BBB_PAYLOAD:
+		eb_ev(b, "Bbb", 20, "12345678", 8);
+		break;
+	case TAIL_JUMBO:
+		eb_jumbo(b, "VYc", 20, "0123456789", 10);
+		break;
+	}
 }
-END_TEST
 
-START_TEST(salvage_whole_stream)
+/* Each stream cut to len bytes: the first nw events of Aaa, Bbb come
+ * back, and the cut is the one said (was_cut 0: the stream is whole). */
+START_TEST(salvage_cuts)
 {
-	struct evbuf b;
-	eb_init(&b, tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "Aaa", 10, NULL, 0);
-	eb_ev(&b, "Bbb", 20, NULL, 0);
-	static const struct want w[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
-	struct weft_stream want = {.was_cut = 0};
-	salvaged(&b, w, 2, &want);
-	/* cut before the first event: a stream of no event */
-	b.n = 8 + 7;
-	want.was_cut = 1;
-	want.cut = (struct obs_cut){8, 7, 12, "Aaa"};
-	salvaged(&b, NULL, 0, &want);
-	/* an event in another byte order: the cut's length word read in it */
-	eb_free(&b);
-	eb_init(&b, !tu_host_be());
-	eb_header(&b);
-	eb_ev(&b, "Aaa", 10, NULL, 0);
-	eb_jumbo(&b, "VYc", 20, "0123456789", 10);
-	b.n -= 1;
-	want.cut = (struct obs_cut){20, 25, 26, "VYc"};
-	salvaged(&b, w, 1, &want);
-	eb_free(&b);
+	static const struct want ev[] = {{"Aaa", 10, 8}, {"Bbb", 20, 20}};
+	static const struct {
+		const char *what;
+		int other_order;
+		enum salvage_tail tail;
+		size_t len;
+		int nw, was_cut;
+		struct obs_cut cut;
+	} c[] = {
+		{"a header cut after its MCV", 0, TAIL_BBB_CCC, 37, 2, 1, {32, 5, 16, "Ccc"}},
+		{"the MCV cut too: the size from the flags", 0, TAIL_BBB_CCC, 34, 2, 1, {32, 2, 16, ""}},
+		{"the flags byte alone", 0, TAIL_BBB_CCC, 33, 2, 1, {32, 1, 16, ""}},
+		{"a jumbo's payload cut", 0, TAIL_JUMBO, 43, 1, 1, {20, 23, 26, "VYc"}},
+		{"inside a jumbo's length word: the size not known", 0, TAIL_JUMBO, 34, 1, 1, {20, 14, 0, "VYc"}},
+		{"a plain event's payload cut", 0, TAIL_BBB_PAYLOAD, 39, 1, 1, {20, 19, 20, "Bbb"}},
+		{"a whole stream: nothing dropped", 0, TAIL_BBB, 32, 2, 0, {0}},
+		{"cut before the first event: no event", 0, TAIL_BBB, 15, 0, 1, {8, 7, 12, "Aaa"}},
+		{"the other byte order: the length word read in it", 1, TAIL_JUMBO, 45, 1, 1, {20, 25, 26, "VYc"}},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct evbuf b;
+		salvage_stream(&b, c[i].other_order, c[i].tail);
+		ck_assert_msg(c[i].len <= b.n, "%s: the stream has %zu bytes, not %zu", c[i].what, b.n, c[i].len);
+		b.n = c[i].len;
+		struct weft_stream want = {.was_cut = c[i].was_cut, .cut = c[i].cut};
+		salvaged(c[i].what, &b, ev, c[i].nw, &want);
+		eb_free(&b);
+	}
 }
 END_TEST
 
@@ -1069,9 +1062,7 @@ Suite *stream_suite(void)
 	tc = tcase_create("salvage");
 	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, salvage_cut_header);
-	tcase_add_test(tc, salvage_cut_payload_and_jumbo);
-	tcase_add_test(tc, salvage_whole_stream);
+	tcase_add_test(tc, salvage_cuts);
 	tcase_add_test(tc, salvage_not_garbage);
 	tcase_add_test(tc, salvage_reopen);
 	suite_add_tcase(s, tc);
