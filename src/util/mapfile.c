@@ -329,7 +329,12 @@ void map_drop(struct mapfile *m, size_t from, size_t to)
 	if (!m->data || !m->size || m->keep)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
-	size_t a = (from + page - 1) & ~(page - 1), b = to & ~(page - 1);
+	/* through the end of to's block: what the last read there mapped
+	 * around it (fault-around) goes too; it comes back when read */
+	size_t b = (to + MAP_BLOCK - 1) & ~(size_t) (MAP_BLOCK - 1), all = (m->size + page - 1) & ~(page - 1);
+	size_t a = (from + page - 1) & ~(page - 1);
+	if (b > all)
+		b = all;
 	if (a < m->released)
 		a = (m->released + page - 1) & ~(page - 1);
 	if (b > a)
@@ -341,11 +346,15 @@ void map_release_now(struct mapfile *m, size_t upto)
 	if (!m->data || !m->size)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
-	size_t end = upto & ~(page - 1);
+	/* whole blocks (mapfile.h: fault-around); the last page at the end */
+	size_t end = upto >= m->size ? (m->size + page - 1) & ~(page - 1) : upto & ~(size_t) (MAP_BLOCK - 1);
 	if (end > m->released) {
-		/* kept memory is only marked given back: readers pace on `released` */
+		/* kept memory is only marked given back: readers pace on `released`;
+		 * from MAP_REACH below it: what a fault in a large folio mapped
+		 * again there */
+		size_t from = m->released > MAP_REACH ? m->released - MAP_REACH : 0;
 		if (!m->keep)
-			madvise((void *) (m->data + m->released), end - m->released, MADV_DONTNEED);
+			madvise((void *) (m->data + from), end - from, MADV_DONTNEED);
 		m->released = end;
 	}
 }
