@@ -252,6 +252,33 @@ int input_open(const char *path, struct weft_err *e)
 	return fd;
 }
 
+/* The file mapped read-only at an address aligned as its offsets are to
+ * the kernel's blocks: MAP_BLOCK, MAP_REACH for a file that size or
+ * larger (mapfile.h). Fault-around and whole folios are mapped in blocks
+ * of the address, so on such an address they are blocks of the file and
+ * a give-back on a block boundary stays given back; a map at any page
+ * would see each fault map pages before the block it is in. A reservation
+ * the alignment larger is made first and trimmed; MAP_FAILED on error. */
+static void *map_aligned(int fd, size_t size)
+{
+	size_t page = (size_t) sysconf(_SC_PAGESIZE);
+	size_t align = size >= MAP_REACH ? MAP_REACH : MAP_BLOCK, len = (size + page - 1) & ~(page - 1);
+	uint8_t *r = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	uint8_t *a = (uint8_t *) (((uintptr_t) r + align - 1) & ~(uintptr_t) (align - 1));
+	void *p = mmap(a, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED) {
+		munmap(r, len + align);
+		return MAP_FAILED;
+	}
+	if (a > r)
+		munmap(r, (size_t) (a - r));
+	if (r + len + align > a + len)
+		munmap(a + len, (size_t) (r + len + align - (a + len)));
+	return p;
+}
+
 int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 {
 	memset(m, 0, sizeof(*m));
@@ -266,7 +293,7 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 	}
 	m->size = (size_t) st.st_size;
 	if (m->size > 0) {
-		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		void *p = map_aligned(fd, m->size);
 		if (p == MAP_FAILED) {
 			int er = errno;
 			close(fd);

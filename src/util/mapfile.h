@@ -68,11 +68,13 @@ void map_drop(struct mapfile *m, size_t from, size_t to);
  * aligned block that the page cache holds (the kernel's fault-around,
  * 64 KiB by default), and since Linux 6.18 the whole folio it falls in (a
  * file written in large pieces sits in folios of up to 2 MiB), the pages
- * before the faulting one included. So pages are given back in whole
- * blocks, which a fault just above `released` does not map again in the
- * common case, and each give-back also covers the MAP_REACH bytes below
- * `released`, which a fault in a large folio may have mapped again:
- * nothing stays mapped below the reader for longer than one step. */
+ * before the faulting one included; both are blocks of the address. So a
+ * file is mapped at an address aligned to MAP_BLOCK (MAP_REACH for a file
+ * that large), where they are blocks of the file, pages are given back in
+ * whole blocks, which a fault just above `released` does not map again,
+ * and each give-back also covers the MAP_REACH bytes below `released`,
+ * which a fault in a large folio may have mapped again: nothing stays
+ * mapped below the reader for longer than one step. */
 #define MAP_BLOCK (64u << 10)
 #define MAP_REACH (2u << 20)
 #define MAP_RELEASE_STEP (2u << 20)
