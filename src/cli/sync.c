@@ -98,8 +98,8 @@ static void report(const struct sync_result *r, const struct sync_cmd *k, double
 	       (unsigned long long) r->nmsg, (unsigned long long) r->nlinks, (unsigned long long) r->nvertices,
 	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s", r->nbreaks,
 	       r->nbreaks == 1 ? "" : "s", r->nlocated, r->cg_iters);
-	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s%s\n", "loom", "status", "start (us)", "end (us)", "drift (ppm)",
-	       "segments", "scatter", "messages", r->have_bounds ? "    bound (us)" : "");
+	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s%s\n", "loom", "status", "start (us)", "end (us)",
+	       "drift (ppm)", "segments", "scatter", "messages", r->have_bounds ? "    bound (us)" : "");
 	for (int g = 0; g < r->nlooms; g++) {
 		const struct sync_loom *l = &r->loom[g];
 		char ppm[32], sc[32];

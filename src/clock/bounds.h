@@ -25,8 +25,8 @@ struct bounds {
 	int nlooms;
 	int64_t min_latency;
 	struct bounds_pair *pairs; /* by (from, to) */
-	struct bounds_pair *last;  /* the pair of the last message */
-	uint64_t nmsg, nneg;       /* messages of this pass; of them, of negative slack */
+	struct bounds_pair *last; /* the pair of the last message */
+	uint64_t nmsg, nneg; /* messages of this pass; of them, of negative slack */
 };
 
 void bounds_init(struct bounds *b, int nlooms, int64_t min_latency);

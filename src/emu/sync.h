@@ -22,7 +22,7 @@ struct sync_loom {
 	int64_t given0, given1;     /* correction at the start and end before (ns) */
 	int64_t corr0, corr1;       /* correction at the start and end after (ns) */
 	double scatter; /* rms residual of its points (ns) */
-	double lo, hi;  /* --bounds (bounds.h): the shifts its messages allow, ns */
+	double lo, hi; /* --bounds (bounds.h): the shifts its messages allow, ns */
 	int nseg; /* segments of its estimate */
 	uint64_t nmsg;
 };
@@ -40,8 +40,8 @@ struct sync_result {
 	uint64_t moved; /* late receives moved forward, all rounds */
 	double largest; /* the largest move, ns */
 	uint64_t nviol_after;
-	int have_bounds;  /* lo, hi of every loom are set */
-	uint64_t nneg;    /* --bounds: messages late in the last pass (slack 0) */
+	int have_bounds; /* lo, hi of every loom are set */
+	uint64_t nneg; /* --bounds: messages late in the last pass (slack 0) */
 	uint64_t t0, t1;            /* the span (global times of the first pass) */
 	const char *trace; /* as given (borrowed) */
 	struct weft_trace tr;       /* the opened inputs, rewound by the next pass */

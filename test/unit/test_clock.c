@@ -549,7 +549,7 @@ START_TEST(bounds_paths)
 {
 	struct bounds b;
 	bounds_init(&b, 5, 1000);
-	bounds_add(&b, 0, 1, 100, 1200);   /* slack 100 */
+	bounds_add(&b, 0, 1, 100, 1200); /* slack 100 */
 	bounds_add(&b, 0, 1, 5000, 6005); /* slack 5: the least */
 	bounds_add(&b, 1, 0, 7000, 8003); /* slack 3 */
 	bounds_add(&b, 1, 2, 9000, 10007); /* slack 7 */

@@ -852,7 +852,7 @@ START_TEST(release_step_by_streams)
 	static const struct {
 		size_t n, step;
 	} c[] = {
-		{0, 2u << 20}, {1, 2u << 20}, {32, 2u << 20}, {33, 31u << 16},
+		{0, 2u << 20},	{1, 2u << 20},	   {32, 2u << 20},    {33, 31u << 16},
 		{64, 1u << 20}, {1024, 64u << 10}, {4096, 64u << 10}, {10000, 64u << 10},
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
@@ -870,7 +870,8 @@ static int mapped_pages(const struct mapfile *m, size_t below, size_t *nbelow, s
 	uint64_t *pm = malloc(np * sizeof(*pm));
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 	ssize_t want = (ssize_t) (np * sizeof(*pm));
-	int ok = fd >= 0 && pm && pread(fd, pm, (size_t) want, (off_t) ((uintptr_t) m->data / page * sizeof(*pm))) == want;
+	int ok = fd >= 0 && pm &&
+		pread(fd, pm, (size_t) want, (off_t) ((uintptr_t) m->data / page * sizeof(*pm))) == want;
 	if (fd >= 0)
 		close(fd);
 	*nbelow = *nall = 0;
@@ -934,8 +935,8 @@ START_TEST(released_pages_stay_out)
 			ck_assert_msg(below == 0 && all * page <= most,
 				      "%s, drift %lld, written in pieces of %zu (0: at once), event %llu: %zu pages "
 				      "mapped, %zu of them below %zu",
-				      c & 1 ? "ordered" : "raw", (long long) s.drift, pieces, (unsigned long long) i, all,
-				      below, lo);
+				      c & 1 ? "ordered" : "raw", (long long) s.drift, pieces, (unsigned long long) i,
+				      all, below, lo);
 		}
 		ck_assert_msg(r == 1 || r == 0, "%s", e.msg);
 		ck_assert(checked == 0 || i == n);
