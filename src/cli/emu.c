@@ -246,7 +246,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = sync_estimate(trace, o, k->co.min_latency, &sr, err);
 		have_sr = rc == 0;
 		if (rc == 0)
-			rc = sync_repair(&sr, o, k->co.min_latency, 1, SYNC_ROUNDS, err);
+			rc = sync_repair(&sr, o, k->co.min_latency, 1, SYNC_ROUNDS, 0, err);
 		if (rc == 0) {
 			o->clock_table = &sr.table;
 			o->reuse = &sr.tr;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sync: estimate every loom's clock offset and drift from the trace's
  * matched messages and write weft's clock file (doc/clock.md). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ struct sync_cmd {
 	struct emu_opts o;
 	struct clockopts co;
 	const char *out;
-	int quiet, verify, repair;
+	int quiet, verify, repair, bounds;
 	int first; /* argv[first..]: the inputs */
 };
 
@@ -41,6 +42,11 @@ static const struct opt sync_opts[] = {
 	OPT_SETV("no-repair", 0, K, repair, 0,
 		 "keep the estimated lines: no controlled-logical-clock\n"
 		 "moves for the receives still before their sends"),
+	OPT_FLAG("bounds", 0, K, bounds,
+		 "also bound each loom's clock: how far it can be shifted,\n"
+		 "its reference fixed, before a message is received before\n"
+		 "it was sent (from the last pass's messages; report and\n"
+		 "clock file)"),
 	OPT_CALL("align", 0, "INPUT=OFFSET", K, co, clockopts_align, "shift one input (several inputs, see weft emu)"),
 	OPT_FLAG("same-nodes", 0, K, co.same_nodes, "equal loom numbers of several inputs share a node"),
 	OPT_FLAG("quiet", 'q', K, quiet, "print nothing but errors"),
@@ -75,6 +81,15 @@ static const char *status_name(enum est_status s)
 	return names[s];
 }
 
+/* One side of a loom's bound in us: "-1.234", "+5.678", "-inf", "+inf". */
+static void bound_side(double v, char *out, size_t n)
+{
+	if (isinf(v))
+		snprintf(out, n, "%cinf", v < 0 ? '-' : '+');
+	else
+		snprintf(out, n, "%c%.3f", v < 0 ? '-' : '+', fabs(v) / 1e3);
+}
+
 static void report(const struct sync_result *r, const struct sync_cmd *k, double secs)
 {
 	printf("weft sync: %llu messages between looms (%llu loom pairs, %llu bin points kept), "
@@ -83,17 +98,23 @@ static void report(const struct sync_result *r, const struct sync_cmd *k, double
 	       (unsigned long long) r->nmsg, (unsigned long long) r->nlinks, (unsigned long long) r->nvertices,
 	       (double) (r->t1 - r->t0) / 1e9, r->ncomponents, r->ncomponents == 1 ? "" : "s", r->nbreaks,
 	       r->nbreaks == 1 ? "" : "s", r->nlocated, r->cg_iters);
-	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s\n", "loom", "status", "start (us)", "end (us)", "drift (ppm)",
-	       "segments", "scatter", "messages");
+	printf("%-20s %-12s %16s %16s %13s %9s %11s %10s%s\n", "loom", "status", "start (us)", "end (us)",
+	       "drift (ppm)", "segments", "scatter", "messages", r->have_bounds ? "    bound (us)" : "");
 	for (int g = 0; g < r->nlooms; g++) {
 		const struct sync_loom *l = &r->loom[g];
 		char ppm[32], sc[32];
 		clock_ppm_str(r->table.ent[g].map.drift, ppm, sizeof(ppm));
 		snprintf(sc, sizeof(sc), "%.3f", l->scatter / 1e3);
-		printf("%-20s %-12s %16.3f %16.3f %13s %9d %11s %10llu\n", l->name, status_name(l->status),
-		       (double) l->corr0 / 1e3, (double) l->corr1 / 1e3, ppm, l->nseg,
-		       l->status == EST_REFERENCE || l->status == EST_UNLINKED ? "-" : sc,
-		       (unsigned long long) l->nmsg);
+		int own = l->status == EST_REFERENCE || l->status == EST_UNLINKED;
+		char bd[80] = "", lo[32], hi[32];
+		if (r->have_bounds) {
+			bound_side(l->lo, lo, sizeof(lo));
+			bound_side(l->hi, hi, sizeof(hi));
+			snprintf(bd, sizeof(bd), " %13s%s%s", own ? "-" : lo, own ? "" : "/", own ? "" : hi);
+		}
+		printf("%-20s %-12s %16.3f %16.3f %13s %9d %11s %10llu%s\n", l->name, status_name(l->status),
+		       (double) l->corr0 / 1e3, (double) l->corr1 / 1e3, ppm, l->nseg, own ? "-" : sc,
+		       (unsigned long long) l->nmsg, bd);
 	}
 	int unlinked = 0;
 	for (int g = 0; g < r->nlooms; g++)
@@ -134,6 +155,8 @@ static int sync_parse(struct sync_cmd *k, int argc, char **argv)
 		return cli_usage_error("sync", "--sync=messages is what weft sync does; give none or file");
 	if (argc - k->first < 1)
 		return cli_usage_error("sync", "expected TRACE, found no argument");
+	if (k->bounds && !k->verify)
+		return cli_usage_error("sync", "--bounds needs the pass after the estimate, which --no-verify skips");
 	clockopts_apply(&k->co, &k->o);
 	k->o.inputs = (const char *const *) argv + k->first;
 	k->o.ninputs = argc - k->first;
@@ -173,7 +196,7 @@ int cmd_sync(int argc, char **argv)
 			       "ovnisync during the job: every command reads its clock-offsets.txt",
 			       trace, (unsigned long long) r.npairs);
 	if (rc == 0 && k.verify)
-		rc = sync_repair(&r, &k.o, k.co.min_latency, k.repair, SYNC_ROUNDS, &err);
+		rc = sync_repair(&r, &k.o, k.co.min_latency, k.repair, SYNC_ROUNDS, k.bounds, &err);
 	if (rc == 0)
 		rc = map_inputs_check(&err);
 	if (rc == 0)

@@ -326,6 +326,15 @@ static void put_int(struct strbuf *b, int64_t v)
 		sb_printf(b, "\"%lld\"", (long long) v);
 }
 
+/* One side of a bound: whole ns (rounded outwards), null when unbounded. */
+static void bound_side(struct strbuf *b, double v)
+{
+	if (isinf(v))
+		sb_printf(b, "null");
+	else
+		put_int(b, (int64_t) (v < 0 ? ceil(v) : floor(v)));
+}
+
 int clockfile_write(const struct clock_table *t, const char *path, const char *generator,
 		    const int *linked, struct weft_err *e)
 {
@@ -353,6 +362,13 @@ int clockfile_write(const struct clock_table *t, const char *path, const char *g
 		put_int(&b, (int64_t) en->map.tref);
 		if (en->uncertainty >= 0)
 			sb_printf(&b, ", \"uncertainty_ns\": %lld", (long long) en->uncertainty);
+		if (en->have_bound) {
+			sb_printf(&b, ", \"bound_ns\": [");
+			bound_side(&b, en->bound_lo);
+			sb_printf(&b, ", ");
+			bound_side(&b, en->bound_hi);
+			sb_printf(&b, "]");
+		}
 		if (linked)
 			sb_printf(&b, ", \"linked\": %s", linked[i] ? "true" : "false");
 		if (en->nseg > 1) {

@@ -38,6 +38,10 @@ struct clock_entry {
 	int tref_from_start;
 	int64_t tref_rel;
 	int64_t uncertainty;  /* ns; -1 when unknown */
+	/* weft sync --bounds: the shifts of the clock its messages allow, ns
+	 * (lo <= 0 <= hi, +-INFINITY: unbounded); written, never read */
+	int have_bound;
+	double bound_lo, bound_hi;
 	int reference;        /* the table's reference host (ovnisync rank 0) */
 	int nsamples;         /* drift table: rows fitted */
 	int line;             /* where it was defined (JSON: index in "looms") */

@@ -250,33 +250,55 @@ static int make_row(const struct fit *f, const struct est_link *l, const struct 
 	return 1;
 }
 
+/* The fit's rows: every bin point make_row keeps, link by link, of the
+ * links whose looms are in a component. */
+struct rows {
+	const struct fit *f;
+	const struct est_link *l;
+	int i; /* the bin last returned in l */
+};
+
+static void rows_begin(struct rows *it, const struct fit *f)
+{
+	it->f = f;
+	it->l = f->x->links;
+	it->i = -1;
+}
+
+/* The next row into *rw: 1, or 0 after the last. */
+static inline int rows_next(struct rows *it, struct row *rw)
+{
+	for (; it->l; it->l = it->l->hh.next, it->i = -1) {
+		const struct est_link *l = it->l;
+		if (it->f->r->loom[l->k.from].component < 0)
+			continue;
+		while (++it->i <= l->top)
+			if (l->bin[it->i].u != EMPTY && make_row(it->f, l, &l->bin[it->i], rw))
+				return 1;
+	}
+	return 0;
+}
+
 static double row_weight(const struct fit *f, const struct row *rw);
 
 /* out = (A^T A + regularisation) p; with rhs: also A^T y + priors. */
 static void apply(const struct fit *f, const double *p, double *out, double *rhs, double *diag)
 {
 	memset(out, 0, (size_t) f->n * sizeof(double));
-	struct est_link *l, *tmp;
+	struct rows it;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp)
-	{
-		if (f->r->loom[l->k.from].component < 0)
-			continue;
-		for (int i = 0; i <= l->top; i++) {
-			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
-				continue;
-			double s = 0, w = row_weight(f, &rw);
+	for (rows_begin(&it, f); rows_next(&it, &rw);) {
+		double s = 0, w = row_weight(f, &rw);
+		for (int q = 0; q < rw.nz; q++)
+			s += rw.a[q] * p[rw.j[q]];
+		for (int q = 0; q < rw.nz; q++)
+			out[rw.j[q]] += w * rw.a[q] * s;
+		if (rhs)
 			for (int q = 0; q < rw.nz; q++)
-				s += rw.a[q] * p[rw.j[q]];
+				rhs[rw.j[q]] += w * rw.a[q] * rw.y;
+		if (diag)
 			for (int q = 0; q < rw.nz; q++)
-				out[rw.j[q]] += w * rw.a[q] * s;
-			if (rhs)
-				for (int q = 0; q < rw.nz; q++)
-					rhs[rw.j[q]] += w * rw.a[q] * rw.y;
-			if (diag)
-				for (int q = 0; q < rw.nz; q++)
-					diag[rw.j[q]] += w * rw.a[q] * rw.a[q];
-		}
+				diag[rw.j[q]] += w * rw.a[q] * rw.a[q];
 	}
 	for (int k = 0; k < f->x->nlooms; k++) {
 		int b = f->base[k];
@@ -372,21 +394,13 @@ static double row_weight(const struct fit *f, const struct row *rw)
 static int bandwidth(const struct fit *f)
 {
 	int nb = f->n - f->r->ncomponents, bw = f->grid ? f->G + 1 : 0;
-	struct est_link *l, *tmp;
+	struct rows it;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp)
-	{
-		if (f->r->loom[l->k.from].component < 0)
-			continue;
-		for (int i = 0; i <= l->top; i++) {
-			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
-				continue;
-			for (int a = 0; a < rw.nz; a++)
-				for (int b = 0; b < rw.nz; b++)
-					if (rw.j[a] < nb && rw.j[b] < nb && rw.j[a] - rw.j[b] > bw)
-						bw = rw.j[a] - rw.j[b];
-		}
-	}
+	for (rows_begin(&it, f); rows_next(&it, &rw);)
+		for (int a = 0; a < rw.nz; a++)
+			for (int b = 0; b < rw.nz; b++)
+				if (rw.j[a] < nb && rw.j[b] < nb && rw.j[a] - rw.j[b] > bw)
+					bw = rw.j[a] - rw.j[b];
 	return (double) nb * bw * bw > BAND_WORK ? -1 : bw;
 }
 
@@ -448,29 +462,22 @@ static int band(const struct fit *f, int bw, double *x)
 	double *C = weft_xcalloc((size_t) nb * kc + 1, sizeof(double)); /* border: C[c nb + i] */
 	double *E = weft_xcalloc((size_t) kc * kc + 1, sizeof(double)); /* D-D block */
 	double *rhs = weft_xcalloc((size_t) n + 1, sizeof(double));
-	struct est_link *l, *tmp;
+	struct rows it;
 	struct row rw;
-	HASH_ITER(hh, f->x->links, l, tmp)
-	{
-		if (f->r->loom[l->k.from].component < 0)
-			continue;
-		for (int i = 0; i <= l->top; i++) {
-			if (l->bin[i].u == EMPTY || !make_row(f, l, &l->bin[i], &rw))
-				continue;
-			double w = row_weight(f, &rw);
-			for (int a = 0; a < rw.nz; a++) {
-				rhs[rw.j[a]] += w * rw.a[a] * rw.y;
-				for (int b = 0; b < rw.nz; b++) {
-					int ja = rw.j[a], jb = rw.j[b];
-					double v = w * rw.a[a] * rw.a[b];
-					if (ja < nb && jb < nb) {
-						if (ja >= jb)
-							band_add(L, bw, ja, jb, v);
-					} else if (ja < nb) {
-						C[(size_t) (jb - nb) * nb + ja] += v;
-					} else if (jb >= nb) {
-						E[(ja - nb) * kc + (jb - nb)] += v;
-					}
+	for (rows_begin(&it, f); rows_next(&it, &rw);) {
+		double w = row_weight(f, &rw);
+		for (int a = 0; a < rw.nz; a++) {
+			rhs[rw.j[a]] += w * rw.a[a] * rw.y;
+			for (int b = 0; b < rw.nz; b++) {
+				int ja = rw.j[a], jb = rw.j[b];
+				double v = w * rw.a[a] * rw.a[b];
+				if (ja < nb && jb < nb) {
+					if (ja >= jb)
+						band_add(L, bw, ja, jb, v);
+				} else if (ja < nb) {
+					C[(size_t) (jb - nb) * nb + ja] += v;
+				} else if (jb >= nb) {
+					E[(ja - nb) * kc + (jb - nb)] += v;
 				}
 			}
 		}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock/bounds.h"
 #include "clock/piecewise.h"
 #include "clock/repair.h"
 #include "emu/sync.h"
@@ -26,10 +27,20 @@ static void observe_locate(void *arg, const struct emu *e, const struct emu_pair
 	est_locate_add(arg, gindex(p->from), gindex(p->to), (int64_t) p->send, (int64_t) p->recv);
 }
 
+/* What the passes after the estimate observe: the repair, and the bounds
+ * (NULL: not asked for). */
+struct final_obs {
+	struct repair *rp;
+	struct bounds *bd;
+};
+
 static void observe_repair(void *arg, const struct emu *e, const struct emu_pair *p)
 {
 	(void) e;
-	repair_add(arg, gindex(p->to), p->send, p->recv);
+	struct final_obs *f = arg;
+	repair_add(f->rp, gindex(p->to), p->send, p->recv);
+	if (f->bd)
+		bounds_add(f->bd, gindex(p->from), gindex(p->to), p->send, p->recv);
 }
 
 /* The input shift of loom l (its first stream's input). */
@@ -248,8 +259,30 @@ static void apply_moves(struct sync_result *r, const struct clock_table *est, st
 	}
 }
 
+/* The last pass's bounds into every loom and its table entry. */
+static void set_bounds(struct sync_result *r, const struct bounds *bd)
+{
+	int *ref = weft_xmalloc(((size_t) r->nlooms + 1) * sizeof(int));
+	double *lo = weft_xmalloc(((size_t) r->nlooms + 1) * sizeof(double));
+	double *hi = weft_xmalloc(((size_t) r->nlooms + 1) * sizeof(double));
+	for (int g = 0; g < r->nlooms; g++)
+		ref[g] = r->loom[g].status == EST_UNLINKED ? -1 : r->loom[g].reference;
+	bounds_solve(bd, ref, lo, hi);
+	for (int g = 0; g < r->nlooms; g++) {
+		r->loom[g].lo = lo[g];
+		r->loom[g].hi = hi[g];
+		struct clock_entry *en = &r->table.ent[g];
+		en->have_bound = r->loom[g].status != EST_UNLINKED && r->loom[g].status != EST_REFERENCE;
+		en->bound_lo = lo[g];
+		en->bound_hi = hi[g];
+	}
+	r->have_bounds = 1;
+	r->nneg = bd->nneg;
+	free(ref), free(lo), free(hi);
+}
+
 int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
-		struct weft_err *err)
+		int bounds, struct weft_err *err)
 {
 	/* the estimate, which every round's moves are composed with */
 	struct clock_table est = {0};
@@ -261,10 +294,14 @@ int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_lat
 	}
 	struct repair rp;
 	repair_init(&rp, r->nlooms, min_latency);
+	struct bounds bd;
+	bounds_init(&bd, r->nlooms, min_latency);
+	struct final_obs fo = {&rp, bounds ? &bd : NULL};
 	int rc = 0;
 	for (int round = 0; rc == 0; round++) {
 		uint64_t nv = 0;
-		rc = pass(r, o, &r->table, observe_repair, &rp, &nv, err);
+		bounds_reset(&bd); /* the last pass's messages only */
+		rc = pass(r, o, &r->table, observe_repair, &fo, &nv, err);
 		r->nviol_after = nv;
 		int done = rp.nviol == 0 || !repair || round >= max_rounds;
 		if (rc == 0 && !done) {
@@ -277,6 +314,9 @@ int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_lat
 			break;
 	}
 	r->largest = rp.largest;
+	if (rc == 0 && bounds)
+		set_bounds(r, &bd);
+	bounds_free(&bd);
 	repair_free(&rp);
 	clockfile_free(&est);
 	return rc;

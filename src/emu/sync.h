@@ -22,6 +22,7 @@ struct sync_loom {
 	int64_t given0, given1;     /* correction at the start and end before (ns) */
 	int64_t corr0, corr1;       /* correction at the start and end after (ns) */
 	double scatter; /* rms residual of its points (ns) */
+	double lo, hi; /* --bounds (bounds.h): the shifts its messages allow, ns */
 	int nseg; /* segments of its estimate */
 	uint64_t nmsg;
 };
@@ -39,6 +40,8 @@ struct sync_result {
 	uint64_t moved; /* late receives moved forward, all rounds */
 	double largest; /* the largest move, ns */
 	uint64_t nviol_after;
+	int have_bounds; /* lo, hi of every loom are set */
+	uint64_t nneg; /* --bounds: messages late in the last pass (slack 0) */
 	uint64_t t0, t1;            /* the span (global times of the first pass) */
 	const char *trace; /* as given (borrowed) */
 	struct weft_trace tr;       /* the opened inputs, rewound by the next pass */
@@ -51,13 +54,15 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 		  struct weft_err *err);
 /* The repair (repair.h): passes with the table until no receive is before
  * its send + min_latency (at most max_rounds); with repair 0 one pass that
- * only counts. nviol_after gets the count of the last pass. */
+ * only counts. nviol_after gets the count of the last pass. With bounds,
+ * the last pass's messages also give every loom its bounds (bounds.h:
+ * sync_loom lo, hi and the table's entries). */
 /* The passes read the streams with little of them resident: peak memory
  * is the estimator's, whatever the trace's length. */
 #define SYNC_MAP_BUDGET (4u << 20)
 #define SYNC_ROUNDS 16 /* repair passes at most */
 int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
-		struct weft_err *err);
+		int bounds, struct weft_err *err);
 void sync_result_free(struct sync_result *r);
 
 #endif

@@ -146,6 +146,9 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 		map_release_now(&s->map, s->map.size);
 		return 0;
 	}
+	/* the event handed out last is done with; the one decoded now lives
+	 * (its payload in the map) until the next call: give back before it */
+	map_release(&s->map, s->pos);
 	struct weft_ev *ev = &s->ev;
 	int64_t sz = decode_at(s, s->pos, ev, e);
 	if (sz < 0)
@@ -176,7 +179,6 @@ static int next_raw(struct weft_stream *s, struct weft_err *e)
 			return backwards(s, ev, "", e);
 		s->last_clock = ev->clock;
 	}
-	map_release(&s->map, s->pos);
 	return 1;
 }
 
@@ -495,8 +497,10 @@ static int next_ordered(struct weft_stream *s, struct weft_err *e)
 			return next_ordered(s, e);
 		}
 	}
+	/* no give-back here: the event just decoded waits in the merge, its
+	 * payload read when it is emitted; set_fast_until gives back up to it
+	 * on the next call, when it is done with */
 	s->pos += (uint64_t) sz;
-	map_release(&s->map, s->pos);
 	return emit_ordered(s, "", e);
 }
 

@@ -252,6 +252,33 @@ int input_open(const char *path, struct weft_err *e)
 	return fd;
 }
 
+/* The file mapped read-only at an address aligned as its offsets are to
+ * the kernel's blocks: MAP_BLOCK, MAP_REACH for a file that size or
+ * larger (mapfile.h). Fault-around and whole folios are mapped in blocks
+ * of the address, so on such an address they are blocks of the file and
+ * a give-back on a block boundary stays given back; a map at any page
+ * would see each fault map pages before the block it is in. A reservation
+ * the alignment larger is made first and trimmed; MAP_FAILED on error. */
+static void *map_aligned(int fd, size_t size)
+{
+	size_t page = (size_t) sysconf(_SC_PAGESIZE);
+	size_t align = size >= MAP_REACH ? MAP_REACH : MAP_BLOCK, len = (size + page - 1) & ~(page - 1);
+	uint8_t *r = mmap(NULL, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	uint8_t *a = (uint8_t *) (((uintptr_t) r + align - 1) & ~(uintptr_t) (align - 1));
+	void *p = mmap(a, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED) {
+		munmap(r, len + align);
+		return MAP_FAILED;
+	}
+	if (a > r)
+		munmap(r, (size_t) (a - r));
+	if (r + len + align > a + len)
+		munmap(a + len, (size_t) (r + len + align - (a + len)));
+	return p;
+}
+
 int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 {
 	memset(m, 0, sizeof(*m));
@@ -266,7 +293,7 @@ int map_open(struct mapfile *m, const char *path, struct weft_err *e)
 	}
 	m->size = (size_t) st.st_size;
 	if (m->size > 0) {
-		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		void *p = map_aligned(fd, m->size);
 		if (p == MAP_FAILED) {
 			int er = errno;
 			close(fd);
@@ -329,7 +356,12 @@ void map_drop(struct mapfile *m, size_t from, size_t to)
 	if (!m->data || !m->size || m->keep)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
-	size_t a = (from + page - 1) & ~(page - 1), b = to & ~(page - 1);
+	/* through the end of to's block: what the last read there mapped
+	 * around it (fault-around) goes too; it comes back when read */
+	size_t b = (to + MAP_BLOCK - 1) & ~(size_t) (MAP_BLOCK - 1), all = (m->size + page - 1) & ~(page - 1);
+	size_t a = (from + page - 1) & ~(page - 1);
+	if (b > all)
+		b = all;
 	if (a < m->released)
 		a = (m->released + page - 1) & ~(page - 1);
 	if (b > a)
@@ -341,11 +373,15 @@ void map_release_now(struct mapfile *m, size_t upto)
 	if (!m->data || !m->size)
 		return;
 	size_t page = (size_t) sysconf(_SC_PAGESIZE);
-	size_t end = upto & ~(page - 1);
+	/* whole blocks (mapfile.h: fault-around); the last page at the end */
+	size_t end = upto >= m->size ? (m->size + page - 1) & ~(page - 1) : upto & ~(size_t) (MAP_BLOCK - 1);
 	if (end > m->released) {
-		/* kept memory is only marked given back: readers pace on `released` */
+		/* kept memory is only marked given back: readers pace on `released`;
+		 * from MAP_REACH below it: what a fault in a large folio mapped
+		 * again there */
+		size_t from = m->released > MAP_REACH ? m->released - MAP_REACH : 0;
 		if (!m->keep)
-			madvise((void *) (m->data + m->released), end - m->released, MADV_DONTNEED);
+			madvise((void *) (m->data + from), end - from, MADV_DONTNEED);
 		m->released = end;
 	}
 }

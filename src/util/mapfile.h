@@ -54,18 +54,35 @@ int map_changed(const struct mapfile *m);
  * with the first one: "FILE: changed while being read (now N bytes)",
  * exit 1. Call before committing outputs, and before reporting an error. */
 int map_inputs_check(struct weft_err *e);
-/* Give back whole pages below `upto` (call as the reader moves on; cheap
- * until a release step of bytes has been read). */
+/* Give back the whole blocks (MAP_BLOCK) below `upto`, all of it when
+ * `upto` is the end: the reader must not touch them again (call as it
+ * moves on, with the first byte it still needs; cheap until a release
+ * step of bytes has been read). */
 void map_release_now(struct mapfile *m, size_t upto);
-/* Give back the whole pages inside [from, to) read ahead of the reader
- * (they come back from the page cache if read again); `released` stays. */
+/* Give back the pages from `from` through the end of to's block, read
+ * ahead of the reader (they come back from the page cache if read again);
+ * `released` stays. */
 void map_drop(struct mapfile *m, size_t from, size_t to);
 
+/* A read fault on a file mapping maps more than its page: every page of its
+ * aligned block that the page cache holds (the kernel's fault-around,
+ * 64 KiB by default), and since Linux 6.18 the whole folio it falls in (a
+ * file written in large pieces sits in folios of up to 2 MiB), the pages
+ * before the faulting one included; both are blocks of the address. So a
+ * file is mapped at an address aligned to MAP_BLOCK (MAP_REACH for a file
+ * that large), where they are blocks of the file, pages are given back in
+ * whole blocks, which a fault just above `released` does not map again,
+ * and each give-back also covers the MAP_REACH bytes below `released`,
+ * which a fault in a large folio may have mapped again: nothing stays
+ * mapped below the reader for longer than one step. */
+#define MAP_BLOCK (64u << 10)
+#define MAP_REACH (2u << 20)
 #define MAP_RELEASE_STEP (2u << 20)
-/* With many files read at once, the steps together stay near this (a
- * trace of 10,000 streams keeps 16 KiB of each, not 2 MiB). */
+/* With many files read at once, the steps together stay near this; a step
+ * is whole blocks, at least one (a trace of 10,000 streams keeps 64 to
+ * 128 KiB of each, not 2 MiB: its block and the one it reads into). */
 #define MAP_RELEASE_BUDGET (64u << 20)
-#define MAP_RELEASE_MIN (16u << 10)
+#define MAP_RELEASE_MIN MAP_BLOCK
 
 /* The release step for one of n files read side by side, their resident
  * pages together near `budget` bytes (0: MAP_RELEASE_BUDGET). */
@@ -73,7 +90,8 @@ static inline size_t map_release_step_in(size_t budget, size_t n)
 {
 	size_t b = budget ? budget : MAP_RELEASE_BUDGET;
 	size_t s = n ? b / n : MAP_RELEASE_STEP;
-	return s > MAP_RELEASE_STEP ? MAP_RELEASE_STEP : s < MAP_RELEASE_MIN ? MAP_RELEASE_MIN : s;
+	s = s > MAP_RELEASE_STEP ? MAP_RELEASE_STEP : s < MAP_RELEASE_MIN ? MAP_RELEASE_MIN : s;
+	return s & ~(size_t) (MAP_BLOCK - 1);
 }
 
 static inline size_t map_release_step(size_t n)

@@ -235,22 +235,32 @@ rm -f "$out/sync.json"
 # <= 30 s, 1,024 processors ring 4 M <= 60 s; 64 processors random, peak
 # RSS within 20 % from 100 k to 4 M records (memory bounded by processors
 # and pairs, not messages). BENCH_SYNC=0 skips them.
-sync_row() { # name log
-	set -- "$1" "$2" $("$out/measure" -c /dev/null "$WEFT" sync -q -o "$out/sync.json" "$2")
+sync_row() { # name log [sync options]: prints the row, keeps the RSS in $rss
+	_n=$1 _l=$2
+	shift 2
+	set -- "$_n" "$_l" $("$out/measure" -c /dev/null "$WEFT" sync -q "$@" -o "$out/sync.json" "$_l")
+	rss=$4
 	msgs=$("$WEFT" sync --no-verify -o "$out/sync.json" "$2" 2>/dev/null | awk '/^weft sync:/ {print $3}')
 	awk -v n="$1" -v m="${msgs:-0}" -v s="$3" -v r="$4" 'BEGIN {
-		printf "%-30s %9d msgs %8.2f s CPU %8.1f MiB peak RSS\n", n, m, s, r / 1024 }'
+		printf "%-40s %9d msgs %8.2f s CPU %8.1f MiB peak RSS\n", n, m, s, r / 1024 }'
 }
 if [ "${BENCH_SYNC:-1}" != 0 ]; then
 	echo
 	echo "weft sync (CPU seconds, peak RSS; issue 27)"
+	flat=""
 	for c in "256 random 1M" "1024 ring 4M" "64 random 100k" "64 random 1M" "64 random 4M"; do
 		set -- $c
 		p="$out/picl-sync-$1-$2-$3.trf"
 		[ -f "$p" ] || "$WEFT" synth --format picl -o "$p" --procs "$1" --traffic "$2" -n "$3" \
 			--offset 2ms --drift 30 --seed 1 >/dev/null
 		sync_row "sync $1 procs $2 $3" "$p"
+		[ "$1" = 64 ] && flat="$flat $rss"
+		[ "$1" = 64 ] || sync_row "sync $1 procs $2 $3 --bounds" "$p" --bounds
 	done
+	# the acceptance's flatness: the largest of the three 64-processor
+	# rows over the smallest
+	echo "$flat" | awk '{ lo = hi = $1; for (i = 2; i <= NF; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+		printf "%-40s %5.1f %% apart (target: within 20 %%)\n", "sync 64 procs peak RSS", 100 * (hi / lo - 1) }'
 	rm -f "$out/sync.json"
 fi
 

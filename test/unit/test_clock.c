@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock/bounds.h"
 #include "clock/clock.h"
 #include "clock/clockfile.h"
 #include "clock/estimate.h"
@@ -541,6 +542,43 @@ START_TEST(repair_tents)
 }
 END_TEST
 
+/* Bounds: d_s - d_r <= least slack for each pair s -> r, the reference
+ * fixed. Loom 1 is bounded both ways ([-5, 3]); loom 2 only receives (from
+ * 1, slack 7): [-12, +inf); loom 3 is its own reference, loom 4 unlinked. */
+START_TEST(bounds_paths)
+{
+	struct bounds b;
+	bounds_init(&b, 5, 1000);
+	bounds_add(&b, 0, 1, 100, 1200); /* slack 100 */
+	bounds_add(&b, 0, 1, 5000, 6005); /* slack 5: the least */
+	bounds_add(&b, 1, 0, 7000, 8003); /* slack 3 */
+	bounds_add(&b, 1, 2, 9000, 10007); /* slack 7 */
+	bounds_add(&b, 1, 2, 9500, 9900); /* late: slack 0... */
+	bounds_reset(&b); /* ...but of a pass before */
+	ck_assert_uint_eq(b.nmsg, 0);
+	bounds_add(&b, 0, 1, 100, 1200);
+	bounds_add(&b, 0, 1, 5000, 6005);
+	bounds_add(&b, 1, 0, 7000, 8003);
+	bounds_add(&b, 1, 2, 9000, 10007);
+	bounds_add(&b, 3, 3, 0, 0); /* within a loom: none */
+	ck_assert_uint_eq(b.nmsg, 4);
+	ck_assert_uint_eq(b.nneg, 0);
+	int ref[5] = {0, 0, 0, 3, -1};
+	double lo[5], hi[5];
+	bounds_solve(&b, ref, lo, hi);
+	ck_assert(lo[0] == 0 && hi[0] == 0);
+	ck_assert_msg(lo[1] == -5 && hi[1] == 3, "loom 1: [%g, %g]", lo[1], hi[1]);
+	ck_assert_msg(lo[2] == -12 && isinf(hi[2]) && hi[2] > 0, "loom 2: [%g, %g]", lo[2], hi[2]);
+	ck_assert(lo[3] == 0 && hi[3] == 0 && lo[4] == 0 && hi[4] == 0);
+	/* a late message counts as slack 0: loom 1 can no longer move down */
+	bounds_add(&b, 0, 1, 9000, 9500);
+	ck_assert_uint_eq(b.nneg, 1);
+	bounds_solve(&b, ref, lo, hi);
+	ck_assert_msg(lo[1] == 0 && hi[1] == 3 && lo[2] == -7, "late: [%g, %g], %g", lo[1], hi[1], lo[2]);
+	bounds_free(&b);
+}
+END_TEST
+
 Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -564,6 +602,7 @@ Suite *clock_suite(void)
 	tcase_add_test(tc, estimate_step);
 	tcase_add_test(tc, piecewise_add);
 	tcase_add_test(tc, repair_tents);
+	tcase_add_test(tc, bounds_paths);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,12 +95,36 @@ START_TEST(many)
 }
 END_TEST
 
+/* A map starts on a block of the kernel's fault-around (MAP_BLOCK), and a
+ * file of MAP_REACH or more on a MAP_REACH boundary: the kernel maps
+ * blocks of the address, which are then blocks of the file (mapfile.h);
+ * every byte reads as the file's. */
+START_TEST(aligned)
+{
+	static const size_t size[] = {1, 4097, 100000, MAP_REACH - 1, MAP_REACH, 3u << 20};
+	for (size_t i = 0; i < sizeof(size) / sizeof(size[0]); i++) {
+		char *path = scratch(size[i]);
+		struct mapfile m;
+		struct weft_err e = {0};
+		ck_assert_int_eq(map_open(&m, path, &e), 0);
+		size_t align = size[i] >= MAP_REACH ? MAP_REACH : MAP_BLOCK;
+		ck_assert_msg((uintptr_t) m.data % align == 0, "%zu bytes mapped at %p", size[i], (void *) m.data);
+		ck_assert_int_eq(m.data[0], 'x');
+		ck_assert_int_eq(m.data[size[i] - 1], 'x');
+		map_close(&m);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
 Suite *mapfile_suite(void)
 {
 	Suite *s = suite_create("mapfile");
 	TCase *tc = tcase_create("mapfile");
 	tcase_add_loop_test(tc, shrinks, 0, (int) (sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, many);
+	tcase_add_test(tc, aligned);
 	suite_add_tcase(s, tc);
 	return s;
 }
