@@ -13,6 +13,7 @@
 #include "util/mapfile.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
+#include "emu/sink.h"
 #include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
@@ -507,3 +508,12 @@ void paraver_abort(struct emu *e)
 	e->writing = 0;
 	outset_abort(&e->out);
 }
+
+/* The emulator's change records reach the Paraver writer as its ops. */
+_Static_assert(sizeof(struct sink_change) == sizeof(struct prv_op), "sink_change is a prv_op");
+_Static_assert(SINK_CH_TIME == PRV_OP_TIME && SINK_CH_CPU == PRV_OP_CPU && SINK_CH_STATE == PRV_OP_STATE &&
+		       SINK_CH_SET == PRV_OP_EVENT && SINK_CH_PUT == PRV_OP_PUNCT && SINK_CH_ARG == PRV_OP_ARG &&
+		       SINK_CH_SEND == PRV_OP_COMM_SEND && SINK_CH_SEND_ARGS == PRV_OP_COMM_SEND_ARGS &&
+		       SINK_CH_PSEND == PRV_OP_COMM_PSEND && SINK_CH_RECV == PRV_OP_COMM_RECV &&
+		       SINK_CH_RECV_ARGS == PRV_OP_COMM_RECV_ARGS && SINK_CH_DROP == PRV_OP_COMM_DROP,
+	       "sink record kinds are the Paraver writer's op numbers");
