@@ -15,6 +15,7 @@
 #include "emu/engine.h"
 #include "emu/match.h"
 #include "emu/paraver_out.h"
+#include "emu/sinks.h"
 #include "trace/progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
@@ -293,7 +294,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
-	return 0;
+	return emu_sinks_begin(e, err);
 }
 
 static void report_skipped(struct emu *e)
@@ -488,13 +489,18 @@ int emu_close(struct emu *e, struct weft_err *err)
 {
 	if (!e->writing)
 		return 0;
-	return paraver_close(e, err);
+	int rc = paraver_close(e, err);
+	struct weft_err later = {0};
+	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
+		rc = -1;
+	return rc;
 }
 
 void emu_free(struct emu *e)
 {
 	if (e->writing)
 		paraver_abort(e);
+	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
 			e->model[m]->hooks->release(e);

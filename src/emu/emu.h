@@ -16,6 +16,7 @@
 #include "evtable.h"
 #include "emu/merge.h"
 #include "emu/pairs.h"
+#include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
 #include "util/outset.h"
@@ -167,6 +168,7 @@ struct emu_opts {
 	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
+	struct sink_list sinks; /* sinks beside the Paraver output (sink.h; sinks.h), n 0: none */
 };
 
 struct emu {
@@ -249,6 +251,7 @@ struct emu {
 	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
 	char *slot_model[EMU_NFILES]; /* by slot: the model that registered it */
 	char setting_up; /* the model whose setup runs, else 0 */
+	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
