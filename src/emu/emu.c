@@ -161,8 +161,10 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
 	const struct emu_thread *t = &e->th[ev->stream->index];
-	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
-			       "ovni event until KCI", (long long) t->sys->tid);
+	return emu_model_error(e, err,
+			       "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "ovni event until KCI",
+			       (long long) t->sys->tid);
 }
 
 /* The handler of ovni rows when a model marks threads off their CPU. */
@@ -253,7 +255,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
 			continue;
-		int on = d->id == 'O' || (o->all_models && engine_file(d));
+		int on = d->id == 'O' || (o->all_models && d->hooks->on_with_all);
 		for (int t = 0; t < e->nth && !on; t++)
 			on = e->th[t].sys->req[mcv_index(d->id)];
 		if (!on)
@@ -270,8 +272,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			if ((d->id == 'O') != (pass == 0))
 				continue;
 			e->setting_up = d->id;
-			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
-					   : d->hooks->setup && d->hooks->setup(e, err))
+			if (d->hooks->setup && d->hooks->setup(e, d, err))
 				return -1;
 		}
 	e->setting_up = 0;
@@ -460,8 +461,7 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		e->finishing = d->id;
-		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
-				   : d->hooks->finish && d->hooks->finish(e, err)) {
+		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
 			e->finishing = 0;
 			return -1;
@@ -503,7 +503,7 @@ void emu_free(struct emu *e)
 	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
-			e->model[m]->hooks->release(e);
+			e->model[m]->hooks->release(e, e->model[m]);
 	bd_free(e);
 	engine_free(e);
 	emu_match_free(e);

@@ -310,10 +310,8 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
-		if (engine_file(e->model[m]))
-			engine_pcf(e, engine_file(e->model[m]), file, b);
-		else if (e->model[m]->hooks->pcf)
-			e->model[m]->hooks->pcf(e, file, b);
+		if (e->model[m]->hooks->pcf)
+			e->model[m]->hooks->pcf(e, e->model[m], file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
@@ -426,8 +424,7 @@ static void retire_stale(struct emu *e)
 	const struct weft_model_def *const *all;
 	int nall = model_all(&all);
 	for (int m = 0; m < nall; m++) {
-		const struct mf_model *f = engine_file(all[m]);
-		if (!f || !f->bd)
+		if (!engine_breakdown_of(all[m]))
 			continue;
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
