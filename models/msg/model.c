@@ -584,12 +584,12 @@ void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct 
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}
-	for (int s = 0; s < e->nslots[EMU_THREAD_FILE]; s++) {
-		int ty = e->slot_type[EMU_THREAD_FILE][s];
+	for (int s = 0; s < e->slots.n[EMU_THREAD_FILE]; s++) {
+		int ty = e->slots.type[EMU_THREAD_FILE][s];
 		if (ty >= 1041 && ty <= 1046 && ty != 1047)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
 		if (ty == MSG_T_USER_REC)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
 	}
 	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
 	for (int k = 0; k < 6; k++) {

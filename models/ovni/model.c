@@ -477,8 +477,8 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 	(void) self;
 	(void) err;
 	struct ovni_slots *sl = weft_xcalloc(1, sizeof(*sl));
-	sl->t = e->nslots[EMU_THREAD_FILE];
-	sl->c = e->nslots[EMU_CPU_FILE];
+	sl->t = e->slots.n[EMU_THREAD_FILE];
+	sl->c = e->slots.n[EMU_CPU_FILE];
 	e->mstate[mcv_index('O')] = sl;
 	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
 	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
@@ -500,7 +500,7 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 		if (!e->model[m]->hooks->ovniemu)
 			sl->ovniemu = 0;
 	for (int f = 0; sl->ovniemu && f < EMU_NFILES; f++)
-		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->nslots[f]; s++)
+		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->slots.n[f]; s++)
 			emu_slot_fresh(e, f, s);
 	for (int i = 0; i < e->nth; i++) {
 		e->th[i].mark = weft_xcalloc((size_t) e->nmarks + 1, sizeof(int64_t));

@@ -20,20 +20,20 @@
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
-	if (e->nslots[file] == e->slot_cap[file]) {
-		e->slot_cap[file] = e->slot_cap[file] ? 2 * e->slot_cap[file] : 64;
-		e->slot_type[file] = weft_xrealloc(e->slot_type[file],
-						   (size_t) e->slot_cap[file] * sizeof(*e->slot_type[file]));
-		e->slot_label[file] = weft_xrealloc(e->slot_label[file],
-						    (size_t) e->slot_cap[file] * sizeof(*e->slot_label[file]));
+	if (e->slots.n[file] == e->slots.cap[file]) {
+		e->slots.cap[file] = e->slots.cap[file] ? 2 * e->slots.cap[file] : 64;
+		e->slots.type[file] =
+			weft_xrealloc(e->slots.type[file], (size_t) e->slots.cap[file] * sizeof(*e->slots.type[file]));
+		e->slots.label[file] = weft_xrealloc(e->slots.label[file],
+						     (size_t) e->slots.cap[file] * sizeof(*e->slots.label[file]));
 	}
-	int s = e->nslots[file]++;
-	e->slot_type[file][s] = type;
-	e->slot_label[file][s] = label;
-	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
-	e->slot_fresh[file][s] = 0;
-	e->slot_model[file] = weft_xrealloc(e->slot_model[file], (size_t) e->slot_cap[file]);
-	e->slot_model[file][s] = e->setting_up;
+	int s = e->slots.n[file]++;
+	e->slots.type[file][s] = type;
+	e->slots.label[file][s] = label;
+	e->slots.fresh[file] = weft_xrealloc(e->slots.fresh[file], (size_t) e->slots.cap[file]);
+	e->slots.fresh[file][s] = 0;
+	e->slots.model[file] = weft_xrealloc(e->slots.model[file], (size_t) e->slots.cap[file]);
+	e->slots.model[file][s] = e->setting_up;
 	return s;
 }
 
@@ -43,33 +43,33 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 {
 	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
 	for (int f = 0; f < EMU_NFILES; f++)
-		for (int a = 0; a < e->nslots[f]; a++)
-			for (int b = a + 1; b < e->nslots[f]; b++) {
-				char ma = e->slot_model[f][a], mb = e->slot_model[f][b];
-				if (e->slot_type[f][a] != e->slot_type[f][b] || ma == mb)
+		for (int a = 0; a < e->slots.n[f]; a++)
+			for (int b = a + 1; b < e->slots.n[f]; b++) {
+				char ma = e->slots.model[f][a], mb = e->slots.model[f][b];
+				if (e->slots.type[f][a] != e->slots.type[f][b] || ma == mb)
 					continue;
 				const struct weft_model_def *da = model_by_id(ma), *db = model_by_id(mb);
 				return weft_fail(
 					err, WEFT_EINPUT,
 					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
 					"(\"%s\")",
-					e->trace_arg ? e->trace_arg : e->tr.dir, (int) e->slot_type[f][a], fname[f],
-					da ? da->name : "?", e->slot_label[f][a] ? e->slot_label[f][a] : "",
-					db ? db->name : "?", e->slot_label[f][b] ? e->slot_label[f][b] : "");
+					e->trace_arg ? e->trace_arg : e->tr.dir, (int) e->slots.type[f][a], fname[f],
+					da ? da->name : "?", e->slots.label[f][a] ? e->slots.label[f][a] : "",
+					db ? db->name : "?", e->slots.label[f][b] ? e->slots.label[f][b] : "");
 			}
 	return 0;
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
 {
-	if (slot >= 0 && slot < e->nslots[file])
-		e->slot_fresh[file][slot] = 1;
+	if (slot >= 0 && slot < e->slots.n[file])
+		e->slots.fresh[file][slot] = 1;
 }
 
 void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
 {
-	for (int s = 0; s < e->nslots[file]; s++)
-		if (e->slot_fresh[file][s])
+	for (int s = 0; s < e->slots.n[file]; s++)
+		if (e->slots.fresh[file][s])
 			prv_slot_fresh(f, s);
 }
 
@@ -509,10 +509,10 @@ void emu_free(struct emu *e)
 	emu_match_free(e);
 	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
-		free(e->slot_type[f]);
-		free(e->slot_label[f]);
-		free(e->slot_fresh[f]);
-		free(e->slot_model[f]);
+		free(e->slots.type[f]);
+		free(e->slots.label[f]);
+		free(e->slots.fresh[f]);
+		free(e->slots.model[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);

@@ -140,6 +140,17 @@ struct emu_cpu {
 	int shown; /* its row was written once (ovniemu's first cpu update) */
 };
 
+/* The Paraver event types the models registered, by file and slot,
+ * growing with emu_slot. */
+struct emu_slots {
+	int n[EMU_NFILES];
+	int cap[EMU_NFILES];
+	int32_t *type[EMU_NFILES];
+	const char **label[EMU_NFILES];
+	uint8_t *fresh[EMU_NFILES]; /* its first value is written, even 0 */
+	char *model[EMU_NFILES]; /* the model that registered it */
+};
+
 struct emu_opts {
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
@@ -244,12 +255,7 @@ struct emu {
 	struct outset out; /* the outputs in o.outdir, while writing (util/outset.h) */
 	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
-	int nslots[EMU_NFILES];
-	int slot_cap[EMU_NFILES];
-	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
-	const char **slot_label[EMU_NFILES];
-	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
-	char *slot_model[EMU_NFILES]; /* by slot: the model that registered it */
+	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
 	char setting_up; /* the model whose setup runs, else 0 */
 	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
 };

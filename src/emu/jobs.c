@@ -139,8 +139,8 @@ int job_open(struct job *j)
 		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
-	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
-	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
+	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->slots.n[EMU_THREAD_FILE]);
+	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->slots.n[EMU_CPU_FILE]);
 	for (int k = 0; k < EMU_NFILES; k++)
 		emu_fresh_apply(e, k, &e->prv[k]);
 	for (int i = 0; i < e->ncpu; i++)

@@ -204,10 +204,11 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 int paraver_open(struct emu *e, struct weft_err *err)
 {
 	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->nslots[f] > EMU_MAX_SLOTS)
-			return weft_fail(err, WEFT_EINTERNAL, "%s: %d Paraver event types in one file: at most %d "
-					 "are supported", f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->nslots[f],
-					 EMU_MAX_SLOTS);
+		if (e->slots.n[f] > EMU_MAX_SLOTS)
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "%s: %d Paraver event types in one file: at most %d "
+					 "are supported",
+					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
@@ -228,7 +229,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 				 strerror(ENOMEM), weft_sys_hint(ENOMEM));
 	}
 	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
-			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
+			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], e->o.gzip, err);
 	free(p);
 	free(tmp);
 	sb_free(&h);
@@ -237,7 +238,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		p = outset_shown(&e->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
 		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
-			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
+			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], e->o.gzip, err);
 		free(p);
 		free(tmp);
 		sb_free(&h);

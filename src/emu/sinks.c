@@ -64,23 +64,23 @@ static const struct eng_chan *slot_chan(const struct emu *e, int set, int slot)
 
 static void channels(struct emu *e, struct emu_sinks *s, int set)
 {
-	int n = e->nslots[set];
+	int n = e->slots.n[set];
 	struct sink_channel *ch = s->ch[set] = weft_xcalloc((size_t) n + 1, sizeof(*ch));
 	for (int k = 0; k < n; k++) {
-		const struct weft_model_def *d = model_by_id(e->slot_model[set][k]);
+		const struct weft_model_def *d = model_by_id(e->slots.model[set][k]);
 		const char *mname = d ? d->name : "emu";
-		ch[k].model = e->slot_model[set][k];
+		ch[k].model = e->slots.model[set][k];
 		ch[k].model_name = mname;
-		ch[k].title = e->slot_label[set][k];
-		ch[k].fresh = e->slot_fresh[set][k];
+		ch[k].title = e->slots.label[set][k];
+		ch[k].fresh = e->slots.fresh[set][k];
 		ch[k].kind = SINK_VALUE;
 		const struct eng_chan *c = slot_chan(e, set, k);
 		if (!c) {
-			ch[k].name = slug_name(s, mname, ch[k].title, e->slot_type[set][k]);
+			ch[k].name = slug_name(s, mname, ch[k].title, e->slots.type[set][k]);
 			continue;
 		}
 		if (c->gn > 1 || c->own)
-			ch[k].name = slug_name(s, mname, ch[k].title, e->slot_type[set][k]);
+			ch[k].name = slug_name(s, mname, ch[k].title, e->slots.type[set][k]);
 		else
 			ch[k].name = own(s, weft_xasprintf("%s.%s", mname, c->c->name));
 		if (c->c->stack || c->c->nlabels)
