@@ -564,7 +564,7 @@ int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	(void) err;
 	struct mstate *m = ms(e);
 	emu_match_finish(e, REPORT_KEYS, end_name);
-	for (int i = e->th_lo; i < e->th_hi; i++)
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
 	return 0;

@@ -527,7 +527,7 @@ int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_er
 	(void) self;
 	if (e->writing && !e->o.quiet)
 		ovni_bursts_report(e);
-	for (int i = e->th_lo; i < e->th_hi; i++) {
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++) {
 		struct emu_thread *t = &e->th[i];
 		e->ev = NULL;
 		if (!t->sys->req[mcv_index('O')])

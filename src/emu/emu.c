@@ -216,8 +216,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	struct weft_system *sys = &e->tr.sys;
 	e->nth = e->tr.nstreams;
-	e->th_lo = 0;
-	e->th_hi = e->nth;
+	e->part.th_lo = 0;
+	e->part.th_hi = e->nth;
 	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
 	for (int i = 0; i < e->nth; i++) {
 		e->th[i].stream = &e->tr.streams[i];
@@ -288,10 +288,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	evtable_default(&e->tab, not_emulated);
 	thread_owners(e);
 	if (o->streams_hi) {
-		e->th_lo = o->streams_lo;
-		e->th_hi = o->streams_hi;
+		e->part.th_lo = o->streams_lo;
+		e->part.th_hi = o->streams_hi;
 	}
-	if (merge_init(&e->merge, e->tr.streams + e->th_lo, e->th_hi - e->th_lo, err))
+	if (merge_init(&e->merge, e->tr.streams + e->part.th_lo, e->part.th_hi - e->part.th_lo, err))
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
@@ -383,10 +383,10 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 static __attribute__((noinline)) void share_progress(struct emu *e)
 {
 	uint64_t bytes = 0;
-	for (int i = e->th_lo; i < e->th_hi; i++)
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		bytes += e->tr.streams[i].pos;
-	atomic_store_explicit(&e->done[0], e->nevents, memory_order_relaxed);
-	atomic_store_explicit(&e->done[1], bytes, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[0], e->nevents, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[1], bytes, memory_order_relaxed);
 }
 
 /* The event loop; with constant `observe` and `write`, neither is tested
@@ -397,7 +397,7 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 {
 	struct weft_ev *ev;
 	int r;
-	if (e->nevents == 0 && !e->t0_fixed)
+	if (e->nevents == 0 && !e->part.t0_fixed)
 		e->t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
@@ -419,9 +419,9 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			bd_flush(e);
 		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
 			progress_update(pg, e->nevents);
-			if (e->done)
+			if (e->part.done)
 				share_progress(e);
-			if (e->halt && ev->time > atomic_load_explicit(e->halt, memory_order_relaxed))
+			if (e->part.halt && ev->time > atomic_load_explicit(e->part.halt, memory_order_relaxed))
 				return 1; /* a worker failed before: its error is the run's */
 		}
 		if (observe && pause)

@@ -151,6 +151,20 @@ struct emu_slots {
 	char *model[EMU_NFILES]; /* the model that registered it */
 };
 
+/* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
+ * (end-of-run checks look at those only); t0_fixed: t0 is the whole
+ * trace's, set before the run; halt: stop once past this time (another
+ * worker failed earlier), checked every 2^20 events; done: NULL, or
+ * [events, stream bytes read] for the merger's progress; match_defer: a
+ * worker, whose message ends go to the merger (match.h). */
+struct emu_part {
+	int th_lo, th_hi;
+	int t0_fixed;
+	const _Atomic uint64_t *halt;
+	_Atomic uint64_t *done;
+	int match_defer;
+};
+
 struct emu_opts {
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
@@ -231,19 +245,11 @@ struct emu {
 	struct bd_state *bd;
 	int bd_pending;
 
-	/* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
-	 * (end-of-run checks look at those only); t0_fixed: t0 is the whole
-	 * trace's, set before the run; halt: stop once past this time (another
-	 * worker failed earlier), checked every 2^20 events */
-	int th_lo, th_hi;
-	int t0_fixed;
-	const _Atomic uint64_t *halt;
-	_Atomic uint64_t *done;  /* NULL, or [events, stream bytes read] for the merger's progress */
+	struct emu_part part; /* a -j worker's share of the run */
 	const char *trace_arg;  /* emu_open's TRACE */
 	/* messages matched by key (match.h), NULL until a model gives an end;
-	 * match_defer: a -j worker, whose ends go to the merger */
+	 * a -j worker's go to the merger (part.match_defer) */
 	struct emu_match *match;
-	int match_defer;
 	/* the models' warnings (warns.h): NULL, or a worker's kept ones, or
 	 * the workers' for the merging run to print; finishing: the id of the
 	 * model whose end runs (emu_run_end), else 0 */

@@ -548,7 +548,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	if (!e->o.lint)
 		return 0;
 	int base = g->base[mcv_index(m->def.id)];
-	for (int i = e->th_lo; i < e->th_hi; i++) {
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++) {
 		const struct emu_thread *t = &e->th[i];
 		for (int k = 0; k < m->nchans; k++) {
 			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];

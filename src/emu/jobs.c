@@ -155,10 +155,10 @@ int job_open(struct job *j)
 	}
 	e->writing = 1;
 	e->t0 = m->t0;
-	e->t0_fixed = 1;
-	e->halt = j->halt;
-	e->done = j->progress;
-	e->match_defer = 1; /* message ends go to the merger (match.h) */
+	e->part.t0_fixed = 1;
+	e->part.halt = j->halt;
+	e->part.done = j->progress;
+	e->part.match_defer = 1; /* message ends go to the merger (match.h) */
 	return 0;
 }
 
@@ -380,7 +380,7 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 int jobs_main_end(struct emu *e, struct weft_err *err)
 {
 	/* reports and the labels, no thread of its own */
-	e->th_lo = e->th_hi = 0;
+	e->part.th_lo = e->part.th_hi = 0;
 	warns_print_events(e);
 	int failed;
 	return emu_run_end(e, &failed, err) == 0 ? -1 : failed;
