@@ -62,12 +62,21 @@ static const struct eng_chan *slot_chan(const struct emu *e, int set, int slot)
 	return NULL;
 }
 
+/* The run's model of character id (its models, not the registry). */
+static const struct weft_model_def *run_model(const struct emu *e, char id)
+{
+	for (int m = 0; m < e->nmodels; m++)
+		if (e->model[m]->id == id)
+			return e->model[m];
+	return NULL;
+}
+
 static void channels(struct emu *e, struct emu_sinks *s, int set)
 {
 	int n = e->slots.n[set];
 	struct sink_channel *ch = s->ch[set] = weft_xcalloc((size_t) n + 1, sizeof(*ch));
 	for (int k = 0; k < n; k++) {
-		const struct weft_model_def *d = model_by_id(e->slots.model[set][k]);
+		const struct weft_model_def *d = run_model(e, e->slots.model[set][k]);
 		const char *mname = d ? d->name : "emu";
 		ch[k].model = e->slots.model[set][k];
 		ch[k].model_name = mname;
