@@ -143,8 +143,9 @@ static int row_name(const struct emu *e, const struct emu_thread *t, char *buf, 
 	return 1;
 }
 
-int msg_setup(struct emu *e, struct weft_err *err)
+int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct mstate *m = weft_xcalloc(1, sizeof(*m));
 	e->mstate[mcv_index('X')] = m;
@@ -557,19 +558,21 @@ void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 	snprintf(buf, (size_t) n, "PICL event %d", op);
 }
 
-int msg_finish(struct emu *e, struct weft_err *err)
+int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct mstate *m = ms(e);
 	emu_match_finish(e, REPORT_KEYS, end_name);
-	for (int i = e->th_lo; i < e->th_hi; i++)
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
 			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
 	return 0;
 }
 
-void msg_pcf(struct emu *e, int file, struct strbuf *b)
+void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	struct mstate *m = ms(e);
 	if (file != EMU_THREAD_FILE)
 		return;
@@ -581,12 +584,12 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}
-	for (int s = 0; s < e->nslots[EMU_THREAD_FILE]; s++) {
-		int ty = e->slot_type[EMU_THREAD_FILE][s];
+	for (int s = 0; s < e->slots.n[EMU_THREAD_FILE]; s++) {
+		int ty = e->slots.type[EMU_THREAD_FILE][s];
 		if (ty >= 1041 && ty <= 1046 && ty != 1047)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
 		if (ty == MSG_T_USER_REC)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slot_label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
 	}
 	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
 	for (int k = 0; k < 6; k++) {
@@ -599,8 +602,9 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 	}
 }
 
-void msg_free(struct emu *e)
+void msg_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	struct mstate *m = ms(e);
 	if (!m)
 		return;

@@ -15,35 +15,61 @@
 #include "emu/engine.h"
 #include "emu/match.h"
 #include "emu/paraver_out.h"
+#include "emu/sinks.h"
 #include "trace/progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
-	if (e->nslots[file] == e->slot_cap[file]) {
-		e->slot_cap[file] = e->slot_cap[file] ? 2 * e->slot_cap[file] : 64;
-		e->slot_type[file] = weft_xrealloc(e->slot_type[file],
-						   (size_t) e->slot_cap[file] * sizeof(*e->slot_type[file]));
-		e->slot_label[file] = weft_xrealloc(e->slot_label[file],
-						    (size_t) e->slot_cap[file] * sizeof(*e->slot_label[file]));
+	if (e->slots.n[file] == e->slots.cap[file]) {
+		e->slots.cap[file] = e->slots.cap[file] ? 2 * e->slots.cap[file] : 64;
+		e->slots.type[file] =
+			weft_xrealloc(e->slots.type[file], (size_t) e->slots.cap[file] * sizeof(*e->slots.type[file]));
+		e->slots.label[file] = weft_xrealloc(e->slots.label[file],
+						     (size_t) e->slots.cap[file] * sizeof(*e->slots.label[file]));
 	}
-	int s = e->nslots[file]++;
-	e->slot_type[file][s] = type;
-	e->slot_label[file][s] = label;
-	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
-	e->slot_fresh[file][s] = 0;
+	int s = e->slots.n[file]++;
+	e->slots.type[file][s] = type;
+	e->slots.label[file][s] = label;
+	e->slots.fresh[file] = weft_xrealloc(e->slots.fresh[file], (size_t) e->slots.cap[file]);
+	e->slots.fresh[file][s] = 0;
+	e->slots.model[file] = weft_xrealloc(e->slots.model[file], (size_t) e->slots.cap[file]);
+	e->slots.model[file][s] = e->setting_up;
 	return s;
+}
+
+/* A Paraver type of one file registered by two models: the second's
+ * values would be read as the first's, under two labels. */
+static int slot_clash(const struct emu *e, struct weft_err *err)
+{
+	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
+	for (int f = 0; f < EMU_NFILES; f++)
+		for (int a = 0; a < e->slots.n[f]; a++)
+			for (int b = a + 1; b < e->slots.n[f]; b++) {
+				char ma = e->slots.model[f][a], mb = e->slots.model[f][b];
+				if (e->slots.type[f][a] != e->slots.type[f][b] || ma == mb)
+					continue;
+				const struct weft_model_def *da = model_by_id(ma), *db = model_by_id(mb);
+				return weft_fail(
+					err, WEFT_EINPUT,
+					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
+					"(\"%s\")",
+					e->trace_arg ? e->trace_arg : e->tr.dir, (int) e->slots.type[f][a], fname[f],
+					da ? da->name : "?", e->slots.label[f][a] ? e->slots.label[f][a] : "",
+					db ? db->name : "?", e->slots.label[f][b] ? e->slots.label[f][b] : "");
+			}
+	return 0;
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
 {
-	if (slot >= 0 && slot < e->nslots[file])
-		e->slot_fresh[file][slot] = 1;
+	if (slot >= 0 && slot < e->slots.n[file])
+		e->slots.fresh[file][slot] = 1;
 }
 
 void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
 {
-	for (int s = 0; s < e->nslots[file]; s++)
-		if (e->slot_fresh[file][s])
+	for (int s = 0; s < e->slots.n[file]; s++)
+		if (e->slots.fresh[file][s])
 			prv_slot_fresh(f, s);
 }
 
@@ -194,8 +220,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	struct weft_system *sys = &e->tr.sys;
 	e->nth = e->tr.nstreams;
-	e->th_lo = 0;
-	e->th_hi = e->nth;
+	e->part.th_lo = 0;
+	e->part.th_hi = e->nth;
 	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
 	for (int i = 0; i < e->nth; i++) {
 		e->th[i].stream = &e->tr.streams[i];
@@ -233,7 +259,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
 			continue;
-		int on = d->id == 'O' || (o->all_models && engine_file(d));
+		int on = d->id == 'O' || (o->all_models && d->hooks->on_with_all);
 		for (int t = 0; t < e->nth && !on; t++)
 			on = e->th[t].sys->req[mcv_index(d->id)];
 		if (!on)
@@ -249,10 +275,13 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			const struct weft_model_def *d = e->model[m];
 			if ((d->id == 'O') != (pass == 0))
 				continue;
-			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
-					   : d->hooks->setup && d->hooks->setup(e, err))
+			e->setting_up = d->id;
+			if (d->hooks->setup && d->hooks->setup(e, d, err))
 				return -1;
 		}
+	e->setting_up = 0;
+	if (slot_clash(e, err))
+		return -1;
 	/* this run's handlers: none is NULL, and what the event loop would
 	 * test per event is in them (see dispatch_slow for the order) */
 	for (int m = 0; m < MCV_NCHARS; m++)
@@ -263,14 +292,14 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	evtable_default(&e->tab, not_emulated);
 	thread_owners(e);
 	if (o->streams_hi) {
-		e->th_lo = o->streams_lo;
-		e->th_hi = o->streams_hi;
+		e->part.th_lo = o->streams_lo;
+		e->part.th_hi = o->streams_hi;
 	}
-	if (merge_init(&e->merge, e->tr.streams + e->th_lo, e->th_hi - e->th_lo, err))
+	if (merge_init(&e->merge, e->tr.streams + e->part.th_lo, e->part.th_hi - e->part.th_lo, err))
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
-	return 0;
+	return emu_sinks_begin(e, err);
 }
 
 static void report_skipped(struct emu *e)
@@ -358,10 +387,10 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 static __attribute__((noinline)) void share_progress(struct emu *e)
 {
 	uint64_t bytes = 0;
-	for (int i = e->th_lo; i < e->th_hi; i++)
+	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		bytes += e->tr.streams[i].pos;
-	atomic_store_explicit(&e->done[0], e->nevents, memory_order_relaxed);
-	atomic_store_explicit(&e->done[1], bytes, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[0], e->nevents, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[1], bytes, memory_order_relaxed);
 }
 
 /* The event loop; with constant `observe` and `write`, neither is tested
@@ -372,7 +401,7 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 {
 	struct weft_ev *ev;
 	int r;
-	if (e->nevents == 0 && !e->t0_fixed)
+	if (e->nevents == 0 && !e->part.t0_fixed)
 		e->t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
@@ -394,9 +423,9 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			bd_flush(e);
 		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
 			progress_update(pg, e->nevents);
-			if (e->done)
+			if (e->part.done)
 				share_progress(e);
-			if (e->halt && ev->time > atomic_load_explicit(e->halt, memory_order_relaxed))
+			if (e->part.halt && ev->time > atomic_load_explicit(e->part.halt, memory_order_relaxed))
 				return 1; /* a worker failed before: its error is the run's */
 		}
 		if (observe && pause)
@@ -436,8 +465,7 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		e->finishing = d->id;
-		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
-				   : d->hooks->finish && d->hooks->finish(e, err)) {
+		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
 			e->finishing = 0;
 			return -1;
@@ -465,24 +493,30 @@ int emu_close(struct emu *e, struct weft_err *err)
 {
 	if (!e->writing)
 		return 0;
-	return paraver_close(e, err);
+	int rc = paraver_close(e, err);
+	struct weft_err later = {0};
+	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
+		rc = -1;
+	return rc;
 }
 
 void emu_free(struct emu *e)
 {
 	if (e->writing)
 		paraver_abort(e);
+	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
-			e->model[m]->hooks->release(e);
+			e->model[m]->hooks->release(e, e->model[m]);
 	bd_free(e);
 	engine_free(e);
 	emu_match_free(e);
 	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
-		free(e->slot_type[f]);
-		free(e->slot_label[f]);
-		free(e->slot_fresh[f]);
+		free(e->slots.type[f]);
+		free(e->slots.label[f]);
+		free(e->slots.fresh[f]);
+		free(e->slots.model[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);

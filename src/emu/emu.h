@@ -16,6 +16,7 @@
 #include "evtable.h"
 #include "emu/merge.h"
 #include "emu/pairs.h"
+#include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
 #include "util/outset.h"
@@ -139,6 +140,31 @@ struct emu_cpu {
 	int shown; /* its row was written once (ovniemu's first cpu update) */
 };
 
+/* The Paraver event types the models registered, by file and slot,
+ * growing with emu_slot. */
+struct emu_slots {
+	int n[EMU_NFILES];
+	int cap[EMU_NFILES];
+	int32_t *type[EMU_NFILES];
+	const char **label[EMU_NFILES];
+	uint8_t *fresh[EMU_NFILES]; /* its first value is written, even 0 */
+	char *model[EMU_NFILES]; /* the model that registered it */
+};
+
+/* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
+ * (end-of-run checks look at those only); t0_fixed: t0 is the whole
+ * trace's, set before the run; halt: stop once past this time (another
+ * worker failed earlier), checked every 2^20 events; done: NULL, or
+ * [events, stream bytes read] for the merger's progress; match_defer: a
+ * worker, whose message ends go to the merger (match.h). */
+struct emu_part {
+	int th_lo, th_hi;
+	int t0_fixed;
+	const _Atomic uint64_t *halt;
+	_Atomic uint64_t *done;
+	int match_defer;
+};
+
 struct emu_opts {
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
@@ -167,6 +193,7 @@ struct emu_opts {
 	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
+	struct sink_list sinks; /* sinks beside the Paraver output (sink.h; sinks.h), n 0: none */
 };
 
 struct emu {
@@ -218,19 +245,11 @@ struct emu {
 	struct bd_state *bd;
 	int bd_pending;
 
-	/* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
-	 * (end-of-run checks look at those only); t0_fixed: t0 is the whole
-	 * trace's, set before the run; halt: stop once past this time (another
-	 * worker failed earlier), checked every 2^20 events */
-	int th_lo, th_hi;
-	int t0_fixed;
-	const _Atomic uint64_t *halt;
-	_Atomic uint64_t *done;  /* NULL, or [events, stream bytes read] for the merger's progress */
+	struct emu_part part; /* a -j worker's share of the run */
 	const char *trace_arg;  /* emu_open's TRACE */
 	/* messages matched by key (match.h), NULL until a model gives an end;
-	 * match_defer: a -j worker, whose ends go to the merger */
+	 * a -j worker's go to the merger (part.match_defer) */
 	struct emu_match *match;
-	int match_defer;
 	/* the models' warnings (warns.h): NULL, or a worker's kept ones, or
 	 * the workers' for the merging run to print; finishing: the id of the
 	 * model whose end runs (emu_run_end), else 0 */
@@ -242,11 +261,9 @@ struct emu {
 	struct outset out; /* the outputs in o.outdir, while writing (util/outset.h) */
 	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
-	int nslots[EMU_NFILES];
-	int slot_cap[EMU_NFILES];
-	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
-	const char **slot_label[EMU_NFILES];
-	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
+	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
+	char setting_up; /* the model whose setup runs, else 0 */
+	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);

@@ -40,16 +40,6 @@ int jobs_writers(const struct emu *e)
 	return cores_available() >= 4 ? 2 : 1;
 }
 
-/* Does model file f name values in event order (a `label` action)? */
-static int labels_in_events(const struct mf_model *f)
-{
-	for (int i = 0; i < f->def.nevents; i++)
-		for (int k = 0; k < f->evs[i].nact; k++)
-			if (f->evs[i].act[k].op == MF_LABEL)
-				return 1;
-	return 0;
-}
-
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
 	if (!e->writing)
@@ -66,13 +56,11 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 		return "the trace is taken over from an earlier pass";
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
-		const struct mf_model *f = engine_file(d);
-		if (!f && d->id != 'O' && !d->hooks->loom_local) {
-			snprintf(buf, n, "model %s keeps state across looms", d->name);
-			return buf;
-		}
-		if (f && labels_in_events(f)) {
-			snprintf(buf, n, "model %s names values in event order (label actions)", d->name);
+		const char *why = d->hooks->serial_why ? d->hooks->serial_why(d) : NULL;
+		if (!d->hooks->loom_local)
+			why = "keeps state across looms";
+		if (why) {
+			snprintf(buf, n, "model %s %s", d->name, why);
 			return buf;
 		}
 	}
@@ -129,6 +117,7 @@ int job_open(struct job *j)
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
 	o.outdir = NULL;
+	o.sinks.n = 0;
 	o.quiet = 1;
 	o.progress = 0;
 	o.reuse = NULL;
@@ -150,8 +139,8 @@ int job_open(struct job *j)
 		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
-	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->nslots[EMU_THREAD_FILE]);
-	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->nslots[EMU_CPU_FILE]);
+	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->slots.n[EMU_THREAD_FILE]);
+	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->slots.n[EMU_CPU_FILE]);
 	for (int k = 0; k < EMU_NFILES; k++)
 		emu_fresh_apply(e, k, &e->prv[k]);
 	for (int i = 0; i < e->ncpu; i++)
@@ -166,10 +155,10 @@ int job_open(struct job *j)
 	}
 	e->writing = 1;
 	e->t0 = m->t0;
-	e->t0_fixed = 1;
-	e->halt = j->halt;
-	e->done = j->progress;
-	e->match_defer = 1; /* message ends go to the merger (match.h) */
+	e->part.t0_fixed = 1;
+	e->part.halt = j->halt;
+	e->part.done = j->progress;
+	e->part.match_defer = 1; /* message ends go to the merger (match.h) */
 	return 0;
 }
 
@@ -391,7 +380,7 @@ int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void
 int jobs_main_end(struct emu *e, struct weft_err *err)
 {
 	/* reports and the labels, no thread of its own */
-	e->th_lo = e->th_hi = 0;
+	e->part.th_lo = e->part.th_hi = 0;
 	warns_print_events(e);
 	int failed;
 	return emu_run_end(e, &failed, err) == 0 ? -1 : failed;

@@ -83,7 +83,7 @@ void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32
 
 void emu_match_send(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t id)
 {
-	if (e->match_defer)
+	if (e->part.match_defer)
 		defer(e, PRV_OP_MATCH_SEND, t, src, dst, tag, &e->now, 1, id);
 	else
 		match_send_at(e, t, src, dst, tag, id, e->now);
@@ -92,7 +92,7 @@ void emu_match_send(struct emu *e, struct emu_thread *t, int32_t src, int32_t ds
 void emu_match_recv(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t lrecv)
 {
 	uint64_t times[2] = {lrecv, e->now};
-	if (e->match_defer)
+	if (e->part.match_defer)
 		defer(e, PRV_OP_MATCH_RECV, t, src, dst, tag, times, 2, 0);
 	else
 		match_recv_at(e, t, src, dst, tag, lrecv, e->now);
@@ -116,7 +116,7 @@ static void defer_text(struct emu *e, uint8_t kind, uint32_t row, int slot, char
 
 void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s)
 {
-	if (e->match_defer) {
+	if (e->part.match_defer) {
 		defer_text(e, PRV_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
 		return;
 	}
@@ -126,7 +126,7 @@ void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char mo
 
 void emu_text_name(struct emu *e, char model, int table, int64_t value, const char *s)
 {
-	if (e->match_defer) {
+	if (e->part.match_defer) {
 		prv_emit_op(&e->prv[EMU_THREAD_FILE], 0, PRV_OP_ARG, 0, 0, value);
 		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
 		return;

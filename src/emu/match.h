@@ -6,7 +6,7 @@
  * (emu_comm_recv) and tells pairs.h (emu_pair). A send finds the oldest
  * receive waiting on its key or waits, and a receive alike; at most
  * MATCH_PENDING_CAP ends wait (beyond, a send is dropped and a receive
- * only counted). In one run it matches at once. A -j worker (e->match_defer)
+ * only counted). In one run it matches at once. A -j worker (e->part.match_defer)
  * instead queues each end as an op (PRV_OP_MATCH_*) for the merger, whose
  * matcher runs in one run's order on the main run and writes the records
  * itself (jobs.c): the model cannot tell the difference. */

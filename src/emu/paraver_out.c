@@ -13,6 +13,7 @@
 #include "util/mapfile.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
+#include "emu/sink.h"
 #include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
@@ -203,10 +204,11 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 int paraver_open(struct emu *e, struct weft_err *err)
 {
 	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->nslots[f] > EMU_MAX_SLOTS)
-			return weft_fail(err, WEFT_EINTERNAL, "%s: %d Paraver event types in one file: at most %d "
-					 "are supported", f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->nslots[f],
-					 EMU_MAX_SLOTS);
+		if (e->slots.n[f] > EMU_MAX_SLOTS)
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "%s: %d Paraver event types in one file: at most %d "
+					 "are supported",
+					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
@@ -227,7 +229,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 				 strerror(ENOMEM), weft_sys_hint(ENOMEM));
 	}
 	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
-			  e->nslots[EMU_THREAD_FILE], e->slot_type[EMU_THREAD_FILE], e->o.gzip, err);
+			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], e->o.gzip, err);
 	free(p);
 	free(tmp);
 	sb_free(&h);
@@ -236,7 +238,7 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		p = outset_shown(&e->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
 		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
-			      e->nslots[EMU_CPU_FILE], e->slot_type[EMU_CPU_FILE], e->o.gzip, err);
+			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], e->o.gzip, err);
 		free(p);
 		free(tmp);
 		sb_free(&h);
@@ -309,10 +311,8 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
-		if (engine_file(e->model[m]))
-			engine_pcf(e, engine_file(e->model[m]), file, b);
-		else if (e->model[m]->hooks->pcf)
-			e->model[m]->hooks->pcf(e, file, b);
+		if (e->model[m]->hooks->pcf)
+			e->model[m]->hooks->pcf(e, e->model[m], file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
@@ -425,8 +425,7 @@ static void retire_stale(struct emu *e)
 	const struct weft_model_def *const *all;
 	int nall = model_all(&all);
 	for (int m = 0; m < nall; m++) {
-		const struct mf_model *f = engine_file(all[m]);
-		if (!f || !f->bd)
+		if (!engine_breakdown_of(all[m]))
 			continue;
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
@@ -507,3 +506,13 @@ void paraver_abort(struct emu *e)
 	e->writing = 0;
 	outset_abort(&e->out);
 }
+
+/* The emulator's change records reach the Paraver writer as its ops. */
+_Static_assert(sizeof(struct sink_change) == sizeof(struct prv_op), "sink_change is a prv_op");
+#define SAME_KIND(a, b) ((int) SINK_CH_##a == (int) PRV_OP_##b)
+_Static_assert(SAME_KIND(TIME, TIME) && SAME_KIND(CPU, CPU) && SAME_KIND(STATE, STATE) && SAME_KIND(SET, EVENT) &&
+		       SAME_KIND(PUT, PUNCT) && SAME_KIND(ARG, ARG) && SAME_KIND(SEND, COMM_SEND) &&
+		       SAME_KIND(SEND_ARGS, COMM_SEND_ARGS) && SAME_KIND(PSEND, COMM_PSEND) &&
+		       SAME_KIND(RECV, COMM_RECV) && SAME_KIND(RECV_ARGS, COMM_RECV_ARGS) && SAME_KIND(DROP, COMM_DROP),
+	       "sink record kinds are the Paraver writer's op numbers");
+#undef SAME_KIND

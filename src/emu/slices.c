@@ -15,7 +15,7 @@ int slices_ok(const struct emu *e)
 	if (e->o.win || e->o.breakdown)
 		return 0;
 	for (int m = 0; m < e->nmodels; m++)
-		if (!engine_file(e->model[m]) && e->model[m]->id != 'O')
+		if (!e->model[m]->hooks->sliceable)
 			return 0; /* its communications and texts are paired by one merger */
 	return 1;
 }
@@ -102,8 +102,8 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		uint32_t(*ids)[3] = weft_xcalloc((size_t) nrows[k] + 1, sizeof(*ids));
 		paraver_row_ids(e, k, ids);
-		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->nslots[k],
-				   e->slot_type[k], err);
+		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->slots.n[k],
+				   e->slots.type[k], err);
 		free(ids);
 		if (rc == 0)
 			emu_fresh_apply(e, k, &f[k]);

@@ -52,8 +52,8 @@ static int target_of(const struct emu *e, const struct weft_model_def *d, int fi
 {
 	if (file != CFGVIEW_BREAKDOWN) {
 		t->back = &e->prv[file].back;
-		t->nslots = e->nslots[file];
-		t->slot_type = e->slot_type[file];
+		t->nslots = e->slots.n[file];
+		t->slot_type = e->slots.type[file];
 		return 1;
 	}
 	for (int i = 0; i < bd_nviews(e); i++)
@@ -160,9 +160,9 @@ static int copy_one_type(struct emu *e, struct outset *s, int k, const char *pat
 		return 0;
 	}
 	const char *label = NULL;
-	for (int k2 = 0; k2 < e->nslots[file]; k2++)
-		if (e->slot_type[file][k2] == t)
-			label = e->slot_label[file][k2];
+	for (int k2 = 0; k2 < e->slots.n[file]; k2++)
+		if (e->slots.type[file][k2] == t)
+			label = e->slots.label[file][k2];
 	char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
 	char *out = cfgview_rewrite(text, max, t, suffix);
 	int rc = put(s, path, out, err);

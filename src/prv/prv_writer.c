@@ -38,6 +38,8 @@ struct prv_pipe {
 	int nfiles;
 	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
 	void *hook_arg;
+	void (*tap)(void *arg, const struct prv_op *ops, size_t n); /* prv_pipe_tap */
+	void *tap_arg;
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 	int alone; /* no thread could start: the producer applies its chunks */
 };
@@ -703,7 +705,40 @@ static size_t route_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 	return i;
 }
 
+static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
+
+/* apply_until with a tap: each run of ops the files get is shown to the
+ * tap first; the hook's ops are not (what the hook puts is, by
+ * prv_pipe_put_op). */
+static __attribute__((noinline)) size_t apply_tapped(struct prv_pipe *p, const struct prv_op *ops, size_t n,
+						     uint64_t bound, uint64_t *at)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i;
+		while (j < n && !(ops[j].kind == PRV_OP_TIME && (uint64_t) ops[j].value >= bound) &&
+		       !(p->hook && ops[j].kind >= PRV_OP_ARG))
+			j++;
+		if (j > i) {
+			p->tap(p->tap_arg, ops + i, j - i);
+			apply_run(p, ops + i, j - i, bound, at);
+		}
+		if (j == n || ops[j].kind == PRV_OP_TIME)
+			return j;
+		p->hook(p->hook_arg, &ops[j]);
+		i = j + 1;
+	}
+	return i;
+}
+
 static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	if (__builtin_expect(p->tap != NULL, 0))
+		return apply_tapped(p, ops, n, bound, at);
+	return apply_run(p, ops, n, bound, at);
+}
+
+static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
 	if (p->sub[0])
 		return route_until(p, ops, n, bound, at);
@@ -760,8 +795,16 @@ void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_
 	p->hook_arg = arg;
 }
 
+void prv_pipe_tap(struct prv_pipe *p, void (*tap)(void *arg, const struct prv_op *ops, size_t n), void *arg)
+{
+	p->tap = tap;
+	p->tap_arg = arg;
+}
+
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
 {
+	if (p->tap)
+		p->tap(p->tap_arg, op, 1);
 	if (p->sub[0])
 		sub_put(p->sub[op->file], op);
 	else

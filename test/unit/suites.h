@@ -41,5 +41,6 @@ Suite *progress_suite(void);
 Suite *usock_suite(void);
 Suite *jline_suite(void);
 Suite *mapfile_suite(void);
+Suite *sink_suite(void);
 
 #endif
