@@ -271,7 +271,9 @@ static void o2_value(struct o2 *o, int set, uint32_t row, uint16_t chan, int64_t
 
 static void o2_change(struct o2 *o, const struct sink_change *c)
 {
-	int set = c->set < SINK_NROWSETS ? c->set : 0;
+	int set = c->set;
+	if (set >= SINK_NROWSETS && c->kind != SINK_CH_TIME)
+		return; /* a set of Paraver's own (the -b breakdown traces) */
 	switch (c->kind) {
 	case SINK_CH_TIME:
 		o->now = (uint64_t) c->value;
