@@ -31,7 +31,32 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	e->slot_label[file][s] = label;
 	e->slot_fresh[file] = weft_xrealloc(e->slot_fresh[file], (size_t) e->slot_cap[file]);
 	e->slot_fresh[file][s] = 0;
+	e->slot_model[file] = weft_xrealloc(e->slot_model[file], (size_t) e->slot_cap[file]);
+	e->slot_model[file][s] = e->setting_up;
 	return s;
+}
+
+/* A Paraver type of one file registered by two models: the second's
+ * values would be read as the first's, under two labels. */
+static int slot_clash(const struct emu *e, struct weft_err *err)
+{
+	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
+	for (int f = 0; f < EMU_NFILES; f++)
+		for (int a = 0; a < e->nslots[f]; a++)
+			for (int b = a + 1; b < e->nslots[f]; b++) {
+				char ma = e->slot_model[f][a], mb = e->slot_model[f][b];
+				if (e->slot_type[f][a] != e->slot_type[f][b] || ma == mb)
+					continue;
+				const struct weft_model_def *da = model_by_id(ma), *db = model_by_id(mb);
+				return weft_fail(
+					err, WEFT_EINPUT,
+					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
+					"(\"%s\")",
+					e->trace_arg ? e->trace_arg : e->tr.dir, (int) e->slot_type[f][a], fname[f],
+					da ? da->name : "?", e->slot_label[f][a] ? e->slot_label[f][a] : "",
+					db ? db->name : "?", e->slot_label[f][b] ? e->slot_label[f][b] : "");
+			}
+	return 0;
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
@@ -243,10 +268,14 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			const struct weft_model_def *d = e->model[m];
 			if ((d->id == 'O') != (pass == 0))
 				continue;
+			e->setting_up = d->id;
 			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
 					   : d->hooks->setup && d->hooks->setup(e, err))
 				return -1;
 		}
+	e->setting_up = 0;
+	if (slot_clash(e, err))
+		return -1;
 	/* this run's handlers: none is NULL, and what the event loop would
 	 * test per event is in them (see dispatch_slow for the order) */
 	for (int m = 0; m < MCV_NCHARS; m++)
@@ -477,6 +506,7 @@ void emu_free(struct emu *e)
 		free(e->slot_type[f]);
 		free(e->slot_label[f]);
 		free(e->slot_fresh[f]);
+		free(e->slot_model[f]);
 	}
 	for (int i = 0; i < e->ncpu; i++)
 		free(e->cpu[i].th);

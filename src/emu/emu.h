@@ -247,6 +247,8 @@ struct emu {
 	int32_t *slot_type[EMU_NFILES];     /* by slot, growing with emu_slot */
 	const char **slot_label[EMU_NFILES];
 	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
+	char *slot_model[EMU_NFILES]; /* by slot: the model that registered it */
+	char setting_up; /* the model whose setup runs, else 0 */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);

@@ -511,9 +511,10 @@ void paraver_abort(struct emu *e)
 
 /* The emulator's change records reach the Paraver writer as its ops. */
 _Static_assert(sizeof(struct sink_change) == sizeof(struct prv_op), "sink_change is a prv_op");
-_Static_assert(SINK_CH_TIME == PRV_OP_TIME && SINK_CH_CPU == PRV_OP_CPU && SINK_CH_STATE == PRV_OP_STATE &&
-		       SINK_CH_SET == PRV_OP_EVENT && SINK_CH_PUT == PRV_OP_PUNCT && SINK_CH_ARG == PRV_OP_ARG &&
-		       SINK_CH_SEND == PRV_OP_COMM_SEND && SINK_CH_SEND_ARGS == PRV_OP_COMM_SEND_ARGS &&
-		       SINK_CH_PSEND == PRV_OP_COMM_PSEND && SINK_CH_RECV == PRV_OP_COMM_RECV &&
-		       SINK_CH_RECV_ARGS == PRV_OP_COMM_RECV_ARGS && SINK_CH_DROP == PRV_OP_COMM_DROP,
+#define SAME_KIND(a, b) ((int) SINK_CH_##a == (int) PRV_OP_##b)
+_Static_assert(SAME_KIND(TIME, TIME) && SAME_KIND(CPU, CPU) && SAME_KIND(STATE, STATE) && SAME_KIND(SET, EVENT) &&
+		       SAME_KIND(PUT, PUNCT) && SAME_KIND(ARG, ARG) && SAME_KIND(SEND, COMM_SEND) &&
+		       SAME_KIND(SEND_ARGS, COMM_SEND_ARGS) && SAME_KIND(PSEND, COMM_PSEND) &&
+		       SAME_KIND(RECV, COMM_RECV) && SAME_KIND(RECV_ARGS, COMM_RECV_ARGS) && SAME_KIND(DROP, COMM_DROP),
 	       "sink record kinds are the Paraver writer's op numbers");
+#undef SAME_KIND

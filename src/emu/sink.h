@@ -43,10 +43,10 @@ enum { SINK_THREADS = 0, SINK_CPUS = 1, SINK_NROWSETS = 2 };
 
 /* What a channel's values mean. */
 enum sink_kind {
-	SINK_STATE,    /* an interval value (enter at a change, leave at the next) */
-	SINK_VALUE,    /* a sampled value: a metric, valid until the next change */
+	SINK_STATE, /* an interval value (enter at a change, leave at the next) */
+	SINK_VALUE, /* a sampled value: a metric, valid until the next change */
 	SINK_PUNCTUAL, /* an occurrence at an instant; repeats are occurrences */
-	SINK_COMM      /* communications (send/receive pairs between rows) */
+	SINK_COMM /* communications (send/receive pairs between rows) */
 };
 
 /* A label of a channel's value (a value with none is shown as its
@@ -61,10 +61,10 @@ struct sink_label {
 /* A channel of a row set. Channels are numbered per row set from 0
  * (struct sink_change.chan), in declaration order. */
 struct sink_channel {
-	const char *name;       /* "<model>.<channel>", unique in its row set, e.g. "nosv.subsystem" */
-	char model;             /* the declaring model's character ('V') */
+	const char *name; /* "<model>.<channel>", unique in its row set, e.g. "nosv.subsystem" */
+	char model; /* the declaring model's character ('V') */
 	const char *model_name; /* its name ("nosv") */
-	const char *title;      /* a sentence: "nOS-V subsystem of the ACTIVE thread" */
+	const char *title; /* a sentence: "nOS-V subsystem of the ACTIVE thread" */
 	enum sink_kind kind;
 	/* its first value on a row is a record even when 0 (else a row reads
 	 * 0 before its first record, and a first 0 is no change) */
@@ -78,33 +78,33 @@ struct sink_channel {
 
 /* A node of the system (an ovni loom, a legacy log's node). */
 struct sink_loom {
-	const char *name;     /* the loom's name ("node1.1234"), hostname part first */
+	const char *name; /* the loom's name ("node1.1234"), hostname part first */
 	const char *hostname; /* may equal name */
 	int first_cpu, ncpus; /* its CPU rows [first_cpu, first_cpu + ncpus), the last is its vCPU */
 };
 
 /* A process: thread rows [first_row, first_row + nrows) are its threads. */
 struct sink_proc {
-	int loom;      /* index in layout.looms */
+	int loom; /* index in layout.looms */
 	int64_t pid;
-	int appid;     /* the application it belongs to (ovni's app id) */
-	int rank;      /* its MPI rank, -1: none */
+	int appid; /* the application it belongs to (ovni's app id) */
+	int rank; /* its MPI rank, -1: none */
 	int nranks;
 	int first_row, nrows;
 };
 
 /* A row: a thread (SINK_THREADS) or a CPU (SINK_CPUS). */
 struct sink_row {
-	int loom;        /* index in layout.looms */
-	int proc;        /* thread rows: index in layout.procs; CPU rows: -1 */
-	int64_t tid;     /* thread rows: the thread id; CPU rows: -1 */
-	int64_t cpu;     /* CPU rows: the CPU's physical id, -1: the loom's vCPU; thread rows: -1 */
-	int stream;      /* thread rows: the stream index; CPU rows: -1 */
+	int loom; /* index in layout.looms */
+	int proc; /* thread rows: index in layout.procs; CPU rows: -1 */
+	int64_t tid; /* thread rows: the thread id; CPU rows: -1 */
+	int64_t cpu; /* CPU rows: the CPU's physical id, -1: the loom's vCPU; thread rows: -1 */
+	int stream; /* thread rows: the stream index; CPU rows: -1 */
 	const char *name; /* its label ("THREAD 1.1.1", "CPU 0.3") */
 };
 
 struct sink_rowset {
-	const char *name;       /* "thread", "cpu" */
+	const char *name; /* "thread", "cpu" */
 	int nrows;
 	const struct sink_row *rows;
 	int nchannels;
@@ -123,10 +123,10 @@ struct sink_layout {
 	/* times: ns from t0, the corrected time of the run's first event (or
 	 * the window's start with --from) */
 	uint64_t t0;
-	const char *trace;     /* the trace's path, for messages */
-	const char *outdir;    /* what the sink was given (-o DIR, --otf2 DIR); may be NULL */
-	const char *date;      /* the run's date as Paraver headers spell it (SOURCE_DATE_EPOCH) */
-	uint64_t clock_ns;     /* resolution of the times: 1 */
+	const char *trace; /* the trace's path, for messages */
+	const char *outdir; /* what the sink was given (-o DIR, --otf2 DIR); may be NULL */
+	const char *date; /* the run's date as Paraver headers spell it (SOURCE_DATE_EPOCH) */
+	uint64_t clock_ns; /* resolution of the times: 1 */
 };
 
 /* ---- the change records -------------------------------------------------- */
@@ -135,22 +135,22 @@ struct sink_layout {
  * (prv_writer.h), checked there: the emulator's records reach the Paraver
  * sink with no translation. */
 enum {
-	SINK_CH_TIME = 0,   /* value: the time of the records that follow (never decreases) */
-	SINK_CH_CPU = 1,    /* thread row `row` runs on CPU row value - 1 from now on (0: none);
+	SINK_CH_TIME = 0, /* value: the time of the records that follow (never decreases) */
+	SINK_CH_CPU = 1, /* thread row `row` runs on CPU row value - 1 from now on (0: none);
 			     * CPU rows: value = row + 1, once at the start */
-	SINK_CH_STATE = 2,  /* row's state is `value` from now on (0: no state) */
-	SINK_CH_SET = 3,    /* channel chan of row is `value`: a record only if it differs from
+	SINK_CH_STATE = 2, /* row's state is `value` from now on (0: no state) */
+	SINK_CH_SET = 3, /* channel chan of row is `value`: a record only if it differs from
 			     * the last record of (row, chan) (see sink_channel.fresh) */
-	SINK_CH_PUT = 4,    /* channel chan of row is `value`, a record always */
-	SINK_CH_ARG = 5,    /* an operand of the next SEND_ARGS, PSEND or RECV_ARGS record */
+	SINK_CH_PUT = 4, /* channel chan of row is `value`, a record always */
+	SINK_CH_ARG = 5, /* an operand of the next SEND_ARGS, PSEND or RECV_ARGS record */
 	/* communications on the thread rows. Sends are numbered in order from
 	 * 0 (the n-th SEND or SEND_ARGS record is comm id n) */
-	SINK_CH_SEND = 6,      /* row sends at the current time, size 0; value: tag */
+	SINK_CH_SEND = 6, /* row sends at the current time, size 0; value: tag */
 	SINK_CH_SEND_ARGS = 7, /* ARGs lsend, size; row sends; value: tag */
-	SINK_CH_PSEND = 8,     /* ARG psend: the physical send time of comm `value` (else lsend) */
-	SINK_CH_RECV = 9,      /* row receives comm `value` at the current time (logical = physical) */
+	SINK_CH_PSEND = 8, /* ARG psend: the physical send time of comm `value` (else lsend) */
+	SINK_CH_RECV = 9, /* row receives comm `value` at the current time (logical = physical) */
 	SINK_CH_RECV_ARGS = 10, /* ARGs lrecv, precv (may be before lsend); row receives comm `value` */
-	SINK_CH_DROP = 11,     /* comm `value` is never received */
+	SINK_CH_DROP = 11, /* comm `value` is never received */
 	SINK_CH_NKINDS = 12
 };
 
@@ -172,7 +172,7 @@ struct sink_change {
 
 struct sink {
 	const char *name; /* "paraver", "otf2": for messages */
-	void *self;       /* the sink's own state */
+	void *self; /* the sink's own state */
 	/* 1: the sink can be fed by --mpi --slices ranks (Paraver only) */
 	int slices;
 	/* The layout, before any change (valid until end returns). 0, or -1

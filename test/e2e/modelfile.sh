@@ -147,6 +147,19 @@ run popbad --model "$ZM" -o "$TMP/o3" "$TMP/popbad"
 expect_err "error: pop of another value" "stream.obs: event Zp] at byte offset 68 (clock 400, time 300 ns), thread 1: pop of 2 (Compute) from channel zeta.phase: expected the top of the stack, 3 (Exchange)"
 if [ -e "$TMP/o3/thread.prv" ]; then result "error: no thread.prv left" "found one"; else result "error: no thread.prv left" ""; fi
 
+# a model file reusing nOS-V's Paraver type 10: refused, naming both models
+cat >"$TMP/clash.model" <<'EOM'
+weft-model 1
+model Z clash 1.0.0
+channel x single
+	thread 10 "Clash value"
+event Zxx "" "does something"
+EOM
+obs=$(trace clash '"ovni":"1.1.0","nosv":"2.0.0","clash":"1.0.0"')
+{ hdr; ohx 100 0; st OHe 200; } >"$obs"
+run clash --model "$TMP/clash.model" -o "$TMP/oc" "$TMP/clash"
+expect_err "error: a Paraver type of two models" "Paraver type 10 of thread.prv is claimed by two models: nosv (\"nOS-V task ID of the RUNNING thread\") and clash (\"Clash value\")"
+
 obs=$(trace guard "$REQ")
 { hdr; ohx 100 0; st OHp 150; z4 'Zp[' 200 2; st OHr 250; st OHe 500; } >"$obs"
 run guard --model "$ZM" -o "$TMP/o4" "$TMP/guard"
