@@ -129,6 +129,7 @@ int job_open(struct job *j)
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
 	o.outdir = NULL;
+	o.sinks = (struct sink_list){0};
 	o.quiet = 1;
 	o.progress = 0;
 	o.reuse = NULL;

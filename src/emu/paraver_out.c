@@ -14,6 +14,7 @@
 #include "util/outset.h"
 #include "emu/paraver_out.h"
 #include "emu/sink.h"
+#include "emu/sink_out.h"
 #include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
@@ -251,6 +252,10 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		outset_abort(&e->out);
 	}
 	free(ids);
+	if (rc == 0 && sink_out_open(e, err)) {
+		paraver_abort(e);
+		rc = -1;
+	}
 	for (int k = 0; rc == 0 && k < EMU_NFILES; k++)
 		emu_fresh_apply(e, k, &e->prv[k]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
@@ -314,6 +319,11 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 			engine_pcf(e, engine_file(e->model[m]), file, b);
 		else if (e->model[m]->hooks->pcf)
 			e->model[m]->hooks->pcf(e, file, b);
+}
+
+void paraver_pcf(struct emu *e, int file, struct strbuf *b)
+{
+	pcf(e, file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
@@ -489,6 +499,11 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	/* an input that shrank while read gave zeros: no run from it */
 	if (rc == 0)
 		rc = map_inputs_check(err);
+	/* the other sinks' outputs in place first: a failed one fails the run */
+	if (rc == 0)
+		rc = sink_out_close(e, err);
+	else
+		sink_out_abort(e);
 	if (rc == 0) {
 		retire_stale(e);
 		rc = outset_commit(&e->out, err);
@@ -502,6 +517,7 @@ void paraver_abort(struct emu *e)
 {
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
+	sink_out_abort(e);
 	prv_abort(&e->prv[EMU_THREAD_FILE]);
 	prv_abort(&e->prv[EMU_CPU_FILE]);
 	bd_abort(e);

@@ -38,6 +38,9 @@ struct prv_pipe {
 	int nfiles;
 	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
 	void *hook_arg;
+	/* prv_pipe_tap: every op applied, in order, before it is */
+	void (*tap)(void *arg, const struct prv_op *ops, size_t n);
+	void *tap_arg;
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 	int alone; /* no thread could start: the producer applies its chunks */
 };
@@ -703,7 +706,42 @@ static size_t route_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 	return i;
 }
 
+static size_t apply_untapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+			     uint64_t *at);
+
+/* apply_until with a tap: runs of ops to the tap, then applied; an op for
+ * the hook ends a run (the hook's prv_pipe_put_op calls tap what it puts
+ * after what came before it). */
+static size_t tap_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	size_t i = 0, done = 0;
+	for (; i < n; i++) {
+		const struct prv_op *op = &ops[i];
+		if (op->kind == PRV_OP_TIME && (uint64_t) op->value >= bound)
+			break;
+		if (p->hook && op->kind >= PRV_OP_ARG) {
+			if (i > done)
+				p->tap(p->tap_arg, ops + done, i - done);
+			apply_untapped(p, ops + done, i + 1 - done, UINT64_MAX, at);
+			done = i + 1;
+		}
+	}
+	if (i > done) {
+		p->tap(p->tap_arg, ops + done, i - done);
+		apply_untapped(p, ops + done, i - done, UINT64_MAX, at);
+	}
+	return i;
+}
+
 static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	if (__builtin_expect(p->tap != NULL, 0))
+		return tap_until(p, ops, n, bound, at);
+	return apply_untapped(p, ops, n, bound, at);
+}
+
+static size_t apply_untapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+			     uint64_t *at)
 {
 	if (p->sub[0])
 		return route_until(p, ops, n, bound, at);
@@ -760,8 +798,16 @@ void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_
 	p->hook_arg = arg;
 }
 
+void prv_pipe_tap(struct prv_pipe *p, void (*tap)(void *arg, const struct prv_op *ops, size_t n), void *arg)
+{
+	p->tap = tap;
+	p->tap_arg = arg;
+}
+
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
 {
+	if (p->tap)
+		p->tap(p->tap_arg, op, 1);
 	if (p->sub[0])
 		sub_put(p->sub[op->file], op);
 	else
