@@ -26,6 +26,7 @@
 struct emu;
 struct evinfo;
 struct weft_err;
+struct weft_model_def;
 
 /* How the emulator handles one event: 0 ok, -1 fatal error (err filled),
  * 1 the event was rejected and skipped (--keep-going). */
@@ -52,12 +53,17 @@ struct weft_state_label {
 	unsigned char rgb[3];
 };
 
-/* What the emulator calls on an emulated model; NULL members are skipped. */
+/* What the emulator calls on an emulated model; NULL members are skipped.
+ * Every hook is given its model (`self`): the model files' engine serves
+ * them all with one table. */
 struct weft_model_hooks {
-	int (*setup)(struct emu *e, struct weft_err *err);   /* register slots, state */
-	int (*finish)(struct emu *e, struct weft_err *err);  /* end-of-trace checks */
-	void (*pcf)(struct emu *e, int file, struct strbuf *b); /* EVENT_TYPE blocks */
-	void (*release)(struct emu *e);
+	/* register slots, state */
+	int (*setup)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+	/* end-of-trace checks */
+	int (*finish)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+	/* EVENT_TYPE blocks */
+	void (*pcf)(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+	void (*release)(struct emu *e, const struct weft_model_def *self);
 	const struct weft_state_label *states;
 	int nstates;
 	/* name of an operation the model counts for weft stats (emu_acct_op)
@@ -75,6 +81,17 @@ struct weft_model_hooks {
 	void (*text_name)(struct emu *e, int table, int64_t value, const char *s);
 	void (*save)(const struct emu *e, struct strbuf *b);
 	int (*load)(struct emu *e, const char *line);
+	/* a loom-local model that still runs on one worker: why (NULL: it
+	 * splits); NULL hook: it splits */
+	const char *(*serial_why)(const struct weft_model_def *self);
+	/* 1: turned on by weft emu -a even when no stream requires it */
+	int on_with_all;
+	/* 1: its outputs can be written in time slices by --mpi --slices
+	 * ranks (no messages or texts paired by one merger) */
+	int sliceable;
+	/* 1: ovniemu's rule: each of its channels' first value is written,
+	 * even 0 (a run of other models keeps weft's: changes only) */
+	int ovniemu;
 };
 
 struct weft_model_def {
@@ -84,6 +101,7 @@ struct weft_model_def {
 	const struct weft_evdecl *events;
 	int nevents;          /* 0: weft knows the model's name only */
 	const struct weft_model_hooks *hooks; /* NULL: not emulated */
+	const char *file; /* the model file it was read from; NULL: written in C */
 };
 
 /* Every model weft knows, by character or by name; NULL if unknown. */

@@ -854,6 +854,7 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 	p->err = err;
 	struct mf_model *m = p->m = weft_xcalloc(1, sizeof(*m));
 	m->path = weft_xstrdup(path);
+	m->def.file = m->path;
 	m->def.version = NULL;
 	const char *s = text;
 	int rc = 0;

@@ -17,8 +17,22 @@
 #include "model.h"
 #include "modelfile.h"
 
-static const struct weft_model_def model_nanos6 = {'6', "nanos6", "", NULL, 0, NULL};
-static const struct weft_model_def model_nosv = {'V', "nosv", "", NULL, 0, NULL};
+static const struct weft_model_def model_nanos6 = {
+	.id = '6',
+	.name = "nanos6",
+	.version = "",
+	.events = NULL,
+	.nevents = 0,
+	.hooks = NULL,
+};
+static const struct weft_model_def model_nosv = {
+	.id = 'V',
+	.name = "nosv",
+	.version = "",
+	.events = NULL,
+	.nevents = 0,
+	.hooks = NULL,
+};
 extern const struct weft_model_def model_andfork;
 extern const struct weft_model_def model_fileio;
 extern const struct weft_model_def model_orbranch;

@@ -24,10 +24,10 @@ enum {
 	AF_T_AGENT = 1007,  /* cpu.prv: the agent of the CPU, + 1 */
 };
 
-int af_setup(struct emu *e, struct weft_err *err);
-int af_finish(struct emu *e, struct weft_err *err);
-void af_pcf(struct emu *e, int file, struct strbuf *b);
-void af_free(struct emu *e);
+int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+void af_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+void af_free(struct emu *e, const struct weft_model_def *self);
 
 int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -25,10 +25,19 @@ static const struct weft_state_label af_states[] = {
 };
 
 static const struct weft_model_hooks af_hooks = {
-	af_setup, af_finish, af_pcf, af_free, af_states,
-	(int) (sizeof(af_states) / sizeof(af_states[0])), NULL, 0, NULL, NULL, NULL, NULL,
+	.setup = af_setup,
+	.finish = af_finish,
+	.pcf = af_pcf,
+	.release = af_free,
+	.states = af_states,
+	.nstates = (int) (sizeof(af_states) / sizeof(af_states[0])),
 };
 
 const struct weft_model_def model_andfork = {
-	'A', "andfork", "1.0.0", af_events, (int) (sizeof(af_events) / sizeof(af_events[0])), &af_hooks,
+	.id = 'A',
+	.name = "andfork",
+	.version = "1.0.0",
+	.events = af_events,
+	.nevents = (int) (sizeof(af_events) / sizeof(af_events[0])),
+	.hooks = &af_hooks,
 };

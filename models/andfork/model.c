@@ -426,8 +426,9 @@ int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 
 /* ---- setup, end, labels ------------------------------------------------------ */
 
-int af_setup(struct emu *e, struct weft_err *err)
+int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct af *a = weft_xcalloc(1, sizeof(*a));
 	e->mstate[mcv_index('A')] = a;
@@ -454,15 +455,17 @@ int af_setup(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-int af_finish(struct emu *e, struct weft_err *err)
+int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	vao_check_count(e, &st(e)->vc, "and-fork");
 	return 0;
 }
 
-void af_pcf(struct emu *e, int file, struct strbuf *b)
+void af_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	struct af *a = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: current and-node%s\n", AF_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
@@ -478,8 +481,9 @@ void af_pcf(struct emu *e, int file, struct strbuf *b)
 	vao_pcf_agent_types(&a->vc, b, "And-fork", AF_T_ACTIVE, AF_T_NACT, AF_T_WAM, AF_T_OTHER);
 }
 
-void af_free(struct emu *e)
+void af_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	struct af *a = st(e);
 	if (!a)
 		return;

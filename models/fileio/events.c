@@ -59,11 +59,19 @@ static const struct weft_state_label fileio_states[] = {
 };
 
 static const struct weft_model_hooks fileio_hooks = {
-	fio_setup, NULL, fio_pcf, fio_free, fileio_states,
-	(int) (sizeof(fileio_states) / sizeof(fileio_states[0])), fio_op_label, 0, NULL, NULL, NULL, NULL,
+	.setup = fio_setup,
+	.pcf = fio_pcf,
+	.release = fio_free,
+	.states = fileio_states,
+	.nstates = (int) (sizeof(fileio_states) / sizeof(fileio_states[0])),
+	.op_label = fio_op_label,
 };
 
 const struct weft_model_def model_fileio = {
-	'F', "fileio", "1.0.0", fileio_events, (int) (sizeof(fileio_events) / sizeof(fileio_events[0])),
-	&fileio_hooks,
+	.id = 'F',
+	.name = "fileio",
+	.version = "1.0.0",
+	.events = fileio_events,
+	.nevents = (int) (sizeof(fileio_events) / sizeof(fileio_events[0])),
+	.hooks = &fileio_hooks,
 };

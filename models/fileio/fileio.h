@@ -34,10 +34,10 @@ enum {
 	FIO_OP_FCNTL
 };
 
-int fio_setup(struct emu *e, struct weft_err *err);
+int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
-void fio_pcf(struct emu *e, int file, struct strbuf *b);
-void fio_free(struct emu *e);
+void fio_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+void fio_free(struct emu *e, const struct weft_model_def *self);
 
 int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -410,8 +410,9 @@ static const char *const cpu_label[2] = {
 	"File I/O: clients in an application on the node",
 };
 
-int fio_setup(struct emu *e, struct weft_err *err)
+int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct fio *s = weft_xcalloc(1, sizeof(*s));
 	s->th = weft_xcalloc((size_t) e->nth + 1, sizeof(*s->th));
@@ -455,8 +456,9 @@ static void file_labels(struct fio *s, struct strbuf *b)
 	texts_pcf(&s->names, b);
 }
 
-void fio_pcf(struct emu *e, int file, struct strbuf *b)
+void fio_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	if (file != EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_IO, cpu_label[0]);
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_MEMBERS, cpu_label[1]);
@@ -497,8 +499,9 @@ void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 		}
 }
 
-void fio_free(struct emu *e)
+void fio_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	struct fio *s = st(e);
 	if (!s)
 		return;

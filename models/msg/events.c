@@ -71,11 +71,25 @@ static const struct weft_state_label msg_states[] = {
 };
 
 static const struct weft_model_hooks msg_hooks = {
-	msg_setup, msg_finish, msg_pcf, msg_free, msg_states,
-	(int) (sizeof(msg_states) / sizeof(msg_states[0])), msg_op_label, 1,
-	msg_text_value, msg_text_name, msg_save, msg_load,
+	.setup = msg_setup,
+	.finish = msg_finish,
+	.pcf = msg_pcf,
+	.release = msg_free,
+	.states = msg_states,
+	.nstates = (int) (sizeof(msg_states) / sizeof(msg_states[0])),
+	.op_label = msg_op_label,
+	.loom_local = 1,
+	.text_value = msg_text_value,
+	.text_name = msg_text_name,
+	.save = msg_save,
+	.load = msg_load,
 };
 
 const struct weft_model_def model_msg = {
-	'X', "msg", "1.0.0", msg_events, (int) (sizeof(msg_events) / sizeof(msg_events[0])), &msg_hooks,
+	.id = 'X',
+	.name = "msg",
+	.version = "1.0.0",
+	.events = msg_events,
+	.nevents = (int) (sizeof(msg_events) / sizeof(msg_events[0])),
+	.hooks = &msg_hooks,
 };

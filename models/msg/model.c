@@ -143,8 +143,9 @@ static int row_name(const struct emu *e, const struct emu_thread *t, char *buf, 
 	return 1;
 }
 
-int msg_setup(struct emu *e, struct weft_err *err)
+int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct mstate *m = weft_xcalloc(1, sizeof(*m));
 	e->mstate[mcv_index('X')] = m;
@@ -557,8 +558,9 @@ void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 	snprintf(buf, (size_t) n, "PICL event %d", op);
 }
 
-int msg_finish(struct emu *e, struct weft_err *err)
+int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct mstate *m = ms(e);
 	emu_match_finish(e, REPORT_KEYS, end_name);
@@ -568,8 +570,9 @@ int msg_finish(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-void msg_pcf(struct emu *e, int file, struct strbuf *b)
+void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	struct mstate *m = ms(e);
 	if (file != EMU_THREAD_FILE)
 		return;
@@ -599,8 +602,9 @@ void msg_pcf(struct emu *e, int file, struct strbuf *b)
 	}
 }
 
-void msg_free(struct emu *e)
+void msg_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	struct mstate *m = ms(e);
 	if (!m)
 		return;

@@ -35,10 +35,10 @@ enum {
  * for messages and subsets; user record type R is MSG_OP_USER_REC - R. */
 enum { MSG_OP_MESSAGE = -7, MSG_OP_USER_REC = -100000 };
 
-int msg_setup(struct emu *e, struct weft_err *err);
-int msg_finish(struct emu *e, struct weft_err *err);
-void msg_pcf(struct emu *e, int file, struct strbuf *b);
-void msg_free(struct emu *e);
+int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+void msg_free(struct emu *e, const struct weft_model_def *self);
 
 int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -37,10 +37,19 @@ static const struct weft_state_label ob_states[] = {
 };
 
 static const struct weft_model_hooks ob_hooks = {
-	orb_setup, orb_finish, orb_pcf, orb_free, ob_states,
-	(int) (sizeof(ob_states) / sizeof(ob_states[0])), NULL, 0, NULL, NULL, NULL, NULL,
+	.setup = orb_setup,
+	.finish = orb_finish,
+	.pcf = orb_pcf,
+	.release = orb_free,
+	.states = ob_states,
+	.nstates = (int) (sizeof(ob_states) / sizeof(ob_states[0])),
 };
 
 const struct weft_model_def model_orbranch = {
-	'R', "orbranch", "1.0.0", ob_events, (int) (sizeof(ob_events) / sizeof(ob_events[0])), &ob_hooks,
+	.id = 'R',
+	.name = "orbranch",
+	.version = "1.0.0",
+	.events = ob_events,
+	.nevents = (int) (sizeof(ob_events) / sizeof(ob_events[0])),
+	.hooks = &ob_hooks,
 };

@@ -514,8 +514,9 @@ int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 
 /* ---- setup, end, labels ------------------------------------------------------ */
 
-int orb_setup(struct emu *e, struct weft_err *err)
+int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct ob *o = weft_xcalloc(1, sizeof(*o));
 	e->mstate[mcv_index('R')] = o;
@@ -548,8 +549,9 @@ int orb_setup(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-int orb_finish(struct emu *e, struct weft_err *err)
+int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	struct ob *o = st(e);
 	e->ev = NULL;
 	for (int i = 0; i < e->nth; i++)
@@ -568,8 +570,9 @@ int orb_finish(struct emu *e, struct weft_err *err)
 	return 0;
 }
 
-void orb_pcf(struct emu *e, int file, struct strbuf *b)
+void orb_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	struct ob *o = st(e);
 	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: current or-node%s\n", OB_T_NODE,
 		  file == EMU_CPU_FILE ? " of the agent" : "");
@@ -587,8 +590,9 @@ void orb_pcf(struct emu *e, int file, struct strbuf *b)
 	vao_pcf_agent_types(&o->vc, b, "Or-branch", OB_T_ACTIVE, OB_T_NACT, OB_T_WAM, OB_T_OTHER);
 }
 
-void orb_free(struct emu *e)
+void orb_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	struct ob *o = st(e);
 	if (!o)
 		return;

@@ -24,10 +24,10 @@ enum {
 	OB_T_AGENT = 1028,   /* cpu.prv: the agent of the CPU, + 1 */
 };
 
-int orb_setup(struct emu *e, struct weft_err *err);
-int orb_finish(struct emu *e, struct weft_err *err);
-void orb_pcf(struct emu *e, int file, struct strbuf *b);
-void orb_free(struct emu *e);
+int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+void orb_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+void orb_free(struct emu *e, const struct weft_model_def *self);
 
 int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -36,11 +36,22 @@ static const struct weft_state_label ovni_states[] = {
 };
 
 static const struct weft_model_hooks ovni_hooks = {
-	ovni_setup, ovni_finish, ovni_pcf, ovni_free, ovni_states,
-	(int) (sizeof(ovni_states) / sizeof(ovni_states[0])), NULL, 1, NULL, NULL, NULL, NULL,
+	.setup = ovni_setup,
+	.finish = ovni_finish,
+	.pcf = ovni_pcf,
+	.release = ovni_free,
+	.states = ovni_states,
+	.nstates = (int) (sizeof(ovni_states) / sizeof(ovni_states[0])),
+	.loom_local = 1,
+	.sliceable = 1,
+	.ovniemu = 1,
 };
 
 const struct weft_model_def model_ovni = {
-	'O', "ovni", "1.1.0", ovni_events, (int) (sizeof(ovni_events) / sizeof(ovni_events[0])),
-	&ovni_hooks,
+	.id = 'O',
+	.name = "ovni",
+	.version = "1.1.0",
+	.events = ovni_events,
+	.nevents = (int) (sizeof(ovni_events) / sizeof(ovni_events[0])),
+	.hooks = &ovni_hooks,
 };

@@ -472,8 +472,9 @@ int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 
 /* ---- setup, end, labels ----------------------------------------------------- */
 
-int ovni_setup(struct emu *e, struct weft_err *err)
+int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	(void) err;
 	struct ovni_slots *sl = weft_xcalloc(1, sizeof(*sl));
 	sl->t = e->nslots[EMU_THREAD_FILE];
@@ -496,7 +497,7 @@ int ovni_setup(struct emu *e, struct weft_err *err)
 	 * weft's own models keeps their rule (changes only) */
 	sl->ovniemu = 1;
 	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->id != 'O' && !engine_file(e->model[m]))
+		if (!e->model[m]->hooks->ovniemu)
 			sl->ovniemu = 0;
 	for (int f = 0; sl->ovniemu && f < EMU_NFILES; f++)
 		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->nslots[f]; s++)
@@ -521,8 +522,9 @@ static int lint_end(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	return 0;
 }
 
-int ovni_finish(struct emu *e, struct weft_err *err)
+int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
 	if (e->writing && !e->o.quiet)
 		ovni_bursts_report(e);
 	for (int i = e->th_lo; i < e->th_hi; i++) {
@@ -581,8 +583,9 @@ static void cpu_name(struct strbuf *b, const struct weft_cpu *c)
 	sb_text(b, c->loom->name);
 }
 
-void ovni_pcf(struct emu *e, int file, struct strbuf *b)
+void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
 {
+	(void) self;
 	if (file == EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 6 Thread: CPU affinity\nVALUES\n");
 		for (int i = 0; i < e->ncpu; i++) {
@@ -604,8 +607,9 @@ void ovni_pcf(struct emu *e, int file, struct strbuf *b)
 	pcf_marks(e, b);
 }
 
-void ovni_free(struct emu *e)
+void ovni_free(struct emu *e, const struct weft_model_def *self)
 {
+	(void) self;
 	ovni_bursts_free(e);
 	for (int i = 0; i < e->nth; i++) {
 		struct emu_thread *t = &e->th[i];

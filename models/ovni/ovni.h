@@ -13,10 +13,10 @@
 enum { OT_AFFINITY, OT_STATE, OT_TID, OT_FLUSH, OT_MARK0 }; /* thread.prv */
 enum { OC_PID, OC_TID, OC_NRUN, OC_FLUSH, OC_MARK0 };       /* cpu.prv */
 
-int ovni_setup(struct emu *e, struct weft_err *err);
-int ovni_finish(struct emu *e, struct weft_err *err);
-void ovni_pcf(struct emu *e, int file, struct strbuf *b);
-void ovni_free(struct emu *e);
+int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
+void ovni_free(struct emu *e, const struct weft_model_def *self);
 
 int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 int ovni_ohc_create(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,

@@ -42,6 +42,7 @@ int from_event_time(const char *trace, const struct emu_opts *o, const char *exp
 	}
 	struct emu_opts po = *o;
 	po.outdir = NULL;  /* no output: only the events' times and states */
+	po.sinks.n = 0;
 	po.reuse = NULL;   /* the run itself takes the trace the clock pass kept */
 	po.quiet = 1;
 	po.progress = 0;

@@ -28,8 +28,7 @@ static int opt_model(const char *cmd, const struct opt *row, void *dst, const ch
 	const struct weft_model_def *const *all;
 	int n = model_all(&all);
 	for (int i = 0; i < n; i++) {
-		const struct mf_model *f = engine_file(all[i]);
-		if (f && strcmp(f->path, arg) == 0)
+		if (all[i]->file && strcmp(all[i]->file, arg) == 0)
 			mc->given[mcv_index(all[i]->id)] = 1;
 	}
 	return 0;
@@ -75,14 +74,13 @@ int cmd_models(int argc, char **argv)
 		if (want && !(want[0] == m->id && want[1] == '\0') && !(want[0] && strcmp(want, m->name) == 0))
 			continue;
 		shown++;
-		const struct mf_model *f = engine_file(m);
 		printf("%c %-9s %-6s ", m->id, m->name, m->version[0] ? m->version : "-");
 		if (!m->nevents)
 			printf("        -  recognised: its events are counted, not decoded\n");
-		else if (f && mc.given[mcv_index(m->id)])
-			printf("%3d events  file %s\n", m->nevents, f->path);
+		else if (m->file && mc.given[mcv_index(m->id)])
+			printf("%3d events  file %s\n", m->nevents, m->file);
 		else
-			printf("%3d events  built in%s\n", m->nevents, f ? " (model file)" : "");
+			printf("%3d events  built in%s\n", m->nevents, m->file ? " (model file)" : "");
 		if (!want && !mc.events)
 			continue;
 		for (int k = 0; k < m->nevents; k++) {

@@ -15,6 +15,7 @@
 #include "emu/engine.h"
 #include "emu/match.h"
 #include "emu/paraver_out.h"
+#include "emu/sinks.h"
 #include "trace/progress.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
@@ -160,8 +161,10 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
 	const struct emu_thread *t = &e->th[ev->stream->index];
-	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
-			       "ovni event until KCI", (long long) t->sys->tid);
+	return emu_model_error(e, err,
+			       "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "ovni event until KCI",
+			       (long long) t->sys->tid);
 }
 
 /* The handler of ovni rows when a model marks threads off their CPU. */
@@ -252,7 +255,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
 			continue;
-		int on = d->id == 'O' || (o->all_models && engine_file(d));
+		int on = d->id == 'O' || (o->all_models && d->hooks->on_with_all);
 		for (int t = 0; t < e->nth && !on; t++)
 			on = e->th[t].sys->req[mcv_index(d->id)];
 		if (!on)
@@ -269,8 +272,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 			if ((d->id == 'O') != (pass == 0))
 				continue;
 			e->setting_up = d->id;
-			if (engine_file(d) ? engine_setup(e, engine_file(d), err)
-					   : d->hooks->setup && d->hooks->setup(e, err))
+			if (d->hooks->setup && d->hooks->setup(e, d, err))
 				return -1;
 		}
 	e->setting_up = 0;
@@ -293,7 +295,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
-	return 0;
+	return emu_sinks_begin(e, err);
 }
 
 static void report_skipped(struct emu *e)
@@ -459,8 +461,7 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
 		e->finishing = d->id;
-		if (engine_file(d) ? engine_finish(e, engine_file(d), err)
-				   : d->hooks->finish && d->hooks->finish(e, err)) {
+		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
 			e->finishing = 0;
 			return -1;
@@ -488,16 +489,21 @@ int emu_close(struct emu *e, struct weft_err *err)
 {
 	if (!e->writing)
 		return 0;
-	return paraver_close(e, err);
+	int rc = paraver_close(e, err);
+	struct weft_err later = {0};
+	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
+		rc = -1;
+	return rc;
 }
 
 void emu_free(struct emu *e)
 {
 	if (e->writing)
 		paraver_abort(e);
+	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)
-			e->model[m]->hooks->release(e);
+			e->model[m]->hooks->release(e, e->model[m]);
 	bd_free(e);
 	engine_free(e);
 	emu_match_free(e);

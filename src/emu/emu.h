@@ -11,12 +11,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "emu/sink.h"
 #include "clock/clocksetup.h"
 #include "util/err.h"
 #include "evtable.h"
 #include "emu/merge.h"
 #include "emu/pairs.h"
+#include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
 #include "util/outset.h"
@@ -168,9 +168,7 @@ struct emu_opts {
 	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
-	/* the other sinks beside Paraver (--otf2), fed from its writer's ops
-	 * (sink_out.h); the caller's. n 0: none */
-	struct sink_list sinks;
+	struct sink_list sinks; /* sinks beside the Paraver output (sink.h; sinks.h), n 0: none */
 };
 
 struct emu {
@@ -253,7 +251,7 @@ struct emu {
 	uint8_t *slot_fresh[EMU_NFILES]; /* by slot: its first value is written, even 0 */
 	char *slot_model[EMU_NFILES]; /* by slot: the model that registered it */
 	char setting_up; /* the model whose setup runs, else 0 */
-	struct sink_out *sink_out; /* sink_out.c's state while the sinks run */
+	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);

@@ -47,7 +47,6 @@ const struct engine_prim *engine_prim_find(const char *name)
 	return NULL;
 }
 
-const struct weft_model_hooks engine_hooks = {0};
 
 /* ---- showing values ------------------------------------------------------------- */
 
@@ -636,4 +635,50 @@ void engine_free(struct emu *e)
 	free(g->state_ch);
 	free(g);
 	e->eng = NULL;
+}
+
+/* ---- the hooks of every file model --------------------------------------------- */
+
+static int hook_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
+{
+	return engine_setup(e, engine_file(self), err);
+}
+
+static int hook_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
+{
+	return engine_finish(e, engine_file(self), err);
+}
+
+static void hook_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
+{
+	engine_pcf(e, engine_file(self), file, b);
+}
+
+/* A model file naming values in event order (a `label` action) runs on
+ * one -j worker. */
+static const char *hook_serial_why(const struct weft_model_def *self)
+{
+	const struct mf_model *f = engine_file(self);
+	for (int i = 0; i < f->def.nevents; i++)
+		for (int k = 0; k < f->evs[i].nact; k++)
+			if (f->evs[i].act[k].op == MF_LABEL)
+				return "names values in event order (label actions)";
+	return NULL;
+}
+
+const struct weft_model_hooks engine_hooks = {
+	.setup = hook_setup,
+	.finish = hook_finish,
+	.pcf = hook_pcf,
+	.loom_local = 1,
+	.serial_why = hook_serial_why,
+	.on_with_all = 1,
+	.sliceable = 1,
+	.ovniemu = 1,
+};
+
+const struct mf_breakdown *engine_breakdown_of(const struct weft_model_def *d)
+{
+	const struct mf_model *f = engine_file(d);
+	return f ? f->bd : NULL;
 }

@@ -64,6 +64,9 @@ static inline const struct mf_model *engine_file(const struct weft_model_def *d)
 	return d->hooks == &engine_hooks ? (const struct mf_model *) d : NULL;
 }
 
+/* The breakdown view a model declares (model files), NULL: none. */
+const struct mf_breakdown *engine_breakdown_of(const struct weft_model_def *d);
+
 /* Index of a model's channel by name, or -1 (for a primitive's setup). */
 int engine_chan(const struct mf_model *m, const char *name);
 

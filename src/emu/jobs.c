@@ -40,16 +40,6 @@ int jobs_writers(const struct emu *e)
 	return cores_available() >= 4 ? 2 : 1;
 }
 
-/* Does model file f name values in event order (a `label` action)? */
-static int labels_in_events(const struct mf_model *f)
-{
-	for (int i = 0; i < f->def.nevents; i++)
-		for (int k = 0; k < f->evs[i].nact; k++)
-			if (f->evs[i].act[k].op == MF_LABEL)
-				return 1;
-	return 0;
-}
-
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
 	if (!e->writing)
@@ -66,13 +56,11 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 		return "the trace is taken over from an earlier pass";
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
-		const struct mf_model *f = engine_file(d);
-		if (!f && d->id != 'O' && !d->hooks->loom_local) {
-			snprintf(buf, n, "model %s keeps state across looms", d->name);
-			return buf;
-		}
-		if (f && labels_in_events(f)) {
-			snprintf(buf, n, "model %s names values in event order (label actions)", d->name);
+		const char *why = d->hooks->serial_why ? d->hooks->serial_why(d) : NULL;
+		if (!d->hooks->loom_local)
+			why = "keeps state across looms";
+		if (why) {
+			snprintf(buf, n, "model %s %s", d->name, why);
 			return buf;
 		}
 	}
@@ -129,7 +117,7 @@ int job_open(struct job *j)
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
 	o.outdir = NULL;
-	o.sinks = (struct sink_list){0};
+	o.sinks.n = 0;
 	o.quiet = 1;
 	o.progress = 0;
 	o.reuse = NULL;

@@ -14,7 +14,6 @@
 #include "util/outset.h"
 #include "emu/paraver_out.h"
 #include "emu/sink.h"
-#include "emu/sink_out.h"
 #include "prv/pcfcolors.h"
 #include "util/srcdate.h"
 #include "util/strbuf.h"
@@ -252,10 +251,6 @@ int paraver_open(struct emu *e, struct weft_err *err)
 		outset_abort(&e->out);
 	}
 	free(ids);
-	if (rc == 0 && sink_out_open(e, err)) {
-		paraver_abort(e);
-		rc = -1;
-	}
 	for (int k = 0; rc == 0 && k < EMU_NFILES; k++)
 		emu_fresh_apply(e, k, &e->prv[k]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
@@ -315,15 +310,8 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->nmodels; m++)
-		if (engine_file(e->model[m]))
-			engine_pcf(e, engine_file(e->model[m]), file, b);
-		else if (e->model[m]->hooks->pcf)
-			e->model[m]->hooks->pcf(e, file, b);
-}
-
-void paraver_pcf(struct emu *e, int file, struct strbuf *b)
-{
-	pcf(e, file, b);
+		if (e->model[m]->hooks->pcf)
+			e->model[m]->hooks->pcf(e, e->model[m], file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
@@ -436,8 +424,7 @@ static void retire_stale(struct emu *e)
 	const struct weft_model_def *const *all;
 	int nall = model_all(&all);
 	for (int m = 0; m < nall; m++) {
-		const struct mf_model *f = engine_file(all[m]);
-		if (!f || !f->bd)
+		if (!engine_breakdown_of(all[m]))
 			continue;
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
@@ -499,11 +486,6 @@ int paraver_close(struct emu *e, struct weft_err *err)
 	/* an input that shrank while read gave zeros: no run from it */
 	if (rc == 0)
 		rc = map_inputs_check(err);
-	/* the other sinks' outputs in place first: a failed one fails the run */
-	if (rc == 0)
-		rc = sink_out_close(e, err);
-	else
-		sink_out_abort(e);
 	if (rc == 0) {
 		retire_stale(e);
 		rc = outset_commit(&e->out, err);
@@ -517,7 +499,6 @@ void paraver_abort(struct emu *e)
 {
 	prv_pipe_finish(e->pipe);
 	e->pipe = NULL;
-	sink_out_abort(e);
 	prv_abort(&e->prv[EMU_THREAD_FILE]);
 	prv_abort(&e->prv[EMU_CPU_FILE]);
 	bd_abort(e);

@@ -24,9 +24,6 @@ int paraver_open(struct emu *e, struct weft_err *err);
  * prv_finish writes beside); the caller frees it. */
 char *paraver_trace_tmp(struct emu *e, const char *name);
 int paraver_close(struct emu *e, struct weft_err *err);
-/* FILE's .pcf text (labels of the states and of every type) into b. */
-struct strbuf;
-void paraver_pcf(struct emu *e, int file, struct strbuf *b);
 void paraver_abort(struct emu *e);
 
 /* The view files compiled into weft (generated from cfg/ at build time). */

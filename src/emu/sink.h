@@ -22,8 +22,11 @@
  * emulating thread, or a writer thread beside it, or under -j/--mpi the
  * merging thread (rank 0), which rebuilds one serial run's stream from the
  * workers' (jobs.h). A sink sees the same records in the same order
- * whatever -j is; only where batches are cut differs, so a sink must not
- * depend on batch boundaries. Workers' side messages (message ends to
+ * whatever -j is, once the rule of SET is applied (-j 1 hands over a
+ * repeated value as a SET, -j workers drop it and may hand a change as a
+ * PUT); where batches are cut differs too, so a sink must not depend on
+ * batch boundaries. Records of a set the layout has not (>=
+ * SINK_NROWSETS: the -b breakdown traces, Paraver's own) are ignored. Workers' side messages (message ends to
  * match, text-named values) are never handed to a sink. With --mpi
  * --slices each rank writes a time slice of Paraver only (slices.h); other
  * sinks are then refused (a sink with `slices` 0).

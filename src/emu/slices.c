@@ -15,7 +15,7 @@ int slices_ok(const struct emu *e)
 	if (e->o.win || e->o.breakdown)
 		return 0;
 	for (int m = 0; m < e->nmodels; m++)
-		if (!engine_file(e->model[m]) && e->model[m]->id != 'O')
+		if (!e->model[m]->hooks->sliceable)
 			return 0; /* its communications and texts are paired by one merger */
 	return 1;
 }

@@ -57,7 +57,7 @@ static int pass(struct sync_result *r, const struct emu_opts *o, const struct cl
 {
 	struct emu_opts vo = *o;
 	vo.outdir = NULL;
-	vo.sinks = (struct sink_list){0};
+	vo.sinks.n = 0;
 	vo.quiet = 1;
 	vo.no_gate = 1;
 	vo.clock_table = tab;
@@ -165,7 +165,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	r->trace = trace;
 	struct emu_opts po = *o;
 	po.outdir = NULL;
-	po.sinks = (struct sink_list){0};
+	po.sinks.n = 0;
 	po.quiet = 1;
 	po.no_gate = 1; /* messages can bound clocks hours apart */
 	po.clock_table = NULL;

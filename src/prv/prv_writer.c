@@ -38,8 +38,7 @@ struct prv_pipe {
 	int nfiles;
 	void (*hook)(void *arg, const struct prv_op *op); /* prv_pipe_hook */
 	void *hook_arg;
-	/* prv_pipe_tap: every op applied, in order, before it is */
-	void (*tap)(void *arg, const struct prv_op *ops, size_t n);
+	void (*tap)(void *arg, const struct prv_op *ops, size_t n); /* prv_pipe_tap */
 	void *tap_arg;
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 	int alone; /* no thread could start: the producer applies its chunks */
@@ -706,29 +705,28 @@ static size_t route_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 	return i;
 }
 
-static size_t apply_untapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
-			     uint64_t *at);
+static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
 
-/* apply_until with a tap: runs of ops to the tap, then applied; an op for
- * the hook ends a run (the hook's prv_pipe_put_op calls tap what it puts
- * after what came before it). */
-static size_t tap_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+/* apply_until with a tap: each run of ops the files get is shown to the
+ * tap first; the hook's ops are not (what the hook puts is, by
+ * prv_pipe_put_op). */
+static __attribute__((noinline)) size_t apply_tapped(struct prv_pipe *p, const struct prv_op *ops, size_t n,
+						     uint64_t bound, uint64_t *at)
 {
-	size_t i = 0, done = 0;
-	for (; i < n; i++) {
-		const struct prv_op *op = &ops[i];
-		if (op->kind == PRV_OP_TIME && (uint64_t) op->value >= bound)
-			break;
-		if (p->hook && op->kind >= PRV_OP_ARG) {
-			if (i > done)
-				p->tap(p->tap_arg, ops + done, i - done);
-			apply_untapped(p, ops + done, i + 1 - done, UINT64_MAX, at);
-			done = i + 1;
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i;
+		while (j < n && !(ops[j].kind == PRV_OP_TIME && (uint64_t) ops[j].value >= bound) &&
+		       !(p->hook && ops[j].kind >= PRV_OP_ARG))
+			j++;
+		if (j > i) {
+			p->tap(p->tap_arg, ops + i, j - i);
+			apply_run(p, ops + i, j - i, bound, at);
 		}
-	}
-	if (i > done) {
-		p->tap(p->tap_arg, ops + done, i - done);
-		apply_untapped(p, ops + done, i - done, UINT64_MAX, at);
+		if (j == n || ops[j].kind == PRV_OP_TIME)
+			return j;
+		p->hook(p->hook_arg, &ops[j]);
+		i = j + 1;
 	}
 	return i;
 }
@@ -736,12 +734,11 @@ static size_t tap_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
 	if (__builtin_expect(p->tap != NULL, 0))
-		return tap_until(p, ops, n, bound, at);
-	return apply_untapped(p, ops, n, bound, at);
+		return apply_tapped(p, ops, n, bound, at);
+	return apply_run(p, ops, n, bound, at);
 }
 
-static size_t apply_untapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
-			     uint64_t *at)
+static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
 	if (p->sub[0])
 		return route_until(p, ops, n, bound, at);

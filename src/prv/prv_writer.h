@@ -194,11 +194,10 @@ void prv_pipe_drain(struct prv_pipe *p);
  * writing it; prv_pipe_put_op writes one op as is (not TIME). NULL: none. */
 void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg);
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op);
-/* A tap sees every op the pipe's files are given (by its writer thread,
- * prv_pipe_apply_until or prv_pipe_put_op), in order, in the thread that
- * applies them, before they are: another consumer of the same stream (the
- * emulator's other sinks, emu/sink.h). Ops handed to the hook are not
- * tapped (what the hook puts is). Set before the first op; NULL: none. */
+/* With a tap, every op the pipe's files get (by prv_pipe_apply_until, the
+ * writer thread, prv_pipe_put_op; not the hook's nor skipped ones) is
+ * shown to it first, in order, in runs of n, by the thread applying them
+ * (never two at once). Set it before any op is queued. NULL: none. */
 void prv_pipe_tap(struct prv_pipe *p, void (*tap)(void *arg, const struct prv_op *ops, size_t n), void *arg);
 /* A drained pipe's files each get a writer thread of their own: ops given
  * to prv_pipe_apply_until or prv_pipe_put_op are then handed to the

@@ -23,6 +23,7 @@ int main(void)
 	srunner_add_suite(sr, stream_suite());
 	srunner_add_suite(sr, merge_suite());
 	srunner_add_suite(sr, jobs_suite());
+	srunner_add_suite(sr, sink_suite());
 	srunner_add_suite(sr, query_suite());
 	srunner_add_suite(sr, recsort_suite());
 	srunner_add_suite(sr, clock_suite());

@@ -42,5 +42,6 @@ Suite *usock_suite(void);
 Suite *jline_suite(void);
 Suite *mapfile_suite(void);
 Suite *otf2_suite(void);
+Suite *sink_suite(void);
 
 #endif
