@@ -29,7 +29,7 @@ struct emu_cmd {
 	int debug; /* -d: ovniemu's, accepted */
 	int first;              /* argv[first..]: the inputs */
 	const char *otf2dir; /* --otf2 DIR */
-	struct sink *otf2;   /* its sink, during the run */
+	struct sink *otf2; /* its sink, during the run */
 	struct sink *sinkv[1]; /* o.sinks' array */
 };
 
@@ -223,8 +223,9 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 	if (k->otf2dir && !*k->otf2dir)
 		return cli_usage_error("emu", "--otf2: an empty name names no directory");
 	if (k->otf2dir && (o->win || k->from_event))
-		return cli_usage_error("emu", "--otf2 writes the whole run: --from, --to and --from-event are "
-					      "for the Paraver output alone");
+		return cli_usage_error("emu",
+				       "--otf2 writes the whole run: --from, --to and --from-event are "
+				       "for the Paraver output alone");
 	if (k->otf2dir && k->mpi)
 		return cli_usage_error("emu", "--otf2 is not written under --mpi yet: use -j N");
 	if (n > 1 && !o->outdir)
@@ -358,8 +359,7 @@ int cmd_emu(int argc, char **argv)
 	}
 	struct weft_err err = {0};
 	if (k.otf2dir && strcmp(k.otf2dir, o->outdir) == 0) {
-		rc = cli_usage_error("emu", "--otf2 %s: the Paraver output's directory (-o); give another",
-				     k.otf2dir);
+		rc = cli_usage_error("emu", "--otf2 %s: the Paraver output's directory (-o); give another", k.otf2dir);
 		goto out;
 	}
 	if (k.otf2dir && !(k.otf2 = otf2_sink_new(k.otf2dir, &err))) {
