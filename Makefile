@@ -39,7 +39,8 @@ FUZZ_SECONDS ?= 60
 # FUZZ_SECONDS alone); FUZZ="fuzz_clock fuzz_obs": only those targets
 FUZZ_RUNS ?= 0
 
-DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libxml2-utils librsvg2-bin \
+DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev \
+	libopen-trace-format2-dev otf2-tools python3-otf2 libxml2-utils librsvg2-bin \
 	openmpi-bin libopenmpi-dev clang-format strace
 
 NOCONF_GOALS := clean deps distclean uninstall check-list
@@ -63,14 +64,14 @@ endif
 INCLUDES := -Isrc -Imodels
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
 	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
-LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) -lm -pthread
+LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) $(OTF2_LIBS) -lm -pthread
 
 # libweft.a: every layer but the commands (src/cli, src/main.c); the weft
 # binary, the unit tests and the fuzzers link it, so a layer below that
 # calls a command does not link (test/tools/layers.sh checks the includes).
 LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/synth/*.c src/prv/*.c src/check/*.c \
 	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c src/diff/*.c \
-	src/driver/*.c models/*.c models/*/*.c)
+	src/driver/*.c src/otf2/*.c models/*.c models/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 CFG_FILES := $(sort $(wildcard cfg/*/*.cfg cfg/*/*/*.cfg))
 MODEL_FILES := $(sort $(wildcard models/*/*.model))
@@ -163,6 +164,10 @@ $(WEFT): $(BUILD)/obj/src/main.o $(CLI_OBJS) $(LIBWEFT)
 ifeq ($(BUILD),build/release)
 	@ln -sfn release/weft build/weft
 endif
+
+# weft emu --otf2: the OTF2 sink's files alone see OTF2's headers (empty
+# flags: no OTF2, otf2_sink.c builds its stub)
+$(BUILD)/obj/src/otf2/%.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 
 # weft emu --mpi: the one file that includes mpi.h (empty flags: no MPI,
 # ranks.c builds its stubs); only the weft binary pulls it from libweft.a

@@ -16,6 +16,7 @@
 #include "cli/fromevent.h"
 #include "model.h"
 #include "emu/sync.h"
+#include "otf2/otf2_sink.h"
 
 /* What the command line asked for. */
 struct emu_cmd {
@@ -27,6 +28,9 @@ struct emu_cmd {
 	int mpi;                /* --mpi */
 	int debug; /* -d: ovniemu's, accepted */
 	int first;              /* argv[first..]: the inputs */
+	const char *otf2dir; /* --otf2 DIR */
+	struct sink *otf2; /* its sink, during the run */
+	struct sink *sinkv[1]; /* o.sinks' array */
 };
 
 static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
@@ -93,6 +97,9 @@ static const struct opt emu_opts_table[] = {
 		   "write into DIR (default: TRACE itself, like ovniemu;\n"
 		   "for a log file, FILE.paraver; required with several\n"
 		   "inputs)"),
+	OPT_STRING("otf2", 0, "DIR", K, otf2dir,
+		   "also write the emulation as an OTF2 archive into DIR\n"
+		   "(DIR/traces.otf2), in the same pass (doc/otf2-output.md)"),
 	OPT_STRING("clock", 'c', "FILE", K, o.clock_file,
 		   "clock file to use (then it must exist): weft's (weft\n"
 		   "sync) or ovnisync's offset or drift table"),
@@ -213,6 +220,14 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		return cli_usage_error("emu", "--from/--to: expected --to after --from");
 	if (o->slices && !k->mpi)
 		return cli_usage_error("emu", "--slices: only with --mpi");
+	if (k->otf2dir && !*k->otf2dir)
+		return cli_usage_error("emu", "--otf2: an empty name names no directory");
+	if (k->otf2dir && (o->win || k->from_event))
+		return cli_usage_error("emu",
+				       "--otf2 writes the whole run: --from, --to and --from-event are "
+				       "for the Paraver output alone");
+	if (k->otf2dir && k->mpi)
+		return cli_usage_error("emu", "--otf2 is not written under --mpi yet: use -j N");
 	if (n > 1 && !o->outdir)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
 	if (k->co.mode == SYNC_NONE && o->clock_file)
@@ -270,6 +285,10 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		o->win_from = at;
 		if (!k->have_to)
 			o->win_to = UINT64_MAX;
+	}
+	if (rc == 0 && k->otf2) {
+		k->sinkv[0] = k->otf2;
+		o->sinks = (struct sink_list){(struct sink *const *) k->sinkv, 1};
 	}
 	if (rc == 0)
 		rc = emu_open(&e, trace, o, err);
@@ -338,9 +357,17 @@ int cmd_emu(int argc, char **argv)
 			o->outdir = NULL;
 		}
 	}
+	struct weft_err err = {0};
+	if (k.otf2dir && strcmp(k.otf2dir, o->outdir) == 0) {
+		rc = cli_usage_error("emu", "--otf2 %s: the Paraver output's directory (-o); give another", k.otf2dir);
+		goto out;
+	}
+	if (k.otf2dir && !(k.otf2 = otf2_sink_new(k.otf2dir, &err))) {
+		rc = cli_report(&err);
+		goto out;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	struct weft_err err = {0};
 	struct emu_done d;
 	if (emu_passes(&k, trace, &d, &err)) {
 		/* rank 0 reports the run's error; another rank said its own */
@@ -362,6 +389,8 @@ out:
 	if (k.mpi && rc != 2)
 		rc = ranks_end(rc);
 	clockopts_free(&k.co);
+	if (k.otf2 && k.otf2->free)
+		k.otf2->free(k.otf2);
 	free(outdef);
 	return rc;
 }

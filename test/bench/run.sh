@@ -148,6 +148,20 @@ for size in $(printf '%s\n' 1M $sizes | awk '!seen[$0]++'); do
 done
 emu_row "emu models -b" "$(cat "$last_models.done")" "$last_models" -b
 
+# --otf2 beside Paraver (doc/otf2-output.md): both sinks in one pass on the
+# same trace, against Paraver alone; skipped in a weft built without OTF2
+rm -rf "$out/emu" "$out/otf2"
+if "$WEFT" emu -q -o "$out/emu" --otf2 "$out/otf2" "$last_models" 2>/dev/null; then
+	o2bytes=$(du -sb "$out/otf2" | awk '{print $1}')
+	rm -rf "$out/emu" "$out/otf2"
+	set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" "$last_models")
+	plain=$1
+	set -- $(best3 /dev/null "$WEFT" emu -q -o "$out/emu" --otf2 "$out/otf2" "$last_models")
+	row "emu models --otf2" "$(cat "$last_models.done")" "$1" "$2" "$o2bytes"
+	awk -v a="$plain" -v b="$1" -v n="$o2bytes" 'BEGIN { if (a > 0) printf "emu --otf2 takes %.2fx the time of Paraver alone (%d OTF2 bytes)\n", b / a, n }'
+	rm -rf "$out/emu" "$out/otf2"
+fi
+
 # Scale-out (weft emu -j, --mpi; doc/dev/scaling.md): a 16-loom trace of the
 # largest size above, one worker against two (the ratio must not be above 1),
 # and, when mpirun is there, one rank against two, with each rank's peak RSS

@@ -4,7 +4,7 @@
 # headers of its own layer and of the layers below it, never above,
 #   util < trace, import (sources), prv (the Paraver format: writer,
 #   reader), check (its validators) < clock < emu (merge, engine, emu's Paraver sink) <
-#   models < query, stats < plot, synth, driver < cli
+#   models < query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
 # (synth writes traces and logs: it may use the sources' writers; driver
 # is weft serve's, a sink over query; cli is the commands). A header's layer is the folder it lives in (src/X or
 # models/...), which its include names (-Isrc -Imodels: "emu/emu.h").
@@ -29,7 +29,7 @@ rank() { # LAYER -> its rank
 	emu) echo 3 ;;
 	models) echo 4 ;;
 	query | stats) echo 5 ;;
-	plot | synth | diff | driver) echo 6 ;;
+	plot | synth | diff | driver | otf2) echo 6 ;;
 	cli) echo 9 ;;
 	*) echo 99 ;;
 	esac

@@ -52,6 +52,7 @@ int main(void)
 	srunner_add_suite(sr, usock_suite());
 	srunner_add_suite(sr, jline_suite());
 	srunner_add_suite(sr, mapfile_suite());
+	srunner_add_suite(sr, otf2_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

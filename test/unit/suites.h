@@ -41,6 +41,7 @@ Suite *progress_suite(void);
 Suite *usock_suite(void);
 Suite *jline_suite(void);
 Suite *mapfile_suite(void);
+Suite *otf2_suite(void);
 Suite *sink_suite(void);
 
 #endif
