@@ -11,7 +11,8 @@
 #   - equal clocks in streams of one loom are taken in ovniemu's order
 #     (its player's heap, src/emu/merge.h): the tie cases of
 #     test/fixtures/ovniemu-order give ovniemu's outputs, values and row
-#     order, with -j 1 and -j 2 alike.
+#     order, with -j 1 and -j 2 alike; across looms too (ovniemu's one heap
+#     over every stream: ties-across-looms*).
 #
 #   WEFT=/abs/weft sh test/e2e/order.sh [--run=N] [-v]
 # Prints "ok N NAME" / "FAIL N NAME", then "N passed, M failed, K skipped".
@@ -47,6 +48,23 @@ for d in "$fix"/*/; do
 		"$WEFT" check "$tmp/'"$n"'/thread.prv" >"$tmp/out" && "$WEFT" check "$tmp/'"$n"'/cpu.prv" >"$tmp/out"
 	'
 done
+
+# ---- ties across looms: ovniemu's one heap, on one worker and on two ---------------
+# ties-across-looms*: a loom's ties come out as ovniemu's single heap over
+# every stream gives them, the other looms' streams included; a -j 2 run,
+# each worker with one loom, writes the bytes of -j 1.
+for n in ties-across-looms ties-across-looms-offsets; do
+	test_expect_success "$n: -j 2 gives the bytes of -j 1" '
+		"$WEFT" emu -q -l -j 1 -o "$tmp/'"$n"'-j1" "'"$fix/$n"'/trace" &&
+		"$WEFT" emu -q -l -j 2 -o "$tmp/'"$n"'-j2" "'"$fix/$n"'/trace" &&
+		cmp "$tmp/'"$n"'-j1/thread.prv" "$tmp/'"$n"'-j2/thread.prv" &&
+		cmp "$tmp/'"$n"'-j1/cpu.prv" "$tmp/'"$n"'-j2/cpu.prv"
+	'
+done
+test_expect_success 'ties-across-looms-refused: -j 2 refuses it too' '
+	test_status 1 "$WEFT" emu -q -l -j 2 -o "$tmp/refused-j2" "'"$fix"'/ties-across-looms-refused/trace" 2>"$tmp/err" &&
+	test_grep "$(cat "'"$fix"'/ties-across-looms-refused/error.regex")" "$tmp/err"
+'
 
 # ---- ties in several looms: -j 2 = -j 1 ---------------------------------------------
 # Two looms, each a copy of ties-three-at-once (its three threads tie at
