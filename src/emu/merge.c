@@ -79,6 +79,8 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 	m->nstreams = n;
 	m->lo = lo;
 	m->hi = hi;
+	m->own_lo = streams + lo;
+	m->own_hi = streams + hi;
 	struct weft_stream **by = weft_xcalloc((size_t) (n ? n : 1), sizeof(*by));
 	int nby = 0;
 	for (int i = 0; i < n; i++) {
@@ -97,7 +99,8 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 	m->rank = weft_xcalloc((size_t) n + 1, sizeof(*m->rank));
 	m->stack = weft_xcalloc((size_t) n + 1, sizeof(*m->stack));
 	rank_looms(by, nby, streams, m->rank);
-	m->g.heap = weft_xcalloc((size_t) nby + 1, sizeof(*m->g.heap));
+	m->g.heap = weft_xcalloc((size_t) nby + 2, sizeof(*m->g.heap));
+	m->g.heap[0].time = UINT64_MAX;
 	/* the streams in, in index order (ovniemu loads them in path order),
 	 * and the first taken */
 	for (int i = 0; i < nby; i++)
@@ -114,8 +117,7 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
 
 static int own(const struct weft_merge *m, const struct weft_stream *s)
 {
-	int i = (int) (s - m->base);
-	return i >= m->lo && i < m->hi;
+	return s >= m->own_lo && s < m->own_hi;
 }
 
 /* Does an own stream of a loom ranked before `rank` wait in the heap with

@@ -47,7 +47,9 @@ struct merge_ent {
 };
 
 struct merge_loom {
-	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based */
+	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based;
+				 * heap[n] a sentinel of time UINT64_MAX (a
+				 * right child needs no bound check) */
 	int n;
 	int same; /* -1: not known since the heap changed; 1: putting a
 				 * stream earlier than every other back and taking it
@@ -66,6 +68,7 @@ struct weft_merge {
 	struct weft_stream *base;   /* the streams given; ranks by s - base */
 	int nstreams;
 	int lo, hi;                 /* own streams: indexes [lo, hi) of base */
+	struct weft_stream *own_lo, *own_hi; /* the same as pointers */
 	int *rank;                  /* each stream's loom rank */
 	int *stack;                 /* tie_before's */
 	struct weft_stream *step;   /* returned last from its stream, to step */
@@ -104,6 +107,7 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
 	}
 	l->heap[i].time = t;
 	l->heap[i].s = s;
+	l->heap[l->n] = (struct merge_ent) {UINT64_MAX, NULL};
 	l->same = -1;
 }
 
@@ -118,8 +122,7 @@ static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h
 		unsigned c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n)
-			c += h[c + 1].time < h[c].time;
+		c += h[c + 1].time < h[c].time; /* h[n]: the sentinel */
 		if (!(h[c].time < x.time))
 			break;
 		h[i] = h[c];
@@ -133,8 +136,10 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_take(stru
 {
 	struct weft_stream *top = l->heap[0].s;
 	unsigned n = (unsigned) --l->n;
+	struct merge_ent x = l->heap[n];
+	l->heap[n] = (struct merge_ent) {UINT64_MAX, NULL};
 	if (n > 0)
-		merge_sink(l->heap, n, 0, l->heap[n]);
+		merge_sink(l->heap, n, 0, x);
 	l->same = -1;
 	return top;
 }
@@ -193,8 +198,7 @@ static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m
 			}
 			/* ovniemu's step: this stream back, the top out */
 			struct weft_stream *x = merge_put_take(g, s);
-			int xi = (int) (x - m->base);
-			if (xi >= m->lo && xi < m->hi && (g->n == 0 || x->ev.time < g->heap[0].time)) {
+			if (x >= m->own_lo && x < m->own_hi && (g->n == 0 || x->ev.time < g->heap[0].time)) {
 				m->step = m->cur = x;
 				*ev = &x->ev;
 				return 1;
