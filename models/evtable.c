@@ -220,6 +220,8 @@ int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev)
 		return i->only ? ev->payload_len == i->size : ev->payload_len >= i->min;
 	if (i->has_str == 2)
 		return ev->payload_len >= i->size;
+	if (i->decl->jumbo) /* its str ends at a NUL or at the payload's end, as ovniemu reads it */
+		return ev->payload_len >= i->size;
 	if (ev->payload_len <= i->size)
 		return 0;
 	return memchr(ev->payload + i->size, 0, ev->payload_len - i->size) != NULL;

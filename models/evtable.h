@@ -83,8 +83,10 @@ int ev_payload_ok_slow(const struct evinfo *i, const struct weft_ev *ev);
 /* Does the payload have what the row needs, as ovniemu's rule for the
  * event is (model.h, Signature): at least its fixed fields, the optional
  * ones aside, more bytes ignored; exactly them with "; exact"; with a str
- * or bytes tail at least the fixed fields, a str tail holding a NUL; a
- * jumbo event where the row says jumbo. */
+ * or bytes tail at least the fixed fields, a str tail holding a NUL (but
+ * in a jumbo event, whose str ends at a NUL or at the payload's end, as
+ * ovniemu reads a label: 6Yc with its type id alone is accepted); a jumbo
+ * event where the row says jumbo. */
 static inline int ev_payload_ok(const struct evinfo *i, const struct weft_ev *ev)
 {
 	if (__builtin_expect(ev->payload_len == i->exact, 1))

@@ -5,7 +5,8 @@
  * emulator and the docs. Adding an event to a model is adding one row.
  *
  * Signature: comma-separated "TYPE name" with TYPE one of u8 u16 u32 u64 i8
- * i16 i32 i64 str bytes (str: NUL-terminated tail; bytes: any tail, maybe
+ * i16 i32 i64 str bytes (str: NUL-terminated tail, in a jumbo event a
+ * tail up to a NUL or the payload's end; bytes: any tail, maybe
  * empty), laid out back to back from
  * payload offset 0; jumbo events count from the jumbo data. The payload
  * rule is ovniemu's (what its model reads, checked with the sizes it

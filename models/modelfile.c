@@ -235,6 +235,10 @@ static int st_guard(struct parser *p)
 		p->m->guard = MF_GUARD_ACTIVE;
 	else
 		return expected(p, 1, "'running' or 'active'");
+	if (p->nt > 2 && is_word(p, 2, "oncpu")) {
+		p->m->oncpu = 1;
+		return end_of_line(p, 3);
+	}
 	return end_of_line(p, 2);
 }
 

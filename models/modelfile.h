@@ -122,6 +122,7 @@ struct mf_model {
 	struct mf_chan *chans;
 	int nchans;
 	enum mf_guard guard;
+	int oncpu; /* `guard STATE oncpu`: not switched out */
 	struct mf_breakdown *bd;     /* NULL: none */
 	char *path;                  /* as given, for messages */
 };

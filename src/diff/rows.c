@@ -69,7 +69,6 @@ int rowkeys_load(struct rowkeys *k, const char *prv, uint32_t nrows, enum diff_r
 		return -1;
 	}
 	uint32_t *ids = weft_xcalloc((size_t) nrows + 1, sizeof(*ids));
-	long *at = weft_xcalloc((size_t) nrows + 1, sizeof(*at)); /* each row's line */
 	char *line = NULL;
 	size_t cap = 0;
 	long lineno = 0, size = -1, got = 0;
@@ -89,23 +88,21 @@ int rowkeys_load(struct rowkeys *k, const char *prv, uint32_t nrows, enum diff_r
 		if (size < 0 || got >= size)
 			continue;
 		char *key = key_of(line, (size_t) len - (len && line[len - 1] == '\n'), mode);
-		at[got] = lineno;
 		ids[got++] = rowkeys_id(k, key);
 		free(key);
 	}
-	/* a name twice in one file cannot be matched */
-	uint8_t *seen = weft_xcalloc((size_t) k->n + 1, 1);
+	/* a name again in one file (ovniemu's "TH 1.1765" for a pid in two
+	 * looms): its n-th row is matched with the other trace's n-th row of
+	 * that name, keyed "NAME #n", both traces keeping ovniemu's row order */
+	uint32_t *seen = weft_xcalloc((size_t) k->n + 1, sizeof(*seen));
 	for (long i = 0; rc == 0 && i < got; i++) {
-		if (seen[ids[i]])
-			rc = weft_fail(err, WEFT_EINPUT,
-				       "%s:%ld: row name \"%s\" is another row's: rows are matched by "
-				       "name%s",
-				       path, at[i], k->names[ids[i]],
-				       mode == DIFF_ROWS_NAME ? "" : " (--rows ovni: by their first two words)");
-		seen[ids[i]] = 1;
+		if (seen[ids[i]]++ == 0)
+			continue;
+		char *key = weft_xasprintf("%s #%u", k->names[ids[i]], seen[ids[i]]);
+		ids[i] = rowkeys_id(k, key);
+		free(key);
 	}
 	free(seen);
-	free(at);
 	if (rc == 0 && size < 0)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: no LEVEL THREAD block (the rows' names)", path);
 	else if (rc == 0 && got < size)

@@ -24,8 +24,9 @@ struct rowkeys {
 /* The id of a key (a new one for a new name). */
 uint32_t rowkeys_id(struct rowkeys *k, const char *name);
 /* The key ids of the nrows rows of trace prv (*out, allocated), from the
- * .row beside it: 0, or -1 with err filled (no .row, another size, a name
- * twice). */
+ * .row beside it: 0, or -1 with err filled (no .row, another size). The
+ * n-th row (n > 1) of a name its file repeats is keyed "NAME #n", so it
+ * meets the other trace's n-th row of that name. */
 int rowkeys_load(struct rowkeys *k, const char *prv, uint32_t nrows, enum diff_rows mode, uint32_t **out,
 		 struct weft_err *err);
 void rowkeys_free(struct rowkeys *k);

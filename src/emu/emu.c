@@ -130,13 +130,19 @@ static int not_required(struct emu *e, const struct weft_ev *ev, const struct ev
 			       in->model->name, in->model->name, in->model->version);
 }
 
+int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err)
+{
+	return emu_model_error(e, err,
+			       "thread %lld is out of its CPU (KCO without KCI): expected no "
+			       "%s event until KCI",
+			       (long long) t->sys->tid, model);
+}
+
 /* ovni events of a thread the kernel took off its CPU (doc/models/kernel.md,
  * Rules): the thread cannot be running code that emits them. */
 static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
-	const struct emu_thread *t = &e->th[ev->stream->index];
-	return emu_model_error(e, err, "thread %lld is out of its CPU (KCO without KCI): expected no "
-			       "ovni event until KCI", (long long) t->sys->tid);
+	return emu_off_cpu_error(e, &e->th[ev->stream->index], "ovni", err);
 }
 
 /* The handler of ovni rows when a model marks threads off their CPU. */
@@ -287,9 +293,9 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
 				       "declared (%s)",
 				       ev->payload_len, in->decl->sig);
 	if (in->has_str)
-		return emu_model_error(e, err, "payload of %u bytes: expected %u or more%s as declared (%s)",
-				       ev->payload_len, in->size, in->has_str == 1 ? ", with a NUL after them" : "",
-				       in->decl->sig);
+		return emu_model_error(
+			e, err, "payload of %u bytes: expected %u or more%s as declared (%s)", ev->payload_len,
+			in->size, in->has_str == 1 && !in->decl->jumbo ? ", with a NUL after them" : "", in->decl->sig);
 	return emu_model_error(e, err, "payload of %u bytes: expected %s%u as declared (%s)", ev->payload_len,
 			       in->only ? "exactly " : "at least ", in->only ? in->size : in->min, in->decl->sig);
 }

@@ -376,6 +376,12 @@ static inline void emu_comm_drop(struct emu *e, uint64_t id)
 int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* An event of `model` from thread t while the kernel has it off its CPU
+ * (KCO without KCI): ovniemu refuses the events of ovni and nOS-V then
+ * ("current thread out of CPU"); models with `guard STATE oncpu` too.
+ * Returns as emu_model_error. */
+int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err);
+
 struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid);
 
 #endif

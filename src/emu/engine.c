@@ -360,6 +360,8 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		    ? !(t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING)
 		    : 0)
 		return guard_failed(e, t, m, err);
+	if (m->oncpu && t->off_cpu) /* after the state, as ovniemu checks them */
+		return emu_off_cpu_error(e, t, m->def.name, err);
 	int base = g->base[mcv_index(ev->model)];
 	for (int i = 0; i < me->nact; i++) {
 		const struct mf_action *a = &me->act[i];

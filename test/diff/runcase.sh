@@ -16,7 +16,8 @@ c=$1
 # the first differences, and for records their kinds: init0 (ovniemu's
 # 0 at time 0 that weft lacks), ovniemu-zero (a 0 later, e.g. at a thread's
 # start), weft-zero (a 0 weft writes and ovniemu not), else ovniemu-more or
-# weft-more (repeated values one of them writes).
+# weft-more (repeated values one of them writes); `records empty-body`: a
+# file ovniemu writes without a record, weft with its one 0 at time 0.
 compare() {
 	c=$1
 	: >"$c/diff.txt"
@@ -24,6 +25,14 @@ compare() {
 		if [ ! -f "$c/o/$f" ] || [ ! -f "$c/w/$f" ]; then
 			[ -f "$c/o/$f" ] && who=weft || who=ovniemu
 			echo "$f missing in $who's output" >>"$c/diff.txt"
+			continue
+		fi
+		# a trace with no record at all: ovniemu writes the header alone,
+		# weft one 0 at time 0 (doc/paraver-output.md: Paraver cannot
+		# load an empty body), the same step functions
+		if [ "$(sed 1d "$c/o/$f" | wc -l)" = 0 ] && [ "$(sed 1d "$c/w/$f" | wc -l)" = 1 ] &&
+			sed 1d "$c/w/$f" | grep -Eq '^2:0:1:1:1:0:[0-9]+:0$'; then
+			echo "$f records empty-body" >>"$c/diff.txt"
 			continue
 		fi
 		for how in steps order records; do
@@ -63,9 +72,15 @@ compare() {
 rm -rf "$c/o" "$c/in" "$c/w" "$c/diff.txt" "$c"/d-*.txt
 cp -R "$c/t/ovni" "$c/o"
 cp -R "$c/t/ovni" "$c/in"
-"$OVNI/bin/ovnisort" "$c/o" >"$c/sort.log" 2>&1
-"$OVNI/bin/ovniemu" -l -b "$c/o" >"$c/o.log" 2>&1
-echo $? >"$c/o.rc"
+# ovnisort failing (a stream with no event: "stream is inactive, cannot
+# step") stops ovni's users before ovniemu: its refusal is ovni's answer
+if "$OVNI/bin/ovnisort" "$c/o" >"$c/sort.log" 2>&1; then
+	"$OVNI/bin/ovniemu" -l -b "$c/o" >"$c/o.log" 2>&1
+	echo $? >"$c/o.rc"
+else
+	sed -e 's/^ovnisort: ERROR: /ovniemu: ERROR: ovnisort: /' "$c/sort.log" >"$c/o.log"
+	echo 1 >"$c/o.rc"
+fi
 "$WEFT" emu -l -b -j 1 -o "$c/w" "$c/in" >"$c/w.log" 2>&1
 echo $? >"$c/w.rc"
 [ "$(cat "$c/o.rc")" = 0 ] && [ "$(cat "$c/w.rc")" = 0 ] && compare "$c"

@@ -71,6 +71,15 @@ test_expect_success 'rows renamed: each only in one trace (--rows name); the sam
 	test_grep "^row CPU 0.0 type 1: first difference at time 0: A has 100000, B has 0 \\(row only in A\\)$" "$tmp/out" &&
 	"$WEFT" diff --rows ovni "$tmp/cpu.prv" "$tmp/b.prv" >/dev/null
 '
+test_expect_success 'a name on two rows: matched in row order (ovniemu'"'"'s pid in two looms)' '
+	sed "s/^ CPU 0.1$/ CPU 0.0/" "$tmp/cpu.row" >"$tmp/d.row" && cp "$tmp/cpu.prv" "$tmp/d.prv" &&
+	cp "$tmp/d.row" "$tmp/f.row" && cp "$tmp/d.prv" "$tmp/f.prv" &&
+	"$WEFT" diff --rows ovni --records "$tmp/d.prv" "$tmp/f.prv" >/dev/null &&
+	cp "$tmp/d.row" "$tmp/e.row" &&
+	awk -F: -v OFS=: "NR > 1 && \$1 == 2 && \$5 <= 2 { \$5 = 3 - \$5 } { print }" "$tmp/cpu.prv" >"$tmp/e.prv" &&
+	test_status 1 "$WEFT" diff "$tmp/d.prv" "$tmp/e.prv" >"$tmp/out" &&
+	test_grep "^row CPU 0.0 #2 type 1: first difference" "$tmp/out"
+'
 test_expect_success '--order: the rows in another order' '
 	awk "/^ CPU 0.0$/ { a = \$0; next } /^ CPU 0.1$/ { print; print a; next } { print }" "$tmp/cpu.row" >"$tmp/c.row" &&
 	awk -F: -v OFS=: "NR > 1 && \$1 == 2 && \$5 <= 2 { \$5 = 3 - \$5 } { print }" "$tmp/cpu.prv" >"$tmp/c.prv" &&

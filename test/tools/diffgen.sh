@@ -69,6 +69,12 @@ test_expect_success "both refuse at the end of the trace: same" '
 		>"$tmp/end/w.log" &&
 	test "$(sh "$d/classify.sh" "$tmp/end")" = "both-refuse-same end"
 '
+test_expect_success "ovnisort refuses a stream without events, weft its thread at the end: same" '
+	mkcase nosort 1 1 &&
+	echo "ovniemu: ERROR: ovnisort: stream_step: stream is inactive, cannot step" >"$tmp/nosort/o.log" &&
+	printf "%s\n" "$wlog2" >"$tmp/nosort/w.log" &&
+	test "$(sh "$d/classify.sh" "$tmp/nosort")" = "both-refuse-same end"
+'
 test_expect_success "both refuse a clock going backwards: same, though only weft names the event" '
 	mkcase back 1 1 &&
 	echo "ovniemu: ERROR: stream_step: clock goes backwards 5 -> 4 in stream '"'"'x'"'"' at offset 9" >"$tmp/back/o.log" &&

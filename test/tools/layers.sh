@@ -11,7 +11,8 @@
 # The include edges that break the order today are listed,
 # with why, in test/tools/layers.allow (FILE -> LAYER: reason); anything
 # else fails, so no new one comes in unnoticed, and a listed edge that no
-# longer exists fails too (the list stays true). A self-test adds an
+# longer exists fails too (the list stays true). The calls are checked the
+# same way on the build's objects (nm), against test/tools/calls.allow. A self-test adds an
 # include of cli.h to a copy of a synth file and expects the check to fail.
 #
 #   sh test/tools/layers.sh
@@ -69,6 +70,56 @@ new=$(comm -23 "$tmp/now" "$tmp/allowed" | tr '\n' ';')
 gone=$(comm -13 "$tmp/now" "$tmp/allowed" | tr '\n' ';')
 result "no include of a higher layer but those listed in layers.allow" "$new"
 result "every edge listed in layers.allow still exists" "$gone"
+
+# The same order on the calls: an undefined symbol of a layer's object
+# (nm -u) that an object of a higher layer defines is a call upward,
+# whatever the includes say. The build's objects ($BUILD/obj, the flavour
+# make check runs); the edges that stand are in test/tools/calls.allow
+# (FILE -> LAYER (SYMBOL): why), kept true both ways like layers.allow.
+obj_layer() { # OBJECT (relative to obj/) -> layer
+	case $1 in
+	gen/model_files.o) echo models ;;
+	gen/cfg_files.o) echo emu ;;
+	*) layer_of "$1" ;;
+	esac
+}
+
+calls() { # OBJDIR -> "FILE.c -> LAYER (SYMBOL)" for each call upward
+	(cd "$1" && find src models gen -name '*.o' 2>/dev/null | sort) >"$tmp/objs"
+	while read -r o; do
+		nm --defined-only -g "$1/$o" | awk -v l="$(obj_layer "$o")" 'NF == 3 && $2 ~ /[TDBRCG]/ { print $3, l }'
+	done <"$tmp/objs" | sort -u >"$tmp/defs"
+	while read -r o; do
+		l=$(obj_layer "$o")
+		r=$(rank "$l")
+		nm -u "$1/$o" | awk '{ print $NF }' | sort -u | join - "$tmp/defs" | while read -r sym hl; do
+			[ "$hl" = "$l" ] && continue
+			[ "$(rank "$hl")" -gt "$r" ] && echo "${o%.o}.c -> $hl ($sym)"
+		done
+	done <"$tmp/objs" | sort -u
+}
+
+objdir=$top/${BUILD:-build/release}/obj
+if [ -d "$objdir/src/util" ]; then
+	calls "$objdir" >"$tmp/calls"
+	sed -n 's/^\([^#][^:]*\):.*/\1/p' test/tools/calls.allow | sort -u >"$tmp/callok"
+	new=$(comm -23 "$tmp/calls" "$tmp/callok" | tr '\n' ';')
+	gone=$(comm -13 "$tmp/calls" "$tmp/callok" | tr '\n' ';')
+	result "no call into a higher layer but those listed in calls.allow" "$new"
+	result "every call listed in calls.allow still exists" "$gone"
+	# the check can fail: a util object that needs a command's function
+	mkdir -p "$tmp/objcopy/src/util" "$tmp/objcopy/src/cli"
+	printf 'void cli_only(void);\nvoid util_calls(void) { cli_only(); }\n' >"$tmp/u.c"
+	printf 'void cli_only(void) {}\n' >"$tmp/c.c"
+	${CC:-cc} -c "$tmp/u.c" -o "$tmp/objcopy/src/util/u.o" && ${CC:-cc} -c "$tmp/c.c" -o "$tmp/objcopy/src/cli/c.o"
+	if calls "$tmp/objcopy" | grep -q '^src/util/u.c -> cli (cli_only)$'; then
+		pass "self-test: a util object calling into src/cli is caught"
+	else
+		fail "self-test" "a call from src/util into src/cli was not reported"
+	fi
+else
+	skip "calls" "no objects in $objdir (build first)"
+fi
 
 # the check can fail: a synth file that includes cli.h
 mkdir -p "$tmp/copy"
