@@ -64,19 +64,19 @@ struct merge_buf {
 };
 
 struct weft_merge {
-	struct merge_loom g;        /* ovniemu's heap over every stream */
-	struct weft_stream *base;   /* the streams given; ranks by s - base */
+	struct merge_loom g; /* ovniemu's heap over every stream */
+	struct weft_stream *base; /* the streams given; ranks by s - base */
 	int nstreams;
-	int lo, hi;                 /* own streams: indexes [lo, hi) of base */
+	int lo, hi; /* own streams: indexes [lo, hi) of base */
 	struct weft_stream *own_lo, *own_hi; /* the same as pointers */
-	int *rank;                  /* each stream's loom rank */
-	int *stack;                 /* tie_before's */
-	struct weft_stream *step;   /* returned last from its stream, to step */
-	struct weft_stream *pend;   /* taken from the heap, its event next */
-	struct weft_stream *cur;    /* the stream of the event returned last */
-	struct merge_buf *buf;      /* an instant read ahead, by loom */
+	int *rank; /* each stream's loom rank */
+	int *stack; /* tie_before's */
+	struct weft_stream *step; /* returned last from its stream, to step */
+	struct weft_stream *pend; /* taken from the heap, its event next */
+	struct weft_stream *cur; /* the stream of the event returned last */
+	struct merge_buf *buf; /* an instant read ahead, by loom */
 	int nbuf, ibuf, capbuf;
-	int err_pending;            /* 1: an error came while reading ahead */
+	int err_pending; /* 1: an error came while reading ahead */
 	struct weft_err err;
 };
 
@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
 	}
 	l->heap[i].time = t;
 	l->heap[i].s = s;
-	l->heap[l->n] = (struct merge_ent) {UINT64_MAX, NULL};
+	l->heap[l->n] = (struct merge_ent){UINT64_MAX, NULL};
 	l->same = -1;
 }
 
@@ -137,7 +137,7 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_take(stru
 	struct weft_stream *top = l->heap[0].s;
 	unsigned n = (unsigned) --l->n;
 	struct merge_ent x = l->heap[n];
-	l->heap[n] = (struct merge_ent) {UINT64_MAX, NULL};
+	l->heap[n] = (struct merge_ent){UINT64_MAX, NULL};
 	if (n > 0)
 		merge_sink(l->heap, n, 0, x);
 	l->same = -1;

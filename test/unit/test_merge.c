@@ -492,22 +492,51 @@ static const struct tie_case tie_cases[] = {
 	/* ovniemu's heap [0, 1, 2]: taking 0 moves 2 to the root, 1 is not
 	 * strictly earlier: loom 0's streams 1, 2 come as 2, 1 (a heap of that
 	 * loom alone, [1, 2], would give 1, 2) */
-	{"another loom's stream shapes the heap", 3, 0, 0, {1, 0, 0},
-	 {{"Aaa"}, {"Bbb"}, {"Ccc"}}, {{10}, {10}, {10}}, {"Aaa", "Ccc", "Bbb"}},
+	{"another loom's stream shapes the heap",
+	 3,
+	 0,
+	 0,
+	 {1, 0, 0},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}},
+	 {{10}, {10}, {10}},
+	 {"Aaa", "Ccc", "Bbb"}},
 	/* the same sequence 0, 2, 1 over three looms: grouped by loom */
-	{"an instant grouped by loom", 3, 0, 0, {0, 1, 2},
-	 {{"Aaa", "Ddd"}, {"Bbb", "Eee"}, {"Ccc", "Fff"}}, {{10, 20}, {10, 21}, {10, 22}},
+	{"an instant grouped by loom",
+	 3,
+	 0,
+	 0,
+	 {0, 1, 2},
+	 {{"Aaa", "Ddd"}, {"Bbb", "Eee"}, {"Ccc", "Fff"}},
+	 {{10, 20}, {10, 21}, {10, 22}},
 	 {"Aaa", "Bbb", "Ccc", "Ddd", "Eee", "Fff"}},
 	/* loom 1 (streams 1, 3) at 10: ovniemu takes 0, 3, 2, 1 */
-	{"a loom read ahead past a later one", 4, 0, 0, {0, 1, 2, 1},
-	 {{"Aaa"}, {"Bbb"}, {"Ccc"}, {"Ddd"}}, {{10}, {10}, {10}, {10}}, {"Aaa", "Ddd", "Bbb", "Ccc"}},
+	{"a loom read ahead past a later one",
+	 4,
+	 0,
+	 0,
+	 {0, 1, 2, 1},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}, {"Ddd"}},
+	 {{10}, {10}, {10}, {10}},
+	 {"Aaa", "Ddd", "Bbb", "Ccc"}},
 	/* a stream's own equal times: ovniemu takes 0, 2, 0, 1; loom 0's
 	 * three come first */
-	{"a stream again at the same time", 3, 0, 0, {0, 0, 1},
-	 {{"Aaa", "Bbb"}, {"Ccc"}, {"Ddd"}}, {{10, 10}, {10}, {10}}, {"Aaa", "Bbb", "Ccc", "Ddd"}},
+	{"a stream again at the same time",
+	 3,
+	 0,
+	 0,
+	 {0, 0, 1},
+	 {{"Aaa", "Bbb"}, {"Ccc"}, {"Ddd"}},
+	 {{10, 10}, {10}, {10}},
+	 {"Aaa", "Bbb", "Ccc", "Ddd"}},
 	/* a -j worker's part: the first case's streams 1, 2 as one run has them */
-	{"a part keeps the whole heap's order", 3, 1, 3, {1, 0, 0},
-	 {{"Aaa"}, {"Bbb"}, {"Ccc"}}, {{10}, {10}, {10}}, {"Ccc", "Bbb"}},
+	{"a part keeps the whole heap's order",
+	 3,
+	 1,
+	 3,
+	 {1, 0, 0},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}},
+	 {{10}, {10}, {10}},
+	 {"Ccc", "Bbb"}},
 };
 
 START_TEST(ties_across_looms_as_ovniemu)
