@@ -295,7 +295,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		e->part.th_lo = o->streams_lo;
 		e->part.th_hi = o->streams_hi;
 	}
-	if (merge_init(&e->merge, e->tr.streams + e->part.th_lo, e->part.th_hi - e->part.th_lo, err))
+	if (merge_init_part(&e->merge, e->tr.streams, e->nth, e->part.th_lo, e->part.th_hi, err))
 		return -1;
 	if (o->outdir && paraver_open(e, err))
 		return -1;

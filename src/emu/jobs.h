@@ -3,8 +3,9 @@
  * with an output byte for byte that of one worker.
  *
  * Why the bytes are the same: the merge orders events by time, then loom,
- * then as ovniemu's player takes a loom's equal times, from that loom's
- * streams alone (merge.h); each worker takes a contiguous range of looms, so of streams,
+ * then as ovniemu's player takes a loom's equal times (its one heap over
+ * all streams: a worker steps every stream through it and returns its own,
+ * merge.h); each worker takes a contiguous range of looms, so of streams,
  * thread rows and CPU rows, and no loom-local model touches another loom's
  * rows. A worker's writer ops are then one run's ops restricted to its rows,
  * in one run's order, and one run's ops at an instant T are: each worker's

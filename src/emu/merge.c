@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* merge: ovniemu's heap per loom, a heap of looms over them (see merge.h). */
+/* merge: ovniemu's heap over all streams, instants grouped by loom (see merge.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/merge.h"
 #include "trace/system.h"
@@ -33,39 +34,7 @@ int merge_same(struct merge_loom *l)
 	return same;
 }
 
-/* ---- the heap of looms --------------------------------------------------------------- */
-
-static struct merge_loom *loom_of(const struct weft_merge *m, uint64_t k)
-{
-	return &m->looms[k & m->mask];
-}
-
-/* The key of rank r's next event; saturated when too far after the base
- * (or, which the streams' order rules out, before it). */
-static uint64_t key_of(const struct weft_merge *m, uint64_t r)
-{
-	uint64_t d = m->looms[r].next->ev.time - m->base;
-	if (d > m->dmax)
-		d = m->dmax;
-	return d << m->shift | r;
-}
-
-/* Keys again from the earliest waiting time: the order among saturated
- * keys (and of a time before the base) becomes exact. */
-static void rebase(struct weft_merge *m)
-{
-	uint64_t b = UINT64_MAX;
-	for (int i = 0; i < m->n; i++) {
-		uint64_t t = loom_of(m, m->heap[i])->next->ev.time;
-		if (t < b)
-			b = t;
-	}
-	m->base = b;
-	for (int i = 0; i < m->n; i++)
-		m->heap[i] = key_of(m, m->heap[i] & m->mask);
-	for (int i = m->n / 2 - 1; i >= 0; i--)
-		merge_sift_down(m->heap, m->n, i, m->heap[i]);
-}
+/* ---- the streams' looms ------------------------------------------------------------ */
 
 static int by_index(const void *a, const void *b)
 {
@@ -79,8 +48,8 @@ static int loom_gindex(const struct weft_stream *s)
 }
 
 /* Each stream's loom rank (in first stream order; a stream without a loom
- * has one of its own); returns the number of looms. */
-static int rank_looms(struct weft_stream **by, int n, int *rank)
+ * has one of its own), by its place in the array given. */
+static void rank_looms(struct weft_stream **by, int n, const struct weft_stream *base, int *rank)
 {
 	int maxg = -1, nl = 0;
 	for (int i = 0; i < n; i++)
@@ -91,28 +60,29 @@ static int rank_looms(struct weft_stream **by, int n, int *rank)
 		of[g] = -1;
 	for (int i = 0; i < n; i++) {
 		int g = loom_gindex(by[i]);
+		int *r = &rank[by[i] - base];
 		if (g < 0)
-			rank[i] = nl++;
+			*r = nl++;
 		else {
 			if (of[g] < 0)
 				of[g] = nl++;
-			rank[i] = of[g];
+			*r = of[g];
 		}
 	}
 	free(of);
-	return nl;
 }
 
-int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e)
+int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e)
 {
+	memset(m, 0, sizeof(*m));
+	m->base = streams;
+	m->nstreams = n;
+	m->lo = lo;
+	m->hi = hi;
+	m->own_lo = streams + lo;
+	m->own_hi = streams + hi;
 	struct weft_stream **by = weft_xcalloc((size_t) (n ? n : 1), sizeof(*by));
 	int nby = 0;
-	m->heap = NULL;
-	m->looms = NULL;
-	m->ents = NULL;
-	m->n = m->nlooms = 0;
-	m->cur = NULL;
-	m->curl = NULL;
 	for (int i = 0; i < n; i++) {
 		struct weft_stream *s = &streams[i];
 		if (!s->active)
@@ -126,97 +96,178 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
 			by[nby++] = s;
 	}
 	qsort(by, (size_t) nby, sizeof(*by), by_index);
-	int *rank = weft_xcalloc((size_t) nby + 1, sizeof(*rank));
-	m->nlooms = rank_looms(by, nby, rank);
-	m->looms = weft_xcalloc((size_t) m->nlooms + 1, sizeof(*m->looms));
-	m->ents = weft_xcalloc((size_t) nby + 1, sizeof(*m->ents));
-	m->heap = weft_xcalloc((size_t) m->nlooms + 1, sizeof(*m->heap));
+	m->rank = weft_xcalloc((size_t) n + 1, sizeof(*m->rank));
+	m->stack = weft_xcalloc((size_t) n + 1, sizeof(*m->stack));
+	rank_looms(by, nby, streams, m->rank);
+	m->g.heap = weft_xcalloc((size_t) nby + 2, sizeof(*m->g.heap));
+	m->g.heap[0].time = UINT64_MAX;
+	/* the streams in, in index order (ovniemu loads them in path order),
+	 * and the first taken */
 	for (int i = 0; i < nby; i++)
-		m->looms[rank[i]].n++;
-	/* each loom's slots, then its streams in, in index order (ovniemu
-	 * loads them in path order), and its first stream taken */
-	for (int r = 0, at = 0; r < m->nlooms; r++) {
-		m->looms[r].heap = m->ents + at;
-		at += m->looms[r].n;
-		m->looms[r].n = 0;
-	}
-	for (int i = 0; i < nby; i++)
-		merge_put(&m->looms[rank[i]], by[i]);
-	for (int r = 0; r < m->nlooms; r++)
-		m->looms[r].next = merge_take(&m->looms[r]);
-	free(rank);
+		merge_put(&m->g, by[i]);
 	free(by);
-	m->shift = 0;
-	while (m->shift < 63 && (1ll << m->shift) < m->nlooms)
-		m->shift++;
-	m->mask = (1ull << m->shift) - 1;
-	m->dmax = UINT64_MAX >> m->shift;
-	for (int r = 0; r < m->nlooms; r++)
-		m->heap[m->n++] = (uint64_t) r;
-	rebase(m);
+	m->pend = m->g.n ? merge_take(&m->g) : NULL;
 	return 0;
 }
 
-/* The current stream was stepped (`r`: 1 it has an event, 0 it ended; no
- * current stream before the first event) and cannot simply go on: its loom
- * puts it back and takes its top, as ovniemu does, and that loom's next
- * event competes with the other looms'. */
+int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e)
+{
+	return merge_init_part(m, streams, n, 0, n, e);
+}
+
+static int own(const struct weft_merge *m, const struct weft_stream *s)
+{
+	return s >= m->own_lo && s < m->own_hi;
+}
+
+/* Does an own stream of a loom ranked before `rank` wait in the heap with
+ * an event at time t (the heap's top is at t or later)? The entries at t
+ * are a subtree at the root. */
+static int tie_before(struct weft_merge *m, uint64_t t, int rank)
+{
+	const struct merge_ent *h = m->g.heap;
+	unsigned n = (unsigned) m->g.n;
+	if (n == 0 || h[0].time != t)
+		return 0;
+	int sp = 0;
+	m->stack[sp++] = 0;
+	while (sp) {
+		unsigned i = (unsigned) m->stack[--sp];
+		if (m->rank[h[i].s - m->base] < rank && own(m, h[i].s))
+			return 1;
+		for (unsigned c = 2 * i + 1; c <= 2 * i + 2 && c < n; c++)
+			if (h[c].time == t)
+				m->stack[sp++] = (int) c;
+	}
+	return 0;
+}
+
+/* Stream x was returned (or only stepped): step it, put it back and take
+ * the top as ovniemu does; the top is the next pending stream. 0 or -1. */
+static int advance(struct weft_merge *m, struct weft_stream *x, struct weft_err *e)
+{
+	int r = stream_next(x, e);
+	if (r < 0) {
+		m->pend = NULL;
+		return -1;
+	}
+	m->pend = r > 0 ? merge_put_take(&m->g, x) : m->g.n ? merge_take(&m->g) : NULL;
+	return 0;
+}
+
+/* Stable: a loom's events keep ovniemu's order. */
+static void sort_buf(struct merge_buf *b, int n)
+{
+	for (int i = 1; i < n; i++) {
+		if (b[i - 1].rank <= b[i].rank)
+			continue;
+		struct merge_buf x = b[i];
+		int j = i;
+		while (j > 0 && b[j - 1].rank > x.rank) {
+			b[j] = b[j - 1];
+			j--;
+		}
+		b[j] = x;
+	}
+	for (int i = 0; i < n; i++)
+		if (!b[i].ev.jumbo && b[i].ev.payload_len)
+			b[i].ev.payload = b[i].pl;
+}
+
+/* Read ahead every event of time t from pending stream x on: the own ones
+ * into the buffer. An error on the way is kept for when the buffer has been
+ * returned. */
+static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t)
+{
+	m->nbuf = m->ibuf = 0;
+	while (x && x->ev.time == t) {
+		if (own(m, x)) {
+			if (m->nbuf == m->capbuf) {
+				m->capbuf = m->capbuf ? 2 * m->capbuf : 16;
+				m->buf = weft_xrealloc(m->buf, (size_t) m->capbuf * sizeof(*m->buf));
+			}
+			struct merge_buf *b = &m->buf[m->nbuf++];
+			b->ev = x->ev;
+			b->rank = m->rank[x - m->base];
+			if (!x->ev.jumbo && x->ev.payload_len && x->ev.payload_len <= sizeof(b->pl))
+				memcpy(b->pl, x->ev.payload, x->ev.payload_len);
+		}
+		if (advance(m, x, &m->err) < 0) {
+			m->err_pending = 1;
+			break;
+		}
+		x = m->pend;
+	}
+	sort_buf(m->buf, m->nbuf);
+}
+
+/* The general step: the stream last returned was stepped (`r`: 1 it has an
+ * event, 0 it ended) and not put back, or it is already back (m->step
+ * NULL); then the buffer, else the pending stream's event. */
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e)
 {
-	(void) e;
-	if (m->cur) {
-		struct merge_loom *l = m->curl;
-		if (r > 0)
-			l->next = merge_put_take(l, m->cur);
-		else
-			l->next = l->n ? merge_take(l) : NULL;
-		m->cur = NULL;
-		if (l->next) {
-			uint64_t d = l->next->ev.time - m->base;
-			if (d < m->dmax) {
-				uint64_t k = d << m->shift | m->cur_rank;
-				if (m->n == 0 || k < m->heap[0]) {
-					m->cur = l->next;
-					*ev = &m->cur->ev;
-					return 1;
-				}
-				/* the top loom is next (an exact key, below k);
-				 * this loom takes its place in the heap */
-				uint64_t top = m->heap[0];
-				merge_sift_down(m->heap, m->n, 0, k);
-				return merge_emit(m, top, ev);
-			}
-			/* too far after the base (or before it): into the heap,
-			 * and every key again from the earliest time */
-			m->heap[m->n++] = m->cur_rank;
-			rebase(m);
-		}
+	struct merge_loom *g = &m->g;
+	if (m->step) {
+		struct weft_stream *s = m->step;
+		m->step = NULL;
+		m->pend = r > 0 ? merge_put_take(g, s) : g->n ? merge_take(g) : NULL;
 	}
-	if (m->n && m->heap[0] >> m->shift == m->dmax)
-		rebase(m); /* only saturated keys are left */
-	if (m->n == 0)
-		return 0;
-	uint64_t top = m->heap[0];
-	m->n--;
-	if (m->n)
-		merge_sift_down(m->heap, m->n, 0, m->heap[m->n]);
-	return merge_emit(m, top, ev);
+	if (m->ibuf < m->nbuf) {
+		struct merge_buf *b = &m->buf[m->ibuf++];
+		m->cur = b->ev.stream;
+		*ev = &b->ev;
+		return 1;
+	}
+	m->nbuf = m->ibuf = 0;
+	if (m->err_pending) {
+		m->err_pending = 0;
+		*e = m->err;
+		return -1;
+	}
+	for (;;) {
+		struct weft_stream *x = m->pend;
+		if (!x)
+			return 0;
+		if (!own(m, x)) { /* only stepped */
+			if (advance(m, x, e) < 0)
+				return -1;
+			continue;
+		}
+		uint64_t t = x->ev.time;
+		if (!tie_before(m, t, m->rank[x - m->base])) {
+			m->pend = NULL;
+			m->step = m->cur = x;
+			*ev = &x->ev;
+			return 1;
+		}
+		/* a loom ranked before x's has events at t still to come */
+		read_instant(m, x, t);
+		if (m->nbuf == 0) {
+			m->err_pending = 0;
+			*e = m->err;
+			return -1;
+		}
+		struct merge_buf *b = &m->buf[m->ibuf++];
+		m->cur = b->ev.stream;
+		*ev = &b->ev;
+		return 1;
+	}
 }
 
 uint64_t merge_peek_time(const struct weft_merge *m)
 {
-	return m->n ? loom_of(m, m->heap[0])->next->ev.time : 0;
+	if (m->ibuf < m->nbuf)
+		return m->buf[m->ibuf].ev.time;
+	if (m->pend)
+		return m->pend->ev.time;
+	return m->g.n ? m->g.heap[0].time : 0;
 }
 
 void merge_free(struct weft_merge *m)
 {
-	free(m->heap);
-	free(m->looms);
-	free(m->ents);
-	m->heap = NULL;
-	m->looms = NULL;
-	m->ents = NULL;
-	m->n = 0;
-	m->nlooms = 0;
-	m->cur = NULL;
+	free(m->g.heap);
+	free(m->rank);
+	free(m->stack);
+	free(m->buf);
+	memset(m, 0, sizeof(*m));
 }

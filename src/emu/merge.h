@@ -5,31 +5,36 @@
  *   - between looms: by loom, in the order of each loom's first stream
  *     (stream index); a stream with no loom (no system) is a loom alone;
  *   - between streams of one loom: as ovniemu 1.14.0's player takes them.
- *     Its player keeps every stream with a pending event in a binary heap
- *     keyed by clock alone, with no tie-break: at each event it puts the
- *     stream it just used back (with its next clock), then takes the top.
- *     Which of two equal clocks comes first is then the heap's doing: a
- *     stream put in rises past parents whose clock is strictly later,
- *     never past an equal one; taking the top moves the last leaf to the
- *     root and down, each step to the left child when it is strictly
- *     earlier than the node, else to the right one when that is strictly
- *     earlier than both (equal children: the left one). The streams go in
- *     first in path order (stream index), each with its first event.
- *     weft keeps one such heap per loom, with ovniemu's exact steps, so a
- *     loom's ties come out as ovniemu takes them when the trace has one
- *     loom; with several, ovniemu's single heap mixes the looms' streams
- *     and its order inside a loom depends on the others', which no
- *     per-loom order can follow (and -j needs one: each worker merges its
- *     own looms). doc/paraver-output.md says so.
- * Per loom, the stream that produced the last event stays outside its heap
- * (ovniemu's "put back, then take the top"): while its next time is
+ *     Its player keeps every stream of the trace with a pending event in
+ *     one binary heap keyed by clock alone, with no tie-break: at each
+ *     event it puts the stream it just used back (with its next clock),
+ *     then takes the top. Which of two equal clocks comes first is then the
+ *     heap's doing: a stream put in rises past parents whose clock is
+ *     strictly later, never past an equal one; taking the top moves the
+ *     last leaf to the root and down, each step to the left child when it
+ *     is strictly earlier than the node, else to the right one when that is
+ *     strictly earlier than both (equal children: the left one). The
+ *     streams go in first in path order (stream index), each with its
+ *     first event.
+ * weft keeps that one heap over all the streams it is given, with ovniemu's
+ * exact steps, so its sequence is ovniemu's; what it returns is that
+ * sequence with each instant's events grouped by loom (stable: a loom's own
+ * order is ovniemu's). An instant where a loom would come after a later
+ * loom's event is read ahead into a buffer (copies of its events, payloads
+ * of normal events copied too) and sorted by loom; any other event is
+ * returned from its stream. A run given `own` streams (merge_init_part: a
+ * -j worker) still steps every stream through the heap, since ovniemu's
+ * heap, so its ties in a loom, depend on all of them, and returns the own
+ * streams' events only: exactly one run's events restricted to them.
+ * Fast path: the stream that produced the last event stays outside the
+ * heap (ovniemu's "put back, then take the top"): while its next time is
  * strictly before the heap's top, ovniemu would put it back and take it
  * again, which leaves the heap as it was unless equal clocks on the path
  * to the leaf it goes in would trade places (`same`, computed once per
  * change of the heap). Then the run is drained with two comparisons per
- * event and no heap operation. Between looms, a second heap holds each
- * waiting loom's key inline (no tie there: the loom's rank is in the key).
- * Memory: one slot per stream and two per loom. */
+ * event and no heap operation.
+ * Memory: one heap slot, one rank and one stack slot per stream; the
+ * buffer grows to the largest instant read ahead. */
 #ifndef WEFT_MERGE_H
 #define WEFT_MERGE_H
 
@@ -42,58 +47,46 @@ struct merge_ent {
 };
 
 struct merge_loom {
-	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based */
+	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based;
+				 * heap[n] a sentinel of time UINT64_MAX (a
+				 * right child needs no bound check) */
 	int n;
 	int same; /* -1: not known since the heap changed; 1: putting a
 				 * stream earlier than every other back and taking it
 				 * again leaves the heap as it is; 0: it does not */
-	struct weft_stream *next; /* taken from the heap, not returned yet (or the current) */
 };
 
-/* A loom key is one 64-bit word: (time - base) << shift | rank, where a
- * loom's rank is its place in first stream index order and `shift` bits
- * hold any rank. One unsigned comparison orders by time, then loom. A time
- * too far after `base` for the bits left is stored as `dmax` (saturated):
- * such keys still compare above every exact one, and before two saturated
- * keys would be compared, the keys are made again from a later base
- * (rebase() in merge.c). The loom heap's layout does not matter (keys are
- * distinct), so a rebase may rebuild it. */
+/* A read-ahead event: its copy and its normal payload's. */
+struct merge_buf {
+	struct weft_ev ev;
+	int rank;
+	uint8_t pl[16];
+};
+
 struct weft_merge {
-	uint64_t *heap; /* min-heap of the waiting looms' keys */
-	int n;
-	int shift;
-	uint64_t base;             /* time of key 0 */
-	uint64_t dmax;             /* time - base from here on is saturated */
-	uint64_t mask;             /* the rank bits */
-	struct merge_loom *looms; /* by rank */
-	int nlooms;
-	struct merge_ent *ents; /* the looms' heaps, one slot per stream */
-	struct weft_stream *cur;   /* the stream whose event was returned last */
-	struct merge_loom *curl; /* its loom */
-	uint64_t cur_rank; /* its loom's rank */
+	struct merge_loom g; /* ovniemu's heap over every stream */
+	struct weft_stream *base; /* the streams given; ranks by s - base */
+	int nstreams;
+	int lo, hi; /* own streams: indexes [lo, hi) of base */
+	struct weft_stream *own_lo, *own_hi; /* the same as pointers */
+	int *rank; /* each stream's loom rank */
+	int *stack; /* tie_before's */
+	struct weft_stream *step; /* returned last from its stream, to step */
+	struct weft_stream *pend; /* taken from the heap, its event next */
+	struct weft_stream *cur; /* the stream of the event returned last */
+	struct merge_buf *buf; /* an instant read ahead, by loom */
+	int nbuf, ibuf, capbuf;
+	int err_pending; /* 1: an error came while reading ahead */
+	struct weft_err err;
 };
 
 /* Take every active stream of the array; primes each with its first
  * event. */
 int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e);
 
-/* Put x at heap slot i and move it down to its place. Inline: the merge
- * calls it for most events when looms interleave closely. */
-static inline __attribute__((always_inline)) void merge_sift_down(uint64_t *h, int n, int i, uint64_t x)
-{
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n)
-			c += h[c + 1] < h[c];
-		if (!(h[c] < x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
+/* merge_init over streams [0, n) of which [lo, hi) are returned (the
+ * others are only stepped, as ovniemu steps them). */
+int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e);
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
 int merge_same(struct merge_loom *l);
 
@@ -114,6 +107,7 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
 	}
 	l->heap[i].time = t;
 	l->heap[i].s = s;
+	l->heap[l->n] = (struct merge_ent){UINT64_MAX, NULL};
 	l->same = -1;
 }
 
@@ -128,8 +122,7 @@ static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h
 		unsigned c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n)
-			c += h[c + 1].time < h[c].time;
+		c += h[c + 1].time < h[c].time; /* h[n]: the sentinel */
 		if (!(h[c].time < x.time))
 			break;
 		h[i] = h[c];
@@ -143,8 +136,10 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_take(stru
 {
 	struct weft_stream *top = l->heap[0].s;
 	unsigned n = (unsigned) --l->n;
+	struct merge_ent x = l->heap[n];
+	l->heap[n] = (struct merge_ent){UINT64_MAX, NULL};
 	if (n > 0)
-		merge_sink(l->heap, n, 0, l->heap[n]);
+		merge_sink(l->heap, n, 0, x);
 	l->same = -1;
 	return top;
 }
@@ -181,59 +176,35 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(
 	return top;
 }
 
-/* Return the next event of the loom whose key k was the top (its next
- * stream taken out of its heap already). */
-static inline __attribute__((always_inline)) int merge_emit(struct weft_merge *m, uint64_t k, struct weft_ev **ev)
-{
-	m->cur_rank = k & m->mask;
-	m->curl = &m->looms[m->cur_rank];
-	m->cur = m->curl->next;
-	*ev = &m->cur->ev;
-	return 1;
-}
-
 /* Next event in global order: 1 = *ev set, 0 = all streams done, -1 = error.
  * Inline: the emulator's loop runs it once per event. */
 static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m, struct weft_ev **ev,
 							    struct weft_err *e)
 {
-	struct weft_stream *s = m->cur;
+	struct weft_stream *s = m->step;
 	int r = 0;
 	if (__builtin_expect(s != NULL, 1)) {
 		r = stream_next(s, e);
 		if (__builtin_expect(r < 0, 0))
 			return -1;
-		struct merge_loom *l = m->curl;
-		uint64_t t = s->ev.time, d = t - m->base;
-		if (__builtin_expect(r > 0 && d < m->dmax, 1)) {
-			if (l->n == 0 || (t < l->heap[0].time && (l->same > 0 || (l->same < 0 && merge_same(l))))) {
-				/* ovniemu would take this stream again: first in its loom */
-				uint64_t k = d << m->shift | m->cur_rank;
-				if (m->n == 0 || k < m->heap[0]) {
-					*ev = &s->ev; /* the run goes on */
-					return 1;
-				}
-			}
-			/* ovniemu's step in the loom: this stream back, the top
-			 * out; its time is at most t, so its key is exact */
-			struct weft_stream *next = merge_put_take(l, s);
-			l->next = next;
-			if (m->n == 0) { /* one loom (or one left) */
-				m->cur = next;
-				*ev = &next->ev;
+		if (__builtin_expect(r > 0, 1)) {
+			struct merge_loom *g = &m->g;
+			uint64_t t = s->ev.time;
+			if (g->n == 0 || (t < g->heap[0].time && (g->same > 0 || (g->same < 0 && merge_same(g))))) {
+				/* ovniemu would take this stream again, and no
+				 * other waits at its time */
+				*ev = &s->ev;
 				return 1;
 			}
-			uint64_t k = (next->ev.time - m->base) << m->shift | m->cur_rank;
-			if (k < m->heap[0]) {
-				m->cur = next;
-				*ev = &next->ev;
+			/* ovniemu's step: this stream back, the top out */
+			struct weft_stream *x = merge_put_take(g, s);
+			if (x >= m->own_lo && x < m->own_hi && (g->n == 0 || x->ev.time < g->heap[0].time)) {
+				m->step = m->cur = x;
+				*ev = &x->ev;
 				return 1;
 			}
-			/* the top loom is next (an exact key, below k); this loom
-			 * takes its place in the heap */
-			uint64_t top = m->heap[0];
-			merge_sift_down(m->heap, m->n, 0, k);
-			return merge_emit(m, top, ev);
+			m->step = NULL;
+			m->pend = x;
 		}
 	}
 	return merge_next_slow(m, r, ev, e);

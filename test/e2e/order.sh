@@ -11,7 +11,8 @@
 #   - equal clocks in streams of one loom are taken in ovniemu's order
 #     (its player's heap, src/emu/merge.h): the tie cases of
 #     test/fixtures/ovniemu-order give ovniemu's outputs, values and row
-#     order, with -j 1 and -j 2 alike.
+#     order, with -j 1 and -j 2 alike; across looms too (ovniemu's one heap
+#     over every stream: ties-across-looms*).
 #
 #   WEFT=/abs/weft sh test/e2e/order.sh [--run=N] [-v]
 # Prints "ok N NAME" / "FAIL N NAME", then "N passed, M failed, K skipped".
@@ -48,10 +49,30 @@ for d in "$fix"/*/; do
 	'
 done
 
+# ---- ties across looms: ovniemu's one heap, on one worker and on two ---------------
+# ties-across-looms*: a loom's ties come out as ovniemu's single heap over
+# every stream gives them, the other looms' streams included; a -j 2 run,
+# each worker with one loom, writes the bytes of -j 1.
+for n in ties-across-looms ties-across-looms-offsets; do
+	test_expect_success "$n: -j 2 gives the bytes of -j 1" '
+		"$WEFT" emu -q -l -j 1 -o "$tmp/'"$n"'-j1" "'"$fix/$n"'/trace" &&
+		"$WEFT" emu -q -l -j 2 -o "$tmp/'"$n"'-j2" "'"$fix/$n"'/trace" &&
+		cmp "$tmp/'"$n"'-j1/thread.prv" "$tmp/'"$n"'-j2/thread.prv" &&
+		cmp "$tmp/'"$n"'-j1/cpu.prv" "$tmp/'"$n"'-j2/cpu.prv"
+	'
+done
+test_expect_success 'ties-across-looms-refused: -j 2 refuses it too' '
+	test_status 1 "$WEFT" emu -q -l -j 2 -o "$tmp/refused-j2" "'"$fix"'/ties-across-looms-refused/trace" 2>"$tmp/err" &&
+	test_grep "$(cat "'"$fix"'/ties-across-looms-refused/error.regex")" "$tmp/err"
+'
+
 # ---- ties in several looms: -j 2 = -j 1 ---------------------------------------------
 # Two looms, each a copy of ties-three-at-once (its three threads tie at
-# 30): each loom's ties come out in ovniemu's order, the same bytes on one
-# worker and on two.
+# 30). Alone, each loom is accepted; in ovniemu's one heap over the six
+# streams thread 10's execute at 30 comes out before thread 30's in both
+# looms, and ovniemu 1.14.0 -l -b refuses the trace ("physical cpu CPU 1.0
+# has 2 threads running at the same time"). weft refuses it too, with -j 1
+# and -j 2 alike.
 test_setup '
 	mkdir -p "$tmp/two" &&
 	cp -R "$fix/ties-three-at-once/trace/loom.node.a" "$tmp/two/loom.node.a" &&
@@ -60,11 +81,11 @@ test_setup '
 		sed "s/\"loom\": \"node\.a\"/\"loom\": \"node.b\"/" "$j" >"$j.new" && mv "$j.new" "$j" || exit 1
 	done
 '
-test_expect_success 'two looms with ties: accepted, -j 2 gives the bytes of -j 1' '
-	"$WEFT" emu -q -l -j 1 -o "$tmp/j1" "$tmp/two" &&
-	"$WEFT" emu -q -l -j 2 -o "$tmp/j2" "$tmp/two" &&
-	cmp "$tmp/j1/thread.prv" "$tmp/j2/thread.prv" && cmp "$tmp/j1/cpu.prv" "$tmp/j2/cpu.prv" &&
-	test_grep "^TH 1\.10 node\.b/10$" "$tmp/j1/thread.row"
+test_expect_success 'two looms with ties: refused as ovniemu refuses it, with -j 1 and -j 2' '
+	test_status 1 "$WEFT" emu -q -l -j 1 -o "$tmp/j1" "$tmp/two" 2>"$tmp/err1" &&
+	test_status 1 "$WEFT" emu -q -l -j 2 -o "$tmp/j2" "$tmp/two" 2>"$tmp/err2" &&
+	test_grep "physical cpu 0 \\(phyid 0\\) of loom node\.[ab] has 2 threads running at once" "$tmp/err1" &&
+	test_grep "physical cpu 0 \\(phyid 0\\) of loom node\.[ab] has 2 threads running at once" "$tmp/err2"
 '
 
 # ---- the header: applications as runs of processes in row order --------------------

@@ -476,10 +476,111 @@ START_TEST(one_loom_ties_as_ovniemu)
 }
 END_TEST
 
-/* The reference: ovniemu's player written out plainly, one loom at a time
- * (a 1-based array heap on time alone; every step puts the last stream back,
- * then takes the top), each loom's sequence then merged with the others by
- * (time, loom). */
+/* Ties where the heap is shared by every loom's streams, as ovniemu's is.
+ * Stream i: loom which[i], events ev[i][k] at t[i][k] (NULL ends);
+ * merge_init_part returns streams [lo, hi) only (hi 0: all). */
+struct tie_case {
+	const char *name;
+	int n, lo, hi;
+	int which[4];
+	const char *ev[4][3];
+	uint64_t t[4][3];
+	const char *want[12];
+};
+
+static const struct tie_case tie_cases[] = {
+	/* ovniemu's heap [0, 1, 2]: taking 0 moves 2 to the root, 1 is not
+	 * strictly earlier: loom 0's streams 1, 2 come as 2, 1 (a heap of that
+	 * loom alone, [1, 2], would give 1, 2) */
+	{"another loom's stream shapes the heap",
+	 3,
+	 0,
+	 0,
+	 {1, 0, 0},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}},
+	 {{10}, {10}, {10}},
+	 {"Aaa", "Ccc", "Bbb"}},
+	/* the same sequence 0, 2, 1 over three looms: grouped by loom */
+	{"an instant grouped by loom",
+	 3,
+	 0,
+	 0,
+	 {0, 1, 2},
+	 {{"Aaa", "Ddd"}, {"Bbb", "Eee"}, {"Ccc", "Fff"}},
+	 {{10, 20}, {10, 21}, {10, 22}},
+	 {"Aaa", "Bbb", "Ccc", "Ddd", "Eee", "Fff"}},
+	/* loom 1 (streams 1, 3) at 10: ovniemu takes 0, 3, 2, 1 */
+	{"a loom read ahead past a later one",
+	 4,
+	 0,
+	 0,
+	 {0, 1, 2, 1},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}, {"Ddd"}},
+	 {{10}, {10}, {10}, {10}},
+	 {"Aaa", "Ddd", "Bbb", "Ccc"}},
+	/* a stream's own equal times: ovniemu takes 0, 2, 0, 1; loom 0's
+	 * three come first */
+	{"a stream again at the same time",
+	 3,
+	 0,
+	 0,
+	 {0, 0, 1},
+	 {{"Aaa", "Bbb"}, {"Ccc"}, {"Ddd"}},
+	 {{10, 10}, {10}, {10}},
+	 {"Aaa", "Bbb", "Ccc", "Ddd"}},
+	/* a -j worker's part: the first case's streams 1, 2 as one run has them */
+	{"a part keeps the whole heap's order",
+	 3,
+	 1,
+	 3,
+	 {1, 0, 0},
+	 {{"Aaa"}, {"Bbb"}, {"Ccc"}},
+	 {{10}, {10}, {10}},
+	 {"Ccc", "Bbb"}},
+};
+
+START_TEST(ties_across_looms_as_ovniemu)
+{
+	const struct tie_case *c = &tie_cases[_i];
+	struct evbuf b[4];
+	for (int i = 0; i < c->n; i++) {
+		mkbuf(&b[i]);
+		for (int k = 0; k < 3 && c->ev[i][k]; k++)
+			eb_ev(&b[i], c->ev[i][k], c->t[i][k], NULL, 0);
+	}
+	struct set set;
+	open_set(&set, b, c->n);
+	struct looms L;
+	set_looms(&L, &set, c->which);
+	struct weft_merge m;
+	struct weft_err e = {0};
+	ck_assert_int_eq(merge_init_part(&m, set.s, c->n, c->lo, c->hi ? c->hi : c->n, &e), 0);
+	struct weft_ev *ev;
+	int n = 0, r;
+	while ((r = merge_next(&m, &ev, &e)) == 1) {
+		ck_assert_msg(c->want[n], "%s: event %d (%c%c%c) beyond the expected", c->name, n, ev->model, ev->cat,
+			      ev->val);
+		char mcv[4] = {(char) ev->model, (char) ev->cat, (char) ev->val, 0};
+		ck_assert_msg(strcmp(mcv, c->want[n]) == 0, "%s: event %d is %s, expected %s", c->name, n, mcv,
+			      c->want[n]);
+		ck_assert_ptr_eq(m.cur, ev->stream);
+		n++;
+	}
+	ck_assert_msg(r == 0, "%s: %s", c->name, e.msg);
+	ck_assert_msg(c->want[n] == NULL, "%s: %d events, expected more", c->name, n);
+	merge_free(&m);
+	close_set(&set);
+	free(L.th);
+	for (int i = 0; i < c->n; i++)
+		eb_free(&b[i]);
+}
+END_TEST
+
+/* The reference: ovniemu's player written out plainly (a 1-based array
+ * heap on time alone over every stream of the trace; every step puts the
+ * last stream back, then takes the top); its sequence, split by loom, is
+ * then merged by (time, loom): each instant grouped by loom, each loom's
+ * events in the player's order. */
 struct player {
 	int heap[64 + 1]; /* stream numbers */
 	int n;
@@ -549,15 +650,13 @@ START_TEST(looms_ties_against_ovniemus_player)
 			}
 			clk[s] = clkv[s];
 		}
-		/* each loom's sequence, by its player */
-		int seq[NL][NS * NE][2], nseq[NL];
-		for (int l = 0; l < NL; l++) {
+		/* the player's sequence over all streams, split by loom */
+		int seq[NL][NS * NE][2], nseq[NL] = {0};
+		{
 			struct player p = {.n = 0};
 			memset(pos, 0, sizeof(pos));
-			nseq[l] = 0;
 			for (int s = 0; s < NS; s++)
-				if (which[s] == l)
-					ref_put(&p, clk, pos, s);
+				ref_put(&p, clk, pos, s);
 			int last = -1;
 			for (;;) {
 				if (last >= 0 && ++pos[last] < ne[last])
@@ -565,6 +664,7 @@ START_TEST(looms_ties_against_ovniemus_player)
 				if (p.n == 0)
 					break;
 				last = ref_take(&p, clk, pos);
+				int l = which[last];
 				seq[l][nseq[l]][0] = last;
 				seq[l][nseq[l]++][1] = pos[last];
 			}
@@ -635,6 +735,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, times_beyond_the_key_range);
 	tcase_add_test(tc, one_loom_ties_as_ovniemu);
 	tcase_add_test(tc, looms_ties_against_ovniemus_player);
+	tcase_add_loop_test(tc, ties_across_looms_as_ovniemu, 0, (int) (sizeof(tie_cases) / sizeof(tie_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
