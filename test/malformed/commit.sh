@@ -137,10 +137,15 @@ else
 	strace -qq -o /dev/null -e trace=renameat -e inject=renameat:signal=SIGSTOP:when=1 \
 		"$WEFT" emu -q -b -o L tA >/dev/null 2>&1 &
 	st=$!
-	pid= i=0
-	while [ $i -lt 3000 ]; do
+	# under strace every syscall is a short tracing stop ('t' too): the
+	# SIGSTOP is the stop that lasts, ten samples in a row over a second
+	pid= i=0 still=0
+	while [ $i -lt 3000 ] && [ $still -lt 10 ]; do
 		pid=$(pgrep -P $st)
-		[ -n "$pid" ] && case $(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null) in T | t) break ;; esac
+		case $(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null) in
+		T | t) still=$((still + 1)) ;;
+		*) still=0 ;;
+		esac
 		sleep 0.1
 		i=$((i + 1))
 	done
