@@ -8,7 +8,7 @@
 # check`: it needs wxParaver, Xvfb, xdotool and ImageMagick (doc/dev/views.md).
 #
 #   WXPARAVER=/path/bin/wxparaver OVNI=/ovni/prefix \
-#     sh test/tools/wxviews.sh [WORKDIR]
+#     sh test/dev/wxviews.sh [WORKDIR]
 #
 # WEFT defaults to build/weft; OVNI (optional) is an ovni install prefix: its
 # share/ovni/ views are rendered too, and its ovniemu emulates the synthetic
@@ -103,7 +103,7 @@ n=charisma
 mkdir -p "$work/out/$n"
 "$WEFT" synth --format charisma -o "$work/out/$n/log" >/dev/null
 weftemu "$n" "$work/out/$n/log"
-for c in /work/shared/corpus/legacy/*/*; do
+for c in "$top"/test/e2e/picl/fft.trf; do
 	[ -e "$c" ] || continue
 	n=corpus-$(basename "$c" | tr . -)
 	mkdir -p "$work/out/$n"
