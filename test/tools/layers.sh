@@ -64,12 +64,17 @@ violations() {
 	done | sort -u
 }
 
+# against_allow FOUND ALLOW WHAT: the edges found are those ALLOW lists,
+# no more (a new one) and no fewer (a listed one gone)
+against_allow() {
+	sed -n 's/^\([^#][^:]*\):.*/\1/p' "$2" | sort -u >"$tmp/allowed"
+	result "no $3 of a higher layer but those listed in $(basename "$2")" \
+		"$(comm -23 "$1" "$tmp/allowed" | tr '\n' ';')"
+	result "every $3 listed in $(basename "$2") still exists" "$(comm -13 "$1" "$tmp/allowed" | tr '\n' ';')"
+}
+
 violations "$top" >"$tmp/now"
-sed -n 's/^\([^#][^:]*\):.*/\1/p' test/tools/layers.allow | sort -u >"$tmp/allowed"
-new=$(comm -23 "$tmp/now" "$tmp/allowed" | tr '\n' ';')
-gone=$(comm -13 "$tmp/now" "$tmp/allowed" | tr '\n' ';')
-result "no include of a higher layer but those listed in layers.allow" "$new"
-result "every edge listed in layers.allow still exists" "$gone"
+against_allow "$tmp/now" test/tools/layers.allow include
 
 # The same order on the calls: an undefined symbol of a layer's object
 # (nm -u) that an object of a higher layer defines is a call upward,
@@ -110,11 +115,7 @@ calls() { # OBJDIR -> "FILE.c -> LAYER (SYMBOL)" for each call upward
 objdir=$top/${BUILD:-build/release}/obj
 if [ -d "$objdir/src/util" ]; then
 	calls "$objdir" >"$tmp/calls"
-	sed -n 's/^\([^#][^:]*\):.*/\1/p' test/tools/calls.allow | sort -u >"$tmp/callok"
-	new=$(comm -23 "$tmp/calls" "$tmp/callok" | tr '\n' ';')
-	gone=$(comm -13 "$tmp/calls" "$tmp/callok" | tr '\n' ';')
-	result "no call into a higher layer but those listed in calls.allow" "$new"
-	result "every call listed in calls.allow still exists" "$gone"
+	against_allow "$tmp/calls" test/tools/calls.allow call
 	# the check can fail: a util object that needs a command's function
 	mkdir -p "$tmp/objcopy/src/util" "$tmp/objcopy/src/cli"
 	printf 'void cli_only(void);\nvoid util_calls(void) { cli_only(); }\n' >"$tmp/u.c"
@@ -135,6 +136,7 @@ cp -R src models "$tmp/copy/"
 f=$(ls "$tmp/copy/src/synth/"*.c | head -n 1)
 printf '#include "cli/cli.h"\n' >>"$f"
 violations "$tmp/copy" >"$tmp/copied"
+sed -n 's/^\([^#][^:]*\):.*/\1/p' test/tools/layers.allow | sort -u >"$tmp/allowed"
 if comm -23 "$tmp/copied" "$tmp/allowed" | grep -q "^src/synth/.* -> cli$"; then
 	pass "self-test: src/synth including cli.h is caught"
 else
