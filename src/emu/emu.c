@@ -297,6 +297,11 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	if (merge_init_part(&e->merge, e->tr.streams, e->nth, e->part.th_lo, e->part.th_hi, err))
 		return -1;
+	/* a breakdown view (-b: one run, no -j) sorts the CPUs of every loom
+	 * after each event: it needs ovniemu's own order of equal clocks
+	 * across looms, not the instant grouped by loom */
+	if (e->bd)
+		e->merge.by_loom = 0;
 	if (o->outdir && paraver_open(e, err))
 		return -1;
 	return emu_sinks_begin(e, err);

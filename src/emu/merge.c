@@ -81,6 +81,7 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 	m->hi = hi;
 	m->own_lo = streams + lo;
 	m->own_hi = streams + hi;
+	m->by_loom = 1;
 	struct weft_stream **by = weft_xcalloc((size_t) (n ? n : 1), sizeof(*by));
 	int nby = 0;
 	for (int i = 0; i < n; i++) {
@@ -234,7 +235,7 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 			continue;
 		}
 		uint64_t t = x->ev.time;
-		if (!tie_before(m, t, m->rank[x - m->base])) {
+		if (!m->by_loom || !tie_before(m, t, m->rank[x - m->base])) {
 			m->pend = NULL;
 			m->step = m->cur = x;
 			*ev = &x->ev;

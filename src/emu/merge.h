@@ -19,9 +19,10 @@
  * weft keeps that one heap over all the streams it is given, with ovniemu's
  * exact steps, so its sequence is ovniemu's; what it returns is that
  * sequence with each instant's events grouped by loom (stable: a loom's own
- * order is ovniemu's). An instant where a loom would come after a later
- * loom's event is read ahead into a buffer (copies of its events, payloads
- * of normal events copied too) and sorted by loom; any other event is
+ * order is ovniemu's; `by_loom` 0 returns the sequence itself). An
+ * instant where a loom would come after a later loom's event is read
+ * ahead into a buffer (copies of its events, payloads of normal events
+ * copied too) and sorted by loom; any other event is
  * returned from its stream. A run given `own` streams (merge_init_part: a
  * -j worker) still steps every stream through the heap, since ovniemu's
  * heap, so its ties in a loom, depend on all of them, and returns the own
@@ -78,6 +79,10 @@ struct weft_merge {
 	int nbuf, ibuf, capbuf;
 	int err_pending; /* 1: an error came while reading ahead */
 	struct weft_err err;
+	int by_loom; /* 1 (merge_init's default): each instant grouped by loom;
+		      * 0: ovniemu's sequence itself (one run that sees every
+		      * loom at once: the breakdown views, which sort the CPUs
+		      * of all looms at every event) */
 };
 
 /* Take every active stream of the array; primes each with its first
