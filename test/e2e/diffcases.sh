@@ -9,7 +9,8 @@
 # A case's `want` is `agree` (ovniemu accepted: `weft emu -l -b` exits 0
 # and `weft diff --records` finds no difference in any .prv ovniemu wrote,
 # thread and cpu rows matched the ovni way, and weft writes the same .prv
-# files) or `refuse` (ovniemu refused: weft exits 1 and names the event
+# files; where ovniemu wrote a header alone, weft's one 0 at time 0) or
+# `refuse` (ovniemu refused: weft exits 1 and names the event
 # ovniemu panicked on, its MCV in ovniemu.log). Cases still open are not
 # in cases.tsv (the README lists them).
 
@@ -42,6 +43,15 @@ run_case() {
 			b=$(basename "$p")
 			rows=
 			case $b in thread.prv | cpu.prv) rows="--rows ovni" ;; esac
+			# a body without a record (Paraver cannot load it): weft
+			# writes one 0 at time 0 on the first row instead, the
+			# difference doc/paraver-output.md keeps on purpose
+			if [ "$(sed 1d "$p" | wc -l)" = 0 ]; then
+				[ -f "$out/$b" ] && [ "$(sed 1d "$out/$b" | wc -l)" = 1 ] &&
+					sed 1d "$out/$b" | grep -Eq '^2:0:1:1:1:0:[0-9]+:0$' ||
+					why="$why$b: ovniemu wrote no record, weft not one 0 at time 0: $(sed -n 2p "$out/$b"); "
+				continue
+			fi
 			# shellcheck disable=SC2086
 			"$WEFT" diff $rows --records --max 2 "$p" "$out/$b" >"$tmp/diff" 2>&1 ||
 				why="$why$b: $(head -n 1 "$tmp/diff"); "
