@@ -19,19 +19,24 @@
 int merge_same(struct merge_loom *l)
 {
 	const struct merge_ent *h = l->heap;
-	unsigned q = ((unsigned) l->n - 1) >> 1;
-	int same = 1;
+	l->same = 0;
+	if (l->n == 0)
+		return l->same = 1;
+	size_t q = ((size_t) l->n - 1) >> 1;
 	uint64_t y = h[q].time;
-	while (same && q > 0) {
-		unsigned par = (q - 1) >> 1;
-		if (!(h[par].time < y))
-			same = 0;
-		else if (q % 2 == 0 && h[q - 1].time < y && !(h[par].time < h[q - 1].time))
-			same = 0;
+	while (q > 0) {
+		size_t par = (q - 1) >> 1;
+		uint64_t tp = h[par].time;
+		if (!(tp < y))
+			return 0;
+		if (!(q & 1)) {
+			uint64_t ts = h[q - 1].time;
+			if (ts < y && !(tp < ts))
+				return 0;
+		}
 		q = par;
 	}
-	l->same = same;
-	return same;
+	return l->same = 1;
 }
 
 /* ---- the streams' looms ------------------------------------------------------------ */
@@ -79,8 +84,8 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 	m->nstreams = n;
 	m->lo = lo;
 	m->hi = hi;
-	m->own_lo = streams + lo;
-	m->own_hi = streams + hi;
+	for (int i = 0; i < n; i++)
+		streams[i].merge_foreign = i < lo || i >= hi;
 	struct weft_stream **by = weft_xcalloc((size_t) (n ? n : 1), sizeof(*by));
 	int nby = 0;
 	for (int i = 0; i < n; i++) {
@@ -99,8 +104,10 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 	m->rank = weft_xcalloc((size_t) n + 1, sizeof(*m->rank));
 	m->stack = weft_xcalloc((size_t) n + 1, sizeof(*m->stack));
 	rank_looms(by, nby, streams, m->rank);
-	m->g.heap = weft_xcalloc((size_t) nby + 2, sizeof(*m->g.heap));
-	m->g.heap[0].time = UINT64_MAX;
+	size_t slots = 2 * (size_t) nby + 2; /* sentinels up to slot 2n + 1 */
+	m->g.heap = weft_xcalloc(slots, sizeof(*m->g.heap));
+	for (size_t i = 0; i < slots; i++)
+		m->g.heap[i].time = UINT64_MAX;
 	/* the streams in, in index order (ovniemu loads them in path order),
 	 * and the first taken */
 	for (int i = 0; i < nby; i++)
@@ -115,9 +122,9 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
 	return merge_init_part(m, streams, n, 0, n, e);
 }
 
-static int own(const struct weft_merge *m, const struct weft_stream *s)
+static int own(const struct weft_stream *s)
 {
-	return s >= m->own_lo && s < m->own_hi;
+	return !s->merge_foreign;
 }
 
 /* Does an own stream of a loom ranked before `rank` wait in the heap with
@@ -133,7 +140,7 @@ static int tie_before(struct weft_merge *m, uint64_t t, int rank)
 	m->stack[sp++] = 0;
 	while (sp) {
 		unsigned i = (unsigned) m->stack[--sp];
-		if (m->rank[h[i].s - m->base] < rank && own(m, h[i].s))
+		if (m->rank[h[i].s - m->base] < rank && own(h[i].s))
 			return 1;
 		for (unsigned c = 2 * i + 1; c <= 2 * i + 2 && c < n; c++)
 			if (h[c].time == t)
@@ -142,8 +149,8 @@ static int tie_before(struct weft_merge *m, uint64_t t, int rank)
 	return 0;
 }
 
-/* Stream x was returned (or only stepped): step it, put it back and take
- * the top as ovniemu does; the top is the next pending stream. 0 or -1. */
+/* Stream x was returned: step it, put it back and take the top as ovniemu
+ * does; the top is the next pending stream. 0 or -1. */
 static int advance(struct weft_merge *m, struct weft_stream *x, struct weft_err *e)
 {
 	int r = stream_next(x, e);
@@ -151,7 +158,26 @@ static int advance(struct weft_merge *m, struct weft_stream *x, struct weft_err 
 		m->pend = NULL;
 		return -1;
 	}
-	m->pend = r > 0 ? merge_put_take(&m->g, x) : m->g.n ? merge_take(&m->g) : NULL;
+	uint64_t tx;
+	m->pend = r > 0 ? merge_put_take(&m->g, x, &tx) : m->g.n ? merge_take(&m->g) : NULL;
+	return 0;
+}
+
+/* Foreign stream x was taken: its times only, while ovniemu would take it
+ * again (no heap step), then back into the heap and the top out as the next
+ * pending stream. 0 or -1. */
+static int skip(struct weft_merge *m, struct weft_stream *x, struct weft_err *e)
+{
+	struct merge_loom *g = &m->g;
+	int r;
+	while ((r = stream_skip(x, e)) > 0 && merge_again(g, x->ev.time))
+		;
+	if (r < 0) {
+		m->pend = NULL;
+		return -1;
+	}
+	uint64_t tx;
+	m->pend = r > 0 ? merge_put_take(g, x, &tx) : g->n ? merge_take(g) : NULL;
 	return 0;
 }
 
@@ -181,7 +207,7 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
 {
 	m->nbuf = m->ibuf = 0;
 	while (x && x->ev.time == t) {
-		if (own(m, x)) {
+		if (own(x)) {
 			if (m->nbuf == m->capbuf) {
 				m->capbuf = m->capbuf ? 2 * m->capbuf : 16;
 				m->buf = weft_xrealloc(m->buf, (size_t) m->capbuf * sizeof(*m->buf));
@@ -192,7 +218,7 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
 			if (!x->ev.jumbo && x->ev.payload_len && x->ev.payload_len <= sizeof(b->pl))
 				memcpy(b->pl, x->ev.payload, x->ev.payload_len);
 		}
-		if (advance(m, x, &m->err) < 0) {
+		if ((own(x) ? advance(m, x, &m->err) : skip(m, x, &m->err)) < 0) {
 			m->err_pending = 1;
 			break;
 		}
@@ -210,7 +236,8 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 	if (m->step) {
 		struct weft_stream *s = m->step;
 		m->step = NULL;
-		m->pend = r > 0 ? merge_put_take(g, s) : g->n ? merge_take(g) : NULL;
+		uint64_t tx;
+		m->pend = r > 0 ? merge_put_take(g, s, &tx) : g->n ? merge_take(g) : NULL;
 	}
 	if (m->ibuf < m->nbuf) {
 		struct merge_buf *b = &m->buf[m->ibuf++];
@@ -226,15 +253,23 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 	}
 	for (;;) {
 		struct weft_stream *x = m->pend;
+		/* foreign streams: only stepped (skip's steps, in one loop) */
+		while (x && x->merge_foreign) {
+			int rs;
+			while ((rs = stream_skip(x, e)) > 0 && merge_again(g, x->ev.time))
+				;
+			if (rs < 0) {
+				m->pend = NULL;
+				return -1;
+			}
+			uint64_t tx;
+			x = rs > 0 ? merge_put_take(g, x, &tx) : g->n ? merge_take(g) : NULL;
+		}
+		m->pend = x;
 		if (!x)
 			return 0;
-		if (!own(m, x)) { /* only stepped */
-			if (advance(m, x, e) < 0)
-				return -1;
-			continue;
-		}
 		uint64_t t = x->ev.time;
-		if (!tie_before(m, t, m->rank[x - m->base])) {
+		if (g->heap[0].time != t || !tie_before(m, t, m->rank[x - m->base])) {
 			m->pend = NULL;
 			m->step = m->cur = x;
 			*ev = &x->ev;
