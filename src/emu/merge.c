@@ -16,12 +16,11 @@
  * node on the way the path's entry is strictly earlier than y and, where
  * the path goes right, strictly earlier than its left sibling whenever that
  * one is earlier than y (else the sibling is taken). */
-int merge_same(struct merge_loom *l)
+int merge_same(const struct merge_loom *l)
 {
 	const struct merge_ent *h = l->heap;
-	l->same = 0;
 	if (l->n == 0)
-		return l->same = 1;
+		return 1;
 	size_t q = ((size_t) l->n - 1) >> 1;
 	uint64_t y = h[q].time;
 	while (q > 0) {
@@ -36,7 +35,20 @@ int merge_same(struct merge_loom *l)
 		}
 		q = par;
 	}
-	return l->same = 1;
+	return 1;
+}
+
+void merge_path(struct merge_loom *l)
+{
+	l->pathk = 0;
+	if (l->n <= 2)
+		return;
+	l->q0 = ((size_t) l->n - 1) >> 1;
+	l->pq0 = (l->q0 - 1) >> 1;
+	l->pathk = 1;
+	for (size_t q = l->q0; q > 0; q = (q - 1) >> 1)
+		if (!(q & 1))
+			l->pathk = 2;
 }
 
 /* ---- the streams' looms ------------------------------------------------------------ */

@@ -32,9 +32,10 @@
  * heap (ovniemu's "put back, then take the top"): while its next time is
  * strictly before the heap's top, ovniemu would put it back and take it
  * again, which leaves the heap as it was unless equal clocks on the path
- * to the leaf it goes in would trade places (`same`, computed once per
- * change of the heap). Then the run is drained with two comparisons per
- * event and no heap operation.
+ * to the leaf it goes in would trade places (merge_again: when no step of
+ * that path goes to a right child, as with any power of two of streams,
+ * one comparison says it; else merge_same walks the path). Then the run is
+ * drained with no heap operation.
  * Memory: one heap slot, one rank and one stack slot per stream; the
  * buffer grows to the largest instant read ahead. */
 #ifndef WEFT_MERGE_H
@@ -53,9 +54,12 @@ struct merge_loom {
 				 * every slot from n to 2n + 1 holds a sentinel
 				 * {UINT64_MAX, NULL}: a child needs no bound check */
 	int n;
-	int same; /* -1: not known since the heap changed; 1: putting a
-				 * stream earlier than every other back and taking it
-				 * again leaves the heap as it is; 0: it does not */
+	/* the path from leaf n to the root, for merge_again (merge_path sets
+	 * it when n changes): 0 no step (n <= 2), 1 every step from a left
+	 * child (then slots q0, the leaf's parent, and pq0, its parent, say
+	 * it), 2 some from a right child (merge_same) */
+	int pathk;
+	size_t q0, pq0;
 };
 
 /* A read-ahead event: its copy and its normal payload's. */
@@ -90,7 +94,8 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
  * others are only stepped, as ovniemu steps them). */
 int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e);
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
-int merge_same(struct merge_loom *l);
+int merge_same(const struct merge_loom *l);
+void merge_path(struct merge_loom *l);
 
 /* ---- the heap, ovniemu's steps (inline: most events take them) ---------- */
 
@@ -114,7 +119,7 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
 	}
 	h[i].time = t;
 	h[i].s = s;
-	l->same = -1;
+	merge_path(l);
 }
 
 /* ovniemu's way down from the root: to the left child when it is strictly
@@ -150,7 +155,7 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_take(stru
 	h[n] = (struct merge_ent){UINT64_MAX, NULL};
 	if (n > 0)
 		merge_sink(h, x);
-	l->same = -1;
+	merge_path(l);
 	return top;
 }
 
@@ -164,7 +169,6 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(
 {
 	struct merge_ent *h = l->heap, x = {s->ev.time, s}, e0 = h[0];
 	size_t n = (size_t) l->n;
-	l->same = -1;
 	if (__builtin_expect(n == 0, 0)) {
 		*tx = x.time;
 		return s;
@@ -195,7 +199,14 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(
  * would give it back with the heap as it is. */
 static inline __attribute__((always_inline)) int merge_again(struct merge_loom *g, uint64_t t)
 {
-	return t < g->heap[0].time && (g->same > 0 || (g->same < 0 && merge_same(g)));
+	const struct merge_ent *h = g->heap;
+	if (!(t < h[0].time))
+		return 0;
+	/* every entry of the path is strictly before the leaf's parent, its
+	 * parent's the latest */
+	if (__builtin_expect(g->pathk == 1, 1))
+		return h[g->pq0].time < h[g->q0].time;
+	return g->pathk == 0 || merge_same(g);
 }
 
 /* Next event in global order: 1 = *ev set, 0 = all streams done, -1 = error.
