@@ -35,9 +35,11 @@
  * to the leaf it goes in would trade places (merge_again: when no step of
  * that path goes to a right child, as with any power of two of streams,
  * one comparison says it; else merge_same walks the path). Then the run is
- * drained with no heap operation.
- * Memory: one heap slot, one rank and one stack slot per stream; the
- * buffer grows to the largest instant read ahead. */
+ * drained with no heap operation. Else one put-then-take: a stream taken
+ * that is own, and strictly before the new top (no tie to group), is
+ * returned at once; anything else goes to merge_next_slow.
+ * Memory: two heap slots (one of them a sentinel), one rank and one stack
+ * slot per stream; the buffer grows to the largest instant read ahead. */
 #ifndef WEFT_MERGE_H
 #define WEFT_MERGE_H
 
