@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* merge: ovniemu's heap over all streams, instants grouped by loom (see merge.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,8 +243,12 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
 /* The general step: the stream last returned was stepped (`r`: 1 it has an
  * event, 0 it ended) and not put back, or it is already back (m->step
  * NULL); then the buffer, else the pending stream's event. */
+static int follow_next(struct weft_merge *m, struct weft_ev **ev, struct weft_err *e);
+
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e)
 {
+	if (m->share)
+		return follow_next(m, ev, e);
 	struct merge_loom *g = &m->g;
 	if (m->step) {
 		struct weft_stream *s = m->step;
@@ -297,6 +302,270 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 		struct merge_buf *b = &m->buf[m->ibuf++];
 		m->cur = b->ev.stream;
 		*ev = &b->ev;
+		return 1;
+	}
+}
+
+/* ---- -j: the heap's steps taken once (merge.h) ---------------------------- */
+
+#define SHARE_CHUNK (1u << 16) /* entries of a chunk */
+#define MERGE_SHARE_AHEAD 8    /* chunks the thread may be ahead of the furthest follower */
+enum { SEQ_ERR = 0xfffffffeu, SEQ_END = 0xffffffffu };
+
+struct share_ent {
+	uint32_t k;
+	int rank;
+};
+
+struct merge_share {
+	struct weft_merge *m; /* the heap and cursors the thread steps */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t more, room; /* followers wait for more, the thread for room */
+	uint32_t **chunk;          /* by number; NULL once freed */
+	uint64_t cap, made, freed; /* slots of chunk[]; chunks written; below this freed */
+	uint32_t *spare;
+	int nf;
+	uint64_t *pos; /* each follower's next chunk */
+	int *gone;
+	struct weft_err err; /* the error a step met (the sequence's SEQ_ERR) */
+	/* the thread's own: the chunk it writes, an instant read ahead */
+	uint32_t *w;
+	uint32_t nw;
+	struct share_ent *inst;
+	size_t ninst, capinst;
+};
+
+/* Before the thread writes chunk `made`: the chunks no follower needs
+ * freed, and room. -1: every follower has left. */
+static int share_room(struct merge_share *sh)
+{
+	pthread_mutex_lock(&sh->mu);
+	int rc = 0;
+	for (;;) {
+		uint64_t lo = sh->made, hi = 0;
+		int active = 0;
+		for (int k = 0; k < sh->nf; k++) {
+			if (sh->gone[k])
+				continue;
+			active = 1;
+			lo = sh->pos[k] < lo ? sh->pos[k] : lo;
+			hi = sh->pos[k] > hi ? sh->pos[k] : hi;
+		}
+		for (; sh->freed < lo && sh->freed < sh->made; sh->freed++) {
+			if (!sh->spare)
+				sh->spare = sh->chunk[sh->freed];
+			else
+				free(sh->chunk[sh->freed]);
+			sh->chunk[sh->freed] = NULL;
+		}
+		if (!active) {
+			rc = -1;
+			break;
+		}
+		if (sh->made < hi + MERGE_SHARE_AHEAD)
+			break;
+		pthread_cond_wait(&sh->room, &sh->mu);
+	}
+	if (rc == 0) {
+		sh->w = sh->spare ? sh->spare : weft_xmalloc(SHARE_CHUNK * sizeof(*sh->w));
+		sh->spare = NULL;
+		sh->nw = 0;
+	}
+	pthread_mutex_unlock(&sh->mu);
+	return rc;
+}
+
+static void share_publish(struct merge_share *sh)
+{
+	pthread_mutex_lock(&sh->mu);
+	if (sh->made == sh->cap) {
+		sh->cap = sh->cap ? 2 * sh->cap : 64;
+		sh->chunk = weft_xrealloc(sh->chunk, sh->cap * sizeof(*sh->chunk));
+	}
+	sh->chunk[sh->made++] = sh->w;
+	sh->w = NULL;
+	pthread_cond_broadcast(&sh->more);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+/* One entry of the sequence; -1: every follower has left. */
+static inline int share_emit(struct merge_share *sh, uint32_t v)
+{
+	if (__builtin_expect(sh->nw == SHARE_CHUNK, 0)) {
+		share_publish(sh);
+		if (share_room(sh) < 0)
+			return -1;
+	}
+	sh->w[sh->nw++] = v;
+	return 0;
+}
+
+/* The thread: merge_next's order over the times only. */
+static void *share_main(void *arg)
+{
+	struct merge_share *sh = arg;
+	struct weft_merge *m = sh->m;
+	struct merge_loom *g = &m->g;
+	if (share_room(sh) < 0)
+		return NULL;
+	struct weft_stream *x = m->pend;
+	m->pend = NULL;
+	int bad = 0;
+	uint64_t tx;
+	while (x && !bad) {
+		uint64_t t = x->ev.time;
+		int r;
+		if (g->heap[0].time != t) { /* alone at t: its run */
+			do {
+				if (share_emit(sh, (uint32_t) (x - m->base)) < 0)
+					return NULL;
+				r = stream_skip(x, &sh->err);
+			} while (r > 0 && merge_again(g, x->ev.time));
+			bad = r < 0;
+			if (!bad)
+				x = r > 0 ? merge_put_take(g, x, &tx) : g->n ? merge_take(g) : NULL;
+			continue;
+		}
+		/* an instant of several streams: read on, then grouped by loom
+		 * (stable), up to an error */
+		sh->ninst = 0;
+		while (x && x->ev.time == t) {
+			if (sh->ninst == sh->capinst) {
+				sh->capinst = sh->capinst ? 2 * sh->capinst : 64;
+				sh->inst = weft_xrealloc(sh->inst, sh->capinst * sizeof(*sh->inst));
+			}
+			sh->inst[sh->ninst++] = (struct share_ent){(uint32_t) (x - m->base), m->rank[x - m->base]};
+			r = stream_skip(x, &sh->err);
+			if (r < 0) {
+				bad = 1;
+				break;
+			}
+			x = r > 0 ? merge_put_take(g, x, &tx) : g->n ? merge_take(g) : NULL;
+		}
+		for (size_t i = 1; i < sh->ninst; i++) {
+			struct share_ent y = sh->inst[i];
+			size_t j = i;
+			for (; j > 0 && sh->inst[j - 1].rank > y.rank; j--)
+				sh->inst[j] = sh->inst[j - 1];
+			sh->inst[j] = y;
+		}
+		for (size_t i = 0; i < sh->ninst; i++)
+			if (share_emit(sh, sh->inst[i].k) < 0)
+				return NULL;
+	}
+	if (share_emit(sh, bad ? SEQ_ERR : SEQ_END) == 0)
+		share_publish(sh);
+	return NULL;
+}
+
+struct merge_share *merge_share_start(struct weft_merge *all, int nfollow)
+{
+	if (all->share || all->lo != 0 || all->hi != all->nstreams || all->nbuf || all->step)
+		return NULL;
+	struct merge_share *sh = weft_xcalloc(1, sizeof(*sh));
+	sh->m = all;
+	sh->nf = nfollow;
+	sh->pos = weft_xcalloc((size_t) nfollow, sizeof(*sh->pos));
+	sh->gone = weft_xcalloc((size_t) nfollow, sizeof(*sh->gone));
+	pthread_mutex_init(&sh->mu, NULL);
+	pthread_cond_init(&sh->more, NULL);
+	pthread_cond_init(&sh->room, NULL);
+	if (pthread_create(&sh->th, NULL, share_main, sh) != 0) {
+		pthread_mutex_destroy(&sh->mu);
+		pthread_cond_destroy(&sh->more);
+		pthread_cond_destroy(&sh->room);
+		free(sh->pos);
+		free(sh->gone);
+		free(sh);
+		return NULL;
+	}
+	return sh;
+}
+
+void merge_follow(struct weft_merge *m, struct merge_share *sh, int k)
+{
+	m->share = sh;
+	m->fk = k;
+	m->chunk = 0;
+	m->sp = m->se = NULL;
+	m->step = m->pend = m->cur = NULL;
+}
+
+void merge_share_leave(struct merge_share *sh, int k)
+{
+	pthread_mutex_lock(&sh->mu);
+	sh->gone[k] = 1;
+	pthread_cond_broadcast(&sh->room);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+void merge_share_end(struct merge_share *sh)
+{
+	if (!sh)
+		return;
+	pthread_join(sh->th, NULL);
+	for (uint64_t c = sh->freed; c < sh->made; c++)
+		free(sh->chunk[c]);
+	free(sh->chunk);
+	free(sh->spare);
+	free(sh->w);
+	free(sh->inst);
+	free(sh->pos);
+	free(sh->gone);
+	pthread_mutex_destroy(&sh->mu);
+	pthread_cond_destroy(&sh->more);
+	pthread_cond_destroy(&sh->room);
+	free(sh);
+}
+
+/* The follower's next chunk. */
+static void follow_chunk(struct weft_merge *m)
+{
+	struct merge_share *sh = m->share;
+	pthread_mutex_lock(&sh->mu);
+	if (m->sp) {
+		sh->pos[m->fk] = ++m->chunk;
+		pthread_cond_broadcast(&sh->room);
+	}
+	while (sh->made <= m->chunk)
+		pthread_cond_wait(&sh->more, &sh->mu);
+	m->sp = sh->chunk[m->chunk];
+	m->se = m->sp + SHARE_CHUNK;
+	pthread_mutex_unlock(&sh->mu);
+}
+
+/* A follower's next event: its stream returned last stepped, then the
+ * sequence's next own entry. A step's error is in the sequence too, where
+ * the thread met it (its own step of that stream): it is returned there. */
+static int follow_next(struct weft_merge *m, struct weft_ev **ev, struct weft_err *e)
+{
+	struct weft_stream *s = m->pend;
+	if (s) {
+		m->pend = NULL;
+		if (stream_next(s, &m->err) < 0)
+			m->step = s; /* failed: its error comes with the sequence's */
+	}
+	for (;;) {
+		if (m->sp == m->se)
+			follow_chunk(m);
+		uint32_t k = *m->sp;
+		if (__builtin_expect(k >= SEQ_ERR, 0)) {
+			if (k == SEQ_END)
+				return 0;
+			*e = m->share->err;
+			return -1;
+		}
+		m->sp++;
+		struct weft_stream *x = m->base + k;
+		if (x->merge_foreign)
+			continue;
+		if (__builtin_expect(x == m->step, 0)) {
+			*e = m->err;
+			return -1;
+		}
+		m->pend = m->cur = x;
+		*ev = &x->ev;
 		return 1;
 	}
 }

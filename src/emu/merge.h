@@ -86,6 +86,11 @@ struct weft_merge {
 	int nbuf, ibuf, capbuf;
 	int err_pending; /* 1: an error came while reading ahead */
 	struct weft_err err;
+	/* following a share (merge_follow): the sequence's chunk being read */
+	struct merge_share *share;
+	int fk; /* its follower number */
+	uint64_t chunk;
+	const uint32_t *sp, *se;
 };
 
 /* Take every active stream of the array; primes each with its first
@@ -96,6 +101,26 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
  * others are only stepped, as ovniemu steps them). */
 int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e);
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
+
+/* ---- -j: the heap's steps taken once, for every worker ---------------------
+ * merge_share_start takes over `all`, a primed merge over every stream (the
+ * main run's, which reads no event itself), and starts a thread that takes
+ * its heap steps on the streams' times only (stream_skip) and writes the
+ * sequence: stream indexes in the order merge_next would return them
+ * (instants grouped by loom), then an end or the error a step met. A worker
+ * whose merge follows it (merge_follow, after merge_init_part over the same
+ * streams) takes no heap step: it reads the sequence, returns its own
+ * streams' entries and skips the others', so its order is the one its own
+ * heap would give. The thread keeps at most MERGE_SHARE_AHEAD chunks ahead
+ * of the furthest follower, and each chunk until every follower has read
+ * it or left (merge_share_leave: a worker that stops, or never followed);
+ * so no follower waits on another. NULL: no thread (each worker then steps
+ * every stream itself). */
+struct merge_share *merge_share_start(struct weft_merge *all, int nfollow);
+void merge_follow(struct weft_merge *m, struct merge_share *sh, int k);
+void merge_share_leave(struct merge_share *sh, int k);
+/* After every follower has left: the thread joined, all freed. */
+void merge_share_end(struct merge_share *sh);
 int merge_same(const struct merge_loom *l);
 void merge_path(struct merge_loom *l);
 
