@@ -33,7 +33,7 @@ struct job {
 	int held, done;
 	int index;               /* its place in the merge (set by jobs_merge) */
 	struct merge_share *share; /* -j: the heap's steps, taken once (merge.h) */
-	int fk;                  /* its follower number there */
+	int fk; /* its follower number there */
 	uint64_t t;              /* the instant its ops are at */
 };
 

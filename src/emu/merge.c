@@ -309,7 +309,7 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 /* ---- -j: the heap's steps taken once (merge.h) ---------------------------- */
 
 #define SHARE_CHUNK (1u << 16) /* entries of a chunk */
-#define MERGE_SHARE_AHEAD 8    /* chunks the thread may be ahead of the furthest follower */
+#define MERGE_SHARE_AHEAD 8 /* chunks the thread may be ahead of the furthest follower */
 enum { SEQ_ERR = 0xfffffffeu, SEQ_END = 0xffffffffu };
 
 struct share_ent {
@@ -322,7 +322,7 @@ struct merge_share {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t more, room; /* followers wait for more, the thread for room */
-	uint32_t **chunk;          /* by number; NULL once freed */
+	uint32_t **chunk; /* by number; NULL once freed */
 	uint64_t cap, made, freed; /* slots of chunk[]; chunks written; below this freed */
 	uint32_t *spare;
 	int nf;
