@@ -135,6 +135,8 @@ int job_open(struct job *j)
 		return -1;
 	}
 	struct emu *e = &j->e;
+	if (j->share)
+		merge_follow(&e->merge, j->share, j->fk);
 	if (!m->o.quiet || m->o.keep_warns)
 		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
@@ -207,6 +209,8 @@ static void *work(void *arg)
 		prv_ring_end(j->ring);
 	else
 		job_run(j);
+	if (j->share)
+		merge_share_leave(j->share, j->fk);
 	return NULL;
 }
 
@@ -489,6 +493,8 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	_Atomic uint64_t halt = UINT64_MAX;
 	struct job *jobs = weft_xcalloc((size_t) n, sizeof(*jobs));
 	jobs_begin(e);
+	/* one thread takes the heap's steps for all the workers */
+	struct merge_share *share = merge_share_start(&e->merge, n);
 	int started = 0, rc = 0;
 	for (int k = 0; k < n && rc == 0; k++) {
 		struct job *j = &jobs[k];
@@ -496,6 +502,8 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		j->lo = cut[k];
 		j->hi = cut[k + 1];
 		j->halt = &halt;
+		j->share = share;
+		j->fk = k;
 		j->ring = prv_ring_new_depth(ring_depth(n));
 		int er = j->ring ? pthread_create(&j->th, NULL, work, j) : ENOMEM;
 		if (er) { /* the system refuses a thread: a limit the user can raise */
@@ -524,6 +532,9 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 		prv_pipe_unsplit(e->pipe); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
+	for (int k = started; k < n && share; k++)
+		merge_share_leave(share, k); /* never started */
+	merge_share_end(share);
 	progress_end(&pr.pg);
 	int main_model = -1;
 	struct weft_err main_err = {0};

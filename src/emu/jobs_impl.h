@@ -32,6 +32,8 @@ struct job {
 	const struct prv_op *op, *end;
 	int held, done;
 	int index;               /* its place in the merge (set by jobs_merge) */
+	struct merge_share *share; /* -j: the heap's steps, taken once (merge.h) */
+	int fk; /* its follower number there */
 	uint64_t t;              /* the instant its ops are at */
 };
 

@@ -26,16 +26,21 @@
  * returned from its stream. A run given `own` streams (merge_init_part: a
  * -j worker) still steps every stream through the heap, since ovniemu's
  * heap, so its ties in a loom, depend on all of them, and returns the own
- * streams' events only: exactly one run's events restricted to them.
+ * streams' events only: exactly one run's events restricted to them. The
+ * other streams (merge_foreign) are read for their times only
+ * (stream_skip: no decode), in one loop outside the event loop's path.
  * Fast path: the stream that produced the last event stays outside the
  * heap (ovniemu's "put back, then take the top"): while its next time is
  * strictly before the heap's top, ovniemu would put it back and take it
  * again, which leaves the heap as it was unless equal clocks on the path
- * to the leaf it goes in would trade places (`same`, computed once per
- * change of the heap). Then the run is drained with two comparisons per
- * event and no heap operation.
- * Memory: one heap slot, one rank and one stack slot per stream; the
- * buffer grows to the largest instant read ahead. */
+ * to the leaf it goes in would trade places (merge_again: when no step of
+ * that path goes to a right child, as with any power of two of streams,
+ * one comparison says it; else merge_same walks the path). Then the run is
+ * drained with no heap operation. Else one put-then-take: a stream taken
+ * that is own, and strictly before the new top (no tie to group), is
+ * returned at once; anything else goes to merge_next_slow.
+ * Memory: two heap slots (one of them a sentinel), one rank and one stack
+ * slot per stream; the buffer grows to the largest instant read ahead. */
 #ifndef WEFT_MERGE_H
 #define WEFT_MERGE_H
 
@@ -48,13 +53,16 @@ struct merge_ent {
 };
 
 struct merge_loom {
-	struct merge_ent *heap; /* its waiting streams, ovniemu's heap, 0-based;
-				 * heap[n] a sentinel of time UINT64_MAX (a
-				 * right child needs no bound check) */
+	struct merge_ent *heap; /* the waiting streams, ovniemu's heap, 0-based;
+				 * every slot from n to 2n + 1 holds a sentinel
+				 * {UINT64_MAX, NULL}: a child needs no bound check */
 	int n;
-	int same; /* -1: not known since the heap changed; 1: putting a
-				 * stream earlier than every other back and taking it
-				 * again leaves the heap as it is; 0: it does not */
+	/* the path from leaf n to the root, for merge_again (merge_path sets
+	 * it when n changes): 0 no step (n <= 2), 1 every step from a left
+	 * child (then slots q0, the leaf's parent, and pq0, its parent, say
+	 * it), 2 some from a right child (merge_same) */
+	int pathk;
+	size_t q0, pq0;
 };
 
 /* A read-ahead event: its copy and its normal payload's. */
@@ -68,8 +76,8 @@ struct weft_merge {
 	struct merge_loom g; /* ovniemu's heap over every stream */
 	struct weft_stream *base; /* the streams given; ranks by s - base */
 	int nstreams;
-	int lo, hi; /* own streams: indexes [lo, hi) of base */
-	struct weft_stream *own_lo, *own_hi; /* the same as pointers */
+	int lo, hi; /* own streams: indexes [lo, hi) of base; the others
+		     * have merge_foreign set */
 	int *rank; /* each stream's loom rank */
 	int *stack; /* tie_before's */
 	struct weft_stream *step; /* returned last from its stream, to step */
@@ -83,6 +91,11 @@ struct weft_merge {
 		      * 0: ovniemu's sequence itself (one run that sees every
 		      * loom at once: the breakdown views, which sort the CPUs
 		      * of all looms at every event) */
+	/* following a share (merge_follow): the sequence's chunk being read */
+	struct merge_share *share;
+	int fk; /* its follower number */
+	uint64_t chunk;
+	const uint32_t *sp, *se;
 };
 
 /* Take every active stream of the array; primes each with its first
@@ -93,92 +106,139 @@ int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct 
  * others are only stepped, as ovniemu steps them). */
 int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e);
 int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
-int merge_same(struct merge_loom *l);
 
-/* ---- a loom's heap, ovniemu's steps (inline: most events take them) ---- */
+/* ---- -j: the heap's steps taken once, for every worker ---------------------
+ * merge_share_start takes over `all`, a primed merge over every stream (the
+ * main run's, which reads no event itself), and starts a thread that takes
+ * its heap steps on the streams' times only (stream_skip) and writes the
+ * sequence: stream indexes in the order merge_next would return them
+ * (instants grouped by loom), then an end or the error a step met. A worker
+ * whose merge follows it (merge_follow, after merge_init_part over the same
+ * streams) takes no heap step: it reads the sequence, returns its own
+ * streams' entries and skips the others', so its order is the one its own
+ * heap would give. The thread keeps at most MERGE_SHARE_AHEAD chunks ahead
+ * of the furthest follower, and each chunk until every follower has read
+ * it or left (merge_share_leave: a worker that stops, or never followed);
+ * so no follower waits on another. NULL: no thread (each worker then steps
+ * every stream itself). */
+struct merge_share *merge_share_start(struct weft_merge *all, int nfollow);
+void merge_follow(struct weft_merge *m, struct merge_share *sh, int k);
+void merge_share_leave(struct merge_share *sh, int k);
+/* After every follower has left: the thread joined, all freed. */
+void merge_share_end(struct merge_share *sh);
+int merge_same(const struct merge_loom *l);
+void merge_path(struct merge_loom *l);
+
+/* ---- the heap, ovniemu's steps (inline: most events take them) ---------- */
+
+/* Slot `off` of a heap, counted in bytes: a child's offset is twice its
+ * parent's plus one entry, with no scaling of indexes on the way down. */
+#define MERGE_AT(h, off) ((struct merge_ent *) ((char *) (h) + (off)))
 
 /* ovniemu's insertion: at the first free leaf, up past every parent whose
  * time is strictly later. */
 static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l, struct weft_stream *s)
 {
+	struct merge_ent *h = l->heap;
 	uint64_t t = s->ev.time;
-	unsigned i = (unsigned) l->n++;
+	size_t i = (size_t) l->n++;
 	while (i > 0) {
-		unsigned p = (i - 1) >> 1;
-		if (!(t < l->heap[p].time))
+		size_t p = (i - 1) >> 1;
+		if (!(t < h[p].time))
 			break;
-		l->heap[i] = l->heap[p];
+		h[i] = h[p];
 		i = p;
 	}
-	l->heap[i].time = t;
-	l->heap[i].s = s;
-	l->heap[l->n] = (struct merge_ent){UINT64_MAX, NULL};
-	l->same = -1;
+	h[i].time = t;
+	h[i].s = s;
+	merge_path(l);
 }
 
-/* ovniemu's way down from slot i: to the left child when it is strictly
+/* ovniemu's way down from the root: to the left child when it is strictly
  * earlier than x, else to the right one when that is strictly earlier than
  * x and the left child; which is: to the earlier child (the left one when
- * they are equal) when it is strictly earlier than x. */
-static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, unsigned n, unsigned i,
-							     struct merge_ent x)
+ * they are equal) when it is strictly earlier than x. A child past the last
+ * entry is a sentinel (merge_loom), never earlier. */
+static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, struct merge_ent x)
 {
+	size_t i = 0;
 	for (;;) {
-		unsigned c = 2 * i + 1;
-		if (c >= n)
+		size_t c = 2 * i + sizeof(*h);
+		uint64_t tc = MERGE_AT(h, c)->time, tr = MERGE_AT(h, c + sizeof(*h))->time;
+		if (tr < tc) {
+			c += sizeof(*h);
+			tc = tr;
+		}
+		if (!(tc < x.time))
 			break;
-		c += h[c + 1].time < h[c].time; /* h[n]: the sentinel */
-		if (!(h[c].time < x.time))
-			break;
-		h[i] = h[c];
+		*MERGE_AT(h, i) = *MERGE_AT(h, c);
 		i = c;
 	}
-	h[i] = x;
+	*MERGE_AT(h, i) = x;
 }
 
 /* ovniemu's removal of the top: the last leaf to the root, then down. */
 static inline __attribute__((always_inline)) struct weft_stream *merge_take(struct merge_loom *l)
 {
-	struct weft_stream *top = l->heap[0].s;
-	unsigned n = (unsigned) --l->n;
-	struct merge_ent x = l->heap[n];
-	l->heap[n] = (struct merge_ent){UINT64_MAX, NULL};
+	struct merge_ent *h = l->heap;
+	struct weft_stream *top = h[0].s;
+	size_t n = (size_t) --l->n;
+	struct merge_ent x = h[n];
+	h[n] = (struct merge_ent){UINT64_MAX, NULL};
 	if (n > 0)
-		merge_sink(l->heap, n, 0, x);
-	l->same = -1;
+		merge_sink(h, x);
+	merge_path(l);
 	return top;
 }
 
-/* merge_put of s, then merge_take, with no entry moved twice. s goes in at
- * leaf n and rises to slot i past the strictly later parents, each one
- * level down; the take then moves what the leaf holds to the root and down:
- * s itself when it did not rise, else w, the leaf's old parent. */
+/* merge_put of s, then merge_take, with no entry moved twice; *tx the time
+ * of the stream taken. s goes in at leaf n and rises to slot i past the
+ * strictly later parents, each one level down; the take then moves what the
+ * leaf holds to the root and down: s itself when it did not rise, else w,
+ * the leaf's old parent. */
 static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(struct merge_loom *l,
-										struct weft_stream *s)
+										struct weft_stream *s, uint64_t *tx)
 {
-	struct merge_ent *h = l->heap, x = {s->ev.time, s};
-	unsigned n = (unsigned) l->n;
-	l->same = -1;
-	if (n == 0)
+	struct merge_ent *h = l->heap, x = {s->ev.time, s}, e0 = h[0];
+	size_t n = (size_t) l->n;
+	if (__builtin_expect(n == 0, 0)) {
+		*tx = x.time;
 		return s;
-	unsigned i = (n - 1) >> 1;
+	}
+	size_t i = (n - 1) >> 1;
 	if (!(x.time < h[i].time)) { /* s stays at its leaf */
-		struct weft_stream *top = h[0].s;
-		merge_sink(h, n, 0, x);
-		return top;
+		*tx = e0.time;
+		merge_sink(h, x);
+		return e0.s;
 	}
 	struct merge_ent w = h[i];
 	while (i > 0) {
-		unsigned p = (i - 1) >> 1;
+		size_t p = (i - 1) >> 1;
 		if (!(x.time < h[p].time))
 			break;
 		h[i] = h[p];
 		i = p;
 	}
-	struct weft_stream *top = i ? h[0].s : s;
 	h[i] = x;
-	merge_sink(h, n, 0, w);
-	return top;
+	if (i == 0)
+		e0 = x;
+	*tx = e0.time;
+	merge_sink(h, w);
+	return e0.s;
+}
+
+/* Putting the stream just used back (its next time t) and taking the top
+ * would give it back with the heap as it is. */
+static inline __attribute__((always_inline)) int merge_again(struct merge_loom *g, uint64_t t)
+{
+	const struct merge_ent *h = g->heap;
+	if (!(t < h[0].time))
+		return 0;
+	/* every entry of the path is strictly before the leaf's parent, its
+	 * parent's the latest */
+	if (__builtin_expect(g->pathk == 1, 1))
+		return h[g->pq0].time < h[g->q0].time;
+	return g->pathk == 0 || merge_same(g);
 }
 
 /* Next event in global order: 1 = *ev set, 0 = all streams done, -1 = error.
@@ -194,16 +254,17 @@ static inline __attribute__((always_inline)) int merge_next(struct weft_merge *m
 			return -1;
 		if (__builtin_expect(r > 0, 1)) {
 			struct merge_loom *g = &m->g;
-			uint64_t t = s->ev.time;
-			if (g->n == 0 || (t < g->heap[0].time && (g->same > 0 || (g->same < 0 && merge_same(g))))) {
+			if (merge_again(g, s->ev.time)) {
 				/* ovniemu would take this stream again, and no
 				 * other waits at its time */
 				*ev = &s->ev;
 				return 1;
 			}
-			/* ovniemu's step: this stream back, the top out */
-			struct weft_stream *x = merge_put_take(g, s);
-			if (x >= m->own_lo && x < m->own_hi && (g->n == 0 || x->ev.time < g->heap[0].time)) {
+			/* ovniemu's step: this stream back, the top out; the
+			 * general step when it is only stepped or ties */
+			uint64_t tx;
+			struct weft_stream *x = merge_put_take(g, s, &tx);
+			if (__builtin_expect(!x->merge_foreign && tx < g->heap[0].time, 1)) {
 				m->step = m->cur = x;
 				*ev = &x->ev;
 				return 1;

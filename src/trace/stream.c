@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stream: raw and ordered cursors over one stream.obs (see stream.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +260,32 @@ static const uint8_t plain_size[256] = {
 #undef PS16
 #undef PS
 
+/* Where the scanner's common case stops, by the MCV's bytes: stop_mc by
+ * model and category (model in the low byte): 1 when one is not printable
+ * (0x21..0x7e) or they are O and U (a region's bounds); stop_v by value: 1
+ * when it is not printable. Made once, by the first scan. */
+static uint8_t stop_mc[1 << 16], stop_v[256];
+static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
+
+static void stop_init(void)
+{
+	for (unsigned v = 0; v < 256; v++)
+		stop_v[v] = !obs_mcv_ok((uint8_t) v);
+	for (unsigned i = 0; i < (1u << 16); i++) {
+		uint8_t m = (uint8_t) i, c = (uint8_t) (i >> 8);
+		stop_mc[i] = !obs_mcv_ok(m) || !obs_mcv_ok(c) || (m == 'O' && c == 'U');
+	}
+}
+
+static void scan_tables(void)
+{
+	pthread_once(&stop_once, stop_init);
+}
+
 /* The scanner's common case: plain events outside any region, up to
  * `limit`. Stops before anything else (a jumbo event, an OU event, bad or
- * truncated bytes) and leaves it to the careful loop. One branch per
- * event: the three tests are or-ed. */
+ * truncated bytes) and leaves it to the careful loop. Two table loads
+ * test the MCV, the size table the flags. */
 static inline uint64_t scan_plain(const uint8_t *d, uint64_t size, uint64_t pos, uint64_t limit)
 {
 	if (limit > size)
@@ -274,12 +297,9 @@ static inline uint64_t scan_plain(const uint8_t *d, uint64_t size, uint64_t pos,
 		limit = safe;
 	while (pos < limit) {
 		const uint8_t *p = d + pos;
-		uint32_t w = (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-		uint32_t t = w >> 8;
-		uint32_t high = t | (t + 0x010101u);                  /* bit 7: a byte >= 0x7f */
-		uint32_t low = ((t | 0x808080u) - 0x212121u) ^ 0x808080u; /* bit 7: < 0x21 */
-		unsigned sz = plain_size[w & 0xffu];
-		if (__builtin_expect(((high | low) & 0x808080u) | (sz == 0) | ((t & 0xffffu) == ('O' | 'U' << 8)), 0))
+		unsigned sz = plain_size[p[0]];
+		if (__builtin_expect(stop_mc[p[1] | (unsigned) p[2] << 8] | stop_v[p[3]], 0) ||
+		    __builtin_expect(sz == 0, 0))
 			break;
 		pos += sz;
 	}
@@ -293,6 +313,7 @@ static void scan_until(struct weft_stream *s, uint64_t limit)
 	const uint8_t *d = s->map.data;
 	const uint64_t size = s->map.size;
 	uint64_t pos = s->scan;
+	scan_tables();
 	if (!s->scan_failed && !s->scan_open)
 		pos = scan_plain(d, size, pos, limit);
 	while (!s->scan_failed && (pos < limit || s->scan_open)) {

@@ -78,6 +78,9 @@ struct weft_stream {
 	uint64_t file_size;
 	enum stream_mode mode;
 	uint64_t window;
+	/* merge (emu/merge.h): 1 when the run only steps this stream (a -j
+	 * worker's foreign stream, read with stream_skip) */
+	int merge_foreign;
 
 	struct weft_ev ev;      /* the current event after stream_next() == 1 */
 	uint64_t pos;           /* next offset the reader decodes */
@@ -169,6 +172,33 @@ static inline int stream_next(struct weft_stream *s, struct weft_err *e)
 	if (__builtin_expect(ev->clock < s->last_clock, 0))
 		return stream_backwards(s, e);
 	s->last_clock = ev->clock;
+	return 1;
+}
+/* stream_next for a stream whose events are not used, only their order
+ * (the merge's foreign streams): the same sequence of times, with ev.time,
+ * ev.clock and ev.offset set and the rest of ev left as it was, except where
+ * the slow path decodes the whole event. */
+static inline int stream_skip(struct weft_stream *s, struct weft_err *e)
+{
+	uint64_t pos = s->pos;
+	if (__builtin_expect(pos >= s->fast_until, 0))
+		return stream_next_slow(s, e);
+	const uint8_t *p = s->map.data + pos;
+	uint32_t code = p[0] & 0x0fu;
+	uint64_t sz = OBS_EV_HEADER + code + (code != 0);
+	if (__builtin_expect(p[0] & OBS_FLAG_JUMBO, 0))
+		sz = OBS_EV_HEADER + 4 + (uint64_t) obs_u32(p + OBS_EV_HEADER, s->swap);
+	uint64_t clock = obs_u64(p + 4, s->swap);
+	s->pos = pos + sz;
+	__builtin_prefetch(s->map.data + pos + sz + 512);
+	if (__builtin_expect(clock < s->last_clock, 0)) {
+		stream_decode_scanned(s, pos, &s->ev);
+		return stream_backwards(s, e);
+	}
+	s->last_clock = clock;
+	s->ev.clock = clock;
+	s->ev.offset = pos;
+	s->ev.time = clock + (uint64_t) s->offset;
 	return 1;
 }
 void stream_close(struct weft_stream *s);

@@ -144,6 +144,36 @@ for _j in 2 4; do
 		echo "got [$(cat "$tmp/warn$_j")]")"
 done
 
+# a stream's clock going backwards in one loom: -j 1's error, whichever
+# worker owns the loom (the others meet it in the heap's steps they follow)
+for _bl in b c; do
+	rm -rf "$tmp/sb"
+	flush_trace "$tmp/sb"
+	{
+		hdr
+		ev 15 OHx 100
+		i32le 0
+		i32le -1
+		i64le 0
+		ev 0 'OF[' 20000000
+		ev 0 'OF]' 1500
+		ev 0 OHe 50000000
+	} >"$tmp/sb/loom.$_bl/proc.1/thread.1/stream.obs"
+	for _j in 1 2 4; do
+		rm -rf "$tmp/out$_j"
+		"$WEFT" emu -q -j $_j -o "$tmp/out$_j" "$tmp/sb" >/dev/null 2>"$tmp/err$_j"
+		echo $? >"$tmp/rc$_j"
+	done
+	expect "clock backwards in loom $_bl: -j 1 exit" "$(cat "$tmp/rc1")" 1
+	expect "clock backwards in loom $_bl: -j 1 says so" \
+		"$(grep -c "loom.$_bl/proc.1/thread.1/stream.obs: clock goes backwards" "$tmp/err1")" 1
+	for _j in 2 4; do
+		expect "clock backwards in loom $_bl: -j $_j exit" "$(cat "$tmp/rc$_j")" 1
+		result "clock backwards in loom $_bl: -j $_j error" "$(cmp -s "$tmp/err1" "$tmp/err$_j" ||
+			echo "[$(cat "$tmp/err$_j")] vs [$(cat "$tmp/err1")]")"
+	done
+done
+
 for bad in 0 3 x; do
 	"$WEFT" emu -j 2 --writers "$bad" -o "$tmp/o" "$tmp/in/small" >/dev/null 2>"$tmp/err"
 	expect "--writers $bad: usage error" "$?" 2

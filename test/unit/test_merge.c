@@ -741,6 +741,125 @@ START_TEST(looms_ties_against_ovniemus_player)
 }
 END_TEST
 
+/* A second set over the files of `src` (each its own cursor). */
+static void open_again(struct set *dst, const struct set *src)
+{
+	dst->n = src->n;
+	dst->s = calloc((size_t) src->n, sizeof(*dst->s));
+	ck_assert_ptr_nonnull(dst->s);
+	for (int i = 0; i < src->n; i++) {
+		struct weft_stream *s = &dst->s[i];
+		s->obs_path = strdup(src->s[i].obs_path);
+		s->index = i;
+		struct weft_err e = {0};
+		ck_assert_msg(stream_open(s, STREAM_ORDERED, &e) == 0, "%s", e.msg);
+	}
+}
+
+/* Every event a merge returns, as (stream, place in it) from its payload. */
+static int drain_ids(struct weft_merge *m, uint32_t (*out)[2], int max)
+{
+	struct weft_ev *ev;
+	struct weft_err e = {0};
+	int n = 0, r;
+	while ((r = merge_next(m, &ev, &e)) == 1) {
+		ck_assert_int_lt(n, max);
+		memcpy(&out[n][0], ev->payload, 4);
+		memcpy(&out[n][1], ev->payload + 4, 4);
+		ck_assert_ptr_eq(m->cur, ev->stream);
+		n++;
+	}
+	ck_assert_msg(r == 0, "%s", e.msg);
+	return n;
+}
+
+/* -j: one thread takes the heap's steps (merge_share_start on a merge over
+ * every stream) and two followers, parts [0, cut) and [cut, n), each give
+ * what merge_init_part of their part gives alone; the first is drained
+ * whole before the second reads (the thread keeps the chunks it needs).
+ * Many ties across three looms; the long case spans several chunks. */
+START_TEST(shared_steps_as_each_part_alone)
+{
+	static const struct {
+		int ns, ne, cut;
+	} cases[] = {{24, 40, 9}, {8, 24000, 3}};
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		int ns = cases[ci].ns, ne = cases[ci].ne, cut = cases[ci].cut;
+		struct evbuf *b = calloc((size_t) ns, sizeof(*b));
+		int *which = calloc((size_t) ns, sizeof(*which));
+		ck_assert_ptr_nonnull(b);
+		ck_assert_ptr_nonnull(which);
+		uint64_t x = 4242 + ci;
+		for (int i = 0; i < ns; i++) {
+			mkbuf(&b[i]);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			which[i] = (int) ((x >> 40) % 3);
+			uint64_t c = (x >> 50) % 4;
+			for (int k = 0; k < ne; k++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				c += (x >> 61) % 3;
+				uint8_t pl[8];
+				uint32_t a = (uint32_t) i, q = (uint32_t) k;
+				memcpy(pl, &a, 4);
+				memcpy(pl + 4, &q, 4);
+				eb_ev(&b[i], "Mmm", c, pl, 8);
+			}
+		}
+		struct set all, part[2], ref[2];
+		struct looms La, Lp[2], Lr[2];
+		open_set(&all, b, ns);
+		set_looms(&La, &all, which);
+		struct weft_err e = {0};
+		struct weft_merge mall, mp[2], mr[2];
+		ck_assert_int_eq(merge_init(&mall, all.s, ns, &e), 0);
+		struct merge_share *sh = merge_share_start(&mall, 2);
+		ck_assert_ptr_nonnull(sh);
+		int max = ns * ne + 1;
+		uint32_t(*got)[2] = calloc((size_t) max, sizeof(*got));
+		uint32_t(*want)[2] = calloc((size_t) max, sizeof(*want));
+		ck_assert_ptr_nonnull(got);
+		ck_assert_ptr_nonnull(want);
+		for (int k = 0; k < 2; k++) {
+			int lo = k ? cut : 0, hi = k ? ns : cut;
+			open_again(&part[k], &all);
+			set_looms(&Lp[k], &part[k], which);
+			ck_assert_int_eq(merge_init_part(&mp[k], part[k].s, ns, lo, hi, &e), 0);
+			merge_follow(&mp[k], sh, k);
+			open_again(&ref[k], &all);
+			set_looms(&Lr[k], &ref[k], which);
+			ck_assert_int_eq(merge_init_part(&mr[k], ref[k].s, ns, lo, hi, &e), 0);
+		}
+		for (int k = 0; k < 2; k++) {
+			int n = drain_ids(&mp[k], got, max), nw = drain_ids(&mr[k], want, max);
+			ck_assert_int_eq(n, nw);
+			for (int i = 0; i < n; i++)
+				ck_assert_msg(got[i][0] == want[i][0] && got[i][1] == want[i][1],
+					      "case %zu part %d event %d: stream %u #%u, expected stream %u #%u", ci, k,
+					      i, got[i][0], got[i][1], want[i][0], want[i][1]);
+			merge_share_leave(sh, k);
+		}
+		merge_share_end(sh);
+		for (int k = 0; k < 2; k++) {
+			merge_free(&mp[k]);
+			merge_free(&mr[k]);
+			close_set(&part[k]);
+			close_set(&ref[k]);
+			free(Lp[k].th);
+			free(Lr[k].th);
+		}
+		merge_free(&mall);
+		close_set(&all);
+		free(La.th);
+		free(got);
+		free(want);
+		for (int i = 0; i < ns; i++)
+			eb_free(&b[i]);
+		free(b);
+		free(which);
+	}
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -758,6 +877,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, times_beyond_the_key_range);
 	tcase_add_test(tc, one_loom_ties_as_ovniemu);
 	tcase_add_loop_test(tc, looms_ties_against_ovniemus_player, 0, 2);
+	tcase_add_test(tc, shared_steps_as_each_part_alone);
 	tcase_add_loop_test(tc, ties_across_looms_as_ovniemu, 0, (int) (sizeof(tie_cases) / sizeof(tie_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
