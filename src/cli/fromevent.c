@@ -41,8 +41,7 @@ int from_event_time(const char *trace, const struct emu_opts *o, const char *exp
 		return -1;
 	}
 	struct emu_opts po = *o;
-	po.outdir = NULL;  /* no output: only the events' times and states */
-	po.sinks.n = 0;
+	po.sinks.n = 0; /* no output: only the events' times and states */
 	po.reuse = NULL;   /* the run itself takes the trace the clock pass kept */
 	po.quiet = 1;
 	po.progress = 0;

@@ -160,7 +160,6 @@ static int source_open(struct qsession *s, struct weft_err *e)
 	if (s->use_emu) {
 		struct emu_opts o = {0};
 		o.clock_file = s->clock_file;
-		o.outdir = NULL;
 		o.sinks.n = 0;
 		o.keep_going = s->keep_going;
 		o.quiet = 1;

@@ -71,7 +71,7 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	const struct mf_breakdown *b = m->bd;
-	if (!b || !e->o.breakdown || !e->o.outdir)
+	if (!b || !e->o.breakdown || !paraver_in(&e->o.sinks))
 		return 0;
 	if (b->require) {
 		int r = required(e, m, b->require, err);
@@ -277,7 +277,7 @@ void bd_outputs(struct emu *e, struct outset *s)
 		static const char *const ext[] = {"prv", "pcf", "row"};
 		for (int k = 0; k < 3; k++) {
 			char *n = weft_xasprintf("%s.%s%s", e->bd->v[i].name, ext[k],
-						 k == 0 && e->o.gzip ? ".gz" : "");
+						 k == 0 && e->par->gzip ? ".gz" : "");
 			outset_add(s, n);
 			free(n);
 		}
@@ -297,10 +297,10 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 			ids[r][2] = (uint32_t) r + 1;
 		}
 		char *n = weft_xasprintf("%s.prv", v->name);
-		char *p = outset_shown(&e->out, n), *tmp = paraver_trace_tmp(e, n);
+		char *p = outset_shown(&e->par->out, n), *tmp = paraver_trace_tmp(e, n);
 		int32_t type = v->b->type;
 		int rc = prv_open(&v->prv, pipe, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
-				  e->o.gzip, err);
+				  e->par->gzip, err);
 		free(n);
 		free(p);
 		free(tmp);

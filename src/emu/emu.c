@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: open a trace for emulation, correct clocks, merge, dispatch to the
  * models, report what was skipped, finish the sinks. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "emu/paraver_out.h"
 #include "emu/sinks.h"
 #include "trace/progress.h"
+#include "util/mapfile.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
@@ -192,6 +194,72 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 	return 0;
 }
 
+/* The change stream (sink.h), when the run has sinks: the fronts the
+ * models write into (thread rows file 0, CPU rows file 1) and the pipe
+ * whose thread hands their records on. Before the sinks begin. */
+static int out_open(struct emu *e, struct weft_err *err)
+{
+	if (!e->o.sinks.n)
+		return 0;
+	for (int f = 0; f < EMU_NFILES; f++)
+		if (e->slots.n[f] > EMU_MAX_SLOTS)
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "%s: %d Paraver event types in one file: at most %d "
+					 "are supported",
+					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
+	e->pipe = prv_pipe_start();
+	if (!e->pipe) /* the split by loom needs one: no memory is no run */
+		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the output writer: %s%s",
+				 e->trace_arg ? e->trace_arg : e->tr.dir, strerror(ENOMEM), weft_sys_hint(ENOMEM));
+	prv_front_open(&e->prv[EMU_THREAD_FILE], e->pipe, EMU_THREAD_FILE, e->nth, e->slots.n[EMU_THREAD_FILE]);
+	prv_front_open(&e->prv[EMU_CPU_FILE], e->pipe, EMU_CPU_FILE, e->ncpu, e->slots.n[EMU_CPU_FILE]);
+	e->writing = 1;
+	return 0;
+}
+
+/* The stream's first records, once the sinks began: time 0, each CPU
+ * row's CPU, the rows that open with a state. */
+static void out_start(struct emu *e)
+{
+	if (!e->writing)
+		return;
+	struct prv_file *t = &e->prv[EMU_THREAD_FILE];
+	if (t->pw->sent_time != t->now)
+		prv_pipe_time(t, t->now);
+	for (int i = 0; i < e->ncpu; i++)
+		prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+	/* replaced by the row's first state; at the first instant, unseen.
+	 * Rows of ovni threads keep ovniemu's picture: no state (0, "No
+	 * state") before the thread starts, as its type 4 shows. */
+	for (int r = 0; r < e->nth; r++)
+		if (emu_owner(e, e->by_row[r]) != 'O')
+			prv_state(t, r, EMU_STATE_NOT_STARTED);
+}
+
+/* The stream's last records queued and handed on; the pipe's thread
+ * ended. */
+static void out_close(struct emu *e)
+{
+	if (!e->pipe)
+		return;
+	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_pipe_finish(e->pipe);
+	e->pipe = NULL;
+}
+
+static void out_free(struct emu *e)
+{
+	if (e->pipe) { /* the pipe's thread stops before any sink lets go */
+		prv_pipe_finish(e->pipe);
+		e->pipe = NULL;
+	}
+	if (e->writing)
+		for (int f = 0; f < EMU_NFILES; f++)
+			prv_front_free(&e->prv[f]);
+	e->writing = 0;
+}
+
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -297,9 +365,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	}
 	if (merge_init_part(&e->merge, e->tr.streams, e->nth, e->part.th_lo, e->part.th_hi, err))
 		return -1;
-	if (o->outdir && paraver_open(e, err))
+	if (out_open(e, err) || emu_sinks_begin(e, err))
 		return -1;
-	return emu_sinks_begin(e, err);
+	out_start(e);
+	return 0;
 }
 
 static void report_skipped(struct emu *e)
@@ -493,17 +562,25 @@ int emu_close(struct emu *e, struct weft_err *err)
 {
 	if (!e->writing)
 		return 0;
-	int rc = paraver_close(e, err);
+	out_close(e);
+	int rc = 0;
+	if (e->o.win && e->now < e->o.win_from)
+		rc = weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
+			       e->tr.source ? e->tr.source : e->tr.dir, (unsigned long long) e->o.win_from,
+			       (unsigned long long) e->now);
+	/* an input that shrank while read gave zeros: no run from it */
+	if (rc == 0)
+		rc = map_inputs_check(err);
 	struct weft_err later = {0};
 	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
 		rc = -1;
+	out_free(e);
 	return rc;
 }
 
 void emu_free(struct emu *e)
 {
-	if (e->writing)
-		paraver_abort(e);
+	out_free(e);
 	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)

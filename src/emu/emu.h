@@ -2,7 +2,8 @@
 /* emu: one emulation run — the context every stage shares.
  * It owns the opened trace (sources), the clock correction, the merge, the
  * per-thread and per-CPU emulation state, the models (dispatched by model
- * character through a table) and the sinks (Paraver files, when asked).
+ * character through a table) and the change stream handed to the sinks
+ * src/cli chose (sink.h: Paraver, OTF2; none for query and stats).
  * Models read events and update state held here; they never open files.
  * All mutable state of a run lives in struct emu: there is no other. */
 #ifndef WEFT_EMU_H
@@ -19,7 +20,6 @@
 #include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
-#include "util/outset.h"
 
 enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 
@@ -42,6 +42,7 @@ enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
 
 struct emu_cpu;
 struct emu_thread;
+struct paraver_out;
 
 /* What a model counts for an accounting sink (weft stats): an operation
  * begins, ends or happens at once on a thread, with its bytes (-1: none).
@@ -177,8 +178,7 @@ struct emu_opts {
 	int nalign;
 	struct weft_trace *reuse; /* an opened trace to take over (rewound), e.g. for a second pass */
 	int no_gate;            /* do not refuse looms hours apart without a clock table */
-	const char *outdir;     /* NULL: no Paraver output (query, checks) */
-	int keep_going, lint, strict, gzip, quiet, progress;
+	int keep_going, lint, strict, quiet, progress;
 	int keep_warns; /* quiet, yet a -j worker keeps its warnings for rank 0 (warns.h) */
 	int writers; /* -j, --mpi: threads writing the files (jobs_writers), 0: by the cores */
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
@@ -193,7 +193,9 @@ struct emu_opts {
 	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
-	struct sink_list sinks; /* sinks beside the Paraver output (sink.h; sinks.h), n 0: none */
+	/* the run's outputs (sink.h; sinks.h), chosen by src/cli: Paraver
+	 * (paraver_out.h), OTF2; n 0: no output (query, stats, the checks) */
+	struct sink_list sinks;
 };
 
 struct emu {
@@ -256,14 +258,17 @@ struct emu {
 	struct emu_warns *warns;
 	char finishing;
 
-	/* sinks */
+	/* the change stream (sink.h): writing, the models' changes are
+	 * records, queued by the fronts prv[] (thread rows, CPU rows) into
+	 * pipe, whose thread hands them to the sinks; a -j worker's fronts
+	 * queue into its ring instead (jobs.h) */
 	int writing;
-	struct outset out; /* the outputs in o.outdir, while writing (util/outset.h) */
-	struct prv_pipe *pipe;  /* the Paraver writer thread */
+	struct prv_pipe *pipe;
 	struct prv_file prv[EMU_NFILES];
 	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
 	char setting_up; /* the model whose setup runs, else 0 */
 	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
+	struct paraver_out *par; /* the Paraver sink of o.sinks (paraver_out.h), NULL: none */
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
@@ -280,8 +285,8 @@ int emu_close(struct emu *e, struct weft_err *err);
 void emu_free(struct emu *e);
 
 /* Register a Paraver event type in one file; returns its slot. Slots have
- * no fixed limit here; the Paraver writer refuses more than EMU_MAX_SLOTS
- * with an internal error when it opens the files. */
+ * no fixed limit here; the stream refuses more than EMU_MAX_SLOTS (a
+ * record's chan is 16 bits) with an internal error when it opens. */
 #define EMU_MAX_SLOTS 65535
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
 /* Slot `slot` of `file` writes its first value on each row even when it
@@ -361,7 +366,7 @@ static inline char emu_owner(const struct emu *e, const struct emu_thread *t)
  * emu_comm_psend; emu_comm_recv gives the receiving thread and the logical
  * and physical receive times (either may be earlier than lsend); a send
  * never received is dropped (a '#' comment line), by emu_comm_drop or at the
- * end of the run. Without Paraver output these do nothing. */
+ * end of the run. Without sinks (no stream) these do nothing. */
 static inline uint64_t emu_comm_send(struct emu *e, const struct emu_thread *from, int64_t size,
 				     int64_t tag)
 {

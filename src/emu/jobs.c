@@ -43,7 +43,7 @@ int jobs_writers(const struct emu *e)
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
 	if (!e->writing)
-		return "no Paraver output";
+		return "no output";
 	if (e->on_event || e->acct)
 		return "an observer sees every event in order";
 	if (e->o.breakdown)
@@ -116,7 +116,6 @@ int job_open(struct job *j)
 {
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
-	o.outdir = NULL;
 	o.sinks.n = 0;
 	o.quiet = 1;
 	o.progress = 0;

@@ -13,6 +13,7 @@
 #include "emu/engine.h"
 #include "emu/jobs.h"
 #include "emu/jobs_impl.h"
+#include "emu/paraver_out.h"
 #include "emu/ranks.h"
 #include "emu/slices.h"
 #include "util/outset.h"
@@ -572,7 +573,7 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 		split = size > 1 && !why;
 		if (split) {
 			/* in DIR/.weft: what a killed run leaves there goes with the next run */
-			snprintf(dir, sizeof(dir), "%s/" OUTSET_RANKS "%ld", e->out.hidden, (long) getpid());
+			snprintf(dir, sizeof(dir), "%s/" OUTSET_RANKS "%ld", e->par->out.hidden, (long) getpid());
 			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 				weft_out_fail(err, errno, "%s: cannot create the ranks' folder", dir);
 				split = -1;

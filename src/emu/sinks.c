@@ -18,7 +18,8 @@ struct emu_sinks {
 	struct sink_label *states;
 	char **strs; /* owned names */
 	int nstrs, capstrs;
-	int begun, ended;
+	int nbegun; /* the sinks begun (or whose begin failed): ended once */
+	int ended;
 };
 
 static const char *own(struct emu_sinks *s, char *str)
@@ -178,12 +179,13 @@ static void rows(struct emu *e, struct emu_sinks *s)
 	s->l.procs = s->procs;
 }
 
-/* The pipe's tap: each run of ops to every sink. */
+/* The pipe's tap: each run of ops to every sink that takes them. */
 static void tap(void *arg, const struct prv_op *ops, size_t n)
 {
 	const struct sink_list *l = arg;
 	for (int i = 0; i < l->n; i++)
-		l->s[i]->changes(l->s[i], (const struct sink_change *) ops, n);
+		if (l->s[i]->changes)
+			l->s[i]->changes(l->s[i], (const struct sink_change *) ops, n);
 }
 
 int emu_sinks_begin(struct emu *e, struct weft_err *err)
@@ -191,8 +193,8 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	if (!e->o.sinks.n)
 		return 0;
 	if (!e->writing || !e->pipe)
-		return weft_fail(err, WEFT_EUSAGE, "%s: %s output needs the Paraver output (-o) for now",
-				 e->trace_arg ? e->trace_arg : e->tr.dir, e->o.sinks.s[0]->name);
+		return weft_fail(err, WEFT_EINTERNAL, "%s: the sinks begin before the stream opened",
+				 e->trace_arg ? e->trace_arg : e->tr.dir);
 	if (e->o.slices)
 		for (int i = 0; i < e->o.sinks.n; i++)
 			if (!e->o.sinks.s[i]->slices)
@@ -205,24 +207,28 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	states(e, s);
 	s->l.t0 = e->t0;
 	s->l.trace = e->trace_arg ? e->trace_arg : e->tr.dir;
-	s->l.outdir = e->o.outdir;
 	s->l.clock_ns = 1;
-	s->begun = 1;
-	for (int i = 0; i < e->o.sinks.n; i++)
-		if (e->o.sinks.s[i]->begin(e->o.sinks.s[i], &s->l, err))
+	int tapped = 0;
+	for (int i = 0; i < e->o.sinks.n; i++) {
+		struct sink *k = e->o.sinks.s[i];
+		s->nbegun = i + 1; /* ended, even when its begin fails */
+		if ((k->attach && k->attach(k, e, err)) || k->begin(k, &s->l, err))
 			return -1;
-	prv_pipe_tap(e->pipe, tap, (void *) &e->o.sinks);
+		tapped |= k->changes != NULL;
+	}
+	if (tapped)
+		prv_pipe_tap(e->pipe, tap, (void *) &e->o.sinks);
 	return 0;
 }
 
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 {
 	struct emu_sinks *s = e->sinks;
-	if (!s || !s->begun || s->ended)
+	if (!s || s->ended)
 		return 0;
 	s->ended = 1;
 	int rc = 0;
-	for (int i = 0; i < e->o.sinks.n; i++) {
+	for (int i = 0; i < s->nbegun; i++) {
 		struct sink *k = e->o.sinks.s[i];
 		struct weft_err mine = {0};
 		if (k->end(k, ok && rc == 0, ftime, rc ? &mine : err) && rc == 0)

@@ -67,7 +67,6 @@ static int pass(struct sync_result *r, const struct emu_opts *o, const struct cl
 		struct weft_err *err)
 {
 	struct emu_opts vo = *o;
-	vo.outdir = NULL;
 	vo.sinks.n = 0;
 	vo.quiet = 1;
 	vo.no_gate = 1;
@@ -175,7 +174,6 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	memset(r, 0, sizeof(*r));
 	r->trace = trace;
 	struct emu_opts po = *o;
-	po.outdir = NULL;
 	po.sinks.n = 0;
 	po.quiet = 1;
 	po.no_gate = 1; /* messages can bound clocks hours apart */

@@ -2,13 +2,16 @@
 /* Unit tests of the emulator's sinks (src/emu/sink.h, sinks.c): a sink
  * beside the Paraver output is begun once with the run's layout, sees
  * the change stream, is ended once with success; -j 2 hands it the same
- * records as -j 1 (after the rule of SET: a repeat is no record). */
+ * records as -j 1 (after the rule of SET: a repeat is no record), and so
+ * does a run without the Paraver sink. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/jobs.h"
+#include "emu/paraver_out.h"
 #include "emu/sinks.h"
 #include "suites.h"
 #include "testutil.h"
@@ -96,16 +99,17 @@ static int rec_end(struct sink *s, int ok, uint64_t ftime, struct weft_err *err)
 	return 0;
 }
 
-static void run(const char *trace, int njobs, struct rec *r)
+/* A run with the recording sink, after the Paraver sink or alone. */
+static void run_with(const char *trace, int njobs, struct rec *r, int paraver)
 {
 	char *out = tu_mkdtemp();
 	memset(r, 0, sizeof(*r));
-	struct sink s = {"test", r, 0, rec_begin, rec_changes, rec_end, NULL};
-	struct sink *list[] = {&s};
+	struct sink s = {.name = "test", .self = r, .begin = rec_begin, .changes = rec_changes, .end = rec_end};
+	struct sink *par = paraver ? paraver_sink_new(out, 0) : NULL;
+	struct sink *list[] = {par ? par : &s, &s};
 	struct emu_opts o = {0};
-	o.outdir = out;
 	o.quiet = 1;
-	o.sinks = (struct sink_list){list, 1};
+	o.sinks = (struct sink_list){list, par ? 2 : 1};
 	struct emu e;
 	struct weft_err err = {0};
 	int rc = emu_open(&e, trace, &o, &err);
@@ -116,6 +120,16 @@ static void run(const char *trace, int njobs, struct rec *r)
 	rc = emu_close(&e, &err);
 	ck_assert_msg(rc == 0, "%s: %s", trace, err.msg);
 	emu_free(&e);
+	if (par) {
+		char *prv = weft_xasprintf("%s/thread.prv", out);
+		ck_assert_msg(access(prv, R_OK) == 0, "%s: no %s", trace, prv);
+		free(prv);
+		par->free(par);
+	} else {
+		char *prv = weft_xasprintf("%s/thread.prv", out);
+		ck_assert_msg(access(prv, F_OK) != 0, "%s: %s written with no Paraver sink", trace, prv);
+		free(prv);
+	}
 	ck_assert_int_eq(r->nend, 1);
 	ck_assert_int_eq(r->ok, 1);
 	ck_assert_int_eq(r->bad_chan, 0);
@@ -126,6 +140,11 @@ static void run(const char *trace, int njobs, struct rec *r)
 		      (unsigned long long) r->last_time);
 	tu_rmtree(out);
 	free(out);
+}
+
+static void run(const char *trace, int njobs, struct rec *r)
+{
+	run_with(trace, njobs, r, 1);
 }
 
 START_TEST(test_sink_layout)
@@ -151,6 +170,24 @@ START_TEST(test_sink_jobs)
 }
 END_TEST
 
+/* Paraver is one sink among others: without it the stream is the same,
+ * serial or -j 2, and no Paraver file is written. */
+START_TEST(test_sink_alone)
+{
+	static const char *const traces[] = {"test/corpus/ovni/o-small/trace", "test/corpus/ovni/on-small/trace"};
+	for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+		struct rec a, b, c;
+		run_with(traces[t], 1, &a, 1);
+		run_with(traces[t], 1, &b, 0);
+		run_with(traces[t], 2, &c, 0);
+		ck_assert_msg(a.n == b.n && a.hash == b.hash, "%s: %llu records beside Paraver, %llu alone", traces[t],
+			      (unsigned long long) a.n, (unsigned long long) b.n);
+		ck_assert_msg(b.n == c.n && b.hash == c.hash, "%s: alone, -j 1 %llu records, -j 2 %llu", traces[t],
+			      (unsigned long long) b.n, (unsigned long long) c.n);
+	}
+}
+END_TEST
+
 Suite *sink_suite(void)
 {
 	Suite *s = suite_create("sink");
@@ -158,6 +195,7 @@ Suite *sink_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_base_setup, tu_base_teardown);
 	tcase_add_test(tc, test_sink_layout);
 	tcase_add_test(tc, test_sink_jobs);
+	tcase_add_test(tc, test_sink_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }
