@@ -225,10 +225,6 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		return cli_usage_error("emu", "--slices: only with --mpi");
 	if (k->otf2dir && !*k->otf2dir)
 		return cli_usage_error("emu", "--otf2: an empty name names no directory");
-	if (k->otf2dir && (o->win || k->from_event))
-		return cli_usage_error("emu",
-				       "--otf2 writes the whole run: --from, --to and --from-event are "
-				       "for the Paraver output alone");
 	if (k->otf2dir && k->mpi)
 		return cli_usage_error("emu", "--otf2 is not written under --mpi yet: use -j N");
 	if (n > 1 && !k->outdir)

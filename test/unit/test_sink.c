@@ -100,7 +100,7 @@ static int rec_end(struct sink *s, int ok, uint64_t ftime, struct weft_err *err)
 }
 
 /* A run with the recording sink, after the Paraver sink or alone. */
-static void run_with(const char *trace, int njobs, struct rec *r, int paraver)
+static void run_win(const char *trace, int njobs, struct rec *r, int paraver, uint64_t from, uint64_t to)
 {
 	char *out = tu_mkdtemp();
 	memset(r, 0, sizeof(*r));
@@ -110,6 +110,11 @@ static void run_with(const char *trace, int njobs, struct rec *r, int paraver)
 	struct emu_opts o = {0};
 	o.quiet = 1;
 	o.sinks = (struct sink_list){list, par ? 2 : 1};
+	if (to) {
+		o.win = 1;
+		o.win_from = from;
+		o.win_to = to;
+	}
 	struct emu e;
 	struct weft_err err = {0};
 	int rc = emu_open(&e, trace, &o, &err);
@@ -134,12 +139,17 @@ static void run_with(const char *trace, int njobs, struct rec *r, int paraver)
 	ck_assert_int_eq(r->ok, 1);
 	ck_assert_int_eq(r->bad_chan, 0);
 	ck_assert_int_eq(r->bad_time, 0);
-	ck_assert_msg(r->nset > 100 && r->nstate > 10 && r->ntime > 100, "%s: %llu sets, %llu states", trace,
+	ck_assert_msg(to || (r->nset > 100 && r->nstate > 10 && r->ntime > 100), "%s: %llu sets, %llu states", trace,
 		      (unsigned long long) r->nset, (unsigned long long) r->nstate);
 	ck_assert_msg(r->ftime >= r->last_time, "ftime %llu before the last time %llu", (unsigned long long) r->ftime,
 		      (unsigned long long) r->last_time);
 	tu_rmtree(out);
 	free(out);
+}
+
+static void run_with(const char *trace, int njobs, struct rec *r, int paraver)
+{
+	run_win(trace, njobs, r, paraver, 0, 0);
 }
 
 static void run(const char *trace, int njobs, struct rec *r)
@@ -188,6 +198,32 @@ START_TEST(test_sink_alone)
 }
 END_TEST
 
+/* --from/--to in front of the sinks: times from the window's start, none
+ * past its end, the first at 0 (the states open there), fewer records
+ * than the whole run; the same with -j 2 and without the Paraver sink. */
+START_TEST(test_sink_window)
+{
+	const char *trace = "test/corpus/ovni/on-small/trace";
+	struct rec all, a, b, c;
+	run(trace, 1, &all);
+	uint64_t from = all.ftime / 3, to = 2 * (all.ftime / 3);
+	run_win(trace, 1, &a, 1, from, to);
+	run_win(trace, 2, &b, 1, from, to);
+	run_win(trace, 1, &c, 0, from, to);
+	ck_assert_msg(a.n > 10 && a.n < all.n, "%llu records in the window, %llu in the run", (unsigned long long) a.n,
+		      (unsigned long long) all.n);
+	ck_assert_msg(a.nstate > 0, "no state in the window");
+	ck_assert_msg(a.last_time <= to - from, "a time %llu past the window's end %llu",
+		      (unsigned long long) a.last_time, (unsigned long long) (to - from));
+	ck_assert_msg(a.ftime == to - from, "ftime %llu, expected %llu", (unsigned long long) a.ftime,
+		      (unsigned long long) (to - from));
+	ck_assert_msg(a.n == b.n && a.hash == b.hash, "window: -j 1 %llu records, -j 2 %llu", (unsigned long long) a.n,
+		      (unsigned long long) b.n);
+	ck_assert_msg(a.n == c.n && a.hash == c.hash, "window: %llu records beside Paraver, %llu alone",
+		      (unsigned long long) a.n, (unsigned long long) c.n);
+}
+END_TEST
+
 Suite *sink_suite(void)
 {
 	Suite *s = suite_create("sink");
@@ -196,6 +232,7 @@ Suite *sink_suite(void)
 	tcase_add_test(tc, test_sink_layout);
 	tcase_add_test(tc, test_sink_jobs);
 	tcase_add_test(tc, test_sink_alone);
+	tcase_add_test(tc, test_sink_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
