@@ -34,13 +34,19 @@ struct emu_cmd {
 	const char *otf2dir; /* --otf2 DIR */
 	struct sink *par, *otf2; /* the sinks of -o and --otf2, during the run */
 	struct sink *sinkv[2]; /* o.sinks' array */
+	const char **model_files; /* --model FILE..., loaded once the options are read */
+	int nmodel_files;
 };
 
+/* --model FILE: kept, loaded after the options (--help does not load it,
+ * wherever it stands) */
 static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	struct weft_err merr = {0};
-	(void) cmd, (void) row, (void) dst;
-	return models_load(arg, &merr) ? cli_report(&merr) : 0;
+	struct emu_cmd *k = dst;
+	(void) cmd, (void) row;
+	k->model_files = weft_xrealloc(k->model_files, (size_t) (k->nmodel_files + 1) * sizeof(*k->model_files));
+	k->model_files[k->nmodel_files++] = arg;
+	return 0;
 }
 
 /* --from T or --to T */
@@ -124,9 +130,9 @@ static const struct opt emu_opts_table[] = {
 		 "also check at the end that model channel stacks are\n"
 		 "empty (ovniemu's -l); mark stacks left and open flushes\n"
 		 "are warnings (errors with --strict)"),
-	OPT_CALL("model", 0, "FILE", K, o, opt_model,
-		 "add the model written in FILE, or replace the model with\n"
-		 "its character (repeatable; doc/dev/models.md)"),
+	OPT_WHOLE("model", 0, "FILE", opt_model,
+		  "add the model written in FILE, or replace the model with\n"
+		  "its character (repeatable; doc/dev/models.md)"),
 	OPT_FLAG("all-models", 'a', K, o.all_models,
 		 "emulate every model, also those no stream requires\n"
 		 "(ovniemu's -a)"),
@@ -235,7 +241,13 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		fprintf(stderr,
 			"weft: -d (ovniemu's debug output) has no counterpart here; 'weft dump TRACE' "
 			"prints every event\n");
+	for (int i = 0; i < k->nmodel_files; i++) {
+		struct weft_err merr = {0};
+		if (models_load(k->model_files[i], &merr))
+			return cli_report(&merr);
+	}
 	clockopts_apply(&k->co, o);
+	cli_registry(o);
 	o->inputs = (const char *const *) argv + k->first;
 	o->ninputs = n;
 	return -1;
@@ -395,6 +407,7 @@ out:
 	if (k.mpi && rc != 2)
 		rc = ranks_end(rc);
 	clockopts_free(&k.co);
+	free(k.model_files);
 	if (k.otf2 && k.otf2->free)
 		k.otf2->free(k.otf2);
 	if (k.par)

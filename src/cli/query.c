@@ -161,6 +161,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		struct emu_opts o = {0};
 		o.clock_file = s->clock_file;
 		o.sinks.n = 0;
+		cli_registry(&o);
 		o.keep_going = s->keep_going;
 		o.quiet = 1;
 		o.salvage = s->salvage;

@@ -125,6 +125,7 @@ static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *
 	o.keep_going = k->keep_going;
 	o.quiet = 1;
 	o.imp = k->imp;
+	cli_registry(&o);
 	int rc = -1;
 	if (emu_open(emu, trace, &o, e))
 		goto out;

@@ -50,7 +50,7 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 				char ma = e->slots.model[f][a], mb = e->slots.model[f][b];
 				if (e->slots.type[f][a] != e->slots.type[f][b] || ma == mb)
 					continue;
-				const struct weft_model_def *da = model_by_id(ma), *db = model_by_id(mb);
+				const struct weft_model_def *da = emu_registry_id(e, ma), *db = emu_registry_id(e, mb);
 				return weft_fail(
 					err, WEFT_EINPUT,
 					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
@@ -60,6 +60,27 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 					db ? db->name : "?", e->slots.label[f][b] ? e->slots.label[f][b] : "");
 			}
 	return 0;
+}
+
+const struct weft_model_def *emu_registry_id(const struct emu *e, char id)
+{
+	if (id < MCV_FIRST || id > MCV_LAST)
+		return NULL;
+	int k = e->model_slot[mcv_index(id)];
+	if (k >= 0 && k < e->nmodels)
+		return e->model[k]; /* one in use: no search */
+	for (int i = 0; i < e->o.models.n; i++)
+		if (e->o.models.all[i]->id == id)
+			return e->o.models.all[i];
+	return NULL;
+}
+
+const struct weft_model_def *emu_registry_name(const struct emu *e, const char *name)
+{
+	for (int i = 0; i < e->o.models.n; i++)
+		if (strcmp(e->o.models.all[i]->name, name) == 0)
+			return e->o.models.all[i];
+	return NULL;
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
@@ -186,7 +207,7 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 {
 	(void) in;
 	if (e->o.strict) {
-		const struct weft_model_def *d = model_by_id((char) ev->model);
+		const struct weft_model_def *d = emu_registry_id(e, (char) ev->model);
 		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
 				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
@@ -321,8 +342,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
+	const struct weft_model_def *const *all = o->models.all;
+	int nall = o->models.n;
+	if (nall == 0)
+		return weft_fail(err, WEFT_EINTERNAL, "%s: no model registry handed to the emulator", trace);
 	for (int i = 0; i < nall; i++) {
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
@@ -376,7 +399,7 @@ static void report_skipped(struct emu *e)
 	for (int m = 0; m < MCV_NCHARS; m++) {
 		if (!e->skipped[m])
 			continue;
-		const struct weft_model_def *d = model_by_id(mcv_char(m));
+		const struct weft_model_def *d = emu_registry_id(e, mcv_char(m));
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
 			  (unsigned long long) e->skipped[m], mcv_char(m), d ? d->name : "unknown",
 			  d && d->hooks ? "these events" : "it");
@@ -405,7 +428,7 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
  * event), of one they do not, or of no model at all. */
 static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
-	const struct weft_model_def *d = model_by_id((char) ev->model);
+	const struct weft_model_def *d = emu_registry_id(e, (char) ev->model);
 	if (ev->model == 'O') {
 		if (e->guard_off_cpu && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);

@@ -166,7 +166,16 @@ struct emu_part {
 	int match_defer;
 };
 
+/* The models a run may use: the registry (models/model.h), built and
+ * handed in by src/cli (cli_registry), after its --model files are
+ * loaded; the emulator never reads a process-wide table. */
+struct emu_registry {
+	const struct weft_model_def *const *all;
+	int n;
+};
+
 struct emu_opts {
+	struct emu_registry models; /* n 0: emu_open refuses (an internal error) */
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
 	int no_clock_files;     /* --sync=none: no clock table at all */
@@ -405,5 +414,9 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err);
 
 struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid);
+
+/* The registry's model of character id, or named `name`; NULL: none. */
+const struct weft_model_def *emu_registry_id(const struct emu *e, char id);
+const struct weft_model_def *emu_registry_name(const struct emu *e, const char *name);
 
 #endif

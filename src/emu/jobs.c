@@ -415,7 +415,7 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 			p = nl + 1;
 			continue;
 		}
-		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? model_by_id(p[0]) : NULL;
+		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? emu_registry_id(e, p[0]) : NULL;
 		if (!d || !d->hooks || !d->hooks->load)
 			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
 					 "'MODEL TEXT' of a model that keeps one");

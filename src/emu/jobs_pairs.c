@@ -77,7 +77,7 @@ static void text_op(struct jobs_pairs *x, const struct prv_op *op)
 		memcpy(x->text + 8 * i, &x->arg[first + i], k);
 	}
 	x->text[len] = '\0';
-	const struct weft_model_hooks *h = model_by_id(model)->hooks;
+	const struct weft_model_hooks *h = emu_registry_id(x->e, model)->hooks;
 	if (op->kind == PRV_OP_TEXT_PUNCT) {
 		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row, h->text_value(x->e, table, x->text)};
 		prv_pipe_put_op(x->p, &o);

@@ -120,7 +120,7 @@ void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char mo
 		defer_text(e, PRV_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
 		return;
 	}
-	const struct weft_model_def *d = model_by_id(model);
+	const struct weft_model_def *d = emu_registry_id(e, model);
 	emu_punct(e, EMU_THREAD_FILE, t->row, slot, d->hooks->text_value(e, table, s));
 }
 
@@ -131,7 +131,7 @@ void emu_text_name(struct emu *e, char model, int table, int64_t value, const ch
 		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
 		return;
 	}
-	model_by_id(model)->hooks->text_name(e, table, value, s);
+	emu_registry_id(e, model)->hooks->text_name(e, table, value, s);
 }
 
 void emu_match_finish(struct emu *e, int nkeys, void (*name)(const struct emu *e, int32_t end, char *buf, int n))

@@ -401,8 +401,8 @@ static void retire_stale(struct emu *e)
 		outset_retire(&e->par->out, n);
 		free(n);
 	}
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
+	const struct weft_model_def *const *all = e->o.models.all;
+	int nall = e->o.models.n;
 	for (int m = 0; m < nall; m++) {
 		if (!engine_breakdown_of(all[m]))
 			continue;

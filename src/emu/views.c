@@ -121,7 +121,7 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 {
 	char model[32];
 	int file = cfgview_file(rel, model, sizeof(model));
-	const struct weft_model_def *d = model_by_name(model);
+	const struct weft_model_def *d = emu_registry_name(e, model);
 	struct target t;
 	if (file < 0 || !d || !d->hooks || !e->enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
 		return 0;
