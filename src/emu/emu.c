@@ -108,7 +108,7 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 		 * to find it: only for the errors shown) */
 		struct import_locate l = {ev->stream->rel, ev->offset, 0, 0, 0, 0};
 		char at[48] = "";
-		if ((!e->o.keep_going || e->nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
+		if ((!e->o.keep_going || e->count.nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
 			snprintf(at, sizeof(at), l.text ? ":%llu" : ": byte offset %llu", (unsigned long long) l.pos);
 		weft_fail(err, WEFT_EINPUT, "%s%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
 			  log, at, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
@@ -121,7 +121,7 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
 	else
 		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
-	if (e->o.salvage && e->finishing) {
+	if (e->o.salvage && e->side.finishing) {
 		/* a killed application's trace: its threads, tasks and marks
 		 * never end; what the models find open is said, not fatal */
 		emu_warn(e, "%s (--salvage: the end of a killed run, not an error)", err->msg);
@@ -131,10 +131,10 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	}
 	if (!e->o.keep_going)
 		return -1;
-	e->nerrors++;
-	if (e->nerrors <= 20)
+	e->count.nerrors++;
+	if (e->count.nerrors <= 20)
 		weft_warn("%s", err->msg);
-	else if (e->nerrors == 21)
+	else if (e->count.nerrors == 21)
 		weft_warn("more model errors follow; only the count is reported");
 	return 1;
 }
@@ -211,7 +211,7 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
 				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
-	e->skipped[mcv_index(ev->model)]++;
+	e->count.skipped[mcv_index(ev->model)]++;
 	return 0;
 }
 
@@ -228,12 +228,12 @@ static int out_open(struct emu *e, struct weft_err *err)
 					 "%s: %d Paraver event types in one file: at most %d "
 					 "are supported",
 					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
-	e->pipe = prv_pipe_start();
-	if (!e->pipe) /* the split by loom needs one: no memory is no run */
+	e->out.pipe = prv_pipe_start();
+	if (!e->out.pipe) /* the split by loom needs one: no memory is no run */
 		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the output writer: %s%s",
 				 e->trace_arg ? e->trace_arg : e->tr.dir, strerror(ENOMEM), weft_sys_hint(ENOMEM));
-	prv_front_open(&e->prv[EMU_THREAD_FILE], e->pipe, EMU_THREAD_FILE, e->nth, e->slots.n[EMU_THREAD_FILE]);
-	prv_front_open(&e->prv[EMU_CPU_FILE], e->pipe, EMU_CPU_FILE, e->ncpu, e->slots.n[EMU_CPU_FILE]);
+	prv_front_open(&e->prv[EMU_THREAD_FILE], e->out.pipe, EMU_THREAD_FILE, e->nth, e->slots.n[EMU_THREAD_FILE]);
+	prv_front_open(&e->prv[EMU_CPU_FILE], e->out.pipe, EMU_CPU_FILE, e->ncpu, e->slots.n[EMU_CPU_FILE]);
 	e->writing = 1;
 	return 0;
 }
@@ -261,19 +261,19 @@ static void out_start(struct emu *e)
  * ended. */
 static void out_close(struct emu *e)
 {
-	if (!e->pipe)
+	if (!e->out.pipe)
 		return;
 	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
 	prv_flush_now(&e->prv[EMU_CPU_FILE]);
-	prv_pipe_finish(e->pipe);
-	e->pipe = NULL;
+	prv_pipe_finish(e->out.pipe);
+	e->out.pipe = NULL;
 }
 
 static void out_free(struct emu *e)
 {
-	if (e->pipe) { /* the pipe's thread stops before any sink lets go */
-		prv_pipe_finish(e->pipe);
-		e->pipe = NULL;
+	if (e->out.pipe) { /* the pipe's thread stops before any sink lets go */
+		prv_pipe_finish(e->out.pipe);
+		e->out.pipe = NULL;
 	}
 	if (e->writing)
 		for (int f = 0; f < EMU_NFILES; f++)
@@ -397,11 +397,11 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 static void report_skipped(struct emu *e)
 {
 	for (int m = 0; m < MCV_NCHARS; m++) {
-		if (!e->skipped[m])
+		if (!e->count.skipped[m])
 			continue;
 		const struct weft_model_def *d = emu_registry_id(e, mcv_char(m));
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
-			  (unsigned long long) e->skipped[m], mcv_char(m), d ? d->name : "unknown",
+			  (unsigned long long) e->count.skipped[m], mcv_char(m), d ? d->name : "unknown",
 			  d && d->hooks ? "these events" : "it");
 	}
 }
@@ -481,7 +481,7 @@ static __attribute__((noinline)) void share_progress(struct emu *e)
 	uint64_t bytes = 0;
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		bytes += e->tr.streams[i].pos;
-	atomic_store_explicit(&e->part.done[0], e->nevents, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[0], e->count.nevents, memory_order_relaxed);
 	atomic_store_explicit(&e->part.done[1], bytes, memory_order_relaxed);
 }
 
@@ -493,14 +493,14 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 {
 	struct weft_ev *ev;
 	int r;
-	if (e->nevents == 0 && !e->part.t0_fixed)
+	if (e->count.nevents == 0 && !e->part.t0_fixed)
 		e->t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
 		e->ev = ev;
-		e->nevents++;
+		e->count.nevents++;
 		/* an observer (query) sees each event with the states before it */
-		int pause = observe && e->on_event(e->on_event_arg, ev);
+		int pause = observe && e->obs.on_event(e->obs.arg, ev);
 		if (write)
 			prv_time2(&e->prv[EMU_THREAD_FILE], &e->prv[EMU_CPU_FILE], e->now);
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
@@ -511,10 +511,10 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			rc = dispatch_slow(e, ev, in, err);
 		if (__builtin_expect(rc < 0, 0))
 			return -1;
-		if (write && __builtin_expect(e->bd_pending, 0))
+		if (write && __builtin_expect(e->bd.pending, 0))
 			bd_flush(e);
-		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
-			progress_update(pg, e->nevents);
+		if (__builtin_expect((e->count.nevents & 0xfffff) == 0, 0)) {
+			progress_update(pg, e->count.nevents);
 			if (e->part.done)
 				share_progress(e);
 			if (e->part.halt && ev->time > atomic_load_explicit(e->part.halt, memory_order_relaxed))
@@ -535,14 +535,14 @@ static __attribute__((noinline)) int run_writing(struct emu *e, struct progress 
 
 static __attribute__((noinline)) int run_any(struct emu *e, struct progress *pg, struct weft_err *err)
 {
-	return run_loop(e, pg, e->on_event != NULL, e->writing, err);
+	return run_loop(e, pg, e->obs.on_event != NULL, e->writing, err);
 }
 
 int emu_run_events(struct emu *e, struct weft_err *err)
 {
 	struct progress pg;
 	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
-	int r = e->on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
+	int r = e->obs.on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
 	progress_end(&pg);
 	e->ev = NULL;
 	return r;
@@ -556,17 +556,17 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 		emu_pairs_report(e);
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
-		e->finishing = d->id;
+		e->side.finishing = d->id;
 		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
-			e->finishing = 0;
+			e->side.finishing = 0;
 			return -1;
 		}
 		warns_print_end(e, d->id); /* the workers' of this model's end (-j) */
 	}
-	e->finishing = 0;
-	if (e->nerrors && !e->o.quiet)
-		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
+	e->side.finishing = 0;
+	if (e->count.nerrors && !e->o.quiet)
+		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->count.nerrors);
 	return 0;
 }
 

@@ -223,13 +223,15 @@ struct emu {
 	int mark_slot[100];     /* type -> slot, -1 if undeclared */
 
 	uint64_t t0;            /* corrected time of the first event */
-	uint64_t now;           /* dclock of the current event */
-	uint64_t nevents;
+	uint64_t now; /* dclock of the current event */
 	struct weft_ev *ev;     /* the event being handled */
-	uint64_t nerrors;       /* model errors turned into warnings */
-	struct pair_stats pairs; /* matched messages (pairs.h) */
+	struct {
+		uint64_t nevents;
+		uint64_t nerrors; /* model errors turned into warnings */
+		struct pair_stats pairs; /* matched messages (pairs.h) */
+		uint64_t skipped[MCV_NCHARS]; /* events of models weft does not emulate, by mcv_index */
+	} count; /* what the run counted, for its reports */
 	/* tables by model character, at mcv_index(model) */
-	uint64_t skipped[MCV_NCHARS];  /* events of models weft does not emulate */
 	/* emulated models in use, in model-character order */
 	const struct weft_model_def *model[MCV_NCHARS];
 	int nmodels;
@@ -238,8 +240,10 @@ struct emu {
 	void *mstate[MCV_NCHARS];      /* each emulated model's own state */
 	/* observer called before each event is handled; nonzero pauses emu_run
 	 * after that event (emu_run again resumes) */
-	int (*on_event)(void *arg, const struct weft_ev *ev);
-	void *on_event_arg;
+	struct {
+		int (*on_event)(void *arg, const struct weft_ev *ev);
+		void *arg;
+	} obs;
 	const struct emu_acct *acct; /* accounting sink (weft stats), NULL: none */
 	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
 				 * a legacy model claims it in its setup) */
@@ -251,33 +255,39 @@ struct emu {
 	 * eng_state: some thread row shows a channel only in some thread states */
 	struct engine *eng;
 	int eng_state;
-	/* the breakdown views (breakdown.h), NULL without -b; bd_pending: a
+	/* the breakdown views (breakdown.h), s NULL without -b; pending: a
 	 * CPU row they read changed in this event */
-	struct bd_state *bd;
-	int bd_pending;
+	struct {
+		struct bd_state *s;
+		int pending;
+	} bd;
 
 	struct emu_part part; /* a -j worker's share of the run */
 	const char *trace_arg;  /* emu_open's TRACE */
-	/* messages matched by key (match.h), NULL until a model gives an end;
-	 * a -j worker's go to the merger (part.match_defer) */
-	struct emu_match *match;
-	/* the models' warnings (warns.h): NULL, or a worker's kept ones, or
-	 * the workers' for the merging run to print; finishing: the id of the
-	 * model whose end runs (emu_run_end), else 0 */
-	struct emu_warns *warns;
-	char finishing;
+	struct {
+		/* messages matched by key (match.h), NULL until a model gives an
+		 * end; a -j worker's go to the merger (part.match_defer) */
+		struct emu_match *match;
+		/* the models' warnings (warns.h): NULL, or a worker's kept ones,
+		 * or the workers' for the merging run to print; finishing: the id
+		 * of the model whose end runs (emu_run_end), else 0 */
+		struct emu_warns *warns;
+		char finishing;
+	} side; /* what the models hand the emulator beside the stream */
 
 	/* the change stream (sink.h): writing, the models' changes are
 	 * records, queued by the fronts prv[] (thread rows, CPU rows) into
 	 * pipe, whose thread hands them to the sinks; a -j worker's fronts
 	 * queue into its ring instead (jobs.h) */
 	int writing;
-	struct prv_pipe *pipe;
 	struct prv_file prv[EMU_NFILES];
 	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
 	char setting_up; /* the model whose setup runs, else 0 */
-	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
-	struct paraver_out *par; /* the Paraver sink of o.sinks (paraver_out.h), NULL: none */
+	struct {
+		struct prv_pipe *pipe;
+		struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
+		struct paraver_out *par; /* the Paraver sink of o.sinks (paraver_out.h), NULL: none */
+	} out;
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);

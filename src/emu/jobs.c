@@ -44,7 +44,7 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
 	if (!e->writing)
 		return "no output";
-	if (e->on_event || e->acct)
+	if (e->obs.on_event || e->acct)
 		return "an observer sees every event in order";
 	if (e->o.breakdown)
 		return "the breakdown views (-b) sort the CPUs of all looms at every change";
@@ -508,19 +508,19 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	}
 	/* the merger writes: the writer thread is done with what was queued;
 	 * the workers flush the rows' first states */
-	prv_pipe_drain(e->pipe);
+	prv_pipe_drain(e->out.pipe);
 	prv_front_forget(&e->prv[EMU_THREAD_FILE]);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
-	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
-	int split = jobs_writers(e) > 1 && prv_pipe_split(e->pipe) == 0;
+	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
 		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
 	if (split)
-		prv_pipe_unsplit(e->pipe); /* its files written so far, back to one thread */
+		prv_pipe_unsplit(e->out.pipe); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	progress_end(&pr.pg);
@@ -533,10 +533,10 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 			struct emu *w = &jobs[k].e;
 			if (jobs[k].rc == -3)
 				continue;
-			e->nevents += w->nevents;
+			e->count.nevents += w->count.nevents;
 			e->now = w->now > e->now ? w->now : e->now;
 			for (int m = 0; m < MCV_NCHARS; m++)
-				e->skipped[m] += w->skipped[m];
+				e->count.skipped[m] += w->count.skipped[m];
 			int *procs = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			int np = 0, *seen = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			for (int i = jobs[k].lo; i < jobs[k].hi; i++) {

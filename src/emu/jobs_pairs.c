@@ -143,16 +143,16 @@ struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n
 {
 	struct jobs_pairs *x = weft_xcalloc(1, sizeof(*x));
 	x->e = e;
-	x->p = e->pipe;
+	x->p = e->out.pipe;
 	x->sink = sink;
 	x->n = n;
 	x->map = weft_xcalloc((size_t) n + 1, sizeof(*x->map));
-	if (!e->match)
-		e->match = weft_xcalloc(1, sizeof(*e->match));
-	e->match->recv = pair_recv;
-	e->match->drop = pair_drop;
-	e->match->arg = x;
-	prv_pipe_hook(e->pipe, pair_op, x);
+	if (!e->side.match)
+		e->side.match = weft_xcalloc(1, sizeof(*e->side.match));
+	e->side.match->recv = pair_recv;
+	e->side.match->drop = pair_drop;
+	e->side.match->arg = x;
+	prv_pipe_hook(e->out.pipe, pair_op, x);
 	return x;
 }
 
@@ -160,12 +160,12 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 {
 	if (!x)
 		return;
-	if (e->pipe)
-		prv_pipe_hook(e->pipe, NULL, NULL);
-	if (e->match) {
-		e->match->recv = NULL;
-		e->match->drop = NULL;
-		e->match->arg = NULL;
+	if (e->out.pipe)
+		prv_pipe_hook(e->out.pipe, NULL, NULL);
+	if (e->side.match) {
+		e->side.match->recv = NULL;
+		e->side.match->drop = NULL;
+		e->side.match->arg = NULL;
 	}
 	for (int k = 0; k < x->n; k++)
 		free(x->map[k].g);

@@ -145,10 +145,10 @@ static int run_date(struct emu *e, char *out, size_t n, struct weft_err *err)
 
 char *paraver_trace_tmp(struct emu *e, const char *name)
 {
-	char *reg = weft_xasprintf("%s%s", name, e->par->gzip ? ".gz" : "");
-	const char *p = outset_add(&e->par->out, reg);
+	char *reg = weft_xasprintf("%s%s", name, e->out.par->gzip ? ".gz" : "");
+	const char *p = outset_add(&e->out.par->out, reg);
 	free(reg);
-	return weft_xasprintf("%.*s", (int) (strlen(p) - (e->par->gzip ? 3 : 0)), p);
+	return weft_xasprintf("%.*s", (int) (strlen(p) - (e->out.par->gzip ? 3 : 0)), p);
 }
 
 /* The name of every output the run may write, registered with the set (to
@@ -164,7 +164,7 @@ static void outputs(struct emu *e, struct outset *s)
 		outset_add(s, n);
 		free(n);
 	}
-	const char *gz = e->par->gzip ? ".gz" : "";
+	const char *gz = e->out.par->gzip ? ".gz" : "";
 	char *t = weft_xasprintf("thread.prv%s", gz), *c = weft_xasprintf("cpu.prv%s", gz);
 	outset_add(s, t);
 	outset_add(s, c);
@@ -178,14 +178,14 @@ static void outputs(struct emu *e, struct outset *s)
 static int prepare_dir(struct emu *e, struct weft_err *err)
 {
 	struct stat st;
-	if (stat(e->par->outdir, &st) == 0 && !S_ISDIR(st.st_mode))
+	if (stat(e->out.par->outdir, &st) == 0 && !S_ISDIR(st.st_mode))
 		return weft_fail(err, WEFT_EUSAGE, "%s: is an existing file; -o names the output directory",
-				 e->par->outdir);
-	if (outset_open(&e->par->out, e->par->outdir, err))
+				 e->out.par->outdir);
+	if (outset_open(&e->out.par->out, e->out.par->outdir, err))
 		return -1;
-	outputs(e, &e->par->out);
-	if (outset_check(&e->par->out, err)) {
-		outset_abort(&e->par->out);
+	outputs(e, &e->out.par->out);
+	if (outset_check(&e->out.par->out, err)) {
+		outset_abort(&e->out.par->out);
 		return -1;
 	}
 	return 0;
@@ -208,7 +208,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	struct paraver_out *po = (struct paraver_out *) k;
 	struct emu *e = po->e;
 	(void) l;
-	if (!e || !e->pipe)
+	if (!e || !e->out.pipe)
 		return weft_fail(err, WEFT_EINTERNAL, "the Paraver sink was not attached to a run");
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
@@ -220,7 +220,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
 	char *p = outset_shown(&po->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
-	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
+	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->out.pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
 			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], po->gzip, err);
 	free(p);
 	free(tmp);
@@ -229,7 +229,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		cpu_header(e, &h, ids);
 		p = outset_shown(&po->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
-		rc = prv_open(&po->f[EMU_CPU_FILE], e->pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
+		rc = prv_open(&po->f[EMU_CPU_FILE], e->out.pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
 			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], po->gzip, err);
 		free(p);
 		free(tmp);
@@ -237,11 +237,11 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	}
 	free(ids);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
-		if (po->f[f].id != e->prv[f].id || po->f[f].pipe != e->pipe)
+		if (po->f[f].id != e->prv[f].id || po->f[f].pipe != e->out.pipe)
 			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the pipe's first",
 				       po->outdir);
 	if (rc == 0)
-		rc = bd_open(e, e->pipe, date, err);
+		rc = bd_open(e, e->out.pipe, date, err);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		emu_fresh_apply(e, f, &po->f[f]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
@@ -394,11 +394,11 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
  * for): they go at the commit, as views that no longer fit do (views.c). */
 static void retire_stale(struct emu *e)
 {
-	const char *other = e->par->gzip ? "" : ".gz";
+	const char *other = e->out.par->gzip ? "" : ".gz";
 	static const char *const trace[] = {"thread.prv", "cpu.prv"};
 	for (int i = 0; i < 2; i++) {
 		char *n = weft_xasprintf("%s%s", trace[i], other);
-		outset_retire(&e->par->out, n);
+		outset_retire(&e->out.par->out, n);
 		free(n);
 	}
 	const struct weft_model_def *const *all = e->o.models.all;
@@ -409,7 +409,7 @@ static void retire_stale(struct emu *e)
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
 			char *n = weft_xasprintf("%s-breakdown%s", all[m]->name, ext[k]);
-			outset_retire(&e->par->out, n);
+			outset_retire(&e->out.par->out, n);
 			free(n);
 		}
 	}
@@ -479,7 +479,7 @@ static int par_attach(struct sink *k, struct emu *e, struct weft_err *err)
 	struct paraver_out *po = (struct paraver_out *) k;
 	(void) err;
 	po->e = e;
-	e->par = po;
+	e->out.par = po;
 	return 0;
 }
 

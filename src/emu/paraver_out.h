@@ -16,7 +16,7 @@
 #include "util/outset.h"
 
 /* The Paraver sink's state. Its files' backs are opened on the run's pipe
- * (e->pipe) as files 0 and 1 (then the breakdown traces), so the pipe's
+ * (e->out.pipe) as files 0 and 1 (then the breakdown traces), so the pipe's
  * thread writes them from the change records directly (the sink has no
  * `changes`; -j's merger and its --writers threads the same). */
 struct paraver_out {

@@ -384,7 +384,7 @@ static void tap(void *arg, const struct prv_op *ops, size_t n)
 {
 	struct emu *e = arg;
 	const struct sink_change *c = (const struct sink_change *) ops;
-	struct win *w = e->sinks->win;
+	struct win *w = e->out.sinks->win;
 	if (!w) {
 		to_sinks(&e->o.sinks, c, n);
 		return;
@@ -398,7 +398,7 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 {
 	if (!e->o.sinks.n)
 		return 0;
-	if (!e->writing || !e->pipe)
+	if (!e->writing || !e->out.pipe)
 		return weft_fail(err, WEFT_EINTERNAL, "%s: the sinks begin before the stream opened",
 				 e->trace_arg ? e->trace_arg : e->tr.dir);
 	if (e->o.slices)
@@ -406,7 +406,7 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 			if (!e->o.sinks.s[i]->slices)
 				return weft_fail(err, WEFT_EUSAGE, "--slices: no %s output in time slices",
 						 e->o.sinks.s[i]->name);
-	struct emu_sinks *s = e->sinks = weft_xcalloc(1, sizeof(*s));
+	struct emu_sinks *s = e->out.sinks = weft_xcalloc(1, sizeof(*s));
 	rows(e, s);
 	for (int set = 0; set < SINK_NROWSETS; set++)
 		channels(e, s, set);
@@ -425,13 +425,13 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	if (tapped && e->o.win)
 		s->win = win_new(e, &s->l);
 	if (tapped)
-		prv_pipe_tap(e->pipe, tap, e);
+		prv_pipe_tap(e->out.pipe, tap, e);
 	return 0;
 }
 
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 {
-	struct emu_sinks *s = e->sinks;
+	struct emu_sinks *s = e->out.sinks;
 	if (!s || s->ended)
 		return 0;
 	s->ended = 1;
@@ -448,7 +448,7 @@ int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 
 void emu_sinks_free(struct emu *e)
 {
-	struct emu_sinks *s = e->sinks;
+	struct emu_sinks *s = e->out.sinks;
 	if (!s)
 		return;
 	struct weft_err ignored = {0};
@@ -465,10 +465,10 @@ void emu_sinks_free(struct emu *e)
 	free(s->states);
 	win_free(s->win);
 	free(s);
-	e->sinks = NULL;
+	e->out.sinks = NULL;
 }
 
 const struct sink_layout *emu_sinks_layout(const struct emu *e)
 {
-	return e->sinks ? &e->sinks->l : NULL;
+	return e->out.sinks ? &e->out.sinks->l : NULL;
 }
