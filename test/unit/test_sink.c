@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/jobs.h"
+#include "par/jobs.h"
 #include "emu/paraver_out.h"
 #include "emu/sinks.h"
 #include "model.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/jobs_impl.h"
+#include "par/jobs_impl.h"
 #include "emu/match.h"
 
 struct idmap {
@@ -21,10 +21,10 @@ struct jobs_pairs {
 	struct jobs_sink *sink;
 	struct idmap *map; /* by job */
 	int n;
-	uint64_t next;     /* one run's sends so far */
-	int64_t *arg;      /* the ARG ops before the op to come */
+	uint64_t next; /* one run's sends so far */
+	int64_t *arg; /* the ARG ops before the op to come */
 	size_t narg, cap;
-	char *text;        /* a text op's bytes */
+	char *text; /* a text op's bytes */
 	size_t text_cap;
 };
 
@@ -42,8 +42,7 @@ static uint64_t global_id(const struct jobs_pairs *x, int64_t local)
 
 /* e's matcher writes through these: a receive as one run's front would
  * have queued it (one op at the time of the event, else with ARGs) */
-static void pair_recv(void *arg, uint64_t id, const struct emu_thread *to, uint64_t lrecv, uint64_t precv,
-		      uint64_t now)
+static void pair_recv(void *arg, uint64_t id, const struct emu_thread *to, uint64_t lrecv, uint64_t precv, uint64_t now)
 {
 	struct jobs_pairs *x = arg;
 	if (lrecv == now && precv == now) {
@@ -79,7 +78,8 @@ static void text_op(struct jobs_pairs *x, const struct prv_op *op)
 	x->text[len] = '\0';
 	const struct weft_model_hooks *h = emu_registry_id(x->e, model)->hooks;
 	if (op->kind == PRV_OP_TEXT_PUNCT) {
-		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row, h->text_value(x->e, table, x->text)};
+		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row,
+				   h->text_value(x->e, table, x->text)};
 		prv_pipe_put_op(x->p, &o);
 	} else {
 		h->text_name(x->e, table, x->arg[first - 1], x->text);
@@ -174,4 +174,3 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 	free(x->text);
 	free(x);
 }
-

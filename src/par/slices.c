@@ -8,7 +8,7 @@
 
 #include "emu/engine.h"
 #include "emu/paraver_out.h"
-#include "emu/slices.h"
+#include "par/slices.h"
 
 int slices_ok(const struct emu *e)
 {

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "emu/engine.h"
-#include "emu/jobs.h"
-#include "emu/jobs_impl.h"
+#include "par/jobs.h"
+#include "par/jobs_impl.h"
 #include "emu/paraver_out.h"
-#include "emu/ranks.h"
-#include "emu/slices.h"
+#include "par/ranks.h"
+#include "par/slices.h"
 #include "util/outset.h"
 #include "util/strbuf.h"
 
@@ -25,7 +25,8 @@ int ranks_init(int *argc, char ***argv, struct weft_err *err)
 {
 	(void) argc;
 	(void) argv;
-	return weft_fail(err, WEFT_EUSAGE, "--mpi: this weft was built without MPI (install Open MPI, "
+	return weft_fail(err, WEFT_EUSAGE,
+			 "--mpi: this weft was built without MPI (install Open MPI, "
 			 "e.g. 'make deps', then rebuild: configure finds mpicc)");
 }
 
@@ -138,7 +139,7 @@ static void take_outcome(struct job *j, const struct outcome *o)
 struct drain {
 	struct prv_pipe *ring;
 	int fd;
-	int err;       /* errno of a failed write, 0 */
+	int err; /* errno of a failed write, 0 */
 	uint64_t nops; /* written */
 };
 
@@ -260,11 +261,11 @@ struct src {
 	char *path;
 	int fd;
 	MPI_Request req;
-	int got;               /* its outcome came: the file is whole */
+	int got; /* its outcome came: the file is whole */
 	struct outcome out;
-	uint64_t nread;        /* whole ops read */
+	uint64_t nread; /* whole ops read */
 	unsigned char tail[sizeof(struct prv_op)];
-	size_t ntail;          /* bytes of an op cut by a read */
+	size_t ntail; /* bytes of an op cut by a read */
 	struct prv_op buf[SRC_OPS];
 };
 
@@ -352,8 +353,7 @@ static int read_part(struct emu *e, const char *dir, int k, const char *ext, str
 }
 
 /* What one run would have at its end: counts, the last time, the labels. */
-static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n,
-		      struct weft_err *err)
+static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n, struct weft_err *err)
 {
 	int rc = 0, first = 0;
 	if (jobs) { /* rank 0's own looms: in its memory */

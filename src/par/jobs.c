@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "emu/engine.h"
-#include "emu/jobs.h"
-#include "emu/jobs_impl.h"
+#include "par/jobs.h"
+#include "par/jobs_impl.h"
 #include "emu/match.h"
 #include "emu/warns.h"
 #include "util/strbuf.h"
@@ -97,8 +97,7 @@ int jobs_split(const struct emu *e, int want, int *cut)
 		acc += e->tr.streams[i].map.size + 1;
 		int loom_ends = i + 1 == e->nth || e->th[i + 1].sys->proc->loom != e->th[i].sys->proc->loom;
 		/* cut where this job has its share, leaving a loom for each job after */
-		if (loom_ends && i + 1 < e->nth && k + 1 < want &&
-		    acc * (uint64_t) want >= total * (uint64_t) (k + 1))
+		if (loom_ends && i + 1 < e->nth && k + 1 < want && acc * (uint64_t) want >= total * (uint64_t) (k + 1))
 			cut[++k] = i + 1;
 	}
 	cut[++k] = e->nth;
@@ -269,8 +268,10 @@ static int next_instant(struct job *j, struct weft_err *err)
 		return 0;
 	}
 	if (o->kind != PRV_OP_TIME)
-		return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's op %d at time %llu is not where "
-				 "an instant ends", o->kind, (unsigned long long) j->t);
+		return weft_fail(err, WEFT_EINTERNAL,
+				 "emu -j: a worker's op %d at time %llu is not where "
+				 "an instant ends",
+				 o->kind, (unsigned long long) j->t);
 	j->t = (uint64_t) o->value;
 	j->op++;
 	return 0;
@@ -305,8 +306,7 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct j
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
-	       struct weft_err *err)
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg, struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
 		jobs[k].index = k;
@@ -417,13 +417,15 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 		}
 		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? emu_registry_id(e, p[0]) : NULL;
 		if (!d || !d->hooks || !d->hooks->load)
-			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "emu -j: a worker's model state line is not "
 					 "'MODEL TEXT' of a model that keeps one");
 		char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
 		int rc = d->hooks->load(e, line);
 		free(line);
 		if (rc)
-			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state", d->name);
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state",
+					 d->name);
 		p = nl + 1;
 	}
 	return 0;
