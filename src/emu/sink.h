@@ -13,9 +13,13 @@
  *     the others say what changed at that time.
  * A sink (struct sink) is told the layout (begin), gets every batch
  * (changes), then is told whether the run succeeded (end). src/cli chooses
- * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks);
- * the emulator knows nothing of any file format. --from/--to is a filter
- * in front of every sink (sinks see the window only, times from its start).
+ * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks) and
+ * hands them in emu_opts.sinks; the emulator writes no file itself (the
+ * Paraver sink, paraver_out.h, still lives in src/emu: it reads the
+ * models' labels and texts from the run, `attach`). --from/--to is a
+ * filter in front of every sink (sinks see the window only, times from its
+ * start): sinks.c's for the sinks that take batches, prv_window in the
+ * Paraver sink's backs, which cut alike (test/e2e/otf2.sh compares them).
  *
  * Threads and -j: begin and end are called by the thread that runs emu
  * (emu_open / emu_close); changes by one thread at a time, in order: the

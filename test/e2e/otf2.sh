@@ -11,6 +11,8 @@
 #     pass, then test/tools/otf2cmp.py: otf2-print reads O, and per location
 #     its enter/leave and metric records and their times are P's state and
 #     event records, its MPI sends and receives P's communications;
+#   - a location with more records than its writer's chunks hold (OTF2
+#     flushes it mid-run) keeps them all;
 #   - -j 2 (and -j 4 --writers 2) give the same archive as -j 1;
 #   - a failed run leaves the archive of the last good one, no leftover;
 #   - --from/--to and --from-event: the archive holds the Paraver files'
@@ -118,6 +120,12 @@ for m in ovni nosv mpi,tampi kernel nodes; do
 		fail "synth $m" "synth failed"
 	both "synth $m" '-l' "$tmp/s-$m"
 done
+# a location past its writer's chunks (4 of 256 KiB): OTF2 flushes it
+# mid-run, the chunks are reused (otf2_sink.c), the records stay
+rm -rf "$tmp/s-big"
+"$WEFT" synth -o "$tmp/s-big" --looms 1 --procs 1 --threads 1 --cpus 1 -n 300k --seed 3 >/dev/null 2>&1 ||
+	fail "synth one thread" "synth failed"
+both "one thread, 700k records: its writer flushes mid-run" '' "$tmp/s-big"
 for traffic in ring all random; do
 	"$WEFT" synth --format picl -o "$tmp/m-$traffic.trf" --procs 6 --traffic $traffic -n 20k >/dev/null 2>&1 ||
 		fail "synth picl $traffic" "failed"
