@@ -69,7 +69,7 @@ LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) $(OTF2_LIBS) -lm -pthread
 # libweft.a: every layer but the commands (src/cli, src/main.c); the weft
 # binary, the unit tests and the fuzzers link it, so a layer below that
 # calls a command does not link (test/tools/layers.sh checks the includes).
-LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/synth/*.c src/prv/*.c src/check/*.c \
+LIB_SRCS := $(wildcard src/util/*.c src/trace/*.c src/emu/*.c src/par/*.c src/synth/*.c src/prv/*.c src/check/*.c \
 	src/clock/*.c src/import/*.c src/import/picl/*.c src/query/*.c src/stats/*.c src/plot/*.c src/diff/*.c \
 	src/driver/*.c src/otf2/*.c models/*.c models/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
@@ -171,7 +171,7 @@ $(BUILD)/obj/src/otf2/%.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 
 # weft emu --mpi: the one file that includes mpi.h (empty flags: no MPI,
 # ranks.c builds its stubs); only the weft binary pulls it from libweft.a
-$(BUILD)/obj/src/emu/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/obj/src/par/ranks.o: ALL_CFLAGS += $(MPI_CFLAGS)
 
 # ---- tests ------------------------------------------------------------------
 

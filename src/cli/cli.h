@@ -39,6 +39,11 @@ struct weft_trace;
 /* --salvage: on stderr, for each stream of t cut mid-event, its file, where
  * its last whole event ends, the bytes dropped and the event cut (as far as
  * its bytes tell); then how many streams were cut. */
+struct emu_opts;
+/* The model registry handed to the emulator (emu.h: emu_opts.models):
+ * every model, with the --model files loaded; after the options. */
+void cli_registry(struct emu_opts *o);
+
 void cli_salvage_report(const char *cmd, const struct weft_trace *t);
 
 #endif

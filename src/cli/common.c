@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "emu/emu.h"
+#include "model.h"
 #include "trace/trace.h"
 #include "util/mapfile.h"
 
@@ -58,6 +60,11 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+void cli_registry(struct emu_opts *o)
+{
+	o->models.n = model_all(&o->models.all);
 }
 
 void cli_salvage_report(const char *cmd, const struct weft_trace *t)

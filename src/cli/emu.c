@@ -11,8 +11,9 @@
 #include "cli/opts.h"
 #include "emu/breakdown.h"
 #include "emu/emu.h"
-#include "emu/jobs.h"
-#include "emu/ranks.h"
+#include "par/jobs.h"
+#include "emu/paraver_out.h"
+#include "par/ranks.h"
 #include "cli/fromevent.h"
 #include "model.h"
 #include "emu/sync.h"
@@ -28,16 +29,24 @@ struct emu_cmd {
 	int mpi;                /* --mpi */
 	int debug; /* -d: ovniemu's, accepted */
 	int first;              /* argv[first..]: the inputs */
+	const char *outdir; /* -o DIR */
+	int gzip; /* -z */
 	const char *otf2dir; /* --otf2 DIR */
-	struct sink *otf2; /* its sink, during the run */
-	struct sink *sinkv[1]; /* o.sinks' array */
+	struct sink *par, *otf2; /* the sinks of -o and --otf2, during the run */
+	struct sink *sinkv[2]; /* o.sinks' array */
+	const char **model_files; /* --model FILE..., loaded once the options are read */
+	int nmodel_files;
 };
 
+/* --model FILE: kept, loaded after the options (--help does not load it,
+ * wherever it stands) */
 static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	struct weft_err merr = {0};
-	(void) cmd, (void) row, (void) dst;
-	return models_load(arg, &merr) ? cli_report(&merr) : 0;
+	struct emu_cmd *k = dst;
+	(void) cmd, (void) row;
+	k->model_files = weft_xrealloc(k->model_files, (size_t) (k->nmodel_files + 1) * sizeof(*k->model_files));
+	k->model_files[k->nmodel_files++] = arg;
+	return 0;
 }
 
 /* --from T or --to T */
@@ -93,7 +102,7 @@ static int opt_lookback(const char *cmd, const struct opt *row, void *dst, const
 
 #define K struct emu_cmd
 static const struct opt emu_opts_table[] = {
-	OPT_STRING("output", 'o', "DIR", K, o.outdir,
+	OPT_STRING("output", 'o', "DIR", K, outdir,
 		   "write into DIR (default: TRACE itself, like ovniemu;\n"
 		   "for a log file, FILE.paraver; required with several\n"
 		   "inputs)"),
@@ -121,9 +130,9 @@ static const struct opt emu_opts_table[] = {
 		 "also check at the end that model channel stacks are\n"
 		 "empty (ovniemu's -l); mark stacks left and open flushes\n"
 		 "are warnings (errors with --strict)"),
-	OPT_CALL("model", 0, "FILE", K, o, opt_model,
-		 "add the model written in FILE, or replace the model with\n"
-		 "its character (repeatable; doc/dev/models.md)"),
+	OPT_WHOLE("model", 0, "FILE", opt_model,
+		  "add the model written in FILE, or replace the model with\n"
+		  "its character (repeatable; doc/dev/models.md)"),
 	OPT_FLAG("all-models", 'a', K, o.all_models,
 		 "emulate every model, also those no stream requires\n"
 		 "(ovniemu's -a)"),
@@ -153,7 +162,7 @@ static const struct opt emu_opts_table[] = {
 		 "with --mpi: every rank writes a time slice of the bodies\n"
 		 "from every rank's output, rank 0 joins them (instead of\n"
 		 "rank 0 writing all; doc/dev/scaling.md says when it pays)"),
-	OPT_FLAG("gzip", 'z', K, o.gzip, "write the .prv files gzipped (thread.prv.gz, ...)"),
+	OPT_FLAG("gzip", 'z', K, gzip, "write the .prv files gzipped (thread.prv.gz, ...)"),
 	OPT_WHOLE("from", 0, "T", opt_window,
 		  "write only the window [T, --to] of Paraver time (ns, or\n"
 		  "with a unit: 2.5ms), times from its start, the states\n"
@@ -222,13 +231,9 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		return cli_usage_error("emu", "--slices: only with --mpi");
 	if (k->otf2dir && !*k->otf2dir)
 		return cli_usage_error("emu", "--otf2: an empty name names no directory");
-	if (k->otf2dir && (o->win || k->from_event))
-		return cli_usage_error("emu",
-				       "--otf2 writes the whole run: --from, --to and --from-event are "
-				       "for the Paraver output alone");
 	if (k->otf2dir && k->mpi)
 		return cli_usage_error("emu", "--otf2 is not written under --mpi yet: use -j N");
-	if (n > 1 && !o->outdir)
+	if (n > 1 && !k->outdir)
 		return cli_usage_error("emu", "several inputs: give the output directory with -o DIR");
 	if (k->co.mode == SYNC_NONE && o->clock_file)
 		return cli_usage_error("emu", "--sync=none ignores every clock file: -c FILE contradicts it");
@@ -236,7 +241,13 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		fprintf(stderr,
 			"weft: -d (ovniemu's debug output) has no counterpart here; 'weft dump TRACE' "
 			"prints every event\n");
+	for (int i = 0; i < k->nmodel_files; i++) {
+		struct weft_err merr = {0};
+		if (models_load(k->model_files[i], &merr))
+			return cli_report(&merr);
+	}
 	clockopts_apply(&k->co, o);
+	cli_registry(o);
 	o->inputs = (const char *const *) argv + k->first;
 	o->ninputs = n;
 	return -1;
@@ -286,9 +297,13 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		if (!k->have_to)
 			o->win_to = UINT64_MAX;
 	}
-	if (rc == 0 && k->otf2) {
-		k->sinkv[0] = k->otf2;
-		o->sinks = (struct sink_list){(struct sink *const *) k->sinkv, 1};
+	if (rc == 0) { /* Paraver first: its files are the pipe's (paraver_out.h) */
+		int ns = 0;
+		if (k->par)
+			k->sinkv[ns++] = k->par;
+		if (k->otf2)
+			k->sinkv[ns++] = k->otf2;
+		o->sinks = (struct sink_list){(struct sink *const *) k->sinkv, ns};
 	}
 	if (rc == 0)
 		rc = emu_open(&e, trace, o, err);
@@ -296,7 +311,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		memset(&e, 0, sizeof(e));
 	if (rc == 0 && o->salvage && !o->quiet)
 		cli_salvage_report("emu", &e.tr);
-	if (rc == 0 && o->breakdown && o->outdir && !o->quiet && bd_nviews(&e) == 0)
+	if (rc == 0 && o->breakdown && k->par && !o->quiet && bd_nviews(&e) == 0)
 		fprintf(stderr,
 			"weft: warning: -b: no model of %s has a breakdown view (nosv with "
 			"nosv.can_breakdown in every thread, nanos6, openmp): no breakdown trace is written\n",
@@ -315,7 +330,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = k->mpi ? emu_run_ranks(&e, err) : emu_run_jobs(&e, k->jobs, k->jobs_given, err);
 	if (rc == 0)
 		rc = emu_close(&e, err);
-	*d = (struct emu_done){e.nevents, e.pairs.nviol, e.nth, e.ncpu};
+	*d = (struct emu_done){e.count.nevents, e.count.pairs.nviol, e.nth, e.ncpu};
 	emu_free(&e);
 	if (have_sr)
 		sync_result_free(&sr);
@@ -333,11 +348,11 @@ int cmd_emu(int argc, char **argv)
 	o->sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
 	const char *trace = argv[k.first];
 	struct stat st;
-	if (!o->outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
-		o->outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
-	if (!o->outdir)
-		o->outdir = trace;
-	if (!*o->outdir) {
+	if (!k.outdir && stat(trace, &st) == 0 && S_ISREG(st.st_mode))
+		k.outdir = outdef = weft_xasprintf("%s.paraver", trace); /* a legacy log */
+	if (!k.outdir)
+		k.outdir = trace;
+	if (!*k.outdir) {
 		rc = cli_usage_error("emu", "-o: an empty name names no directory");
 		goto out;
 	}
@@ -354,14 +369,16 @@ int cmd_emu(int argc, char **argv)
 			 * (and send rank 0 their warnings) */
 			o->keep_warns = !o->quiet;
 			o->quiet = 1;
-			o->outdir = NULL;
+			k.outdir = NULL;
 		}
 	}
 	struct weft_err err = {0};
-	if (k.otf2dir && strcmp(k.otf2dir, o->outdir) == 0) {
+	if (k.otf2dir && k.outdir && strcmp(k.otf2dir, k.outdir) == 0) {
 		rc = cli_usage_error("emu", "--otf2 %s: the Paraver output's directory (-o); give another", k.otf2dir);
 		goto out;
 	}
+	if (k.outdir)
+		k.par = paraver_sink_new(k.outdir, k.gzip);
 	if (k.otf2dir && !(k.otf2 = otf2_sink_new(k.otf2dir, &err))) {
 		rc = cli_report(&err);
 		goto out;
@@ -380,17 +397,21 @@ int cmd_emu(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double) (t1.tv_sec - t0.tv_sec) + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!o->quiet)
-		fprintf(stderr, "weft: %llu events in %.2f s (%.1f M events/s): %s/thread.prv%s (%d rows), "
-				"%s/cpu.prv%s (%d rows)\n",
-			(unsigned long long) d.nevents, s, s > 0 ? (double) d.nevents / s / 1e6 : 0.0, o->outdir,
-			o->gzip ? ".gz" : "", d.nth, o->outdir, o->gzip ? ".gz" : "", d.ncpu);
+		fprintf(stderr,
+			"weft: %llu events in %.2f s (%.1f M events/s): %s/thread.prv%s (%d rows), "
+			"%s/cpu.prv%s (%d rows)\n",
+			(unsigned long long) d.nevents, s, s > 0 ? (double) d.nevents / s / 1e6 : 0.0, k.outdir,
+			k.gzip ? ".gz" : "", d.nth, k.outdir, k.gzip ? ".gz" : "", d.ncpu);
 	rc = 0;
 out:
 	if (k.mpi && rc != 2)
 		rc = ranks_end(rc);
 	clockopts_free(&k.co);
+	free(k.model_files);
 	if (k.otf2 && k.otf2->free)
 		k.otf2->free(k.otf2);
+	if (k.par)
+		k.par->free(k.par);
 	free(outdef);
 	return rc;
 }

@@ -22,7 +22,7 @@ struct fe_state {
 static int fe_on_event(void *arg, const struct weft_ev *ev)
 {
 	struct fe_state *s = arg;
-	if (!query_eval(&s->q, 0, ev, s->e->nevents - 1))
+	if (!query_eval(&s->q, 0, ev, s->e->count.nevents - 1))
 		return 0;
 	s->found = 1;
 	s->at = s->e->now;
@@ -41,8 +41,7 @@ int from_event_time(const char *trace, const struct emu_opts *o, const char *exp
 		return -1;
 	}
 	struct emu_opts po = *o;
-	po.outdir = NULL;  /* no output: only the events' times and states */
-	po.sinks.n = 0;
+	po.sinks.n = 0; /* no output: only the events' times and states */
 	po.reuse = NULL;   /* the run itself takes the trace the clock pass kept */
 	po.quiet = 1;
 	po.progress = 0;
@@ -52,15 +51,15 @@ int from_event_time(const char *trace, const struct emu_opts *o, const char *exp
 	int rc = emu_open(&e, trace, &po, err);
 	if (rc == 0) {
 		s.e = &e;
-		e.on_event = fe_on_event;
-		e.on_event_arg = &s;
+		e.obs.on_event = fe_on_event;
+		e.obs.arg = &s;
 		rc = query_bind(&s.q, &e.tr, &e, err);
 	}
 	if (rc == 0) {
 		query_start(&s.q, query_merge_t0(&e.merge));
 		rc = emu_run(&e, err);
 	}
-	uint64_t n = e.nevents;
+	uint64_t n = e.count.nevents;
 	emu_free(&e);
 	query_free(&s.q);
 	if (rc)

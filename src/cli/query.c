@@ -160,8 +160,8 @@ static int source_open(struct qsession *s, struct weft_err *e)
 	if (s->use_emu) {
 		struct emu_opts o = {0};
 		o.clock_file = s->clock_file;
-		o.outdir = NULL;
 		o.sinks.n = 0;
+		cli_registry(&o);
 		o.keep_going = s->keep_going;
 		o.quiet = 1;
 		o.salvage = s->salvage;
@@ -169,8 +169,8 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		if (emu_open(&s->emu, s->trace, &o, e))
 			return -1;
 		salvage_say(s, &s->emu.tr);
-		s->emu.on_event = on_event;
-		s->emu.on_event_arg = s;
+		s->emu.obs.on_event = on_event;
+		s->emu.obs.arg = s;
 		if (query_bind(&s->q, &s->emu.tr, &s->emu, e))
 			return -1;
 		query_check_names(&s->q, say_missing, NULL);

@@ -125,11 +125,12 @@ static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *
 	o.keep_going = k->keep_going;
 	o.quiet = 1;
 	o.imp = k->imp;
+	cli_registry(&o);
 	int rc = -1;
 	if (emu_open(emu, trace, &o, e))
 		goto out;
-	emu->on_event = on_event;
-	emu->on_event_arg = d;
+	emu->obs.on_event = on_event;
+	emu->obs.arg = d;
 	if (driver_start(d, &emu->tr, emu, merge_peek_time(&emu->merge), e))
 		goto out;
 	if (!k->models && !driver_needs_models(d)) {

@@ -417,6 +417,7 @@ int cmd_stats(int argc, char **argv)
 	struct acct a;
 	memset(&a, 0, sizeof(a));
 	k.o.sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
+	cli_registry(&k.o);
 	rc = emu_open(&e, trace, &k.o, &err);
 	if (rc == 0) {
 		acct_init(&a, &e);

@@ -158,6 +158,7 @@ static int sync_parse(struct sync_cmd *k, int argc, char **argv)
 	if (k->bounds && !k->verify)
 		return cli_usage_error("sync", "--bounds needs the pass after the estimate, which --no-verify skips");
 	clockopts_apply(&k->co, &k->o);
+	cli_registry(&k->o);
 	k->o.inputs = (const char *const *) argv + k->first;
 	k->o.ninputs = argc - k->first;
 	k->o.progress = !k->quiet;

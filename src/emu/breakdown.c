@@ -71,16 +71,16 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	const struct mf_breakdown *b = m->bd;
-	if (!b || !e->o.breakdown || !e->o.outdir)
+	if (!b || !e->o.breakdown || !paraver_in(&e->o.sinks))
 		return 0;
 	if (b->require) {
 		int r = required(e, m, b->require, err);
 		if (r <= 0)
 			return r;
 	}
-	struct bd_state *s = e->bd;
+	struct bd_state *s = e->bd.s;
 	if (!s)
-		s = e->bd = weft_xcalloc(1, sizeof(*s));
+		s = e->bd.s = weft_xcalloc(1, sizeof(*s));
 	s->v = weft_xrealloc(s->v, (size_t) (s->nv + 1) * sizeof(*s->v));
 	struct bd_view *v = &s->v[s->nv++];
 	memset(v, 0, sizeof(*v));
@@ -118,7 +118,7 @@ int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 
 int bd_chan_view(const struct emu *e, const struct mf_model *m, int chan)
 {
-	const struct bd_state *s = e->bd;
+	const struct bd_state *s = e->bd.s;
 	for (int i = 0; s && i < s->nv; i++)
 		if (s->v[i].m == m)
 			return s->v[i].uses[chan] ? i : -1;
@@ -138,13 +138,13 @@ static inline void mark(struct bd_view *v, int p, int src)
 
 void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v)
 {
-	struct bd_view *w = &e->bd->v[view];
+	struct bd_view *w = &e->bd.s->v[view];
 	int p = w->prow[cpu];
 	if (p < 0)
 		return;
 	w->val[(size_t) p * (size_t) w->nsrc + (size_t) chan] = v;
 	mark(w, p, chan);
-	e->bd_pending = 1;
+	e->bd.pending = 1;
 }
 
 /* A mux's output is set: marked changed even when the value is the same
@@ -263,21 +263,21 @@ static void flush_view(struct emu *e, struct bd_view *v)
 
 void bd_flush(struct emu *e)
 {
-	e->bd_pending = 0;
-	for (int i = 0; i < e->bd->nv; i++)
-		if (e->bd->v[i].nq)
-			flush_view(e, &e->bd->v[i]);
+	e->bd.pending = 0;
+	for (int i = 0; i < e->bd.s->nv; i++)
+		if (e->bd.s->v[i].nq)
+			flush_view(e, &e->bd.s->v[i]);
 }
 
 /* ---- Paraver files ------------------------------------------------------------------------ */
 
 void bd_outputs(struct emu *e, struct outset *s)
 {
-	for (int i = 0; e->bd && i < e->bd->nv; i++) {
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
 		static const char *const ext[] = {"prv", "pcf", "row"};
 		for (int k = 0; k < 3; k++) {
-			char *n = weft_xasprintf("%s.%s%s", e->bd->v[i].name, ext[k],
-						 k == 0 && e->o.gzip ? ".gz" : "");
+			char *n = weft_xasprintf("%s.%s%s", e->bd.s->v[i].name, ext[k],
+						 k == 0 && e->out.par->gzip ? ".gz" : "");
 			outset_add(s, n);
 			free(n);
 		}
@@ -286,8 +286,8 @@ void bd_outputs(struct emu *e, struct outset *s)
 
 int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_err *err)
 {
-	for (int i = 0; e->bd && i < e->bd->nv; i++) {
-		struct bd_view *v = &e->bd->v[i];
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
+		struct bd_view *v = &e->bd.s->v[i];
 		/* one node and one task whose threads are the rows, as ovniemu's */
 		char *rest = weft_xasprintf("1(%d):1:1(%d:1)", v->nrow, v->nrow);
 		uint32_t (*ids)[3] = weft_xcalloc((size_t) v->nrow + 1, sizeof(*ids));
@@ -297,10 +297,10 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 			ids[r][2] = (uint32_t) r + 1;
 		}
 		char *n = weft_xasprintf("%s.prv", v->name);
-		char *p = outset_shown(&e->out, n), *tmp = paraver_trace_tmp(e, n);
+		char *p = outset_shown(&e->out.par->out, n), *tmp = paraver_trace_tmp(e, n);
 		int32_t type = v->b->type;
 		int rc = prv_open(&v->prv, pipe, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
-				  e->o.gzip, err);
+				  e->out.par->gzip, err);
 		free(n);
 		free(p);
 		free(tmp);
@@ -317,8 +317,8 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 
 int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 {
-	for (int i = 0; e->bd && i < e->bd->nv; i++) {
-		struct bd_view *v = &e->bd->v[i];
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
+		struct bd_view *v = &e->bd.s->v[i];
 		struct strbuf b = {0};
 		sb_printf(&b, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
 			      "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
@@ -352,8 +352,8 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 /* After the pipe finished: the files are the caller's thread's again. */
 int bd_finish(struct emu *e, struct weft_err *err)
 {
-	for (int i = 0; e->bd && i < e->bd->nv; i++) {
-		struct bd_view *v = &e->bd->v[i];
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
+		struct bd_view *v = &e->bd.s->v[i];
 		if (!v->open)
 			continue;
 		v->open = 0;
@@ -368,8 +368,8 @@ int bd_finish(struct emu *e, struct weft_err *err)
 
 void bd_abort(struct emu *e)
 {
-	for (int i = 0; e->bd && i < e->bd->nv; i++) {
-		struct bd_view *v = &e->bd->v[i];
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
+		struct bd_view *v = &e->bd.s->v[i];
 		if (v->open)
 			prv_abort(&v->prv);
 		v->open = 0;
@@ -378,7 +378,7 @@ void bd_abort(struct emu *e)
 
 void bd_free(struct emu *e)
 {
-	struct bd_state *s = e->bd;
+	struct bd_state *s = e->bd.s;
 	if (!s)
 		return;
 	bd_abort(e);
@@ -397,7 +397,7 @@ void bd_free(struct emu *e)
 	}
 	free(s->v);
 	free(s);
-	e->bd = NULL;
+	e->bd.s = NULL;
 }
 
 /* ---- for the views (breakdown.h); kept at the end of the file ---------------------------- */
@@ -405,17 +405,17 @@ void bd_free(struct emu *e)
 int bd_nviews(const struct emu *e)
 {
 	int n = 0;
-	for (int i = 0; e->bd && i < e->bd->nv; i++)
-		n += e->bd->v[i].open;
+	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++)
+		n += e->bd.s->v[i].open;
 	return n;
 }
 
 /* The i-th view being written (bd_nviews counts only those). */
 static const struct bd_view *written(const struct emu *e, int i)
 {
-	for (int k = 0; e->bd && k < e->bd->nv; k++)
-		if (e->bd->v[k].open && i-- == 0)
-			return &e->bd->v[k];
+	for (int k = 0; e->bd.s && k < e->bd.s->nv; k++)
+		if (e->bd.s->v[k].open && i-- == 0)
+			return &e->bd.s->v[k];
 	return NULL;
 }
 
@@ -441,8 +441,8 @@ const struct prv_back *bd_view_back(const struct emu *e, int i)
 
 int bd_drawn(const struct emu *e, char model)
 {
-	for (int k = 0; e->bd && k < e->bd->nv; k++)
-		if (e->bd->v[k].m->def.id == model)
+	for (int k = 0; e->bd.s && k < e->bd.s->nv; k++)
+		if (e->bd.s->v[k].m->def.id == model)
 			return 1;
 	return 0;
 }

@@ -38,7 +38,7 @@ int bd_chan_view(const struct emu *e, const struct mf_model *m, int chan);
  * `cpu` (e->cpu index). */
 void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v);
 
-/* The end of an event with notes (e->bd_pending). */
+/* The end of an event with notes (e->bd.pending). */
 void bd_flush(struct emu *e);
 
 /* Paraver output of every view: open beside thread.prv (same pipe when

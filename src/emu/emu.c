@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emu: open a trace for emulation, correct clocks, merge, dispatch to the
  * models, report what was skipped, finish the sinks. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "emu/paraver_out.h"
 #include "emu/sinks.h"
 #include "trace/progress.h"
+#include "util/mapfile.h"
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
@@ -48,7 +50,7 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 				char ma = e->slots.model[f][a], mb = e->slots.model[f][b];
 				if (e->slots.type[f][a] != e->slots.type[f][b] || ma == mb)
 					continue;
-				const struct weft_model_def *da = model_by_id(ma), *db = model_by_id(mb);
+				const struct weft_model_def *da = emu_registry_id(e, ma), *db = emu_registry_id(e, mb);
 				return weft_fail(
 					err, WEFT_EINPUT,
 					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
@@ -58,6 +60,27 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 					db ? db->name : "?", e->slots.label[f][b] ? e->slots.label[f][b] : "");
 			}
 	return 0;
+}
+
+const struct weft_model_def *emu_registry_id(const struct emu *e, char id)
+{
+	if (id < MCV_FIRST || id > MCV_LAST)
+		return NULL;
+	int k = e->model_slot[mcv_index(id)];
+	if (k >= 0 && k < e->nmodels)
+		return e->model[k]; /* one in use: no search */
+	for (int i = 0; i < e->o.models.n; i++)
+		if (e->o.models.all[i]->id == id)
+			return e->o.models.all[i];
+	return NULL;
+}
+
+const struct weft_model_def *emu_registry_name(const struct emu *e, const char *name)
+{
+	for (int i = 0; i < e->o.models.n; i++)
+		if (strcmp(e->o.models.all[i]->name, name) == 0)
+			return e->o.models.all[i];
+	return NULL;
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
@@ -85,7 +108,7 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 		 * to find it: only for the errors shown) */
 		struct import_locate l = {ev->stream->rel, ev->offset, 0, 0, 0, 0};
 		char at[48] = "";
-		if ((!e->o.keep_going || e->nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
+		if ((!e->o.keep_going || e->count.nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
 			snprintf(at, sizeof(at), l.text ? ":%llu" : ": byte offset %llu", (unsigned long long) l.pos);
 		weft_fail(err, WEFT_EINPUT, "%s%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
 			  log, at, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
@@ -98,7 +121,7 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
 	else
 		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
-	if (e->o.salvage && e->finishing) {
+	if (e->o.salvage && e->side.finishing) {
 		/* a killed application's trace: its threads, tasks and marks
 		 * never end; what the models find open is said, not fatal */
 		emu_warn(e, "%s (--salvage: the end of a killed run, not an error)", err->msg);
@@ -108,10 +131,10 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	}
 	if (!e->o.keep_going)
 		return -1;
-	e->nerrors++;
-	if (e->nerrors <= 20)
+	e->count.nerrors++;
+	if (e->count.nerrors <= 20)
 		weft_warn("%s", err->msg);
-	else if (e->nerrors == 21)
+	else if (e->count.nerrors == 21)
 		weft_warn("more model errors follow; only the count is reported");
 	return 1;
 }
@@ -184,12 +207,78 @@ static int not_emulated(struct emu *e, const struct weft_ev *ev, const struct ev
 {
 	(void) in;
 	if (e->o.strict) {
-		const struct weft_model_def *d = model_by_id((char) ev->model);
+		const struct weft_model_def *d = emu_registry_id(e, (char) ev->model);
 		return emu_model_error(e, err, "%s %c (%s) is not emulated by weft (--strict)",
 				       d && d->hooks ? "this event of model" : "model", ev->model, d ? d->name : "unknown");
 	}
-	e->skipped[mcv_index(ev->model)]++;
+	e->count.skipped[mcv_index(ev->model)]++;
 	return 0;
+}
+
+/* The change stream (sink.h), when the run has sinks: the fronts the
+ * models write into (thread rows file 0, CPU rows file 1) and the pipe
+ * whose thread hands their records on. Before the sinks begin. */
+static int out_open(struct emu *e, struct weft_err *err)
+{
+	if (!e->o.sinks.n)
+		return 0;
+	for (int f = 0; f < EMU_NFILES; f++)
+		if (e->slots.n[f] > EMU_MAX_SLOTS)
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "%s: %d Paraver event types in one file: at most %d "
+					 "are supported",
+					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
+	e->out.pipe = prv_pipe_start();
+	if (!e->out.pipe) /* the split by loom needs one: no memory is no run */
+		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the output writer: %s%s",
+				 e->trace_arg ? e->trace_arg : e->tr.dir, strerror(ENOMEM), weft_sys_hint(ENOMEM));
+	prv_front_open(&e->prv[EMU_THREAD_FILE], e->out.pipe, EMU_THREAD_FILE, e->nth, e->slots.n[EMU_THREAD_FILE]);
+	prv_front_open(&e->prv[EMU_CPU_FILE], e->out.pipe, EMU_CPU_FILE, e->ncpu, e->slots.n[EMU_CPU_FILE]);
+	e->writing = 1;
+	return 0;
+}
+
+/* The stream's first records, once the sinks began: time 0, each CPU
+ * row's CPU, the rows that open with a state. */
+static void out_start(struct emu *e)
+{
+	if (!e->writing)
+		return;
+	struct prv_file *t = &e->prv[EMU_THREAD_FILE];
+	if (t->pw->sent_time != t->now)
+		prv_pipe_time(t, t->now);
+	for (int i = 0; i < e->ncpu; i++)
+		prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+	/* replaced by the row's first state; at the first instant, unseen.
+	 * Rows of ovni threads keep ovniemu's picture: no state (0, "No
+	 * state") before the thread starts, as its type 4 shows. */
+	for (int r = 0; r < e->nth; r++)
+		if (emu_owner(e, e->by_row[r]) != 'O')
+			prv_state(t, r, EMU_STATE_NOT_STARTED);
+}
+
+/* The stream's last records queued and handed on; the pipe's thread
+ * ended. */
+static void out_close(struct emu *e)
+{
+	if (!e->out.pipe)
+		return;
+	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_pipe_finish(e->out.pipe);
+	e->out.pipe = NULL;
+}
+
+static void out_free(struct emu *e)
+{
+	if (e->out.pipe) { /* the pipe's thread stops before any sink lets go */
+		prv_pipe_finish(e->out.pipe);
+		e->out.pipe = NULL;
+	}
+	if (e->writing)
+		for (int f = 0; f < EMU_NFILES; f++)
+			prv_front_free(&e->prv[f]);
+	e->writing = 0;
 }
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
@@ -253,8 +342,10 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	if (clock_setup(&e->tr, &co, err))
 		return -1;
 	/* ovni is always on; another emulated model is on when a stream requires it */
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
+	const struct weft_model_def *const *all = o->models.all;
+	int nall = o->models.n;
+	if (nall == 0)
+		return weft_fail(err, WEFT_EINTERNAL, "%s: no model registry handed to the emulator", trace);
 	for (int i = 0; i < nall; i++) {
 		const struct weft_model_def *d = all[i];
 		if (!d->hooks)
@@ -300,21 +391,22 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	/* a breakdown view (-b: one run, no -j) sorts the CPUs of every loom
 	 * after each event: it needs ovniemu's own order of equal clocks
 	 * across looms, not the instant grouped by loom */
-	if (e->bd)
+	if (e->bd.s)
 		e->merge.by_loom = 0;
-	if (o->outdir && paraver_open(e, err))
+	if (out_open(e, err) || emu_sinks_begin(e, err))
 		return -1;
-	return emu_sinks_begin(e, err);
+	out_start(e);
+	return 0;
 }
 
 static void report_skipped(struct emu *e)
 {
 	for (int m = 0; m < MCV_NCHARS; m++) {
-		if (!e->skipped[m])
+		if (!e->count.skipped[m])
 			continue;
-		const struct weft_model_def *d = model_by_id(mcv_char(m));
+		const struct weft_model_def *d = emu_registry_id(e, mcv_char(m));
 		weft_warn("skipped %llu events of model %c (%s): weft does not emulate %s yet",
-			  (unsigned long long) e->skipped[m], mcv_char(m), d ? d->name : "unknown",
+			  (unsigned long long) e->count.skipped[m], mcv_char(m), d ? d->name : "unknown",
 			  d && d->hooks ? "these events" : "it");
 	}
 }
@@ -341,7 +433,7 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
  * event), of one they do not, or of no model at all. */
 static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
-	const struct weft_model_def *d = model_by_id((char) ev->model);
+	const struct weft_model_def *d = emu_registry_id(e, (char) ev->model);
 	if (ev->model == 'O') {
 		if (e->guard_off_cpu && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
@@ -394,7 +486,7 @@ static __attribute__((noinline)) void share_progress(struct emu *e)
 	uint64_t bytes = 0;
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		bytes += e->tr.streams[i].pos;
-	atomic_store_explicit(&e->part.done[0], e->nevents, memory_order_relaxed);
+	atomic_store_explicit(&e->part.done[0], e->count.nevents, memory_order_relaxed);
 	atomic_store_explicit(&e->part.done[1], bytes, memory_order_relaxed);
 }
 
@@ -406,14 +498,14 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 {
 	struct weft_ev *ev;
 	int r;
-	if (e->nevents == 0 && !e->part.t0_fixed)
+	if (e->count.nevents == 0 && !e->part.t0_fixed)
 		e->t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
 		e->now = ev->time - e->t0;
 		e->ev = ev;
-		e->nevents++;
+		e->count.nevents++;
 		/* an observer (query) sees each event with the states before it */
-		int pause = observe && e->on_event(e->on_event_arg, ev);
+		int pause = observe && e->obs.on_event(e->obs.arg, ev);
 		if (write)
 			prv_time2(&e->prv[EMU_THREAD_FILE], &e->prv[EMU_CPU_FILE], e->now);
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
@@ -424,10 +516,10 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 			rc = dispatch_slow(e, ev, in, err);
 		if (__builtin_expect(rc < 0, 0))
 			return -1;
-		if (write && __builtin_expect(e->bd_pending, 0))
+		if (write && __builtin_expect(e->bd.pending, 0))
 			bd_flush(e);
-		if (__builtin_expect((e->nevents & 0xfffff) == 0, 0)) {
-			progress_update(pg, e->nevents);
+		if (__builtin_expect((e->count.nevents & 0xfffff) == 0, 0)) {
+			progress_update(pg, e->count.nevents);
 			if (e->part.done)
 				share_progress(e);
 			if (e->part.halt && ev->time > atomic_load_explicit(e->part.halt, memory_order_relaxed))
@@ -448,14 +540,14 @@ static __attribute__((noinline)) int run_writing(struct emu *e, struct progress 
 
 static __attribute__((noinline)) int run_any(struct emu *e, struct progress *pg, struct weft_err *err)
 {
-	return run_loop(e, pg, e->on_event != NULL, e->writing, err);
+	return run_loop(e, pg, e->obs.on_event != NULL, e->writing, err);
 }
 
 int emu_run_events(struct emu *e, struct weft_err *err)
 {
 	struct progress pg;
 	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
-	int r = e->on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
+	int r = e->obs.on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
 	progress_end(&pg);
 	e->ev = NULL;
 	return r;
@@ -469,17 +561,17 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 		emu_pairs_report(e);
 	for (int m = 0; m < e->nmodels; m++) {
 		const struct weft_model_def *d = e->model[m];
-		e->finishing = d->id;
+		e->side.finishing = d->id;
 		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
-			e->finishing = 0;
+			e->side.finishing = 0;
 			return -1;
 		}
 		warns_print_end(e, d->id); /* the workers' of this model's end (-j) */
 	}
-	e->finishing = 0;
-	if (e->nerrors && !e->o.quiet)
-		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->nerrors);
+	e->side.finishing = 0;
+	if (e->count.nerrors && !e->o.quiet)
+		weft_warn("%llu model errors were skipped (--keep-going)", (unsigned long long) e->count.nerrors);
 	return 0;
 }
 
@@ -498,17 +590,25 @@ int emu_close(struct emu *e, struct weft_err *err)
 {
 	if (!e->writing)
 		return 0;
-	int rc = paraver_close(e, err);
+	out_close(e);
+	int rc = 0;
+	if (e->o.win && e->now < e->o.win_from)
+		rc = weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
+			       e->tr.source ? e->tr.source : e->tr.dir, (unsigned long long) e->o.win_from,
+			       (unsigned long long) e->now);
+	/* an input that shrank while read gave zeros: no run from it */
+	if (rc == 0)
+		rc = map_inputs_check(err);
 	struct weft_err later = {0};
 	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
 		rc = -1;
+	out_free(e);
 	return rc;
 }
 
 void emu_free(struct emu *e)
 {
-	if (e->writing)
-		paraver_abort(e);
+	out_free(e);
 	emu_sinks_free(e);
 	for (int m = 0; m < e->nmodels; m++)
 		if (e->model[m]->hooks->release)

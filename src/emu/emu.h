@@ -2,7 +2,8 @@
 /* emu: one emulation run — the context every stage shares.
  * It owns the opened trace (sources), the clock correction, the merge, the
  * per-thread and per-CPU emulation state, the models (dispatched by model
- * character through a table) and the sinks (Paraver files, when asked).
+ * character through a table) and the change stream handed to the sinks
+ * src/cli chose (sink.h: Paraver, OTF2; none for query and stats).
  * Models read events and update state held here; they never open files.
  * All mutable state of a run lives in struct emu: there is no other. */
 #ifndef WEFT_EMU_H
@@ -19,7 +20,6 @@
 #include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
-#include "util/outset.h"
 
 enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 
@@ -42,6 +42,7 @@ enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
 
 struct emu_cpu;
 struct emu_thread;
+struct paraver_out;
 
 /* What a model counts for an accounting sink (weft stats): an operation
  * begins, ends or happens at once on a thread, with its bytes (-1: none).
@@ -165,7 +166,16 @@ struct emu_part {
 	int match_defer;
 };
 
+/* The models a run may use: the registry (models/model.h), built and
+ * handed in by src/cli (cli_registry), after its --model files are
+ * loaded; the emulator never reads a process-wide table. */
+struct emu_registry {
+	const struct weft_model_def *const *all;
+	int n;
+};
+
 struct emu_opts {
+	struct emu_registry models; /* n 0: emu_open refuses (an internal error) */
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
 	int no_clock_files;     /* --sync=none: no clock table at all */
@@ -177,8 +187,7 @@ struct emu_opts {
 	int nalign;
 	struct weft_trace *reuse; /* an opened trace to take over (rewound), e.g. for a second pass */
 	int no_gate;            /* do not refuse looms hours apart without a clock table */
-	const char *outdir;     /* NULL: no Paraver output (query, checks) */
-	int keep_going, lint, strict, gzip, quiet, progress;
+	int keep_going, lint, strict, quiet, progress;
 	int keep_warns; /* quiet, yet a -j worker keeps its warnings for rank 0 (warns.h) */
 	int writers; /* -j, --mpi: threads writing the files (jobs_writers), 0: by the cores */
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
@@ -193,7 +202,9 @@ struct emu_opts {
 	int sync_file; /* without -c: read the clock file weft sync wrote (clocksetup.h) */
 	int slices; /* --mpi --slices: every rank writes a time slice (slices.h) */
 	int salvage; /* --salvage: streams cut mid-event end at their last whole event */
-	struct sink_list sinks; /* sinks beside the Paraver output (sink.h; sinks.h), n 0: none */
+	/* the run's outputs (sink.h; sinks.h), chosen by src/cli: Paraver
+	 * (paraver_out.h), OTF2; n 0: no output (query, stats, the checks) */
+	struct sink_list sinks;
 };
 
 struct emu {
@@ -212,13 +223,15 @@ struct emu {
 	int mark_slot[100];     /* type -> slot, -1 if undeclared */
 
 	uint64_t t0;            /* corrected time of the first event */
-	uint64_t now;           /* dclock of the current event */
-	uint64_t nevents;
+	uint64_t now; /* dclock of the current event */
 	struct weft_ev *ev;     /* the event being handled */
-	uint64_t nerrors;       /* model errors turned into warnings */
-	struct pair_stats pairs; /* matched messages (pairs.h) */
+	struct {
+		uint64_t nevents;
+		uint64_t nerrors; /* model errors turned into warnings */
+		struct pair_stats pairs; /* matched messages (pairs.h) */
+		uint64_t skipped[MCV_NCHARS]; /* events of models weft does not emulate, by mcv_index */
+	} count; /* what the run counted, for its reports */
 	/* tables by model character, at mcv_index(model) */
-	uint64_t skipped[MCV_NCHARS];  /* events of models weft does not emulate */
 	/* emulated models in use, in model-character order */
 	const struct weft_model_def *model[MCV_NCHARS];
 	int nmodels;
@@ -227,8 +240,10 @@ struct emu {
 	void *mstate[MCV_NCHARS];      /* each emulated model's own state */
 	/* observer called before each event is handled; nonzero pauses emu_run
 	 * after that event (emu_run again resumes) */
-	int (*on_event)(void *arg, const struct weft_ev *ev);
-	void *on_event_arg;
+	struct {
+		int (*on_event)(void *arg, const struct weft_ev *ev);
+		void *arg;
+	} obs;
 	const struct emu_acct *acct; /* accounting sink (weft stats), NULL: none */
 	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
 				 * a legacy model claims it in its setup) */
@@ -240,30 +255,39 @@ struct emu {
 	 * eng_state: some thread row shows a channel only in some thread states */
 	struct engine *eng;
 	int eng_state;
-	/* the breakdown views (breakdown.h), NULL without -b; bd_pending: a
+	/* the breakdown views (breakdown.h), s NULL without -b; pending: a
 	 * CPU row they read changed in this event */
-	struct bd_state *bd;
-	int bd_pending;
+	struct {
+		struct bd_state *s;
+		int pending;
+	} bd;
 
 	struct emu_part part; /* a -j worker's share of the run */
 	const char *trace_arg;  /* emu_open's TRACE */
-	/* messages matched by key (match.h), NULL until a model gives an end;
-	 * a -j worker's go to the merger (part.match_defer) */
-	struct emu_match *match;
-	/* the models' warnings (warns.h): NULL, or a worker's kept ones, or
-	 * the workers' for the merging run to print; finishing: the id of the
-	 * model whose end runs (emu_run_end), else 0 */
-	struct emu_warns *warns;
-	char finishing;
+	struct {
+		/* messages matched by key (match.h), NULL until a model gives an
+		 * end; a -j worker's go to the merger (part.match_defer) */
+		struct emu_match *match;
+		/* the models' warnings (warns.h): NULL, or a worker's kept ones,
+		 * or the workers' for the merging run to print; finishing: the id
+		 * of the model whose end runs (emu_run_end), else 0 */
+		struct emu_warns *warns;
+		char finishing;
+	} side; /* what the models hand the emulator beside the stream */
 
-	/* sinks */
+	/* the change stream (sink.h): writing, the models' changes are
+	 * records, queued by the fronts prv[] (thread rows, CPU rows) into
+	 * pipe, whose thread hands them to the sinks; a -j worker's fronts
+	 * queue into its ring instead (jobs.h) */
 	int writing;
-	struct outset out; /* the outputs in o.outdir, while writing (util/outset.h) */
-	struct prv_pipe *pipe;  /* the Paraver writer thread */
 	struct prv_file prv[EMU_NFILES];
 	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
 	char setting_up; /* the model whose setup runs, else 0 */
-	struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
+	struct {
+		struct prv_pipe *pipe;
+		struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
+		struct paraver_out *par; /* the Paraver sink of o.sinks (paraver_out.h), NULL: none */
+	} out;
 };
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
@@ -280,8 +304,8 @@ int emu_close(struct emu *e, struct weft_err *err);
 void emu_free(struct emu *e);
 
 /* Register a Paraver event type in one file; returns its slot. Slots have
- * no fixed limit here; the Paraver writer refuses more than EMU_MAX_SLOTS
- * with an internal error when it opens the files. */
+ * no fixed limit here; the stream refuses more than EMU_MAX_SLOTS (a
+ * record's chan is 16 bits) with an internal error when it opens. */
 #define EMU_MAX_SLOTS 65535
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
 /* Slot `slot` of `file` writes its first value on each row even when it
@@ -361,7 +385,7 @@ static inline char emu_owner(const struct emu *e, const struct emu_thread *t)
  * emu_comm_psend; emu_comm_recv gives the receiving thread and the logical
  * and physical receive times (either may be earlier than lsend); a send
  * never received is dropped (a '#' comment line), by emu_comm_drop or at the
- * end of the run. Without Paraver output these do nothing. */
+ * end of the run. Without sinks (no stream) these do nothing. */
 static inline uint64_t emu_comm_send(struct emu *e, const struct emu_thread *from, int64_t size,
 				     int64_t tag)
 {
@@ -400,5 +424,9 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err);
 
 struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid);
+
+/* The registry's model of character id, or named `name`; NULL: none. */
+const struct weft_model_def *emu_registry_id(const struct emu *e, char id);
+const struct weft_model_def *emu_registry_name(const struct emu *e, const char *name);
 
 #endif

@@ -8,9 +8,9 @@
 
 static struct emu_match *matcher(struct emu *e)
 {
-	if (!e->match)
-		e->match = weft_xcalloc(1, sizeof(*e->match));
-	return e->match;
+	if (!e->side.match)
+		e->side.match = weft_xcalloc(1, sizeof(*e->side.match));
+	return e->side.match;
 }
 
 static void got_recv(struct emu *e, struct emu_match *m, uint64_t id, const struct emu_thread *to, uint64_t lrecv,
@@ -120,7 +120,7 @@ void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char mo
 		defer_text(e, PRV_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
 		return;
 	}
-	const struct weft_model_def *d = model_by_id(model);
+	const struct weft_model_def *d = emu_registry_id(e, model);
 	emu_punct(e, EMU_THREAD_FILE, t->row, slot, d->hooks->text_value(e, table, s));
 }
 
@@ -131,12 +131,12 @@ void emu_text_name(struct emu *e, char model, int table, int64_t value, const ch
 		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
 		return;
 	}
-	model_by_id(model)->hooks->text_name(e, table, value, s);
+	emu_registry_id(e, model)->hooks->text_name(e, table, value, s);
 }
 
 void emu_match_finish(struct emu *e, int nkeys, void (*name)(const struct emu *e, int32_t end, char *buf, int n))
 {
-	struct emu_match *m = e->match;
+	struct emu_match *m = e->side.match;
 	if (!m)
 		return;
 	uint64_t us = 0, ur = 0;
@@ -175,9 +175,9 @@ void emu_match_finish(struct emu *e, int nkeys, void (*name)(const struct emu *e
 
 void emu_match_free(struct emu *e)
 {
-	if (!e->match)
+	if (!e->side.match)
 		return;
-	keytab_free(&e->match->keys);
-	free(e->match);
-	e->match = NULL;
+	keytab_free(&e->side.match->keys);
+	free(e->side.match);
+	e->side.match = NULL;
 }

@@ -7,7 +7,7 @@
 void emu_pair(struct emu *e, const struct emu_thread *from, const struct emu_thread *to, uint64_t send_now,
 	      uint64_t recv_now)
 {
-	struct pair_stats *ps = &e->pairs;
+	struct pair_stats *ps = &e->count.pairs;
 	struct emu_pair p = {from, to, send_now + e->t0, recv_now + e->t0};
 	ps->n++;
 	if (recv_now < send_now) {
@@ -33,7 +33,7 @@ static void describe(const struct emu *e, const struct emu_pair *p, char *buf, s
 
 void emu_pairs_report(const struct emu *e)
 {
-	const struct pair_stats *ps = &e->pairs;
+	const struct pair_stats *ps = &e->count.pairs;
 	if (!ps->nviol)
 		return;
 	char buf[512];

@@ -145,10 +145,10 @@ static int run_date(struct emu *e, char *out, size_t n, struct weft_err *err)
 
 char *paraver_trace_tmp(struct emu *e, const char *name)
 {
-	char *reg = weft_xasprintf("%s%s", name, e->o.gzip ? ".gz" : "");
-	const char *p = outset_add(&e->out, reg);
+	char *reg = weft_xasprintf("%s%s", name, e->out.par->gzip ? ".gz" : "");
+	const char *p = outset_add(&e->out.par->out, reg);
 	free(reg);
-	return weft_xasprintf("%.*s", (int) (strlen(p) - (e->o.gzip ? 3 : 0)), p);
+	return weft_xasprintf("%.*s", (int) (strlen(p) - (e->out.par->gzip ? 3 : 0)), p);
 }
 
 /* The name of every output the run may write, registered with the set (to
@@ -164,7 +164,7 @@ static void outputs(struct emu *e, struct outset *s)
 		outset_add(s, n);
 		free(n);
 	}
-	const char *gz = e->o.gzip ? ".gz" : "";
+	const char *gz = e->out.par->gzip ? ".gz" : "";
 	char *t = weft_xasprintf("thread.prv%s", gz), *c = weft_xasprintf("cpu.prv%s", gz);
 	outset_add(s, t);
 	outset_add(s, c);
@@ -178,14 +178,14 @@ static void outputs(struct emu *e, struct outset *s)
 static int prepare_dir(struct emu *e, struct weft_err *err)
 {
 	struct stat st;
-	if (stat(e->o.outdir, &st) == 0 && !S_ISDIR(st.st_mode))
+	if (stat(e->out.par->outdir, &st) == 0 && !S_ISDIR(st.st_mode))
 		return weft_fail(err, WEFT_EUSAGE, "%s: is an existing file; -o names the output directory",
-				 e->o.outdir);
-	if (outset_open(&e->out, e->o.outdir, err))
+				 e->out.par->outdir);
+	if (outset_open(&e->out.par->out, e->out.par->outdir, err))
 		return -1;
-	outputs(e, &e->out);
-	if (outset_check(&e->out, err)) {
-		outset_abort(&e->out);
+	outputs(e, &e->out.par->out);
+	if (outset_check(&e->out.par->out, err)) {
+		outset_abort(&e->out.par->out);
 		return -1;
 	}
 	return 0;
@@ -201,73 +201,52 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 	sb_free(&h);
 }
 
-int paraver_open(struct emu *e, struct weft_err *err)
+/* begin: the files opened on the run's pipe (files 0 and 1, as the
+ * fronts number them), before any record is queued. */
+static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_err *err)
 {
-	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->slots.n[f] > EMU_MAX_SLOTS)
-			return weft_fail(err, WEFT_EINTERNAL,
-					 "%s: %d Paraver event types in one file: at most %d "
-					 "are supported",
-					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
+	struct paraver_out *po = (struct paraver_out *) k;
+	struct emu *e = po->e;
+	(void) l;
+	if (!e || !e->out.pipe)
+		return weft_fail(err, WEFT_EINTERNAL, "the Paraver sink was not attached to a run");
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
 	if (prepare_dir(e, err))
 		return -1;
+	po->open = 1;
 	struct strbuf h = {0};
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
-	char *p = outset_shown(&e->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
-	e->pipe = prv_pipe_start();
-	if (!e->pipe) { /* the split by loom needs one: no memory is no run */
-		free(p);
-		free(tmp);
-		sb_free(&h);
-		free(ids);
-		outset_abort(&e->out);
-		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the Paraver writer: %s%s", e->o.outdir,
-				 strerror(ENOMEM), weft_sys_hint(ENOMEM));
-	}
-	int rc = prv_open(&e->prv[EMU_THREAD_FILE], e->pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
-			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], e->o.gzip, err);
+	char *p = outset_shown(&po->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
+	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->out.pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
+			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], po->gzip, err);
 	free(p);
 	free(tmp);
 	sb_free(&h);
 	if (rc == 0) {
 		cpu_header(e, &h, ids);
-		p = outset_shown(&e->out, "cpu.prv");
+		p = outset_shown(&po->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
-		rc = prv_open(&e->prv[EMU_CPU_FILE], e->pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
-			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], e->o.gzip, err);
+		rc = prv_open(&po->f[EMU_CPU_FILE], e->out.pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
+			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], po->gzip, err);
 		free(p);
 		free(tmp);
 		sb_free(&h);
-		if (rc == 0)
-			rc = bd_open(e, e->pipe, date, err);
-		if (rc)
-			paraver_abort(e);
-	} else {
-		prv_pipe_finish(e->pipe);
-		e->pipe = NULL;
-		outset_abort(&e->out);
 	}
 	free(ids);
-	for (int k = 0; rc == 0 && k < EMU_NFILES; k++)
-		emu_fresh_apply(e, k, &e->prv[k]);
+	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
+		if (po->f[f].id != e->prv[f].id || po->f[f].pipe != e->out.pipe)
+			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the pipe's first",
+				       po->outdir);
+	if (rc == 0)
+		rc = bd_open(e, e->out.pipe, date, err);
+	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
+		emu_fresh_apply(e, f, &po->f[f]);
 	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
-		for (int k = 0; k < EMU_NFILES; k++)
-			prv_window(&e->prv[k], e->o.win_from, e->o.win_to);
-	if (rc == 0) {
-		e->writing = 1;
-		for (int i = 0; i < e->ncpu; i++)
-			prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
-		/* replaced by the row's first state; at the first instant, unseen.
-		 * Rows of ovni threads keep ovniemu's picture: no state (0, "No
-		 * state") before the thread starts, as its type 4 shows. */
-		for (int r = 0; r < e->nth; r++)
-			if (emu_owner(e, e->by_row[r]) != 'O')
-				prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
-	}
+		for (int f = 0; f < EMU_NFILES; f++)
+			prv_window(&po->f[f], e->o.win_from, e->o.win_to);
 	return rc;
 }
 
@@ -415,22 +394,22 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
  * for): they go at the commit, as views that no longer fit do (views.c). */
 static void retire_stale(struct emu *e)
 {
-	const char *other = e->o.gzip ? "" : ".gz";
+	const char *other = e->out.par->gzip ? "" : ".gz";
 	static const char *const trace[] = {"thread.prv", "cpu.prv"};
 	for (int i = 0; i < 2; i++) {
 		char *n = weft_xasprintf("%s%s", trace[i], other);
-		outset_retire(&e->out, n);
+		outset_retire(&e->out.par->out, n);
 		free(n);
 	}
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
+	const struct weft_model_def *const *all = e->o.models.all;
+	int nall = e->o.models.n;
 	for (int m = 0; m < nall; m++) {
 		if (!engine_breakdown_of(all[m]))
 			continue;
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
 			char *n = weft_xasprintf("%s-breakdown%s", all[m]->name, ext[k]);
-			outset_retire(&e->out, n);
+			outset_retire(&e->out.par->out, n);
 			free(n);
 		}
 	}
@@ -449,62 +428,90 @@ static int nothing_written(const struct prv_back *b)
 	return 1;
 }
 
-int paraver_close(struct emu *e, struct weft_err *err)
+/* end(ok): the texts beside the traces, everything into the new
+ * generation, then shown at once. The pipe is finished: the backs are
+ * ours. */
+static int par_close(struct paraver_out *po, uint64_t ftime, struct weft_err *err)
 {
-	/* the writer thread drains; the files are ours from here on */
-	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
-	prv_flush_now(&e->prv[EMU_CPU_FILE]);
-	prv_pipe_finish(e->pipe);
-	e->pipe = NULL;
-	if (e->o.win && e->now < e->o.win_from)
-		return weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
-				 e->tr.source ? e->tr.source : e->tr.dir, (unsigned long long) e->o.win_from,
-				 (unsigned long long) e->now);
-	if (nothing_written(&e->prv[EMU_THREAD_FILE].back))
+	struct emu *e = po->e;
+	if (nothing_written(&po->f[EMU_THREAD_FILE].back))
 		return weft_fail(err, WEFT_EINPUT,
 				 "%s: no Paraver record to write (no event changed any thread): an "
 				 "empty trace cannot be loaded by Paraver",
 				 e->tr.source ? e->tr.source : e->tr.dir);
-	/* everything into the new generation, then shown at once; the texts
-	 * first, while the writer's record of what was written (the views look
-	 * at it) is still there */
+	/* the texts first, while the writer's record of what was written
+	 * (the views look at it) is still there */
 	char *tdone = NULL, *cdone = NULL;
-	int rc = write_texts(e, &e->out, err);
+	int rc = write_texts(e, &po->out, err);
 	if (rc == 0)
-		rc = prv_finish(&e->prv[EMU_THREAD_FILE], e->now, &tdone, err);
-	else
-		prv_abort(&e->prv[EMU_THREAD_FILE]);
+		rc = prv_finish(&po->f[EMU_THREAD_FILE], ftime, &tdone, err);
 	if (rc == 0)
-		rc = prv_finish(&e->prv[EMU_CPU_FILE], e->now, &cdone, err);
-	else
-		prv_abort(&e->prv[EMU_CPU_FILE]);
+		rc = prv_finish(&po->f[EMU_CPU_FILE], ftime, &cdone, err);
 	if (rc == 0)
 		rc = bd_finish(e, err);
-	bd_abort(e); /* those not finished */
-	e->writing = 0;
 	free(tdone);
 	free(cdone);
-	/* an input that shrank while read gave zeros: no run from it */
-	if (rc == 0)
-		rc = map_inputs_check(err);
 	if (rc == 0) {
 		retire_stale(e);
-		rc = outset_commit(&e->out, err);
-	} else {
-		outset_abort(&e->out);
+		rc = outset_commit(&po->out, err);
 	}
 	return rc;
 }
 
-void paraver_abort(struct emu *e)
+static int par_end(struct sink *k, int ok, uint64_t ftime, struct weft_err *err)
 {
-	prv_pipe_finish(e->pipe);
-	e->pipe = NULL;
-	prv_abort(&e->prv[EMU_THREAD_FILE]);
-	prv_abort(&e->prv[EMU_CPU_FILE]);
-	bd_abort(e);
-	e->writing = 0;
-	outset_abort(&e->out);
+	struct paraver_out *po = (struct paraver_out *) k;
+	if (!po->open)
+		return 0;
+	int rc = ok ? par_close(po, ftime, err) : 0;
+	/* what was not finished, and the set when not committed */
+	prv_abort(&po->f[EMU_THREAD_FILE]);
+	prv_abort(&po->f[EMU_CPU_FILE]);
+	bd_abort(po->e);
+	if (!ok || rc)
+		outset_abort(&po->out);
+	po->open = 0;
+	return rc;
+}
+
+static int par_attach(struct sink *k, struct emu *e, struct weft_err *err)
+{
+	struct paraver_out *po = (struct paraver_out *) k;
+	(void) err;
+	po->e = e;
+	e->out.par = po;
+	return 0;
+}
+
+static void par_free(struct sink *k)
+{
+	free(k->self); /* the run is gone (emu_free): never look at it */
+}
+
+struct sink *paraver_sink_new(const char *outdir, int gzip)
+{
+	struct paraver_out *po = weft_xcalloc(1, sizeof(*po));
+	po->outdir = outdir;
+	po->gzip = gzip;
+	po->sink = (struct sink){
+		.name = "paraver",
+		.self = po,
+		.slices = 1,
+		.begin = par_begin,
+		.changes = NULL,
+		.end = par_end,
+		.free = par_free,
+		.attach = par_attach,
+	};
+	return &po->sink;
+}
+
+int paraver_in(const struct sink_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->s[i]->attach == par_attach)
+			return 1;
+	return 0;
 }
 
 /* The emulator's change records reach the Paraver writer as its ops. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* paraver_out: the emulator's Paraver sink — thread.{prv,pcf,row} and
+/* paraver_out: the Paraver sink (sink.h) — thread.{prv,pcf,row} and
  * cpu.{prv,pcf,row} in the output directory, with a real resource model
  * (nodes = looms, their CPUs plus the vCPU) and process model (thread.prv:
  * rows in ovniemu's order, the system's; appl = a run of processes of one
@@ -12,19 +12,37 @@
 #define WEFT_PARAVER_OUT_H
 
 #include "emu/emu.h"
+#include "emu/sink.h"
+#include "util/outset.h"
+
+/* The Paraver sink's state. Its files' backs are opened on the run's pipe
+ * (e->out.pipe) as files 0 and 1 (then the breakdown traces), so the pipe's
+ * thread writes them from the change records directly (the sink has no
+ * `changes`; -j's merger and its --writers threads the same). */
+struct paraver_out {
+	struct sink sink;
+	const char *outdir; /* -o DIR */
+	int gzip; /* -z */
+	struct emu *e; /* the run (attach), for what models still tell in C: texts, row names */
+	struct outset out; /* the outputs in outdir, while writing */
+	struct prv_file f[EMU_NFILES]; /* thread.prv, cpu.prv: their backs */
+	int open; /* the outputs are open: finished or aborted by end */
+};
+
+/* The Paraver sink writing into outdir (gzip: -z); free with its free. */
+struct sink *paraver_sink_new(const char *outdir, int gzip);
+/* Does l hold a Paraver sink? */
+int paraver_in(const struct sink_list *l);
 
 /* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);
 /* Each row's appl:task:thread in `file` (thread.prv's e->nth rows, cpu.prv's
  * e->ncpu), as the headers name them. */
 void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3]);
-int paraver_open(struct emu *e, struct weft_err *err);
 /* The file to write trace NAME (thread.prv, X-breakdown.prv) at, in the new
  * generation: registered as an output (NAME.gz with -z, whose compressed copy
  * prv_finish writes beside); the caller frees it. */
 char *paraver_trace_tmp(struct emu *e, const char *name);
-int paraver_close(struct emu *e, struct weft_err *err);
-void paraver_abort(struct emu *e);
 
 /* The view files compiled into weft (generated from cfg/ at build time). */
 struct cfg_file {

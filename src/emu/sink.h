@@ -13,9 +13,13 @@
  *     the others say what changed at that time.
  * A sink (struct sink) is told the layout (begin), gets every batch
  * (changes), then is told whether the run succeeded (end). src/cli chooses
- * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks);
- * the emulator knows nothing of any file format. --from/--to is a filter
- * in front of every sink (sinks see the window only, times from its start).
+ * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks) and
+ * hands them in emu_opts.sinks; the emulator writes no file itself (the
+ * Paraver sink, paraver_out.h, still lives in src/emu: it reads the
+ * models' labels and texts from the run, `attach`). --from/--to is a
+ * filter in front of every sink (sinks see the window only, times from its
+ * start): sinks.c's for the sinks that take batches, prv_window in the
+ * Paraver sink's backs, which cut alike (test/e2e/otf2.sh compares them).
  *
  * Threads and -j: begin and end are called by the thread that runs emu
  * (emu_open / emu_close); changes by one thread at a time, in order: the
@@ -40,6 +44,8 @@
 #include <stdint.h>
 
 #include "util/err.h"
+
+struct emu;
 
 /* Row sets. */
 enum { SINK_THREADS = 0, SINK_CPUS = 1, SINK_NROWSETS = 2 };
@@ -182,7 +188,8 @@ struct sink {
 	 * with err filled (the run stops; end(ok 0) is still called). */
 	int (*begin)(struct sink *s, const struct sink_layout *l, struct weft_err *err);
 	/* A batch of n records. Cannot fail: a sink keeps its first error and
-	 * reports it from end. */
+	 * reports it from end. NULL: the sink takes the records otherwise
+	 * (the Paraver sink: its files are the backs of the run's pipe). */
 	void (*changes)(struct sink *s, const struct sink_change *c, size_t n);
 	/* After the last batch: ok 1, finish at time `ftime` (the run's end,
 	 * from t0) and put the outputs in place (0, or -1 with err filled);
@@ -190,6 +197,10 @@ struct sink {
 	int (*end)(struct sink *s, int ok, uint64_t ftime, struct weft_err *err);
 	/* Release the sink (after end, or without begin). May be NULL. */
 	void (*free)(struct sink *s);
+	/* A sink of the emulator's own layer (Paraver, while the models
+	 * still tell their labels and texts in C): handed the run before
+	 * begin. 0, or -1 with err filled. May be NULL. */
+	int (*attach)(struct sink *s, struct emu *e, struct weft_err *err);
 };
 
 /* The sinks of one run, in the order src/cli gives them; n 0: no output. */

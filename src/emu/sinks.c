@@ -18,7 +18,9 @@ struct emu_sinks {
 	struct sink_label *states;
 	char **strs; /* owned names */
 	int nstrs, capstrs;
-	int begun, ended;
+	int nbegun; /* the sinks begun (or whose begin failed): ended once */
+	int ended;
+	struct win *win; /* --from/--to, NULL: none */
 };
 
 static const char *own(struct emu_sinks *s, char *str)
@@ -178,54 +180,267 @@ static void rows(struct emu *e, struct emu_sinks *s)
 	s->l.procs = s->procs;
 }
 
-/* The pipe's tap: each run of ops to every sink. */
+/* ---- --from/--to: the window in front of the sinks -------------------------
+ * The records of [from, to] only, as Paraver's cutter writes a window of
+ * a whole trace (and the Paraver sink's backs, prv_window): times minus
+ * `from`; the states open at `from` opened at 0, those open at `to`
+ * closed there (a STATE 0); values that changed in the window only (a SET
+ * that repeats the run's last value, before the window too, is none; the
+ * others go as PUTs, a change for sure whatever the sink saw); the
+ * communications sent in the window, renumbered from 0, the explicit times
+ * of their operands shifted; nothing after `to` (a send received later is
+ * dropped by the sink's end). CPU records always pass (they say where a
+ * row runs, not when). */
+enum { WIN_BEFORE, WIN_INSIDE, WIN_AFTER };
+#define WIN_OUT 4096
+
+struct win {
+	uint64_t from, to;
+	int phase;
+	int nrows[SINK_NROWSETS], nch[SINK_NROWSETS];
+	int64_t *last[SINK_NROWSETS]; /* by row * nch + chan */
+	uint32_t *state[SINK_NROWSETS];
+	uint64_t *map; /* by the stream's comm id: the window's id + 1, 0: not sent in it */
+	uint64_t nmap, capmap;
+	uint64_t next_out;
+	int64_t arg[4];
+	int narg;
+	struct sink_change out[WIN_OUT];
+	size_t nout;
+	const struct sink_list *sinks;
+};
+
+static void to_sinks(const struct sink_list *l, const struct sink_change *c, size_t n)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->s[i]->changes)
+			l->s[i]->changes(l->s[i], c, n);
+}
+
+static void win_flush(struct win *w)
+{
+	if (w->nout)
+		to_sinks(w->sinks, w->out, w->nout);
+	w->nout = 0;
+}
+
+static void win_put(struct win *w, uint8_t kind, uint8_t set, uint16_t chan, uint32_t row, int64_t value)
+{
+	if (w->nout == WIN_OUT)
+		win_flush(w);
+	w->out[w->nout++] = (struct sink_change){kind, set, chan, row, value};
+}
+
+static uint64_t win_shift(const struct win *w, uint64_t t)
+{
+	if (t <= w->from)
+		return 0;
+	return (t < w->to ? t : w->to) - w->from;
+}
+
+/* The window opens (at 0) or closes (at to): the open states follow. */
+static void win_edge(struct win *w, int open)
+{
+	win_put(w, SINK_CH_TIME, 0, 0, 0, open ? 0 : (int64_t) (w->to - w->from));
+	for (int set = 0; set < SINK_NROWSETS; set++)
+		for (int r = 0; r < w->nrows[set]; r++)
+			if (w->state[set][r])
+				win_put(w, SINK_CH_STATE, (uint8_t) set, 0, (uint32_t) r, open ? w->state[set][r] : 0);
+	w->phase = open ? WIN_INSIDE : WIN_AFTER;
+}
+
+static void win_time(struct win *w, uint64_t t)
+{
+	if (w->phase == WIN_BEFORE && t >= w->from)
+		win_edge(w, 1);
+	if (w->phase == WIN_INSIDE && t > w->to)
+		win_edge(w, 0);
+	if (w->phase == WIN_INSIDE)
+		win_put(w, SINK_CH_TIME, 0, 0, 0, (int64_t) win_shift(w, t));
+}
+
+/* A value record: dropped when it repeats (SET), remembered before. */
+static void win_value(struct win *w, const struct sink_change *c)
+{
+	int64_t *last = NULL;
+	if (c->set < SINK_NROWSETS && c->row < (uint32_t) w->nrows[c->set] && c->chan < w->nch[c->set])
+		last = &w->last[c->set][(size_t) c->row * (size_t) w->nch[c->set] + c->chan];
+	if (w->phase == WIN_INSIDE && !(last && c->kind == SINK_CH_SET && *last == c->value))
+		win_put(w, last ? SINK_CH_PUT : c->kind, c->set, c->chan, c->row, c->value);
+	if (last)
+		*last = c->value;
+}
+
+/* The window's id of the stream's comm `id`, or ~0: not sent in it. */
+static uint64_t win_comm(const struct win *w, int64_t id)
+{
+	return id >= 0 && (uint64_t) id < w->nmap && w->map[id] ? w->map[id] - 1 : ~0ull;
+}
+
+static void win_send(struct win *w, const struct sink_change *c)
+{
+	if (w->nmap == w->capmap) {
+		w->capmap = w->capmap ? 2 * w->capmap : 1024;
+		w->map = weft_xrealloc(w->map, w->capmap * sizeof(*w->map));
+	}
+	w->map[w->nmap++] = w->phase == WIN_INSIDE ? ++w->next_out : 0;
+	if (w->phase != WIN_INSIDE)
+		return;
+	if (c->kind == SINK_CH_SEND_ARGS) {
+		win_put(w, SINK_CH_ARG, 0, 0, 0, (int64_t) win_shift(w, (uint64_t) w->arg[0]));
+		win_put(w, SINK_CH_ARG, 0, 0, 0, w->arg[1]);
+	}
+	win_put(w, c->kind, c->set, c->chan, c->row, c->value);
+}
+
+/* PSEND, RECV, RECV_ARGS, DROP of a comm sent in the window. */
+static void win_answer(struct win *w, const struct sink_change *c)
+{
+	uint64_t id = win_comm(w, c->value);
+	if (w->phase != WIN_INSIDE || id == ~0ull)
+		return;
+	if (c->kind == SINK_CH_PSEND || c->kind == SINK_CH_RECV_ARGS)
+		win_put(w, SINK_CH_ARG, 0, 0, 0, (int64_t) win_shift(w, (uint64_t) w->arg[0]));
+	if (c->kind == SINK_CH_RECV_ARGS)
+		win_put(w, SINK_CH_ARG, 0, 0, 0, (int64_t) win_shift(w, (uint64_t) w->arg[1]));
+	win_put(w, c->kind, c->set, c->chan, c->row, (int64_t) id);
+}
+
+static void win_change(struct win *w, const struct sink_change *c)
+{
+	switch (c->kind) {
+	case SINK_CH_TIME:
+		win_time(w, (uint64_t) c->value);
+		break;
+	case SINK_CH_CPU:
+		win_put(w, c->kind, c->set, c->chan, c->row, c->value);
+		break;
+	case SINK_CH_STATE:
+		if (c->set < SINK_NROWSETS && c->row < (uint32_t) w->nrows[c->set] && w->phase != WIN_AFTER)
+			w->state[c->set][c->row] = (uint32_t) c->value;
+		if (w->phase == WIN_INSIDE)
+			win_put(w, c->kind, c->set, c->chan, c->row, c->value);
+		break;
+	case SINK_CH_SET:
+	case SINK_CH_PUT:
+		win_value(w, c);
+		break;
+	case SINK_CH_ARG:
+		w->arg[w->narg++ & 3] = c->value;
+		return; /* operands stay for the next record */
+	case SINK_CH_SEND:
+	case SINK_CH_SEND_ARGS:
+		win_send(w, c);
+		break;
+	case SINK_CH_PSEND:
+	case SINK_CH_RECV:
+	case SINK_CH_RECV_ARGS:
+	case SINK_CH_DROP:
+		win_answer(w, c);
+		break;
+	default: /* a kind this filter does not know passes inside the window */
+		if (w->phase == WIN_INSIDE)
+			win_put(w, c->kind, c->set, c->chan, c->row, c->value);
+		break;
+	}
+	w->narg = 0;
+}
+
+static struct win *win_new(const struct emu *e, const struct sink_layout *l)
+{
+	struct win *w = weft_xcalloc(1, sizeof(*w));
+	w->from = e->o.win_from;
+	w->to = e->o.win_to < w->from ? w->from : e->o.win_to;
+	w->sinks = &e->o.sinks;
+	for (int set = 0; set < SINK_NROWSETS; set++) {
+		const struct sink_rowset *rs = &l->set[set];
+		w->nrows[set] = rs->nrows;
+		w->nch[set] = rs->nchannels;
+		w->last[set] = weft_xcalloc((size_t) rs->nrows * (size_t) rs->nchannels + 1, sizeof(int64_t));
+		for (int r = 0; r < rs->nrows; r++)
+			for (int k = 0; k < rs->nchannels; k++)
+				if (rs->channels[k].fresh)
+					w->last[set][(size_t) r * (size_t) rs->nchannels + (size_t) k] = INT64_MIN;
+		w->state[set] = weft_xcalloc((size_t) rs->nrows + 1, sizeof(uint32_t));
+	}
+	return w;
+}
+
+static void win_free(struct win *w)
+{
+	if (!w)
+		return;
+	for (int set = 0; set < SINK_NROWSETS; set++) {
+		free(w->last[set]);
+		free(w->state[set]);
+	}
+	free(w->map);
+	free(w);
+}
+
+/* The pipe's tap: each run of records to every sink that takes them,
+ * through the window when there is one. */
 static void tap(void *arg, const struct prv_op *ops, size_t n)
 {
-	const struct sink_list *l = arg;
-	for (int i = 0; i < l->n; i++)
-		l->s[i]->changes(l->s[i], (const struct sink_change *) ops, n);
+	struct emu *e = arg;
+	const struct sink_change *c = (const struct sink_change *) ops;
+	struct win *w = e->out.sinks->win;
+	if (!w) {
+		to_sinks(&e->o.sinks, c, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		win_change(w, &c[i]);
+	win_flush(w);
 }
 
 int emu_sinks_begin(struct emu *e, struct weft_err *err)
 {
 	if (!e->o.sinks.n)
 		return 0;
-	if (!e->writing || !e->pipe)
-		return weft_fail(err, WEFT_EUSAGE, "%s: %s output needs the Paraver output (-o) for now",
-				 e->trace_arg ? e->trace_arg : e->tr.dir, e->o.sinks.s[0]->name);
+	if (!e->writing || !e->out.pipe)
+		return weft_fail(err, WEFT_EINTERNAL, "%s: the sinks begin before the stream opened",
+				 e->trace_arg ? e->trace_arg : e->tr.dir);
 	if (e->o.slices)
 		for (int i = 0; i < e->o.sinks.n; i++)
 			if (!e->o.sinks.s[i]->slices)
 				return weft_fail(err, WEFT_EUSAGE, "--slices: no %s output in time slices",
 						 e->o.sinks.s[i]->name);
-	struct emu_sinks *s = e->sinks = weft_xcalloc(1, sizeof(*s));
+	struct emu_sinks *s = e->out.sinks = weft_xcalloc(1, sizeof(*s));
 	rows(e, s);
 	for (int set = 0; set < SINK_NROWSETS; set++)
 		channels(e, s, set);
 	states(e, s);
 	s->l.t0 = e->t0;
 	s->l.trace = e->trace_arg ? e->trace_arg : e->tr.dir;
-	s->l.outdir = e->o.outdir;
 	s->l.clock_ns = 1;
-	s->begun = 1;
-	for (int i = 0; i < e->o.sinks.n; i++)
-		if (e->o.sinks.s[i]->begin(e->o.sinks.s[i], &s->l, err))
+	int tapped = 0;
+	for (int i = 0; i < e->o.sinks.n; i++) {
+		struct sink *k = e->o.sinks.s[i];
+		s->nbegun = i + 1; /* ended, even when its begin fails */
+		if ((k->attach && k->attach(k, e, err)) || k->begin(k, &s->l, err))
 			return -1;
-	prv_pipe_tap(e->pipe, tap, (void *) &e->o.sinks);
+		tapped |= k->changes != NULL;
+	}
+	if (tapped && e->o.win)
+		s->win = win_new(e, &s->l);
+	if (tapped)
+		prv_pipe_tap(e->out.pipe, tap, e);
 	return 0;
 }
 
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 {
-	struct emu_sinks *s = e->sinks;
-	if (!s || !s->begun || s->ended)
+	struct emu_sinks *s = e->out.sinks;
+	if (!s || s->ended)
 		return 0;
 	s->ended = 1;
 	int rc = 0;
-	for (int i = 0; i < e->o.sinks.n; i++) {
+	for (int i = 0; i < s->nbegun; i++) {
 		struct sink *k = e->o.sinks.s[i];
 		struct weft_err mine = {0};
-		if (k->end(k, ok && rc == 0, ftime, rc ? &mine : err) && rc == 0)
+		uint64_t t = s->win && k->changes ? win_shift(s->win, ftime) : ftime;
+		if (k->end(k, ok && rc == 0, t, rc ? &mine : err) && rc == 0)
 			rc = -1;
 	}
 	return rc;
@@ -233,7 +448,7 @@ int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 
 void emu_sinks_free(struct emu *e)
 {
-	struct emu_sinks *s = e->sinks;
+	struct emu_sinks *s = e->out.sinks;
 	if (!s)
 		return;
 	struct weft_err ignored = {0};
@@ -248,11 +463,12 @@ void emu_sinks_free(struct emu *e)
 	free(s->looms);
 	free(s->procs);
 	free(s->states);
+	win_free(s->win);
 	free(s);
-	e->sinks = NULL;
+	e->out.sinks = NULL;
 }
 
 const struct sink_layout *emu_sinks_layout(const struct emu *e)
 {
-	return e->sinks ? &e->sinks->l : NULL;
+	return e->out.sinks ? &e->out.sinks->l : NULL;
 }

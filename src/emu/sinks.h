@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sinks: the emulator's side of sink.h. emu_sinks_begin builds the layout
- * of an opened run from its rows and its models' channels and begins every
- * sink of e->o.sinks, then taps the change stream the Paraver writer's
- * pipe carries (prv_pipe_tap: one serial run's order, -j included);
- * emu_sinks_end ends them. Without sinks these do nothing. */
+ * of a run whose stream opened (e->writing: the fronts and the pipe, emu.c)
+ * from its rows and its models' channels, attaches and begins every sink of
+ * e->o.sinks in order, then taps the pipe for the sinks that take batches
+ * (prv_pipe_tap: one serial run's order, -j included); the Paraver sink's
+ * files are the pipe's backs instead (paraver_out.h). emu_sinks_end ends
+ * every sink begun. Without sinks these do nothing. */
 #ifndef WEFT_SINKS_H
 #define WEFT_SINKS_H
 
 #include "emu/emu.h"
 #include "emu/sink.h"
 
-/* After the Paraver files opened, before any event (0 or -1, err). */
+/* After the stream opened, before any record is queued (0 or -1, err;
+ * the sinks begun so far, the failing one too, are ended by emu_sinks_end
+ * or emu_sinks_free). */
 int emu_sinks_begin(struct emu *e, struct weft_err *err);
 /* ok: the run succeeded (every record applied), finished at ftime. The
  * first error of the sinks, or 0; every sink is ended once. */

@@ -67,7 +67,6 @@ static int pass(struct sync_result *r, const struct emu_opts *o, const struct cl
 		struct weft_err *err)
 {
 	struct emu_opts vo = *o;
-	vo.outdir = NULL;
 	vo.sinks.n = 0;
 	vo.quiet = 1;
 	vo.no_gate = 1;
@@ -78,12 +77,12 @@ static int pass(struct sync_result *r, const struct emu_opts *o, const struct cl
 	struct emu e;
 	int rc = emu_open(&e, r->trace, &vo, err);
 	if (rc == 0) {
-		e.pairs.observer = obs;
-		e.pairs.arg = arg;
+		e.count.pairs.observer = obs;
+		e.count.pairs.arg = arg;
 		rc = emu_run(&e, err);
 	}
 	if (nviol)
-		*nviol = e.pairs.nviol;
+		*nviol = e.count.pairs.nviol;
 	r->tr = e.tr;
 	memset(&e.tr, 0, sizeof(e.tr));
 	r->have_tr = r->tr.streams != NULL;
@@ -175,7 +174,6 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	memset(r, 0, sizeof(*r));
 	r->trace = trace;
 	struct emu_opts po = *o;
-	po.outdir = NULL;
 	po.sinks.n = 0;
 	po.quiet = 1;
 	po.no_gate = 1; /* messages can bound clocks hours apart */
@@ -188,8 +186,8 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	int rc = emu_open(&e, trace, &po, err);
 	if (rc == 0) {
 		est_init(&x, e.tr.sys.nlooms, min_latency, (int64_t) e.t0);
-		e.pairs.observer = observe;
-		e.pairs.arg = &x;
+		e.count.pairs.observer = observe;
+		e.count.pairs.arg = &x;
 		rc = emu_run(&e, err);
 	}
 	struct est_result er;
@@ -197,7 +195,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	if (rc == 0) {
 		r->t0 = e.t0;
 		r->t1 = e.t0 + e.now;
-		r->npairs = e.pairs.n;
+		r->npairs = e.count.pairs.n;
 		r->nmsg = x.nmsg;
 		r->nviol_before = x.nviol;
 		rc = est_solve(&x, (int64_t) r->t0, (int64_t) r->t1, &er, err);

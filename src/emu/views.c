@@ -51,7 +51,7 @@ struct target {
 static int target_of(const struct emu *e, const struct weft_model_def *d, int file, struct target *t)
 {
 	if (file != CFGVIEW_BREAKDOWN) {
-		t->back = &e->prv[file].back;
+		t->back = &e->out.par->f[file].back;
 		t->nslots = e->slots.n[file];
 		t->slot_type = e->slots.type[file];
 		return 1;
@@ -112,7 +112,7 @@ static int put(struct outset *s, const char *rel, const char *text, struct weft_
 static void drop(struct emu *e, const char *rel)
 {
 	char *n = weft_xasprintf("cfg/%s", rel);
-	outset_retire(&e->out, n);
+	outset_retire(&e->out.par->out, n);
 	free(n);
 }
 
@@ -121,7 +121,7 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 {
 	char model[32];
 	int file = cfgview_file(rel, model, sizeof(model));
-	const struct weft_model_def *d = model_by_name(model);
+	const struct weft_model_def *d = emu_registry_name(e, model);
 	struct target t;
 	if (file < 0 || !d || !d->hooks || !e->enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
 		return 0;

@@ -29,9 +29,9 @@ struct emu_warns {
 
 static struct emu_warns *ws(struct emu *e)
 {
-	if (!e->warns)
-		e->warns = weft_xcalloc(1, sizeof(*e->warns));
-	return e->warns;
+	if (!e->side.warns)
+		e->side.warns = weft_xcalloc(1, sizeof(*e->side.warns));
+	return e->side.warns;
 }
 
 static void add(struct emu_warns *w, struct warn x)
@@ -53,15 +53,15 @@ void emu_warn(struct emu *e, const char *fmt, ...)
 	char *text = weft_xmalloc((size_t) (n > 0 ? n : 0) + 1);
 	vsnprintf(text, (size_t) (n > 0 ? n : 0) + 1, fmt, aq);
 	va_end(aq);
-	struct emu_warns *w = e->warns;
+	struct emu_warns *w = e->side.warns;
 	if (w && w->keep) {
 		for (char *p = text; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
-		int end = e->finishing != 0;
+		int end = e->side.finishing != 0;
 		add(w,
 		    (struct warn){end ? UINT64_MAX : e->now,
-				  end		  ? (uint64_t) (unsigned char) e->finishing
+				  end		  ? (uint64_t) (unsigned char) e->side.finishing
 					  : e->ev ? (uint64_t) e->ev->stream->index
 						  : 0,
 				  (uint64_t) w->first, w->seq++, text});
@@ -81,7 +81,7 @@ void warns_keep(struct emu *e, int first)
 
 void warns_save(const struct emu *e, struct strbuf *b)
 {
-	const struct emu_warns *w = e->warns;
+	const struct emu_warns *w = e->side.warns;
 	for (size_t i = 0; w && i < w->n; i++)
 		sb_printf(b, "! %llu %llu %llu %llu %s\n", (unsigned long long) w->v[i].t,
 			  (unsigned long long) w->v[i].a, (unsigned long long) w->v[i].w,
@@ -112,7 +112,7 @@ static int cmp(const void *x, const void *y)
 
 void warns_print_events(struct emu *e)
 {
-	struct emu_warns *w = e->warns;
+	struct emu_warns *w = e->side.warns;
 	if (!w || w->keep)
 		return;
 	qsort(w->v, w->n, sizeof(*w->v), cmp);
@@ -123,7 +123,7 @@ void warns_print_events(struct emu *e)
 
 void warns_print_end(struct emu *e, char id)
 {
-	struct emu_warns *w = e->warns;
+	struct emu_warns *w = e->side.warns;
 	if (!w || w->keep)
 		return;
 	/* sorted by warns_print_events: a model's end ones follow each other */
@@ -134,12 +134,12 @@ void warns_print_end(struct emu *e, char id)
 
 void warns_free(struct emu *e)
 {
-	struct emu_warns *w = e->warns;
+	struct emu_warns *w = e->side.warns;
 	if (!w)
 		return;
 	for (size_t i = 0; i < w->n; i++)
 		free(w->v[i].text);
 	free(w->v);
 	free(w);
-	e->warns = NULL;
+	e->side.warns = NULL;
 }

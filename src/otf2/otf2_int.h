@@ -96,6 +96,8 @@ struct o2 {
 	int64_t arg[4];
 	int narg;
 	uint64_t now, ftime;
+	void **spare; /* event chunks handed back by OTF2, for reuse (o2_chunk_*) */
+	size_t nspare, capspare;
 	int failed;
 	char why[512];
 };

@@ -328,26 +328,88 @@ static OTF2_FlushType o2_pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef 
 	return OTF2_FLUSH;
 }
 
-static OTF2_TimeStamp o2_post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc)
+/* ---- OTF2's chunks ---------------------------------------------------------------
+ * Left to itself OTF2 pools up to 128 MiB of chunks a writer and flushes
+ * only then: a run's whole archive stays in memory to the end (205 MiB on
+ * a 5 M-event trace, performance.md). Here an event writer holds at most
+ * O2_LOC_CHUNKS chunks: the next request gets NULL, OTF2 flushes that
+ * writer to its file (o2_pre_flush) and hands its chunks back, and later
+ * requests reuse them as they are (a chunk is OTF2's to fill, never read
+ * before it is written). Other writers (definitions) get what they ask. */
+#define O2_EVT_CHUNK (256 * 1024)
+#define O2_LOC_CHUNKS 4
+
+struct o2_chunks {
+	void **c;
+	int n, cap;
+	uint64_t size;
+};
+
+static void *o2_chunk_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, uint64_t size)
 {
+	struct o2 *o = ud;
+	(void) loc;
+	struct o2_chunks *b = *pbd;
+	if (!b)
+		b = *pbd = weft_xcalloc(1, sizeof(*b));
+	if (ft == OTF2_FILETYPE_EVENTS && b->n >= O2_LOC_CHUNKS)
+		return NULL; /* this writer flushes first */
+	void *c = size == O2_EVT_CHUNK && o->nspare ? o->spare[--o->nspare] : malloc(size);
+	if (!c)
+		return NULL;
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : O2_LOC_CHUNKS;
+		b->c = weft_xrealloc(b->c, (size_t) b->cap * sizeof(*b->c));
+	}
+	b->c[b->n++] = c;
+	b->size = size;
+	return c;
+}
+
+static void o2_chunk_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, bool final)
+{
+	struct o2 *o = ud;
 	(void) ft, (void) loc;
-	return ((struct o2 *) ud)->now;
+	struct o2_chunks *b = *pbd;
+	if (!b)
+		return;
+	for (int i = 0; i < b->n; i++) {
+		if (b->size != O2_EVT_CHUNK) {
+			free(b->c[i]);
+			continue;
+		}
+		if (o->nspare == o->capspare) {
+			o->capspare = o->capspare ? 2 * o->capspare : 64;
+			o->spare = weft_xrealloc(o->spare, o->capspare * sizeof(*o->spare));
+		}
+		o->spare[o->nspare++] = b->c[i];
+	}
+	b->n = 0;
+	if (final) {
+		free(b->c);
+		free(b);
+		*pbd = NULL;
+	}
 }
 
 static int o2_begin(struct sink *sk, const struct sink_layout *lay, struct weft_err *err)
 {
 	struct o2 *o = sk->self;
-	static const OTF2_FlushCallbacks flush = {.otf2_pre_flush = o2_pre_flush, .otf2_post_flush = o2_post_flush};
+	/* no post-flush: a flush writes no record (a writer's queued sends
+	 * are written later with earlier times) */
+	static const OTF2_FlushCallbacks flush = {.otf2_pre_flush = o2_pre_flush, .otf2_post_flush = NULL};
+	static const OTF2_MemoryCallbacks mem = {.otf2_allocate = o2_chunk_alloc, .otf2_free_all = o2_chunk_free_all};
 	o->lay = lay;
 	const char *p = outset_add(&o->out, O2_ARCHIVE ".otf2");
 	char *stage = weft_xstrdup(p);
 	*strrchr(stage, '/') = '\0';
-	o->archive = OTF2_Archive_Open(stage, O2_ARCHIVE, OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
+	o->archive = OTF2_Archive_Open(stage, O2_ARCHIVE, OTF2_FILEMODE_WRITE, O2_EVT_CHUNK, 4 * 1024 * 1024,
 				       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	free(stage);
 	if (!o->archive)
 		return weft_fail(err, WEFT_EINPUT, "%s: cannot create the OTF2 archive", o->out.dir);
 	OTF2_Archive_SetFlushCallbacks(o->archive, &flush, o);
+	OTF2_Archive_SetMemoryCallbacks(o->archive, &mem, o);
 	OTF2_Archive_SetSerialCollectiveCallbacks(o->archive);
 	OTF2_Archive_SetCreator(o->archive, "weft " WEFT_VERSION);
 	OTF2_Archive_OpenEvtFiles(o->archive);
@@ -440,6 +502,9 @@ static void o2_free(struct sink *sk)
 	}
 	free(o->comm);
 	free(o->metric_of);
+	for (size_t i = 0; i < o->nspare; i++)
+		free(o->spare[i]);
+	free(o->spare);
 	free(o);
 	free(sk);
 }

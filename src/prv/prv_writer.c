@@ -738,10 +738,26 @@ static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 	return apply_run(p, ops, n, bound, at);
 }
 
+/* A pipe with no file of its own (the stream's sinks have none: no
+ * Paraver output): its ops go to the tap alone, up to the bound. */
+static __attribute__((noinline)) size_t skip_run(const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	size_t i = 0;
+	for (; i < n; i++)
+		if (ops[i].kind == PRV_OP_TIME) {
+			if ((uint64_t) ops[i].value >= bound)
+				break;
+			*at = (uint64_t) ops[i].value;
+		}
+	return i;
+}
+
 static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
 	if (p->sub[0])
 		return route_until(p, ops, n, bound, at);
+	if (__builtin_expect(p->nfiles == 0, 0))
+		return skip_run(ops, n, bound, at);
 	struct prv_back *back[PIPE_FILES];
 	memcpy(back, p->back, sizeof(back));
 	int nb = p->nfiles;
@@ -807,7 +823,7 @@ void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
 		p->tap(p->tap_arg, op, 1);
 	if (p->sub[0])
 		sub_put(p->sub[op->file], op);
-	else
+	else if (op->file < p->nfiles)
 		back_apply(p->back[op->file], op);
 }
 
@@ -1172,6 +1188,19 @@ void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows
 	f->sent_time = ~0ull;
 }
 
+void prv_front_open(struct prv_file *f, struct prv_pipe *pipe, int id, int nrows, int nslots)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->pipe = pipe;
+	f->pw = &pipe->w;
+	f->nrows = nrows;
+	f->nslots = nslots;
+	f->rows = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->rows));
+	f->sdirty = weft_xcalloc((size_t) f->nrows + 1, sizeof(*f->sdirty));
+	f->sent_time = ~0ull;
+}
+
 void prv_front_forget(struct prv_file *f)
 {
 	for (uint32_t k = 0; k < f->nsdirty; k++) {
@@ -1191,6 +1220,8 @@ void prv_slot_fresh(struct prv_file *f, int slot)
 	/* a front's last value PRV_NEVER (INT64_MIN) is "unknown": the back,
 	 * the merger's, compares with its own, which is never written too */
 	int64_t *last = f->flast ? f->flast : f->back.last;
+	if (!last)
+		return; /* a front of the stream alone (prv_front_open): the sinks know */
 	for (int r = 0; r < f->nrows; r++)
 		last[(size_t) r * (size_t) f->nslots + (size_t) slot] = PRV_NEVER;
 	if (f->flast)

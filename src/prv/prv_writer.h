@@ -259,6 +259,12 @@ void prv_flush_now(struct prv_file *f);
  * rows name CPU 0 and have no state (as prv_open leaves them). */
 struct prv_file;
 void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots);
+/* A front queueing into `pipe` as file `id` with no back (the emulator's
+ * stream, sink.h): the back of file `id`, if any, is another prv_file
+ * opened on the same pipe (prv_open gives ids in order), which keeps the
+ * last values; a pipe with no back hands its ops to its tap alone. Its
+ * rows name CPU 0 and have no state. Released by prv_front_free. */
+void prv_front_open(struct prv_file *f, struct prv_pipe *pipe, int id, int nrows, int nslots);
 void prv_front_free(struct prv_file *f);
 /* The back's last value of (row, slot) set elsewhere (the merger numbers
  * a text value): the front no longer drops a repeat of it. */

@@ -11,9 +11,14 @@
 #     pass, then test/tools/otf2cmp.py: otf2-print reads O, and per location
 #     its enter/leave and metric records and their times are P's state and
 #     event records, its MPI sends and receives P's communications;
+#   - a location with more records than its writer's chunks hold (OTF2
+#     flushes it mid-run) keeps them all;
 #   - -j 2 (and -j 4 --writers 2) give the same archive as -j 1;
 #   - a failed run leaves the archive of the last good one, no leftover;
-#   - --otf2 with --from, --mpi, or -o's directory: usage errors.
+#   - --from/--to and --from-event: the archive holds the Paraver files'
+#     window (otf2cmp.py on both, state open across the edges, messages
+#     sent before and received in it), -j 2 the same;
+#   - --otf2 with --mpi, or -o's directory: usage errors.
 # Without OTF2 in this weft, or without otf2-print or python3, every test
 # is skipped saying so (make deps installs them).
 # Prints "ok NAME" / "FAIL NAME: why", then "N passed, M failed".
@@ -115,6 +120,12 @@ for m in ovni nosv mpi,tampi kernel nodes; do
 		fail "synth $m" "synth failed"
 	both "synth $m" '-l' "$tmp/s-$m"
 done
+# a location past its writer's chunks (4 of 256 KiB): OTF2 flushes it
+# mid-run, the chunks are reused (otf2_sink.c), the records stay
+rm -rf "$tmp/s-big"
+"$WEFT" synth -o "$tmp/s-big" --looms 1 --procs 1 --threads 1 --cpus 1 -n 300k --seed 3 >/dev/null 2>&1 ||
+	fail "synth one thread" "synth failed"
+both "one thread, 700k records: its writer flushes mid-run" '' "$tmp/s-big"
 for traffic in ring all random; do
 	"$WEFT" synth --format picl -o "$tmp/m-$traffic.trf" --procs 6 --traffic $traffic -n 20k >/dev/null 2>&1 ||
 		fail "synth picl $traffic" "failed"
@@ -149,8 +160,19 @@ shown "$tmp/a" >"$tmp/a2"
 result "atomic: the failed run left the last archive" "$(cmp -s "$tmp/a1" "$tmp/a2" || echo "it changed")"
 result "atomic: no leftover" "$(leftovers "$tmp/a")"
 
-"$WEFT" emu -q -o "$tmp/u" --otf2 "$tmp/u2" --from 1us "$fx/nosv/attach/trace" 2>"$tmp/err"
-expect "--otf2 --from: usage error" "$?" 2
+# the window: the filter in front of the sinks cuts what Paraver's backs cut
+both "window: synth mpi,tampi --from/--to" '--from 200us --to 500us' "$tmp/s-mpi,tampi"
+both "window: synth nosv --from only" '--from 100us' "$tmp/s-nosv"
+both "window: synth nosv, 1 us" '-l --from 300us --to 301us' "$tmp/s-nosv"
+both "window: PICL, messages across the edges" '--from 30ms --to 60ms' "$tmp/m-random.trf"
+both "window: PICL from 0" '--from 0 --to 50ms' "$tmp/m-random.trf"
+both "window: --from-event" '--from-event mcv="VTx"' "$tmp/s-nosv"
+jobs "window: PICL messages" '--from 1ms --to 20ms' "$tmp/m-random.trf"
+jobs "window: synth 3 looms mpi,tampi" '--from 30us --to 400us' "$tmp/s-mpi,tampi"
+rm -rf "$tmp/wp" "$tmp/wf"
+"$WEFT" emu -q -o "$tmp/wp" --otf2 "$tmp/wf" "$tmp/m-random.trf" 2>"$tmp/err"
+result "window: the archive holds less than the whole run's" \
+	"$([ "$(wc -l <"$tmp/js1")" -lt "$(shown "$tmp/wf" | wc -l)" ] || echo "not fewer lines of otf2-print")"
 "$WEFT" emu -q -o "$tmp/u" --otf2 "$tmp/u" "$fx/nosv/attach/trace" 2>"$tmp/err"
 expect "--otf2 into -o's directory: usage error" "$?" 2
 finish

@@ -3,8 +3,9 @@
 # The layers of doc/design.md, checked on the includes: a file may include
 # headers of its own layer and of the layers below it, never above,
 #   util < trace, import (sources), prv (the Paraver format: writer,
-#   reader), check (its validators) < clock < emu (merge, engine, emu's Paraver sink) <
-#   models < query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
+#   reader), check (its validators) < clock < emu (merge, engine, the
+#   stream and the Paraver sink) < models < par (the parallel runs: -j,
+#   --mpi), query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
 # (synth writes traces and logs: it may use the sources' writers; driver
 # is weft serve's, a sink over query; cli is the commands). A header's layer is the folder it lives in (src/X or
 # models/...), which its include names (-Isrc -Imodels: "emu/emu.h").
@@ -28,7 +29,7 @@ rank() { # LAYER -> its rank
 	clock) echo 2 ;;
 	emu) echo 3 ;;
 	models) echo 4 ;;
-	query | stats) echo 5 ;;
+	par | query | stats) echo 5 ;;
 	plot | synth | diff | driver | otf2) echo 6 ;;
 	cli) echo 9 ;;
 	*) echo 99 ;;
@@ -81,11 +82,17 @@ against_allow "$tmp/now" test/tools/layers.allow include
 # whatever the includes say. The build's objects ($BUILD/obj, the flavour
 # make check runs); the edges that stand are in test/tools/calls.allow
 # (FILE -> LAYER (SYMBOL): why), kept true both ways like layers.allow.
-calls() { # OBJDIR -> "FILE.c -> LAYER (SYMBOL)" for each call upward
-	ranks=$(for l in util trace import prv check clock emu models query stats plot synth diff driver otf2 cli; do
+calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
+	ranks=$(for l in util trace import prv check clock emu models par query stats plot synth diff driver otf2 cli; do
 		printf '%s=%s ' "$l" "$(rank "$l")"
 	done)
-	(cd "$1" && find src models gen -name '*.o' 2>/dev/null | sort) >"$tmp/objs"
+	# with SRCROOT, objects whose source is gone from it (a file moved to
+	# another folder) are left out: a build folder keeps them until make
+	# clean
+	(cd "$1" && find src models gen -name '*.o' 2>/dev/null | sort) |
+		while read -r o; do
+			case ${2:-}:$o in :* | *:gen/*) echo "$o" ;; *) [ ! -f "$2/${o%.o}.c" ] || echo "$o" ;; esac
+		done >"$tmp/objs"
 	[ -s "$tmp/objs" ] || return 0
 	# two nm runs over every object (-A: "OBJECT: ..." a line), one awk
 	(cd "$1" && xargs nm -A --defined-only -g <"$tmp/objs") >"$tmp/defs"
@@ -114,7 +121,7 @@ calls() { # OBJDIR -> "FILE.c -> LAYER (SYMBOL)" for each call upward
 
 objdir=$top/${BUILD:-build/release}/obj
 if [ -d "$objdir/src/util" ]; then
-	calls "$objdir" >"$tmp/calls"
+	calls "$objdir" "$top" >"$tmp/calls"
 	against_allow "$tmp/calls" test/tools/calls.allow call
 	# the check can fail: a util object that needs a command's function
 	mkdir -p "$tmp/objcopy/src/util" "$tmp/objcopy/src/cli"

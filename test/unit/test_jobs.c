@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Unit tests of src/emu/jobs.c's merge: the workers' op streams rebuilt
+/* Unit tests of src/par/jobs.c's merge: the workers' op streams rebuilt
  * into one run's order (jobs.h), cases as tables. Ops are written as words:
  * Tn a TIME op at n, En an event of thread row n, Fn an event of CPU row n,
  * Sn a state of thread row n, Cn a state of CPU row n. Every case runs with
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/jobs_impl.h"
+#include "par/jobs_impl.h"
 #include "suites.h"
 
 #define MAXOPS 64

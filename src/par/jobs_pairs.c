@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/jobs_impl.h"
+#include "par/jobs_impl.h"
 #include "emu/match.h"
 
 struct idmap {
@@ -21,10 +21,10 @@ struct jobs_pairs {
 	struct jobs_sink *sink;
 	struct idmap *map; /* by job */
 	int n;
-	uint64_t next;     /* one run's sends so far */
-	int64_t *arg;      /* the ARG ops before the op to come */
+	uint64_t next; /* one run's sends so far */
+	int64_t *arg; /* the ARG ops before the op to come */
 	size_t narg, cap;
-	char *text;        /* a text op's bytes */
+	char *text; /* a text op's bytes */
 	size_t text_cap;
 };
 
@@ -42,8 +42,7 @@ static uint64_t global_id(const struct jobs_pairs *x, int64_t local)
 
 /* e's matcher writes through these: a receive as one run's front would
  * have queued it (one op at the time of the event, else with ARGs) */
-static void pair_recv(void *arg, uint64_t id, const struct emu_thread *to, uint64_t lrecv, uint64_t precv,
-		      uint64_t now)
+static void pair_recv(void *arg, uint64_t id, const struct emu_thread *to, uint64_t lrecv, uint64_t precv, uint64_t now)
 {
 	struct jobs_pairs *x = arg;
 	if (lrecv == now && precv == now) {
@@ -77,9 +76,10 @@ static void text_op(struct jobs_pairs *x, const struct prv_op *op)
 		memcpy(x->text + 8 * i, &x->arg[first + i], k);
 	}
 	x->text[len] = '\0';
-	const struct weft_model_hooks *h = model_by_id(model)->hooks;
+	const struct weft_model_hooks *h = emu_registry_id(x->e, model)->hooks;
 	if (op->kind == PRV_OP_TEXT_PUNCT) {
-		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row, h->text_value(x->e, table, x->text)};
+		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row,
+				   h->text_value(x->e, table, x->text)};
 		prv_pipe_put_op(x->p, &o);
 	} else {
 		h->text_name(x->e, table, x->arg[first - 1], x->text);
@@ -143,16 +143,16 @@ struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n
 {
 	struct jobs_pairs *x = weft_xcalloc(1, sizeof(*x));
 	x->e = e;
-	x->p = e->pipe;
+	x->p = e->out.pipe;
 	x->sink = sink;
 	x->n = n;
 	x->map = weft_xcalloc((size_t) n + 1, sizeof(*x->map));
-	if (!e->match)
-		e->match = weft_xcalloc(1, sizeof(*e->match));
-	e->match->recv = pair_recv;
-	e->match->drop = pair_drop;
-	e->match->arg = x;
-	prv_pipe_hook(e->pipe, pair_op, x);
+	if (!e->side.match)
+		e->side.match = weft_xcalloc(1, sizeof(*e->side.match));
+	e->side.match->recv = pair_recv;
+	e->side.match->drop = pair_drop;
+	e->side.match->arg = x;
+	prv_pipe_hook(e->out.pipe, pair_op, x);
 	return x;
 }
 
@@ -160,12 +160,12 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 {
 	if (!x)
 		return;
-	if (e->pipe)
-		prv_pipe_hook(e->pipe, NULL, NULL);
-	if (e->match) {
-		e->match->recv = NULL;
-		e->match->drop = NULL;
-		e->match->arg = NULL;
+	if (e->out.pipe)
+		prv_pipe_hook(e->out.pipe, NULL, NULL);
+	if (e->side.match) {
+		e->side.match->recv = NULL;
+		e->side.match->drop = NULL;
+		e->side.match->arg = NULL;
 	}
 	for (int k = 0; k < x->n; k++)
 		free(x->map[k].g);
@@ -174,4 +174,3 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 	free(x->text);
 	free(x);
 }
-

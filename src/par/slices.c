@@ -8,7 +8,7 @@
 
 #include "emu/engine.h"
 #include "emu/paraver_out.h"
-#include "emu/slices.h"
+#include "par/slices.h"
 
 int slices_ok(const struct emu *e)
 {
@@ -144,9 +144,9 @@ int slices_join(struct emu *e, const char *const *tparts, const char *const *cpa
 		c[k] = in[2 * k + 1];
 	}
 	if (rc == 0)
-		rc = prv_join(&e->prv[EMU_THREAD_FILE], tparts, t, n, ftime, err);
+		rc = prv_join(&e->out.par->f[EMU_THREAD_FILE], tparts, t, n, ftime, err);
 	if (rc == 0)
-		rc = prv_join(&e->prv[EMU_CPU_FILE], cparts, c, n, ftime, err);
+		rc = prv_join(&e->out.par->f[EMU_CPU_FILE], cparts, c, n, ftime, err);
 	for (int k = 0; k < 2 * n; k++)
 		prv_part_info_free(&in[k]);
 	free(in);

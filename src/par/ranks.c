@@ -11,10 +11,11 @@
 #include <unistd.h>
 
 #include "emu/engine.h"
-#include "emu/jobs.h"
-#include "emu/jobs_impl.h"
-#include "emu/ranks.h"
-#include "emu/slices.h"
+#include "par/jobs.h"
+#include "par/jobs_impl.h"
+#include "emu/paraver_out.h"
+#include "par/ranks.h"
+#include "par/slices.h"
 #include "util/outset.h"
 #include "util/strbuf.h"
 
@@ -24,7 +25,8 @@ int ranks_init(int *argc, char ***argv, struct weft_err *err)
 {
 	(void) argc;
 	(void) argv;
-	return weft_fail(err, WEFT_EUSAGE, "--mpi: this weft was built without MPI (install Open MPI, "
+	return weft_fail(err, WEFT_EUSAGE,
+			 "--mpi: this weft was built without MPI (install Open MPI, "
 			 "e.g. 'make deps', then rebuild: configure finds mpicc)");
 }
 
@@ -114,10 +116,10 @@ static void outcome_of(const struct job *j, uint64_t nops, struct outcome *o)
 	o->code = j->err.code;
 	o->fail_time = j->fail_time;
 	o->fail_stream = j->fail_stream;
-	o->nevents = j->e.nevents;
+	o->nevents = j->e.count.nevents;
 	o->now = j->e.now;
 	o->nops = nops;
-	memcpy(o->skipped, j->e.skipped, sizeof(o->skipped));
+	memcpy(o->skipped, j->e.count.skipped, sizeof(o->skipped));
 	memcpy(o->msg, j->err.msg, sizeof(o->msg));
 }
 
@@ -137,7 +139,7 @@ static void take_outcome(struct job *j, const struct outcome *o)
 struct drain {
 	struct prv_pipe *ring;
 	int fd;
-	int err;       /* errno of a failed write, 0 */
+	int err; /* errno of a failed write, 0 */
 	uint64_t nops; /* written */
 };
 
@@ -259,11 +261,11 @@ struct src {
 	char *path;
 	int fd;
 	MPI_Request req;
-	int got;               /* its outcome came: the file is whole */
+	int got; /* its outcome came: the file is whole */
 	struct outcome out;
-	uint64_t nread;        /* whole ops read */
+	uint64_t nread; /* whole ops read */
 	unsigned char tail[sizeof(struct prv_op)];
-	size_t ntail;          /* bytes of an op cut by a read */
+	size_t ntail; /* bytes of an op cut by a read */
 	struct prv_op buf[SRC_OPS];
 };
 
@@ -351,8 +353,7 @@ static int read_part(struct emu *e, const char *dir, int k, const char *ext, str
 }
 
 /* What one run would have at its end: counts, the last time, the labels. */
-static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n,
-		      struct weft_err *err)
+static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct src *srcs, int n, struct weft_err *err)
 {
 	int rc = 0, first = 0;
 	if (jobs) { /* rank 0's own looms: in its memory */
@@ -364,10 +365,10 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 			rc = jobs_state_load(e, st.s ? st.s : "", st.len, err);
 		sb_free(&b);
 		sb_free(&st);
-		e->nevents += jobs[0].e.nevents;
+		e->count.nevents += jobs[0].e.count.nevents;
 		e->now = jobs[0].e.now;
 		for (int m = 0; m < MCV_NCHARS; m++)
-			e->skipped[m] += jobs[0].e.skipped[m];
+			e->count.skipped[m] += jobs[0].e.count.skipped[m];
 		first = 1;
 	}
 	for (int k = first; k < n && rc == 0; k++) {
@@ -375,10 +376,10 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 		if (rc == 0)
 			rc = read_part(e, dir, k, "state", err);
 		const struct outcome *o = &srcs[k].out;
-		e->nevents += o->nevents;
+		e->count.nevents += o->nevents;
 		e->now = o->now > e->now ? o->now : e->now;
 		for (int m = 0; m < MCV_NCHARS; m++)
-			e->skipped[m] += o->skipped[m];
+			e->count.skipped[m] += o->skipped[m];
 	}
 	return rc;
 }
@@ -413,14 +414,14 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 			j0->opened = 0;
 		}
 	}
-	prv_pipe_drain(e->pipe);
+	prv_pipe_drain(e->out.pipe);
 	prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
-	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
-	int split = jobs_writers(e) > 1 && prv_pipe_split(e->pipe) == 0;
+	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (split)
-		prv_pipe_unsplit(e->pipe);
+		prv_pipe_unsplit(e->out.pipe);
 	if (rc == 0)
 		rc = mrc;
 	if (j0->opened)
@@ -527,7 +528,7 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 				cp[k] = part_path(dir, k, "cpu.part");
 				ip[k] = part_path(dir, k, "slice");
 			}
-			prv_pipe_drain(e->pipe);
+			prv_pipe_drain(e->out.pipe);
 			prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flushed the rows' first states */
 			rc = slices_join(e, (const char *const *) tp, (const char *const *) cp,
 					 (const char *const *) ip, size, tmax, err);
@@ -572,7 +573,7 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 		split = size > 1 && !why;
 		if (split) {
 			/* in DIR/.weft: what a killed run leaves there goes with the next run */
-			snprintf(dir, sizeof(dir), "%s/" OUTSET_RANKS "%ld", e->out.hidden, (long) getpid());
+			snprintf(dir, sizeof(dir), "%s/" OUTSET_RANKS "%ld", e->out.par->out.hidden, (long) getpid());
 			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 				weft_out_fail(err, errno, "%s: cannot create the ranks' folder", dir);
 				split = -1;

@@ -13,16 +13,16 @@
 
 struct job {
 	struct emu e;
-	const struct emu *main;  /* the run whose options, rows and t0 it takes */
-	struct prv_pipe *ring;   /* NULL: ops in memory from op to end (a file) */
-	int lo, hi;              /* streams */
-	_Atomic uint64_t *halt;  /* NULL: none (a rank) */
+	const struct emu *main; /* the run whose options, rows and t0 it takes */
+	struct prv_pipe *ring; /* NULL: ops in memory from op to end (a file) */
+	int lo, hi; /* streams */
+	_Atomic uint64_t *halt; /* NULL: none (a rank) */
 	_Atomic uint64_t progress[2]; /* events, bytes read: its progress so far */
 	pthread_t th;
 	int opened;
-	int rc;                  /* 0; -1: events; -2: end-of-run check; -3: open */
+	int rc; /* 0; -1: events; -2: end-of-run check; -3: open */
 	int failed_model;
-	uint64_t fail_time;      /* trace time of the failing event */
+	uint64_t fail_time; /* trace time of the failing event */
 	int fail_stream;
 	struct weft_err err;
 	/* the merger's side; with no ring, refill sets op and end to the next
@@ -69,8 +69,7 @@ struct jobs_sink jobs_pipe_sink(struct prv_pipe *p);
 
 /* Write the jobs' ops in one run's order into `out`; `tick` (may be NULL)
  * is called now and then, for a progress line. */
-int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
-	       struct weft_err *err);
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg, struct weft_err *err);
 /* Messages between jobs (match.h): the merger's side. jobs_pairs_begin
  * hooks the pipe of the main run e: the jobs' communication records get
  * one run's ids, their message ends are matched by e's matcher in one

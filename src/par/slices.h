@@ -13,7 +13,7 @@
 #ifndef WEFT_SLICES_H
 #define WEFT_SLICES_H
 
-#include "emu/jobs_impl.h"
+#include "par/jobs_impl.h"
 
 /* May this run's bodies be written in slices? */
 int slices_ok(const struct emu *e);

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "emu/engine.h"
-#include "emu/jobs.h"
-#include "emu/jobs_impl.h"
+#include "par/jobs.h"
+#include "par/jobs_impl.h"
 #include "emu/match.h"
 #include "emu/warns.h"
 #include "util/strbuf.h"
@@ -43,8 +43,8 @@ int jobs_writers(const struct emu *e)
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
 	if (!e->writing)
-		return "no Paraver output";
-	if (e->on_event || e->acct)
+		return "no output";
+	if (e->obs.on_event || e->acct)
 		return "an observer sees every event in order";
 	if (e->o.breakdown)
 		return "the breakdown views (-b) sort the CPUs of all looms at every change";
@@ -97,8 +97,7 @@ int jobs_split(const struct emu *e, int want, int *cut)
 		acc += e->tr.streams[i].map.size + 1;
 		int loom_ends = i + 1 == e->nth || e->th[i + 1].sys->proc->loom != e->th[i].sys->proc->loom;
 		/* cut where this job has its share, leaving a loom for each job after */
-		if (loom_ends && i + 1 < e->nth && k + 1 < want &&
-		    acc * (uint64_t) want >= total * (uint64_t) (k + 1))
+		if (loom_ends && i + 1 < e->nth && k + 1 < want && acc * (uint64_t) want >= total * (uint64_t) (k + 1))
 			cut[++k] = i + 1;
 	}
 	cut[++k] = e->nth;
@@ -116,7 +115,6 @@ int job_open(struct job *j)
 {
 	const struct emu *m = j->main;
 	struct emu_opts o = m->o;
-	o.outdir = NULL;
 	o.sinks.n = 0;
 	o.quiet = 1;
 	o.progress = 0;
@@ -274,8 +272,10 @@ static int next_instant(struct job *j, struct weft_err *err)
 		return 0;
 	}
 	if (o->kind != PRV_OP_TIME)
-		return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's op %d at time %llu is not where "
-				 "an instant ends", o->kind, (unsigned long long) j->t);
+		return weft_fail(err, WEFT_EINTERNAL,
+				 "emu -j: a worker's op %d at time %llu is not where "
+				 "an instant ends",
+				 o->kind, (unsigned long long) j->t);
 	j->t = (uint64_t) o->value;
 	j->op++;
 	return 0;
@@ -310,8 +310,7 @@ static uint64_t drain_until(struct job *j, uint64_t bound, uint64_t at, struct j
 	return at;
 }
 
-int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
-	       struct weft_err *err)
+int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg, struct weft_err *err)
 {
 	for (int k = 0; k < n; k++) {
 		jobs[k].index = k;
@@ -420,15 +419,17 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 			p = nl + 1;
 			continue;
 		}
-		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? model_by_id(p[0]) : NULL;
+		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? emu_registry_id(e, p[0]) : NULL;
 		if (!d || !d->hooks || !d->hooks->load)
-			return weft_fail(err, WEFT_EINTERNAL, "emu -j: a worker's model state line is not "
+			return weft_fail(err, WEFT_EINTERNAL,
+					 "emu -j: a worker's model state line is not "
 					 "'MODEL TEXT' of a model that keeps one");
 		char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
 		int rc = d->hooks->load(e, line);
 		free(line);
 		if (rc)
-			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state", d->name);
+			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state",
+					 d->name);
 		p = nl + 1;
 	}
 	return 0;
@@ -517,19 +518,19 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	}
 	/* the merger writes: the writer thread is done with what was queued;
 	 * the workers flush the rows' first states */
-	prv_pipe_drain(e->pipe);
+	prv_pipe_drain(e->out.pipe);
 	prv_front_forget(&e->prv[EMU_THREAD_FILE]);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
-	struct jobs_sink sink = jobs_pipe_sink(e->pipe);
+	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
-	int split = jobs_writers(e) > 1 && prv_pipe_split(e->pipe) == 0;
+	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
 		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
 	if (split)
-		prv_pipe_unsplit(e->pipe); /* its files written so far, back to one thread */
+		prv_pipe_unsplit(e->out.pipe); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	for (int k = started; k < n && share; k++)
@@ -545,10 +546,10 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 			struct emu *w = &jobs[k].e;
 			if (jobs[k].rc == -3)
 				continue;
-			e->nevents += w->nevents;
+			e->count.nevents += w->count.nevents;
 			e->now = w->now > e->now ? w->now : e->now;
 			for (int m = 0; m < MCV_NCHARS; m++)
-				e->skipped[m] += w->skipped[m];
+				e->count.skipped[m] += w->count.skipped[m];
 			int *procs = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			int np = 0, *seen = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			for (int i = jobs[k].lo; i < jobs[k].hi; i++) {
