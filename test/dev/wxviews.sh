@@ -19,11 +19,13 @@
 # render), windows.tsv (one line per window), compare.tsv (ovni's views on
 # both outputs); the summary goes to stdout.
 #   WXVIEWS_ONLY=REGEX   only the views whose path matches
-#   WXVIEWS_DEDUP=1      each view on one trace only (a quick pass)
+#   WXVIEWS_DEDUP=1      render each view on one trace only (a quick pass;
+#                        paramedir still loads every job)
 #   WXVIEWS_TIMEOUT=S    how long a render may take to open its windows and
 #                        finish drawing them (default 240 s)
 #   WXVIEWS_PREP_ONLY=1  the outputs and jobs.tsv only
 #   WXVIEWS_NO_RENDER=1  paramedir only, no wxParaver
+#   WXVIEWS_VERDICTS_ONLY=1  the verdicts on the renders of a previous run
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -115,7 +117,7 @@ for c in "$top"/test/e2e/picl/fft.trf; do
 	weftemu "$n" "$c"
 done
 
-# ---- the renders -----------------------------------------------------------
+# ---- the jobs --------------------------------------------------------------
 # prvof DIR VIEWPATH: the trace a view opens in DIR
 prvof() {
 	case "$2" in
@@ -141,19 +143,6 @@ for d in "$work"/out/*/; do
 	done
 done
 
-# WXVIEWS_DEDUP=1: each view once per emulator and origin (on the first
-# trace that has it), weft's own views first, then ovni's in pairs
-if [ -n "${WXVIEWS_DEDUP:-}" ]; then
-	cp "$jobs" "$jobs.orig"
-	awk -F'\t' '!seen[$2 FS $3 FS $4]++' "$jobs" >"$jobs.all"
-	{
-		awk -F'\t' '$3 == "weft"' "$jobs.all"
-		awk -F'\t' '$3 == "ovni" && $2 == "ovniemu" && !p[$4]++ { t[$4] = $1 }
-			$3 == "ovni" { j[NR] = $0; v[NR] = $4; n[NR] = $1 }
-			END { for (i = 1; i <= NR; i++) if (i in j && (!(v[i] in t) || t[v[i]] == n[i]) && !s[j[i]]++) print j[i] }' \
-			"$jobs.orig" | awk -F'\t' '!seen[$2 FS $4]++' | sort -t'	' -k4,4 -k2,2r
-	} >"$jobs"
-fi
 # the key of a job: trace.emulator.origin.view, the view's path flattened
 key() { printf '%s.%s.%s.%s' "$1" "$2" "$3" "$(echo "$4" | tr / - | sed 's/\.cfg$//')"; }
 [ -n "${WXVIEWS_PREP_ONLY:-}" ] && { wc -l <"$jobs"; exit 0; }
@@ -167,10 +156,11 @@ WXPARAVER=${WXPARAVER:?set WXPARAVER to the wxparaver binary}
 # histogram, or of its last timeline, to a text file: kept as
 # mcr/KEY.mcr, so that ovni's views can be compared on both outputs.
 pmd=${PARAMEDIR:-$(dirname "$WXPARAVER")/paramedir}
+[ -n "${WXVIEWS_VERDICTS_ONLY:-}" ] && pmd=/nonexistent
 # ovni's views that weft writes for no output (ovni's template views, as
 # the mark views with type 100, or views of what weft writes elsewhere):
 # rendered on the traces where they load on ovniemu's output without a
-# message (the first such trace with WXVIEWS_DEDUP), on both outputs
+# message, on both outputs
 if [ -x "$pmd" ] && [ -n "$OVNI" ] && [ -d "$OVNI/share/ovni" ]; then
 	mkdir -p "$work/pmd"
 	(cd "$OVNI/share/ovni" && find . -name '*.cfg' | sed 's|^\./||' | sort) | while read -r v; do
@@ -200,9 +190,8 @@ if [ -x "$pmd" ] && [ -n "$OVNI" ] && [ -d "$OVNI/share/ovni" ]; then
 			cnt=$((cnt + 1))
 			printf '%s\tweft\tovni\t%s\t%s\t%s\n' "$n" "$v" "$(prvof "$d/weft" "$v")" "$OVNI/share/ovni/$v" >>"$jobs"
 			printf '%s\tovniemu\tovni\t%s\t%s\t%s\n' "$n" "$v" "$prv" "$OVNI/share/ovni/$v" >>"$jobs"
-			[ -n "${WXVIEWS_DEDUP:-}" ] && break
 		done
-		echo "ovni's $v, a view weft does not write: ${found:+rendered on $cnt trace(s), the first $found}${found:-loads with a message on every ovniemu output}${found:+,} $tried trace(s) with a message on ovniemu's output, the same on weft's on $same"
+		echo "ovni's $v, a view weft does not write: ${found:+rendered on $cnt trace(s), the first $found}${found:-loads with a message on every ovniemu output}; $tried trace(s) with a message on ovniemu's output, the same on weft's on $same"
 	done
 fi
 if [ -x "$pmd" ]; then
@@ -238,26 +227,40 @@ if [ -x "$pmd" ]; then
 		if ($6 != 0) r++ }
 	END { printf "%d pairs of ovni views computed by paramedir on both outputs, %d with other lines, %d with other values by row\n", p, m, r }' "$work/values.tsv"
 fi
+# The renders: every job, or with WXVIEWS_DEDUP=1 each view once per
+# emulator and origin: weft's views on the first trace where paramedir
+# finds a value other than 0 (else the first trace), ovni's in pairs on the
+# first trace where it finds one on ovniemu's output
+renders=$work/renders.tsv
+if [ -n "${WXVIEWS_DEDUP:-}" ]; then
+	while IFS='	' read -r n emu origin v prv cfg; do
+		nz=0
+		for f in "$work/mcr/$(key "$n" "$emu" "$origin" "$v")".mcr*; do
+			[ -f "$f" ] || continue
+			case "$f" in
+			*.csv) awk -F'\t' '$4 + 0 != 0 { f = 1; exit } END { exit !f }' "$f" && nz=1 ;;
+			*) awk -F'\t' 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /[1-9]/ && $i + 0 != 0) { f = 1; exit } } END { exit !f }' "$f" && nz=1 ;;
+			esac
+		done
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$emu" "$origin" "$v" "$prv" "$cfg" "$nz"
+	done <"$jobs" >"$work/jobs.nz"
+	awk -F'\t' -v OFS='\t' '
+	$3 == "weft" { k = $2 FS $4; if (!(k in pick) || (!nz[k] && $7)) { pick[k] = $0; nz[k] = $7 }
+		if (!(k in ord)) { ord[k] = ++no; ok[no] = k } next }
+	$3 == "ovni" { j[$1 FS $2 FS $4] = $0
+		if (!($4 in first)) { first[$4] = $1; vo[++nv] = $4 }
+		if ($2 == "ovniemu" && $7 && !($4 in good)) good[$4] = $1 }
+	END { for (i = 1; i <= no; i++) { l = pick[ok[i]]; sub(/\t[01]$/, "", l); print l }
+		for (i = 1; i <= nv; i++) { v = vo[i]; t = (v in good) ? good[v] : first[v]
+			for (e = 1; e <= 2; e++) { x = j[t FS (e == 1 ? "weft" : "ovniemu") FS v]
+				if (x != "") { sub(/\t[01]$/, "", x); print x } } } }' "$work/jobs.nz" >"$renders"
+else
+	cp "$jobs" "$renders"
+fi
+echo "$(wc -l <"$renders") renders of $(wc -l <"$jobs") jobs"
 [ -n "${WXVIEWS_NO_RENDER:-}" ] && exit 0
 
 # ---- the renders -----------------------------------------------------------
-disp=:${WXVIEWS_DISPLAY:-97}
-Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-trap 'kill $xvfb 2>/dev/null' EXIT
-export DISPLAY="$disp"
-mkdir -p "$work/bin" "$work/png"
-# wxParaver asks in a dialog for a text editor and a PDF reader when none of
-# its defaults answers --version: stand-ins, so that it asks nothing of ours
-for b in gedit evince; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$b" && chmod +x "$work/bin/$b"; done
-PATH=$work/bin:$PATH
-i=0
-while ! xdpyinfo >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { echo "Xvfb $disp did not start" >&2; exit 3; }
-	sleep 0.2
-done
-
 # cfgwins CFG: the titles of the windows the view opens, one a line: each
 # timeline shown (window_open true, or the last one of a view without a
 # histogram, as the kernel's CFGLoader decides), each histogram (by its
@@ -329,6 +332,24 @@ colourmode() {
 	sed -n 's/^window_color_mode window_in_\(.*\)_mode$/\1/p' "$1" | tail -1
 }
 
+if [ -z "${WXVIEWS_VERDICTS_ONLY:-}" ]; then
+disp=:${WXVIEWS_DISPLAY:-97}
+Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+export DISPLAY="$disp"
+mkdir -p "$work/bin" "$work/png"
+# wxParaver asks in a dialog for a text editor and a PDF reader when none of
+# its defaults answers --version: stand-ins, so that it asks nothing of ours
+for b in gedit evince; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$b" && chmod +x "$work/bin/$b"; done
+PATH=$work/bin:$PATH
+i=0
+while ! xdpyinfo >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && { echo "Xvfb $disp did not start" >&2; exit 3; }
+	sleep 0.2
+done
+
 printf 'trace\temulator\tviews\tview\tverdict\tdialog\twindows-expected\twindows-drawn\tseconds\n' >"$res"
 printf 'trace\temulator\tviews\tview\tkind\tmode\twindow\tcolours\tpcf-or-view-colours\tpixels\tcolour-list\n' >"$work/windows.tsv"
 while IFS='	' read -r n emu origin v prv cfg; do
@@ -360,8 +381,8 @@ while IFS='	' read -r n emu origin v prv cfg; do
 		wins >"$work/wins"
 		# a dialog: a window neither the main frame, nor a progress
 		# dialog, nor one of the view's; seen twice in a row (one second)
-		other=$(awk -F'\t' -v tr="$transient" 'NR == FNR { want[$2 " @ "] = 1; next }
-			{ t = $3; if (t == "Paraver" || t ~ tr) next
+		other=$(awk -F'\t' -v tr="$transient" 'NR == FNR { want[$2 " @ "] = 1; name[$2] = 1; next }
+			{ t = $3; if (t == "Paraver" || t ~ tr || (t in name)) next
 			  for (w in want) if (index(t, w) == 1) next
 			  print t }' "$work/expect" "$work/wins" | sort | tr '\n' '|')
 		if [ -n "$other" ] && [ "$other" = "$seen" ]; then
@@ -373,7 +394,8 @@ while IFS='	' read -r n emu origin v prv cfg; do
 		seen=$other
 		# done: every window of the view there, none computing, no
 		# progress dialog, and the screen unchanged for two seconds
-		busy=$(awk -F'\t' -v tr="$transient" '$3 ~ tr' "$work/wins" | wc -l)
+		# (a view's window titled by its bare name is still being built)
+		busy=$(awk -F'\t' -v tr="$transient" 'NR == FNR { name[$2] = 1; next } $3 ~ tr || ($3 in name)' "$work/expect" "$work/wins" | wc -l)
 		have=$(awk -F'\t' 'NR == FNR { want[$2 " @ "] = 1; next }
 			{ for (w in want) if (index($3, w) == 1) { got[w] = 1 } }
 			END { print length(got) }' "$work/expect" "$work/wins")
@@ -401,11 +423,23 @@ while IFS='	' read -r n emu origin v prv cfg; do
 		while IFS='	' read -r kind title; do
 			j=$((j + 1))
 			w=$(awk -F'\t' -v t="$title @ " 'index($3, t) == 1 { print $1; exit }' "$work/wins")
-			[ -n "$w" ] || continue
+			if [ -z "$w" ]; then
+				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\tno window\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" >>"$work/windows.tsv"
+				continue
+			fi
 			xdotool windowraise "$w" 2>/dev/null
 			sleep 0.5
 			png=$work/png/$k.$j.png
-			import -window "$w" "$png" 2>/dev/null || continue
+			c=0
+			until import -window "$w" "$png" 2>/dev/null; do
+				c=$((c + 1))
+				[ $c -lt 3 ] || break
+				sleep 1
+			done
+			if [ ! -s "$png" ]; then
+				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\tnot captured\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" >>"$work/windows.tsv"
+				continue
+			fi
 			if [ "$kind" = T ]; then
 				# shellcheck disable=SC2046 # X Y W H: words
 				set -- $(area "$png")
@@ -425,9 +459,13 @@ while IFS='	' read -r n emu origin v prv cfg; do
 						if (mx - mn >= 64 && $2 >= 200) print }' >"$work/drawn"
 			fi
 			cp "$work/drawn" "$work/png/$k.$j.txt"
+			# the colours expected: the .pcf's, the view's palette, and
+			# wxParaver's own for what is not a value: communication
+			# lines (logical yellow, physical red) and event flags
 			{
 				pcfcolours "${prv%.prv}.pcf" 2>/dev/null
 				cfgpalette "$cfg"
+				printf 'FFFF00\nFF0000\nFF8080\n'
 			} >"$work/pcf"
 			nc=$(wc -l <"$work/drawn")
 			np=$(awk 'NR == FNR { p[$1] = 1; next } ($1 in p)' "$work/pcf" "$work/drawn" | wc -l)
@@ -448,7 +486,9 @@ while IFS='	' read -r n emu origin v prv cfg; do
 	[ "$verdict" = drawn ] && [ "$drawn" -lt "$nexp" ] && verdict=empty
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$emu" "$origin" "$v" "$verdict" "$dialog" "$nexp" "$drawn" "$secs" >>"$res"
 	printf '%s %s %s %s: %s %s/%s %ss\n' "$n" "$emu" "$origin" "$v" "$verdict" "$drawn" "$nexp" "$secs" >&2
-done <"$jobs"
+done <"$renders"
+
+fi
 
 # ---- the verdicts ----------------------------------------------------------
 # ovni's view on weft's and on ovniemu's output of one trace, window by
@@ -463,6 +503,7 @@ for a in "$work"/png/*.weft.ovni.*.png; do
 	t=$(basename "$a" .png)
 	j=${t##*.}
 	t=${t%.*}
+	# shellcheck disable=SC2046 # X Y W H: words
 	set -- $(area "$a")
 	if [ "$3" -eq 0 ]; then set -- 0 0 "$(identify -format %w "$a")" "$(identify -format %h "$a")"; fi
 	set_a=$(colours "$a" "$@" | awk '$2 >= 20 { print $1 }' | sort | tr '\n' ' ')
@@ -495,14 +536,30 @@ while IFS='	' read -r n emu origin v prv cfg; do
 	else
 		"$WEFT" plot -q --type "$ty" -o "$work/plot.svg" "$prv" 2>/dev/null || continue
 	fi
-	grep -o '{fill:#[0-9a-fA-F]\{6\}}' "$work/plot.svg" | sed 's/{fill:#//; s/}//' | tr a-f A-F | sort -u >"$work/plotcols"
+	{
+		grep -o '{fill:#[0-9a-fA-F]\{6\}}' "$work/plot.svg" | sed 's/{fill:#//; s/}//' | tr a-f A-F
+		# communication lines and flags: not values
+		printf 'FFFF00\nFF0000\nFF8080\n'
+	} | sort -u >"$work/plotcols"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "${ty:-states}" "$(wc -l <"$work/png/$k.1.txt")" \
 		"$(awk 'NR == FNR { p[$1] = 1; next } ($1 in p)' "$work/plotcols" "$work/png/$k.1.txt" | wc -l)" >>"$work/plot.tsv"
-done <"$jobs"
+done <"$renders"
 awk -F'\t' 'NR > 1 { p++; if ($5 < $4) { m++; print "plot colours: " $1 " " $2 " type " $3 ": " $4 - $5 " of " $4 " wxParaver colours not in weft plot" } }
 END { printf "%d views drawn by weft plot too, %d with a wxParaver colour weft plot does not use\n", p, m }' "$work/plot.tsv"
 awk -F'\t' 'NR > 1 { w++; if ($8 == 0) { e++; print "nothing drawn: " $1 " " $2 " " $3 " " $4 " " $5 " \"" $7 "\"" }
 	if ($8 > $9 && $5 == "T" && $6 == "code") { x++; print "colours not of the .pcf: " $1 " " $2 " " $3 " " $4 " \"" $7 "\": " $11 } }
 END { printf "%d windows measured, %d draw nothing, %d timelines in code mode draw a colour neither the .pcf nor the view gives\n", w, e, x }' "$work/windows.tsv"
-awk -F'\t' 'NR > 1 { r++; c[$5]++; if ($5 != "drawn") print $5 ": " $1 " " $2 " " $3 " " $4 ($6 != "no" ? ": " $6 : "") }
-END { printf "%d renders: %d drawn, %d with a dialog, %d with a window empty, %d timed out, %d exited\n", r, c["drawn"], c["dialog"], c["empty"], c["timeout"], c["exited"] }' "$res"
+# an empty window whose values paramedir finds all 0 (a view of what this
+# run did not do, as flushing on a trace without flushes) has nothing to
+# draw: value 0 is drawn in the background's colour
+: >"$work/zero"
+while IFS='	' read -r n emu origin v verdict rest; do
+	[ "$verdict" = empty ] || continue
+	f=$work/mcr/$(key "$n" "$emu" "$origin" "$v").mcr.csv
+	[ -f "$f" ] && awk -F'\t' '$4 + 0 != 0 { exit 1 }' "$f" && printf '%s %s %s %s\n' "$n" "$emu" "$origin" "$v" >>"$work/zero"
+done <"$res"
+awk -F'\t' 'NR == FNR { z[$0] = 1; next }
+FNR > 1 { r++; c[$5]++; t = $1 " " $2 " " $3 " " $4
+	if ($5 == "empty" && (t in z)) { zz++; print "empty, all values 0 (paramedir): " t; next }
+	if ($5 != "drawn") print $5 ": " t ($6 != "no" ? ": " $6 : "") }
+END { printf "%d renders: %d drawn, %d with a dialog, %d with a window empty (%d of them with only 0 values), %d timed out, %d exited\n", r, c["drawn"], c["dialog"], c["empty"], zz, c["timeout"], c["exited"] }' "$work/zero" "$res"
