@@ -422,22 +422,25 @@ while IFS='	' read -r n emu origin v prv cfg; do
 		wins >"$work/wins"
 		while IFS='	' read -r kind title; do
 			j=$((j + 1))
-			w=$(awk -F'\t' -v t="$title @ " 'index($3, t) == 1 { print $1; exit }' "$work/wins")
-			if [ -z "$w" ]; then
-				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\tno window\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" >>"$work/windows.tsv"
-				continue
-			fi
-			xdotool windowraise "$w" 2>/dev/null
-			sleep 0.5
+			# found again at each try: a window can be replaced while
+			# it is redrawn after the raise
 			png=$work/png/$k.$j.png
 			c=0
-			until import -window "$w" "$png" 2>/dev/null; do
+			w=
+			while [ $c -lt 5 ]; do
 				c=$((c + 1))
-				[ $c -lt 3 ] || break
+				wins >"$work/wins"
+				w=$(awk -F'\t' -v t="$title @ " 'index($3, t) == 1 { print $1; exit }' "$work/wins")
+				[ -n "$w" ] || { sleep 1; continue; }
+				xdotool windowraise "$w" 2>/dev/null
+				sleep 0.5
+				import -window "$w" "$png" 2>/dev/null && [ -s "$png" ] && break
+				rm -f "$png"
 				sleep 1
 			done
 			if [ ! -s "$png" ]; then
-				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\tnot captured\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" >>"$work/windows.tsv"
+				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\t%s\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" \
+					"${w:+not captured}${w:-no window}" >>"$work/windows.tsv"
 				continue
 			fi
 			if [ "$kind" = T ]; then
@@ -558,7 +561,7 @@ while IFS='	' read -r n emu origin v verdict rest; do
 	f=$work/mcr/$(key "$n" "$emu" "$origin" "$v").mcr.csv
 	[ -f "$f" ] && awk -F'\t' '$4 + 0 != 0 { exit 1 }' "$f" && printf '%s %s %s %s\n' "$n" "$emu" "$origin" "$v" >>"$work/zero"
 done <"$res"
-awk -F'\t' 'NR == FNR { z[$0] = 1; next }
+awk -F'\t' 'FILENAME == ARGV[1] { z[$0] = 1; next }
 FNR > 1 { r++; c[$5]++; t = $1 " " $2 " " $3 " " $4
 	if ($5 == "empty" && (t in z)) { zz++; print "empty, all values 0 (paramedir): " t; next }
 	if ($5 != "drawn") print $5 ": " t ($6 != "no" ? ": " $6 : "") }
