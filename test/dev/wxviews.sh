@@ -79,6 +79,7 @@ nosv/hwc -l -
 nanos6/task-types -b breakdown
 nanos6/breakdown-no-black -b .
 openmp/nested-ws -b breakdown
+openmp/mix-task-ws -b breakdown
 mpi/func -l -
 tampi/ss-comm -l -
 EOF
@@ -497,7 +498,7 @@ fi
 # ovni's view on weft's and on ovniemu's output of one trace, window by
 # window: the colours each draws (20 pixels or more), and the share of the
 # drawing area's pixels whose colour differs
-printf 'trace\tview\twindow\tcolours-weft\tcolours-ovniemu\tsame-set\tpixels-differing\n' >"$work/compare.tsv"
+printf 'trace\tview\twindow\tcolours-weft\tcolours-ovniemu\tsame-set\tpixels-differing\tarea-share-differing-%%\n' >"$work/compare.tsv"
 for a in "$work"/png/*.weft.ovni.*.png; do
 	[ -f "$a" ] || continue
 	case "$a" in *.dialog.png) continue ;; esac
@@ -506,20 +507,34 @@ for a in "$work"/png/*.weft.ovni.*.png; do
 	t=$(basename "$a" .png)
 	j=${t##*.}
 	t=${t%.*}
+	# each picture's own drawing area (the row labels can differ in width:
+	# weft's name the loom and pid too), or the whole window
 	# shellcheck disable=SC2046 # X Y W H: words
 	set -- $(area "$a")
 	if [ "$3" -eq 0 ]; then set -- 0 0 "$(identify -format %w "$a")" "$(identify -format %h "$a")"; fi
-	set_a=$(colours "$a" "$@" | awk '$2 >= 20 { print $1 }' | sort | tr '\n' ' ')
-	set_b=$(colours "$b" "$@" | awk '$2 >= 20 { print $1 }' | sort | tr '\n' ' ')
+	colours "$a" "$@" >"$work/cols.a"
+	# shellcheck disable=SC2046 # X Y W H: words
+	set -- $(area "$b")
+	if [ "$3" -eq 0 ]; then set -- 0 0 "$(identify -format %w "$b")" "$(identify -format %h "$b")"; fi
+	colours "$b" "$@" >"$work/cols.b"
+	set_a=$(awk '$2 >= 20 { print $1 }' "$work/cols.a" | sort | tr '\n' ' ')
+	set_b=$(awk '$2 >= 20 { print $1 }' "$work/cols.b" | sort | tr '\n' ' ')
+	# the share of the area whose colour differs: half the sum over the
+	# colours of the difference of their shares, in percent
+	share=$(awk 'FILENAME == ARGV[1] { a[$1] = $2; ta += $2; next } { b[$1] = $2; tb += $2 }
+		END { for (c in a) u[c] = 1; for (c in b) u[c] = 1
+			for (c in u) { d = (ta ? a[c] / ta : 0) - (tb ? b[c] / tb : 0); s += d < 0 ? -d : d }
+			printf "%.2f", 50 * s }' "$work/cols.a" "$work/cols.b")
 	ae=$(compare -metric AE "$a" "$b" null: 2>&1 | sed 's/ .*//')
 	same=no
 	[ "$set_a" = "$set_b" ] && same=yes
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${t%%.*}" "${t#*.weft.ovni.}" "$j" \
-		"$(echo "$set_a" | wc -w)" "$(echo "$set_b" | wc -w)" "$same" "$ae" >>"$work/compare.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${t%%.*}" "${t#*.weft.ovni.}" "$j" \
+		"$(echo "$set_a" | wc -w)" "$(echo "$set_b" | wc -w)" "$same" "$ae" "$share" >>"$work/compare.tsv"
 done
 awk -F'\t' 'NR > 1 { p++; if ($6 != "yes") { m++; print "colours differ: " $1 " " $2 " window " $3 " (" $4 " vs " $5 ")" }
-	if ($7 + 0 > 0) d++ }
-END { printf "%d windows of ovni views compared on both outputs, %d with other colours, %d with some pixel differing\n", p, m, d }' "$work/compare.tsv"
+	if ($7 + 0 > 0) d++; if ($8 + 0 >= 2) { s++; print "drawing differs: " $1 " " $2 " window " $3 " (" $8 "% of the area)" }
+	if ($8 + 0 > mx) mx = $8 + 0 }
+END { printf "%d windows of ovni views compared on both outputs, %d with other colours, %d with some pixel differing, %d with 2%% of the drawing area or more in other colours (at most %.2f%%)\n", p, m, d, s, mx }' "$work/compare.tsv"
 # `weft plot` on weft's views of one event type in code mode (or of the
 # states): the colours wxParaver draws that the plot's legend has too
 printf 'trace\tview\ttype\tcolours-wxparaver\tin-plot\n' >"$work/plot.tsv"
