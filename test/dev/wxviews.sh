@@ -23,6 +23,7 @@
 #                        paramedir still loads every job)
 #   WXVIEWS_TIMEOUT=S    how long a render may take to open its windows and
 #                        finish drawing them (default 240 s)
+#   WXVIEWS_ORIGIN=O     only the jobs of weft's views (weft) or ovni's (ovni)
 #   WXVIEWS_PREP_ONLY=1  the outputs and jobs.tsv only
 #   WXVIEWS_NO_RENDER=1  paramedir only, no wxParaver
 #   WXVIEWS_VERDICTS_ONLY=1  the verdicts on the renders of a previous run
@@ -144,6 +145,10 @@ for d in "$work"/out/*/; do
 	done
 done
 
+# WXVIEWS_ORIGIN=weft or ovni: only the jobs of those views
+if [ -n "${WXVIEWS_ORIGIN:-}" ]; then
+	awk -F'\t' -v o="$WXVIEWS_ORIGIN" '$3 == o' "$jobs" >"$jobs.o" && mv "$jobs.o" "$jobs"
+fi
 # the key of a job: trace.emulator.origin.view, the view's path flattened
 key() { printf '%s.%s.%s.%s' "$1" "$2" "$3" "$(echo "$4" | tr / - | sed 's/\.cfg$//')"; }
 [ -n "${WXVIEWS_PREP_ONLY:-}" ] && { wc -l <"$jobs"; exit 0; }
