@@ -446,7 +446,7 @@ while IFS='	' read -r n emu origin v prv cfg; do
 			done
 			if [ ! -s "$png" ]; then
 				printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t0\t0\t0\t%s\n' "$n" "$emu" "$origin" "$v" "$kind" "$title" \
-					"${w:+not captured}${w:-no window}" >>"$work/windows.tsv"
+					"${w:+not captured (window $w)}${w:-no window}" >>"$work/windows.tsv"
 				continue
 			fi
 			if [ "$kind" = T ]; then
