@@ -436,12 +436,29 @@ while IFS='	' read -r n emu origin v prv cfg; do
 			while [ $c -lt 5 ]; do
 				c=$((c + 1))
 				wins >"$work/wins"
-				w=$(awk -F'\t' -v t="$title @ " 'index($3, t) == 1 { print $1; exit }' "$work/wins")
-				[ -n "$w" ] || { sleep 1; continue; }
+				# the largest window of that title: a histogram can have a
+				# 1x1 window of its title besides its real one, or be
+				# 1x1 until it is laid out
+				w=
+				best=0
+				for x in $(awk -F'\t' -v t="$title @ " 'index($3, t) == 1 { print $1 }' "$work/wins"); do
+					WIDTH=0 HEIGHT=0
+					eval "$(xdotool getwindowgeometry --shell "$x" 2>/dev/null)"
+					[ $((WIDTH * HEIGHT)) -gt "$best" ] && best=$((WIDTH * HEIGHT)) w=$x
+				done
+				[ -n "$w" ] && [ "$best" -ge 2500 ] || { sleep 1; continue; }
 				xdotool windowraise "$w" 2>/dev/null
 				sleep 0.5
-				import -window "$w" "$png" 2>/dev/null && [ -s "$png" ] && break
+				import -window "$w" "$png" 2>"$work/import.err" && [ -s "$png" ] && break
 				rm -f "$png"
+				# import of the window itself fails now and then on a
+				# histogram: its part of the screen, the window raised
+				eval "$(xdotool getwindowgeometry --shell "$w" 2>/dev/null)"
+				if [ "${WIDTH:-0}" -gt 0 ]; then
+					import -window root -crop "${WIDTH}x${HEIGHT}+${X}+${Y}" +repage "$png" 2>>"$work/import.err" &&
+						[ -s "$png" ] && break
+					rm -f "$png"
+				fi
 				sleep 1
 			done
 			if [ ! -s "$png" ]; then
