@@ -31,10 +31,10 @@ struct job {
 	void *src;
 	const struct prv_op *op, *end;
 	int held, done;
-	int index;               /* its place in the merge (set by jobs_merge) */
+	int index; /* its place in the merge (set by jobs_merge) */
 	struct merge_share *share; /* -j: the heap's steps, taken once (merge.h) */
 	int fk; /* its follower number there */
-	uint64_t t;              /* the instant its ops are at */
+	uint64_t t; /* the instant its ops are at */
 };
 
 /* How many threads write the files while the jobs' ops are merged: 1 (the
