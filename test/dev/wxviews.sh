@@ -81,6 +81,7 @@ nanos6/task-types -b breakdown
 nanos6/breakdown-no-black -b .
 openmp/nested-ws -b breakdown
 openmp/mix-task-ws -b breakdown
+openmp/subsystems -b breakdown
 mpi/func -l -
 tampi/ss-comm -l -
 EOF
