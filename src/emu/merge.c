@@ -271,19 +271,10 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 	}
 	for (;;) {
 		struct weft_stream *x = m->pend;
-		/* foreign streams: only stepped (skip's steps, in one loop) */
-		while (x && x->merge_foreign) {
-			int rs;
-			while ((rs = stream_skip(x, e)) > 0 && merge_again(g, x->ev.time))
-				;
-			if (rs < 0) {
-				m->pend = NULL;
+		/* foreign streams: only stepped */
+		for (; x && x->merge_foreign; x = m->pend)
+			if (skip(m, x, e) < 0)
 				return -1;
-			}
-			uint64_t tx;
-			x = rs > 0 ? merge_put_take(g, x, &tx) : g->n ? merge_take(g) : NULL;
-		}
-		m->pend = x;
 		if (!x)
 			return 0;
 		uint64_t t = x->ev.time;
