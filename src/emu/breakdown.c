@@ -358,8 +358,17 @@ int bd_finish(struct emu *e, struct weft_err *err)
 			continue;
 		v->open = 0;
 		char *done = NULL;
-		int rc = prv_finish(&v->prv, e->now, &done, err);
+		char *shown = weft_xasprintf("%s%s", v->prv.back.path, v->prv.back.gzip ? ".gz" : "");
+		uint64_t nrec = 0;
+		int rc = prv_finish_n(&v->prv, e->now, &done, &nrec, err);
 		free(done); /* in the new generation, under its name */
+		/* ovniemu writes such a view with the header alone; so does weft
+		 * (the same bytes), but the user is told it will not open */
+		if (rc == 0 && nrec == 0 && !e->o.quiet)
+			weft_warn("%s: no CPU's value ever changed: its body is empty, as ovniemu "
+				  "writes it, and Paraver refuses to load it (\"Empty body\")",
+				  shown);
+		free(shown);
 		if (rc)
 			return -1;
 	}

@@ -1478,6 +1478,11 @@ static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_er
 
 int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e)
 {
+	return prv_finish_n(f, ftime, done, NULL, e);
+}
+
+int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e)
+{
 	struct prv_back *b = &f->back;
 	*done = NULL;
 	f->pipe = NULL; /* the caller finished the pipe: the back is ours now */
@@ -1490,10 +1495,11 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 			b->rows[r].state = 0;
 	if (b->win_phase != PRV_WIN_NONE)
 		ftime = win_shift(b, ftime);
-	if (b->nrecords == 0 && b->nslots > 0 && b->nrows > 0) {
-		/* no record in this file (a window without any, a breakdown view
-		 * that never changed): Paraver cannot load an empty body; one
-		 * value 0 (nothing) at the start reads the same */
+	if (b->nrecords == 0 && b->nslots > 0 && b->nrows > 0 && b->win_phase != PRV_WIN_NONE) {
+		/* a window without any record: Paraver cannot load an empty
+		 * body; one value 0 (nothing) at the start reads the same.
+		 * Without a window (a breakdown view that never changed) the
+		 * body stays empty, as ovniemu writes it (prv_writer.h) */
 		b->clk->now = 0;
 		put_event(b, &(struct prv_op){PRV_OP_PUNCT, 0, 0, 0, 0});
 		close_line(b);
@@ -1506,6 +1512,8 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 	for (uint64_t id = b->next_comm; id-- > 0 && b->nopen;)
 		comm_drop(b, id);
 	patch20(b, b->ftime_off, ftime);
+	if (nrecords)
+		*nrecords = b->nrecords;
 	/* errors name the output the user asked for (.prv.gz with -z) */
 	char *what = weft_xasprintf("%s%s", b->path, b->gzip ? ".gz" : "");
 	int rc = ob_flush(&b->ob, e, what);

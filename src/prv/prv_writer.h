@@ -467,6 +467,9 @@ int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
  * is left under the temporary name *done (to free), for the caller to
  * commit with its other outputs (see outset.h). */
 int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e);
+/* prv_finish, and the number of records the body holds in *nrecords (0: the
+ * header alone) */
+int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
 
@@ -478,7 +481,9 @@ void prv_abort(struct prv_file *f);
  * the whole run: no value is repeated at the window's start); communications
  * sent in the window, those received after `to` as '#' comments; FTIME =
  * min(end, to) - from. A file with no record in the window gets one value
- * 0 at 0 (Paraver cannot load an empty body). */
+ * 0 at 0 (Paraver cannot load an empty body). Without a window a file with
+ * no record keeps an empty body (the header alone), as ovniemu writes a
+ * breakdown view in which no CPU changes: prv_finish's caller warns. */
 void prv_window(struct prv_file *f, uint64_t from, uint64_t to);
 
 /* ---- parts: a body written in time slices, then joined (weft emu --mpi) ----
