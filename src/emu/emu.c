@@ -17,6 +17,7 @@
 #include "emu/match.h"
 #include "emu/paraver_out.h"
 #include "emu/sinks.h"
+#include "emu/task.h"
 #include "trace/progress.h"
 #include "util/mapfile.h"
 
@@ -426,6 +427,42 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
 			       in->only ? "exactly " : "at least ", in->only ? in->size : in->min, in->decl->sig);
 }
 
+/* A jumbo event whose row ends in a str (the task type events VYc, 6Yc,
+ * POc: a 4-byte type id, then a label) with a payload cut short: under its
+ * fixed fields, or with no NUL after them. ovniemu reads such an event
+ * where it lies in the mapped stream, whatever its size says: the type id
+ * and the label up to the next NUL, from the bytes of the events that
+ * follow (and the zeros of the mapping's last page past the stream's end).
+ * weft reads them alike into buf and points *past at it (the same event
+ * with the longer payload), saying so; returns 1, or 0 when the payload
+ * holds what the row needs. A label with no NUL in TASK_LABEL_MAX bytes is
+ * handed over as it is (too long: the model refuses it, as ovniemu). */
+static int jumbo_past(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_ev *past,
+		      uint8_t *buf, size_t cap)
+{
+	if (ev->payload_len > in->size && memchr(ev->payload + in->size, 0, ev->payload_len - in->size))
+		return 0;
+	const struct mapfile *m = &ev->stream->map;
+	if (ev->payload < m->data || ev->payload > m->data + m->size)
+		return 0; /* not in the mapping (a copy): nothing follows it there */
+	size_t avail = (size_t) (m->data + m->size - ev->payload);
+	size_t n = avail < cap ? avail : cap;
+	memcpy(buf, ev->payload, n);
+	memset(buf + n, 0, cap - n);
+	const uint8_t *z = memchr(buf + in->size, 0, cap - in->size);
+	size_t len = z ? (size_t) (z - buf) + 1 : cap;
+	*past = *ev;
+	past->payload = buf;
+	past->payload_len = (uint32_t) len;
+	emu_warn(e,
+		 "%s: event %c%c%c at byte offset %llu: a jumbo payload of %u bytes, %s: read as ovniemu "
+		 "reads it, %zu bytes up to the label's NUL (%zu past the payload: the events that follow%s)",
+		 ev->stream->obs_path, ev->model, ev->cat, ev->val, (unsigned long long) ev->offset, ev->payload_len,
+		 ev->payload_len < in->size ? "shorter than its 4-byte type id" : "a label without its NUL", len,
+		 len - ev->payload_len, len > avail ? ", then zeros past the stream's end" : "");
+	return 1;
+}
+
 /* An MCV no row declares, as ovniemu takes it: every OU? is ignored (about
  * reading order, e.g. the OUj ovnisort writes; the reader sorted them) and
  * every OB? is a burst (ovniemu reads neither value nor payload); any other
@@ -471,6 +508,11 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 			return not_required(e, ev, in, err);
 		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
+		struct weft_ev past;
+		uint8_t buf[TASK_LABEL_MAX + 8];
+		if (in->decl->jumbo && in->has_str == 1 && ev->jumbo && ev->payload_len > 0 &&
+		    in->size + 1 < sizeof(buf) && jumbo_past(e, ev, in, &past, buf, in->size + TASK_LABEL_MAX + 1))
+			ev = &past;
 		if (!ev_payload_ok(in, ev))
 			return payload_error(e, ev, in, err);
 		return h(e, ev, in, err);
