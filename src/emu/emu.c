@@ -432,7 +432,8 @@ static int payload_error(struct emu *e, const struct weft_ev *ev, const struct e
  * fixed fields, or with no NUL after them. ovniemu reads such an event
  * where it lies in the mapped stream, whatever its size says: the type id
  * and the label up to the next NUL, from the bytes of the events that
- * follow (and the zeros of the mapping's last page past the stream's end).
+ * follow (and the zeros of the mapping's last page past the stream's end;
+ * in an unordered region, the events that follow it once ovnisort sorted it).
  * weft reads them alike into buf and points *past at it (the same event
  * with the longer payload), saying so; returns 1, or 0 when the payload
  * holds what the row needs. A label with no NUL in TASK_LABEL_MAX bytes is
@@ -442,13 +443,14 @@ static int jumbo_past(struct emu *e, const struct weft_ev *ev, const struct evin
 {
 	if (ev->payload_len > in->size && memchr(ev->payload + in->size, 0, ev->payload_len - in->size))
 		return 0;
-	const struct mapfile *m = &ev->stream->map;
-	if (ev->payload < m->data || ev->payload > m->data + m->size)
-		return 0; /* not in the mapping (a copy): nothing follows it there */
-	size_t avail = (size_t) (m->data + m->size - ev->payload);
-	size_t n = avail < cap ? avail : cap;
+	/* the payload, then what follows it (ovniemu's reading of the bytes) */
+	size_t n = ev->payload_len < cap ? ev->payload_len : cap;
 	memcpy(buf, ev->payload, n);
-	memset(buf + n, 0, cap - n);
+	size_t avail = n;
+	if (ev->stream->ev.offset == ev->offset) /* the stream's current event: what follows is known */
+		avail += stream_follow(ev->stream, buf + n, cap - n);
+	else
+		memset(buf + n, 0, cap - n);
 	const uint8_t *z = memchr(buf + in->size, 0, cap - in->size);
 	size_t len = z ? (size_t) (z - buf) + 1 : cap;
 	*past = *ev;

@@ -475,6 +475,34 @@ static void set_fast_until(struct weft_stream *s)
 	s->fast_until = f < rel ? f : rel;
 }
 
+size_t stream_follow(struct weft_stream *s, uint8_t *buf, size_t n)
+{
+	size_t k = 0;
+	uint64_t from = s->pos;
+	if (s->span_pos < s->span_len) {
+		/* in a sorted span: ovnisort wrote its events in this order in
+		 * place, the stream's bytes resuming at the span's end */
+		struct weft_ev ev;
+		struct weft_err ignore;
+		for (uint64_t i = s->span_pos; i < s->span_len && k < n; i++) {
+			int64_t sz = decode_at(s, s->span[i].off, &ev, &ignore);
+			if (sz < 0)
+				break; /* cannot happen: the scanner validated these bytes */
+			size_t m = (size_t) sz < n - k ? (size_t) sz : n - k;
+			memcpy(buf + k, s->map.data + s->span[i].off, m);
+			k += m;
+		}
+		from = s->span_end;
+	}
+	if (k < n && from < s->map.size) {
+		size_t m = s->map.size - from < n - k ? (size_t) (s->map.size - from) : n - k;
+		memcpy(buf + k, s->map.data + from, m);
+		k += m;
+	}
+	memset(buf + k, 0, n - k);
+	return k;
+}
+
 static int next_ordered(struct weft_stream *s, struct weft_err *e)
 {
 	struct weft_ev *ev = &s->ev;

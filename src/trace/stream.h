@@ -112,6 +112,13 @@ struct weft_stream {
  * dropped); else reading the cut event is an error that suggests
  * --salvage. */
 int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
+/* The n bytes that follow the current event (s->ev) in the stream as
+ * ovnisort leaves it: in a sorted span, the span's next events in their
+ * sorted order, then the stream from the span's end; zeros past the
+ * stream's end (as in a mapping's last page). Returns how many came from
+ * the stream. For reading a damaged payload as ovniemu reads it. */
+size_t stream_follow(struct weft_stream *s, uint8_t *buf, size_t n);
+
 int stream_next_slow(struct weft_stream *s, struct weft_err *e);
 int stream_backwards(struct weft_stream *s, struct weft_err *e);
 
