@@ -74,12 +74,12 @@ struct af {
 
 static struct af *st(struct emu *e)
 {
-	return e->mstate[mcv_index('A')];
+	return e->models.state[mcv_index('A')];
 }
 
 static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
 {
-	return &e->th[ev->stream->index];
+	return &e->sys.th[ev->stream->index];
 }
 
 /* A consistency check: a warning, or an error with --strict. */
@@ -96,12 +96,12 @@ static inline __attribute__((always_inline)) void show(struct emu *e, struct emu
 	int64_t node = !f ? 0 : f->wait ? f->wait : f->goal;
 	int cr = a->cpu_row[i];
 	emu_model_state(e, t, 'A', s);
-	if (!e->writing)
+	if (!e->out.writing)
 		return;
 	if (cr >= 0)
-		vao_put(&e->prv[EMU_CPU_FILE], cr, a->sc_node, &a->cpu_shown[cr], node);
+		vao_put(&e->out.prv[EMU_CPU_FILE], cr, a->sc_node, &a->cpu_shown[cr], node);
 	struct af_shown *w = &a->shown[i];
-	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	struct prv_file *pf = &e->out.prv[EMU_THREAD_FILE];
 	vao_put(pf, t->row, a->s_node, &w->node, node);
 	vao_put(pf, t->row, a->s_task, &w->task, f && !f->wait ? f->task + 1 : 0);
 	vao_put(pf, t->row, a->s_depth, &w->depth, f ? f->depth : 0);
@@ -114,9 +114,9 @@ static void rows(struct emu *e)
 	if (a->rows_done || !vao_agent_cpus(e, 'A', a->cpu_row, a->sc_agent))
 		return;
 	a->rows_done = 1;
-	for (int i = 0; i < e->nth; i++)
-		if (e->th[i].sys->req[mcv_index('A')])
-			show(e, &e->th[i], i);
+	for (int i = 0; i < e->sys.nth; i++)
+		if (e->sys.th[i].sys->req[mcv_index('A')])
+			show(e, &e->sys.th[i], i);
 }
 
 /* Reset the punctual "other code" values written at an earlier instant. */
@@ -124,7 +124,7 @@ static inline void enter(struct emu *e, struct af *a, const struct emu_thread *t
 {
 	if (__builtin_expect(!a->rows_done, 0))
 		rows(e);
-	if (a->other_set[i] && a->other_time[i] < e->now) {
+	if (a->other_set[i] && a->other_time[i] < e->run.now) {
 		emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, 0);
 		a->other_set[i] = 0;
 	}
@@ -137,7 +137,7 @@ static inline __attribute__((always_inline)) struct emu_thread *begin(struct emu
 {
 	*a = st(e);
 	*me = ev->stream->index;
-	struct emu_thread *t = &e->th[*me];
+	struct emu_thread *t = &e->sys.th[*me];
 	enter(e, *a, t, *me);
 	return t;
 }
@@ -191,12 +191,12 @@ int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 {
 	(void) in, (void) err;
 	struct af *a = st(e);
-	if (ev->val == '[' && e->state_owner != 'A') {
-		e->state_owner = 'A'; /* START_TIME is the flag's model: it owns the states */
+	if (ev->val == '[' && e->models.state_owner != 'A') {
+		e->models.state_owner = 'A'; /* START_TIME is the flag's model: it owns the states */
 		a->rows_done = 0;
 	}
 	int me = ev->stream->index;
-	struct emu_thread *t = &e->th[me];
+	struct emu_thread *t = &e->sys.th[me];
 	enter(e, a, t, me);
 	struct af_agent *g = &a->ag[me];
 	if (ev->val == '[' && g->n == 0) {
@@ -244,7 +244,7 @@ int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 	nd->forker = me;
 	nd->depth = f->depth + 1;
 	f->wait = nd->id;
-	if (e->writing && n > 0) {
+	if (e->out.writing && n > 0) {
 		comm_room(nd, n < AF_MAX_COMM_TASKS ? n : AF_MAX_COMM_TASKS);
 		for (int k = 0; k < nd->ncomm; k++)
 			nd->send[k] = emu_comm_send(e, t, 0, nd->id) + 1;
@@ -298,7 +298,7 @@ int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	f->depth = nd->depth;
 	if (task >= 0 && task < nd->ncomm) {
 		if (nd->forker != me && nd->send[task])
-			emu_comm_recv(e, nd->send[task] - 1, t, e->now, e->now);
+			emu_comm_recv(e, nd->send[task] - 1, t, e->run.now, e->run.now);
 		else
 			drop(e, &nd->send[task]);
 		nd->send[task] = 0;
@@ -331,7 +331,7 @@ int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo 
 		memmove(&g->f[k], &g->f[k + 1], (size_t) (g->n - k - 1) * sizeof(*g->f));
 	g->n--;
 	nd->nfin++;
-	if (task >= 0 && task < nd->ncomm && e->writing) {
+	if (task >= 0 && task < nd->ncomm && e->out.writing) {
 		/* a line to the JOIN whoever finishes, the forker too: the JOIN
 		 * may come on another agent (written there, dropped if it is
 		 * this one) */
@@ -379,13 +379,13 @@ int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, st
 			}
 		saved.wait = 0;
 		*push(g) = saved;
-		show(e, &e->th[nd->forker], nd->forker);
+		show(e, &e->sys.th[nd->forker], nd->forker);
 	}
 	for (int j = 0; j < nd->ncomm; j++) {
 		drop(e, &nd->send[j]);
 		if (nd->fin[j]) {
 			if (nd->finisher[j] != me)
-				emu_comm_recv(e, nd->fin[j] - 1, t, e->now, e->now);
+				emu_comm_recv(e, nd->fin[j] - 1, t, e->run.now, e->run.now);
 			else
 				emu_comm_drop(e, nd->fin[j] - 1);
 			nd->fin[j] = 0;
@@ -420,7 +420,7 @@ int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	emu_out(e, EMU_THREAD_FILE, t->row, a->vc.s_other, ev_field(in, 0, ev));
 	vao_note_code(&a->vc, (int32_t) ev_field(in, 0, ev));
 	a->other_set[me] = 1;
-	a->other_time[me] = e->now;
+	a->other_time[me] = e->run.now;
 	return 0;
 }
 
@@ -431,17 +431,17 @@ int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *
 	(void) self;
 	(void) err;
 	struct af *a = weft_xcalloc(1, sizeof(*a));
-	e->mstate[mcv_index('A')] = a;
-	e->thread_name = vao_agent_name;
-	a->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->ag));
-	a->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->shown));
-	a->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*a->cpu_shown));
+	e->models.state[mcv_index('A')] = a;
+	e->models.thread_name = vao_agent_name;
+	a->ag = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*a->ag));
+	a->shown = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*a->shown));
+	a->cpu_shown = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*a->cpu_shown));
 	vao_open_init(&a->open, sizeof(struct af_node));
 	a->cpu_row = vao_cpu_rows(e);
 	a->sc_node = emu_slot(e, EMU_CPU_FILE, AF_T_NODE, "And-fork: current and-node of the agent");
 	a->sc_agent = emu_slot(e, EMU_CPU_FILE, AF_T_AGENT, "And-fork: agent number + 1");
-	a->other_set = weft_xcalloc((size_t) e->nth + 1, 1);
-	a->other_time = weft_xcalloc((size_t) e->nth + 1, sizeof(uint64_t));
+	a->other_set = weft_xcalloc((size_t) e->sys.nth + 1, 1);
+	a->other_time = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(uint64_t));
 	a->s_node = emu_slot(e, EMU_THREAD_FILE, AF_T_NODE, "And-fork: current and-node");
 	a->s_task = emu_slot(e, EMU_THREAD_FILE, AF_T_TASK, "And-fork: task number + 1");
 	a->s_depth = emu_slot(e, EMU_THREAD_FILE, AF_T_DEPTH, "And-fork: nesting depth");
@@ -451,7 +451,7 @@ int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *
 	a->vc.s_other = emu_slot(e, EMU_THREAD_FILE, AF_T_OTHER, "And-fork: other event code");
 	/* an and-parallel log owns the thread states; with or-branch events as
 	 * well, the model that receives START_TIME (the flag's) takes them */
-	e->state_owner = 'A';
+	e->models.state_owner = 'A';
 	return 0;
 }
 
@@ -491,7 +491,7 @@ void af_free(struct emu *e, const struct weft_model_def *self)
 		free(((struct af_node *) vao_open_slot(&a->open, k))->send);
 	vao_open_free(&a->open);
 	free(a->label_raw);
-	for (int i = 0; i < e->nth; i++)
+	for (int i = 0; i < e->sys.nth; i++)
 		free(a->ag[i].f);
 	free(a->ag);
 	free(a->shown);
@@ -500,5 +500,5 @@ void af_free(struct emu *e, const struct weft_model_def *self)
 	free(a->other_set);
 	free(a->other_time);
 	free(a);
-	e->mstate[mcv_index('A')] = NULL;
+	e->models.state[mcv_index('A')] = NULL;
 }

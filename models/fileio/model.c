@@ -52,7 +52,7 @@ struct fio {
 
 static struct fio *st(struct emu *e)
 {
-	return e->mstate[mcv_index('F')];
+	return e->models.state[mcv_index('F')];
 }
 
 /* What a handler works on: the model, the event's thread in the model and
@@ -107,16 +107,16 @@ static inline int64_t pl_i32(const struct weft_ev *ev, int off)
  * first event (the models' setups have chosen the rows' owners by then). */
 static void find_nodes(struct emu *e, struct fio *f)
 {
-	int *n = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*n));
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *et = &e->th[i];
+	int *n = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*n));
+	for (int i = 0; i < e->sys.nth; i++) {
+		struct emu_thread *et = &e->sys.th[i];
 		struct weft_cpu *c = sys_cpu_by_index(et->sys->proc->loom, 0);
 		f->th[i].cpu = c && et->sys->req[mcv_index('F')] ? c->gindex : -1;
 		if (f->th[i].cpu >= 0 && emu_owner(e, et) == 'F')
 			n[f->th[i].cpu]++;
 	}
-	for (int i = 0; i < e->nth; i++)
-		f->th[i].count_io = f->th[i].cpu >= 0 && emu_owner(e, &e->th[i]) == 'F' && n[f->th[i].cpu] >= 2;
+	for (int i = 0; i < e->sys.nth; i++)
+		f->th[i].count_io = f->th[i].cpu >= 0 && emu_owner(e, &e->sys.th[i]) == 'F' && n[f->th[i].cpu] >= 2;
 	free(n);
 	f->nodes_known = 1;
 }
@@ -131,7 +131,7 @@ static void count_io(struct emu *e, const struct ctx *c, uint32_t s)
 	int was = t->state != 0, now = s != 0;
 	if (was != now && t->count_io) {
 		c->f->ncpu_io[t->cpu] += now - was;
-		emu_out(e, EMU_CPU_FILE, e->cpu[t->cpu].row, c->f->cslot, c->f->ncpu_io[t->cpu]);
+		emu_out(e, EMU_CPU_FILE, e->sys.cpu[t->cpu].row, c->f->cslot, c->f->ncpu_io[t->cpu]);
 	}
 }
 
@@ -151,7 +151,7 @@ static inline __attribute__((always_inline)) void show_state(struct emu *e, cons
 {
 	struct fio_thread *t = c->t;
 	uint32_t s = t->busy ? kind_state[31 - __builtin_clz(t->busy)] : 0;
-	if (s == t->state && !e->acct)
+	if (s == t->state && !e->obs.acct)
 		return; /* unchanged: the row shows it already */
 	emu_model_state(e, c->et, 'F', s);
 	if (__builtin_expect(!c->f->nodes_known || c->t->count_io, 0))
@@ -183,7 +183,7 @@ int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	if (member != t->member && t->cpu >= 0) {
 		t->member = member;
 		c.f->nmembers[t->cpu] += member ? 1 : -1;
-		emu_out(e, EMU_CPU_FILE, e->cpu[t->cpu].row, c.f->mslot, c.f->nmembers[t->cpu]);
+		emu_out(e, EMU_CPU_FILE, e->sys.cpu[t->cpu].row, c.f->mslot, c.f->nmembers[t->cpu]);
 	}
 	show_state(e, &c);
 	return 0;
@@ -284,7 +284,7 @@ int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, str
 			set_desc(t, ev, 16);
 		enter(t, k);
 		request(e, &c, ev, write);
-		if (e->acct)
+		if (e->obs.acct)
 			acct(e, &c, EMU_OP_BEGIN, op, pl_i64(ev, 0));
 	} else {
 		if (t->n[k] == 0)
@@ -305,7 +305,7 @@ int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	if (ev->val == 'A') /* FRA FWA: naming the descriptor */
 		set_desc(c.t, ev, 16);
 	request(e, &c, ev, ev->cat == 'W');
-	if (e->acct)
+	if (e->obs.acct)
 		acct(e, &c, EMU_OP_MARK, ev->cat == 'W' ? FIO_OP_AWRITE : FIO_OP_AREAD, pl_i64(ev, 0));
 	c.t->inflight++;
 	out(e, &c, FT_INFLIGHT, c.t->inflight);
@@ -415,19 +415,19 @@ int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	(void) self;
 	(void) err;
 	struct fio *s = weft_xcalloc(1, sizeof(*s));
-	s->th = weft_xcalloc((size_t) e->nth + 1, sizeof(*s->th));
-	for (int i = 0; i < e->nth; i++)
-		s->th[i].et = &e->th[i];
+	s->th = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*s->th));
+	for (int i = 0; i < e->sys.nth; i++)
+		s->th[i].et = &e->sys.th[i];
 	for (int k = 0; k < FT_COUNT; k++)
 		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, FT_FIRST + k, type_label[k]);
 	s->cslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_IO, cpu_label[0]);
 	s->mslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_MEMBERS, cpu_label[1]);
-	s->ncpu_io = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->ncpu_io));
-	s->nmembers = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*s->nmembers));
+	s->ncpu_io = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*s->ncpu_io));
+	s->nmembers = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*s->nmembers));
 	s->fmin = INT64_MAX;
 	s->fmax = INT64_MIN;
-	e->mstate[mcv_index('F')] = s;
-	e->state_owner = 'F';
+	e->models.state[mcv_index('F')] = s;
+	e->models.state_owner = 'F';
 	return 0;
 }
 
@@ -505,12 +505,12 @@ void fio_free(struct emu *e, const struct weft_model_def *self)
 	struct fio *s = st(e);
 	if (!s)
 		return;
-	for (int i = 0; i < e->nth; i++)
+	for (int i = 0; i < e->sys.nth; i++)
 		free(s->th[i].map);
 	free(s->th);
 	free(s->ncpu_io);
 	free(s->nmembers);
 	texts_free(&s->names);
 	free(s);
-	e->mstate[mcv_index('F')] = NULL;
+	e->models.state[mcv_index('F')] = NULL;
 }

@@ -44,7 +44,7 @@ void msg_text_name(struct emu *e, int table, int64_t value, const char *s)
 /* What one run gathers from every worker: the kept records seen. */
 void msg_save(const struct emu *e, struct strbuf *b)
 {
-	sb_printf(b, "%u", ((const struct mstate *) e->mstate[mcv_index('X')])->kseen);
+	sb_printf(b, "%u", ((const struct mstate *) e->models.state[mcv_index('X')])->kseen);
 }
 
 int msg_load(struct emu *e, const char *line)
@@ -66,7 +66,7 @@ int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int64_t rt = ev_field(in, 0, ev);
@@ -85,7 +85,7 @@ int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	punctual_reset(e, t, &m->th[ev->stream->index]);
 	kept_text(e, m, t, 1, TX_MSGS, str_field(in, 1, ev));
 	emu_acct_op(e, t, 'X', EMU_OP_MARK, MSG_OP_MESSAGE, -1, 0);
@@ -97,7 +97,7 @@ int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	punctual_reset(e, t, &m->th[ev->stream->index]);
 	int kind = ev->val == 'p' ? 0 : ev->val == 'q' ? 1 : 2;
 	int64_t id = ev_field(in, 0, ev);

@@ -148,29 +148,29 @@ int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	(void) self;
 	(void) err;
 	struct mstate *m = weft_xcalloc(1, sizeof(*m));
-	e->mstate[mcv_index('X')] = m;
-	e->state_owner = 'X';
-	m->th = weft_xcalloc((size_t) e->nth, sizeof(*m->th));
-	m->by_proc_v = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_v));
-	m->by_proc_k = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_k));
-	m->by_proc_p = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->by_proc_p));
-	m->rows = weft_xcalloc((size_t) e->nth + 1, sizeof(*m->rows));
+	e->models.state[mcv_index('X')] = m;
+	e->models.state_owner = 'X';
+	m->th = weft_xcalloc((size_t) e->sys.nth, sizeof(*m->th));
+	m->by_proc_v = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*m->by_proc_v));
+	m->by_proc_k = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*m->by_proc_k));
+	m->by_proc_p = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*m->by_proc_p));
+	m->rows = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*m->rows));
 	m->stats = msg_stats_new();
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = 0; i < e->sys.nth; i++) {
 		struct mthread *x = &m->th[i];
 		int32_t process;
-		msg_thread_ids(&e->th[i], &x->proc, &process);
+		msg_thread_ids(&e->sys.th[i], &x->proc, &process);
 		x->ep = x->proc;
 		x->peer_process = -1;
-		if (!e->th[i].sys->req[mcv_index('X')])
+		if (!e->sys.th[i].sys->req[mcv_index('X')])
 			continue;
 		if (process >= 0) { /* ends above the processor ids 0..32767 */
 			x->ep = 32768 + m->nrows;
 			m->rows[m->nrows++] = (struct msg_row){x->proc, process, x->ep};
 		}
-		if (meta_kv_find(e->th[i].sys->kv, e->th[i].sys->nkv, "picl.name"))
-			e->thread_name = row_name;
-		m->by_proc_v[m->nproc] = &e->th[i];
+		if (meta_kv_find(e->sys.th[i].sys->kv, e->sys.th[i].sys->nkv, "picl.name"))
+			e->models.thread_name = row_name;
+		m->by_proc_v[m->nproc] = &e->sys.th[i];
 		m->by_proc_p[m->nproc] = x->proc;
 		m->by_proc_k[m->nproc++] = x->ep;
 	}
@@ -241,7 +241,7 @@ static void psend_all(struct emu *e, const struct posted *p)
 {
 	const uint64_t *ids = posted_ids(p);
 	for (int k = 0; k < p->n; k++)
-		emu_comm_psend(e, ids[k], e->now);
+		emu_comm_psend(e, ids[k], e->run.now);
 }
 
 /* The end of processor proc, process `process` in message keys: the
@@ -259,7 +259,7 @@ static int32_t end_of(const struct mstate *m, int32_t proc, int32_t process)
 /* An end in the reports of unmatched messages. */
 static void end_name(const struct emu *e, int32_t end, char *buf, int n)
 {
-	const struct mstate *m = e->mstate[mcv_index('X')];
+	const struct mstate *m = e->models.state[mcv_index('X')];
 	for (int i = 0; i < m->nrows; i++)
 		if (m->rows[i].ep == end) {
 			snprintf(buf, (size_t) n, "processor %d process %d", m->rows[i].proc, m->rows[i].process);
@@ -337,7 +337,7 @@ static int req_take(struct req *v, int *n, int32_t id, struct req *out)
 int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	if (x->n == STACK_MAX)
@@ -346,7 +346,7 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 	fields4(ev, in, f);
 	struct call *c = &x->stack[x->n++];
 	c->type = f[0], c->a = f[1], c->b = f[2], c->c = f[3];
-	c->time = e->now;
+	c->time = e->run.now;
 	c->sent = (struct posted){0, NULL, 0};
 	c->st = f[0] < 0 && f[0] >= -MAX_CALL_TYPE ? m->state_of[-f[0]] : 0;
 	emu_acct_op(e, t, 'X', EMU_OP_BEGIN, c->type, entry_bytes(c->type, c->a), c->type >= 0);
@@ -360,7 +360,7 @@ int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, 
 int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int32_t f[4];
@@ -438,7 +438,7 @@ int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int32_t type = (int32_t) ev_field(in, 0, ev);
@@ -459,7 +459,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 {
 	(void) err;
 	struct mstate *m = ms(e);
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	struct mthread *x = &m->th[ev->stream->index];
 	punctual_reset(e, t, x);
 	int32_t f[6];
@@ -473,7 +473,7 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	punctual_shown(e, x, 1);
 	struct req r;
 	if (send) {
-		struct call c = {type, size, tag, peer, e->now, {0, NULL, 0}, 0};
+		struct call c = {type, size, tag, peer, e->run.now, {0, NULL, 0}, 0};
 		call_send(e, t, x, &c);
 		psend_all(e, &c.sent);
 		punctual_shown(e, x, 2);
@@ -492,9 +492,9 @@ int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *
 	} else if (type == -57) {
 		struct req *q = req_push(&x->rreq, &x->nrreq, &x->crreq);
 		q->id = req;
-		q->time = e->now;
+		q->time = e->run.now;
 	} else if (recv) {
-		uint64_t lrecv = e->now;
+		uint64_t lrecv = e->run.now;
 		if (type <= -58 && req_take(x->rreq, &x->nrreq, req, &r))
 			lrecv = r.time;
 		got_recv(e, t, x, peer, tag, lrecv);
@@ -535,7 +535,7 @@ void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 		/* a row whose labels are scoped names its own (picl.labels.T) */
 		char key[40];
 		snprintf(key, sizeof(key), "picl.labels.%d", op);
-		const struct weft_thread *t = thread >= 0 ? e->th[thread].sys : NULL;
+		const struct weft_thread *t = thread >= 0 ? e->sys.th[thread].sys : NULL;
 		const struct weft_meta_kv *kv = t ? meta_kv_find(t->kv, t->nkv, key) : NULL;
 		if (kv && kv->kind == WEFT_KV_STR) {
 			snprintf(buf, (size_t) n, "%s", kv->s);
@@ -565,7 +565,7 @@ int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	struct mstate *m = ms(e);
 	emu_match_finish(e, REPORT_KEYS, end_name);
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
-		if (m->th[i].n && e->th[i].sys->req[mcv_index('X')])
+		if (m->th[i].n && e->sys.th[i].sys->req[mcv_index('X')])
 			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
 	return 0;
 }
@@ -584,12 +584,12 @@ void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct 
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}
-	for (int s = 0; s < e->slots.n[EMU_THREAD_FILE]; s++) {
-		int ty = e->slots.type[EMU_THREAD_FILE][s];
+	for (int s = 0; s < e->out.slots.n[EMU_THREAD_FILE]; s++) {
+		int ty = e->out.slots.type[EMU_THREAD_FILE][s];
 		if (ty >= 1041 && ty <= 1046 && ty != 1047)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->out.slots.label[EMU_THREAD_FILE][s]);
 		if (ty == MSG_T_USER_REC)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->slots.label[EMU_THREAD_FILE][s]);
+			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->out.slots.label[EMU_THREAD_FILE][s]);
 	}
 	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
 	for (int k = 0; k < 6; k++) {
@@ -608,7 +608,7 @@ void msg_free(struct emu *e, const struct weft_model_def *self)
 	struct mstate *m = ms(e);
 	if (!m)
 		return;
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = 0; i < e->sys.nth; i++) {
 		struct mthread *x = &m->th[i];
 		for (int j = 0; j < x->n; j++)
 			free(x->stack[j].sent.ids);
@@ -628,5 +628,5 @@ void msg_free(struct emu *e, const struct weft_model_def *self)
 	for (int k = 0; k < 3; k++)
 		texts_free(&m->subs[k]);
 	free(m);
-	e->mstate[mcv_index('X')] = NULL;
+	e->models.state[mcv_index('X')] = NULL;
 }

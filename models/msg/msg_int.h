@@ -78,7 +78,7 @@ struct mstate {
 
 static inline struct mstate *ms(struct emu *e)
 {
-	return e->mstate[mcv_index('X')];
+	return e->models.state[mcv_index('X')];
 }
 
 /* Value v of slot k on t's row, when it changes. */
@@ -95,7 +95,7 @@ static inline void out(struct emu *e, struct emu_thread *t, struct mthread *x, i
  * (a header record at the time of the row's first record was invisible). */
 static inline void punctual_reset(struct emu *e, struct emu_thread *t, struct mthread *x)
 {
-	if (!x->clear || e->now == x->clear_at)
+	if (!x->clear || e->run.now == x->clear_at)
 		return;
 	for (int k = x->clear == 2 ? V_SSIZE : V_RSIZE; k <= V_USER; k++)
 		out(e, t, x, k, 0);
@@ -107,7 +107,7 @@ static inline void punctual_shown(struct emu *e, struct mthread *x, int level)
 {
 	if (x->clear < level)
 		x->clear = level;
-	x->clear_at = e->now;
+	x->clear_at = e->run.now;
 }
 
 #endif

@@ -164,13 +164,13 @@ static int in_scope(const struct msg_stats *s, int kind, int64_t scope, int64_t 
 /* The rows of a record of processor `proc`, process `process`. */
 static int *rows_of(struct emu *e, const struct msg_stats *s, int64_t proc, int64_t process, int *n)
 {
-	int *v = weft_xcalloc((size_t) e->nth + 1, sizeof(*v));
+	int *v = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*v));
 	*n = 0;
-	for (int i = 0; i < e->nth; i++) {
-		if (!e->th[i].sys->req[mcv_index('X')])
+	for (int i = 0; i < e->sys.nth; i++) {
+		if (!e->sys.th[i].sys->req[mcv_index('X')])
 			continue;
 		int32_t pr, ps;
-		msg_thread_ids(&e->th[i], &pr, &ps);
+		msg_thread_ids(&e->sys.th[i], &pr, &ps);
 		/* a row of a processor showing one process holds them all */
 		if (in_scope(s, 0, proc, pr) && (ps == -1 || in_scope(s, 1, process, ps)))
 			v[(*n)++] = i;
@@ -183,7 +183,7 @@ static int *rows_of(struct emu *e, const struct msg_stats *s, int64_t proc, int6
 int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) err;
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	const struct msg_stats *s = msg_stats_of(e);
 	static const struct {
 		char val;

@@ -97,12 +97,12 @@ struct ob {
 
 static struct ob *st(struct emu *e)
 {
-	return e->mstate[mcv_index('R')];
+	return e->models.state[mcv_index('R')];
 }
 
 static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
 {
-	return &e->th[ev->stream->index];
+	return &e->sys.th[ev->stream->index];
 }
 
 /* A consistency check: a warning, or an error with --strict. */
@@ -126,15 +126,15 @@ static inline __attribute__((always_inline)) void show(struct emu *e, struct emu
 		node = g->run[g->nrun - 1].node;
 		br = g->run[g->nrun - 1].branch + 1;
 	}
-	if (!e->writing)
+	if (!e->out.writing)
 		return;
 	struct ob_shown *w = &o->shown[i];
-	struct prv_file *pf = &e->prv[EMU_THREAD_FILE];
+	struct prv_file *pf = &e->out.prv[EMU_THREAD_FILE];
 	vao_put(pf, t->row, o->s_node, &w->node, node);
 	vao_put(pf, t->row, o->s_branch, &w->branch, br);
 	vao_put(pf, t->row, o->s_open, &w->open, g->nopen);
 	if (cr >= 0)
-		vao_put(&e->prv[EMU_CPU_FILE], cr, o->sc_node, &o->cpu_shown[cr], node);
+		vao_put(&e->out.prv[EMU_CPU_FILE], cr, o->sc_node, &o->cpu_shown[cr], node);
 }
 
 static void rows(struct emu *e)
@@ -143,9 +143,9 @@ static void rows(struct emu *e)
 	if (o->rows_done || !vao_agent_cpus(e, 'R', o->cpu_row, o->sc_agent))
 		return;
 	o->rows_done = 1;
-	for (int i = 0; i < e->nth; i++)
-		if (e->th[i].sys->req[mcv_index('R')])
-			show(e, &e->th[i]);
+	for (int i = 0; i < e->sys.nth; i++)
+		if (e->sys.th[i].sys->req[mcv_index('R')])
+			show(e, &e->sys.th[i]);
 }
 
 /* Reset the punctual values (outcome, other code) written at an earlier
@@ -155,7 +155,7 @@ static inline __attribute__((always_inline)) void enter(struct emu *e, struct ob
 	if (__builtin_expect(!o->rows_done, 0))
 		rows(e);
 	int i = t->stream->index;
-	if (o->punct_set[i] && o->punct_time[i] < e->now) {
+	if (o->punct_set[i] && o->punct_time[i] < e->run.now) {
 		struct ob_shown *w = &o->shown[i];
 		vao_set(e, EMU_THREAD_FILE, t->row, o->s_outcome, &w->outcome, 0);
 		vao_set(e, EMU_THREAD_FILE, t->row, o->vc.s_other, &w->other, 0);
@@ -170,7 +170,7 @@ static inline void punct(struct emu *e, struct emu_thread *t, int slot, int64_t 
 	struct ob *o = st(e);
 	vao_set(e, EMU_THREAD_FILE, t->row, slot, shown, v);
 	o->punct_set[t->stream->index] = 1;
-	o->punct_time[t->stream->index] = e->now;
+	o->punct_time[t->stream->index] = e->run.now;
 }
 
 static struct ob_node *find_open(struct ob *o, uint64_t raw)
@@ -217,7 +217,7 @@ static void close_node(struct emu *e, struct ob_node *nd)
 		if (nd->send[j])
 			emu_comm_drop(e, nd->send[j] - 1);
 	o->ag[nd->maker].nopen--;
-	show(e, &e->th[nd->maker]);
+	show(e, &e->sys.th[nd->maker]);
 }
 
 static void run_push(struct ob_agent *g, struct ob_key k)
@@ -263,8 +263,8 @@ int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 {
 	(void) in, (void) err;
 	struct ob *o = st(e);
-	if (ev->val == '[' && e->state_owner != 'R') {
-		e->state_owner = 'R'; /* START_TIME is the flag's model: it owns the states */
+	if (ev->val == '[' && e->models.state_owner != 'R') {
+		e->models.state_owner = 'R'; /* START_TIME is the flag's model: it owns the states */
 		o->rows_done = 0;
 	}
 	struct emu_thread *t = cur(e, ev);
@@ -314,7 +314,7 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	nd->ncomm = 0;
 	nd->br_head = 0;
 	o->ag[nd->maker].nopen++;
-	if (e->writing && n > 0) {
+	if (e->out.writing && n > 0) {
 		nd->ncomm = n < OB_MAX_COMM ? n : OB_MAX_COMM;
 		if (nd->ncomm > nd->send_cap) {
 			free(nd->send);
@@ -331,14 +331,14 @@ int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 /* A cut branch ends on the agent that runs it: this one, else any. */
 static void cut_branch(struct emu *e, struct ob *o, int me, int node, int32_t b)
 {
-	for (int i = -1; i < e->nth; i++) {
+	for (int i = -1; i < e->sys.nth; i++) {
 		int a = i < 0 ? me : i;
 		int k = (i < 0 || a != me) ? run_find(&o->ag[a], node, b) : -1;
 		if (k < 0)
 			continue;
 		run_remove(&o->ag[a], k);
 		if (a != me)
-			show(e, &e->th[a]);
+			show(e, &e->sys.th[a]);
 		return;
 	}
 }
@@ -383,14 +383,14 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 			br->s.suspended = 0;
 			if (br->s.susp_send) {
 				if (br->s.susp_agent != me)
-					emu_comm_recv(e, br->s.susp_send - 1, t, e->now, e->now);
+					emu_comm_recv(e, br->s.susp_send - 1, t, e->run.now, e->run.now);
 				else
 					emu_comm_drop(e, br->s.susp_send - 1);
 				br->s.susp_send = 0;
 			}
 		} else if (b >= 0 && b < nd->ncomm && nd->send[b]) {
 			if (nd->maker != me)
-				emu_comm_recv(e, nd->send[b] - 1, t, e->now, e->now);
+				emu_comm_recv(e, nd->send[b] - 1, t, e->run.now, e->run.now);
 			else
 				emu_comm_drop(e, nd->send[b] - 1);
 			nd->send[b] = 0;
@@ -415,7 +415,7 @@ int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 				br = branch(o, nd, b);
 			br->s.suspended = 1;
 			br->s.susp_agent = me;
-			if (e->writing)
+			if (e->out.writing)
 				br->s.susp_send = emu_comm_send(e, t, 0, nd->id) + 1;
 		}
 		break;
@@ -519,18 +519,18 @@ int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	(void) self;
 	(void) err;
 	struct ob *o = weft_xcalloc(1, sizeof(*o));
-	e->mstate[mcv_index('R')] = o;
-	e->thread_name = vao_agent_name;
-	o->ag = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->ag));
-	o->shown = weft_xcalloc((size_t) e->nth + 1, sizeof(*o->shown));
-	o->cpu_shown = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*o->cpu_shown));
+	e->models.state[mcv_index('R')] = o;
+	e->models.thread_name = vao_agent_name;
+	o->ag = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*o->ag));
+	o->shown = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*o->shown));
+	o->cpu_shown = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*o->cpu_shown));
 	vao_open_init(&o->open, sizeof(struct ob_node));
 	vao_open_init(&o->br, sizeof(struct orb_branch));
 	o->cpu_row = vao_cpu_rows(e);
 	o->sc_node = emu_slot(e, EMU_CPU_FILE, OB_T_NODE, "Or-branch: current or-node of the agent");
 	o->sc_agent = emu_slot(e, EMU_CPU_FILE, OB_T_AGENT, "Or-branch: agent number + 1");
-	o->punct_time = weft_xcalloc((size_t) e->nth + 1, sizeof(uint64_t));
-	o->punct_set = weft_xcalloc((size_t) e->nth + 1, 1);
+	o->punct_time = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(uint64_t));
+	o->punct_set = weft_xcalloc((size_t) e->sys.nth + 1, 1);
 	o->s_node = emu_slot(e, EMU_THREAD_FILE, OB_T_NODE, "Or-branch: current or-node");
 	o->s_branch = emu_slot(e, EMU_THREAD_FILE, OB_T_BRANCH, "Or-branch: branch number + 1");
 	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, OB_T_OUTCOME, "Or-branch: branch outcome");
@@ -542,10 +542,10 @@ int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	/* an or-parallel log owns the thread states, unless and-fork is on too:
 	 * then the model that receives START_TIME (the flag's) takes them */
 	int andf = 0;
-	for (int i = 0; i < e->nth && !andf; i++)
-		andf = e->th[i].sys->req[mcv_index('A')];
+	for (int i = 0; i < e->sys.nth && !andf; i++)
+		andf = e->sys.th[i].sys->req[mcv_index('A')];
 	if (!andf)
-		e->state_owner = 'R';
+		e->models.state_owner = 'R';
 	return 0;
 }
 
@@ -553,18 +553,18 @@ int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 {
 	(void) self;
 	struct ob *o = st(e);
-	e->ev = NULL;
-	for (int i = 0; i < e->nth; i++)
+	e->run.ev = NULL;
+	for (int i = 0; i < e->sys.nth; i++)
 		if (o->ag[i].nslave) {
 			o->vc.nwarn++;
 			if (e->o.strict)
 				return emu_model_error(e, err, "agent %lld ends the trace as a slave on %d "
 						       "branch(es): expected a STOP_BUSY for each START_BUSY (--strict)",
-						       (long long) e->th[i].sys->tid - 1, o->ag[i].nslave);
+						       (long long) e->sys.th[i].sys->tid - 1, o->ag[i].nslave);
 			if (!e->o.quiet)
 				weft_warn("or-branch: agent %lld ends the trace as a slave on %d branch(es): "
 					  "expected a STOP_BUSY for each START_BUSY",
-					  (long long) e->th[i].sys->tid - 1, o->ag[i].nslave);
+					  (long long) e->sys.th[i].sys->tid - 1, o->ag[i].nslave);
 		}
 	vao_check_count(e, &o->vc, "or-branch");
 	return 0;
@@ -601,7 +601,7 @@ void orb_free(struct emu *e, const struct weft_model_def *self)
 	vao_open_free(&o->open);
 	vao_open_free(&o->br);
 	free(o->label_raw);
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = 0; i < e->sys.nth; i++) {
 		free(o->ag[i].slave);
 		free(o->ag[i].run);
 	}
@@ -612,5 +612,5 @@ void orb_free(struct emu *e, const struct weft_model_def *self)
 	free(o->punct_time);
 	free(o->punct_set);
 	free(o);
-	e->mstate[mcv_index('R')] = NULL;
+	e->models.state[mcv_index('R')] = NULL;
 }

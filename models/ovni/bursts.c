@@ -76,7 +76,7 @@ static void close_group(struct ovni_bursts *b)
 int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
 	(void) in, (void) err;
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	t->nbursts++;
 	if (!e->o.bursts)
 		return 0; /* the statistics cost about a tenth of the emulation: on request */
@@ -92,8 +92,8 @@ int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 
 void ovni_bursts_report(struct emu *e)
 {
-	for (int i = 0; i < e->nth; i++) {
-		const struct emu_thread *t = &e->th[i];
+	for (int i = 0; i < e->sys.nth; i++) {
+		const struct emu_thread *t = &e->sys.th[i];
 		const struct ovni_bursts *b = t->bursts;
 		if (!b || !b->groups)
 			continue;
@@ -113,8 +113,8 @@ void ovni_bursts_report(struct emu *e)
 
 void ovni_bursts_free(struct emu *e)
 {
-	for (int i = 0; i < e->nth; i++) {
-		free(e->th[i].bursts);
-		e->th[i].bursts = NULL;
+	for (int i = 0; i < e->sys.nth; i++) {
+		free(e->sys.th[i].bursts);
+		e->sys.th[i].bursts = NULL;
 	}
 }

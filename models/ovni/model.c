@@ -31,17 +31,17 @@ struct ovni_slots {
 
 static inline int ovniemu_records(const struct emu *e)
 {
-	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->ovniemu;
+	return ((const struct ovni_slots *) e->models.state[mcv_index('O')])->ovniemu;
 }
 
 static inline int ts(const struct emu *e, int k)
 {
-	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->t + k;
+	return ((const struct ovni_slots *) e->models.state[mcv_index('O')])->t + k;
 }
 
 static inline int cs(const struct emu *e, int k)
 {
-	return ((const struct ovni_slots *) e->mstate[mcv_index('O')])->c + k;
+	return ((const struct ovni_slots *) e->models.state[mcv_index('O')])->c + k;
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -64,8 +64,8 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	int r = t->row;
 	/* the file and slot base in locals: an op's byte stores could alias
 	 * them, and they would be read again for every op */
-	int w = e->writing, base = ts(e, 0);
-	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
+	int w = e->out.writing, base = ts(e, 0);
+	struct prv_file *f = &e->out.prv[EMU_THREAD_FILE];
 	uint32_t cpu = t->cpu ? (uint32_t) t->cpu->row + 1 : 0;
 	if (cpu != t->shown_cpu) {
 		t->shown_cpu = cpu;
@@ -78,7 +78,7 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 		return;
 	t->shown_state = t->state;
 	emu_model_state(e, t, 'O', (uint32_t) t->state);
-	if (e->eng_state)
+	if (e->eng.state)
 		engine_thread_state(e, t); /* channels shown while it runs */
 	if (w)
 		prv_set(f, r, base + OT_STATE, t->state);
@@ -95,7 +95,7 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 		prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
 	if (!act_changed && !ovniemu_records(e))
 		return;
-	for (int k = 0, n = e->nmarks; k < n; k++)
+	for (int k = 0, n = e->marks.n; k < n; k++)
 		put_mark(e, f, r, base + OT_MARK0 + k, act ? t->mark[k] : 0);
 }
 
@@ -112,8 +112,8 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	c->running = n == 1 ? run : NULL;
 	run = c->running;
 	int r = c->row;
-	int w = e->writing, base = cs(e, 0); /* locals: see thread_row */
-	struct prv_file *f = &e->prv[EMU_CPU_FILE];
+	int w = e->out.writing, base = cs(e, 0); /* locals: see thread_row */
+	struct prv_file *f = &e->out.prv[EMU_CPU_FILE];
 	/* columns in ovniemu's order: pid, tid, nrun, flush, marks */
 	/* as ovniemu's channels, which start as none: the running thread's
 	 * columns are first written when a thread first runs there, the
@@ -136,10 +136,10 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	if (!w)
 		return;
 	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
-	for (int k = 0, nm = e->nmarks; k < nm; k++)
+	for (int k = 0, nm = e->marks.n; k < nm; k++)
 		put_mark(e, f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
 	/* the model files' channels CPU rows show (the kernel's context switch) */
-	if (e->eng)
+	if (e->eng.s)
 		engine_cpu_run(e, c, run);
 }
 
@@ -176,13 +176,13 @@ static void cpu_remove(struct emu_cpu *c, struct emu_thread *t)
 
 static struct emu_thread *cur(struct emu *e, const struct weft_ev *ev)
 {
-	return &e->th[ev->stream->index];
+	return &e->sys.th[ev->stream->index];
 }
 
 static struct emu_cpu *cpu_by_index(struct emu *e, struct emu_thread *t, int64_t index)
 {
 	struct weft_cpu *c = sys_cpu_by_index(t->sys->proc->loom, index);
-	return c ? &e->cpu[c->gindex] : NULL;
+	return c ? &e->sys.cpu[c->gindex] : NULL;
 }
 
 /* ---- thread life cycle -------------------------------------------------- */
@@ -331,11 +331,11 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 				       start ? "OF] before another OF[" : "OF[ before OF]");
 	t->flushing = start;
 	if (start) {
-		t->flush_start = e->now;
-	} else if (t->state == TH_RUNNING && e->now - t->flush_start > LARGE_FLUSH_NS) {
+		t->flush_start = e->run.now;
+	} else if (t->state == TH_RUNNING && e->run.now - t->flush_start > LARGE_FLUSH_NS) {
 		emu_warn(e, "thread %lld spent %.1f ms flushing its buffer while running (at %llu ns)",
-			 (long long) t->sys->tid, (double) (e->now - t->flush_start) / 1e6,
-			 (unsigned long long) e->now);
+			 (long long) t->sys->tid, (double) (e->run.now - t->flush_start) / 1e6,
+			 (unsigned long long) e->run.now);
 	}
 	/* only the flush columns change */
 	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_FLUSH), t->flushing);
@@ -363,7 +363,7 @@ static int mark_decode(struct emu *e, const struct weft_ev *ev, struct mark_ev *
 	m->t = cur(e, ev);
 	m->value = (int64_t) obs_u64(ev->payload, swap);
 	m->type = (int32_t) obs_u32(ev->payload + 8, swap);
-	m->slot = m->type >= 0 && m->type < 100 ? e->mark_slot[m->type] : -1;
+	m->slot = m->type >= 0 && m->type < 100 ? e->marks.slot[m->type] : -1;
 	if (__builtin_expect(m->slot < 0, 0)) {
 		m->rc = emu_model_error(e, err, "cannot find mark with type %lld: expected a type declared in "
 					"ovni.mark of stream.json", (long long) m->type);
@@ -380,7 +380,7 @@ static int mark_decode(struct emu *e, const struct weft_ev *ev, struct mark_ev *
 /* Only this mark's columns change. */
 static void mark_show(struct emu *e, const struct mark_ev *m)
 {
-	if (!e->writing)
+	if (!e->out.writing)
 		return;
 	struct emu_thread *t = m->t;
 	int64_t v = t->mark[m->slot];
@@ -390,9 +390,9 @@ static void mark_show(struct emu *e, const struct mark_ev *m)
 	/* an inactive thread's row shows none (ovniemu writes nothing, weft's
 	 * own rule a 0 that is no change) */
 	if (is_active(t->state) || !ovniemu_records(e))
-		put_mark(e, &e->prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? v : 0);
+		put_mark(e, &e->out.prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? v : 0);
 	if (show_cpu)
-		put_mark(e, &e->prv[EMU_CPU_FILE], crow, cslot, v);
+		put_mark(e, &e->out.prv[EMU_CPU_FILE], crow, cslot, v);
 }
 
 static int mark_not_single(struct emu *e, const struct weft_ev *ev, const struct mark_ev *m,
@@ -477,9 +477,9 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 	(void) self;
 	(void) err;
 	struct ovni_slots *sl = weft_xcalloc(1, sizeof(*sl));
-	sl->t = e->slots.n[EMU_THREAD_FILE];
-	sl->c = e->slots.n[EMU_CPU_FILE];
-	e->mstate[mcv_index('O')] = sl;
+	sl->t = e->out.slots.n[EMU_THREAD_FILE];
+	sl->c = e->out.slots.n[EMU_CPU_FILE];
+	e->models.state[mcv_index('O')] = sl;
 	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
 	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
 	emu_slot(e, EMU_THREAD_FILE, 2, "Thread: TID of the ACTIVE thread");
@@ -488,23 +488,23 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 	emu_slot(e, EMU_CPU_FILE, 2, "CPU: TID of the RUNNING thread");
 	emu_slot(e, EMU_CPU_FILE, 3, "CPU: Number of RUNNING threads");
 	emu_slot(e, EMU_CPU_FILE, 7, "Flushing ovni buffer of the RUNNING thread");
-	for (int k = 0; k < e->nmarks; k++) {
-		const struct weft_mark_type *m = &e->tr.sys.marks[e->mark_type[k]];
-		emu_slot(e, EMU_THREAD_FILE, 100 + e->mark_type[k], m->title);
-		emu_slot(e, EMU_CPU_FILE, 100 + e->mark_type[k], m->title);
+	for (int k = 0; k < e->marks.n; k++) {
+		const struct weft_mark_type *m = &e->tr.sys.marks[e->marks.type[k]];
+		emu_slot(e, EMU_THREAD_FILE, 100 + e->marks.type[k], m->title);
+		emu_slot(e, EMU_CPU_FILE, 100 + e->marks.type[k], m->title);
 	}
 	/* ovniemu writes each of its channels' first value, even 0; a run of
 	 * weft's own models keeps their rule (changes only) */
 	sl->ovniemu = 1;
-	for (int m = 0; m < e->nmodels; m++)
-		if (!e->model[m]->hooks->ovniemu)
+	for (int m = 0; m < e->models.n; m++)
+		if (!e->models.def[m]->hooks->ovniemu)
 			sl->ovniemu = 0;
 	for (int f = 0; sl->ovniemu && f < EMU_NFILES; f++)
-		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->slots.n[f]; s++)
+		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->out.slots.n[f]; s++)
 			emu_slot_fresh(e, f, s);
-	for (int i = 0; i < e->nth; i++) {
-		e->th[i].mark = weft_xcalloc((size_t) e->nmarks + 1, sizeof(int64_t));
-		e->th[i].stack = weft_xcalloc((size_t) e->nmarks + 1, sizeof(struct mark_stack));
+	for (int i = 0; i < e->sys.nth; i++) {
+		e->sys.th[i].mark = weft_xcalloc((size_t) e->marks.n + 1, sizeof(int64_t));
+		e->sys.th[i].stack = weft_xcalloc((size_t) e->marks.n + 1, sizeof(struct mark_stack));
 	}
 	return 0;
 }
@@ -525,11 +525,11 @@ static int lint_end(struct emu *e, struct weft_err *err, const char *fmt, ...)
 int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
 	(void) self;
-	if (e->writing && !e->o.quiet)
+	if (e->out.writing && !e->o.quiet)
 		ovni_bursts_report(e);
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++) {
-		struct emu_thread *t = &e->th[i];
-		e->ev = NULL;
+		struct emu_thread *t = &e->sys.th[i];
+		e->run.ev = NULL;
 		if (!t->sys->req[mcv_index('O')])
 			continue; /* an imported stream that does not use the ovni model */
 		if (t->state != TH_DEAD &&
@@ -541,10 +541,10 @@ int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_er
 			continue;
 		/* ovniemu's -l checks neither: weft's own lint, an error only
 		 * under --strict */
-		for (int k = 0; k < e->nmarks; k++)
+		for (int k = 0; k < e->marks.n; k++)
 			if (t->stack[k].n &&
 			    lint_end(e, err, "thread %lld ends with %d value(s) on the stack of mark type %d",
-				     (long long) t->sys->tid, t->stack[k].n, e->mark_type[k]) < 0)
+				     (long long) t->sys->tid, t->stack[k].n, e->marks.type[k]) < 0)
 				return -1;
 		if (t->flushing &&
 		    lint_end(e, err, "thread %lld ends while flushing (OF[ without OF])", (long long) t->sys->tid) < 0)
@@ -555,10 +555,10 @@ int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_er
 
 static void pcf_marks(struct emu *e, struct strbuf *b)
 {
-	for (int k = 0; k < e->nmarks; k++) {
-		const struct weft_mark_type *m = &e->tr.sys.marks[e->mark_type[k]];
+	for (int k = 0; k < e->marks.n; k++) {
+		const struct weft_mark_type *m = &e->tr.sys.marks[e->marks.type[k]];
 		/* titles and labels come from the trace: each kept to its line */
-		sb_printf(b, "EVENT_TYPE\n0 %d ", 100 + e->mark_type[k]);
+		sb_printf(b, "EVENT_TYPE\n0 %d ", 100 + e->marks.type[k]);
 		sb_text(b, m->title);
 		sb_printf(b, "\n");
 		if (m->nlabels) {
@@ -588,9 +588,9 @@ void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct
 	(void) self;
 	if (file == EMU_THREAD_FILE) {
 		sb_printf(b, "EVENT_TYPE\n0 6 Thread: CPU affinity\nVALUES\n");
-		for (int i = 0; i < e->ncpu; i++) {
+		for (int i = 0; i < e->sys.ncpu; i++) {
 			sb_printf(b, "%d ", i + 1);
-			cpu_name(b, e->cpu[i].sys);
+			cpu_name(b, e->sys.cpu[i].sys);
 			sb_printf(b, "\n");
 		}
 		sb_printf(b, "\nEVENT_TYPE\n0 2 Thread: TID of the ACTIVE thread\n\n");
@@ -611,14 +611,14 @@ void ovni_free(struct emu *e, const struct weft_model_def *self)
 {
 	(void) self;
 	ovni_bursts_free(e);
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *t = &e->th[i];
+	for (int i = 0; i < e->sys.nth; i++) {
+		struct emu_thread *t = &e->sys.th[i];
 		if (t->stack)
-			for (int k = 0; k < e->nmarks; k++)
+			for (int k = 0; k < e->marks.n; k++)
 				free(t->stack[k].v);
 		free(t->stack);
 		free(t->mark);
 	}
-	free(e->mstate[mcv_index('O')]);
-	e->mstate[mcv_index('O')] = NULL;
+	free(e->models.state[mcv_index('O')]);
+	e->models.state[mcv_index('O')] = NULL;
 }

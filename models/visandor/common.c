@@ -24,8 +24,8 @@ int vao_check(struct emu *e, struct weft_err *err, struct vao_common *c, const c
 	if (e->o.quiet)
 		return 0;
 	if (c->nwarn <= VAO_MAX_WARN)
-		weft_warn("%s: agent %lld at %llu ns: %s", model, (long long) e->th[e->ev->stream->index].sys->tid - 1,
-			  (unsigned long long) e->now, what);
+		weft_warn("%s: agent %lld at %llu ns: %s", model, (long long) e->sys.th[e->run.ev->stream->index].sys->tid - 1,
+			  (unsigned long long) e->run.now, what);
 	else if (c->nwarn == VAO_MAX_WARN + 1)
 		weft_warn("%s: more check warnings follow; only the count is reported", model);
 	return 0;
@@ -39,8 +39,8 @@ void vao_check_count(const struct emu *e, const struct vao_common *c, const char
 
 int *vao_cpu_rows(const struct emu *e)
 {
-	int *r = weft_xmalloc(((size_t) e->nth + 1) * sizeof(int));
-	for (int i = 0; i <= e->nth; i++)
+	int *r = weft_xmalloc(((size_t) e->sys.nth + 1) * sizeof(int));
+	for (int i = 0; i <= e->sys.nth; i++)
 		r[i] = -1;
 	return r;
 }
@@ -49,17 +49,17 @@ int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
 {
 	/* no Paraver output: the caller still sets every agent's first state
 	 * (weft stats counts it), so this says yes and writes nothing */
-	if (!e->writing)
+	if (!e->out.writing)
 		return 1;
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *t = &e->th[i];
+	for (int i = 0; i < e->sys.nth; i++) {
+		struct emu_thread *t = &e->sys.th[i];
 		if (!t->sys->req[mcv_index(model)])
 			continue;
 		struct weft_cpu *cpu;
 		int64_t phy = t->sys->tid - 1;
 		HASH_FIND(hh, t->sys->proc->loom->cpu_by_phyid, &phy, sizeof(int64_t), cpu);
 		if (cpu) {
-			prv_cpu(&e->prv[EMU_THREAD_FILE], t->row, (uint32_t) cpu->gindex + 1);
+			prv_cpu(&e->out.prv[EMU_THREAD_FILE], t->row, (uint32_t) cpu->gindex + 1);
 			cpu_row[i] = cpu->gindex;
 			emu_out(e, EMU_CPU_FILE, cpu->gindex, sc_agent, t->sys->tid);
 		}
@@ -70,7 +70,7 @@ int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent)
 void vao_activity(struct emu *e, const struct vao_common *c, const struct weft_ev *ev,
 		  const struct evinfo *in)
 {
-	int row = e->th[ev->stream->index].row;
+	int row = e->sys.th[ev->stream->index].row;
 	emu_out(e, EMU_THREAD_FILE, row, c->s_active, ev->val == '[' ? 1 : 2);
 	emu_out(e, EMU_THREAD_FILE, row, c->s_nact, ev_field(in, 1, ev));
 }
@@ -78,7 +78,7 @@ void vao_activity(struct emu *e, const struct vao_common *c, const struct weft_e
 void vao_wam(struct emu *e, const struct vao_common *c, const struct weft_ev *ev,
 	     const struct evinfo *in)
 {
-	emu_out(e, EMU_THREAD_FILE, e->th[ev->stream->index].row, c->s_wam, ev_field(in, 0, ev));
+	emu_out(e, EMU_THREAD_FILE, e->sys.th[ev->stream->index].row, c->s_wam, ev_field(in, 0, ev));
 }
 
 void vao_note_code(struct vao_common *c, int32_t code)

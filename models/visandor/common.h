@@ -45,7 +45,7 @@ static inline void vao_set(struct emu *e, int file, int row, int slot, int64_t *
 	}
 }
 
-/* vao_set on a Paraver file already known to be written (e->writing):
+/* vao_set on a Paraver file already known to be written (e->out.writing):
  * for a row of several values, tested once. */
 static inline void vao_put(struct prv_file *f, int row, int slot, int64_t *shown, int64_t v)
 {
@@ -56,7 +56,7 @@ static inline void vao_put(struct prv_file *f, int row, int slot, int64_t *shown
 }
 
 /* thread.row: the row of an agent says which one it is (tid = agent + 1);
- * both models' e->thread_name. */
+ * both models' e->models.thread_name. */
 int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n);
 
 /* cpu.prv row per stream, none yet (-1): the array vao_agent_cpus fills. */

@@ -330,7 +330,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		rc = k->mpi ? emu_run_ranks(&e, err) : emu_run_jobs(&e, k->jobs, k->jobs_given, err);
 	if (rc == 0)
 		rc = emu_close(&e, err);
-	*d = (struct emu_done){e.count.nevents, e.count.pairs.nviol, e.nth, e.ncpu};
+	*d = (struct emu_done){e.count.nevents, e.count.pairs.nviol, e.sys.nth, e.sys.ncpu};
 	emu_free(&e);
 	if (have_sr)
 		sync_result_free(&sr);

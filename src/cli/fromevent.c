@@ -25,7 +25,7 @@ static int fe_on_event(void *arg, const struct weft_ev *ev)
 	if (!query_eval(&s->q, 0, ev, s->e->count.nevents - 1))
 		return 0;
 	s->found = 1;
-	s->at = s->e->now;
+	s->at = s->e->run.now;
 	return 1; /* stop the run here */
 }
 

@@ -90,7 +90,7 @@ static int unit_decimals(int64_t unit_ns)
 
 static void thread_name(const struct emu *e, int i, char *buf, size_t n)
 {
-	const struct weft_thread *t = e->th[i].sys;
+	const struct weft_thread *t = e->sys.th[i].sys;
 	snprintf(buf, n, "%s/%lld/%lld", t->proc->loom->name, (long long) t->proc->pid, (long long) t->tid);
 }
 
@@ -118,10 +118,10 @@ static int shown_states(const struct acct *a, int thread, const struct acct_stat
 	const struct acct_thread *x = &a->th[thread];
 	const struct acct_state **v = weft_xcalloc((size_t) x->nst + 1, sizeof(*v));
 	int n = 0;
-	for (int m = 0; m < a->e->nmodels; m++)
+	for (int m = 0; m < a->e->models.n; m++)
 		for (int s = 0; s < x->nst; s++) {
 			const struct acct_state *st = &x->st[s];
-			if (st->model == a->e->model[m]->id && acct_state_label(st->model, st->value) &&
+			if (st->model == a->e->models.def[m]->id && acct_state_label(st->model, st->value) &&
 			    (st->ns || st->count > 1 || st->value != 0))
 				v[n++] = st;
 		}
@@ -194,12 +194,12 @@ static void print_tables(const struct acct *a, const char *trace)
 	const struct emu *e = a->e;
 	char end[48];
 	secs(end, (int64_t) a->end, 6);
-	printf("weft stats: %s: %d threads, %s s\n\n", trace, e->nth, end);
+	printf("weft stats: %s: %d threads, %s s\n\n", trace, e->sys.nth, end);
 	struct table t = {.ncol = 8, .right = 0xe0};
 	const char *head[] = {"THREAD", "MODEL", "KIND", "WITHIN", "NAME", "TIME (s)", "COUNT", "BYTES"};
 	t_add(&t, head);
-	for (int r = 0; r < e->nth; r++) {
-		int i = (int) (e->by_row[r] - e->th);
+	for (int r = 0; r < e->sys.nth; r++) {
+		int i = (int) (e->sys.by_row[r] - e->sys.th);
 		char th[160], tm[48], cnt[32], by[32], name[200], ctx[200];
 		thread_name(e, i, th, sizeof(th));
 		const struct acct_state **sts;
@@ -305,15 +305,15 @@ static void print_json(const struct acct *a, const char *trace)
 	cJSON_AddStringToObject(root, "trace", trace);
 	cJSON_AddNumberToObject(root, "end_ns", (double) a->end);
 	cJSON *ths = cJSON_AddArrayToObject(root, "threads");
-	for (int r = 0; r < e->nth; r++) {
-		int i = (int) (e->by_row[r] - e->th);
+	for (int r = 0; r < e->sys.nth; r++) {
+		int i = (int) (e->sys.by_row[r] - e->sys.th);
 		char th[160];
 		thread_name(e, i, th, sizeof(th));
 		cJSON *jt = cJSON_CreateObject();
 		cJSON_AddStringToObject(jt, "thread", th);
-		cJSON_AddStringToObject(jt, "loom", e->th[i].sys->proc->loom->name);
-		cJSON_AddNumberToObject(jt, "pid", (double) e->th[i].sys->proc->pid);
-		cJSON_AddNumberToObject(jt, "tid", (double) e->th[i].sys->tid);
+		cJSON_AddStringToObject(jt, "loom", e->sys.th[i].sys->proc->loom->name);
+		cJSON_AddNumberToObject(jt, "pid", (double) e->sys.th[i].sys->proc->pid);
+		cJSON_AddNumberToObject(jt, "tid", (double) e->sys.th[i].sys->tid);
 		cJSON_AddNumberToObject(jt, "row", r + 1);
 		cJSON *js = cJSON_AddArrayToObject(jt, "states");
 		const struct acct_state **sts;

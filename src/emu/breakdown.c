@@ -17,7 +17,7 @@ struct bd_view {
 	const struct mf_breakdown *b;
 	int nchan, nmux, nsrc;  /* sources: the model's channels, then the muxes */
 	int nrow;               /* physical CPUs: the view's rows */
-	int *prow;              /* CPU row (e->cpu index) -> physical CPU, -1: a vCPU */
+	int *prow;              /* CPU row (e->sys.cpu index) -> physical CPU, -1: a vCPU */
 	int64_t *val;           /* [p * nsrc + src] */
 	int16_t *sel;           /* [p * nmux + mux]: the selected pick, -1: none */
 	uint8_t *dirty;         /* [p * nsrc + src]: changed in this event */
@@ -49,8 +49,8 @@ static inline int src_index(const struct bd_view *v, int16_t s)
 static int required(struct emu *e, const struct mf_model *m, const char *key, struct weft_err *err)
 {
 	int n = 0;
-	for (int i = 0; i < e->nth; i++) {
-		const struct weft_thread *t = e->th[i].sys;
+	for (int i = 0; i < e->sys.nth; i++) {
+		const struct weft_thread *t = e->sys.th[i].sys;
 		const struct weft_meta_kv *kv = meta_kv_find(t->kv, t->nkv, key);
 		if (!kv)
 			return weft_fail(err, WEFT_EINPUT, "%s: -b: key '%s' is missing: the %s breakdown needs it in "
@@ -60,11 +60,11 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 					 e->tr.streams[i].json_path, key);
 		n += kv->i != 0;
 	}
-	if (n == e->nth)
+	if (n == e->sys.nth)
 		return 1;
 	if (!e->o.quiet)
 		weft_warn("cannot write the %s breakdown (-b): %d of %d threads have %s true", m->def.name, n,
-			  e->nth, key);
+			  e->sys.nth, key);
 	return 0;
 }
 
@@ -89,9 +89,9 @@ int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	v->nchan = m->nchans;
 	v->nmux = b->nmux;
 	v->nsrc = v->nchan + v->nmux;
-	v->prow = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*v->prow));
-	for (int i = 0; i < e->ncpu; i++)
-		v->prow[i] = e->cpu[i].sys->is_virtual ? -1 : v->nrow++;
+	v->prow = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*v->prow));
+	for (int i = 0; i < e->sys.ncpu; i++)
+		v->prow[i] = e->sys.cpu[i].sys->is_virtual ? -1 : v->nrow++;
 	size_t cells = (size_t) v->nrow * (size_t) v->nsrc + 1;
 	v->val = weft_xcalloc(cells, sizeof(*v->val));
 	v->dirty = weft_xcalloc(cells, 1);
@@ -225,12 +225,12 @@ static void write_rows(struct emu *e, struct bd_view *v)
 	int all = v->started == 2;
 	v->started = 1;
 	v->changed = 0;
-	if (!e->writing || !v->open)
+	if (!e->out.writing || !v->open)
 		return;
 	if (v->prv.pw)
-		v->prv.now = e->now; /* the pipe is at e->now already */
+		v->prv.now = e->run.now; /* the pipe is at e->run.now already */
 	else
-		prv_time(&v->prv, e->now);
+		prv_time(&v->prv, e->run.now);
 	for (int r = 0; r < v->nrow; r++)
 		if (all || v->sorted[r] != v->last[r]) {
 			v->last[r] = v->sorted[r];
@@ -360,7 +360,7 @@ int bd_finish(struct emu *e, struct weft_err *err)
 		char *done = NULL;
 		char *shown = weft_xasprintf("%s%s", v->prv.back.path, v->prv.back.gzip ? ".gz" : "");
 		uint64_t nrec = 0;
-		int rc = prv_finish_n(&v->prv, e->now, &done, &nrec, err);
+		int rc = prv_finish_n(&v->prv, e->run.now, &done, &nrec, err);
 		free(done); /* in the new generation, under its name */
 		/* ovniemu writes such a view with the header alone; so does weft
 		 * (the same bytes), but the user is told it will not open */

@@ -35,7 +35,7 @@ int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 int bd_chan_view(const struct emu *e, const struct mf_model *m, int chan);
 
 /* Channel `chan` (of the model of view `view`) now shows v on CPU row
- * `cpu` (e->cpu index). */
+ * `cpu` (e->sys.cpu index). */
 void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v);
 
 /* The end of an event with notes (e->bd.pending). */

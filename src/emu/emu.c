@@ -23,20 +23,20 @@
 
 int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 {
-	if (e->slots.n[file] == e->slots.cap[file]) {
-		e->slots.cap[file] = e->slots.cap[file] ? 2 * e->slots.cap[file] : 64;
-		e->slots.type[file] =
-			weft_xrealloc(e->slots.type[file], (size_t) e->slots.cap[file] * sizeof(*e->slots.type[file]));
-		e->slots.label[file] = weft_xrealloc(e->slots.label[file],
-						     (size_t) e->slots.cap[file] * sizeof(*e->slots.label[file]));
+	if (e->out.slots.n[file] == e->out.slots.cap[file]) {
+		e->out.slots.cap[file] = e->out.slots.cap[file] ? 2 * e->out.slots.cap[file] : 64;
+		e->out.slots.type[file] =
+			weft_xrealloc(e->out.slots.type[file], (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.type[file]));
+		e->out.slots.label[file] = weft_xrealloc(e->out.slots.label[file],
+						     (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.label[file]));
 	}
-	int s = e->slots.n[file]++;
-	e->slots.type[file][s] = type;
-	e->slots.label[file][s] = label;
-	e->slots.fresh[file] = weft_xrealloc(e->slots.fresh[file], (size_t) e->slots.cap[file]);
-	e->slots.fresh[file][s] = 0;
-	e->slots.model[file] = weft_xrealloc(e->slots.model[file], (size_t) e->slots.cap[file]);
-	e->slots.model[file][s] = e->setting_up;
+	int s = e->out.slots.n[file]++;
+	e->out.slots.type[file][s] = type;
+	e->out.slots.label[file][s] = label;
+	e->out.slots.fresh[file] = weft_xrealloc(e->out.slots.fresh[file], (size_t) e->out.slots.cap[file]);
+	e->out.slots.fresh[file][s] = 0;
+	e->out.slots.model[file] = weft_xrealloc(e->out.slots.model[file], (size_t) e->out.slots.cap[file]);
+	e->out.slots.model[file][s] = e->models.setting_up;
 	return s;
 }
 
@@ -46,19 +46,19 @@ static int slot_clash(const struct emu *e, struct weft_err *err)
 {
 	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
 	for (int f = 0; f < EMU_NFILES; f++)
-		for (int a = 0; a < e->slots.n[f]; a++)
-			for (int b = a + 1; b < e->slots.n[f]; b++) {
-				char ma = e->slots.model[f][a], mb = e->slots.model[f][b];
-				if (e->slots.type[f][a] != e->slots.type[f][b] || ma == mb)
+		for (int a = 0; a < e->out.slots.n[f]; a++)
+			for (int b = a + 1; b < e->out.slots.n[f]; b++) {
+				char ma = e->out.slots.model[f][a], mb = e->out.slots.model[f][b];
+				if (e->out.slots.type[f][a] != e->out.slots.type[f][b] || ma == mb)
 					continue;
 				const struct weft_model_def *da = emu_registry_id(e, ma), *db = emu_registry_id(e, mb);
 				return weft_fail(
 					err, WEFT_EINPUT,
 					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
 					"(\"%s\")",
-					e->trace_arg ? e->trace_arg : e->tr.dir, (int) e->slots.type[f][a], fname[f],
-					da ? da->name : "?", e->slots.label[f][a] ? e->slots.label[f][a] : "",
-					db ? db->name : "?", e->slots.label[f][b] ? e->slots.label[f][b] : "");
+					e->run.trace ? e->run.trace : e->tr.dir, (int) e->out.slots.type[f][a], fname[f],
+					da ? da->name : "?", e->out.slots.label[f][a] ? e->out.slots.label[f][a] : "",
+					db ? db->name : "?", e->out.slots.label[f][b] ? e->out.slots.label[f][b] : "");
 			}
 	return 0;
 }
@@ -67,9 +67,9 @@ const struct weft_model_def *emu_registry_id(const struct emu *e, char id)
 {
 	if (id < MCV_FIRST || id > MCV_LAST)
 		return NULL;
-	int k = e->model_slot[mcv_index(id)];
-	if (k >= 0 && k < e->nmodels)
-		return e->model[k]; /* one in use: no search */
+	int k = e->models.slot[mcv_index(id)];
+	if (k >= 0 && k < e->models.n)
+		return e->models.def[k]; /* one in use: no search */
 	for (int i = 0; i < e->o.models.n; i++)
 		if (e->o.models.all[i]->id == id)
 			return e->o.models.all[i];
@@ -86,14 +86,14 @@ const struct weft_model_def *emu_registry_name(const struct emu *e, const char *
 
 void emu_slot_fresh(struct emu *e, int file, int slot)
 {
-	if (slot >= 0 && slot < e->slots.n[file])
-		e->slots.fresh[file][slot] = 1;
+	if (slot >= 0 && slot < e->out.slots.n[file])
+		e->out.slots.fresh[file][slot] = 1;
 }
 
 void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f)
 {
-	for (int s = 0; s < e->slots.n[file]; s++)
-		if (e->slots.fresh[file][s])
+	for (int s = 0; s < e->out.slots.n[file]; s++)
+		if (e->out.slots.fresh[file][s])
 			prv_slot_fresh(f, s);
 }
 
@@ -101,7 +101,7 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 {
 	char what[2048];
 	WEFT_VFORMAT(what, fmt);
-	const struct weft_ev *ev = e->ev;
+	const struct weft_ev *ev = e->run.ev;
 	const char *log = ev ? e->tr.inputs[ev->stream->input].source : NULL;
 	if (log) {
 		/* an imported log: the converted stream is temporary; name the log
@@ -112,14 +112,14 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 		if ((!e->o.keep_going || e->count.nerrors < 20) && import_locate(log, &e->o.imp, &l) && l.has_pos)
 			snprintf(at, sizeof(at), l.text ? ":%llu" : ": byte offset %llu", (unsigned long long) l.pos);
 		weft_fail(err, WEFT_EINPUT, "%s%s: event %c%c%c (time %llu ns, thread %lld, converted stream %s): %s",
-			  log, at, ev->model, ev->cat, ev->val, (unsigned long long) e->now,
-			  (long long) e->th[ev->stream->index].sys->tid, ev->stream->rel, what);
+			  log, at, ev->model, ev->cat, ev->val, (unsigned long long) e->run.now,
+			  (long long) e->sys.th[ev->stream->index].sys->tid, ev->stream->rel, what);
 	} else if (ev)
 		weft_fail(err, WEFT_EINPUT,
 			  "%s: event %c%c%c at byte offset %llu (clock %llu, time %llu ns), thread %lld: %s",
 			  ev->stream->obs_path, ev->model, ev->cat, ev->val,
 			  (unsigned long long) ev->offset, (unsigned long long) ev->clock,
-			  (unsigned long long) e->now, (long long) e->th[ev->stream->index].sys->tid, what);
+			  (unsigned long long) e->run.now, (long long) e->sys.th[ev->stream->index].sys->tid, what);
 	else
 		weft_fail(err, WEFT_EINPUT, "%s: %s", e->tr.source ? e->tr.source : e->tr.dir, what);
 	if (e->o.salvage && e->side.finishing) {
@@ -149,7 +149,7 @@ struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from,
 		for (int i = 0; i < l->nprocs && !t; i++)
 			HASH_FIND(hh, l->procs[i]->thread_by_tid, &tid, sizeof(int64_t), t);
 	}
-	return t ? &e->th[t->stream] : NULL;
+	return t ? &e->sys.th[t->stream] : NULL;
 }
 
 /* Several inputs: a thread whose input does not use the state owner's
@@ -158,12 +158,12 @@ static void thread_owners(struct emu *e)
 {
 	if (e->tr.ninputs < 2)
 		return;
-	for (int i = 0; i < e->nth; i++) {
-		struct emu_thread *t = &e->th[i];
-		if (t->sys->req[mcv_index(e->state_owner)])
+	for (int i = 0; i < e->sys.nth; i++) {
+		struct emu_thread *t = &e->sys.th[i];
+		if (t->sys->req[mcv_index(e->models.state_owner)])
 			continue;
-		for (int m = 0; m < e->nmodels && !t->owner; m++) {
-			const struct weft_model_def *d = e->model[m];
+		for (int m = 0; m < e->models.n && !t->owner; m++) {
+			const struct weft_model_def *d = e->models.def[m];
 			if (d->id != 'O' && t->sys->req[mcv_index(d->id)] && d->hooks->nstates)
 				t->owner = d->id;
 		}
@@ -192,13 +192,13 @@ int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *mod
  * Rules): the thread cannot be running code that emits them. */
 static int off_cpu_event(struct emu *e, const struct weft_ev *ev, struct weft_err *err)
 {
-	return emu_off_cpu_error(e, &e->th[ev->stream->index], "ovni", err);
+	return emu_off_cpu_error(e, &e->sys.th[ev->stream->index], "ovni", err);
 }
 
 /* The handler of ovni rows when a model marks threads off their CPU. */
 static int guarded(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
 {
-	if (e->th[ev->stream->index].off_cpu)
+	if (e->sys.th[ev->stream->index].off_cpu)
 		return off_cpu_event(e, ev, err);
 	return in->inner(e, ev, in, err);
 }
@@ -224,18 +224,18 @@ static int out_open(struct emu *e, struct weft_err *err)
 	if (!e->o.sinks.n)
 		return 0;
 	for (int f = 0; f < EMU_NFILES; f++)
-		if (e->slots.n[f] > EMU_MAX_SLOTS)
+		if (e->out.slots.n[f] > EMU_MAX_SLOTS)
 			return weft_fail(err, WEFT_EINTERNAL,
 					 "%s: %d Paraver event types in one file: at most %d "
 					 "are supported",
-					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->slots.n[f], EMU_MAX_SLOTS);
+					 f == EMU_THREAD_FILE ? "thread.prv" : "cpu.prv", e->out.slots.n[f], EMU_MAX_SLOTS);
 	e->out.pipe = prv_pipe_start();
 	if (!e->out.pipe) /* the split by loom needs one: no memory is no run */
 		return weft_fail(err, WEFT_EINPUT, "%s: cannot start the output writer: %s%s",
-				 e->trace_arg ? e->trace_arg : e->tr.dir, strerror(ENOMEM), weft_sys_hint(ENOMEM));
-	prv_front_open(&e->prv[EMU_THREAD_FILE], e->out.pipe, EMU_THREAD_FILE, e->nth, e->slots.n[EMU_THREAD_FILE]);
-	prv_front_open(&e->prv[EMU_CPU_FILE], e->out.pipe, EMU_CPU_FILE, e->ncpu, e->slots.n[EMU_CPU_FILE]);
-	e->writing = 1;
+				 e->run.trace ? e->run.trace : e->tr.dir, strerror(ENOMEM), weft_sys_hint(ENOMEM));
+	prv_front_open(&e->out.prv[EMU_THREAD_FILE], e->out.pipe, EMU_THREAD_FILE, e->sys.nth, e->out.slots.n[EMU_THREAD_FILE]);
+	prv_front_open(&e->out.prv[EMU_CPU_FILE], e->out.pipe, EMU_CPU_FILE, e->sys.ncpu, e->out.slots.n[EMU_CPU_FILE]);
+	e->out.writing = 1;
 	return 0;
 }
 
@@ -243,18 +243,18 @@ static int out_open(struct emu *e, struct weft_err *err)
  * row's CPU, the rows that open with a state. */
 static void out_start(struct emu *e)
 {
-	if (!e->writing)
+	if (!e->out.writing)
 		return;
-	struct prv_file *t = &e->prv[EMU_THREAD_FILE];
+	struct prv_file *t = &e->out.prv[EMU_THREAD_FILE];
 	if (t->pw->sent_time != t->now)
 		prv_pipe_time(t, t->now);
-	for (int i = 0; i < e->ncpu; i++)
-		prv_cpu(&e->prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
+	for (int i = 0; i < e->sys.ncpu; i++)
+		prv_cpu(&e->out.prv[EMU_CPU_FILE], i, (uint32_t) i + 1);
 	/* replaced by the row's first state; at the first instant, unseen.
 	 * Rows of ovni threads keep ovniemu's picture: no state (0, "No
 	 * state") before the thread starts, as its type 4 shows. */
-	for (int r = 0; r < e->nth; r++)
-		if (emu_owner(e, e->by_row[r]) != 'O')
+	for (int r = 0; r < e->sys.nth; r++)
+		if (emu_owner(e, e->sys.by_row[r]) != 'O')
 			prv_state(t, r, EMU_STATE_NOT_STARTED);
 }
 
@@ -264,8 +264,8 @@ static void out_close(struct emu *e)
 {
 	if (!e->out.pipe)
 		return;
-	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
-	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_flush_now(&e->out.prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->out.prv[EMU_CPU_FILE]);
 	prv_pipe_finish(e->out.pipe);
 	e->out.pipe = NULL;
 }
@@ -276,10 +276,10 @@ static void out_free(struct emu *e)
 		prv_pipe_finish(e->out.pipe);
 		e->out.pipe = NULL;
 	}
-	if (e->writing)
+	if (e->out.writing)
 		for (int f = 0; f < EMU_NFILES; f++)
-			prv_front_free(&e->prv[f]);
-	e->writing = 0;
+			prv_front_free(&e->out.prv[f]);
+	e->out.writing = 0;
 }
 
 int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err)
@@ -287,7 +287,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	memset(e, 0, sizeof(*e));
 	e->o = *o;
 	e->o.imp.quiet = o->quiet;
-	e->trace_arg = trace;
+	e->run.trace = trace;
 	if (evtable_init(&e->tab, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED,
@@ -297,8 +297,8 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 				.converted = o->converted,
 				.map_budget = o->map_budget};
 	to.salvage = o->salvage;
-	e->state_owner = 'O';
-	memset(e->model_slot, -1, sizeof(e->model_slot));
+	e->models.state_owner = 'O';
+	memset(e->models.slot, -1, sizeof(e->models.slot));
 	if (o->reuse) {
 		e->tr = *o->reuse;
 		memset(o->reuse, 0, sizeof(*o->reuse));
@@ -309,25 +309,25 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		return -1;
 	}
 	struct weft_system *sys = &e->tr.sys;
-	e->nth = e->tr.nstreams;
+	e->sys.nth = e->tr.nstreams;
 	e->part.th_lo = 0;
-	e->part.th_hi = e->nth;
-	e->th = weft_xcalloc((size_t) e->nth, sizeof(*e->th));
-	for (int i = 0; i < e->nth; i++) {
-		e->th[i].stream = &e->tr.streams[i];
-		e->th[i].sys = e->tr.streams[i].thread;
+	e->part.th_hi = e->sys.nth;
+	e->sys.th = weft_xcalloc((size_t) e->sys.nth, sizeof(*e->sys.th));
+	for (int i = 0; i < e->sys.nth; i++) {
+		e->sys.th[i].stream = &e->tr.streams[i];
+		e->sys.th[i].sys = e->tr.streams[i].thread;
 	}
-	e->ncpu = sys->ncpus;
-	e->cpu = weft_xcalloc((size_t) e->ncpu, sizeof(*e->cpu));
-	for (int i = 0; i < e->ncpu; i++) {
-		e->cpu[i].sys = sys->cpus[i];
-		e->cpu[i].row = i;
+	e->sys.ncpu = sys->ncpus;
+	e->sys.cpu = weft_xcalloc((size_t) e->sys.ncpu, sizeof(*e->sys.cpu));
+	for (int i = 0; i < e->sys.ncpu; i++) {
+		e->sys.cpu[i].sys = sys->cpus[i];
+		e->sys.cpu[i].row = i;
 	}
 	for (int t = 0; t < 100; t++) {
-		e->mark_slot[t] = -1;
+		e->marks.slot[t] = -1;
 		if (sys->marks[t].defined) {
-			e->mark_slot[t] = e->nmarks;
-			e->mark_type[e->nmarks++] = t;
+			e->marks.slot[t] = e->marks.n;
+			e->marks.type[e->marks.n++] = t;
 		}
 	}
 	paraver_rows(e);
@@ -352,34 +352,34 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		if (!d->hooks)
 			continue;
 		int on = d->id == 'O' || (o->all_models && d->hooks->on_with_all);
-		for (int t = 0; t < e->nth && !on; t++)
-			on = e->th[t].sys->req[mcv_index(d->id)];
+		for (int t = 0; t < e->sys.nth && !on; t++)
+			on = e->sys.th[t].sys->req[mcv_index(d->id)];
 		if (!on)
 			continue;
-		e->enabled[mcv_index(d->id)] = 1;
-		e->model_slot[mcv_index(d->id)] = (int8_t) e->nmodels;
-		e->model[e->nmodels++] = d;
+		e->models.enabled[mcv_index(d->id)] = 1;
+		e->models.slot[mcv_index(d->id)] = (int8_t) e->models.n;
+		e->models.def[e->models.n++] = d;
 	}
 	/* ovni's setup first: its Paraver slots are the first of each file
 	 * (models/ovni/ovni.h numbers them from 0) */
 	for (int pass = 0; pass < 2; pass++)
-		for (int m = 0; m < e->nmodels; m++) {
-			const struct weft_model_def *d = e->model[m];
+		for (int m = 0; m < e->models.n; m++) {
+			const struct weft_model_def *d = e->models.def[m];
 			if ((d->id == 'O') != (pass == 0))
 				continue;
-			e->setting_up = d->id;
+			e->models.setting_up = d->id;
 			if (d->hooks->setup && d->hooks->setup(e, d, err))
 				return -1;
 		}
-	e->setting_up = 0;
+	e->models.setting_up = 0;
 	if (slot_clash(e, err))
 		return -1;
 	/* this run's handlers: none is NULL, and what the event loop would
 	 * test per event is in them (see dispatch_slow for the order) */
 	for (int m = 0; m < MCV_NCHARS; m++)
-		if (!e->enabled[m])
+		if (!e->models.enabled[m])
 			evtable_wrap(&e->tab, mcv_char(m), not_required);
-	if (e->guard_off_cpu)
+	if (e->models.guard_off_cpu)
 		evtable_wrap(&e->tab, 'O', guarded);
 	evtable_default(&e->tab, not_emulated);
 	thread_owners(e);
@@ -387,7 +387,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 		e->part.th_lo = o->streams_lo;
 		e->part.th_hi = o->streams_hi;
 	}
-	if (merge_init_part(&e->merge, e->tr.streams, e->nth, e->part.th_lo, e->part.th_hi, err))
+	if (merge_init_part(&e->merge, e->tr.streams, e->sys.nth, e->part.th_lo, e->part.th_hi, err))
 		return -1;
 	/* a breakdown view (-b: one run, no -j) sorts the CPUs of every loom
 	 * after each event: it needs ovniemu's own order of equal clocks
@@ -474,7 +474,7 @@ static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_er
 {
 	const struct weft_model_def *d = emu_registry_id(e, (char) ev->model);
 	if (ev->model == 'O') {
-		if (e->guard_off_cpu && e->th[ev->stream->index].off_cpu)
+		if (e->models.guard_off_cpu && e->sys.th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
 		if (ev->cat == 'U')
 			return 0;
@@ -487,7 +487,7 @@ static int unknown_event(struct emu *e, const struct weft_ev *ev, struct weft_er
 				       "model %c is not a model weft or ovniemu knows (weft models lists "
 				       "them): expected an event of a known model",
 				       ev->model);
-	if (!e->enabled[mcv_index(ev->model)])
+	if (!e->models.enabled[mcv_index(ev->model)])
 		return emu_model_error(e, err,
 				       "model %c (%s) is not named in any stream's ovni.require: expected "
 				       "the stream to require it (ovni_thread_require(\"%s\", \"%s\"))",
@@ -506,9 +506,9 @@ static __attribute__((noinline)) int dispatch_slow(struct emu *e, const struct w
 {
 	weft_handler h = in ? in->decl->handler : NULL; /* the row's own */
 	if (h) {
-		if (!e->enabled[mcv_index(ev->model)])
+		if (!e->models.enabled[mcv_index(ev->model)])
 			return not_required(e, ev, in, err);
-		if (e->guard_off_cpu && ev->model == 'O' && e->th[ev->stream->index].off_cpu)
+		if (e->models.guard_off_cpu && ev->model == 'O' && e->sys.th[ev->stream->index].off_cpu)
 			return off_cpu_event(e, ev, err);
 		struct weft_ev past;
 		uint8_t buf[TASK_LABEL_MAX + 8];
@@ -543,15 +543,15 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 	struct weft_ev *ev;
 	int r;
 	if (e->count.nevents == 0 && !e->part.t0_fixed)
-		e->t0 = merge_peek_time(&e->merge); /* the first event's */
+		e->run.t0 = merge_peek_time(&e->merge); /* the first event's */
 	while ((r = merge_next(&e->merge, &ev, err)) > 0) {
-		e->now = ev->time - e->t0;
-		e->ev = ev;
+		e->run.now = ev->time - e->run.t0;
+		e->run.ev = ev;
 		e->count.nevents++;
 		/* an observer (query) sees each event with the states before it */
 		int pause = observe && e->obs.on_event(e->obs.arg, ev);
 		if (write)
-			prv_time2(&e->prv[EMU_THREAD_FILE], &e->prv[EMU_CPU_FILE], e->now);
+			prv_time2(&e->out.prv[EMU_THREAD_FILE], &e->out.prv[EMU_CPU_FILE], e->run.now);
 		const struct evinfo *in = evtable_find(&e->tab, ev->model, ev->cat, ev->val);
 		int rc;
 		if (__builtin_expect(in && ev->payload_len == in->exact, 1))
@@ -584,16 +584,16 @@ static __attribute__((noinline)) int run_writing(struct emu *e, struct progress 
 
 static __attribute__((noinline)) int run_any(struct emu *e, struct progress *pg, struct weft_err *err)
 {
-	return run_loop(e, pg, e->obs.on_event != NULL, e->writing, err);
+	return run_loop(e, pg, e->obs.on_event != NULL, e->out.writing, err);
 }
 
 int emu_run_events(struct emu *e, struct weft_err *err)
 {
 	struct progress pg;
 	progress_start(&pg, e->o.progress && !e->o.quiet, e->tr.streams, e->tr.nstreams);
-	int r = e->obs.on_event || !e->writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
+	int r = e->obs.on_event || !e->out.writing ? run_any(e, &pg, err) : run_writing(e, &pg, err);
 	progress_end(&pg);
-	e->ev = NULL;
+	e->run.ev = NULL;
 	return r;
 }
 
@@ -603,8 +603,8 @@ int emu_run_end(struct emu *e, int *failed, struct weft_err *err)
 		report_skipped(e);
 	if (!e->o.quiet)
 		emu_pairs_report(e);
-	for (int m = 0; m < e->nmodels; m++) {
-		const struct weft_model_def *d = e->model[m];
+	for (int m = 0; m < e->models.n; m++) {
+		const struct weft_model_def *d = e->models.def[m];
 		e->side.finishing = d->id;
 		if (d->hooks->finish && d->hooks->finish(e, d, err)) {
 			*failed = m;
@@ -632,19 +632,19 @@ int emu_run(struct emu *e, struct weft_err *err)
 
 int emu_close(struct emu *e, struct weft_err *err)
 {
-	if (!e->writing)
+	if (!e->out.writing)
 		return 0;
 	out_close(e);
 	int rc = 0;
-	if (e->o.win && e->now < e->o.win_from)
+	if (e->o.win && e->run.now < e->o.win_from)
 		rc = weft_fail(err, WEFT_EINPUT, "%s: --from %llu ns is past the end of the trace (%llu ns)",
 			       e->tr.source ? e->tr.source : e->tr.dir, (unsigned long long) e->o.win_from,
-			       (unsigned long long) e->now);
+			       (unsigned long long) e->run.now);
 	/* an input that shrank while read gave zeros: no run from it */
 	if (rc == 0)
 		rc = map_inputs_check(err);
 	struct weft_err later = {0};
-	if (emu_sinks_end(e, rc == 0, e->now, rc ? &later : err))
+	if (emu_sinks_end(e, rc == 0, e->run.now, rc ? &later : err))
 		rc = -1;
 	out_free(e);
 	return rc;
@@ -654,24 +654,24 @@ void emu_free(struct emu *e)
 {
 	out_free(e);
 	emu_sinks_free(e);
-	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->hooks->release)
-			e->model[m]->hooks->release(e, e->model[m]);
+	for (int m = 0; m < e->models.n; m++)
+		if (e->models.def[m]->hooks->release)
+			e->models.def[m]->hooks->release(e, e->models.def[m]);
 	bd_free(e);
 	engine_free(e);
 	emu_match_free(e);
 	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
-		free(e->slots.type[f]);
-		free(e->slots.label[f]);
-		free(e->slots.fresh[f]);
-		free(e->slots.model[f]);
+		free(e->out.slots.type[f]);
+		free(e->out.slots.label[f]);
+		free(e->out.slots.fresh[f]);
+		free(e->out.slots.model[f]);
 	}
-	for (int i = 0; i < e->ncpu; i++)
-		free(e->cpu[i].th);
-	free(e->cpu);
-	free(e->th);
-	free(e->by_row);
+	for (int i = 0; i < e->sys.ncpu; i++)
+		free(e->sys.cpu[i].th);
+	free(e->sys.cpu);
+	free(e->sys.th);
+	free(e->sys.by_row);
 	merge_free(&e->merge);
 	trace_close(&e->tr);
 	evtable_free(&e->tab);

@@ -37,7 +37,7 @@ enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
 #define EMU_STATE_NONE_LABEL "No state"
 
 /* Model states a thread remembers for queries (state.<model>), by
- * e->model_slot: the models in use with a slot below this one. */
+ * e->models.slot: the models in use with a slot below this one. */
 #define EMU_MODEL_STATES 8
 
 struct emu_cpu;
@@ -124,9 +124,9 @@ struct emu_thread {
 	uint32_t shown_cpu;
 	enum th_state shown_state;
 	int marks_act;          /* tid and mark columns show its own (1) or zeros */
-	uint32_t model_state[EMU_MODEL_STATES]; /* each emulated model's state, by e->model_slot */
+	uint32_t model_state[EMU_MODEL_STATES]; /* each emulated model's state, by e->models.slot */
 	uint8_t off_cpu;        /* the kernel took it off its CPU (KCO without KCI) */
-	char owner;             /* the model whose states its row shows; 0: e->state_owner */
+	char owner;             /* the model whose states its row shows; 0: e->models.state_owner */
 };
 
 struct emu_cpu {
@@ -212,49 +212,63 @@ struct emu {
 	struct weft_trace tr;
 	struct evtable tab;
 	struct weft_merge merge;
-	struct emu_thread *th;  /* by stream index */
-	struct emu_cpu *cpu;    /* by global CPU index */
-	int nth, ncpu;
-	struct emu_thread **by_row; /* thread.prv row -> thread */
-
-	/* declared mark types, in type order: slot k is type mark_type[k] */
-	int nmarks;
-	int mark_type[100];
-	int mark_slot[100];     /* type -> slot, -1 if undeclared */
-
-	uint64_t t0;            /* corrected time of the first event */
-	uint64_t now; /* dclock of the current event */
-	struct weft_ev *ev;     /* the event being handled */
+	/* the system's rows: threads by stream index, CPUs by global index */
+	struct {
+		struct emu_thread *th;
+		struct emu_cpu *cpu;
+		int nth, ncpu;
+		struct emu_thread **by_row; /* thread.prv row -> thread */
+	} sys;
+	/* declared mark types, in type order: slot k is type type[k] */
+	struct {
+		int n;
+		int type[100];
+		int slot[100]; /* type -> slot, -1 if undeclared */
+	} marks;
+	/* where the run is */
+	struct {
+		uint64_t t0;        /* corrected time of the first event */
+		uint64_t now;       /* dclock of the current event */
+		struct weft_ev *ev; /* the event being handled */
+		const char *trace;  /* emu_open's TRACE */
+	} run;
 	struct {
 		uint64_t nevents;
 		uint64_t nerrors; /* model errors turned into warnings */
 		struct pair_stats pairs; /* matched messages (pairs.h) */
 		uint64_t skipped[MCV_NCHARS]; /* events of models weft does not emulate, by mcv_index */
 	} count; /* what the run counted, for its reports */
-	/* tables by model character, at mcv_index(model) */
-	/* emulated models in use, in model-character order */
-	const struct weft_model_def *model[MCV_NCHARS];
-	int nmodels;
-	int8_t model_slot[MCV_NCHARS]; /* model character -> index in model[], -1 if off */
-	uint8_t enabled[MCV_NCHARS];
-	void *mstate[MCV_NCHARS];      /* each emulated model's own state */
+	/* the emulated models in use, in model-character order (def[0..n));
+	 * the tables by model character are at mcv_index(model) */
+	struct {
+		const struct weft_model_def *def[MCV_NCHARS];
+		int n;
+		int8_t slot[MCV_NCHARS]; /* model character -> index in def[], -1 if off */
+		uint8_t enabled[MCV_NCHARS];
+		void *state[MCV_NCHARS]; /* each emulated model's own state */
+		/* the model whose states thread.prv shows ('O' by default; a
+		 * legacy model claims it in its setup) */
+		char state_owner;
+		/* thread.row names: a legacy model may name its rows (NULL, or a
+		 * return of 0 for a row: "TH app.tid loom/pid") */
+		int (*thread_name)(const struct emu *e, const struct emu_thread *t, char *buf, int n);
+		int guard_off_cpu; /* a model marks threads off their CPU: ovni events check it */
+		char setting_up; /* the model whose setup runs, else 0 */
+	} models;
 	/* observer called before each event is handled; nonzero pauses emu_run
-	 * after that event (emu_run again resumes) */
+	 * after that event (emu_run again resumes); acct: the accounting sink
+	 * (weft stats), NULL: none */
 	struct {
 		int (*on_event)(void *arg, const struct weft_ev *ev);
 		void *arg;
+		const struct emu_acct *acct;
 	} obs;
-	const struct emu_acct *acct; /* accounting sink (weft stats), NULL: none */
-	char state_owner;       /* the model whose states thread.prv shows ('O' by default;
-				 * a legacy model claims it in its setup) */
-	/* thread.row names: a legacy model may name its rows (NULL, or a return
-	 * of 0 for a row: "TH app.tid loom/pid") */
-	int (*thread_name)(const struct emu *e, const struct emu_thread *t, char *buf, int n);
-	int guard_off_cpu;      /* a model marks threads off their CPU: ovni events check it */
-	/* the model files' channels (engine.h), NULL when no file model is on;
-	 * eng_state: some thread row shows a channel only in some thread states */
-	struct engine *eng;
-	int eng_state;
+	/* the model files' channels (engine.h), s NULL when no file model is
+	 * on; state: some thread row shows a channel only in some thread states */
+	struct {
+		struct engine *s;
+		int state;
+	} eng;
 	/* the breakdown views (breakdown.h), s NULL without -b; pending: a
 	 * CPU row they read changed in this event */
 	struct {
@@ -263,7 +277,6 @@ struct emu {
 	} bd;
 
 	struct emu_part part; /* a -j worker's share of the run */
-	const char *trace_arg;  /* emu_open's TRACE */
 	struct {
 		/* messages matched by key (match.h), NULL until a model gives an
 		 * end; a -j worker's go to the merger (part.match_defer) */
@@ -279,11 +292,10 @@ struct emu {
 	 * records, queued by the fronts prv[] (thread rows, CPU rows) into
 	 * pipe, whose thread hands them to the sinks; a -j worker's fronts
 	 * queue into its ring instead (jobs.h) */
-	int writing;
-	struct prv_file prv[EMU_NFILES];
-	struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
-	char setting_up; /* the model whose setup runs, else 0 */
 	struct {
+		int writing;
+		struct prv_file prv[EMU_NFILES];
+		struct emu_slots slots; /* the Paraver slots the models registered (emu_slot) */
 		struct prv_pipe *pipe;
 		struct emu_sinks *sinks; /* o.sinks' layout and state (sinks.h), NULL: none begun */
 		struct paraver_out *par; /* the Paraver sink of o.sinks (paraver_out.h), NULL: none */
@@ -317,41 +329,41 @@ void emu_fresh_apply(const struct emu *e, int file, struct prv_file *f);
 
 static inline void emu_out(struct emu *e, int file, int row, int slot, int64_t v)
 {
-	if (e->writing)
-		prv_set(&e->prv[file], row, slot, v);
+	if (e->out.writing)
+		prv_set(&e->out.prv[file], row, slot, v);
 }
 
 /* A punctual event value: written even when equal to the previous one. */
 static inline void emu_punct(struct emu *e, int file, int row, int slot, int64_t v)
 {
-	if (e->writing)
-		prv_punct(&e->prv[file], row, slot, v);
+	if (e->out.writing)
+		prv_punct(&e->out.prv[file], row, slot, v);
 }
 
 /* Set the Paraver state of a thread row (a value of the owning model's
  * state table; 0 = no state). */
 static inline void emu_thread_state(struct emu *e, const struct emu_thread *t, uint32_t state)
 {
-	if (e->writing)
-		prv_state(&e->prv[EMU_THREAD_FILE], t->row, state);
+	if (e->out.writing)
+		prv_state(&e->out.prv[EMU_THREAD_FILE], t->row, state);
 }
 
 /* A model's state of a thread changed: remembered for queries
  * (state.<model>), and shown in thread.prv when the model owns the states. */
 static inline void emu_model_state(struct emu *e, struct emu_thread *t, char model, uint32_t state)
 {
-	int k = e->model_slot[mcv_index(model)];
+	int k = e->models.slot[mcv_index(model)];
 	if (k >= 0 && k < EMU_MODEL_STATES)
 		t->model_state[k] = state;
-	char owner = t->owner ? t->owner : e->state_owner;
+	char owner = t->owner ? t->owner : e->models.state_owner;
 	if (owner == model)
 		emu_thread_state(e, t, state);
 	else if (model == 'O' && state == TH_DEAD)
 		emu_thread_state(e, t, EMU_STATE_ENDED);
-	else if (model == 'O' && e->writing && e->prv[EMU_THREAD_FILE].rows[t->row].pend_state == EMU_STATE_NOT_STARTED)
+	else if (model == 'O' && e->out.writing && e->out.prv[EMU_THREAD_FILE].rows[t->row].pend_state == EMU_STATE_NOT_STARTED)
 		emu_thread_state(e, t, 0); /* started: no state until its model gives one */
-	if (e->acct)
-		e->acct->state(e->acct->arg, t, model, state, e->now);
+	if (e->obs.acct)
+		e->obs.acct->state(e->obs.acct->arg, t, model, state, e->run.now);
 }
 
 /* A model counts an operation of thread t (for weft stats; free when no
@@ -359,28 +371,28 @@ static inline void emu_model_state(struct emu *e, struct emu_thread *t, char mod
 static inline void emu_acct_op(struct emu *e, const struct emu_thread *t, char model, enum emu_op_kind kind,
 			       int32_t op, int64_t bytes, int context)
 {
-	if (e->acct) {
+	if (e->obs.acct) {
 		struct emu_op o = {model, kind, op, bytes, context};
-		e->acct->op(e->acct->arg, t, &o, e->now);
+		e->obs.acct->op(e->obs.acct->arg, t, &o, e->run.now);
 	}
 }
 
 /* A model passes on a figure the trace states about thread t. */
 static inline void emu_acct_claim(struct emu *e, const struct emu_thread *t, const struct emu_claim *c)
 {
-	if (e->acct)
-		e->acct->claim(e->acct->arg, t, c, e->now);
+	if (e->obs.acct)
+		e->obs.acct->claim(e->obs.acct->arg, t, c, e->run.now);
 }
 
 /* The model whose states a thread's row shows (several inputs: each
  * input's threads keep their own model's). */
 static inline char emu_owner(const struct emu *e, const struct emu_thread *t)
 {
-	return t->owner ? t->owner : e->state_owner;
+	return t->owner ? t->owner : e->models.state_owner;
 }
 
 /* Paraver communication records in thread.prv (prv_comm_send). A send is
- * written at the current time (lsend = e->now) from thread `from`; the
+ * written at the current time (lsend = e->run.now) from thread `from`; the
  * returned id names it in the other calls. psend is lsend until
  * emu_comm_psend; emu_comm_recv gives the receiving thread and the logical
  * and physical receive times (either may be earlier than lsend); a send
@@ -389,26 +401,26 @@ static inline char emu_owner(const struct emu *e, const struct emu_thread *t)
 static inline uint64_t emu_comm_send(struct emu *e, const struct emu_thread *from, int64_t size,
 				     int64_t tag)
 {
-	return e->writing ? prv_comm_send(&e->prv[EMU_THREAD_FILE], from->row, e->now, size, tag) : 0;
+	return e->out.writing ? prv_comm_send(&e->out.prv[EMU_THREAD_FILE], from->row, e->run.now, size, tag) : 0;
 }
 
 static inline void emu_comm_psend(struct emu *e, uint64_t id, uint64_t psend)
 {
-	if (e->writing)
-		prv_comm_psend(&e->prv[EMU_THREAD_FILE], id, psend);
+	if (e->out.writing)
+		prv_comm_psend(&e->out.prv[EMU_THREAD_FILE], id, psend);
 }
 
 static inline void emu_comm_recv(struct emu *e, uint64_t id, const struct emu_thread *to, uint64_t lrecv,
 				 uint64_t precv)
 {
-	if (e->writing)
-		prv_comm_recv(&e->prv[EMU_THREAD_FILE], id, to->row, lrecv, precv);
+	if (e->out.writing)
+		prv_comm_recv(&e->out.prv[EMU_THREAD_FILE], id, to->row, lrecv, precv);
 }
 
 static inline void emu_comm_drop(struct emu *e, uint64_t id)
 {
-	if (e->writing)
-		prv_comm_drop(&e->prv[EMU_THREAD_FILE], id);
+	if (e->out.writing)
+		prv_comm_drop(&e->out.prv[EMU_THREAD_FILE], id);
 }
 
 /* A model found an inconsistency in the current event. Returns -1 (fatal)

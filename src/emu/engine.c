@@ -19,7 +19,7 @@ static const char *const state_name[] = {"Unknown", "Running", "Paused", "Dead",
 static int off_cpu_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	(void) m, (void) err;
-	e->guard_off_cpu = 1;
+	e->models.guard_off_cpu = 1;
 	return 0;
 }
 
@@ -105,24 +105,24 @@ static inline int is_some(const struct engine *g, const struct eng_chan *ch, siz
 
 static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct, size_t at)
 {
-	if (!e->writing)
+	if (!e->out.writing)
 		return;
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	int some = is_some(g, ch, at, v);
 	const struct mf_chan *c = ch->c;
 	if (ch->tslot >= 0 && shown_on_thread(c, t)) {
 		if (punct)
-			prv_punct(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
+			prv_punct(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
 		else
-			put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, c, some, c->zero ? &g->tnone[at] : NULL);
+			put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, c, some, c->zero ? &g->tnone[at] : NULL);
 	}
 	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
 		int row = t->cpu->row;
 		size_t cat = (size_t) row * (size_t) g->nch + (at % (size_t) g->nch);
 		if (punct)
-			prv_punct(&e->prv[EMU_CPU_FILE], row, ch->cslot, v);
+			prv_punct(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v);
 		else
-			put(&e->prv[EMU_CPU_FILE], row, ch->cslot, v, c, some, c->zero ? &g->cnone[cat] : NULL);
+			put(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, c, some, c->zero ? &g->cnone[cat] : NULL);
 		if (__builtin_expect(ch->bdv >= 0, 0))
 			bd_note(e, ch->bdv, ch->bdc, row, v);
 	}
@@ -130,8 +130,8 @@ static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thr
 
 void engine_thread_state(struct emu *e, struct emu_thread *t)
 {
-	struct engine *g = e->eng;
-	if (!e->writing)
+	struct engine *g = e->eng.s;
+	if (!e->out.writing)
 		return;
 	size_t base = (size_t) t->stream->index * (size_t) g->nch;
 	const int64_t *val = &g->val[base];
@@ -141,14 +141,14 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 		int on = shown_on_thread(ch->c, t);
 		int64_t v = on ? val[ci] : 0;
 		int some = on && is_some(g, ch, base + (size_t) ci, v);
-		put(&e->prv[EMU_THREAD_FILE], t->row, ch->tslot, v, ch->c, some,
+		put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, ch->c, some,
 		    ch->c->zero ? &g->tnone[base + (size_t) ci] : NULL);
 	}
 }
 
 void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *run)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	size_t base = run ? (size_t) run->stream->index * (size_t) g->nch : 0;
 	const int64_t *val = run ? &g->val[base] : NULL;
 	for (int k = 0; k < g->ncpu_ch; k++) {
@@ -156,7 +156,7 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 		const struct eng_chan *ch = &g->ch[ci];
 		int64_t v = val ? val[ci] : ch->c->cpu_none;
 		int some = val ? is_some(g, ch, base + (size_t) ci, v) : v != 0;
-		put(&e->prv[EMU_CPU_FILE], c->row, ch->cslot, v, ch->c, some,
+		put(&e->out.prv[EMU_CPU_FILE], c->row, ch->cslot, v, ch->c, some,
 		    ch->c->zero ? &g->cnone[(size_t) c->row * (size_t) g->nch + (size_t) ci] : NULL);
 		if (ch->bdv >= 0)
 			bd_note(e, ch->bdv, ch->bdc, c->row, v);
@@ -298,7 +298,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
 		 struct weft_err *err)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	return apply(e, g, t, g->base[mcv_index(m->def.id)] + chan, op, v, err);
 }
 
@@ -352,8 +352,8 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 {
 	const struct mf_model *m = (const struct mf_model *) in->model; /* a file model's def is first */
 	const struct mf_event *me = &m->evs[in->decl - m->decls];
-	struct engine *g = e->eng;
-	struct emu_thread *t = &e->th[ev->stream->index];
+	struct engine *g = e->eng.s;
+	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	if (m->guard == MF_GUARD_RUNNING ? t->state != TH_RUNNING
 	    : m->guard == MF_GUARD_ACTIVE
 		    ? !(t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING)
@@ -435,9 +435,9 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	if (!g)
-		g = e->eng = weft_xcalloc(1, sizeof(*g));
+		g = e->eng.s = weft_xcalloc(1, sizeof(*g));
 	/* the members of channel groups, from the metadata: appended after the
 	 * model's declared channels */
 	char ***names = weft_xcalloc((size_t) m->nchans + 1, sizeof(*names));
@@ -482,24 +482,24 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	/* the values are all 0 before the first event: lay them out again */
 	free(g->val);
 	if (g->stk)
-		for (size_t i = 0; i < (size_t) e->nth * (size_t) base; i++) /* the models' before */
+		for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) base; i++) /* the models' before */
 			free(g->stk[i].v);
 	free(g->stk);
-	g->val = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->val));
-	g->stk = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	g->val = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->val));
+	g->stk = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->stk));
 	free(g->vset);
 	free(g->tnone);
 	free(g->cnone);
-	g->vset = weft_xcalloc((size_t) e->nth * (size_t) g->nch + 1, 1);
-	g->tnone = weft_xmalloc((size_t) e->nth * (size_t) g->nch + 1);
-	memset(g->tnone, 1, (size_t) e->nth * (size_t) g->nch + 1);
-	g->cnone = weft_xmalloc((size_t) e->ncpu * (size_t) g->nch + 1);
-	memset(g->cnone, 1, (size_t) e->ncpu * (size_t) g->nch + 1);
+	g->vset = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, 1);
+	g->tnone = weft_xmalloc((size_t) e->sys.nth * (size_t) g->nch + 1);
+	memset(g->tnone, 1, (size_t) e->sys.nth * (size_t) g->nch + 1);
+	g->cnone = weft_xmalloc((size_t) e->sys.ncpu * (size_t) g->nch + 1);
+	memset(g->cnone, 1, (size_t) e->sys.ncpu * (size_t) g->nch + 1);
 	for (int k = 0; k < g->nch; k++)
 		if (g->ch[k].c->initial)
-			for (int i = 0; i < e->nth; i++)
+			for (int i = 0; i < e->sys.nth; i++)
 				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
-	e->eng_state = g->nstate_ch > 0;
+	e->eng.state = g->nstate_ch > 0;
 	if (bd_setup(e, m, err))
 		return -1;
 	for (int k = 0; k < m->nchans; k++)
@@ -526,7 +526,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 
 int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	if (!g)
 		return 0;
 	/* the primitives' end (each finish function once) */
@@ -551,7 +551,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		return 0;
 	int base = g->base[mcv_index(m->def.id)];
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++) {
-		const struct emu_thread *t = &e->th[i];
+		const struct emu_thread *t = &e->sys.th[i];
 		for (int k = 0; k < m->nchans; k++) {
 			const struct eng_stack *s = &g->stk[(size_t) i * (size_t) g->nch + (size_t) (base + k)];
 			char b[160];
@@ -570,7 +570,7 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 
 void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	const struct eng_chan *ch = &g->ch[g->base[mcv_index(m->def.id)] + chan];
 	const struct mf_chan *c = ch->c;
 	for (int i = 0; i < c->nlabels; i++) {
@@ -588,7 +588,7 @@ void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struc
 
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	int base = g->base[mcv_index(m->def.id)];
 	for (int k = 0; k < m->nchans; k++) {
 		const struct eng_chan *ch0 = &g->ch[base + k];
@@ -612,14 +612,14 @@ void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf
 
 void engine_free(struct emu *e)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	if (!g)
 		return;
 	for (int i = 0; i < g->nsetup; i++)
 		if (g->setup[i].p->release)
 			g->setup[i].p->release(e, g->setup[i].m);
 	free(g->setup);
-	for (size_t i = 0; i < (size_t) e->nth * (size_t) g->nch; i++)
+	for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) g->nch; i++)
 		free(g->stk[i].v);
 	for (int k = 0; k < g->nch; k++) {
 		free(g->ch[k].own);
@@ -636,7 +636,7 @@ void engine_free(struct emu *e)
 	free(g->cpu_ch);
 	free(g->state_ch);
 	free(g);
-	e->eng = NULL;
+	e->eng.s = NULL;
 }
 
 /* ---- the hooks of every file model --------------------------------------------- */

@@ -102,7 +102,7 @@ void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struc
 void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b);
 void engine_free(struct emu *e);
 
-/* Thread t's ovni state changed (called only when e->eng_state is set). */
+/* Thread t's ovni state changed (called only when e->eng.state is set). */
 void engine_thread_state(struct emu *e, struct emu_thread *t);
 /* CPU c's running thread is now `run` (NULL: none or several). */
 void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *run);

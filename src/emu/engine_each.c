@@ -37,8 +37,8 @@ int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_c
 	size_t klen = strlen(c->each_key);
 	char **nm = NULL;
 	int have = 0;
-	for (int i = 0; i < e->nth; i++) {
-		const struct weft_thread *t = e->th[i].sys;
+	for (int i = 0; i < e->sys.nth; i++) {
+		const struct weft_thread *t = e->sys.th[i].sys;
 		const char *path = e->tr.streams[i].json_path;
 		const struct weft_meta_kv *obj = meta_kv_find(t->kv, t->nkv, c->each_key);
 		if (!obj)

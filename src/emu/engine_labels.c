@@ -50,7 +50,7 @@ void eng_label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len
 
 int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	if (!g)
 		return -1;
 	for (int k = 0; k < g->nch; k++) {
@@ -67,7 +67,7 @@ int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, con
 
 void engine_labels_save(const struct emu *e, struct strbuf *b)
 {
-	const struct engine *g = e->eng;
+	const struct engine *g = e->eng.s;
 	for (int k = 0; g && k < g->nch; k++)
 		for (int i = 0; i < g->ch[k].ndyn; i++) {
 			sb_printf(b, "%d %lld ", k, (long long) g->ch[k].dyn[i].value);
@@ -78,7 +78,7 @@ void engine_labels_save(const struct emu *e, struct strbuf *b)
 
 int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err)
 {
-	struct engine *g = e->eng;
+	struct engine *g = e->eng.s;
 	const char *p = text, *end = text + n;
 	for (int line = 1; p < end; line++) {
 		const char *nl = memchr(p, '\n', (size_t) (end - p));

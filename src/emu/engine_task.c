@@ -12,22 +12,22 @@
 #include "emu/engine.h"
 #include "emu/taskprim.h"
 
-/* Every task.* primitive of a model shares one state, in e->mstate: set up
+/* Every task.* primitive of a model shares one state, in e->models.state: set up
  * once, released once. */
 static void release(struct emu *e, const struct mf_model *m)
 {
-	struct taskprim *tp = e->mstate[mcv_index(m->def.id)];
+	struct taskprim *tp = e->models.state[mcv_index(m->def.id)];
 	if (!tp)
 		return;
 	taskprim_free(tp);
 	free(tp);
-	e->mstate[mcv_index(m->def.id)] = NULL;
+	e->models.state[mcv_index(m->def.id)] = NULL;
 }
 
 static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	(void) err;
-	void **slot = &e->mstate[mcv_index(m->def.id)];
+	void **slot = &e->models.state[mcv_index(m->def.id)];
 	if (*slot)
 		return 0; /* every task.* row shares it */
 	struct taskprim_bind b;
@@ -36,7 +36,7 @@ static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		b.stack[k] = b.chan[k] >= 0 ? m->chans[b.chan[k]].stack : 0;
 	}
 	struct taskprim *tp = weft_xmalloc(sizeof(*tp));
-	taskprim_init(tp, &b, e->tr.sys.nprocs, e->nth);
+	taskprim_init(tp, &b, e->tr.sys.nprocs, e->sys.nth);
 	*slot = tp;
 	return 0;
 }
@@ -44,14 +44,14 @@ static int setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 static int run(enum taskprim_op op, struct emu *e, struct emu_thread *t, const struct engine_call *c,
 	       struct weft_err *err)
 {
-	struct taskprim *tp = e->mstate[mcv_index(c->model->def.id)];
+	struct taskprim *tp = e->models.state[mcv_index(c->model->def.id)];
 	const struct weft_proc *p = t->sys->proc;
 	char label[TASK_LABEL_MAX + 1];
 	const char *str = op == TP_OP_TYPE ? engine_call_str(c, 1, label, sizeof(label)) : NULL;
 	struct taskprim_write w[TP_MAXWRITES];
 	int n = 0;
 	struct weft_err sub = {0};
-	if (taskprim_call(tp, op, p->gindex, (int) (t - e->th), c->args, str, p->has_app_id ? p->app_id : 0,
+	if (taskprim_call(tp, op, p->gindex, (int) (t - e->sys.th), c->args, str, p->has_app_id ? p->app_id : 0,
 			  p->has_rank ? p->rank : -1, w, &n, &sub)) {
 		if (sub.code == WEFT_EINTERNAL) {
 			*err = sub;
@@ -95,7 +95,7 @@ static void add_label(void *arg, int64_t v, const char *label)
 
 static int finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
-	struct taskprim *tp = e->mstate[mcv_index(m->def.id)];
+	struct taskprim *tp = e->models.state[mcv_index(m->def.id)];
 	if (!tp)
 		return 0;
 	struct label_ctx x = {e, m->def.id};
@@ -119,10 +119,10 @@ const int engine_task_nprims = (int) (sizeof(engine_task_prims) / sizeof(engine_
 
 void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int nprocs)
 {
-	for (int m = 0; m < dst->nmodels; m++) {
-		int k = mcv_index(dst->model[m]->id);
-		struct taskprim *a = dst->mstate[k], *b = src->mstate[k];
-		if (!engine_file(dst->model[m]) || !a || !b)
+	for (int m = 0; m < dst->models.n; m++) {
+		int k = mcv_index(dst->models.def[m]->id);
+		struct taskprim *a = dst->models.state[k], *b = src->models.state[k];
+		if (!engine_file(dst->models.def[m]) || !a || !b)
 			continue;
 		for (int i = 0; i < nprocs; i++) {
 			struct task_proc t = a->procs[procs[i]];

@@ -34,7 +34,7 @@ static void dropped(struct emu *e, struct emu_match *m, uint64_t id)
 static void defer(struct emu *e, uint8_t kind, const struct emu_thread *t, int32_t src, int32_t dst, int32_t tag,
 		  const uint64_t *times, int ntimes, uint64_t value)
 {
-	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
+	struct prv_file *f = &e->out.prv[EMU_THREAD_FILE];
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, (int64_t) ((uint64_t) (uint32_t) src << 32 | (uint32_t) dst));
 	prv_emit_op(f, 0, PRV_OP_ARG, 0, 0, tag);
 	for (int k = 0; k < ntimes; k++)
@@ -84,24 +84,24 @@ void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32
 void emu_match_send(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t id)
 {
 	if (e->part.match_defer)
-		defer(e, PRV_OP_MATCH_SEND, t, src, dst, tag, &e->now, 1, id);
+		defer(e, PRV_OP_MATCH_SEND, t, src, dst, tag, &e->run.now, 1, id);
 	else
-		match_send_at(e, t, src, dst, tag, id, e->now);
+		match_send_at(e, t, src, dst, tag, id, e->run.now);
 }
 
 void emu_match_recv(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t lrecv)
 {
-	uint64_t times[2] = {lrecv, e->now};
+	uint64_t times[2] = {lrecv, e->run.now};
 	if (e->part.match_defer)
 		defer(e, PRV_OP_MATCH_RECV, t, src, dst, tag, times, 2, 0);
 	else
-		match_recv_at(e, t, src, dst, tag, lrecv, e->now);
+		match_recv_at(e, t, src, dst, tag, lrecv, e->run.now);
 }
 
 /* The text's bytes as ARG ops, 8 a op, then the op that takes them. */
 static void defer_text(struct emu *e, uint8_t kind, uint32_t row, int slot, char model, int table, const char *s)
 {
-	struct prv_file *f = &e->prv[EMU_THREAD_FILE];
+	struct prv_file *f = &e->out.prv[EMU_THREAD_FILE];
 	size_t n = strlen(s);
 	for (size_t i = 0; i < n; i += 8) {
 		int64_t w = 0;
@@ -127,7 +127,7 @@ void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char mo
 void emu_text_name(struct emu *e, char model, int table, int64_t value, const char *s)
 {
 	if (e->part.match_defer) {
-		prv_emit_op(&e->prv[EMU_THREAD_FILE], 0, PRV_OP_ARG, 0, 0, value);
+		prv_emit_op(&e->out.prv[EMU_THREAD_FILE], 0, PRV_OP_ARG, 0, 0, value);
 		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
 		return;
 	}

@@ -35,11 +35,11 @@ struct emu_match {
 };
 
 /* A send from thread t (its comm id, from emu_comm_send) or a receive by t
- * (lrecv: when it was posted; the receive is e->now), on key (src, dst,
+ * (lrecv: when it was posted; the receive is e->run.now), on key (src, dst,
  * tag). */
 void emu_match_send(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t id);
 void emu_match_recv(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t lrecv);
-/* The ends as the merger sees them: `now` given, not e->now. */
+/* The ends as the merger sees them: `now` given, not e->run.now. */
 void match_send_at(struct emu *e, const struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t id,
 		   uint64_t now);
 void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32_t dst, int32_t tag,

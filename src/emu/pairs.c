@@ -8,7 +8,7 @@ void emu_pair(struct emu *e, const struct emu_thread *from, const struct emu_thr
 	      uint64_t recv_now)
 {
 	struct pair_stats *ps = &e->count.pairs;
-	struct emu_pair p = {from, to, send_now + e->t0, recv_now + e->t0};
+	struct emu_pair p = {from, to, send_now + e->run.t0, recv_now + e->run.t0};
 	ps->n++;
 	if (recv_now < send_now) {
 		if (ps->nviol < PAIRS_FIRST)
@@ -27,8 +27,8 @@ static void describe(const struct emu *e, const struct emu_pair *p, char *buf, s
 {
 	snprintf(buf, n, "sent by %.*s at %llu ns, received by %.*s at %llu ns (%.3f us early)",
 		 (int) p->from->stream->label_len, p->from->stream->label,
-		 (unsigned long long) (p->send - e->t0), (int) p->to->stream->label_len, p->to->stream->label,
-		 (unsigned long long) (p->recv - e->t0), (double) (p->send - p->recv) / 1e3);
+		 (unsigned long long) (p->send - e->run.t0), (int) p->to->stream->label_len, p->to->stream->label,
+		 (unsigned long long) (p->recv - e->run.t0), (double) (p->send - p->recv) / 1e3);
 }
 
 void emu_pairs_report(const struct emu *e)

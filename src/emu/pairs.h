@@ -33,7 +33,7 @@ struct pair_stats {
 	void *arg;
 };
 
-/* A model matched a message: send and receive times are e->now values
+/* A model matched a message: send and receive times are e->run.now values
  * (ns from the first event) of the two ends. */
 void emu_pair(struct emu *e, const struct emu_thread *from, const struct emu_thread *to, uint64_t send_now,
 	      uint64_t recv_now);

@@ -41,11 +41,11 @@ static int applications(const struct weft_system *s, int *appl)
 void paraver_rows(struct emu *e)
 {
 	struct weft_system *s = &e->tr.sys;
-	e->by_row = weft_xcalloc((size_t) e->nth + 1, sizeof(*e->by_row));
+	e->sys.by_row = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*e->sys.by_row));
 	for (int row = 0; row < s->nthreads; row++) {
-		struct emu_thread *th = &e->th[s->threads[row]->stream];
+		struct emu_thread *th = &e->sys.th[s->threads[row]->stream];
 		th->row = row;
-		e->by_row[row] = th;
+		e->sys.by_row[row] = th;
 	}
 }
 
@@ -217,11 +217,11 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		return -1;
 	po->open = 1;
 	struct strbuf h = {0};
-	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->nth + (size_t) e->ncpu + 1, sizeof(*ids));
+	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->sys.nth + (size_t) e->sys.ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
 	char *p = outset_shown(&po->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
-	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->out.pipe, p, tmp, date, h.s, e->nth, (const uint32_t(*)[3]) ids,
-			  e->slots.n[EMU_THREAD_FILE], e->slots.type[EMU_THREAD_FILE], po->gzip, err);
+	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->out.pipe, p, tmp, date, h.s, e->sys.nth, (const uint32_t(*)[3]) ids,
+			  e->out.slots.n[EMU_THREAD_FILE], e->out.slots.type[EMU_THREAD_FILE], po->gzip, err);
 	free(p);
 	free(tmp);
 	sb_free(&h);
@@ -229,15 +229,15 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		cpu_header(e, &h, ids);
 		p = outset_shown(&po->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
-		rc = prv_open(&po->f[EMU_CPU_FILE], e->out.pipe, p, tmp, date, h.s, e->ncpu, (const uint32_t(*)[3]) ids,
-			      e->slots.n[EMU_CPU_FILE], e->slots.type[EMU_CPU_FILE], po->gzip, err);
+		rc = prv_open(&po->f[EMU_CPU_FILE], e->out.pipe, p, tmp, date, h.s, e->sys.ncpu, (const uint32_t(*)[3]) ids,
+			      e->out.slots.n[EMU_CPU_FILE], e->out.slots.type[EMU_CPU_FILE], po->gzip, err);
 		free(p);
 		free(tmp);
 		sb_free(&h);
 	}
 	free(ids);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
-		if (po->f[f].id != e->prv[f].id || po->f[f].pipe != e->out.pipe)
+		if (po->f[f].id != e->out.prv[f].id || po->f[f].pipe != e->out.pipe)
 			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the pipe's first",
 				       po->outdir);
 	if (rc == 0)
@@ -259,9 +259,9 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	/* every model's state values are distinct: one section names them all;
 	 * 0 is ovni's "Unknown" in type 4, but a state record of 0 is never
 	 * written: it is the gap where a row's model shows no state */
-	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates; s++) {
-			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
+	for (int m = 0; m < e->models.n; m++)
+		for (int s = 0; s < e->models.def[m]->hooks->nstates; s++) {
+			const struct weft_state_label *l = &e->models.def[m]->hooks->states[s];
 			sb_printf(b, "%d %s\n", l->value, l->value ? l->label : EMU_STATE_NONE_LABEL);
 		}
 	sb_printf(b, "%d Not started\n%d Ended\n", EMU_STATE_NOT_STARTED, EMU_STATE_ENDED);
@@ -270,16 +270,16 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	 * model's states take their colours too; other models' states keep
 	 * their own (a legacy log alone: those only) */
 	int ovni = 0;
-	for (int i = 0; i < e->nth && !ovni; i++)
-		ovni = emu_owner(e, &e->th[i]) == 'O';
+	for (int i = 0; i < e->sys.nth && !ovni; i++)
+		ovni = emu_owner(e, &e->sys.th[i]) == 'O';
 	int n = 0;
-	for (int m = 0; m < e->nmodels; m++)
-		n += e->model[m]->hooks->nstates;
+	for (int m = 0; m < e->models.n; m++)
+		n += e->models.def[m]->hooks->nstates;
 	struct pcf_color *own = weft_xcalloc((size_t) n + 2, sizeof(*own));
 	n = 0;
-	for (int m = 0; m < e->nmodels; m++)
-		for (int s = 0; s < e->model[m]->hooks->nstates && !(ovni && e->model[m]->id == 'O'); s++) {
-			const struct weft_state_label *l = &e->model[m]->hooks->states[s];
+	for (int m = 0; m < e->models.n; m++)
+		for (int s = 0; s < e->models.def[m]->hooks->nstates && !(ovni && e->models.def[m]->id == 'O'); s++) {
+			const struct weft_state_label *l = &e->models.def[m]->hooks->states[s];
 			own[n++] = (struct pcf_color){l->value, {l->rgb[0], l->rgb[1], l->rgb[2]}};
 		}
 	if (!ovni) {
@@ -289,9 +289,9 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	pcfcolors_section(b, ovni, own, n);
 	free(own);
 	sb_printf(b, "\n\n");
-	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->hooks->pcf)
-			e->model[m]->hooks->pcf(e, e->model[m], file, b);
+	for (int m = 0; m < e->models.n; m++)
+		if (e->models.def[m]->hooks->pcf)
+			e->models.def[m]->hooks->pcf(e, e->models.def[m], file, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
@@ -307,9 +307,9 @@ static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
 static void row_file(struct emu *e, int file, struct strbuf *b)
 {
 	struct weft_system *s = &e->tr.sys;
-	sb_printf(b, "LEVEL CPU SIZE %d\n", e->ncpu);
-	for (int i = 0; i < e->ncpu; i++)
-		cpu_row_name(b, e->cpu[i].sys);
+	sb_printf(b, "LEVEL CPU SIZE %d\n", e->sys.ncpu);
+	for (int i = 0; i < e->sys.ncpu; i++)
+		cpu_row_name(b, e->sys.cpu[i].sys);
 	sb_printf(b, "\nLEVEL NODE SIZE %d\n", s->nlooms);
 	for (int l = 0; l < s->nlooms; l++) {
 		sb_text(b, s->looms[l]->name);
@@ -321,9 +321,9 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 			sb_text(b, s->looms[l]->name);
 			sb_printf(b, "\n");
 		}
-		sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->ncpu);
-		for (int i = 0; i < e->ncpu; i++)
-			cpu_row_name(b, e->cpu[i].sys);
+		sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->sys.ncpu);
+		for (int i = 0; i < e->sys.ncpu; i++)
+			cpu_row_name(b, e->sys.cpu[i].sys);
 		return;
 	}
 	int *appl = weft_xcalloc((size_t) s->nprocs + 1, sizeof(*appl));
@@ -343,11 +343,11 @@ static void row_file(struct emu *e, int file, struct strbuf *b)
 			sb_text(b, s->looms[l]->name);
 			sb_printf(b, "/%lld\n", (long long) pr->pid);
 		}
-	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->nth);
-	for (int r = 0; r < e->nth; r++) {
-		const struct weft_thread *t = e->by_row[r]->sys;
+	sb_printf(b, "\nLEVEL THREAD SIZE %d\n", e->sys.nth);
+	for (int r = 0; r < e->sys.nth; r++) {
+		const struct weft_thread *t = e->sys.by_row[r]->sys;
 		char nm[128];
-		if (e->thread_name && e->thread_name(e, e->by_row[r], nm, (int) sizeof(nm))) {
+		if (e->models.thread_name && e->models.thread_name(e, e->sys.by_row[r], nm, (int) sizeof(nm))) {
 			sb_text(b, nm);
 			sb_printf(b, "\n");
 			continue;

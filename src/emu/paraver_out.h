@@ -36,8 +36,8 @@ int paraver_in(const struct sink_list *l);
 
 /* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);
-/* Each row's appl:task:thread in `file` (thread.prv's e->nth rows, cpu.prv's
- * e->ncpu), as the headers name them. */
+/* Each row's appl:task:thread in `file` (thread.prv's e->sys.nth rows, cpu.prv's
+ * e->sys.ncpu), as the headers name them. */
 void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3]);
 /* The file to write trace NAME (thread.prv, X-breakdown.prv) at, in the new
  * generation: registered as an output (NAME.gz with -z, whose compressed copy

@@ -56,8 +56,8 @@ static const char *slug_name(struct emu_sinks *s, const char *model, const char 
 /* The file model channel a slot shows, or NULL. */
 static const struct eng_chan *slot_chan(const struct emu *e, int set, int slot)
 {
-	for (int k = 0; e->eng && k < e->eng->nch; k++) {
-		const struct eng_chan *c = &e->eng->ch[k];
+	for (int k = 0; e->eng.s && k < e->eng.s->nch; k++) {
+		const struct eng_chan *c = &e->eng.s->ch[k];
 		if ((set == SINK_THREADS ? c->tslot : c->cslot) == slot)
 			return c;
 	}
@@ -67,31 +67,31 @@ static const struct eng_chan *slot_chan(const struct emu *e, int set, int slot)
 /* The run's model of character id (its models, not the registry). */
 static const struct weft_model_def *run_model(const struct emu *e, char id)
 {
-	for (int m = 0; m < e->nmodels; m++)
-		if (e->model[m]->id == id)
-			return e->model[m];
+	for (int m = 0; m < e->models.n; m++)
+		if (e->models.def[m]->id == id)
+			return e->models.def[m];
 	return NULL;
 }
 
 static void channels(struct emu *e, struct emu_sinks *s, int set)
 {
-	int n = e->slots.n[set];
+	int n = e->out.slots.n[set];
 	struct sink_channel *ch = s->ch[set] = weft_xcalloc((size_t) n + 1, sizeof(*ch));
 	for (int k = 0; k < n; k++) {
-		const struct weft_model_def *d = run_model(e, e->slots.model[set][k]);
+		const struct weft_model_def *d = run_model(e, e->out.slots.model[set][k]);
 		const char *mname = d ? d->name : "emu";
-		ch[k].model = e->slots.model[set][k];
+		ch[k].model = e->out.slots.model[set][k];
 		ch[k].model_name = mname;
-		ch[k].title = e->slots.label[set][k];
-		ch[k].fresh = e->slots.fresh[set][k];
+		ch[k].title = e->out.slots.label[set][k];
+		ch[k].fresh = e->out.slots.fresh[set][k];
 		ch[k].kind = SINK_VALUE;
 		const struct eng_chan *c = slot_chan(e, set, k);
 		if (!c) {
-			ch[k].name = slug_name(s, mname, ch[k].title, e->slots.type[set][k]);
+			ch[k].name = slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
 			continue;
 		}
 		if (c->gn > 1 || c->own)
-			ch[k].name = slug_name(s, mname, ch[k].title, e->slots.type[set][k]);
+			ch[k].name = slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
 		else
 			ch[k].name = own(s, weft_xasprintf("%s.%s", mname, c->c->name));
 		if (c->c->stack || c->c->nlabels)
@@ -116,14 +116,14 @@ static void channels(struct emu *e, struct emu_sinks *s, int set)
 static void states(struct emu *e, struct emu_sinks *s)
 {
 	int n = 3;
-	for (int m = 0; m < e->nmodels; m++)
-		n += e->model[m]->hooks->nstates;
+	for (int m = 0; m < e->models.n; m++)
+		n += e->models.def[m]->hooks->nstates;
 	struct sink_label *l = s->states = weft_xcalloc((size_t) n, sizeof(*l));
 	int k = 0;
 	l[k++] = (struct sink_label){0, EMU_STATE_NONE_LABEL, {0, 0, 0}, 0};
-	for (int m = 0; m < e->nmodels; m++)
-		for (int i = 0; i < e->model[m]->hooks->nstates; i++) {
-			const struct weft_state_label *w = &e->model[m]->hooks->states[i];
+	for (int m = 0; m < e->models.n; m++)
+		for (int i = 0; i < e->models.def[m]->hooks->nstates; i++) {
+			const struct weft_state_label *w = &e->models.def[m]->hooks->states[i];
 			l[k++] = (struct sink_label){w->value, w->label, {w->rgb[0], w->rgb[1], w->rgb[2]}, 1};
 		}
 	l[k++] = (struct sink_label){EMU_STATE_NOT_STARTED, "Not started", {230, 230, 230}, 1};
@@ -144,9 +144,9 @@ static void rows(struct emu *e, struct emu_sinks *s)
 		s->looms[i].hostname = sys->looms[i]->hostname;
 		s->looms[i].first_cpu = -1;
 	}
-	struct sink_row *t = s->rows[SINK_THREADS] = weft_xcalloc((size_t) e->nth + 1, sizeof(*t));
-	for (int r = 0; r < e->nth; r++) {
-		const struct weft_thread *w = e->by_row[r]->sys;
+	struct sink_row *t = s->rows[SINK_THREADS] = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*t));
+	for (int r = 0; r < e->sys.nth; r++) {
+		const struct weft_thread *w = e->sys.by_row[r]->sys;
 		const struct weft_proc *p = w->proc;
 		struct sink_proc *sp = &s->procs[p->gindex];
 		if (!sp->nrows++) {
@@ -161,9 +161,9 @@ static void rows(struct emu *e, struct emu_sinks *s)
 		t[r].name =
 			own(s, weft_xasprintf("%s.%lld.%lld", p->loom->name, (long long) p->pid, (long long) w->tid));
 	}
-	struct sink_row *c = s->rows[SINK_CPUS] = weft_xcalloc((size_t) e->ncpu + 1, sizeof(*c));
-	for (int r = 0; r < e->ncpu; r++) {
-		const struct weft_cpu *w = e->cpu[r].sys;
+	struct sink_row *c = s->rows[SINK_CPUS] = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*c));
+	for (int r = 0; r < e->sys.ncpu; r++) {
+		const struct weft_cpu *w = e->sys.cpu[r].sys;
 		struct sink_loom *sl = &s->looms[w->loom->gindex];
 		if (sl->first_cpu < 0)
 			sl->first_cpu = r;
@@ -172,8 +172,8 @@ static void rows(struct emu *e, struct emu_sinks *s)
 		c[r].name = w->is_virtual ? own(s, weft_xasprintf("%s.vCPU", w->loom->name))
 					  : own(s, weft_xasprintf("%s.%lld", w->loom->name, (long long) w->phyid));
 	}
-	s->l.set[SINK_THREADS] = (struct sink_rowset){"thread", e->nth, t, 0, NULL, NULL, 0};
-	s->l.set[SINK_CPUS] = (struct sink_rowset){"cpu", e->ncpu, c, 0, NULL, NULL, 0};
+	s->l.set[SINK_THREADS] = (struct sink_rowset){"thread", e->sys.nth, t, 0, NULL, NULL, 0};
+	s->l.set[SINK_CPUS] = (struct sink_rowset){"cpu", e->sys.ncpu, c, 0, NULL, NULL, 0};
 	s->l.nlooms = sys->nlooms;
 	s->l.looms = s->looms;
 	s->l.nprocs = sys->nprocs;
@@ -398,9 +398,9 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 {
 	if (!e->o.sinks.n)
 		return 0;
-	if (!e->writing || !e->out.pipe)
+	if (!e->out.writing || !e->out.pipe)
 		return weft_fail(err, WEFT_EINTERNAL, "%s: the sinks begin before the stream opened",
-				 e->trace_arg ? e->trace_arg : e->tr.dir);
+				 e->run.trace ? e->run.trace : e->tr.dir);
 	if (e->o.slices)
 		for (int i = 0; i < e->o.sinks.n; i++)
 			if (!e->o.sinks.s[i]->slices)
@@ -411,8 +411,8 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	for (int set = 0; set < SINK_NROWSETS; set++)
 		channels(e, s, set);
 	states(e, s);
-	s->l.t0 = e->t0;
-	s->l.trace = e->trace_arg ? e->trace_arg : e->tr.dir;
+	s->l.t0 = e->run.t0;
+	s->l.trace = e->run.trace ? e->run.trace : e->tr.dir;
 	s->l.clock_ns = 1;
 	int tapped = 0;
 	for (int i = 0; i < e->o.sinks.n; i++) {
@@ -452,7 +452,7 @@ void emu_sinks_free(struct emu *e)
 	if (!s)
 		return;
 	struct weft_err ignored = {0};
-	emu_sinks_end(e, 0, e->now, &ignored);
+	emu_sinks_end(e, 0, e->run.now, &ignored);
 	for (int i = 0; i < s->nstrs; i++)
 		free(s->strs[i]);
 	free(s->strs);

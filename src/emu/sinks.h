@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sinks: the emulator's side of sink.h. emu_sinks_begin builds the layout
- * of a run whose stream opened (e->writing: the fronts and the pipe, emu.c)
+ * of a run whose stream opened (e->out.writing: the fronts and the pipe, emu.c)
  * from its rows and its models' channels, attaches and begins every sink of
  * e->o.sinks in order, then taps the pipe for the sinks that take batches
  * (prv_pipe_tap: one serial run's order, -j included); the Paraver sink's

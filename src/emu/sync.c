@@ -185,7 +185,7 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	memset(&x, 0, sizeof(x));
 	int rc = emu_open(&e, trace, &po, err);
 	if (rc == 0) {
-		est_init(&x, e.tr.sys.nlooms, min_latency, (int64_t) e.t0);
+		est_init(&x, e.tr.sys.nlooms, min_latency, (int64_t) e.run.t0);
 		e.count.pairs.observer = observe;
 		e.count.pairs.arg = &x;
 		rc = emu_run(&e, err);
@@ -193,8 +193,8 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
 	struct est_result er;
 	memset(&er, 0, sizeof(er));
 	if (rc == 0) {
-		r->t0 = e.t0;
-		r->t1 = e.t0 + e.now;
+		r->t0 = e.run.t0;
+		r->t1 = e.run.t0 + e.run.now;
 		r->npairs = e.count.pairs.n;
 		r->nmsg = x.nmsg;
 		r->nviol_before = x.nviol;

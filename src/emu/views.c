@@ -52,8 +52,8 @@ static int target_of(const struct emu *e, const struct weft_model_def *d, int fi
 {
 	if (file != CFGVIEW_BREAKDOWN) {
 		t->back = &e->out.par->f[file].back;
-		t->nslots = e->slots.n[file];
-		t->slot_type = e->slots.type[file];
+		t->nslots = e->out.slots.n[file];
+		t->slot_type = e->out.slots.type[file];
 		return 1;
 	}
 	for (int i = 0; i < bd_nviews(e); i++)
@@ -83,8 +83,8 @@ static int type_range(const struct target *t, int32_t type, struct prv_range *ou
 
 static int shows_states_of(const struct emu *e, char id)
 {
-	for (int i = 0; i < e->nth; i++)
-		if (emu_owner(e, &e->th[i]) == id)
+	for (int i = 0; i < e->sys.nth; i++)
+		if (emu_owner(e, &e->sys.th[i]) == id)
 			return 1;
 	return 0;
 }
@@ -123,7 +123,7 @@ static int fits(struct emu *e, const char *rel, const struct cfgview *v, int64_t
 	int file = cfgview_file(rel, model, sizeof(model));
 	const struct weft_model_def *d = emu_registry_name(e, model);
 	struct target t;
-	if (file < 0 || !d || !d->hooks || !e->enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
+	if (file < 0 || !d || !d->hooks || !e->models.enabled[mcv_index(d->id)] || !target_of(e, d, file, &t))
 		return 0;
 	*max = 1;
 	if (v->states || d->id == 'O')
@@ -160,9 +160,9 @@ static int copy_one_type(struct emu *e, struct outset *s, int k, const char *pat
 		return 0;
 	}
 	const char *label = NULL;
-	for (int k2 = 0; k2 < e->slots.n[file]; k2++)
-		if (e->slots.type[file][k2] == t)
-			label = e->slots.label[file][k2];
+	for (int k2 = 0; k2 < e->out.slots.n[file]; k2++)
+		if (e->out.slots.type[file][k2] == t)
+			label = e->out.slots.label[file][k2];
 	char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
 	char *out = cfgview_rewrite(text, max, t, suffix);
 	int rc = put(s, path, out, err);

@@ -60,9 +60,9 @@ void emu_warn(struct emu *e, const char *fmt, ...)
 				*p = ' ';
 		int end = e->side.finishing != 0;
 		add(w,
-		    (struct warn){end ? UINT64_MAX : e->now,
+		    (struct warn){end ? UINT64_MAX : e->run.now,
 				  end		  ? (uint64_t) (unsigned char) e->side.finishing
-					  : e->ev ? (uint64_t) e->ev->stream->index
+					  : e->run.ev ? (uint64_t) e->run.ev->stream->index
 						  : 0,
 				  (uint64_t) w->first, w->seq++, text});
 		return;

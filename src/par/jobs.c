@@ -42,9 +42,9 @@ int jobs_writers(const struct emu *e)
 
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
-	if (!e->writing)
+	if (!e->out.writing)
 		return "no output";
-	if (e->obs.on_event || e->acct)
+	if (e->obs.on_event || e->obs.acct)
 		return "an observer sees every event in order";
 	if (e->o.breakdown)
 		return "the breakdown views (-b) sort the CPUs of all looms at every change";
@@ -54,8 +54,8 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 		return "--keep-going warns in event order";
 	if (e->o.reuse)
 		return "the trace is taken over from an earlier pass";
-	for (int m = 0; m < e->nmodels; m++) {
-		const struct weft_model_def *d = e->model[m];
+	for (int m = 0; m < e->models.n; m++) {
+		const struct weft_model_def *d = e->models.def[m];
 		const char *why = d->hooks->serial_why ? d->hooks->serial_why(d) : NULL;
 		if (!d->hooks->loom_local)
 			why = "keeps state across looms";
@@ -66,16 +66,16 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	}
 	if (e->tr.sys.nlooms < 2)
 		return "the trace has one loom";
-	if (e->prv[EMU_CPU_FILE].nsdirty)
+	if (e->out.prv[EMU_CPU_FILE].nsdirty)
 		return "CPU rows open with a state";
 	/* rows that open with a state (Not started) are flushed in row order:
 	 * by worker only when rows follow the streams (ovniemu's row order sorts pids as numbers, the
 	 * streams are in path order) */
-	for (int i = 1; i < e->nth && e->prv[EMU_THREAD_FILE].nsdirty; i++)
-		if (e->th[i].row < e->th[i - 1].row)
+	for (int i = 1; i < e->sys.nth && e->out.prv[EMU_THREAD_FILE].nsdirty; i++)
+		if (e->sys.th[i].row < e->sys.th[i - 1].row)
 			return "rows open with a state and are not in stream order";
-	for (int i = 1; i < e->nth; i++)
-		if (e->th[i].sys->proc->loom->gindex < e->th[i - 1].sys->proc->loom->gindex)
+	for (int i = 1; i < e->sys.nth; i++)
+		if (e->sys.th[i].sys->proc->loom->gindex < e->sys.th[i - 1].sys->proc->loom->gindex)
 			return "the streams of a loom are not together";
 	return NULL;
 }
@@ -88,26 +88,26 @@ int jobs_split(const struct emu *e, int want, int *cut)
 	if (want > nl)
 		want = nl;
 	uint64_t total = 0;
-	for (int i = 0; i < e->nth; i++)
+	for (int i = 0; i < e->sys.nth; i++)
 		total += e->tr.streams[i].map.size + 1;
 	int k = 0;
 	uint64_t acc = 0;
 	cut[0] = 0;
-	for (int i = 0; i < e->nth; i++) {
+	for (int i = 0; i < e->sys.nth; i++) {
 		acc += e->tr.streams[i].map.size + 1;
-		int loom_ends = i + 1 == e->nth || e->th[i + 1].sys->proc->loom != e->th[i].sys->proc->loom;
+		int loom_ends = i + 1 == e->sys.nth || e->sys.th[i + 1].sys->proc->loom != e->sys.th[i].sys->proc->loom;
 		/* cut where this job has its share, leaving a loom for each job after */
-		if (loom_ends && i + 1 < e->nth && k + 1 < want && acc * (uint64_t) want >= total * (uint64_t) (k + 1))
+		if (loom_ends && i + 1 < e->sys.nth && k + 1 < want && acc * (uint64_t) want >= total * (uint64_t) (k + 1))
 			cut[++k] = i + 1;
 	}
-	cut[++k] = e->nth;
+	cut[++k] = e->sys.nth;
 	return k;
 }
 
 void jobs_begin(struct emu *e)
 {
-	e->t0 = merge_peek_time(&e->merge);
-	for (int i = 0; i < e->nth; i++)
+	e->run.t0 = merge_peek_time(&e->merge);
+	for (int i = 0; i < e->sys.nth; i++)
 		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
 }
 
@@ -126,7 +126,7 @@ int job_open(struct job *j)
 	for (int i = 0; i < m->tr.ninputs; i++)
 		conv[i] = m->tr.inputs[i].source ? m->tr.inputs[i].dir : NULL;
 	o.converted = conv;
-	int rc = emu_open(&j->e, m->trace_arg, &o, &j->err);
+	int rc = emu_open(&j->e, m->run.trace, &o, &j->err);
 	free(conv);
 	if (rc) {
 		j->rc = -3;
@@ -139,22 +139,22 @@ int job_open(struct job *j)
 		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
 	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
-	prv_front_init(&e->prv[EMU_THREAD_FILE], j->ring, 0, e->nth, e->slots.n[EMU_THREAD_FILE]);
-	prv_front_init(&e->prv[EMU_CPU_FILE], j->ring, 1, e->ncpu, e->slots.n[EMU_CPU_FILE]);
+	prv_front_init(&e->out.prv[EMU_THREAD_FILE], j->ring, 0, e->sys.nth, e->out.slots.n[EMU_THREAD_FILE]);
+	prv_front_init(&e->out.prv[EMU_CPU_FILE], j->ring, 1, e->sys.ncpu, e->out.slots.n[EMU_CPU_FILE]);
 	for (int k = 0; k < EMU_NFILES; k++)
-		emu_fresh_apply(e, k, &e->prv[k]);
-	for (int i = 0; i < e->ncpu; i++)
-		e->prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
+		emu_fresh_apply(e, k, &e->out.prv[k]);
+	for (int i = 0; i < e->sys.ncpu; i++)
+		e->out.prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
 	/* its rows that open with a state, as paraver_open gives them, in row
 	 * order; the main run's are not flushed (jobs_serial_why) */
-	for (int r = 0; r < e->nth; r++) {
-		const struct emu_thread *t = e->by_row[r];
-		int s = (int) (t - e->th);
+	for (int r = 0; r < e->sys.nth; r++) {
+		const struct emu_thread *t = e->sys.by_row[r];
+		int s = (int) (t - e->sys.th);
 		if (s >= j->lo && s < j->hi && emu_owner(e, t) != 'O')
-			prv_state(&e->prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
+			prv_state(&e->out.prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
 	}
-	e->writing = 1;
-	e->t0 = m->t0;
+	e->out.writing = 1;
+	e->run.t0 = m->run.t0;
 	e->part.t0_fixed = 1;
 	e->part.halt = j->halt;
 	e->part.done = j->progress;
@@ -168,7 +168,7 @@ void job_run(struct job *j)
 	int r = emu_run_events(e, &j->err);
 	if (r < 0) {
 		j->rc = -1;
-		j->fail_time = e->now + e->t0;
+		j->fail_time = e->run.now + e->run.t0;
 		j->fail_stream = e->merge.cur ? e->merge.cur->index : j->lo;
 		if (j->halt) {
 			uint64_t h = atomic_load(j->halt);
@@ -179,8 +179,8 @@ void job_run(struct job *j)
 		j->rc = -2;
 	}
 	/* the states of its last instant */
-	prv_flush_now(&e->prv[EMU_THREAD_FILE]);
-	prv_flush_now(&e->prv[EMU_CPU_FILE]);
+	prv_flush_now(&e->out.prv[EMU_THREAD_FILE]);
+	prv_flush_now(&e->out.prv[EMU_CPU_FILE]);
 	prv_ring_end(j->ring);
 }
 
@@ -188,10 +188,10 @@ void job_free(struct job *j)
 {
 	if (j->held && j->ring)
 		prv_ring_give(j->ring);
-	if (j->e.writing) {
+	if (j->e.out.writing) {
 		for (int f = 0; f < EMU_NFILES; f++)
-			prv_front_free(&j->e.prv[f]);
-		j->e.writing = 0;
+			prv_front_free(&j->e.out.prv[f]);
+		j->e.out.writing = 0;
 	}
 	if (j->opened)
 		emu_free(&j->e);
@@ -391,11 +391,11 @@ int jobs_main_end(struct emu *e, struct weft_err *err)
 
 void jobs_state_save(const struct emu *w, struct strbuf *b)
 {
-	for (int m = 0; m < w->nmodels; m++) {
-		const struct weft_model_hooks *h = w->model[m]->hooks;
+	for (int m = 0; m < w->models.n; m++) {
+		const struct weft_model_hooks *h = w->models.def[m]->hooks;
 		if (!h || !h->save)
 			continue;
-		sb_printf(b, "%c ", w->model[m]->id);
+		sb_printf(b, "%c ", w->models.def[m]->id);
 		h->save(w, b);
 		sb_printf(b, "\n");
 	}
@@ -519,9 +519,9 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	/* the merger writes: the writer thread is done with what was queued;
 	 * the workers flush the rows' first states */
 	prv_pipe_drain(e->out.pipe);
-	prv_front_forget(&e->prv[EMU_THREAD_FILE]);
+	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]);
 	struct prog pr = {.jobs = jobs, .n = started};
-	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->nth);
+	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->sys.nth);
 	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
@@ -547,13 +547,13 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 			if (jobs[k].rc == -3)
 				continue;
 			e->count.nevents += w->count.nevents;
-			e->now = w->now > e->now ? w->now : e->now;
+			e->run.now = w->run.now > e->run.now ? w->run.now : e->run.now;
 			for (int m = 0; m < MCV_NCHARS; m++)
 				e->count.skipped[m] += w->count.skipped[m];
 			int *procs = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			int np = 0, *seen = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
 			for (int i = jobs[k].lo; i < jobs[k].hi; i++) {
-				int p = w->th[i].sys->proc->gindex;
+				int p = w->sys.th[i].sys->proc->gindex;
 				if (!seen[p]++)
 					procs[np++] = p;
 			}

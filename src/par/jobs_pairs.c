@@ -108,7 +108,7 @@ static void pair_op(void *arg, const struct prv_op *op)
 	case PRV_OP_MATCH_RECV: {
 		int32_t src = (int32_t) ((uint64_t) x->arg[0] >> 32), dst = (int32_t) x->arg[0];
 		int32_t tag = (int32_t) x->arg[1];
-		const struct emu_thread *t = x->e->by_row[op->row];
+		const struct emu_thread *t = x->e->sys.by_row[op->row];
 		if (op->kind == PRV_OP_MATCH_SEND)
 			match_send_at(x->e, t, src, dst, tag, global_id(x, op->value), (uint64_t) x->arg[2]);
 		else

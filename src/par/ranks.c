@@ -117,7 +117,7 @@ static void outcome_of(const struct job *j, uint64_t nops, struct outcome *o)
 	o->fail_time = j->fail_time;
 	o->fail_stream = j->fail_stream;
 	o->nevents = j->e.count.nevents;
-	o->now = j->e.now;
+	o->now = j->e.run.now;
 	o->nops = nops;
 	memcpy(o->skipped, j->e.count.skipped, sizeof(o->skipped));
 	memcpy(o->msg, j->err.msg, sizeof(o->msg));
@@ -366,7 +366,7 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 		sb_free(&b);
 		sb_free(&st);
 		e->count.nevents += jobs[0].e.count.nevents;
-		e->now = jobs[0].e.now;
+		e->run.now = jobs[0].e.run.now;
 		for (int m = 0; m < MCV_NCHARS; m++)
 			e->count.skipped[m] += jobs[0].e.count.skipped[m];
 		first = 1;
@@ -377,7 +377,7 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 			rc = read_part(e, dir, k, "state", err);
 		const struct outcome *o = &srcs[k].out;
 		e->count.nevents += o->nevents;
-		e->now = o->now > e->now ? o->now : e->now;
+		e->run.now = o->now > e->run.now ? o->now : e->run.now;
 		for (int m = 0; m < MCV_NCHARS; m++)
 			e->count.skipped[m] += o->skipped[m];
 	}
@@ -415,7 +415,7 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 		}
 	}
 	prv_pipe_drain(e->out.pipe);
-	prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
+	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
 	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
 	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
@@ -529,7 +529,7 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 				ip[k] = part_path(dir, k, "slice");
 			}
 			prv_pipe_drain(e->out.pipe);
-			prv_front_forget(&e->prv[EMU_THREAD_FILE]); /* the ranks flushed the rows' first states */
+			prv_front_forget(&e->out.prv[EMU_THREAD_FILE]); /* the ranks flushed the rows' first states */
 			rc = slices_join(e, (const char *const *) tp, (const char *const *) cp,
 					 (const char *const *) ip, size, tmax, err);
 			for (int k = 0; k < size; k++) {

@@ -14,8 +14,8 @@ int slices_ok(const struct emu *e)
 {
 	if (e->o.win || e->o.breakdown)
 		return 0;
-	for (int m = 0; m < e->nmodels; m++)
-		if (!e->model[m]->hooks->sliceable)
+	for (int m = 0; m < e->models.n; m++)
+		if (!e->models.def[m]->hooks->sliceable)
 			return 0; /* its communications and texts are paired by one merger */
 	return 1;
 }
@@ -98,19 +98,19 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 	struct prv_pipe *p = prv_ring_new();
 	struct prv_file f[2];
 	memset(f, 0, sizeof(f));
-	int nrows[2] = {e->nth, e->ncpu}, rc = 0, opened = 0;
+	int nrows[2] = {e->sys.nth, e->sys.ncpu}, rc = 0, opened = 0;
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		uint32_t(*ids)[3] = weft_xcalloc((size_t) nrows[k] + 1, sizeof(*ids));
 		paraver_row_ids(e, k, ids);
-		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->slots.n[k],
-				   e->slots.type[k], err);
+		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->out.slots.n[k],
+				   e->out.slots.type[k], err);
 		free(ids);
 		if (rc == 0)
 			emu_fresh_apply(e, k, &f[k]);
 		opened += rc == 0;
 	}
 	/* as the main run's back after its first ops: each CPU row names its CPU */
-	for (int i = 0; rc == 0 && i < e->ncpu; i++)
+	for (int i = 0; rc == 0 && i < e->sys.ncpu; i++)
 		f[EMU_CPU_FILE].back.rows[i].cpu = (uint32_t) i + 1;
 	struct slice_sink s = {p, from, from == 0};
 	struct jobs_sink sink = {slice_put, &s, 0, to};

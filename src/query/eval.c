@@ -265,7 +265,7 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 	}
 	case QA_STATE:
 		if (q->emu && ev->stream) {
-			unsigned s = (unsigned) q->emu->th[ev->stream->index].state;
+			unsigned s = (unsigned) q->emu->sys.th[ev->stream->index].state;
 			if (s < QSTATE_N) {
 				v->ok = v->is_str = 1;
 				v->i = s;

@@ -67,7 +67,7 @@ static inline int int_attr(const struct query *q, enum qattr_kind k, const struc
 		return 0;
 	case QA_CPU:
 		if (q->emu && ev->stream) {
-			const struct emu_thread *t = &q->emu->th[ev->stream->index];
+			const struct emu_thread *t = &q->emu->sys.th[ev->stream->index];
 			if (t->cpu) {
 				*x = t->cpu->sys->index;
 				return 1;
@@ -85,10 +85,10 @@ static inline int mstate_attr(const struct query *q, char model, const struct we
 {
 	if (!q->emu || !ev->stream)
 		return 0;
-	int k = q->emu->model_slot[mcv_index(model)];
+	int k = q->emu->models.slot[mcv_index(model)];
 	if (k < 0 || k >= EMU_MODEL_STATES) /* only the first models' states are kept */
 		return 0;
-	*x = q->emu->th[ev->stream->index].model_state[k];
+	*x = q->emu->sys.th[ev->stream->index].model_state[k];
 	return 1;
 }
 
@@ -108,7 +108,7 @@ static inline int enum_id(const struct query *q, enum qattr_kind k, const struct
 	case QA_STREAM:
 		return ev->stream ? ev->stream->index : -1;
 	case QA_STATE:
-		return q->emu && ev->stream ? (int) q->emu->th[ev->stream->index].state : -1;
+		return q->emu && ev->stream ? (int) q->emu->sys.th[ev->stream->index].state : -1;
 	default:
 		return -1;
 	}

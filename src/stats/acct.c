@@ -13,7 +13,7 @@
 
 static struct acct_thread *th_of(struct acct *a, const struct emu_thread *t)
 {
-	return &a->th[t - a->e->th];
+	return &a->th[t - a->e->sys.th];
 }
 
 /* ---- states ----------------------------------------------------------------- */
@@ -37,7 +37,7 @@ static struct acct_state *state_row(struct acct_thread *x, char model, uint32_t 
 static void on_state(void *arg, const struct emu_thread *t, char model, uint32_t state, uint64_t now)
 {
 	struct acct *a = arg;
-	int k = a->e->model_slot[mcv_index(model)];
+	int k = a->e->models.slot[mcv_index(model)];
 	if (k < 0 || k >= 8)
 		return;
 	struct acct_thread *x = th_of(a, t);
@@ -154,7 +154,7 @@ static void on_claim(void *arg, const struct emu_thread *t, const struct emu_cla
 	}
 	struct acct_claim *k = &a->claims[a->nclaims++];
 	memset(k, 0, sizeof(*k));
-	k->thread = (int) (t - a->e->th);
+	k->thread = (int) (t - a->e->sys.th);
 	k->c = *c;
 	k->time = now;
 	if (c->ops) {
@@ -179,15 +179,15 @@ void acct_init(struct acct *a, struct emu *e)
 {
 	memset(a, 0, sizeof(*a));
 	a->e = e;
-	a->th = weft_xcalloc((size_t) e->nth + 1, sizeof(*a->th));
-	for (int i = 0; i < e->nth; i++)
-		for (int m = 0; m < e->nmodels && m < 8; m++)
-			state_row(&a->th[i], e->model[m]->id, 0)->count = 1; /* every model starts at 0 */
+	a->th = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*a->th));
+	for (int i = 0; i < e->sys.nth; i++)
+		for (int m = 0; m < e->models.n && m < 8; m++)
+			state_row(&a->th[i], e->models.def[m]->id, 0)->count = 1; /* every model starts at 0 */
 	a->hooks.arg = a;
 	a->hooks.state = on_state;
 	a->hooks.op = on_op;
 	a->hooks.claim = on_claim;
-	e->acct = &a->hooks;
+	e->obs.acct = &a->hooks;
 }
 
 /* ---- the end: close intervals, judge claims --------------------------------- */
@@ -275,13 +275,13 @@ static void judge(struct acct *a, struct acct_claim *k)
 void acct_finish(struct acct *a)
 {
 	struct emu *e = a->e;
-	a->end = e->now;
-	for (int i = 0; i < e->nth; i++) {
+	a->end = e->run.now;
+	for (int i = 0; i < e->sys.nth; i++) {
 		struct acct_thread *x = &a->th[i];
 		slice(x, a->end);
-		for (int m = 0; m < e->nmodels && m < 8; m++)
-			state_row(x, e->model[m]->id, x->cur[m])->ns += a->end - x->since[m];
-		for (int m = 0; m < e->nmodels && m < 8; m++)
+		for (int m = 0; m < e->models.n && m < 8; m++)
+			state_row(x, e->models.def[m]->id, x->cur[m])->ns += a->end - x->since[m];
+		for (int m = 0; m < e->models.n && m < 8; m++)
 			x->since[m] = a->end;
 	}
 	for (int i = 0; i < a->nclaims; i++)
@@ -290,9 +290,9 @@ void acct_finish(struct acct *a)
 
 void acct_free(struct acct *a)
 {
-	if (a->e && a->e->acct == &a->hooks)
-		a->e->acct = NULL;
-	for (int i = 0; a->e && i < a->e->nth; i++) {
+	if (a->e && a->e->obs.acct == &a->hooks)
+		a->e->obs.acct = NULL;
+	for (int i = 0; a->e && i < a->e->sys.nth; i++) {
 		struct acct_thread *x = &a->th[i];
 		struct acct_op *r, *tmp;
 		HASH_ITER(hh, x->ops, r, tmp) {

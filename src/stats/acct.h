@@ -44,7 +44,7 @@ struct acct_open {
 };
 
 struct acct_thread {
-	uint32_t cur[8];       /* by e->model_slot */
+	uint32_t cur[8];       /* by e->models.slot */
 	uint64_t since[8];
 	struct acct_state *st;
 	int nst, cst;
