@@ -28,7 +28,8 @@ struct bd_view {
 	int64_t *sorted, *last; /* [row] */
 	int started, changed;   /* a first value came (every row is written then) */
 	char *name;             /* "MODEL-breakdown" */
-	struct prv_file prv;
+	struct prv_file prv; /* the Paraver sink's file (its back) */
+	struct prv_file front; /* its records, queued into the run's stream as set prv.id */
 	int open;
 };
 
@@ -227,14 +228,11 @@ static void write_rows(struct emu *e, struct bd_view *v)
 	v->changed = 0;
 	if (!e->out.writing || !v->open)
 		return;
-	if (v->prv.pw)
-		v->prv.now = e->run.now; /* the pipe is at e->run.now already */
-	else
-		prv_time(&v->prv, e->run.now);
+	v->front.now = e->run.now; /* the stream is at e->run.now already */
 	for (int r = 0; r < v->nrow; r++)
 		if (all || v->sorted[r] != v->last[r]) {
 			v->last[r] = v->sorted[r];
-			prv_punct(&v->prv, r, 0, v->sorted[r]);
+			prv_punct(&v->front, r, 0, v->sorted[r]);
 		}
 }
 
@@ -284,7 +282,7 @@ void bd_outputs(struct emu *e, struct outset *s)
 	}
 }
 
-int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_err *err)
+int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err)
 {
 	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
 		struct bd_view *v = &e->bd.s->v[i];
@@ -299,7 +297,7 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 		char *n = weft_xasprintf("%s.prv", v->name);
 		char *p = outset_shown(&e->out.par->out, n), *tmp = paraver_trace_tmp(e, n);
 		int32_t type = v->b->type;
-		int rc = prv_open(&v->prv, pipe, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
+		int rc = prv_open(&v->prv, files, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
 				  e->out.par->gzip, err);
 		free(n);
 		free(p);
@@ -309,8 +307,12 @@ int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_
 		if (rc)
 			return -1;
 		v->open = 1;
-		if (e->o.win)
-			prv_window(&v->prv, e->o.win_from, e->o.win_to);
+		if (e->o.win) /* Paraver cannot load a window's empty body */
+			prv_empty_zero(&v->prv);
+		if (v->prv.pipe != files) /* the set is full: its records would have nowhere to go */
+			return weft_fail(err, WEFT_EINTERNAL, "%s: more breakdown traces than the Paraver writer holds",
+					 v->name);
+		prv_front_open(&v->front, e->out.pipe, v->prv.id, v->nrow, 1);
 	}
 	return 0;
 }
@@ -350,7 +352,7 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 }
 
 /* After the pipe finished: the files are the caller's thread's again. */
-int bd_finish(struct emu *e, struct weft_err *err)
+int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err)
 {
 	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
 		struct bd_view *v = &e->bd.s->v[i];
@@ -360,7 +362,7 @@ int bd_finish(struct emu *e, struct weft_err *err)
 		char *done = NULL;
 		char *shown = weft_xasprintf("%s%s", v->prv.back.path, v->prv.back.gzip ? ".gz" : "");
 		uint64_t nrec = 0;
-		int rc = prv_finish_n(&v->prv, e->run.now, &done, &nrec, err);
+		int rc = prv_finish_n(&v->prv, ftime, &done, &nrec, err);
 		free(done); /* in the new generation, under its name */
 		/* ovniemu writes such a view with the header alone; so does weft
 		 * (the same bytes), but the user is told it will not open */
@@ -403,6 +405,7 @@ void bd_free(struct emu *e)
 		free(v->sorted);
 		free(v->last);
 		free(v->name);
+		prv_front_free(&v->front);
 	}
 	free(s->v);
 	free(s);

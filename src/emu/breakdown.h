@@ -41,15 +41,17 @@ void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v);
 /* The end of an event with notes (e->bd.pending). */
 void bd_flush(struct emu *e);
 
-/* Paraver output of every view: open beside thread.prv (same pipe when
- * there is room, same window), write their .pcf and .row into the output
- * set, finish or abort. Names: bd_outputs adds them to the set. */
+/* Paraver output of every view: open in the Paraver sink's set of files
+ * beside thread.prv (their records queued into the run's stream as the
+ * sets that follow the rows', >= SINK_NROWSETS), write their .pcf and
+ * .row into the output set, finish at ftime (the window's) or abort.
+ * Names: bd_outputs adds them to the set. */
 struct outset;
 struct prv_pipe;
 void bd_outputs(struct emu *e, struct outset *s);
-int bd_open(struct emu *e, struct prv_pipe *pipe, const char *date, struct weft_err *err);
+int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
 int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
-int bd_finish(struct emu *e, struct weft_err *err);
+int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err);
 void bd_abort(struct emu *e);
 void bd_free(struct emu *e);
 

@@ -201,26 +201,30 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 	sb_free(&h);
 }
 
-/* begin: the files opened on the run's pipe (files 0 and 1, as the
- * fronts number them), before any record is queued. */
+/* begin: the files opened in the order of the records' sets (thread.prv
+ * 0, cpu.prv 1, the breakdown traces from 2), before any record comes. */
 static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_err *err)
 {
 	struct paraver_out *po = (struct paraver_out *) k;
-	struct emu *e = po->e;
-	(void) l;
+	struct emu *e = l->run;
 	if (!e || !e->out.pipe)
-		return weft_fail(err, WEFT_EINTERNAL, "the Paraver sink was not attached to a run");
+		return weft_fail(err, WEFT_EINTERNAL, "the Paraver sink was begun without a run");
+	po->e = e;
+	e->out.par = po;
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
 	if (prepare_dir(e, err))
 		return -1;
 	po->open = 1;
+	po->files = prv_files_new();
+	if (!po->files)
+		return weft_fail(err, WEFT_EINTERNAL, "%s: no memory for the Paraver files", po->outdir);
 	struct strbuf h = {0};
 	uint32_t (*ids)[3] = weft_xcalloc((size_t) e->sys.nth + (size_t) e->sys.ncpu + 1, sizeof(*ids));
 	thread_header(e, &h, ids);
 	char *p = outset_shown(&po->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
-	int rc = prv_open(&po->f[EMU_THREAD_FILE], e->out.pipe, p, tmp, date, h.s, e->sys.nth, (const uint32_t(*)[3]) ids,
+	int rc = prv_open(&po->f[EMU_THREAD_FILE], po->files, p, tmp, date, h.s, e->sys.nth, (const uint32_t(*)[3]) ids,
 			  e->out.slots.n[EMU_THREAD_FILE], e->out.slots.type[EMU_THREAD_FILE], po->gzip, err);
 	free(p);
 	free(tmp);
@@ -229,25 +233,53 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		cpu_header(e, &h, ids);
 		p = outset_shown(&po->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
-		rc = prv_open(&po->f[EMU_CPU_FILE], e->out.pipe, p, tmp, date, h.s, e->sys.ncpu, (const uint32_t(*)[3]) ids,
-			      e->out.slots.n[EMU_CPU_FILE], e->out.slots.type[EMU_CPU_FILE], po->gzip, err);
+		rc = prv_open(&po->f[EMU_CPU_FILE], po->files, p, tmp, date, h.s, e->sys.ncpu,
+			      (const uint32_t(*)[3]) ids, e->out.slots.n[EMU_CPU_FILE], e->out.slots.type[EMU_CPU_FILE],
+			      po->gzip, err);
 		free(p);
 		free(tmp);
 		sb_free(&h);
 	}
 	free(ids);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
-		if (po->f[f].id != e->out.prv[f].id || po->f[f].pipe != e->out.pipe)
-			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the pipe's first",
-				       po->outdir);
+		if (po->f[f].id != e->out.prv[f].id || po->f[f].pipe != po->files)
+			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the first", po->outdir);
 	if (rc == 0)
-		rc = bd_open(e, e->out.pipe, date, err);
-	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
+		rc = bd_open(e, po->files, date, err);
+	for (int f = 0; rc == 0 && f < EMU_NFILES; f++) {
 		emu_fresh_apply(e, f, &po->f[f]);
-	if (rc == 0 && e->o.win) /* the same window for both files: they share a clock */
-		for (int f = 0; f < EMU_NFILES; f++)
-			prv_window(&po->f[f], e->o.win_from, e->o.win_to);
+		if (e->o.win) /* Paraver cannot load a window's empty body */
+			prv_empty_zero(&po->f[f]);
+	}
 	return rc;
+}
+
+/* changes: the records are the Paraver writer's ops (their set its file),
+ * written in this thread or by the files' own (writers). */
+static void par_changes(struct sink *k, const struct sink_change *c, size_t n)
+{
+	struct paraver_out *po = (struct paraver_out *) k;
+	uint64_t at;
+	prv_pipe_apply_until(po->files, (const struct prv_op *) c, n, UINT64_MAX, &at);
+}
+
+static size_t par_changes_cut(struct sink *k, const struct sink_change *c, size_t n, uint64_t bound, int stop,
+			      uint64_t *at)
+{
+	struct paraver_out *po = (struct paraver_out *) k;
+	return prv_pipe_apply_cut(po->files, (const struct prv_op *) c, n, bound, stop, at);
+}
+
+static int par_writers(struct sink *k, int on)
+{
+	struct paraver_out *po = (struct paraver_out *) k;
+	if (!po->files)
+		return -1;
+	if (!on) {
+		prv_pipe_unsplit(po->files);
+		return 0;
+	}
+	return prv_pipe_split(po->files);
 }
 
 static void pcf(struct emu *e, int file, struct strbuf *b)
@@ -448,7 +480,7 @@ static int par_close(struct paraver_out *po, uint64_t ftime, struct weft_err *er
 	if (rc == 0)
 		rc = prv_finish(&po->f[EMU_CPU_FILE], ftime, &cdone, err);
 	if (rc == 0)
-		rc = bd_finish(e, err);
+		rc = bd_finish(e, ftime, err);
 	free(tdone);
 	free(cdone);
 	if (rc == 0) {
@@ -463,6 +495,9 @@ static int par_end(struct sink *k, int ok, uint64_t ftime, struct weft_err *err)
 	struct paraver_out *po = (struct paraver_out *) k;
 	if (!po->open)
 		return 0;
+	/* the run's stream is finished: the files go on in this thread */
+	prv_files_free(po->files);
+	po->files = NULL;
 	int rc = ok ? par_close(po, ftime, err) : 0;
 	/* what was not finished, and the set when not committed */
 	prv_abort(&po->f[EMU_THREAD_FILE]);
@@ -474,17 +509,10 @@ static int par_end(struct sink *k, int ok, uint64_t ftime, struct weft_err *err)
 	return rc;
 }
 
-static int par_attach(struct sink *k, struct emu *e, struct weft_err *err)
-{
-	struct paraver_out *po = (struct paraver_out *) k;
-	(void) err;
-	po->e = e;
-	e->out.par = po;
-	return 0;
-}
-
 static void par_free(struct sink *k)
 {
+	struct paraver_out *po = k->self;
+	prv_files_free(po->files); /* begun, never ended */
 	free(k->self); /* the run is gone (emu_free): never look at it */
 }
 
@@ -498,10 +526,11 @@ struct sink *paraver_sink_new(const char *outdir, int gzip)
 		.self = po,
 		.slices = 1,
 		.begin = par_begin,
-		.changes = NULL,
+		.changes = par_changes,
 		.end = par_end,
 		.free = par_free,
-		.attach = par_attach,
+		.writers = par_writers,
+		.changes_cut = par_changes_cut,
 	};
 	return &po->sink;
 }
@@ -509,7 +538,7 @@ struct sink *paraver_sink_new(const char *outdir, int gzip)
 int paraver_in(const struct sink_list *l)
 {
 	for (int i = 0; i < l->n; i++)
-		if (l->s[i]->attach == par_attach)
+		if (l->s[i]->changes == par_changes)
 			return 1;
 	return 0;
 }

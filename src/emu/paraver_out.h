@@ -15,15 +15,17 @@
 #include "emu/sink.h"
 #include "util/outset.h"
 
-/* The Paraver sink's state. Its files' backs are opened on the run's pipe
- * (e->out.pipe) as files 0 and 1 (then the breakdown traces), so the pipe's
- * thread writes them from the change records directly (the sink has no
- * `changes`; -j's merger and its --writers threads the same). */
+/* The Paraver sink's state. Its files are opened on a set of its own
+ * (prv_files_new) as files 0 and 1 (then the breakdown traces), the
+ * records' sets: `changes` hands each batch to the writer as its ops, in
+ * the thread that calls it (the run's pipe thread, -j's merger), or to a
+ * thread a file (`writers`: -j --writers). */
 struct paraver_out {
 	struct sink sink;
 	const char *outdir; /* -o DIR */
 	int gzip; /* -z */
-	struct emu *e; /* the run (attach), for what models still tell in C: texts, row names */
+	struct emu *e; /* the run (layout.run), for what models still tell in C: texts, row names */
+	struct prv_pipe *files; /* the files' set, while records come (begin to end) */
 	struct outset out; /* the outputs in outdir, while writing */
 	struct prv_file f[EMU_NFILES]; /* thread.prv, cpu.prv: their backs */
 	int open; /* the outputs are open: finished or aborted by end */

@@ -14,12 +14,15 @@
  * A sink (struct sink) is told the layout (begin), gets every batch
  * (changes), then is told whether the run succeeded (end). src/cli chooses
  * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks) and
- * hands them in emu_opts.sinks; the emulator writes no file itself (the
- * Paraver sink, paraver_out.h, still lives in src/emu: it reads the
- * models' labels and texts from the run, `attach`). --from/--to is a
- * filter in front of every sink (sinks see the window only, times from its
- * start): sinks.c's for the sinks that take batches, prv_window in the
- * Paraver sink's backs, which cut alike (test/e2e/otf2.sh compares them).
+ * hands them in emu_opts.sinks; the emulator writes no file itself. Every
+ * sink takes the batches through `changes` (the Paraver sink, too: its
+ * records are its writer's ops, paraver_out.h). What is left: the Paraver
+ * sink still lives in src/emu and reads the models' labels, .pcf text and
+ * row names from the run (layout.run), and the models still register
+ * their channels as Paraver slots with Paraver type numbers (emu_slot).
+ * --from/--to is one filter in front of every sink (sinks.c: sinks see the
+ * window only, times from its start; test/e2e/window.sh checks it against
+ * Paraver's cutter rules).
  *
  * Threads and -j: begin and end are called by the thread that runs emu
  * (emu_open / emu_close); changes by one thread at a time, in order: the
@@ -30,7 +33,8 @@
  * repeated value as a SET, -j workers drop it and may hand a change as a
  * PUT); where batches are cut differs too, so a sink must not depend on
  * batch boundaries. Records of a set the layout has not (>=
- * SINK_NROWSETS: the -b breakdown traces, Paraver's own) are ignored. Workers' side messages (message ends to
+ * SINK_NROWSETS: the -b breakdown traces, Paraver's own) are ignored by
+ * the sinks that do not know them. Workers' side messages (message ends to
  * match, text-named values) are never handed to a sink. With --mpi
  * --slices each rank writes a time slice of Paraver only (slices.h); other
  * sinks are then refused (a sink with `slices` 0).
@@ -136,6 +140,10 @@ struct sink_layout {
 	const char *outdir; /* what the sink was given (-o DIR, --otf2 DIR); may be NULL */
 	const char *date; /* the run's date as Paraver headers spell it (SOURCE_DATE_EPOCH) */
 	uint64_t clock_ns; /* resolution of the times: 1 */
+	/* the run itself, for the sinks of the emulator's own layer (the
+	 * Paraver sink, while the models still tell its labels and texts in
+	 * C); other sinks never look at it */
+	struct emu *run;
 };
 
 /* ---- the change records -------------------------------------------------- */
@@ -188,8 +196,7 @@ struct sink {
 	 * with err filled (the run stops; end(ok 0) is still called). */
 	int (*begin)(struct sink *s, const struct sink_layout *l, struct weft_err *err);
 	/* A batch of n records. Cannot fail: a sink keeps its first error and
-	 * reports it from end. NULL: the sink takes the records otherwise
-	 * (the Paraver sink: its files are the backs of the run's pipe). */
+	 * reports it from end. */
 	void (*changes)(struct sink *s, const struct sink_change *c, size_t n);
 	/* After the last batch: ok 1, finish at time `ftime` (the run's end,
 	 * from t0) and put the outputs in place (0, or -1 with err filled);
@@ -197,10 +204,20 @@ struct sink {
 	int (*end)(struct sink *s, int ok, uint64_t ftime, struct weft_err *err);
 	/* Release the sink (after end, or without begin). May be NULL. */
 	void (*free)(struct sink *s);
-	/* A sink of the emulator's own layer (Paraver, while the models
-	 * still tell their labels and texts in C): handed the run before
-	 * begin. 0, or -1 with err filled. May be NULL. */
-	int (*attach)(struct sink *s, struct emu *e, struct weft_err *err);
+	/* on 1: the batches to come may be written by threads of the sink's
+	 * own beside the caller (-j --writers): 0, or -1 when none started
+	 * (the caller's thread writes them); on 0: those threads have written
+	 * every batch handed so far (returns 0). Between begin and end. May
+	 * be NULL. */
+	int (*writers)(struct sink *s, int on);
+	/* For speed, may be NULL: `changes` of the longest batch of c[0..n)
+	 * that ends before the first TIME record of value >= bound and before
+	 * the first record of kind >= stop (256: none), in one pass; returns
+	 * its length, *at the value of its last TIME record (unchanged: none).
+	 * Used when the sink is the run's only one and there is no window
+	 * (the emulator then does not look for the cut itself). */
+	size_t (*changes_cut)(struct sink *s, const struct sink_change *c, size_t n, uint64_t bound, int stop,
+			      uint64_t *at);
 };
 
 /* The sinks of one run, in the order src/cli gives them; n 0: no output. */

@@ -182,7 +182,7 @@ static void rows(struct emu *e, struct emu_sinks *s)
 
 /* ---- --from/--to: the window in front of the sinks -------------------------
  * The records of [from, to] only, as Paraver's cutter writes a window of
- * a whole trace (and the Paraver sink's backs, prv_window): times minus
+ * a whole trace: times minus
  * `from`; the states open at `from` opened at 0, those open at `to`
  * closed there (a STATE 0); values that changed in the window only (a SET
  * that repeats the run's last value, before the window too, is none; the
@@ -394,6 +394,13 @@ static void tap(void *arg, const struct prv_op *ops, size_t n)
 	win_flush(w);
 }
 
+/* The tap of a run whose one sink cuts its batches itself. */
+static size_t tap_cut(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, int stop, uint64_t *at)
+{
+	struct sink *k = arg;
+	return k->changes_cut(k, (const struct sink_change *) ops, n, bound, stop, at);
+}
+
 int emu_sinks_begin(struct emu *e, struct weft_err *err)
 {
 	if (!e->o.sinks.n)
@@ -414,19 +421,34 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	s->l.t0 = e->run.t0;
 	s->l.trace = e->run.trace ? e->run.trace : e->tr.dir;
 	s->l.clock_ns = 1;
+	s->l.run = e;
 	int tapped = 0;
 	for (int i = 0; i < e->o.sinks.n; i++) {
 		struct sink *k = e->o.sinks.s[i];
 		s->nbegun = i + 1; /* ended, even when its begin fails */
-		if ((k->attach && k->attach(k, e, err)) || k->begin(k, &s->l, err))
+		if (k->begin(k, &s->l, err))
 			return -1;
 		tapped |= k->changes != NULL;
 	}
 	if (tapped && e->o.win)
 		s->win = win_new(e, &s->l);
-	if (tapped)
+	if (tapped && !s->win && e->o.sinks.n == 1 && e->o.sinks.s[0]->changes_cut)
+		prv_pipe_tap_cut(e->out.pipe, tap_cut, e->o.sinks.s[0]);
+	else if (tapped)
 		prv_pipe_tap(e->out.pipe, tap, e);
 	return 0;
+}
+
+int emu_sinks_writers(struct emu *e, int on)
+{
+	struct emu_sinks *s = e->out.sinks;
+	int any = 0;
+	for (int i = 0; s && !s->ended && i < s->nbegun; i++) {
+		struct sink *k = e->o.sinks.s[i];
+		if (k->writers && k->writers(k, on) == 0)
+			any = 1;
+	}
+	return any ? 0 : -1;
 }
 
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)

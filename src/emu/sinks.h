@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sinks: the emulator's side of sink.h. emu_sinks_begin builds the layout
  * of a run whose stream opened (e->out.writing: the fronts and the pipe, emu.c)
- * from its rows and its models' channels, attaches and begins every sink of
- * e->o.sinks in order, then taps the pipe for the sinks that take batches
- * (prv_pipe_tap: one serial run's order, -j included); the Paraver sink's
- * files are the pipe's backs instead (paraver_out.h). emu_sinks_end ends
- * every sink begun. Without sinks these do nothing. */
+ * from its rows and its models' channels, begins every sink of e->o.sinks
+ * in order, then taps the pipe (prv_pipe_tap: one serial run's order, -j
+ * included; the pipe has no file of its own) and hands every batch to
+ * every sink, through the --from/--to window when there is one.
+ * emu_sinks_end ends every sink begun. Without sinks these do nothing. */
 #ifndef WEFT_SINKS_H
 #define WEFT_SINKS_H
 
@@ -16,6 +16,10 @@
  * the sinks begun so far, the failing one too, are ended by emu_sinks_end
  * or emu_sinks_free). */
 int emu_sinks_begin(struct emu *e, struct weft_err *err);
+/* on 1: the sinks that can write with threads of their own from now on
+ * (sink.writers; -j --writers): 0, or -1 when none did; on 0: they wrote
+ * everything handed so far. */
+int emu_sinks_writers(struct emu *e, int on);
 /* ok: the run succeeded (every record applied), finished at ftime. The
  * first error of the sinks, or 0; every sink is ended once. */
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err);

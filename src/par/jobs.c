@@ -13,6 +13,7 @@
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/match.h"
+#include "emu/sinks.h"
 #include "emu/warns.h"
 #include "util/strbuf.h"
 #include "trace/progress.h"
@@ -524,13 +525,13 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->sys.nth);
 	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
-	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
+	int split = jobs_writers(e) > 1 && emu_sinks_writers(e, 1) == 0;
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
 		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
 	if (split)
-		prv_pipe_unsplit(e->out.pipe); /* its files written so far, back to one thread */
+		emu_sinks_writers(e, 0); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)
 		pthread_join(jobs[k].th, NULL);
 	for (int k = started; k < n && share; k++)

@@ -14,6 +14,7 @@
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/paraver_out.h"
+#include "emu/sinks.h"
 #include "par/ranks.h"
 #include "par/slices.h"
 #include "util/outset.h"
@@ -418,10 +419,10 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
 	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
-	int split = jobs_writers(e) > 1 && prv_pipe_split(e->out.pipe) == 0;
+	int split = jobs_writers(e) > 1 && emu_sinks_writers(e, 1) == 0;
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (split)
-		prv_pipe_unsplit(e->out.pipe);
+		emu_sinks_writers(e, 0);
 	if (rc == 0)
 		rc = mrc;
 	if (j0->opened)

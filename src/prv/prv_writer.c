@@ -18,7 +18,7 @@
 #define END_WIDTH 20 /* digits of a patchable time */
 #define OUTBUF_SIZE (1u << 18) /* 256 KiB writes: less kernel time per byte than 1 MiB here (see performance.md) */
 #define OP_ROOM 200  /* bytes one op may append */
-#define PIPE_FILES 4
+#define PIPE_FILES 8 /* thread.prv, cpu.prv and the breakdown traces */
 
 struct prv_pipe {
 	/* the producer's own fields, on their own cache line: the consumer
@@ -40,6 +40,9 @@ struct prv_pipe {
 	void *hook_arg;
 	void (*tap)(void *arg, const struct prv_op *ops, size_t n); /* prv_pipe_tap */
 	void *tap_arg;
+	/* prv_pipe_tap_cut: the tap that finds where runs end itself */
+	size_t (*tap_cut)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, int stop, uint64_t *at);
+	int cut; /* prv_pipe_apply_cut: ops of a kind >= cut end a run (else 256: none) */
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 	int alone; /* no thread could start: the producer applies its chunks */
 };
@@ -506,32 +509,14 @@ static inline __attribute__((always_inline)) void put_state(struct prv_back *b, 
 	b->nrecords++;
 }
 
-static void win_time(struct prv_back *b, uint64_t t);
-static uint64_t win_shift(const struct prv_back *b, uint64_t t);
-static void win_apply(struct prv_back *b, const struct prv_op *op);
-static void win_args(struct prv_back *b, const struct prv_op *op);
-
 static void back_apply(struct prv_back *b, const struct prv_op *op)
 {
 	struct outbuf *o = &b->ob;
 	if (o->len + OP_ROOM > o->cap)
 		ob_drain(o); /* an open line may be split across writes: bytes are bytes */
-	if (__builtin_expect(b->win_phase != PRV_WIN_NONE, 0) && op->kind != PRV_OP_TIME && op->kind != PRV_OP_CPU &&
-	    op->kind != PRV_OP_ARG) {
-		if (b->win_phase != PRV_WIN_INSIDE) {
-			win_apply(b, op);
-			return;
-		}
-		win_args(b, op);
-	}
 	switch (op->kind) {
 	case PRV_OP_TIME:
 		close_line(b);
-		if (b->win_phase != PRV_WIN_NONE) {
-			win_time(b, (uint64_t) op->value);
-			b->clk->now = win_shift(b, (uint64_t) op->value);
-			break;
-		}
 		b->clk->now = (uint64_t) op->value;
 		break;
 	case PRV_OP_CPU:
@@ -572,101 +557,6 @@ static void back_apply(struct prv_back *b, const struct prv_op *op)
 	}
 }
 
-/* ---- window ------------------------------------------------------------------ */
-
-/* A time of the window as written. */
-static uint64_t win_shift(const struct prv_back *b, uint64_t t)
-{
-	if (t <= b->win_from)
-		return 0;
-	return (t < b->win_to ? t : b->win_to) - b->win_from;
-}
-
-/* The window's start: open the states held since before it, at 0. */
-static void win_open(struct prv_back *b)
-{
-	close_line(b);
-	b->clk->now = 0;
-	for (int r = 0; r < b->nrows; r++) {
-		uint32_t s = b->rows[r].state;
-		if (!s)
-			continue;
-		b->rows[r].state = 0;
-		put_state(b, &(struct prv_op){PRV_OP_STATE, 0, 0, (uint32_t) r, s});
-	}
-	b->win_phase = PRV_WIN_INSIDE;
-}
-
-/* The window's end: close the open states there. */
-static void win_close(struct prv_back *b)
-{
-	close_line(b);
-	b->clk->now = b->win_to - b->win_from;
-	for (int r = 0; r < b->nrows; r++)
-		if (b->rows[r].state) {
-			patch_now(b, b->rows[r].state_end_off);
-			b->rows[r].state = 0;
-		}
-	b->win_phase = PRV_WIN_AFTER;
-}
-
-/* Time moves to t (trace time): cross the window's edges. The caller sets
- * the clock to win_shift(t) afterwards (one clock may serve several
- * files). */
-static void win_time(struct prv_back *b, uint64_t t)
-{
-	close_line(b);
-	if (b->win_phase == PRV_WIN_BEFORE && t >= b->win_from)
-		win_open(b);
-	if (b->win_phase == PRV_WIN_INSIDE && t > b->win_to)
-		win_close(b);
-}
-
-/* Inside the window: the explicit times of an op are trace times. */
-static void win_args(struct prv_back *b, const struct prv_op *op)
-{
-	if (op->kind == PRV_OP_COMM_SEND_ARGS || op->kind == PRV_OP_COMM_PSEND) {
-		b->arg[0] = (int64_t) win_shift(b, (uint64_t) b->arg[0]);
-	} else if (op->kind == PRV_OP_COMM_RECV_ARGS) {
-		b->arg[0] = (int64_t) win_shift(b, (uint64_t) b->arg[0]);
-		b->arg[1] = (int64_t) win_shift(b, (uint64_t) b->arg[1]);
-	}
-}
-
-/* Before or after the window: an op other than TIME, CPU and ARG leaves
- * no record. */
-static void win_apply(struct prv_back *b, const struct prv_op *op)
-{
-	switch (op->kind) {
-	case PRV_OP_EVENT:
-	case PRV_OP_PUNCT:
-		/* remembered, so the window writes the run's changes only */
-		if (b->win_phase == PRV_WIN_BEFORE)
-			b->last[(size_t) op->row * (size_t) b->nslots + op->slot] = op->value;
-		break;
-	case PRV_OP_STATE:
-		if (b->win_phase == PRV_WIN_BEFORE)
-			b->rows[op->row].state = (uint32_t) op->value;
-		break;
-	case PRV_OP_COMM_SEND:
-	case PRV_OP_COMM_SEND_ARGS:
-		b->next_comm++; /* an id never written: its receive is ignored */
-		b->narg = 0;
-		break;
-	default:
-		b->narg = 0;
-		break;
-	}
-}
-
-void prv_window(struct prv_file *f, uint64_t from, uint64_t to)
-{
-	struct prv_back *b = &f->back;
-	b->win_from = from;
-	b->win_to = to < from ? from : to;
-	b->win_phase = PRV_WIN_BEFORE;
-}
-
 /* ---- pipe ----------------------------------------------------------------- */
 
 /* Apply ops to the pipe's files (the writer thread's work) up to the first
@@ -696,6 +586,8 @@ static size_t route_until(struct prv_pipe *p, const struct prv_op *ops, size_t n
 			*at = (uint64_t) op->value;
 			for (int k = 0; k < p->nfiles; k++)
 				sub_put(p->sub[k], op);
+		} else if (op->kind >= p->cut) {
+			break;
 		} else if (op->kind >= PRV_OP_ARG && p->hook) {
 			p->hook(p->hook_arg, op);
 		} else {
@@ -713,15 +605,28 @@ static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 static __attribute__((noinline)) size_t apply_tapped(struct prv_pipe *p, const struct prv_op *ops, size_t n,
 						     uint64_t bound, uint64_t *at)
 {
+	/* a pipe with no file of its own (the emulator's stream) only finds
+	 * where its runs end, in this one pass */
+	int files = p->nfiles > 0 || p->sub[0];
+	uint8_t hooked = p->hook ? PRV_OP_ARG : UINT8_MAX;
 	size_t i = 0;
 	while (i < n) {
 		size_t j = i;
-		while (j < n && !(ops[j].kind == PRV_OP_TIME && (uint64_t) ops[j].value >= bound) &&
-		       !(p->hook && ops[j].kind >= PRV_OP_ARG))
-			j++;
+		uint64_t t = *at;
+		for (; j < n; j++) {
+			uint8_t k = ops[j].kind;
+			if (k == PRV_OP_TIME) {
+				if ((uint64_t) ops[j].value >= bound)
+					break;
+				t = (uint64_t) ops[j].value;
+			} else if (k >= hooked)
+				break;
+		}
 		if (j > i) {
 			p->tap(p->tap_arg, ops + i, j - i);
-			apply_run(p, ops + i, j - i, bound, at);
+			if (files)
+				apply_run(p, ops + i, j - i, bound, at);
+			*at = t;
 		}
 		if (j == n || ops[j].kind == PRV_OP_TIME)
 			return j;
@@ -731,10 +636,36 @@ static __attribute__((noinline)) size_t apply_tapped(struct prv_pipe *p, const s
 	return i;
 }
 
+/* A pipe whose ops go to its tap alone (the emulator's stream: its sinks
+ * keep their files), with no hook: one run up to the bound. */
+static size_t tap_only(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
+{
+	size_t i = n;
+	if (bound != UINT64_MAX)
+		for (i = 0; i < n && !(ops[i].kind == PRV_OP_TIME && (uint64_t) ops[i].value >= bound); i++)
+			;
+	for (size_t k = i; k-- > 0;) /* the last TIME op of the run */
+		if (ops[k].kind == PRV_OP_TIME) {
+			*at = (uint64_t) ops[k].value;
+			break;
+		}
+	if (i)
+		p->tap(p->tap_arg, ops, i);
+	return i;
+}
+
+static inline size_t apply_cut_tapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+				      uint64_t *at);
+
 static size_t apply_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at)
 {
-	if (__builtin_expect(p->tap != NULL, 0))
+	if (p->tap_cut)
+		return apply_cut_tapped(p, ops, n, bound, at);
+	if (__builtin_expect(p->tap != NULL, 0)) {
+		if (p->nfiles == 0 && !p->hook)
+			return tap_only(p, ops, n, bound, at);
 		return apply_tapped(p, ops, n, bound, at);
+	}
 	return apply_run(p, ops, n, bound, at);
 }
 
@@ -762,26 +693,6 @@ static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 	memcpy(back, p->back, sizeof(back));
 	int nb = p->nfiles;
 	size_t i = 0;
-	if (__builtin_expect(back[0]->win_phase != PRV_WIN_NONE, 0)) {
-		/* a window: every op through back_apply, TIME for every file */
-		for (; i < n; i++) {
-			const struct prv_op *op = &ops[i];
-			if (op->kind != PRV_OP_TIME) {
-				if (p->hook && op->kind >= PRV_OP_ARG)
-					p->hook(p->hook_arg, op);
-				else
-					back_apply(back[op->file], op);
-				continue;
-			}
-			if ((uint64_t) op->value >= bound)
-				break;
-			*at = (uint64_t) op->value;
-			for (int k = 0; k < nb; k++)
-				win_time(back[k], (uint64_t) op->value);
-			p->clk.now = win_shift(back[0], (uint64_t) op->value);
-		}
-		return i;
-	}
 	for (; i < n; i++) {
 		const struct prv_op *op = &ops[i];
 		if (op->kind == PRV_OP_EVENT || op->kind == PRV_OP_PUNCT) {
@@ -796,6 +707,8 @@ static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 			p->clk.now = (uint64_t) op->value;
 			for (int k = 0; k < nb; k++)
 				close_line(back[k]);
+		} else if (op->kind >= p->cut) {
+			break;
 		} else if (op->kind == PRV_OP_CPU || !p->hook) {
 			back_apply(back[op->file], op);
 		} else {
@@ -803,6 +716,39 @@ static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 		}
 	}
 	return i;
+}
+
+size_t prv_pipe_apply_cut(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, int stop,
+			  uint64_t *at)
+{
+	p->cut = stop;
+	size_t k = apply_run(p, ops, n, bound, at);
+	p->cut = 256;
+	return k;
+}
+
+/* apply_until with a cutting tap: it takes the runs, the hook the ops
+ * between them. */
+static inline size_t apply_cut_tapped(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound,
+				      uint64_t *at)
+{
+	int stop = p->hook ? PRV_OP_ARG : 256;
+	size_t i = p->tap_cut(p->tap_arg, ops, n, bound, stop, at);
+	while (i < n && ops[i].kind != PRV_OP_TIME) {
+		p->hook(p->hook_arg, &ops[i]);
+		i++;
+		i += p->tap_cut(p->tap_arg, ops + i, n - i, bound, stop, at);
+	}
+	return i;
+}
+
+void prv_pipe_tap_cut(struct prv_pipe *p,
+		      size_t (*cut)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, int stop,
+				    uint64_t *at),
+		      void *arg)
+{
+	p->tap_cut = cut;
+	p->tap_arg = arg;
 }
 
 void prv_pipe_hook(struct prv_pipe *p, void (*hook)(void *arg, const struct prv_op *op), void *arg)
@@ -819,6 +765,9 @@ void prv_pipe_tap(struct prv_pipe *p, void (*tap)(void *arg, const struct prv_op
 
 void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op)
 {
+	uint64_t at;
+	if (p->tap_cut)
+		p->tap_cut(p->tap_arg, op, 1, UINT64_MAX, 256, &at);
 	if (p->tap)
 		p->tap(p->tap_arg, op, 1);
 	if (p->sub[0])
@@ -1125,6 +1074,7 @@ struct prv_pipe *prv_ring_new_depth(int depth)
 	p->w.cur = p->w.wp = p->chunk[0];
 	p->w.wend = p->chunk[0] + PRV_PIPE_OPS;
 	p->w.sent_time = 0; /* a front starts at time 0: its first ops need no TIME op */
+	p->cut = 256;
 	tclock_init(&p->clk);
 	return p;
 }
@@ -1172,6 +1122,24 @@ void prv_ring_free(struct prv_pipe *p)
 	for (int i = 0; i < p->nchunks; i++)
 		free(p->chunk[i]);
 	free(p);
+}
+
+struct prv_pipe *prv_files_new(void)
+{
+	return prv_ring_new_depth(2); /* its chunks hold no op: the caller applies them */
+}
+
+void prv_files_free(struct prv_pipe *p)
+{
+	if (!p)
+		return;
+	prv_pipe_unsplit(p);
+	/* the backs still open go on alone (prv_finish, prv_abort) */
+	for (int k = 0; k < p->nfiles; k++) {
+		p->back[k]->own = p->clk;
+		p->back[k]->clk = &p->back[k]->own;
+	}
+	prv_ring_free(p);
 }
 
 void prv_front_init(struct prv_file *f, struct prv_pipe *ring, int id, int nrows, int nslots)
@@ -1481,6 +1449,11 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 	return prv_finish_n(f, ftime, done, NULL, e);
 }
 
+void prv_empty_zero(struct prv_file *f)
+{
+	f->back.empty_zero = 1;
+}
+
 int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e)
 {
 	struct prv_back *b = &f->back;
@@ -1490,12 +1463,7 @@ int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrec
 	prv_time(f, ftime);
 	prv_flush_now(f);
 	back_apply(b, &(struct prv_op){PRV_OP_TIME, 0, 0, 0, (int64_t) ftime});
-	if (b->win_phase == PRV_WIN_BEFORE) /* the window is past the end: nothing open was written */
-		for (int r = 0; r < b->nrows; r++)
-			b->rows[r].state = 0;
-	if (b->win_phase != PRV_WIN_NONE)
-		ftime = win_shift(b, ftime);
-	if (b->nrecords == 0 && b->nslots > 0 && b->nrows > 0 && b->win_phase != PRV_WIN_NONE) {
+	if (b->nrecords == 0 && b->nslots > 0 && b->nrows > 0 && b->empty_zero) {
 		/* a window without any record: Paraver cannot load an empty
 		 * body; one value 0 (nothing) at the start reads the same.
 		 * Without a window (a breakdown view that never changed) the

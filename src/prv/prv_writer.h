@@ -110,6 +110,7 @@ struct prv_back {
 	uint32_t open_row;    /* row of the event line being written, ~0 none */
 	uint64_t ftime_off;
 	uint64_t nrecords;
+	int empty_zero; /* prv_empty_zero */
 	/* communication records still open, by comm id: offset of the psend
 	 * field (the receiver block follows it), ~0 = closed or never sent */
 	uint64_t *comm_off;
@@ -134,13 +135,7 @@ struct prv_back {
 		uint64_t time;
 	} * carry;
 	size_t ncarry, capcarry;
-	/* a time window (prv_window): PRV_WIN_NONE, or before, inside or after
-	 * [win_from, win_to] in trace time; written times are minus win_from */
-	int win_phase;
-	uint64_t win_from, win_to;
 };
-
-enum { PRV_WIN_NONE, PRV_WIN_BEFORE, PRV_WIN_INSIDE, PRV_WIN_AFTER };
 
 /* ---- the pipe between the halves ---------------------------------------- */
 
@@ -168,7 +163,7 @@ struct prv_pipe_w {
 
 void prv_pipe_publish(struct prv_pipe *p);
 
-/* Start a writer thread serving up to 4 files. When no thread can start
+/* Start a writer thread serving up to 8 files. When no thread can start
  * (a process or memory limit), the pipe has none: prv_pipe_publish then
  * writes each chunk in the caller. NULL only when there is no memory. */
 struct prv_pipe *prv_pipe_start(void);
@@ -185,6 +180,13 @@ void prv_ring_end(struct prv_pipe *p);      /* producer: publish the rest, no mo
 const struct prv_op *prv_ring_take(struct prv_pipe *p, uint32_t *n);
 void prv_ring_give(struct prv_pipe *p);
 void prv_ring_free(struct prv_pipe *p);
+/* A set of files with one clock and no thread: a sink's Paraver files
+ * (prv_open them on it, in the order of the records' `file`), written by
+ * the caller with prv_pipe_apply_until and prv_pipe_put_op (prv_pipe_split:
+ * a thread a file). prv_files_free unsplits it and hands each back still
+ * open its clock (then prv_finish or prv_abort them). */
+struct prv_pipe *prv_files_new(void);
+void prv_files_free(struct prv_pipe *p);
 /* The writer thread's work done by the caller: prv_pipe_drain waits until
  * the thread has written every op queued (it then sleeps until more are
  * published); prv_pipe_apply_until then writes ops in the calling thread. */
@@ -199,6 +201,19 @@ void prv_pipe_put_op(struct prv_pipe *p, const struct prv_op *op);
  * shown to it first, in order, in runs of n, by the thread applying them
  * (never two at once). Set it before any op is queued. NULL: none. */
 void prv_pipe_tap(struct prv_pipe *p, void (*tap)(void *arg, const struct prv_op *ops, size_t n), void *arg);
+/* Instead of a tap, one that finds where its runs end itself (one pass
+ * over the ops): `cut` takes the ops before the first TIME op at or past
+ * `bound` and before the first op of a kind >= stop (the hook's, 256:
+ * none), returns how many it took and sets *at to the last TIME op's time
+ * taken (unchanged: none). Set it before any op is queued. */
+void prv_pipe_tap_cut(struct prv_pipe *p,
+		      size_t (*cut)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, int stop,
+				    uint64_t *at),
+		      void *arg);
+/* prv_pipe_apply_until of a pipe with no hook, whose run also ends before
+ * the first op of a kind >= stop (not applied; stop: PRV_OP_ARG or 256). */
+size_t prv_pipe_apply_cut(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, int stop,
+			  uint64_t *at);
 /* A drained pipe's files each get a writer thread of their own: ops given
  * to prv_pipe_apply_until or prv_pipe_put_op are then handed to the
  * thread of their file (TIME ops to all; the hook still runs in the
@@ -473,18 +488,12 @@ int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrec
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
 
-/* Write only the window [from, to] of trace time (call after prv_open,
- * before any value), as Paraver's cutter writes it from a whole trace, in
- * the same pass: times minus `from`; the states open at `from` written from
- * 0 (a state changing exactly at `from` leaves a zero-length record); states
- * open at `to` end there; events at times in [from, to] only (the changes of
- * the whole run: no value is repeated at the window's start); communications
- * sent in the window, those received after `to` as '#' comments; FTIME =
- * min(end, to) - from. A file with no record in the window gets one value
- * 0 at 0 (Paraver cannot load an empty body). Without a window a file with
- * no record keeps an empty body (the header alone), as ovniemu writes a
- * breakdown view in which no CPU changes: prv_finish's caller warns. */
-void prv_window(struct prv_file *f, uint64_t from, uint64_t to);
+/* A body left without any record gets one value 0 at 0 instead of none
+ * (a --from/--to window: Paraver cannot load an empty body). Without it a
+ * file with no record keeps an empty body (the header alone), as ovniemu
+ * writes a breakdown view in which no CPU changes: prv_finish's caller
+ * warns. Call after prv_open. */
+void prv_empty_zero(struct prv_file *f);
 
 /* ---- parts: a body written in time slices, then joined (weft emu --mpi) ----
  * A part file holds the records of one time slice [from, to) with no header.

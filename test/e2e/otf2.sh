@@ -160,7 +160,7 @@ shown "$tmp/a" >"$tmp/a2"
 result "atomic: the failed run left the last archive" "$(cmp -s "$tmp/a1" "$tmp/a2" || echo "it changed")"
 result "atomic: no leftover" "$(leftovers "$tmp/a")"
 
-# the window: the filter in front of the sinks cuts what Paraver's backs cut
+# the window: one filter in front of both sinks; OTF2 and Paraver agree on it
 both "window: synth mpi,tampi --from/--to" '--from 200us --to 500us' "$tmp/s-mpi,tampi"
 both "window: synth nosv --from only" '--from 100us' "$tmp/s-nosv"
 both "window: synth nosv, 1 us" '-l --from 300us --to 301us' "$tmp/s-nosv"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# End-to-end tests of `weft emu --from T --to T` (prv_window in
-# src/prv/prv_writer.c): the window written in the same pass equals the same
+# End-to-end tests of `weft emu --from T --to T` (the window filter in front
+# of every sink, src/emu/sinks.c): the window written in the same pass equals the same
 # window cut from a whole run by test/e2e/window/cut.awk (Paraver's cutter:
 # states clipped, events and communications within the window, times from
 # its start), for thread.prv and cpu.prv of an ovni trace and of a PICL log
