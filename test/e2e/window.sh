@@ -7,7 +7,8 @@
 # its start), for thread.prv and cpu.prv of an ovni trace and of a PICL log
 # with messages crossing the window's edges; FTIME is the window's length
 # (or up to the trace's end); the output passes `weft check` and
-# `weft check --views`; usage errors and a window past the end fail.
+# `weft check --views`; -b's breakdown view passes the same window; usage
+# errors and a window past the end fail.
 # --from-event EXPR opens the window at the first event EXPR holds for:
 # the same bytes as --from at that event's time (weft query finds it),
 # with an expression on the trace or on the emulated state (cpu); no
@@ -73,6 +74,21 @@ expect "picl-mid: messages received after the window are comments" \
 "$WEFT" emu -q --from 1ms --to 3ms -o "$tmp/units" "$here/picl/fft.trf"
 expect "--from 1ms --to 3ms = --from 1000000 --to 3000000" \
 	"$(cmp -s "$tmp/units/thread.prv" "$tmp/picl-mid/thread.prv" && echo same)" same
+
+# -b: the breakdown view passes the same window (the filter in front of
+# every sink); a window in which no CPU changes gets one value 0 at 0
+"$WEFT" synth -o "$tmp/bd-trace" --events 20000 --models nosv --seed 3 >/dev/null
+"$WEFT" emu -q -b -o "$tmp/bd" "$tmp/bd-trace"
+"$WEFT" emu -q -b --from 100000 --to 300000 -o "$tmp/bd-mid" "$tmp/bd-trace"
+awk -v from=100000 -v to=300000 -f "$here/window/cut.awk" "$tmp/bd/nosv-breakdown.prv" | sort >"$tmp/want"
+records "$tmp/bd-mid/nosv-breakdown.prv" >"$tmp/got"
+expect "-b --from --to: nosv-breakdown.prv = the window cut from the whole run" \
+	"$(cmp -s "$tmp/want" "$tmp/got" && echo same):$(wc -l <"$tmp/got" | awk '{ print ($1 > 1000) }')" same:1
+gap=$(awk -F: 'NR > 1 { print $6 }' "$tmp/bd/nosv-breakdown.prv" | sort -un |
+	awk 'NR > 1 && $1 - p > 1000 { print p + 1, $1 - 1; exit } { p = $1 }')
+"$WEFT" emu -q -b --from "${gap% *}" --to "${gap#* }" -o "$tmp/bd-gap" "$tmp/bd-trace" 2>"$tmp/err"
+expect "-b, a window with no breakdown change: one value 0 at 0, no warning" \
+	"$(tail -n +2 "$tmp/bd-gap/nosv-breakdown.prv"):$(cat "$tmp/err")" "2:0:1:1:1:0:17:0:"
 
 "$WEFT" emu -q --from 5ms --to 2ms -o "$tmp/x" "$here/picl/fft.trf" 2>"$tmp/err"
 expect "--to before --from: exit 2" "$?:$(grep -c 'expected --to after --from' "$tmp/err")" "2:1"
