@@ -149,11 +149,9 @@ static int ok_char(char c)
 	return c >= MCV_FIRST && c <= MCV_LAST;
 }
 
-int evtable_init(struct evtable *t, struct weft_err *e)
+int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e)
 {
 	memset(t, 0, sizeof(*t));
-	const struct weft_model_def *const *all;
-	int n = model_all(&all);
 	for (int i = 0; i < n; i++) {
 		const struct weft_model_def *m = all[i];
 		if (m->nevents == 0)

@@ -59,9 +59,10 @@ struct evtable {
 	struct evinfo *rows[MCV_NCHARS];
 };
 
-/* Compile every registered model's table. A malformed row is an internal
- * error naming the model and MCV. */
-int evtable_init(struct evtable *t, struct weft_err *e);
+/* Compile the tables of the n models of `all` (the caller's registry:
+ * model_all, or a run's own). A malformed row is an internal error naming
+ * the model and MCV. */
+int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e);
 void evtable_free(struct evtable *t);
 
 static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t m, uint8_t c,

@@ -183,7 +183,9 @@ int cmd_dump(int argc, char **argv)
 		return cli_usage_error("dump", "expected one TRACE directory, found %d arguments", argc - k.first);
 	struct weft_err e = {0};
 	struct evtable tab;
-	if (evtable_init(&tab, &e))
+	const struct weft_model_def *const *all;
+	int nall = model_all(&all);
+	if (evtable_init(&tab, all, nall, &e))
 		return cli_report(&e);
 	struct query *q = NULL;
 	struct weft_trace t;

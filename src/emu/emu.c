@@ -288,7 +288,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 	e->o = *o;
 	e->o.imp.quiet = o->quiet;
 	e->run.trace = trace;
-	if (evtable_init(&e->tab, err))
+	if (evtable_init(&e->tab, o->models.all, o->models.n, err))
 		return -1;
 	struct trace_opts to = {.mode = STREAM_ORDERED,
 				.window = o->window,

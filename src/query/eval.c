@@ -597,7 +597,9 @@ int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *
 	memset(q, 0, sizeof(*q));
 	q->tab = tab;
 	if (!tab) {
-		if (evtable_init(&q->own_tab, e)) {
+		const struct weft_model_def *const *all;
+		int nall = model_all(&all);
+		if (evtable_init(&q->own_tab, all, nall, e)) {
 			evtable_free(&q->own_tab);
 			return -1;
 		}

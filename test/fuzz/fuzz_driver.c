@@ -66,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int have_tab;
 	struct weft_err e = {0};
 	if (!have_tab) { /* compiled once, never freed (still reachable) */
-		check(evtable_init(&d.tab, &e) == 0);
+		const struct weft_model_def *const *all;
+		int nall = model_all(&all);
+		check(evtable_init(&d.tab, all, nall, &e) == 0);
 		have_tab = 1;
 	}
 	fake_system();

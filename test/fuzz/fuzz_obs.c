@@ -222,7 +222,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!tab_ready) {
 		struct weft_err e = {0};
-		check(evtable_init(&tab, &e) == 0);
+		const struct weft_model_def *const *all;
+		int nall = model_all(&all);
+		check(evtable_init(&tab, all, nall, &e) == 0);
 		tab_ready = 1;
 	}
 	/* an exact-size copy, so any read past the input is caught */

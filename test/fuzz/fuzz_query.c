@@ -120,7 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct query q;
 	struct weft_err e = {0};
 	if (!have_tab) {
-		check(evtable_init(&tab, &e) == 0);
+		const struct weft_model_def *const *all;
+		int nall = model_all(&all);
+		check(evtable_init(&tab, all, nall, &e) == 0);
 		have_tab = 1;
 	}
 	check(query_init_tab(&q, &tab, &e) == 0);

@@ -3,7 +3,10 @@
 # The layers of doc/design.md, checked on the includes: a file may include
 # headers of its own layer and of the layers below it, never above,
 #   util < trace, import (sources), prv (the Paraver format: writer,
-#   reader), check (its validators) < clock < emu (merge, engine, the
+#   reader), check (its validators) < clock < mdef (the models' interface:
+#   models/model.h's definition and hooks, models/evtable.[ch]'s event
+#   tables; the emulator dispatches through them, so they sit below it and
+#   may use nothing above trace) < emu (merge, engine, the
 #   stream and the Paraver sink) < models < par (the parallel runs: -j,
 #   --mpi), query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
 # (synth writes traces and logs: it may use the sources' writers; driver
@@ -27,10 +30,11 @@ rank() { # LAYER -> its rank
 	util) echo 0 ;;
 	trace | import | prv | check) echo 1 ;;
 	clock) echo 2 ;;
-	emu) echo 3 ;;
-	models) echo 4 ;;
-	par | query | stats) echo 5 ;;
-	plot | synth | diff | driver | otf2) echo 6 ;;
+	mdef) echo 3 ;;
+	emu) echo 4 ;;
+	models) echo 5 ;;
+	par | query | stats) echo 6 ;;
+	plot | synth | diff | driver | otf2) echo 7 ;;
 	cli) echo 9 ;;
 	*) echo 99 ;;
 	esac
@@ -39,6 +43,7 @@ rank() { # LAYER -> its rank
 layer_of() { # PATH -> layer
 	case $1 in
 	src/*/*) echo "$1" | cut -d/ -f2 ;;
+	models/model.h | models/evtable.[ch]) echo mdef ;;
 	models/*) echo models ;;
 	*) echo top ;;
 	esac
@@ -55,7 +60,7 @@ violations() {
 			if [ -f "$1/src/$h" ]; then
 				hl=${h%%/*}
 			elif [ -f "$1/models/$h" ]; then
-				hl=models
+				hl=$(layer_of "models/$h")
 			else
 				continue
 			fi
@@ -83,7 +88,7 @@ against_allow "$tmp/now" test/tools/layers.allow include
 # make check runs); the edges that stand are in test/tools/calls.allow
 # (FILE -> LAYER (SYMBOL): why), kept true both ways like layers.allow.
 calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
-	ranks=$(for l in util trace import prv check clock emu models par query stats plot synth diff driver otf2 cli; do
+	ranks=$(for l in util trace import prv check clock mdef emu models par query stats plot synth diff driver otf2 cli; do
 		printf '%s=%s ' "$l" "$(rank "$l")"
 	done)
 	# with SRCROOT, objects whose source is gone from it (a file moved to
@@ -101,12 +106,13 @@ calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
 	function layer(o, p) {
 		if (o == "gen/model_files.o") return "models"
 		if (o == "gen/cfg_files.o") return "emu"
+		if (o == "models/evtable.o") return "mdef"
 		if (o ~ /^models\//) return "models"
 		split(o, p, "/")
 		return p[2]
 	}
 	BEGIN { n = split(ranks, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], q, "="); r[q[1]] = q[2] } }
-	FNR == NR { if (NF == 3 && $2 ~ /^[TDBRCG]$/) { o = $1; sub(/:$/, "", o); def[$3] = def[$3] " " layer(o) } next }
+	FNR == NR { if (NF == 3 && $2 ~ /^[TDBRCG]$/) { o = $1; sub(/:.*$/, "", o); def[$3] = def[$3] " " layer(o) } next }
 	{
 		o = $1; sub(/:$/, "", o); l = layer(o); sym = $NF
 		if (!(sym in def) || !(l in r)) next
