@@ -112,31 +112,6 @@ int models_load(const char *path, struct weft_err *err)
 	return 0;
 }
 
-static int version_parse(const char *v, long t[3])
-{
-	const char *p = v;
-	for (int i = 0; i < 3; i++) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return -1;
-		t[i] = strtol(p, &end, 10);
-		if (i < 2 && *end != '.')
-			return -1;
-		if (i == 2 && *end && *end != '-')
-			return -1;
-		p = end + 1;
-	}
-	return 0;
-}
-
-int model_version_ok(const char *want, const char *have)
-{
-	long w[3], h[3];
-	if (version_parse(want, w) || version_parse(have, h))
-		return 0;
-	return w[0] == h[0] && w[1] <= h[1];
-}
-
 int model_all(const struct weft_model_def *const **out)
 {
 	setup();

@@ -43,6 +43,12 @@ struct emu_opts;
 /* The model registry handed to the emulator (emu.h: emu_opts.models):
  * every model, with the --model files loaded; after the options. */
 void cli_registry(struct emu_opts *o);
+/* The same registry for a command that opens a trace without the
+ * emulator: ovni.require resolved against it (*set lives while the trace
+ * is opened). */
+struct trace_opts;
+struct model_set;
+void cli_trace_models(struct trace_opts *to, struct model_set *set);
 
 void cli_salvage_report(const char *cmd, const struct weft_trace *t);
 

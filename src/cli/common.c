@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "emu/emu.h"
 #include "model.h"
+#include "require.h"
 #include "trace/trace.h"
 #include "util/mapfile.h"
 
@@ -65,6 +66,13 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 void cli_registry(struct emu_opts *o)
 {
 	o->models.n = model_all(&o->models.all);
+}
+
+void cli_trace_models(struct trace_opts *to, struct model_set *set)
+{
+	set->n = model_all(&set->all);
+	to->require = model_require;
+	to->require_arg = set;
 }
 
 void cli_salvage_report(const char *cmd, const struct weft_trace *t)

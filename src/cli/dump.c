@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "require.h"
 #include "cli/opts.h"
 #include "model.h"
 #include "evtable.h"
@@ -190,6 +191,8 @@ int cmd_dump(int argc, char **argv)
 	struct query *q = NULL;
 	struct weft_trace t;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .only = k.only, .import = &k.imp, .salvage = k.salvage};
+	struct model_set ms;
+	cli_trace_models(&to, &ms);
 	rc = k.filter ? dump_filter(k.filter, &q, &e) : 0;
 	if (rc == 0 && (rc = trace_open(&t, argv[k.first], &to, &e)) == 0) {
 		if (k.salvage)

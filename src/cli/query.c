@@ -178,6 +178,8 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		return 0;
 	}
 	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &s->imp, .salvage = s->salvage};
+	struct model_set ms;
+	cli_trace_models(&to, &ms);
 	if (trace_open(&s->tr, s->trace, &to, e)) {
 		s->open = 0;
 		return -1;

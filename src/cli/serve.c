@@ -91,6 +91,8 @@ static int run_plain(struct driver *d, const char *trace, const struct serve_cmd
 	struct weft_trace tr;
 	struct weft_merge m;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &k->imp};
+	struct model_set ms;
+	cli_trace_models(&to, &ms);
 	if (trace_open(&tr, trace, &to, e))
 		return -1;
 	struct clock_opts co = {.file = k->clock_file, .quiet = 1};

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "require.h"
 #include "cli/opts.h"
 #include "clock/clocksetup.h"
 #include "model.h"
@@ -159,6 +160,8 @@ int cmd_top(int argc, char **argv)
 	struct weft_err e = {0};
 	struct weft_trace t;
 	struct trace_opts to = {.mode = STREAM_RAW, .import = &k.imp, .salvage = k.salvage};
+	struct model_set ms;
+	cli_trace_models(&to, &ms);
 	if (trace_open(&t, argv[k.first], &to, &e))
 		return cli_report(&e);
 	if (k.salvage)

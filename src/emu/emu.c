@@ -295,7 +295,9 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 				.import = &e->o.imp,
 				.same_nodes = o->same_nodes,
 				.converted = o->converted,
-				.map_budget = o->map_budget};
+				.map_budget = o->map_budget,
+				.require = model_require,
+				.require_arg = &e->o.models};
 	to.salvage = o->salvage;
 	e->models.state_owner = 'O';
 	memset(e->models.slot, -1, sizeof(e->models.slot));

@@ -15,6 +15,7 @@
 #include "clock/clocksetup.h"
 #include "util/err.h"
 #include "evtable.h"
+#include "require.h"
 #include "emu/merge.h"
 #include "emu/pairs.h"
 #include "emu/sink.h"
@@ -166,16 +167,12 @@ struct emu_part {
 	int match_defer;
 };
 
-/* The models a run may use: the registry (models/model.h), built and
- * handed in by src/cli (cli_registry), after its --model files are
- * loaded; the emulator never reads a process-wide table. */
-struct emu_registry {
-	const struct weft_model_def *const *all;
-	int n;
-};
-
 struct emu_opts {
-	struct emu_registry models; /* n 0: emu_open refuses (an internal error) */
+	/* the models a run may use: the registry (models/require.h), built
+	 * and handed in by src/cli (cli_registry) after its --model files are
+	 * loaded; the emulator never reads a process-wide table. n 0: emu_open
+	 * refuses (an internal error) */
+	struct model_set models;
 	struct import_opts imp; /* for a legacy log given as TRACE */
 	const char *clock_file; /* -c FILE, NULL: TRACE/clock-offsets.txt if present */
 	int no_clock_files;     /* --sync=none: no clock table at all */

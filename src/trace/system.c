@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
 #include "trace/system.h"
 
 void sys_init(struct weft_system *s)
@@ -157,19 +156,14 @@ int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *
 	t = weft_xcalloc(1, sizeof(*t));
 	t->tid = m->tid;
 	t->proc = p;
-	for (int i = 0; i < m->nreq; i++) {
-		const struct weft_model_def *d = model_by_name(m->req[i].model);
-		if (!d)
-			continue;
-		if (d->version[0] && m->req[i].version && !model_version_ok(m->req[i].version, d->version)) {
+	for (int i = 0; i < m->nreq && s->require; i++) {
+		int id = s->require(s->require_arg, path, m->req[i].model, m->req[i].version, e);
+		if (id < 0) {
 			free(t);
-			return weft_fail(e, WEFT_EINPUT,
-					 "%s: key 'ovni.require': unsupported %s model version (want %s, have %s): "
-					 "expected major %.*s and a minor not above weft's",
-					 path, d->name, m->req[i].version, d->version,
-					 (int) strcspn(d->version, "."), d->version);
+			return -1;
 		}
-		t->req[mcv_index(d->id)] = 1;
+		if (id >= MCV_FIRST && id <= MCV_LAST)
+			t->req[mcv_index((char) id)] = 1;
 	}
 	t->stream = stream;
 	t->kv = m->kv; /* taken over: the metadata is freed after this */

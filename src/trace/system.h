@@ -90,7 +90,15 @@ struct weft_mark_type {
 	struct weft_mark_vidx *by_value;
 };
 
+/* Resolves one ovni.require entry of a stream.json at `path` (the trace
+ * knows no model: the caller's registry does, models/require.h): the model
+ * character, 0 (a model not known: ignored) or -1 with e set (refused). */
+typedef int (*sys_require_fn)(const void *arg, const char *path, const char *model, const char *version,
+			      struct weft_err *e);
+
 struct weft_system {
+	sys_require_fn require; /* NULL: no thread requires any model */
+	const void *require_arg;
 	struct weft_loom *loom_by_name;
 	struct weft_loom **looms;
 	int nlooms;

@@ -294,6 +294,8 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 {
 	memset(t, 0, sizeof(*t));
 	sys_init(&t->sys);
+	t->sys.require = o ? o->require : NULL;
+	t->sys.require_arg = o ? o->require_arg : NULL;
 	t->ninputs = n;
 	t->map_budget = o ? o->map_budget : 0;
 	t->inputs = weft_xcalloc((size_t) n, sizeof(*t->inputs));

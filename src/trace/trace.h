@@ -66,6 +66,9 @@ struct trace_opts {
 	/* the streams' resident pages together (mapfile.h; 0: the default) */
 	size_t map_budget;
 	int salvage; /* streams cut mid-event end at their last whole event */
+	/* ovni.require's models, the caller's (system.h); NULL: none known */
+	sys_require_fn require;
+	const void *require_arg;
 };
 
 int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);

@@ -6,6 +6,7 @@
 
 #include "emu/engine.h"
 #include "modelfile.h"
+#include "require.h"
 #include "suites.h"
 
 #define HEAD "weft-model 1\nmodel Q qq 1.2.3\n"
@@ -250,6 +251,41 @@ START_TEST(versions)
 }
 END_TEST
 
+/* ovni.require against a set handed in: the set's models only */
+START_TEST(require_in_set)
+{
+	static const struct weft_model_def a = {.id = 'Q', .name = "qmodel", .version = "1.2.0"},
+					   b = {.id = 'W', .name = "wmodel", .version = ""};
+	static const struct weft_model_def *const all[] = {&a, &b};
+	static const struct model_set set = {all, 2}, none = {all, 0};
+	static const struct {
+		const struct model_set *set;
+		const char *model, *version;
+		int id;
+		const char *msg;
+	} c[] = {
+		{&set, "qmodel", "1.1.0", 'Q', NULL},
+		{&set, "qmodel", NULL, 'Q', NULL},
+		{&set, "wmodel", "9.0.0", 'W', NULL}, /* no version of its own: any */
+		{&set, "zmodel", "1.0.0", 0, NULL}, /* not known: ignored */
+		{&none, "qmodel", "1.1.0", 0, NULL}, /* not in this set */
+		{&set, "qmodel", "1.3.0", -1,
+		 "s.json: key 'ovni.require': unsupported qmodel model version (want 1.3.0, have 1.2.0): "
+		 "expected major 1 and a minor not above weft's"},
+		{&set, "qmodel", "2.0.0", -1, NULL},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct weft_err e = {0};
+		int id = model_require(c[i].set, "s.json", c[i].model, c[i].version, &e);
+		ck_assert_msg(id == c[i].id, "case %zu: %s %s: %d, expected %d", i, c[i].model,
+			      c[i].version ? c[i].version : "-", id, c[i].id);
+		ck_assert_int_eq(e.code, id < 0 ? WEFT_EINPUT : 0);
+		if (c[i].msg)
+			ck_assert_str_eq(e.msg, c[i].msg);
+	}
+}
+END_TEST
+
 Suite *modelfile_suite(void)
 {
 	Suite *s = suite_create("modelfile");
@@ -258,6 +294,7 @@ Suite *modelfile_suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, breakdown_tables);
 	tcase_add_test(tc, versions);
+	tcase_add_test(tc, require_in_set);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -243,6 +243,46 @@ START_TEST(duplicate_tid)
 }
 END_TEST
 
+/* The caller's resolver decides (system.h): "yes" is 'Y', "old" refused,
+ * anything else unknown; without one no thread requires a model. */
+static int resolve(const void *arg, const char *path, const char *model, const char *version, struct weft_err *e)
+{
+	(void) version;
+	ck_assert_str_eq(arg, "registry");
+	if (strcmp(model, "old") == 0)
+		return weft_fail(e, WEFT_EINPUT, "%s: old refused", path);
+	return strcmp(model, "yes") == 0 ? 'Y' : 0;
+}
+
+START_TEST(require_resolved_by_the_caller)
+{
+	struct weft_meta_req r[] = {{"yes", "1.0.0"}, {"maybe", "1.0.0"}};
+	struct weft_meta_req bad[] = {{"old", "0.1.0"}};
+	struct weft_system s;
+	sys_init(&s);
+	struct weft_meta m = meta("L", 5, 42, 1, cpu1, 1);
+	m.req = r;
+	m.nreq = 2;
+	add_ok(&s, m, 0, "t1.json"); /* no resolver: nothing required */
+	s.require = resolve;
+	s.require_arg = "registry";
+	m.tid = 43;
+	add_ok(&s, m, 1, "t2.json");
+	m.tid = 44;
+	m.req = bad;
+	m.nreq = 1;
+	add_fails(&s, m, 2, "t3.json", "t3.json: old refused");
+	finish_ok(&s);
+	ck_assert_int_eq(s.nthreads, 2);
+	int sum = 0;
+	for (int k = 0; k < MCV_NCHARS; k++)
+		sum += s.threads[0]->req[k] + 2 * s.threads[1]->req[k];
+	ck_assert_int_eq(s.threads[1]->req[mcv_index('Y')], 1);
+	ck_assert_int_eq(sum, 2); /* 'Y' of the second thread alone */
+	sys_free(&s);
+}
+END_TEST
+
 START_TEST(rank_conflict)
 {
 	struct weft_system s;
@@ -521,6 +561,7 @@ Suite *system_suite(void)
 	tcase_add_test(tc, app_id_missing);
 	tcase_add_test(tc, app_id_from_any_thread);
 	tcase_add_test(tc, duplicate_tid);
+	tcase_add_test(tc, require_resolved_by_the_caller);
 	tcase_add_test(tc, rank_conflict);
 	tcase_add_test(tc, rank_in_some_processes_only);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* require: a stream's ovni.require entries against the models a caller
+ * hands in (a run's registry, or model_all's). The trace layer knows no
+ * model: trace_open calls model_require through trace_opts.require for
+ * each entry, with a struct model_set as its argument. */
+#ifndef WEFT_MODELS_REQUIRE_H
+#define WEFT_MODELS_REQUIRE_H
+
+#include "model.h"
+#include "util/err.h"
+
+struct model_set {
+	const struct weft_model_def *const *all;
+	int n;
+};
+
+/* The model character `model` names in `set` (0: a model weft does not
+ * know, ignored as ovniemu ignores it), or -1 with e set when the version
+ * `version` (NULL: none) wants is not the one weft has (model_version_ok);
+ * path names the stream.json. */
+int model_require(const void *set, const char *path, const char *model, const char *version,
+		  struct weft_err *e);
+
+#endif
