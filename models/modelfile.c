@@ -917,11 +917,3 @@ struct mf_model *mf_load(const char *path, struct weft_err *err)
 	free(buf);
 	return m;
 }
-
-const char *mf_label(const struct mf_chan *c, int64_t v)
-{
-	for (int i = 0; i < c->nlabels; i++)
-		if (c->labels[i].value == v)
-			return c->labels[i].label;
-	return NULL;
-}

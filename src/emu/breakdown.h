@@ -18,7 +18,7 @@
 #define WEFT_BREAKDOWN_H
 
 #include "emu/emu.h"
-#include "modelfile.h"
+#include "mfform.h"
 #include "util/strbuf.h"
 
 struct bd_view;

@@ -14,7 +14,7 @@
 #define WEFT_ENGINE_H
 
 #include "emu/emu.h"
-#include "modelfile.h"
+#include "mfform.h"
 #include "util/strbuf.h"
 
 /* One `call` of a primitive: the calling model, the argument values (an

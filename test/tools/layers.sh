@@ -6,9 +6,10 @@
 #   reader), check (its validators) < clock < mdef (the models' interface:
 #   models/model.h's definition and hooks, models/evtable.[ch]'s event
 #   tables, models/require.[ch]'s ovni.require against a registry handed
-#   in; the emulator dispatches through them, so they sit below it and may
-#   use nothing above trace) < emu (merge, engine, the
-#   stream and the Paraver sink) < models < par (the parallel runs: -j,
+#   in, models/mfform.[ch]: the compiled form of a model file; the
+#   emulator dispatches through them, so they sit below it and may use
+#   nothing above trace) < emu (merge, engine, the stream and the Paraver
+#   sink) < models < par (the parallel runs: -j,
 #   --mpi), query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
 # (synth writes traces and logs: it may use the sources' writers; driver
 # is weft serve's, a sink over query; cli is the commands). A header's layer is the folder it lives in (src/X or
@@ -44,7 +45,7 @@ rank() { # LAYER -> its rank
 layer_of() { # PATH -> layer
 	case $1 in
 	src/*/*) echo "$1" | cut -d/ -f2 ;;
-	models/model.h | models/evtable.[ch] | models/require.[ch]) echo mdef ;;
+	models/model.h | models/evtable.[ch] | models/require.[ch] | models/mfform.[ch]) echo mdef ;;
 	models/*) echo models ;;
 	*) echo top ;;
 	esac
@@ -107,7 +108,7 @@ calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
 	function layer(o, p) {
 		if (o == "gen/model_files.o") return "models"
 		if (o == "gen/cfg_files.o") return "emu"
-		if (o == "models/evtable.o" || o == "models/require.o") return "mdef"
+		if (o ~ /^models\/(evtable|require|mfform)\.o$/) return "mdef"
 		if (o ~ /^models\//) return "models"
 		split(o, p, "/")
 		return p[2]
