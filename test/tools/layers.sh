@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The layers of doc/design.md, checked on the includes: a file may include
 # headers of its own layer and of the layers below it, never above,
-#   util < trace, import (sources), prv (the Paraver format: writer,
+#   util < cmap (src/clock/clock.[ch]: the clock map, offset and drift,
+#   which the stream reader applies as it decodes; it includes nothing)
+#   < trace, import (sources), prv (the Paraver format: writer,
 #   reader), check (its validators) < clock < mdef (the models' interface:
 #   models/model.h's definition and hooks, models/evtable.[ch]'s event
 #   tables, models/require.[ch]'s ovni.require against a registry handed
@@ -30,13 +32,14 @@ cd "$top" || exit 2
 rank() { # LAYER -> its rank
 	case $1 in
 	util) echo 0 ;;
-	trace | import | prv | check) echo 1 ;;
-	clock) echo 2 ;;
-	mdef) echo 3 ;;
-	emu) echo 4 ;;
-	models) echo 5 ;;
-	par | query | stats) echo 6 ;;
-	plot | synth | diff | driver | otf2) echo 7 ;;
+	cmap) echo 1 ;;
+	trace | import | prv | check) echo 2 ;;
+	clock) echo 3 ;;
+	mdef) echo 4 ;;
+	emu) echo 5 ;;
+	models) echo 6 ;;
+	par | query | stats) echo 7 ;;
+	plot | synth | diff | driver | otf2) echo 8 ;;
 	cli) echo 9 ;;
 	*) echo 99 ;;
 	esac
@@ -44,6 +47,7 @@ rank() { # LAYER -> its rank
 
 layer_of() { # PATH -> layer
 	case $1 in
+	src/clock/clock.[ch]) echo cmap ;;
 	src/*/*) echo "$1" | cut -d/ -f2 ;;
 	models/model.h | models/evtable.[ch] | models/require.[ch] | models/mfform.[ch]) echo mdef ;;
 	models/*) echo models ;;
@@ -60,7 +64,7 @@ violations() {
 		fr=$(rank "$fl")
 		sed -n 's/^#include "\([A-Za-z0-9_/]*\.h\)".*/\1/p' "$1/$f" | sort -u | while read -r h; do
 			if [ -f "$1/src/$h" ]; then
-				hl=${h%%/*}
+				hl=$(layer_of "src/$h")
 			elif [ -f "$1/models/$h" ]; then
 				hl=$(layer_of "models/$h")
 			else
@@ -90,7 +94,7 @@ against_allow "$tmp/now" test/tools/layers.allow include
 # make check runs); the edges that stand are in test/tools/calls.allow
 # (FILE -> LAYER (SYMBOL): why), kept true both ways like layers.allow.
 calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
-	ranks=$(for l in util trace import prv check clock mdef emu models par query stats plot synth diff driver otf2 cli; do
+	ranks=$(for l in util cmap trace import prv check clock mdef emu models par query stats plot synth diff driver otf2 cli; do
 		printf '%s=%s ' "$l" "$(rank "$l")"
 	done)
 	# with SRCROOT, objects whose source is gone from it (a file moved to
@@ -108,6 +112,7 @@ calls() { # OBJDIR [SRCROOT] -> "FILE.c -> LAYER (SYMBOL)" for each call upward
 	function layer(o, p) {
 		if (o == "gen/model_files.o") return "models"
 		if (o == "gen/cfg_files.o") return "emu"
+		if (o == "src/clock/clock.o") return "cmap"
 		if (o ~ /^models\/(evtable|require|mfform)\.o$/) return "mdef"
 		if (o ~ /^models\//) return "models"
 		split(o, p, "/")
@@ -157,5 +162,12 @@ if comm -23 "$tmp/copied" "$tmp/allowed" | grep -q "^src/synth/.* -> cli$"; then
 else
 	fail "self-test" "an include of cli.h in src/synth was not reported"
 fi
+# and the models' interface may not include the emulator it sits below,
+# nor the clock map the trace
+printf '#include "emu/emu.h"\n' >>"$tmp/copy/models/evtable.h"
+printf '#include "trace/event.h"\n' >>"$tmp/copy/src/clock/clock.h"
+violations "$tmp/copy" >"$tmp/copied"
+expect "self-test: evtable.h including emu.h, clock.h including trace/event.h are caught" \
+	"$(grep -c '^models/evtable.h -> emu$\|^src/clock/clock.h -> trace$' "$tmp/copied")" 2
 
 finish
