@@ -307,8 +307,6 @@ int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft
 		if (rc)
 			return -1;
 		v->open = 1;
-		if (e->o.win) /* Paraver cannot load a window's empty body */
-			prv_empty_zero(&v->prv);
 		if (v->prv.pipe != files) /* the set is full: its records would have nowhere to go */
 			return weft_fail(err, WEFT_EINTERNAL, "%s: more breakdown traces than the Paraver writer holds",
 					 v->name);

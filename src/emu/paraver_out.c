@@ -217,7 +217,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	if (prepare_dir(e, err))
 		return -1;
 	po->open = 1;
-	po->files = prv_files_new();
+	po->files = prv_files_new(e->o.win); /* Paraver cannot load a window's empty body */
 	if (!po->files)
 		return weft_fail(err, WEFT_EINTERNAL, "%s: no memory for the Paraver files", po->outdir);
 	struct strbuf h = {0};
@@ -246,11 +246,8 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the first", po->outdir);
 	if (rc == 0)
 		rc = bd_open(e, po->files, date, err);
-	for (int f = 0; rc == 0 && f < EMU_NFILES; f++) {
+	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		emu_fresh_apply(e, f, &po->f[f]);
-		if (e->o.win) /* Paraver cannot load a window's empty body */
-			prv_empty_zero(&po->f[f]);
-	}
 	return rc;
 }
 

@@ -42,6 +42,7 @@ struct prv_pipe {
 	void *tap_arg;
 	/* prv_pipe_tap_cut: the tap that finds where runs end itself */
 	size_t (*tap_cut)(void *arg, const struct prv_op *ops, size_t n, uint64_t bound, int stop, uint64_t *at);
+	int empty_zero; /* prv_files_new */
 	int cut; /* prv_pipe_apply_cut: ops of a kind >= cut end a run (else 256: none) */
 	struct prv_pipe *sub[PIPE_FILES]; /* prv_pipe_split: a writer thread a file */
 	int alone; /* no thread could start: the producer applies its chunks */
@@ -1124,9 +1125,12 @@ void prv_ring_free(struct prv_pipe *p)
 	free(p);
 }
 
-struct prv_pipe *prv_files_new(void)
+struct prv_pipe *prv_files_new(int empty_zero)
 {
-	return prv_ring_new_depth(2); /* its chunks hold no op: the caller applies them */
+	struct prv_pipe *p = prv_ring_new_depth(2); /* its chunks hold no op: the caller applies them */
+	if (p)
+		p->empty_zero = empty_zero;
+	return p;
 }
 
 void prv_files_free(struct prv_pipe *p)
@@ -1317,6 +1321,7 @@ int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const 
 		return -1;
 	}
 	if (pipe) {
+		b->empty_zero = pipe->empty_zero;
 		if (pipe->nfiles == PIPE_FILES)
 			pipe = NULL;
 		else {
@@ -1447,11 +1452,6 @@ static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_er
 int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e)
 {
 	return prv_finish_n(f, ftime, done, NULL, e);
-}
-
-void prv_empty_zero(struct prv_file *f)
-{
-	f->back.empty_zero = 1;
 }
 
 int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e)

@@ -110,7 +110,7 @@ struct prv_back {
 	uint32_t open_row;    /* row of the event line being written, ~0 none */
 	uint64_t ftime_off;
 	uint64_t nrecords;
-	int empty_zero; /* prv_empty_zero */
+	int empty_zero; /* its set's (prv_files_new) */
 	/* communication records still open, by comm id: offset of the psend
 	 * field (the receiver block follows it), ~0 = closed or never sent */
 	uint64_t *comm_off;
@@ -184,8 +184,13 @@ void prv_ring_free(struct prv_pipe *p);
  * (prv_open them on it, in the order of the records' `file`), written by
  * the caller with prv_pipe_apply_until and prv_pipe_put_op (prv_pipe_split:
  * a thread a file). prv_files_free unsplits it and hands each back still
- * open its clock (then prv_finish or prv_abort them). */
-struct prv_pipe *prv_files_new(void);
+ * open its clock (then prv_finish or prv_abort them). With empty_zero, a
+ * body of the set left without any record gets one value 0 at 0 instead
+ * of none (a --from/--to window: Paraver cannot load an empty body);
+ * without, a file with no record keeps an empty body (the header alone),
+ * as ovniemu writes a breakdown view in which no CPU changes: prv_finish's
+ * caller warns. */
+struct prv_pipe *prv_files_new(int empty_zero);
 void prv_files_free(struct prv_pipe *p);
 /* The writer thread's work done by the caller: prv_pipe_drain waits until
  * the thread has written every op queued (it then sleeps until more are
@@ -487,13 +492,6 @@ int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err 
 int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
-
-/* A body left without any record gets one value 0 at 0 instead of none
- * (a --from/--to window: Paraver cannot load an empty body). Without it a
- * file with no record keeps an empty body (the header alone), as ovniemu
- * writes a breakdown view in which no CPU changes: prv_finish's caller
- * warns. Call after prv_open. */
-void prv_empty_zero(struct prv_file *f);
 
 /* ---- parts: a body written in time slices, then joined (weft emu --mpi) ----
  * A part file holds the records of one time slice [from, to) with no header.
