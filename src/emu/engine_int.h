@@ -16,8 +16,19 @@ struct eng_stack {
 	int n, cap;
 };
 
+/* How a shown value is written, from the channel's `dup` rule and `zero`
+ * (chosen once, so the per-event loops take one switch). */
+enum eng_put {
+	ENG_PUT_SET, /* dup skip: only a change */
+	ENG_PUT_PUNCT, /* dup emit: always */
+	ENG_PUT_SOME, /* dup skip-null: always unless 0 (none), then a change */
+	ENG_PUT_ZERO, /* a `zero` channel: its 0 may be a value (put) */
+};
+
 struct eng_chan {
 	const struct mf_chan *c;
+	uint8_t put; /* enum eng_put */
+	int64_t cpu_none; /* c->cpu_none, beside the slot */
 	const struct mf_model *m;
 	int tslot, cslot; /* -1: not shown */
 	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
@@ -41,6 +52,15 @@ struct engine {
 	int base[MCV_NCHARS]; /* first channel of each model, at mcv_index(its character) */
 	int *cpu_ch; /* channels CPU rows show */
 	int ncpu_ch;
+	/* the same, with what engine_cpu_run reads of each beside its index
+	 * (one load per field, no walk through eng_chan; rebuilt by every
+	 * engine_setup) */
+	struct eng_cpu_w {
+		int32_t ci, slot, bdv;
+		uint8_t put;
+		int64_t none;
+		const struct eng_chan *ch;
+	} * cpu_w;
 	int *state_ch; /* channels thread rows show by thread state */
 	int nstate_ch;
 	struct { /* primitives set up, to release at the end */
