@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine: the run-time side of model files — channel values per thread,
- * the compiled actions of each event, the rows that show them, the .pcf
- * blocks and the end-of-trace checks. */
+ * the compiled actions of each event, the rows that show them and the
+ * end-of-trace checks (the .pcf blocks: engine_labels.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,11 +345,6 @@ const char *engine_call_str(const struct engine_call *c, int arg, char *buf, siz
 	return buf;
 }
 
-static inline int member(const struct eng_chan *ch, int ci, int j)
-{
-	return j == 0 ? ci : ch->gfirst + j - 1;
-}
-
 /* `setall`: the group's members from the payload, one i64 each. */
 static int set_all(struct emu *e, struct engine *g, struct emu_thread *t, int ci, const struct weft_ev *ev,
 		   struct weft_err *err)
@@ -607,48 +602,6 @@ int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		}
 	}
 	return 0;
-}
-
-void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b)
-{
-	struct engine *g = e->eng.s;
-	const struct eng_chan *ch = &g->ch[g->base[mcv_index(m->def.id)] + chan];
-	const struct mf_chan *c = ch->c;
-	for (int i = 0; i < c->nlabels; i++) {
-		sb_printf(b, "%lld ", (long long) c->labels[i].value);
-		sb_text(b, c->labels[i].label);
-		sb_printf(b, "\n");
-	}
-	for (int i = 0; i < ch->ndyn; i++)
-		if (!mf_label(c, ch->dyn[i].value)) {
-			sb_printf(b, "%lld ", (long long) ch->dyn[i].value);
-			sb_text(b, ch->dyn[i].label); /* labels from events: one line each */
-			sb_printf(b, "\n");
-		}
-}
-
-void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
-{
-	struct engine *g = e->eng.s;
-	int base = g->base[mcv_index(m->def.id)];
-	for (int k = 0; k < m->nchans; k++) {
-		const struct eng_chan *ch0 = &g->ch[base + k];
-		int n = ch0->c->each_key ? ch0->gn : 1;
-		for (int j = 0; j < n; j++) {
-			const struct eng_chan *ch = &g->ch[member(ch0, base + k, j)];
-			int32_t type = file == EMU_THREAD_FILE ? ch->ttype : ch->ctype;
-			if (type < 0)
-				continue;
-			sb_printf(b, "EVENT_TYPE\n0 %d ", type); /* a model file's text: one line */
-			sb_text(b, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
-			sb_printf(b, "\n");
-			if (ch->c->nlabels || ch->ndyn)
-				sb_printf(b, "VALUES\n");
-			if (j == 0)
-				engine_value_lines(e, m, k, b);
-			sb_printf(b, "\n");
-		}
-	}
 }
 
 void engine_free(struct emu *e)

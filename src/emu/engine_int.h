@@ -70,6 +70,13 @@ struct engine {
 	int nsetup;
 };
 
+/* Member j of the group whose first channel is ch (index ci): ci itself
+ * for j 0. */
+static inline int member(const struct eng_chan *ch, int ci, int j)
+{
+	return j == 0 ? ci : ch->gfirst + j - 1;
+}
+
 /* A channel's label of value v (static, then added at run time), or NULL. */
 const char *eng_label_of(const struct eng_chan *ch, int64_t v);
 /* "4 (MPI_Wait)" or "4", in buf. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine_labels: the value labels of model-file channels — the file's own
  * and those added while the run goes (`label` actions, primitives, a -j
- * worker's, gathered by the merging run), and values named for messages. */
+ * worker's, gathered by the merging run), values named for messages, and
+ * the channels' .pcf blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/engine.h"
 #include "emu/engine_int.h"
 #include "util/strbuf.h"
 
@@ -93,4 +95,46 @@ int engine_labels_load(struct emu *e, const char *text, size_t n, const char *wh
 		p = nl + 1;
 	}
 	return 0;
+}
+
+void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b)
+{
+	struct engine *g = e->eng.s;
+	const struct eng_chan *ch = &g->ch[g->base[mcv_index(m->def.id)] + chan];
+	const struct mf_chan *c = ch->c;
+	for (int i = 0; i < c->nlabels; i++) {
+		sb_printf(b, "%lld ", (long long) c->labels[i].value);
+		sb_text(b, c->labels[i].label);
+		sb_printf(b, "\n");
+	}
+	for (int i = 0; i < ch->ndyn; i++)
+		if (!mf_label(c, ch->dyn[i].value)) {
+			sb_printf(b, "%lld ", (long long) ch->dyn[i].value);
+			sb_text(b, ch->dyn[i].label); /* labels from events: one line each */
+			sb_printf(b, "\n");
+		}
+}
+
+void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
+{
+	struct engine *g = e->eng.s;
+	int base = g->base[mcv_index(m->def.id)];
+	for (int k = 0; k < m->nchans; k++) {
+		const struct eng_chan *ch0 = &g->ch[base + k];
+		int n = ch0->c->each_key ? ch0->gn : 1;
+		for (int j = 0; j < n; j++) {
+			const struct eng_chan *ch = &g->ch[member(ch0, base + k, j)];
+			int32_t type = file == EMU_THREAD_FILE ? ch->ttype : ch->ctype;
+			if (type < 0)
+				continue;
+			sb_printf(b, "EVENT_TYPE\n0 %d ", type); /* a model file's text: one line */
+			sb_text(b, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
+			sb_printf(b, "\n");
+			if (ch->c->nlabels || ch->ndyn)
+				sb_printf(b, "VALUES\n");
+			if (j == 0)
+				engine_value_lines(e, m, k, b);
+			sb_printf(b, "\n");
+		}
+	}
 }
