@@ -237,16 +237,6 @@ static inline uint64_t scan_size(const struct weft_stream *s, uint64_t off)
 	return sz;
 }
 
-/* Are the three MCV bytes of the header word w (flags in the low byte,
- * model in the next) printable, 0x21..0x7e? Bytewise, without branches. */
-static inline int mcv_word_ok(uint32_t w)
-{
-	uint32_t t = w >> 8;
-	uint32_t high = (t | (t + 0x010101u)) & 0x808080u; /* a byte >= 0x7f */
-	uint32_t low = ((t | 0x808080u) - 0x212121u) & 0x808080u; /* bit clear: < 0x21 */
-	return (high | (low ^ 0x808080u)) == 0;
-}
-
 /* Size of a plain event by its flags byte: 12 header bytes and a payload
  * of code + 1 bytes (code 0: none); 0 for a jumbo event. */
 #define PS(c) (OBS_EV_HEADER + (c) + ((c) != 0))
