@@ -15,6 +15,7 @@
 #include "trace/obs.h"
 #include "util/outbuf.h"
 #include "trace/stream.h"
+#include "util/macros.h"
 
 enum evf_type { EVF_U8, EVF_U16, EVF_U32, EVF_U64, EVF_I8, EVF_I16, EVF_I32, EVF_I64, EVF_STR, EVF_BYTES };
 
@@ -62,7 +63,7 @@ struct evtable {
 /* Compile the tables of the n models of `all` (the caller's registry:
  * model_all, or a run's own). A malformed row is an internal error naming
  * the model and MCV. */
-int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e);
+WEFT_MUST_CHECK int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e);
 void evtable_free(struct evtable *t);
 
 static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t m, uint8_t c,
@@ -129,8 +130,8 @@ static inline int64_t ev_field(const struct evinfo *i, int field, const struct w
 /* Compile one row (signature and template) into *in; a malformed row is an
  * internal error naming the model and MCV (model files check their rows
  * with it when they are read). */
-int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
-		   struct weft_err *e);
+WEFT_MUST_CHECK int evinfo_compile(struct evinfo *in, const struct weft_evdecl *d, const struct weft_model_def *m,
+				   struct weft_err *e);
 /* Index of a field by name, or -1. */
 int evinfo_field(const struct evinfo *i, const char *name);
 /* Append the event's sentence (at most a few KiB). */

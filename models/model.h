@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "trace/event.h" /* MCV_NCHARS, mcv_index(): tables by model character */
+#include "util/macros.h"
 
 struct emu;
 struct evinfo;
@@ -118,7 +119,7 @@ int model_version_ok(const char *want, const char *have);
 
 /* Add a model from a file, or replace the one with its character (not a
  * model written in C); for the whole process, before any run. */
-int models_load(const char *path, struct weft_err *err);
+WEFT_MUST_CHECK int models_load(const char *path, struct weft_err *err);
 
 extern const struct weft_model_def model_ovni;
 

@@ -8,6 +8,7 @@
 
 #include "model.h"
 #include "util/err.h"
+#include "util/macros.h"
 
 struct model_set {
 	const struct weft_model_def *const *all;
@@ -18,7 +19,7 @@ struct model_set {
  * know, ignored as ovniemu ignores it), or -1 with e set when the version
  * `version` (NULL: none) wants is not the one weft has (model_version_ok);
  * path names the stream.json. */
-int model_require(const void *set, const char *path, const char *model, const char *version,
-		  struct weft_err *e);
+WEFT_MUST_CHECK int model_require(const void *set, const char *path, const char *model, const char *version,
+				  struct weft_err *e);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "emu/emu.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 /* Paraver state values (thread.prv) */
 enum { AF_ST_RUNNING = 10, AF_ST_WAITING = 11, AF_ST_IDLE = 12 };
@@ -24,18 +25,19 @@ enum {
 	AF_T_AGENT = 1007,  /* cpu.prv: the agent of the CPU, + 1 */
 };
 
-int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void af_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void af_free(struct emu *e, const struct weft_model_def *self);
 
-int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_fork(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_start(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_finish_goal(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				   struct weft_err *err);
+WEFT_MUST_CHECK int af_join(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int af_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "emu/emu.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 enum fio_state { FS_READ = 50, FS_WRITE, FS_WAIT, FS_OPENING, FS_CLOSING };
 
@@ -34,22 +35,22 @@ enum {
 	FIO_OP_FCNTL
 };
 
-int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
 void fio_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void fio_free(struct emu *e, const struct weft_model_def *self);
 
-int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_open(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_close(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_desc(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_rw(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_async(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_wait(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_size(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_link(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_fcntl(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_span(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

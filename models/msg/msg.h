@@ -10,6 +10,7 @@
 
 #include "emu/emu.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 /* Paraver state values (30-49). */
 enum {
@@ -35,20 +36,21 @@ enum {
  * for messages and subsets; user record type R is MSG_OP_USER_REC - R. */
 enum { MSG_OP_MESSAGE = -7, MSG_OP_USER_REC = -100000 };
 
-int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void msg_free(struct emu *e, const struct weft_model_def *self);
 
-int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_partner(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_exit(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_partner(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_call_mark(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				  struct weft_err *err);
+WEFT_MUST_CHECK int msg_user(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_text(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int msg_subset(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
 int64_t msg_text_value(struct emu *e, int table, const char *s);
 void msg_text_name(struct emu *e, int table, int64_t value, const char *s);

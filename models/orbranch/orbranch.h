@@ -7,6 +7,7 @@
 
 #include "emu/emu.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 /* Paraver state values (thread.prv) */
 enum { OB_ST_RUNNING = 20, OB_ST_SLAVE = 21, OB_ST_IDLE = 22 };
@@ -24,17 +25,17 @@ enum {
 	OB_T_AGENT = 1028,   /* cpu.prv: the agent of the CPU, + 1 */
 };
 
-int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void orb_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void orb_free(struct emu *e, const struct weft_model_def *self);
 
-int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_active(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_public(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_branch(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_busy(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_active(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_wam(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int orb_other(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 
 #endif

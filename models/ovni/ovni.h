@@ -8,31 +8,35 @@
 
 #include "emu/emu.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 /* Paraver slots of the ovni model, registered in this order. */
 enum { OT_AFFINITY, OT_STATE, OT_TID, OT_FLUSH, OT_MARK0 }; /* thread.prv */
 enum { OC_PID, OC_TID, OC_NRUN, OC_FLUSH, OC_MARK0 };       /* cpu.prv */
 
-int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void ovni_free(struct emu *e, const struct weft_model_def *self);
 
-int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_ohc_create(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
-		    struct weft_err *err);
-int ovni_state(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_oas(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_oar(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_ocn(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_nop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_ohc_create(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				    struct weft_err *err);
+WEFT_MUST_CHECK int ovni_state(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_oas(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_oar(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_ocn(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_nop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_burst(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
 /* bursts.c: statistics reported once at the end (not with -q) */
 void ovni_bursts_report(struct emu *e);
 void ovni_bursts_free(struct emu *e);
-int ovni_mark_set(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_mark_push(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
-int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int ovni_mark_set(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				  struct weft_err *err);
+WEFT_MUST_CHECK int ovni_mark_push(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				   struct weft_err *err);
+WEFT_MUST_CHECK int ovni_mark_pop(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				  struct weft_err *err);
 
 #endif

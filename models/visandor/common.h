@@ -11,6 +11,7 @@
 #include "emu/emu.h"
 #include "trace/obs.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 struct vao_common {
 	int s_active, s_nact, s_wam, s_other; /* thread.prv slots */
@@ -74,8 +75,8 @@ int vao_agent_cpus(struct emu *e, char model, int *cpu_row, int sc_agent);
  * agent N at T ns: <message>" (the first VAO_MAX_WARN, then one line saying
  * only the count follows), counted in c->nwarn. Returns 0 or -1. */
 #define VAO_MAX_WARN 20
-int vao_check(struct emu *e, struct weft_err *err, struct vao_common *c, const char *model, const char *fmt,
-	      ...) __attribute__((format(printf, 5, 6)));
+WEFT_MUST_CHECK int vao_check(struct emu *e, struct weft_err *err, struct vao_common *c, const char *model,
+			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The count of check warnings, at the end (nothing when none, or with -q). */
 void vao_check_count(const struct emu *e, const struct vao_common *c, const char *model);
 

@@ -18,7 +18,8 @@
 #define WEFT_VIEWCHECK_H
 
 #include "util/err.h"
+#include "util/macros.h"
 
-long viewcheck_dir(const char *dir, int quiet, struct weft_err *err);
+WEFT_MUST_CHECK long viewcheck_dir(const char *dir, int quiet, struct weft_err *err);
 
 #endif

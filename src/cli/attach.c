@@ -488,7 +488,10 @@ int cmd_attach(int argc, char **argv)
 	jv_free(&hello);
 	jv_free(&a.summary);
 	close(a.fd);
-	ob_flush(&a.out, &e, "standard output");
+	/* standard output refused (a full disk, a closed pipe): said, and
+	 * exit 1, unless an error was already reported */
+	if (ob_flush(&a.out, &e, "standard output") && rc == 0)
+		rc = cli_report(&e);
 	ob_free(&a.out);
 	free(a.buf);
 	return rc;

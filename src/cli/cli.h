@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 int cmd_dump(int argc, char **argv);
 int cmd_top(int argc, char **argv);
@@ -28,7 +29,7 @@ int cmd_diff(int argc, char **argv);
 /* "weft VERSION", the licence and the warranty, as `weft --version` prints them. */
 void cli_version(FILE *f);
 /* Print "weft: error: MSG" and return the error's exit code. */
-int cli_report(const struct weft_err *e);
+WEFT_MUST_CHECK int cli_report(const struct weft_err *e);
 /* A count with an optional suffix k, M or G (10^3, 10^6, 10^9), at most
  * max: 0, or -1 if it is not one. */
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out);

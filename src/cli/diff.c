@@ -126,7 +126,7 @@ int cmd_diff(int argc, char **argv)
 	struct weft_err err = {0};
 	struct diff_result res;
 	if (diff_traces(argv[k.first], argv[k.first + 1], &k.o, stdout, &res, &err)) {
-		cli_report(&err);
+		WEFT_IGNORED(cli_report(&err));
 		return err.code == WEFT_EINTERNAL ? WEFT_EINTERNAL : 2;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -416,7 +416,7 @@ static int run_interactive(struct qsession *s)
 		struct weft_err e = {0};
 		if (source_open(s, &e)) {
 			source_close(s);
-			ob_flush(&s->out, &e, "standard output");
+			WEFT_IGNORED(ob_flush(&s->out, &e, "standard output")); /* the first error is reported */
 			return cli_report(&e);
 		}
 		s->want = WANT_NONE;
@@ -428,7 +428,7 @@ static int run_interactive(struct qsession *s)
 			if (source_run(s, &e)) {
 				source_close(s);
 				struct weft_err we = {0};
-				ob_flush(&s->out, &we, "standard output");
+				WEFT_IGNORED(ob_flush(&s->out, &we, "standard output"));
 				return cli_report(&e);
 			}
 			if (s->want == WANT_NONE) {

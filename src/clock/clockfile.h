@@ -23,6 +23,7 @@
 
 #include "clock/clock.h"
 #include "util/err.h"
+#include "util/macros.h"
 
 enum clock_form { CLOCK_FORM_WEFT, CLOCK_FORM_OFFSETS, CLOCK_FORM_DRIFT };
 
@@ -56,17 +57,17 @@ struct clock_table {
 };
 
 /* Read FILE in any of the three forms. */
-int clockfile_load(struct clock_table *t, const char *path, struct weft_err *e);
-int clockfile_parse(struct clock_table *t, const char *text, size_t len, const char *path,
-		    struct weft_err *e);
+WEFT_MUST_CHECK int clockfile_load(struct clock_table *t, const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int clockfile_parse(struct clock_table *t, const char *text, size_t len, const char *path,
+				    struct weft_err *e);
 /* weft's JSON form only. */
-int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, const char *path,
-			 struct weft_err *e);
+WEFT_MUST_CHECK int clockfile_parse_json(struct clock_table *t, const char *text, size_t len, const char *path,
+					 struct weft_err *e);
 /* Write weft's JSON form to PATH (through a temporary name, then renamed).
  * `generator` and `note` are free text kept in the file (may be NULL);
  * linked[i] (may be NULL) marks entries estimated from messages. */
-int clockfile_write(const struct clock_table *t, const char *path, const char *generator,
-		    const int *linked, struct weft_err *e);
+WEFT_MUST_CHECK int clockfile_write(const struct clock_table *t, const char *path, const char *generator,
+				    const int *linked, struct weft_err *e);
 /* The entry for a loom (by full name first, then by host), or NULL. */
 struct clock_entry *clockfile_find(struct clock_table *t, const char *loom, const char *host);
 /* Set an entry's segments (copied; n >= 1, seg[0].from 0). */
@@ -77,7 +78,7 @@ const char *clockfile_form_name(enum clock_form f);
 void clockfile_free(struct clock_table *t);
 
 /* ovnisync's two tables (offsets.c); the file is known not to be JSON. */
-int ovnisync_parse(struct clock_table *t, const char *text, size_t len, const char *path,
-		   struct weft_err *e);
+WEFT_MUST_CHECK int ovnisync_parse(struct clock_table *t, const char *text, size_t len, const char *path,
+				   struct weft_err *e);
 
 #endif

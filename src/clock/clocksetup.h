@@ -20,6 +20,7 @@
 
 #include "clock/clockfile.h"
 #include "trace/trace.h"
+#include "util/macros.h"
 
 struct clock_align {
 	char input[1024];   /* the path as given, or its position from 1 */
@@ -49,7 +50,7 @@ int clock_sync_exists(const struct weft_trace *t);
  * string). */
 char *clock_sync_path(const char *input);
 
-int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e);
+WEFT_MUST_CHECK int clock_setup(struct weft_trace *t, const struct clock_opts *o, struct weft_err *e);
 
 /* Parse "INPUT=OFFSET" (OFFSET an integer with an optional unit ns, us, ms,
  * s; signed). Returns 0, or -1 with a usage message in `why`. */

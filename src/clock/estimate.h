@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 #define EST_SEG_MAX 12 /* segments per loom */
 #define EST_BREAK_NS 5000.0 /* smallest departure from a line taken as a break */
@@ -92,7 +93,7 @@ struct est_result {
 void est_init(struct estimator *x, int nlooms, int64_t min_latency, int64_t origin);
 void est_add(struct estimator *x, int from, int to, int64_t u, int64_t v);
 /* Solve over the span [t0, t1] (t1 > t0). */
-int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r, struct weft_err *e);
+WEFT_MUST_CHECK int est_solve(struct estimator *x, int64_t t0, int64_t t1, struct est_result *r, struct weft_err *e);
 /* The correction of loom k at time T under the result. */
 double est_eval(const struct est_result *r, int k, int64_t t);
 /* The second pass for the breaks est_solve could not place (r->nlocate > 0):

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 enum diff_rows { DIFF_ROWS_NAME, DIFF_ROWS_OVNI };
 
@@ -60,7 +61,7 @@ struct diff_result {
 /* Compare a and b (each .prv or .prv.gz with its .row), printing the
  * differences and the summary line "N differences in M (row, type) pairs"
  * to out. 0 (res filled), or -1 with err filled (an input error). */
-int diff_traces(const char *a, const char *b, const struct diff_opts *o, FILE *out, struct diff_result *res,
-		struct weft_err *err);
+WEFT_MUST_CHECK int diff_traces(const char *a, const char *b, const struct diff_opts *o, FILE *out,
+				struct diff_result *res, struct weft_err *err);
 
 #endif

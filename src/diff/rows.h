@@ -8,6 +8,7 @@
 #include <uthash.h>
 
 #include "diff/diff.h"
+#include "util/macros.h"
 
 struct rowkey {
 	char *name;
@@ -27,8 +28,8 @@ uint32_t rowkeys_id(struct rowkeys *k, const char *name);
  * .row beside it: 0, or -1 with err filled (no .row, another size). The
  * n-th row (n > 1) of a name its file repeats is keyed "NAME #n", so it
  * meets the other trace's n-th row of that name. */
-int rowkeys_load(struct rowkeys *k, const char *prv, uint32_t nrows, enum diff_rows mode, uint32_t **out,
-		 struct weft_err *err);
+WEFT_MUST_CHECK int rowkeys_load(struct rowkeys *k, const char *prv, uint32_t nrows, enum diff_rows mode,
+				 uint32_t **out, struct weft_err *err);
 void rowkeys_free(struct rowkeys *k);
 
 #endif

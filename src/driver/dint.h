@@ -4,6 +4,7 @@
 #define WEFT_DINT_H
 
 #include "driver/driver.h"
+#include "util/macros.h"
 
 /* Bytes queued for an analyser that are written at once, not at the next
  * poll: the replay keeps the socket busy without a write per message. */
@@ -42,7 +43,7 @@ void drv_client_new(struct driver *d, int fd);
 void drv_reap(struct driver *d);
 /* Make room for one more pattern of c in its shard (moving its patterns
  * to another shard when its own is full): 0, or -1 with e filled. */
-int drv_room(struct driver *d, struct drv_client *c, struct weft_err *e);
+WEFT_MUST_CHECK int drv_room(struct driver *d, struct drv_client *c, struct weft_err *e);
 /* The analyser's patterns are fewer (a shard without analysers goes). */
 void drv_shard_tidy(struct driver *d);
 

@@ -30,6 +30,7 @@
 #include "util/err.h"
 #include "util/outbuf.h"
 #include "util/usock.h"
+#include "util/macros.h"
 
 struct emu;
 struct weft_trace;
@@ -84,12 +85,13 @@ struct driver {
 };
 
 /* Listen on o->socket; 0 or -1 with e filled. */
-int driver_open(struct driver *d, const struct drv_opts *o, struct weft_err *e);
+WEFT_MUST_CHECK int driver_open(struct driver *d, const struct drv_opts *o, struct weft_err *e);
 /* The replay's source is open: bind to it (emu NULL: plain) and wait until
  * o->wait analysers have said go and every analyser there has (one that
  * leaves before its go, such as a probe of the socket, is not counted).
  * 0, or -1 when interrupted (e filled). */
-int driver_start(struct driver *d, const struct weft_trace *tr, struct emu *emu, uint64_t t0, struct weft_err *e);
+WEFT_MUST_CHECK int driver_start(struct driver *d, const struct weft_trace *tr, struct emu *emu, uint64_t t0,
+				 struct weft_err *e);
 /* After driver_start: does an analyser need the models? A pattern on
  * state.<model> or cpu (its condition or its current(...)), a synchronous
  * pattern or a stop (while stopped, current(...) may ask for anything), an

@@ -20,6 +20,7 @@
 #include "emu/emu.h"
 #include "mfform.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 struct bd_view;
 struct prv_back;
@@ -28,7 +29,7 @@ struct prv_back;
  * a view whose `require` key is not true in every thread is left off with
  * a warning (a key missing or not a boolean is an error, exit 1). Returns
  * 0 or -1 (err filled). */
-int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
+WEFT_MUST_CHECK int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 
 /* The view that reads channel `chan` of model m, or -1 (for the engine,
  * after bd_setup). */
@@ -49,9 +50,9 @@ void bd_flush(struct emu *e);
 struct outset;
 struct prv_pipe;
 void bd_outputs(struct emu *e, struct outset *s);
-int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
-int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
-int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err);
+WEFT_MUST_CHECK int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
+WEFT_MUST_CHECK int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
+WEFT_MUST_CHECK int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err);
 void bd_abort(struct emu *e);
 void bd_free(struct emu *e);
 

@@ -21,6 +21,7 @@
 #include "emu/sink.h"
 #include "prv/prv_writer.h"
 #include "trace/trace.h"
+#include "util/macros.h"
 
 enum { EMU_THREAD_FILE = 0, EMU_CPU_FILE = 1, EMU_NFILES = 2 };
 
@@ -299,16 +300,16 @@ struct emu {
 	} out;
 };
 
-int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
+WEFT_MUST_CHECK int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct weft_err *err);
 /* Run every event through the models; returns 0 or -1. */
-int emu_run(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int emu_run(struct emu *e, struct weft_err *err);
 /* emu_run's halves: the events (0: all done, 1: paused by the observer
  * or halted, -1: error), then the skipped-event reports and the models'
  * end-of-run checks (-1: model index *failed failed, err filled). */
-int emu_run_events(struct emu *e, struct weft_err *err);
-int emu_run_end(struct emu *e, int *failed, struct weft_err *err);
+WEFT_MUST_CHECK int emu_run_events(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int emu_run_end(struct emu *e, int *failed, struct weft_err *err);
 /* Finish the sinks (rename outputs into place). */
-int emu_close(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int emu_close(struct emu *e, struct weft_err *err);
 /* Release everything; removes unfinished outputs. */
 void emu_free(struct emu *e);
 
@@ -423,14 +424,15 @@ static inline void emu_comm_drop(struct emu *e, uint64_t id)
 /* A model found an inconsistency in the current event. Returns -1 (fatal)
  * or, with --keep-going, prints a warning, counts it and returns 1 (the
  * caller skips the event). */
-int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
+WEFT_MUST_CHECK int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* An event of `model` from thread t while the kernel has it off its CPU
  * (KCO without KCI): ovniemu refuses the events of ovni and nOS-V then
  * ("current thread out of CPU"); models with `guard STATE oncpu` too.
  * Returns as emu_model_error. */
-int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model, struct weft_err *err);
+WEFT_MUST_CHECK int emu_off_cpu_error(struct emu *e, const struct emu_thread *t, const char *model,
+				      struct weft_err *err);
 
 struct emu_thread *emu_find_thread(struct emu *e, const struct emu_thread *from, int64_t tid);
 

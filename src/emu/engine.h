@@ -16,6 +16,7 @@
 #include "emu/emu.h"
 #include "mfform.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 /* One `call` of a primitive: the calling model, the argument values (an
  * integer field's value, a constant, or for a str field of the payload its
@@ -73,14 +74,15 @@ int engine_chan(const struct mf_model *m, const char *name);
 /* Apply one channel operation (MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT)
  * with value v to channel `chan` of model m for thread t, with every check
  * and Paraver write an action of the file would make. */
-int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op, int64_t v,
-		 struct weft_err *err);
+WEFT_MUST_CHECK int engine_apply(struct emu *e, struct emu_thread *t, const struct mf_model *m, int chan, int op,
+				 int64_t v, struct weft_err *err);
 
-int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);
+WEFT_MUST_CHECK int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
+				 struct weft_err *err);
 
-int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
+WEFT_MUST_CHECK int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err);
 /* End of trace: with -l, non-empty stacks are errors. */
-int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err);
+WEFT_MUST_CHECK int engine_finish(struct emu *e, const struct mf_model *m, struct weft_err *err);
 /* weft emu -j: the task primitives' state of processes `procs` (task
  * types and their labels, live tasks) moves from a worker's run to dst,
  * whose end of run then names the types as one run would. */
@@ -90,11 +92,12 @@ void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int n
  * labels reach the run that writes the .pcf. `what` names the text. */
 struct strbuf;
 void engine_labels_save(const struct emu *e, struct strbuf *b);
-int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what, struct weft_err *err);
+WEFT_MUST_CHECK int engine_labels_load(struct emu *e, const char *text, size_t n, const char *what,
+				       struct weft_err *err);
 /* The members of channel c's group (`each`, engine_each.c): n labels (n may
  * be 0), or -1 with err filled when the threads' metadata disagree. */
-int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_chan *c, char ***names, int *n,
-		      struct weft_err *err);
+WEFT_MUST_CHECK int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_chan *c, char ***names,
+				      int *n, struct weft_err *err);
 /* The .pcf value lines ("N LABEL") of channel `chan` of model m: its
  * declared labels, then those added while the run went. */
 void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b);

@@ -45,6 +45,7 @@
 #define WEFT_MERGE_H
 
 #include "trace/stream.h"
+#include "util/macros.h"
 
 /* One waiting stream of a loom: ovniemu's heap orders by time only. */
 struct merge_ent {
@@ -100,12 +101,13 @@ struct weft_merge {
 
 /* Take every active stream of the array; primes each with its first
  * event. */
-int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e);
+WEFT_MUST_CHECK int merge_init(struct weft_merge *m, struct weft_stream *streams, int n, struct weft_err *e);
 
 /* merge_init over streams [0, n) of which [lo, hi) are returned (the
  * others are only stepped, as ovniemu steps them). */
-int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi, struct weft_err *e);
-int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
+WEFT_MUST_CHECK int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, int lo, int hi,
+				    struct weft_err *e);
+WEFT_MUST_CHECK int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e);
 
 /* ---- -j: the heap's steps taken once, for every worker ---------------------
  * merge_share_start takes over `all`, a primed merge over every stream (the

@@ -11,18 +11,19 @@
 
 #include "emu/emu.h"
 #include "emu/sink.h"
+#include "util/macros.h"
 
 /* After the stream opened, before any record is queued (0 or -1, err;
  * the sinks begun so far, the failing one too, are ended by emu_sinks_end
  * or emu_sinks_free). */
-int emu_sinks_begin(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int emu_sinks_begin(struct emu *e, struct weft_err *err);
 /* on 1: the sinks that can write with threads of their own from now on
  * (sink.writers; -j --writers): 0, or -1 when none did; on 0: they wrote
  * everything handed so far. */
 int emu_sinks_writers(struct emu *e, int on);
 /* ok: the run succeeded (every record applied), finished at ftime. The
  * first error of the sinks, or 0; every sink is ended once. */
-int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err);
+WEFT_MUST_CHECK int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err);
 /* Release the layout (ending sinks not ended with ok 0). */
 void emu_sinks_free(struct emu *e);
 /* The layout handed to the sinks, NULL before emu_sinks_begin. */

@@ -14,6 +14,7 @@
 #include "clock/clockfile.h"
 #include "emu/emu.h"
 #include "clock/estimate.h"
+#include "util/macros.h"
 
 struct sync_loom {
 	const char *name;
@@ -50,8 +51,8 @@ struct sync_result {
 
 /* The first pass. `o` are the emulation options (inputs, clock file, import
  * options); outputs are never written. */
-int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_latency, struct sync_result *r,
-		  struct weft_err *err);
+WEFT_MUST_CHECK int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_latency,
+				  struct sync_result *r, struct weft_err *err);
 /* The repair (repair.h): passes with the table until no receive is before
  * its send + min_latency (at most max_rounds); with repair 0 one pass that
  * only counts. nviol_after gets the count of the last pass. With bounds,
@@ -61,8 +62,8 @@ int sync_estimate(const char *trace, const struct emu_opts *o, int64_t min_laten
  * is the estimator's, whatever the trace's length. */
 #define SYNC_MAP_BUDGET (4u << 20)
 #define SYNC_ROUNDS 16 /* repair passes at most */
-int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair, int max_rounds,
-		int bounds, struct weft_err *err);
+WEFT_MUST_CHECK int sync_repair(struct sync_result *r, const struct emu_opts *o, int64_t min_latency, int repair,
+				int max_rounds, int bounds, struct weft_err *err);
 void sync_result_free(struct sync_result *r);
 
 #endif

@@ -19,6 +19,7 @@
 #include <uthash.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* What a task may do; a model picks them when it creates the task. */
 enum task_flag {
@@ -140,23 +141,24 @@ void task_proc_init(struct task_proc *p);
 void task_proc_free(struct task_proc *p);
 
 /* A new task type; an empty label becomes "(unlabeled task type ID)". */
-int task_type_create(struct task_proc *p, uint32_t type_id, const char *label, struct weft_err *e);
+WEFT_MUST_CHECK int task_type_create(struct task_proc *p, uint32_t type_id, const char *label, struct weft_err *e);
 struct task_type *task_type_find(const struct task_proc *p, uint32_t type_id);
 
 /* A new task of a known type, flags from enum task_flag. */
-int task_create(struct task_proc *p, uint32_t task_id, uint32_t type_id, uint32_t flags, struct weft_err *e);
+WEFT_MUST_CHECK int task_create(struct task_proc *p, uint32_t task_id, uint32_t type_id, uint32_t flags,
+				struct weft_err *e);
 struct task *task_find(const struct task_proc *p, uint32_t task_id);
 
 /* Body transitions on the thread owning stack. body_id is the event's: 0 for
  * a non-parallel task (its one body), > 0 for a parallel one. step may be NULL. */
-int task_execute(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
-		 struct task_step *step, struct weft_err *e);
-int task_pause(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
-	       struct task_step *step, struct weft_err *e);
-int task_resume(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
-		struct task_step *step, struct weft_err *e);
-int task_end(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
-	     struct task_step *step, struct weft_err *e);
+WEFT_MUST_CHECK int task_execute(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
+				 struct task_step *step, struct weft_err *e);
+WEFT_MUST_CHECK int task_pause(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
+			       struct task_step *step, struct weft_err *e);
+WEFT_MUST_CHECK int task_resume(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
+				struct task_step *step, struct weft_err *e);
+WEFT_MUST_CHECK int task_end(struct task_proc *p, struct task_stack *s, uint32_t task_id, uint32_t body_id,
+			     struct task_step *step, struct weft_err *e);
 
 /* The body on top of the thread's stack, whatever its state (NULL if none),
  * and the same only when it runs. */
@@ -179,7 +181,7 @@ struct task_labels {
 };
 
 /* Returns 1 when the gid is new, 0 when already there with this label. */
-int task_labels_add(struct task_labels *l, const struct task_type *t, struct weft_err *e);
+WEFT_MUST_CHECK int task_labels_add(struct task_labels *l, const struct task_type *t, struct weft_err *e);
 void task_labels_free(struct task_labels *l);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "util/err.h"
 #include "emu/task.h"
+#include "util/macros.h"
 
 /* The channels the primitives write, by the names a model file gives them. */
 enum taskprim_chan { TP_BODY, TP_ID, TP_TYPE, TP_APPID, TP_RANK, TP_NCHANS };
@@ -66,18 +67,18 @@ void taskprim_free(struct taskprim *tp);
 /* One call from thread `thread` of process `proc`. appid and rank are the
  * process's (rank < 0: it has none; the channel then is not written). The
  * writes to apply go to out, their number to *nout. */
-int taskprim_call(struct taskprim *tp, enum taskprim_op op, int proc, int thread, const int64_t *args,
-		  const char *str, int64_t appid, int64_t rank, struct taskprim_write *out, int *nout,
-		  struct weft_err *e);
+WEFT_MUST_CHECK int taskprim_call(struct taskprim *tp, enum taskprim_op op, int proc, int thread, const int64_t *args,
+				  const char *str, int64_t appid, int64_t rank, struct taskprim_write *out, int *nout,
+				  struct weft_err *e);
 
 /* The writes for a body transition (exposed for tests and other callers). */
-int taskprim_writes(const struct taskprim_bind *b, const struct task_step *st, int64_t appid, int64_t rank,
-		    struct taskprim_write *out, int *nout, struct weft_err *e);
+WEFT_MUST_CHECK int taskprim_writes(const struct taskprim_bind *b, const struct task_step *st, int64_t appid,
+				    int64_t rank, struct taskprim_write *out, int *nout, struct weft_err *e);
 
 /* End of run: the task type labels of every process, in process order and
  * creation order, each value once (ovniemu's .pcf order); fn gets each new
  * (value, label). Two labels with one value are an error. */
-int taskprim_labels(const struct taskprim *tp, void (*fn)(void *arg, int64_t v, const char *label), void *arg,
-		    struct weft_err *e);
+WEFT_MUST_CHECK int taskprim_labels(const struct taskprim *tp, void (*fn)(void *arg, int64_t v, const char *label),
+				    void *arg, struct weft_err *e);
 
 #endif

@@ -26,9 +26,10 @@
 #define WEFT_VIEWS_H
 
 #include "emu/emu.h"
+#include "util/macros.h"
 
 struct outset;
 
-int views_copy(struct emu *e, struct outset *s, struct weft_err *err);
+WEFT_MUST_CHECK int views_copy(struct emu *e, struct outset *s, struct weft_err *err);
 
 #endif

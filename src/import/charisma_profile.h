@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 enum ctype {
 	T_BYTE, T_CHAR, T_USHORT, T_INT, T_LONG, T_ULONG, T_TIME, T_DOUBLE, T_TS, T_BIGINT,
@@ -100,7 +101,7 @@ struct profile {
 extern const char *const chp_builtin_names[CHP_NBUILTINS];
 
 /* Load a profile by built-in name or from a file of `key = value` lines. */
-int chp_load(struct profile *p, const char *spec, struct weft_err *e);
+WEFT_MUST_CHECK int chp_load(struct profile *p, const char *spec, struct weft_err *e);
 void chp_free(struct profile *p);
 /* The layout of record type rt (1..15 or a declared code), or NULL. */
 const struct layout *chp_lay_of(const struct profile *p, int rt);

@@ -17,6 +17,7 @@
 #include "import/charisma_fields.h"
 #include "import/charisma_profile.h"
 #include "util/err.h"
+#include "util/macros.h"
 
 struct import_opts;
 
@@ -97,11 +98,12 @@ static inline uint64_t to_ns(const struct rdr *r, uint64_t ticks)
 int chr_detect(const uint8_t *d, size_t len);
 /* Set up r on the mapped file: its magic, byte order and FORMAT_VERSION
  * checked. Returns 0, or -1 with e filled. */
-int chr_open(struct rdr *r, const char *path, const uint8_t *d, size_t len, struct weft_err *e);
+WEFT_MUST_CHECK int chr_open(struct rdr *r, const char *path, const uint8_t *d, size_t len, struct weft_err *e);
 /* r->p: the profile of --charisma-profile, or the one built-in profile
  * the header and the first records are plausible with (said on stderr
  * unless o->quiet), loaded into *p. Returns 0, or -1 with e filled. */
-int chr_choose_profile(struct rdr *r, const struct import_opts *o, struct profile *p, struct weft_err *e);
+WEFT_MUST_CHECK int chr_choose_profile(struct rdr *r, const struct import_opts *o, struct profile *p,
+				       struct weft_err *e);
 /* Read the header record at byte 8; `why` gets the first implausible field
  * when `check` (the probe's rules). Returns 0, or -1 with `why` filled. */
 int chr_read_header(const struct rdr *r, struct header *h, int check, char *why, size_t n);

@@ -286,7 +286,7 @@ void chs_free(struct chs *s)
 		HASH_DEL(s->clients, c);
 		if (c->opened) {
 			struct weft_err ig;
-			ow_close(&c->w, &ig);
+			WEFT_IGNORED(ow_close(&c->w, &ig)); /* a failed import's streams: removed */
 		}
 		free(c->pq);
 		free(c->dir);

@@ -15,6 +15,7 @@
 #include "util/err.h"
 #include "util/mapfile.h"
 #include "trace/writer.h"
+#include "util/macros.h"
 
 struct mapfile;
 
@@ -81,8 +82,8 @@ const struct weft_import_fmt *import_by_name(const char *name);
 
 /* Convert the log at `path` into `outdir` (which must exist and be empty),
  * detecting its format unless o->format names one. */
-int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
-		  struct weft_err *e);
+WEFT_MUST_CHECK int import_to_dir(const char *path, const struct import_opts *o, const char *outdir,
+				  struct weft_err *e);
 
 /* The time origin of a converted log, at the root of its directory:
  * {"weft_origin": 1, "format": NAME, "epoch_ns": N} where clock + N is the
@@ -91,19 +92,19 @@ int import_to_dir(const char *path, const struct import_opts *o, const char *out
  * together). import_to_dir writes the second form unless the importer wrote
  * the file itself. */
 #define IMPORT_ORIGIN_FILE "weft-origin.json"
-int import_write_origin(const char *outdir, const char *format, int has_epoch, int64_t epoch_ns,
-			struct weft_err *e);
-int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, struct weft_err *e);
+WEFT_MUST_CHECK int import_write_origin(const char *outdir, const char *format, int has_epoch, int64_t epoch_ns,
+					struct weft_err *e);
+WEFT_MUST_CHECK int import_read_origin(const char *path, int *has_epoch, int64_t *epoch_ns, struct weft_err *e);
 
 /* A text log's line holding a NUL byte (at byte offset `off` of the file):
  * the error "PATH:LINE: byte offset OFF: a NUL byte: a text log has none"
  * (a NUL would cut every quoted field short). Returns -1. */
-int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off);
+WEFT_MUST_CHECK int import_nul_byte(struct weft_err *e, const char *path, long line, size_t off);
 
 /* The loom folder outdir/loom.FROM renamed outdir/loom.TO, TO being the
  * loom's name in its streams (an importer knows the padding of the names
  * only at the end); nothing when they are equal or it was renamed before.
  * 0, or -1 with e filled. */
-int import_name_loom(const char *outdir, const char *from, const char *to, struct weft_err *e);
+WEFT_MUST_CHECK int import_name_loom(const char *outdir, const char *from, const char *to, struct weft_err *e);
 
 #endif

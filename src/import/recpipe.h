@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 #define RP_BATCH 4096
 #define RP_NBATCH 8
@@ -25,7 +26,7 @@ typedef int (*rp_handle_fn)(void *ctx, uint64_t off, uint64_t ahead);
 struct recpipe;
 
 /* Start the consumer thread; NULL (e filled) if it cannot be created. */
-struct recpipe *rp_start(rp_handle_fn handle, void *ctx, struct weft_err *e);
+WEFT_MUST_CHECK struct recpipe *rp_start(rp_handle_fn handle, void *ctx, struct weft_err *e);
 /* Queue one offset: 0, or the consumer's non-zero return once it stopped. */
 int rp_put(struct recpipe *p, uint64_t off);
 /* The smallest offset queued or being handled, UINT64_MAX if none (the

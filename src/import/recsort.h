@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 #define RS_OVERFLOW 1
 #define RS_NQUEUES 4
@@ -70,10 +71,10 @@ struct recsort {
 size_t rs_window_size(size_t deflt);
 
 void rs_window(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx);
-int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struct weft_err *e);
+WEFT_MUST_CHECK int rs_spill(struct recsort *s, size_t window, rs_emit_fn emit, void *ctx, struct weft_err *e);
 /* Add a record; may hand on records. Returns 0, RS_OVERFLOW (window mode),
  * emit's return, or -1 with e filled (an I/O error on the spill file). */
-int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e);
+WEFT_MUST_CHECK int rs_add(struct recsort *s, uint64_t t, uint64_t off, struct weft_err *e);
 /* The smallest offset of a record not handed on yet, once every record
  * below `scanned` has been added: `scanned` when none is held (window mode;
  * in spill mode every record may still come, so 0). Costs a pass over the
@@ -89,7 +90,7 @@ static inline uint64_t rs_ahead(const struct recsort *s, size_t k)
 }
 
 /* Hand on every record left. */
-int rs_finish(struct recsort *s, struct weft_err *e);
+WEFT_MUST_CHECK int rs_finish(struct recsort *s, struct weft_err *e);
 void rs_free(struct recsort *s);
 
 #endif

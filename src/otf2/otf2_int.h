@@ -14,6 +14,7 @@
 #ifdef WEFT_OTF2
 #include <otf2/otf2.h>
 #include <uthash.h>
+#include "util/macros.h"
 
 /* the archive's name in DIR: DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
 #define O2_ARCHIVE "traces"
@@ -108,7 +109,7 @@ void o2_fail(struct o2 *o, const char *fmt, ...) __attribute__((format(printf, 2
  * archive: 0, or -1 with o->why set. */
 int o2_defs(struct o2 *o);
 /* Register the archive's files with the output set: 0, or -1 with err. */
-int o2_files(struct o2 *o, struct weft_err *err);
+WEFT_MUST_CHECK int o2_files(struct o2 *o, struct weft_err *err);
 #endif
 
 #endif

@@ -28,12 +28,13 @@
 
 #include "emu/sink.h"
 #include "util/err.h"
+#include "util/macros.h"
 
 /* 1 when this weft was built with OTF2. */
 int otf2_sink_available(void);
 /* A sink writing the archive into DIR (made when missing); NULL with err
  * filled (2: DIR cannot be one; 1: the system refuses, or no OTF2). The
  * caller frees it with s->free(s). */
-struct sink *otf2_sink_new(const char *dir, struct weft_err *err);
+WEFT_MUST_CHECK struct sink *otf2_sink_new(const char *dir, struct weft_err *err);
 
 #endif

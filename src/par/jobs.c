@@ -529,7 +529,8 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);
 	else
-		jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0});
+		WEFT_IGNORED(
+			jobs_merge(jobs, started, &sink, NULL, NULL, &(struct weft_err){0})); /* err has the cause */
 	if (split)
 		emu_sinks_writers(e, 0); /* its files written so far, back to one thread */
 	for (int k = 0; k < started; k++)

@@ -35,6 +35,7 @@
 #define WEFT_JOBS_H
 
 #include "emu/emu.h"
+#include "util/macros.h"
 
 /* The workers -j gives by default: one a core this process may use (its
  * affinity mask: a batch job's share, not the node's), at least 1. The
@@ -49,6 +50,6 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n);
 /* emu_run with up to `njobs` workers (fewer when the trace has fewer
  * looms; one when jobs_serial_why says so). `note`: say on stderr why a
  * run asked for several workers uses one. 0 or -1 (err filled). */
-int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err);
+WEFT_MUST_CHECK int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err);
 
 #endif

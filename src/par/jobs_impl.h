@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "emu/emu.h"
+#include "util/macros.h"
 
 struct job {
 	struct emu e;
@@ -69,7 +70,8 @@ struct jobs_sink jobs_pipe_sink(struct prv_pipe *p);
 
 /* Write the jobs' ops in one run's order into `out`; `tick` (may be NULL)
  * is called now and then, for a progress line. */
-int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg, struct weft_err *err);
+WEFT_MUST_CHECK int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, void (*tick)(void *), void *arg,
+			       struct weft_err *err);
 /* Messages between jobs (match.h): the merger's side. jobs_pairs_begin
  * hooks the pipe of the main run e: the jobs' communication records get
  * one run's ids, their message ends are matched by e's matcher in one
@@ -83,15 +85,16 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x);
  * load): lines 'MODEL TEXT'. */
 struct strbuf;
 void jobs_state_save(const struct emu *w, struct strbuf *b);
-int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err);
+WEFT_MUST_CHECK int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *err);
 
 /* The main run's end once every job's was gathered: the jobs' warnings of
  * the events, then emu_run_end with no thread of its own. The failing
  * model (err filled), or -1. */
-int jobs_main_end(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int jobs_main_end(struct emu *e, struct weft_err *err);
 
 /* The run's error from the jobs' and the main run's end (main_model -1:
  * none); 0 when there is none. */
-int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err, struct weft_err *err);
+WEFT_MUST_CHECK int jobs_error(struct job *jobs, int n, int main_model, struct weft_err *main_err,
+			       struct weft_err *err);
 
 #endif

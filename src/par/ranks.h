@@ -25,16 +25,17 @@
 #define WEFT_RANKS_H
 
 #include "emu/emu.h"
+#include "util/macros.h"
 
 /* MPI_Init; 0, or -1 with err filled (no MPI in this build). */
-int ranks_init(int *argc, char ***argv, struct weft_err *err);
+WEFT_MUST_CHECK int ranks_init(int *argc, char ***argv, struct weft_err *err);
 /* This process's rank (0 without MPI). */
 int ranks_rank(void);
 /* emu_run for this rank: every rank calls it with its opened emu (rank 0's
  * with the Paraver output, the others' without). Returns 0 or -1 (err
  * filled on rank 0; other ranks return the run's outcome with err filled
  * too, for the exit status, but rank 0 alone reports it). */
-int emu_run_ranks(struct emu *e, struct weft_err *err);
+WEFT_MUST_CHECK int emu_run_ranks(struct emu *e, struct weft_err *err);
 /* Agree on the outcome: rank 0's rc goes to all; MPI_Finalize. */
 int ranks_end(int rc);
 /* Every rank opened the trace (rc 0) or not: the lowest failing rank, or

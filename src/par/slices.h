@@ -14,6 +14,7 @@
 #define WEFT_SLICES_H
 
 #include "par/jobs_impl.h"
+#include "util/macros.h"
 
 /* May this run's bodies be written in slices? */
 int slices_ok(const struct emu *e);
@@ -23,12 +24,12 @@ uint64_t slice_start(uint64_t tmax, int k, int n);
 
 /* Write slice [from, to) of the jobs' merged ops into `parts` (thread.prv's
  * and cpu.prv's part files), its join information into `info_path`. */
-int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t to, const char *const parts[2],
-		const char *info_path, struct weft_err *err);
+WEFT_MUST_CHECK int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t to,
+				const char *const parts[2], const char *info_path, struct weft_err *err);
 
 /* The main run e (its Paraver files open, nothing written yet): the parts
  * of slices 0..n-1 appended and patched; tparts, cparts and infos name them. */
-int slices_join(struct emu *e, const char *const *tparts, const char *const *cparts, const char *const *infos, int n,
-		uint64_t ftime, struct weft_err *err);
+WEFT_MUST_CHECK int slices_join(struct emu *e, const char *const *tparts, const char *const *cparts,
+				const char *const *infos, int n, uint64_t ftime, struct weft_err *err);
 
 #endif

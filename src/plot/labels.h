@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct plot_label {
 	int64_t value;
@@ -38,7 +39,7 @@ struct plot_labels {
 /* Read X.pcf and X.row beside `prv` (X.prv or X.prv.gz). A missing file
  * gives no labels; one that is not a regular file or is too big is an
  * error (-1, *e filled). */
-int labels_load(struct plot_labels *l, const char *prv, struct weft_err *e);
+WEFT_MUST_CHECK int labels_load(struct plot_labels *l, const char *prv, struct weft_err *e);
 void labels_free(struct plot_labels *l);
 /* The state's (or a type's value's) label entry, or NULL. */
 const struct plot_label *labels_find(const struct plot_label *v, int n, int64_t value);

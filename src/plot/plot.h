@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 #define PLOT_MAX_LINES 4000
 
@@ -54,6 +55,6 @@ struct plot_stats {
 /* 0, or -1 with err filled (the .prv unreadable or malformed: WEFT_EINPUT;
  * a type not in the trace or a label naming none or several: WEFT_EUSAGE,
  * listing the types; the SVG not writable: WEFT_EINTERNAL). */
-int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *err);
+WEFT_MUST_CHECK int plot_svg(const struct plot_opts *o, struct plot_stats *st, struct weft_err *err);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "util/err.h"
 #include "plot/labels.h"
+#include "util/macros.h"
 
 #define TYPES_MAX 2048
 
@@ -28,7 +29,8 @@ uint64_t types_records(const struct type_counts *c, int64_t t);
 /* The type whose .pcf label is `label` (case aside), or the one type whose
  * label contains it; 0, or -1 with err filled (WEFT_EUSAGE: no .pcf, no
  * such label, or several types match). */
-int types_resolve(const struct plot_labels *l, const char *prv, const char *label, int64_t *type, struct weft_err *err);
+WEFT_MUST_CHECK int types_resolve(const struct plot_labels *l, const char *prv, const char *label, int64_t *type,
+				  struct weft_err *err);
 /* The main type among those counted, or -1 when none was. */
 int64_t types_main(const struct type_counts *c);
 /* "1 CPU: PID of the RUNNING thread (1203 records), 2 ..." in type order,

@@ -25,6 +25,7 @@
 
 #include "util/err.h"
 #include "util/outbuf.h"
+#include "util/macros.h"
 
 struct prv_op {
 	uint8_t kind;  /* PRV_OP_* */
@@ -270,9 +271,9 @@ struct prv_file {
  * `pipe` may be NULL (synchronous). `tmp`: the file to write (with gzip,
  * the compressed copy is written at tmp + ".gz"); NULL: a hidden name beside
  * PATH. Messages name PATH (PATH.gz). */
-int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *tmp, const char *date,
-	     const char *rest, int nrows, const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, int gzip,
-	     struct weft_err *e);
+WEFT_MUST_CHECK int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *tmp,
+			     const char *date, const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
+			     const int32_t *slot_type, int gzip, struct weft_err *e);
 
 void prv_flush_now(struct prv_file *f);
 /* A front with no back of its own, queueing into `ring` as file `id`: its
@@ -482,14 +483,15 @@ static inline void prv_comm_drop(struct prv_file *f, uint64_t id)
 /* Write what is pending, close open states at `ftime`, patch the header's
  * end time, compress if asked, and rename into place. With a pipe, call
  * prv_pipe_finish() first. */
-int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
+WEFT_MUST_CHECK int prv_close(struct prv_file *f, uint64_t ftime, struct weft_err *e);
 /* The same without the rename: the finished file (compressed with gzip)
  * is left under the temporary name *done (to free), for the caller to
  * commit with its other outputs (see outset.h). */
-int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e);
+WEFT_MUST_CHECK int prv_finish(struct prv_file *f, uint64_t ftime, char **done, struct weft_err *e);
 /* prv_finish, and the number of records the body holds in *nrecords (0: the
  * header alone) */
-int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords, struct weft_err *e);
+WEFT_MUST_CHECK int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrecords,
+				 struct weft_err *e);
 /* Remove the temporary file and release everything. */
 void prv_abort(struct prv_file *f);
 
@@ -519,20 +521,20 @@ struct prv_part_info {
 	struct prv_carry *carry; /* in time order */
 };
 
-int prv_part_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, int nrows, const uint32_t (*ids)[3],
-		  int nslots, const int32_t *slot_type, struct weft_err *e);
+WEFT_MUST_CHECK int prv_part_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, int nrows,
+				  const uint32_t (*ids)[3], int nslots, const int32_t *slot_type, struct weft_err *e);
 /* Replay ops before `bound` into the pipe's files without writing
  * (returns how many; *at: the last TIME op's time). */
 size_t prv_pipe_skip_until(struct prv_pipe *p, const struct prv_op *ops, size_t n, uint64_t bound, uint64_t *at);
 /* The part written and closed (its file kept), what the join needs in
  * *info (free with prv_part_info_free). */
-int prv_part_close(struct prv_file *f, struct prv_part_info *info, struct weft_err *e);
+WEFT_MUST_CHECK int prv_part_close(struct prv_file *f, struct prv_part_info *info, struct weft_err *e);
 void prv_part_info_free(struct prv_part_info *info);
 /* Append parts paths[0..n) (infos alike) to f's body (f's pipe drained, or
  * none) and patch their open state ends (ftime when no later part closes
  * them); f's record counts and value ranges become theirs. */
-int prv_join(struct prv_file *f, const char *const *paths, const struct prv_part_info *infos, int n, uint64_t ftime,
-	     struct weft_err *e);
+WEFT_MUST_CHECK int prv_join(struct prv_file *f, const char *const *paths, const struct prv_part_info *infos, int n,
+			     uint64_t ftime, struct weft_err *e);
 
 /* Send what is queued and stop the writer thread (before prv_close). */
 void prv_pipe_finish(struct prv_pipe *p);

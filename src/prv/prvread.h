@@ -16,6 +16,7 @@
 
 #include "util/err.h"
 #include "util/mapfile.h"
+#include "util/macros.h"
 
 struct prvrec {
 	int kind;           /* 1 state, 2 event, 3 communication */
@@ -48,12 +49,12 @@ struct prvread {
 	uint32_t ntasks;
 };
 
-int prvread_open(struct prvread *r, const char *path, struct weft_err *err);
+WEFT_MUST_CHECK int prvread_open(struct prvread *r, const char *path, struct weft_err *err);
 /* Whether path names a gzipped trace (ends in .gz). */
 int prvread_is_gz(const char *path);
 /* The next record: 1, 0 at the end, -1 on a malformed line (err filled).
  * Comments, communicator lines and kind-4 records are skipped. */
-int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err);
+WEFT_MUST_CHECK int prvread_next(struct prvread *r, struct prvrec *rec, struct weft_err *err);
 void prvread_close(struct prvread *r);
 
 #endif

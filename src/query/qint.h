@@ -5,6 +5,7 @@
 
 #include "emu/emu.h"
 #include "query/query.h"
+#include "util/macros.h"
 
 /* The ovni thread states by number (enum th_state). */
 #define QSTATE_N 6
@@ -155,7 +156,7 @@ int qeval(struct query *q, const struct qnode *n, const struct weft_ev *ev, uint
 /* Index into a->loc for this MCV, or -1. */
 int qfield_loc(const struct qattr *a, uint32_t mcv);
 
-int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
+WEFT_MUST_CHECK int qbind_pattern(struct query *q, struct qpattern *p, struct weft_err *e);
 /* Build the prefilter, the live conjuncts and the slots from the patterns
  * and the time conditions' current values (syncs the slots first). */
 void qbuild_prefilter(struct query *q);

@@ -48,6 +48,7 @@
 #include "trace/event.h"
 #include "evtable.h"
 #include "util/outbuf.h"
+#include "util/macros.h"
 
 struct emu;
 struct weft_trace;
@@ -306,23 +307,24 @@ struct query {
 /* ---- set-up ---------------------------------------------------------------- */
 
 /* An empty query over the registered models' event tables. */
-int query_init(struct query *q, struct weft_err *e);
+WEFT_MUST_CHECK int query_init(struct query *q, struct weft_err *e);
 /* The same over tables the caller compiled (evtable_init) and keeps until
  * query_free: many queries share one compilation (a fuzzing loop). */
-int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e);
+WEFT_MUST_CHECK int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e);
 void query_free(struct query *q);
 
 /* Parse one pattern; `where` prefixes errors ("pattern 2", "x.txt:4"), e.g.
  * "pattern 1, column 17: expected an operator (...), found \"foo\"". The
  * error code is WEFT_EUSAGE. If the query is bound, the pattern is bound and
  * the prefilter rebuilt. */
-int query_add(struct query *q, const char *text, const char *where, struct weft_err *e);
+WEFT_MUST_CHECK int query_add(struct query *q, const char *text, const char *where, struct weft_err *e);
 /* A bare expression (dump --filter): a pattern labelled "filter" with no
  * action. */
-int query_add_filter(struct query *q, const char *expr, const char *where, struct weft_err *e);
+WEFT_MUST_CHECK int query_add_filter(struct query *q, const char *expr, const char *where, struct weft_err *e);
 /* The same for an owner (weft serve's analysers): labels are unique per
  * owner; query_add is query_add_for(q, NULL, ...). */
-int query_add_for(struct query *q, const void *owner, const char *text, const char *where, struct weft_err *e);
+WEFT_MUST_CHECK int query_add_for(struct query *q, const void *owner, const char *text, const char *where,
+				  struct weft_err *e);
 /* Remove a pattern by label: 0, or -1 when there is none. */
 int query_remove(struct query *q, const char *label);
 int query_remove_for(struct query *q, const void *owner, const char *label);
@@ -334,16 +336,16 @@ int query_remove_owner(struct query *q, const void *owner);
  * same trace: query_take detaches pattern k; query_put installs it (bound
  * as query_add would) or frees it and fails (too many patterns). */
 struct qpattern *query_take(struct query *q, int k);
-int query_put(struct query *q, struct qpattern *p, struct weft_err *e);
+WEFT_MUST_CHECK int query_put(struct query *q, struct qpattern *p, struct weft_err *e);
 /* Parse an attribute list "a, b, c" (interactive current); returns the
  * count or -1. *out is allocated. */
-int query_parse_attrs(struct query *q, const char *text, const char *where, struct qattr **out,
-		      struct weft_err *e);
+WEFT_MUST_CHECK int query_parse_attrs(struct query *q, const char *text, const char *where, struct qattr **out,
+				      struct weft_err *e);
 void query_free_attrs(struct qattr *a, int n);
 
 /* Bind to an opened trace (and the emulator, if it runs: state.<model> and
  * cpu need it) and build the prefilter. Can be called again after reopening. */
-int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, struct weft_err *e);
+WEFT_MUST_CHECK int query_bind(struct query *q, const struct weft_trace *tr, struct emu *emu, struct weft_err *e);
 /* After query_bind: for each condition `loom = "X"` (or `in [...]`)
  * naming a loom the trace lacks, and each `mcv = "XYZ"` naming an MCV that
  * no model's event table has or whose model no stream of the trace uses

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct charisma_synth_opts {
 	const char *profile;   /* a built-in profile's name or a file (NULL: charisma-default) */
@@ -21,7 +22,7 @@ struct charisma_synth_done {
 
 /* Write the trace to `out` (a temporary renamed when complete): 0, or -1
  * with e filled (a profile that cannot be read, a write error). */
-int charisma_synth_write(const struct charisma_synth_opts *o, const char *out, struct charisma_synth_done *done,
-			 struct weft_err *e);
+WEFT_MUST_CHECK int charisma_synth_write(const struct charisma_synth_opts *o, const char *out,
+					 struct charisma_synth_done *done, struct weft_err *e);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct synth_opts {
 	int looms, procs, threads, cpus;
@@ -30,6 +31,6 @@ enum { SYNTH_M_MPI = 1u << 0, SYNTH_M_TAMPI = 1u << 1, SYNTH_M_KERNEL = 1u << 2,
 
 
 /* Write the trace into the existing empty directory `dir`. Sets *written. */
-int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e);
+WEFT_MUST_CHECK int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, struct weft_err *e);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 enum picl_traffic { TR_RING, TR_ALL, TR_RANDOM };
 
@@ -35,8 +36,8 @@ struct picl_synth_done {
 /* Write the log to `out` (and the true clocks as JSON to `truth`, if not
  * NULL), each under a temporary name renamed when complete. 0, or -1 with
  * e filled: WEFT_EUSAGE for an --offset/--drift that cannot be read. */
-int picl_synth_write(const struct picl_synth_opts *o, const char *out, const char *truth,
-		     struct picl_synth_done *done, struct weft_err *e);
+WEFT_MUST_CHECK int picl_synth_write(const struct picl_synth_opts *o, const char *out, const char *truth,
+				     struct picl_synth_done *done, struct weft_err *e);
 
 /* "12", "2.5us", "-3ms" to ns (def_unit when no unit); "2us-10us", "8-4096"
  * a range lo <= hi, both >= 0. 0 or -1. */

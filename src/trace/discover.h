@@ -19,13 +19,14 @@
 #define WEFT_DISCOVER_H
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct weft_found {
 	char **rel; /* relative directory of each stream ("." for TRACE itself) */
 	int n;
 };
 
-int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e);
+WEFT_MUST_CHECK int discover_streams(const char *dir, struct weft_found *f, struct weft_err *e);
 void discover_free(struct weft_found *f);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct weft_meta_cpu {
 	int64_t index, phyid;
@@ -61,10 +62,9 @@ struct weft_meta {
 };
 
 /* Parse `len` bytes of JSON text; `path` names the file in errors. */
-int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *path,
-	       struct weft_err *e);
+WEFT_MUST_CHECK int meta_parse(struct weft_meta *m, const char *text, size_t len, const char *path, struct weft_err *e);
 /* Read and parse a stream.json file. */
-int meta_load(struct weft_meta *m, const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int meta_load(struct weft_meta *m, const char *path, struct weft_err *e);
 void meta_free(struct weft_meta *m);
 void meta_kv_free(struct weft_meta_kv *kv, int n);
 /* Key `key` of a flattened list, or NULL. */

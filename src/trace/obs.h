@@ -13,6 +13,7 @@
 
 #include "util/err.h"
 #include "trace/event.h"
+#include "util/macros.h"
 
 #define OBS_HEADER_SIZE 8
 #define OBS_EV_HEADER 12
@@ -21,7 +22,7 @@
 /* Check the 8-byte file header. On success sets *swap to 1 when the stream
  * was written in the other byte order than this machine's. `path` is used in
  * the error message only. */
-int obs_check_header(const uint8_t *d, size_t n, int *swap, const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int obs_check_header(const uint8_t *d, size_t n, int *swap, const char *path, struct weft_err *e);
 
 enum obs_result {
 	OBS_EVENT = 0,  /* one event decoded, *size set */
@@ -93,8 +94,8 @@ static inline int obs_decode(const uint8_t *p, size_t n, int swap, struct weft_e
 }
 
 /* Explain a non-zero obs_decode() result at byte offset `off` of `path`. */
-int obs_explain(const uint8_t *p, size_t n, int swap, int res, const char *path, uint64_t off,
-		struct weft_err *e);
+WEFT_MUST_CHECK int obs_explain(const uint8_t *p, size_t n, int swap, int res, const char *path, uint64_t off,
+				struct weft_err *e);
 
 
 #endif

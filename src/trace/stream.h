@@ -30,6 +30,7 @@
 #include "util/mapfile.h"
 #include "trace/obs.h"
 #include "trace/salvage.h"
+#include "util/macros.h"
 
 enum stream_mode { STREAM_RAW, STREAM_ORDERED };
 
@@ -111,7 +112,7 @@ struct weft_stream {
  * mid-event ends at its last whole event (s->was_cut, s->cut say what is
  * dropped); else reading the cut event is an error that suggests
  * --salvage. */
-int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
+WEFT_MUST_CHECK int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e);
 /* The n bytes that follow the current event (s->ev) in the stream as
  * ovnisort leaves it: in a sorted span, the span's next events in their
  * sorted order, then the stream from the span's end; zeros past the
@@ -119,8 +120,8 @@ int stream_open(struct weft_stream *s, enum stream_mode mode, struct weft_err *e
  * the stream. For reading a damaged payload as ovniemu reads it. */
 size_t stream_follow(struct weft_stream *s, uint8_t *buf, size_t n);
 
-int stream_next_slow(struct weft_stream *s, struct weft_err *e);
-int stream_backwards(struct weft_stream *s, struct weft_err *e);
+WEFT_MUST_CHECK int stream_next_slow(struct weft_stream *s, struct weft_err *e);
+WEFT_MUST_CHECK int stream_backwards(struct weft_stream *s, struct weft_err *e);
 
 /* Decode an event the scanner has already checked (its size fits and its
  * MCV is printable): no check is repeated. */

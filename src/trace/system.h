@@ -13,6 +13,7 @@
 #include "util/err.h"
 #include "trace/event.h"
 #include "trace/metadata.h"
+#include "util/macros.h"
 
 struct weft_loom;
 struct weft_proc;
@@ -112,10 +113,10 @@ struct weft_system {
 
 void sys_init(struct weft_system *s);
 /* Add one stream's metadata; `path` is its stream.json (kept by reference). */
-int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *path,
-	    struct weft_err *e);
+WEFT_MUST_CHECK int sys_add(struct weft_system *s, struct weft_meta *m, int stream, const char *path,
+			    struct weft_err *e);
 /* Check the per-loom rules and compute the global order. */
-int sys_finish(struct weft_system *s, struct weft_err *e);
+WEFT_MUST_CHECK int sys_finish(struct weft_system *s, struct weft_err *e);
 void sys_free(struct weft_system *s);
 
 struct weft_cpu *sys_cpu_by_index(const struct weft_loom *l, int64_t index);

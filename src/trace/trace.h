@@ -22,6 +22,7 @@
 #include "import/import.h"
 #include "trace/stream.h"
 #include "trace/system.h"
+#include "util/macros.h"
 
 struct trace_input {
 	char *path;           /* as given */
@@ -71,11 +72,11 @@ struct trace_opts {
 	const void *require_arg;
 };
 
-int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);
-int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, const struct trace_opts *o,
-		      struct weft_err *e);
+WEFT_MUST_CHECK int trace_open(struct weft_trace *t, const char *dir, const struct trace_opts *o, struct weft_err *e);
+WEFT_MUST_CHECK int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, const struct trace_opts *o,
+				      struct weft_err *e);
 /* Reopen every active stream at its start (a second pass over the inputs). */
-int trace_rewind(struct weft_trace *t, struct weft_err *e);
+WEFT_MUST_CHECK int trace_rewind(struct weft_trace *t, struct weft_err *e);
 /* The input holding a stream. */
 static inline const struct trace_input *trace_input_of(const struct weft_trace *t,
 							const struct weft_stream *s)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct ovni_writer {
 	char *obs_path;
@@ -30,7 +31,7 @@ static inline uint64_t ow_offset(const struct ovni_writer *w)
 }
 
 /* Create DIR (and parents) and start DIR/stream.obs with its header. */
-int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_err *e);
+WEFT_MUST_CHECK int ow_open(struct ovni_writer *w, const char *dir, size_t bufsize, struct weft_err *e);
 /* Append one normal event (payload 0 or 2..16 bytes). The buffer must hold
  * at least one event (ow_open makes it 64 bytes or more). */
 void ow_event(struct ovni_writer *w, const char mcv[3], uint64_t clock, const void *payload,
@@ -104,8 +105,8 @@ static inline __attribute__((always_inline)) void ow_event_mcv(struct ovni_write
 }
 
 /* Flush and release; returns -1 on an I/O error (recorded at any time). */
-int ow_close(struct ovni_writer *w, struct weft_err *e);
+WEFT_MUST_CHECK int ow_close(struct ovni_writer *w, struct weft_err *e);
 /* Write DIR/stream.json with `text` (a complete JSON document). */
-int ow_write_json(const char *dir, const char *text, struct weft_err *e);
+WEFT_MUST_CHECK int ow_write_json(const char *dir, const char *text, struct weft_err *e);
 
 #endif

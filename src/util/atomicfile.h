@@ -17,28 +17,29 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* Is `path` a name a new file (want_dir 0) or folder (1) can be written
  * at? 0, or -1 with e filled (2): to ask before the work. */
-int atomic_check(const char *path, int want_dir, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_check(const char *path, int want_dir, struct weft_err *e);
 
 /* Create the temporary file for `path`; returns its descriptor and sets
  * *tmp (to free with atomic_commit), or -1 with e filled. */
-int atomic_open(const char *path, char **tmp, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_open(const char *path, char **tmp, struct weft_err *e);
 
 /* Finish: close fd (unless fd < 0: the caller closed it) and, when rc is 0,
  * rename tmp to path; otherwise, or if that fails, remove tmp. Frees tmp.
  * Returns rc, or -1 with e filled when closing or renaming failed. */
-int atomic_commit(int fd, char *tmp, const char *path, int rc, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_commit(int fd, char *tmp, const char *path, int rc, struct weft_err *e);
 
 /* Write `len` bytes of text to path that way. */
-int atomic_write(const char *path, const char *text, size_t len, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_write(const char *path, const char *text, size_t len, struct weft_err *e);
 
 /* The same for a new folder `path` (absent, or an empty directory): the
  * temporary folder to fill (0777 less the umask), set in *tmp; then
  * atomic_dir_commit renames it into place when rc is 0, else removes it
  * (with all it holds), and frees tmp. */
-int atomic_dir_open(const char *path, char **tmp, struct weft_err *e);
-int atomic_dir_commit(char *tmp, const char *path, int rc, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_dir_open(const char *path, char **tmp, struct weft_err *e);
+WEFT_MUST_CHECK int atomic_dir_commit(char *tmp, const char *path, int rc, struct weft_err *e);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct mapfile {
 	const uint8_t *data; /* never NULL: an empty file maps to "" */
@@ -34,16 +35,16 @@ struct mapfile {
  * directory is refused at once, naming what it is ("a FIFO (named pipe),
  * not a regular file"). Returns a descriptor of a regular file (blocking
  * reads, close-on-exec) or -1 with *e filled (exit 1). */
-int input_open(const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int input_open(const char *path, struct weft_err *e);
 
-int map_open(struct mapfile *m, const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int map_open(struct mapfile *m, const char *path, struct weft_err *e);
 /* A whole text input read into a new NUL-terminated buffer (free it), for
  * the small files weft reads at once (patterns, model files, labels):
  * opened as input_open() does (never blocks: regular files only) and
  * refused, naming `what` it is, when over `max` bytes, so /dev/zero, a
  * FIFO or a huge file is an error at once, not a hang or a heap. NULL
  * with *e filled (exit 1). *len: the bytes read (NULs included). */
-char *input_slurp(const char *path, size_t max, const char *what, size_t *len, struct weft_err *e);
+WEFT_MUST_CHECK char *input_slurp(const char *path, size_t max, const char *what, size_t *len, struct weft_err *e);
 /* What input_slurp reads at most of a text file weft reads whole. */
 #define INPUT_TEXT_MAX (64u << 20)
 void map_close(struct mapfile *m);
@@ -53,7 +54,7 @@ int map_changed(const struct mapfile *m);
 /* 0 when no input mapped so far changed under weft; else -1 with *e filled
  * with the first one: "FILE: changed while being read (now N bytes)",
  * exit 1. Call before committing outputs, and before reporting an error. */
-int map_inputs_check(struct weft_err *e);
+WEFT_MUST_CHECK int map_inputs_check(struct weft_err *e);
 /* Give back the whole blocks (MAP_BLOCK) below `upto`, all of it when
  * `upto` is the end: the reader must not touch them again (call as it
  * moves on, with the first byte it still needs; cheap until a release

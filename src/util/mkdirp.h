@@ -10,10 +10,11 @@
 #define WEFT_MKDIRP_H
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* 0, or -1 with `e` filled. *made (unless made is NULL) is how many levels,
  * the deepest ones, this call created: rmdir_made undoes them. */
-int mkdir_p(const char *path, int *made, struct weft_err *e);
+WEFT_MUST_CHECK int mkdir_p(const char *path, int *made, struct weft_err *e);
 
 /* Remove the `made` deepest levels of path again, as far as they are empty
  * (allocating nothing: it runs at an exit for want of memory too). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* The fd of a buffer that grows instead of being written out. */
 #define OB_GROW (-2)
@@ -29,7 +30,7 @@ struct outbuf {
 void ob_init(struct outbuf *o, int fd, size_t cap);
 void ob_free(struct outbuf *o);
 /* Write out what is buffered; returns -1 and fills e on a write error. */
-int ob_flush(struct outbuf *o, struct weft_err *e, const char *what);
+WEFT_MUST_CHECK int ob_flush(struct outbuf *o, struct weft_err *e, const char *what);
 /* Write out what is buffered (an OB_GROW buffer keeps it). */
 void ob_drain(struct outbuf *o);
 /* ob_room's slow path: drain, or grow an OB_GROW buffer. */

@@ -7,6 +7,7 @@
 #define WEFT_OUTGEN_H
 
 #include "util/outset.h"
+#include "util/macros.h"
 
 /* names relative to a folder, as outgen_walk lists them */
 struct outgen_names {
@@ -21,9 +22,9 @@ void outgen_names_free(struct outgen_names *l);
 
 /* Make DIR/.weft and take its lock: 0; 1 when DIR/.weft changed under the
  * attempt (try again); -1 with e filled. */
-int outgen_lock(struct outset *s, struct weft_err *e);
+WEFT_MUST_CHECK int outgen_lock(struct outset *s, struct weft_err *e);
 /* Under the lock: find the generation shown, remove what killed runs left. */
-int outgen_recover(struct outset *s, struct weft_err *e);
+WEFT_MUST_CHECK int outgen_recover(struct outset *s, struct weft_err *e);
 /* The files (and links) under the folder `fd`, by relative name. 0, or
  * the errno of the first folder it could not read (too many open files,
  * say): the others are still listed. */
@@ -34,13 +35,13 @@ int outgen_walk(int fd, const char *prefix, struct outgen_names *out);
 int outgen_dir(int root, const char *rel, int make);
 /* DIR/rel made one of weft's links, showing what it showed (see outset.h):
  * a plain file's bytes go into the shown generation first. */
-int outgen_adopt(struct outset *s, const char *rel, struct weft_err *e);
+WEFT_MUST_CHECK int outgen_adopt(struct outset *s, const char *rel, struct weft_err *e);
 /* DIR/rel made weft's link when it is none; *made = 1 when this made it. */
-int outgen_link(struct outset *s, const char *rel, int *made, struct weft_err *e);
+WEFT_MUST_CHECK int outgen_link(struct outset *s, const char *rel, int *made, struct weft_err *e);
 /* DIR/rel removed when it is weft's link, then its folders once empty. */
 void outgen_unlink(struct outset *s, const char *rel);
 /* Show generation `gen`: the one atomic step. */
-int outgen_switch(struct outset *s, long gen, struct weft_err *e);
+WEFT_MUST_CHECK int outgen_switch(struct outset *s, long gen, struct weft_err *e);
 /* Remove the generation folder `name`, and the links to every name of it
  * the shown generation lacks. */
 void outgen_drop(struct outset *s, const char *name);

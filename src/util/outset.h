@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* DIR's hidden folder, and the prefix of an --mpi run's part folder in it */
 #define OUTSET_HIDDEN ".weft"
@@ -55,7 +56,7 @@ struct outset {
  * killed runs left and open a new generation. 0, or -1 with e filled: 2 for
  * a DIR that cannot be one, 1 when the system refuses or another run holds
  * the lock. */
-int outset_open(struct outset *s, const char *dir, struct weft_err *e);
+WEFT_MUST_CHECK int outset_open(struct outset *s, const char *dir, struct weft_err *e);
 /* NAME (relative to DIR, may contain '/') is one of this run's outputs:
  * the path to write it at, in the new generation, owned by the set
  * (outset_write makes the folders of a NAME with '/' there). */
@@ -67,14 +68,14 @@ void outset_retire(struct outset *s, const char *name);
 /* DIR/NAME, as messages name it (the caller frees it). */
 char *outset_shown(const struct outset *s, const char *name);
 /* Write `len` bytes of text as output NAME. */
-int outset_write(struct outset *s, const char *name, const char *text, size_t len, struct weft_err *e);
+WEFT_MUST_CHECK int outset_write(struct outset *s, const char *name, const char *text, size_t len, struct weft_err *e);
 /* Can every added name be shown? A directory in the way, or a folder of DIR
  * on the way that is a file or a link, is a usage error. */
-int outset_check(const struct outset *s, struct weft_err *e);
+WEFT_MUST_CHECK int outset_check(const struct outset *s, struct weft_err *e);
 /* Show what the new generation holds (the files written at outset_add's
  * paths) instead of the previous output, in one step; then unlock. Frees
  * the set; on failure it is aborted. */
-int outset_commit(struct outset *s, struct weft_err *e);
+WEFT_MUST_CHECK int outset_commit(struct outset *s, struct weft_err *e);
 /* Forget the new generation (see above) and free the set. No-op when the
  * set is not open. */
 void outset_abort(struct outset *s);

@@ -10,10 +10,11 @@
 #define WEFT_TMPDIR_H
 
 #include "util/err.h"
+#include "util/macros.h"
 
 /* The folder: its descriptor (close-on-exec; the caller closes it) and, in
  * *path, its name (the caller frees it); or -1 with e filled. */
-int tmpdir_open(char **path, struct weft_err *e);
+WEFT_MUST_CHECK int tmpdir_open(char **path, struct weft_err *e);
 
 /* Entries of the folder open as `fd` named PREFIX-PID-... whose PID is no
  * live process (nor this one): removed. Returns how many. */

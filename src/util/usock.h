@@ -14,6 +14,7 @@
 #define WEFT_USOCK_H
 
 #include "util/err.h"
+#include "util/macros.h"
 
 struct usock {
 	int fd; /* listening, nonblocking, close-on-exec */
@@ -24,11 +25,11 @@ struct usock {
 
 /* 0 with *u filled, or -1 with e filled (WEFT_EUSAGE: the path; otherwise
  * WEFT_EINTERNAL). */
-int usock_listen(struct usock *u, const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int usock_listen(struct usock *u, const char *path, struct weft_err *e);
 /* Remove PATH (if it is still this socket) and a folder usock_listen made;
  * close the socket. */
 void usock_unlisten(struct usock *u);
 /* Connect to PATH: a blocking descriptor, or -1 with e filled. */
-int usock_connect(const char *path, struct weft_err *e);
+WEFT_MUST_CHECK int usock_connect(const char *path, struct weft_err *e);
 
 #endif

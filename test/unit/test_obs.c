@@ -8,6 +8,7 @@
 #include "trace/obs.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 /* Decode the whole buffer from a guarded copy (reads past n fault). */
 static int decode_guarded(const void *src, size_t n, int swap, struct weft_ev *ev, size_t *size)
@@ -401,7 +402,7 @@ END_TEST
 START_TEST(truncated_jumbo_every_byte)
 {
 	static const uint32_t lens[] = {0, 1, 5, 31};
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		struct evbuf b;
 		eb_init(&b, tu_host_be());
 		uint8_t data[31];
@@ -425,7 +426,7 @@ START_TEST(truncated_unprintable_mcv_shown_as_question_mark)
 	size_t size;
 	ck_assert_int_eq(obs_decode(p, 15, 0, &ev, &size), OBS_TRUNC);
 	struct weft_err e = {0};
-	obs_explain(p, 15, 0, OBS_TRUNC, "q.obs", 8, &e);
+	ck_assert_int_eq(obs_explain(p, 15, 0, OBS_TRUNC, "q.obs", 8, &e), -1);
 	ck_assert_str_eq(e.msg, "q.obs: truncated event ??B at byte offset 8: expected 20 bytes, "
 				"found 15 before the end of the file");
 	tu_guard_free(p);
@@ -519,7 +520,7 @@ START_TEST(garbage_zero_bytes)
 	size_t size;
 	ck_assert_int_eq(decode_guarded(z, sizeof(z), 0, &ev, &size), OBS_BADMCV);
 	struct weft_err e = {0};
-	obs_explain(z, sizeof(z), 0, OBS_BADMCV, "zz", 0, &e);
+	ck_assert_int_eq(obs_explain(z, sizeof(z), 0, OBS_BADMCV, "zz", 0, &e), -1);
 	ck_assert_str_eq(e.msg, "zz: garbage at byte offset 0: expected an event header with a "
 				"printable MCV, found bytes 00 00 00 00");
 }
@@ -569,7 +570,7 @@ START_TEST(explain_jumbo_length_in_stream_order)
 	eb_init(&b, other);
 	eb_jumbo(&b, "VYc", 1, "0123456789", 10);
 	struct weft_err e = {0};
-	obs_explain(b.d, 20, 1, OBS_TRUNC, "o.obs", 8, &e);
+	ck_assert_int_eq(obs_explain(b.d, 20, 1, OBS_TRUNC, "o.obs", 8, &e), -1);
 	ck_assert_str_eq(e.msg, "o.obs: truncated event VYc at byte offset 8: expected 26 bytes, "
 				"found 20 before the end of the file");
 	eb_free(&b);
@@ -580,7 +581,7 @@ START_TEST(explain_large_offset)
 {
 	uint8_t z[4] = {0};
 	struct weft_err e = {0};
-	obs_explain(z, 4, 0, OBS_TRUNC, "big.obs", 18446744073709551615ull, &e);
+	ck_assert_int_eq(obs_explain(z, 4, 0, OBS_TRUNC, "big.obs", 18446744073709551615ull, &e), -1);
 	ck_assert_str_eq(e.msg, "big.obs: truncated event at byte offset 18446744073709551615: "
 				"expected a 12-byte event header, found 4 bytes before the end of "
 				"the file");
