@@ -7,6 +7,7 @@
 #include "evtable.h"
 #include "trace/obs.h"
 #include "trace/stream.h"
+#include "util/macros.h"
 
 static const struct {
 	const char *name;
@@ -51,11 +52,10 @@ static int parse_sig(struct evinfo *in, const char *sig, char model, struct weft
 					 model, in->decl->mcv, sig);
 		p += n;
 		size_t k;
-		for (k = 0; k < sizeof(type_names) / sizeof(type_names[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(type_names); k++)
 			if (strcmp(ty, type_names[k].name) == 0)
 				break;
-		if (k == sizeof(type_names) / sizeof(type_names[0]) || in->nf == EV_MAX_FIELDS ||
-		    in->has_str)
+		if (k == ARRAY_SIZE(type_names) || in->nf == EV_MAX_FIELDS || in->has_str)
 			return weft_fail(e, WEFT_EINTERNAL,
 					 "model %c: event %s: bad signature \"%s\" at \"%s\"", model,
 					 in->decl->mcv, sig, ty);

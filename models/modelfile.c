@@ -16,6 +16,7 @@
 #include "evtable.h"
 #include "modelfile.h"
 #include "util/mapfile.h"
+#include "util/macros.h"
 
 #define MAX_TOK 16
 
@@ -386,9 +387,9 @@ static int chan_line(struct parser *p)
 			enum mf_dup d;
 		} dups[] = {{"skip", MF_DUP_SKIP}, {"emit", MF_DUP_EMIT}, {"skip-null", MF_DUP_SKIP_NULL}};
 		size_t k = 0;
-		while (k < sizeof(dups) / sizeof(dups[0]) && !is_word(p, 1, dups[k].w))
+		while (k < ARRAY_SIZE(dups) && !is_word(p, 1, dups[k].w))
 			k++;
-		if (k == sizeof(dups) / sizeof(dups[0]))
+		if (k == ARRAY_SIZE(dups))
 			return expected(p, 1, "'skip', 'emit' or 'skip-null'");
 		c->dup = dups[k].d;
 		return end_of_line(p, 2);

@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "modelfile.h"
+#include "util/macros.h"
 
 static const struct weft_model_def model_nanos6 = {
 	.id = '6',
@@ -72,7 +73,7 @@ static void setup(void)
 	if (reg.ready)
 		return;
 	reg.ready = 1;
-	for (size_t i = 0; i < sizeof(c_models) / sizeof(c_models[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(c_models); i++)
 		reg.by_id[mcv_index(c_models[i]->id)] = c_models[i];
 	for (int i = 0; i < weft_model_ntexts; i++) {
 		struct weft_err err = {0};

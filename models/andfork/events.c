@@ -3,25 +3,46 @@
  * receives from the importer (src/import/visandor.c). */
 #include "andfork/andfork.h"
 #include "model.h"
+#include "util/macros.h"
 
 static const struct weft_evdecl af_events[] = {
-	{"AT[", 0, "u64 node, i32 n", "starts the trace (START_TIME, node %{node})", af_time},
-	{"AT]", 0, "u64 node, i32 n", "stops the trace (STOP_TIME, node %{node})", af_time},
-	{"AF.", 0, "u64 node, i32 n", "forks and-node %{node} into %{n} tasks (FORK)", af_fork},
-	{"AG[", 0, "u64 node, i32 n", "starts task %{n} of and-node %{node} (START_GOAL)", af_start},
-	{"AG]", 0, "u64 node, i32 n", "finishes task %{n} of and-node %{node} (FINISH_GOAL)", af_finish_goal},
-	{"AJ.", 0, "u64 node, i32 n", "joins and-node %{node} (JOIN, field %{n})", af_join},
-	{"AA[", 0, "u64 node, i32 n", "finds work (AGENT_BUSY, %{n})", af_busy},
-	{"AA]", 0, "u64 node, i32 n", "looks for work (AGENT_IDLE, %{n})", af_busy},
-	{"AW=", 0, "u64 wam", "works in WAM %{wam}", af_wam},
-	{"AX.", 0, "i32 code, i32 n, u64 node", "emits event code %{code} (node %{node}, field %{n})",
-	 af_other},
+	{.mcv = "AT[",
+	 .sig = "u64 node, i32 n",
+	 .desc = "starts the trace (START_TIME, node %{node})",
+	 .handler = af_time},
+	{.mcv = "AT]",
+	 .sig = "u64 node, i32 n",
+	 .desc = "stops the trace (STOP_TIME, node %{node})",
+	 .handler = af_time},
+	{.mcv = "AF.",
+	 .sig = "u64 node, i32 n",
+	 .desc = "forks and-node %{node} into %{n} tasks (FORK)",
+	 .handler = af_fork},
+	{.mcv = "AG[",
+	 .sig = "u64 node, i32 n",
+	 .desc = "starts task %{n} of and-node %{node} (START_GOAL)",
+	 .handler = af_start},
+	{.mcv = "AG]",
+	 .sig = "u64 node, i32 n",
+	 .desc = "finishes task %{n} of and-node %{node} (FINISH_GOAL)",
+	 .handler = af_finish_goal},
+	{.mcv = "AJ.",
+	 .sig = "u64 node, i32 n",
+	 .desc = "joins and-node %{node} (JOIN, field %{n})",
+	 .handler = af_join},
+	{.mcv = "AA[", .sig = "u64 node, i32 n", .desc = "finds work (AGENT_BUSY, %{n})", .handler = af_busy},
+	{.mcv = "AA]", .sig = "u64 node, i32 n", .desc = "looks for work (AGENT_IDLE, %{n})", .handler = af_busy},
+	{.mcv = "AW=", .sig = "u64 wam", .desc = "works in WAM %{wam}", .handler = af_wam},
+	{.mcv = "AX.",
+	 .sig = "i32 code, i32 n, u64 node",
+	 .desc = "emits event code %{code} (node %{node}, field %{n})",
+	 .handler = af_other},
 };
 
 static const struct weft_state_label af_states[] = {
-	{AF_ST_RUNNING, "Running goal", {80, 170, 80}},
-	{AF_ST_WAITING, "Waiting for join", {230, 150, 40}},
-	{AF_ST_IDLE, "Idle", {200, 200, 200}},
+	{.value = AF_ST_RUNNING, .label = "Running goal", .rgb = {80, 170, 80}},
+	{.value = AF_ST_WAITING, .label = "Waiting for join", .rgb = {230, 150, 40}},
+	{.value = AF_ST_IDLE, .label = "Idle", .rgb = {200, 200, 200}},
 };
 
 static const struct weft_model_hooks af_hooks = {
@@ -30,7 +51,7 @@ static const struct weft_model_hooks af_hooks = {
 	.pcf = af_pcf,
 	.release = af_free,
 	.states = af_states,
-	.nstates = (int) (sizeof(af_states) / sizeof(af_states[0])),
+	.nstates = (int) (ARRAY_SIZE(af_states)),
 };
 
 const struct weft_model_def model_andfork = {
@@ -38,6 +59,6 @@ const struct weft_model_def model_andfork = {
 	.name = "andfork",
 	.version = "1.0.0",
 	.events = af_events,
-	.nevents = (int) (sizeof(af_events) / sizeof(af_events[0])),
+	.nevents = (int) (ARRAY_SIZE(af_events)),
 	.hooks = &af_hooks,
 };

@@ -14,6 +14,7 @@
 #include "fileio/fileio.h"
 #include "trace/obs.h"
 #include "texts.h"
+#include "util/macros.h"
 
 struct fdmap {
 	int64_t fd, file;
@@ -492,7 +493,7 @@ void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 		{FIO_OP_WAIT, "wait for asynchronous I/O"}, {FIO_OP_EXTEND, "extend"}, {FIO_OP_TRUNC, "truncate"},
 		{FIO_OP_LINK, "link"}, {FIO_OP_UNLINK, "unlink"}, {FIO_OP_FCNTL, "fcntl"},
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].op == op) {
 			snprintf(buf, (size_t) n, "%s", names[i].l);
 			return;

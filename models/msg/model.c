@@ -16,6 +16,7 @@
 #include "msg/msg.h"
 #include "msg/msg_int.h"
 #include "texts.h"
+#include "util/macros.h"
 
 /* Thread states of PICL system event types (Tables 4-5): -hi..-lo. */
 static const struct {
@@ -94,7 +95,7 @@ int msg_state_of(int type)
 {
 	if (type > 0 || type < -MAX_CALL_TYPE)
 		return 0;
-	for (size_t i = 0; i < sizeof(state_ranges) / sizeof(state_ranges[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(state_ranges); i++)
 		if (-type >= state_ranges[i].lo && -type <= state_ranges[i].hi)
 			return state_ranges[i].state;
 	return 0;
@@ -550,7 +551,7 @@ void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 		snprintf(buf, (size_t) n, "user event %d", op);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 		if (calls[i].v == -op) {
 			snprintf(buf, (size_t) n, "%s", calls[i].l);
 			return;
@@ -580,7 +581,7 @@ void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct 
 	for (int k = 0; k < 2; k++) {
 		sb_printf(b, "EVENT_TYPE\n0 %d %s\nVALUES\n", types[k],
 			  k == 0 ? "PICL call" : "PICL mark (user event types: type + 1)");
-		for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
 		sb_printf(b, "\n\n");
 	}

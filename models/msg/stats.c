@@ -15,6 +15,7 @@
 
 #include "import/picl/picl_sets.h"
 #include "msg/msg.h"
+#include "util/macros.h"
 
 struct msg_sub {
 	int kind; /* 0 processors, 1 processes, 2 event types */
@@ -106,7 +107,7 @@ static void add_types(struct rset *r, int64_t lo, int64_t hi)
 	static const int64_t cut[][2] = {{INT32_MIN, -100000}, {-203, -201}, {-7, -7}};
 	push(r, 'F', lo > -400 ? lo : -400, hi < -201 ? hi : -201);
 	int64_t at = lo;
-	for (size_t k = 0; k < sizeof(cut) / sizeof(cut[0]) && at <= hi; k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(cut) && at <= hi; k++) {
 		if (cut[k][0] > at)
 			push(r, 'X', at, hi < cut[k][0] - 1 ? hi : cut[k][0] - 1);
 		if (cut[k][1] + 1 > at)
@@ -196,7 +197,7 @@ int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	};
 	struct emu_claim c;
 	memset(&c, 0, sizeof(c));
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
 		if (kinds[k].val == ev->val)
 			c.record = kinds[k].record, c.what = kinds[k].what;
 	c.op = (int32_t) ev_field(in, 0, ev);
@@ -217,7 +218,7 @@ int msg_stat(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	 * row without records of one cannot measure it; one with records (any
 	 * event may have them, §2.3.1) can */
 	static const int32_t unrecorded[] = {-13, -14, -29, -53, -54, -55, -59};
-	for (size_t k = 0; k < sizeof(unrecorded) / sizeof(unrecorded[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(unrecorded); k++)
 		if (c.op == unrecorded[k])
 			c.why_not_if_none = "PICL writes no records for this event type, and the log has none";
 	struct rset ops = {0}, ctxs = {0};

@@ -12,6 +12,7 @@
 
 #include "check/check_int.h"
 #include "util/err.h"
+#include "util/macros.h"
 
 enum psec { S_NONE, S_OPTIONS, S_SEMANTIC, S_STATES, S_COLORS, S_TYPES, S_VALUES, S_GRADIENT };
 
@@ -80,7 +81,7 @@ static int pcf_keyword(struct prvchk *c, struct pcfblock *b, enum psec *sec, uin
 		{"STATES_COLOR", S_COLORS},     {"EVENT_TYPE", S_TYPES},         {"GRADIENT_COLOR", S_GRADIENT},
 		{"GRADIENT_NAMES", S_GRADIENT},
 	};
-	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kws); i++) {
 		if (strlen(kws[i].kw) == n && memcmp(kws[i].kw, p, n) == 0) {
 			pcf_end_block(c, b);
 			*sec = kws[i].sec;

@@ -12,6 +12,7 @@
 #include "util/mapfile.h"
 #include "prv/prvread.h"
 #include "check/viewcheck.h"
+#include "util/macros.h"
 
 /* int64 -> [min, max] of what was seen with it; open addressing */
 struct seen {
@@ -82,7 +83,7 @@ static void load_pcf(struct filedata *f, const char *text, size_t len)
 		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r' || line[n - 1] == '\t'))
 			line[--n] = '\0';
 		int k = -1;
-		for (int i = 0; i < (int) (sizeof(sections) / sizeof(sections[0])); i++)
+		for (int i = 0; i < (int) (ARRAY_SIZE(sections)); i++)
 			if (strcmp(line, sections[i]) == 0)
 				k = i;
 		if (k >= 0) {
@@ -233,7 +234,7 @@ static void check_view(struct ctx *c, const char *path, const char *rel)
 			problem(c, path, "expected window_selected_functions with a {thread, FUNCTION}");
 		else {
 			int known = 0;
-			for (size_t i = 0; i < sizeof(thread_funcs) / sizeof(thread_funcs[0]); i++)
+			for (size_t i = 0; i < ARRAY_SIZE(thread_funcs); i++)
 				known |= strcmp(fn, thread_funcs[i]) == 0;
 			if (!known)
 				problem(c, path, "thread function \"%s\" is not one Paraver knows", fn);

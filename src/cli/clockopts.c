@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/clockopts.h"
+#include "util/macros.h"
 
 int clockopts_sync(const char *cmd, const struct opt *o, void *dst, const char *arg)
 {
@@ -13,7 +14,7 @@ int clockopts_sync(const char *cmd, const struct opt *o, void *dst, const char *
 	};
 	struct clockopts *c = dst;
 	(void) o;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
 		if (strcmp(arg, modes[i].name) == 0) {
 			c->mode = modes[i].mode;
 			return 0;

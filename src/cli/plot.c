@@ -8,6 +8,7 @@
 #include "cli/opts.h"
 #include "util/atomicfile.h"
 #include "plot/plot.h"
+#include "util/macros.h"
 
 static int number(const char *s, long lo, long hi, long *out)
 {
@@ -53,7 +54,7 @@ static int opt_type(const char *cmd, const struct opt *row, void *dst, const cha
 
 static int opt_number(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	for (size_t i = 0; i < sizeof(plot_ranges) / sizeof(plot_ranges[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(plot_ranges); i++) {
 		long v;
 		if (strcmp(row->name, plot_ranges[i].name) != 0)
 			continue;

@@ -15,6 +15,7 @@
 #include "cli/synth_formats.h"
 #include "synth/ovni_synth.h"
 #include "util/atomicfile.h"
+#include "util/macros.h"
 
 /* What the command line asked for. */
 struct synth_cmd {
@@ -43,10 +44,10 @@ static int opt_models(const char *cmd, const struct opt *row, void *dst, const c
 	(void) row;
 	for (const char *m = arg; *m;) {
 		size_t len = strcspn(m, ","), i;
-		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(known); i++)
 			if (strlen(known[i].name) == len && strncmp(m, known[i].name, len) == 0)
 				break;
-		if (i == sizeof(known) / sizeof(known[0]))
+		if (i == ARRAY_SIZE(known))
 			return cli_usage_error(cmd, "--models: unknown model '%.*s' (known: ovni, kernel, mpi, nodes, "
 					       "nosv, tampi)", (int) len, m);
 		*models |= known[i].bit;

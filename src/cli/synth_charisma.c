@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/synth_formats.h"
+#include "util/macros.h"
 
 /* What the command line asked for. */
 struct charisma_cmd {
@@ -28,7 +29,7 @@ static const struct {
 static int opt_count(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
 	uint64_t *v = dst, lo = 1, hi = UINT64_MAX;
-	for (size_t i = 0; i < sizeof(charisma_ranges) / sizeof(charisma_ranges[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(charisma_ranges); i++)
 		if (strcmp(row->name, charisma_ranges[i].name) == 0)
 			lo = charisma_ranges[i].lo, hi = charisma_ranges[i].hi;
 	if (cli_parse_count(arg, UINT64_MAX, v) || *v < lo || *v > hi)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "clock/clocksetup.h"
+#include "util/macros.h"
 
 #define CLOCK_GATE_NS 3600000000000ll /* one hour */
 
@@ -400,7 +401,7 @@ int clock_parse_duration(const char *s, int64_t *ns)
 			}
 	if (nd == 0)
 		return -1;
-	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++) {
 		if (strcmp(p, units[u].unit) != 0)
 			continue;
 		if (ip > INT64_MAX / units[u].mul / 2)

@@ -10,6 +10,7 @@
 
 #include "driver/dint.h"
 #include "util/jsonscan.h"
+#include "util/macros.h"
 
 /* ---- reply pieces ----------------------------------------------------------- */
 
@@ -317,7 +318,7 @@ void drv_request(struct driver *d, struct drv_client *c, const char *line, size_
 		return;
 	}
 	const cJSON *v = j->child;
-	for (size_t k = 0; k < sizeof(requests) / sizeof(requests[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(requests); k++)
 		if (strcmp(v->string, requests[k].name) == 0) {
 			requests[k].fn(d, c, v);
 			cJSON_Delete(j);

@@ -9,6 +9,7 @@
 #include "emu/breakdown.h"
 #include "emu/engine.h"
 #include "emu/engine_int.h"
+#include "util/macros.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
 
@@ -33,12 +34,12 @@ static int off_cpu_run(struct emu *e, struct emu_thread *t, const struct engine_
 /* Every primitive model files may call, by name. A new one is a row here
  * (the task primitives have their own table, engine_task.c). */
 static const struct engine_prim prims[] = {
-	{"off_cpu", 1, 1, off_cpu_setup, off_cpu_run, NULL, NULL},
+	{.name = "off_cpu", .minargs = 1, .maxargs = 1, .setup = off_cpu_setup, .run = off_cpu_run},
 };
 
 const struct engine_prim *engine_prim_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(prims); i++)
 		if (strcmp(prims[i].name, name) == 0)
 			return &prims[i];
 	for (int i = 0; i < engine_task_nprims; i++)

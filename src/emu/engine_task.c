@@ -11,6 +11,7 @@
 
 #include "emu/engine.h"
 #include "emu/taskprim.h"
+#include "util/macros.h"
 
 /* Every task.* primitive of a model shares one state, in e->models.state: set up
  * once, released once. */
@@ -106,16 +107,64 @@ static int finish(struct emu *e, const struct mf_model *m, struct weft_err *err)
 }
 
 const struct engine_prim engine_task_prims[] = {
-	{"task.type", 2, 2, setup, run_type, finish, release},
-	{"task.create", 3, 3, setup, run_create, finish, release},
-	{"task.execute", 2, 2, setup, run_execute, finish, release},
-	{"task.pause", 2, 2, setup, run_pause, finish, release},
-	{"task.resume", 2, 2, setup, run_resume, finish, release},
-	{"task.end", 2, 2, setup, run_end, finish, release},
-	{"task.label_push", 1, 1, setup, run_label_push, finish, release},
-	{"task.label_pop", 1, 1, setup, run_label_pop, finish, release},
+	{.name = "task.type",
+	 .minargs = 2,
+	 .maxargs = 2,
+	 .setup = setup,
+	 .run = run_type,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.create",
+	 .minargs = 3,
+	 .maxargs = 3,
+	 .setup = setup,
+	 .run = run_create,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.execute",
+	 .minargs = 2,
+	 .maxargs = 2,
+	 .setup = setup,
+	 .run = run_execute,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.pause",
+	 .minargs = 2,
+	 .maxargs = 2,
+	 .setup = setup,
+	 .run = run_pause,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.resume",
+	 .minargs = 2,
+	 .maxargs = 2,
+	 .setup = setup,
+	 .run = run_resume,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.end",
+	 .minargs = 2,
+	 .maxargs = 2,
+	 .setup = setup,
+	 .run = run_end,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.label_push",
+	 .minargs = 1,
+	 .maxargs = 1,
+	 .setup = setup,
+	 .run = run_label_push,
+	 .finish = finish,
+	 .release = release},
+	{.name = "task.label_pop",
+	 .minargs = 1,
+	 .maxargs = 1,
+	 .setup = setup,
+	 .run = run_label_pop,
+	 .finish = finish,
+	 .release = release},
 };
-const int engine_task_nprims = (int) (sizeof(engine_task_prims) / sizeof(engine_task_prims[0]));
+const int engine_task_nprims = (int) (ARRAY_SIZE(engine_task_prims));
 
 void engine_task_adopt(struct emu *dst, struct emu *src, const int *procs, int nprocs)
 {

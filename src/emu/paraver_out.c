@@ -18,6 +18,7 @@
 #include "util/srcdate.h"
 #include "util/strbuf.h"
 #include "emu/views.h"
+#include "util/macros.h"
 
 /* thread.prv's applications: the runs of consecutive processes of one
  * app_id in row order (ovniemu's: loom, then rank or pid), so that the rows
@@ -157,7 +158,7 @@ char *paraver_trace_tmp(struct emu *e, const char *name)
 static void outputs(struct emu *e, struct outset *s)
 {
 	static const char *const text[] = {"thread.pcf", "cpu.pcf", "thread.row", "cpu.row"};
-	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
 		outset_add(s, text[i]);
 	for (int i = 0; i < weft_cfg_nfiles; i++) {
 		char *n = weft_xasprintf("cfg/%s", weft_cfg_files[i].path);

@@ -13,6 +13,7 @@
 #include "emu/paraver_out.h"
 #include "emu/views.h"
 #include "trace/writer.h"
+#include "util/macros.h"
 
 /* Views written once per type of a range the run writes, as NAME-TYPE.cfg;
  * `own`: the range's first type also as NAME.cfg itself, the path and
@@ -30,7 +31,7 @@ static const struct {
 
 static int per_type_index(const char *path)
 {
-	for (size_t i = 0; i < sizeof(per_type) / sizeof(per_type[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(per_type); i++)
 		if (strcmp(per_type[i].path, path) == 0)
 			return (int) i;
 	return -1;

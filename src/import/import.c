@@ -13,6 +13,7 @@
 #include "util/mapfile.h"
 #include "util/rmtree.h"
 #include "util/tmpdir.h"
+#include "util/macros.h"
 
 extern const struct weft_import_fmt import_visandor;
 extern const struct weft_import_fmt import_picl;
@@ -30,7 +31,7 @@ int import_formats(const struct weft_import_fmt *const **out)
 {
 	*out = formats;
 	int n = 0;
-	while (n < (int) (sizeof(formats) / sizeof(formats[0])) && formats[n])
+	while (n < (int) (ARRAY_SIZE(formats)) && formats[n])
 		n++;
 	return n;
 }
@@ -125,7 +126,7 @@ static int known_file(const char *path, const uint8_t *d, size_t len, char *out,
 		{"LEVEL ", "a Paraver .row (the row names of a trace, beside its .prv)"},
 		{"#ParaverCFG", "a Paraver view (.cfg; wxparaver TRACE.prv FILE.cfg opens it with its trace)"},
 	};
-	for (size_t i = 0; i < sizeof(para) / sizeof(para[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(para); i++)
 		if (starts(d, len, para[i].head)) {
 			snprintf(out, n, "this is %s, not a trace", para[i].what);
 			return 1;

@@ -23,6 +23,7 @@
 #include "util/strbuf.h"
 #include "import/vao_line.h"
 #include "trace/writer.h"
+#include "util/macros.h"
 
 #define VAO_BUF (64u << 10)   /* stream buffer of the first VAO_BIG_AGENTS agents */
 #define VAO_BUF_SMALL 4096    /* and of the others (memory stays bounded) */
@@ -174,7 +175,7 @@ static const char *field4_name(int32_t c)
 		int32_t lo, hi;
 		const char *name;
 	} f4[] = {{1, 1, "#tasks"}, {2, 4, "task#"}, {20, 20, "#branches"}, {21, 27, "branch #"}, {33, 34, "branch #"}};
-	for (size_t i = 0; i < sizeof(f4) / sizeof(f4[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(f4); i++)
 		if (c >= f4[i].lo && c <= f4[i].hi)
 			return f4[i].name;
 	return "field 4";

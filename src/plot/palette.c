@@ -5,6 +5,7 @@
 
 #include "util/err.h"
 #include "plot/palette.h"
+#include "util/macros.h"
 
 /* Paraver's default code colours (paraver-kernel's SemanticColor), 0 to
  * 48: idle, running, not created, waiting a message, ... */
@@ -19,7 +20,7 @@ static const unsigned char base[][3] = {
 	{10, 66, 10},	 {184, 132, 0},	  {100, 16, 32},   {146, 255, 255}, {50, 50, 100},  {146, 0, 255},
 	{0, 138, 119},
 };
-#define NBASE ((uint32_t) (sizeof(base) / sizeof(base[0])))
+#define NBASE ((uint32_t) (ARRAY_SIZE(base)))
 #define MAX_COLORS 32000u
 
 /* The colours used so far: one bit per 24-bit colour. */

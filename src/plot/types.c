@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "plot/types.h"
+#include "util/macros.h"
 
 /* The main types, first present first: the runtimes' subsystems (nOS-V 13,
  * Nanos6 37, OpenMP 50, NODES 30, TAMPI 20), MPI's function (25), the CPU
@@ -94,7 +95,7 @@ int types_resolve(const struct plot_labels *l, const char *prv, const char *labe
 
 int64_t types_main(const struct type_counts *c)
 {
-	for (size_t i = 0; i < sizeof(main_types) / sizeof(main_types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(main_types); i++)
 		if (types_records(c, main_types[i]))
 			return main_types[i];
 	int64_t low = -1;

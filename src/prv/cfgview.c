@@ -6,6 +6,7 @@
 
 #include "prv/cfgview.h"
 #include "util/strbuf.h"
+#include "util/macros.h"
 
 static int starts(const char *s, const char *end, const char *word)
 {
@@ -55,7 +56,7 @@ int cfgview_parse(const char *text, size_t len, struct cfgview *v, char *msg, si
 		} else if (starts(p, le, "window_color_mode ")) {
 			const char *w = buf + strlen("window_color_mode ");
 			v->color = CFGVIEW_COLOR_OTHER;
-			for (size_t i = 0; i < sizeof(colors) / sizeof(colors[0]); i++)
+			for (size_t i = 0; i < ARRAY_SIZE(colors); i++)
 				if (strcmp(w, colors[i].word) == 0)
 					v->color = colors[i].color;
 		} else if (starts(p, le, "window_minimum_y ") || starts(p, le, "window_maximum_y ")) {
@@ -110,7 +111,7 @@ static const struct {
 
 int cfgview_file(const char *rel, char *model, size_t modellen)
 {
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		size_t n = strlen(files[i].dir);
 		if (strncmp(rel, files[i].dir, n) != 0)
 			continue;

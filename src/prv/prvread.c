@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "prv/prvread.h"
+#include "util/macros.h"
 
 static int bad(struct prvread *r, struct weft_err *err, const char *what)
 {
@@ -61,7 +62,7 @@ static int header(struct prvread *r, const char *s, const char *end)
 		uint64_t ns;
 	} units[] = {{"_ns", 1}, {"_us", 1000}, {"_ms", 1000000}, {"_s", 1000000000}};
 	r->unit_ns = 1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		size_t k = strlen(units[i].name);
 		if ((size_t) (end - p) > k && memcmp(p, units[i].name, k) == 0 && p[k] == ':')
 			r->unit_ns = units[i].ns;

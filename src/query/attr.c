@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "query/qint.h"
+#include "util/macros.h"
 
 static const struct {
 	const char *name;
@@ -133,7 +134,7 @@ int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, 
 			 a->name + 6);
 		return -1;
 	}
-	for (size_t k = 0; k < sizeof(builtins) / sizeof(builtins[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(builtins); k++)
 		if (strcmp(builtins[k].name, a->name) == 0) {
 			a->kind = builtins[k].kind;
 			a->type = builtins[k].type;

@@ -21,6 +21,7 @@
 
 #include "model.h"
 #include "query/qint.h"
+#include "util/macros.h"
 
 const char *const qstate_name[QSTATE_N] = {"Unknown", "Running", "Paused", "Dead", "Cooling", "Warming"};
 
@@ -330,7 +331,7 @@ static const char *const keywords[] = {
 
 static int is_keyword(const struct parser *ps, const struct tok *t)
 {
-	for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(keywords); k++)
 		if (word_is(ps, t, keywords[k]))
 			return 1;
 	return 0;

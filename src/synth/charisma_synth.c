@@ -27,6 +27,7 @@
 #include "util/atomicfile.h"
 #include "import/charisma_profile.h"
 #include "synth/charisma_synth.h"
+#include "util/macros.h"
 
 
 /* ---- deterministic randomness ---------------------------------------------------- */
@@ -353,7 +354,7 @@ static const uint64_t req_sizes[] = {512, 1024, 2048, 4096, 4096, 8192, 16384, 6
 
 static uint64_t req_size(struct synth *s)
 {
-	return req_sizes[below(&s->seed, sizeof(req_sizes) / sizeof(req_sizes[0]))];
+	return req_sizes[below(&s->seed, ARRAY_SIZE(req_sizes))];
 }
 
 static void open_private(struct synth *s, struct sclient *c, uint64_t t)

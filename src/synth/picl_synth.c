@@ -38,6 +38,7 @@
 #include "util/atomicfile.h"
 #include "util/outbuf.h"
 #include "synth/picl_synth.h"
+#include "util/macros.h"
 
 /* Flush the log's buffer and rename the temporary file into place (or
  * remove it); frees tmp and the buffer. */
@@ -97,7 +98,7 @@ int picl_synth_time(const char *s, int64_t def_unit, int64_t *out)
 	int64_t unit = def_unit;
 	if (*s) {
 		unit = 0;
-		for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(units); k++)
 			if (strcmp(s, units[k].u) == 0)
 				unit = units[k].ns;
 		if (!unit)

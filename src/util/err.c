@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/macros.h"
 
 int weft_fail(struct weft_err *e, int code, const char *fmt, ...)
 {
@@ -44,7 +45,7 @@ static const struct {
 
 static const char *hint(int errnum, int where)
 {
-	for (size_t i = 0; i < sizeof(place_hints) / sizeof(place_hints[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(place_hints); i++)
 		if (place_hints[i].errnum == errnum)
 			return place_hints[i].what[where];
 	return "";
@@ -93,7 +94,7 @@ const char *weft_sys_hint(int errnum)
 		{EAGAIN,
 		 " (a limit of the system: memory, ulimit -v, or processes, ulimit -u; or fewer threads: emu -j 1)"},
 	};
-	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hints); i++)
 		if (hints[i].errnum == errnum)
 			return hints[i].hint;
 	return "";

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/mapfile.h"
+#include "util/macros.h"
 
 /* ---- the registry of mappings the SIGBUS handler may repair ---------------
  * Slots live in chunks that are never freed, so the handler can walk them
@@ -219,7 +220,7 @@ static const char *file_kind(mode_t mode)
 		{S_IFCHR, "a character device"},  {S_IFBLK, "a block device"},
 		{S_IFSOCK, "a socket"},
 	};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		if ((mode & S_IFMT) == kinds[i].type)
 			return kinds[i].name;
 	return "not a file";

@@ -14,6 +14,7 @@
 #include "util/outgen.h"
 #include "util/outset.h"
 #include "util/rmtree.h"
+#include "util/macros.h"
 
 /* Remove what this run made and nothing showed: the new generation; DIR/.weft
  * when no generation is shown; what it created of DIR. Only system calls:
@@ -47,7 +48,7 @@ static void release(struct outset *s)
 {
 	onexit_remove(s);
 	int fds[] = {s->sfd, s->cfd, s->lfd, s->wfd, s->dfd};
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	for (int i = 0; i < s->n; i++) {

@@ -25,6 +25,7 @@
 #include "trace/trace.h"
 
 #include "fuzz_check.h"
+#include "util/macros.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,7 +62,7 @@ static void run_events(struct query *q, int feed)
 	static const char *const mcvs[] = {"OHx", "OM[", "OM=", "OAr", "OHp", "KCO", "MS[", "zz~", "!!!"};
 	uint8_t pl[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0};
 	struct weft_ev ev;
-	for (size_t i = 0; i < sizeof(mcvs) / sizeof(mcvs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mcvs); i++) {
 		for (uint32_t len = 0; len <= 16; len += 4) {
 			memset(&ev, 0, sizeof(ev));
 			ev.model = (uint8_t) mcvs[i][0];

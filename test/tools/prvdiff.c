@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "util/macros.h"
 
 static const char help_text[] =
 	"Usage: prvdiff [--types LIST] [--rows name|ovni] [--states [--state-type T]] [--max N]\n"
@@ -641,7 +642,7 @@ static void load_rows(struct trace *t)
 		p = sp + 6;
 		if (!scan_u64(&p, &n) || *p != '\0')
 			die("%s:%lu: bad size in \"%.60s\"", r.path, r.line, line);
-		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
 			if (strlen(levels[i]) == (size_t) (sp - name) &&
 			    strncmp(levels[i], name, (size_t) (sp - name)) == 0)
 				known = true;

@@ -14,6 +14,7 @@
 #include "util/atomicfile.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 /* Entries of a directory besides . and .. */
 static int entries(const char *dir)
@@ -93,7 +94,7 @@ START_TEST(unusable_names)
 		int dir; /* atomic_dir_open */
 	} bad[] = {{"", 0},  {"", 1},	 {".", 0},	  {"/", 0},	   {"..", 1},
 		   {sub, 0}, {slash, 0}, {under_file, 0}, {under_file, 1}, {f, 1}};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct weft_err e = {0};
 		char *tmp = NULL;
 		int rc = bad[i].dir ? atomic_dir_open(bad[i].path, &tmp, &e) : atomic_open(bad[i].path, &tmp, &e);

@@ -7,6 +7,7 @@
 
 #include "prv/cfgview.h"
 #include "suites.h"
+#include "util/macros.h"
 
 #define SEL_STATE "window_selected_functions { 14, { {cpu, Active Thd}, {thread, State As Is}, {evt_type, All} } }\n"
 #define SEL_LAST "window_selected_functions { 14, { {cpu, Active Thd}, {thread, Last Evt Val}, {evt_type, =} } }\n"
@@ -114,9 +115,9 @@ Suite *cfgview_suite(void)
 {
 	Suite *s = suite_create("cfgview");
 	TCase *tc = tcase_create("cfgview");
-	tcase_add_loop_test(tc, test_parse, 0, (int) (sizeof(parse_cases) / sizeof(parse_cases[0])));
-	tcase_add_loop_test(tc, test_file, 0, (int) (sizeof(file_cases) / sizeof(file_cases[0])));
-	tcase_add_loop_test(tc, test_rewrite, 0, (int) (sizeof(rewrite_cases) / sizeof(rewrite_cases[0])));
+	tcase_add_loop_test(tc, test_parse, 0, (int) (ARRAY_SIZE(parse_cases)));
+	tcase_add_loop_test(tc, test_file, 0, (int) (ARRAY_SIZE(file_cases)));
+	tcase_add_loop_test(tc, test_rewrite, 0, (int) (ARRAY_SIZE(rewrite_cases)));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include "trace/stream.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 /* ---- the map ------------------------------------------------------------------- */
 
@@ -52,8 +53,8 @@ START_TEST(drift_term_exact)
 				      1234567890123456789ll, -1234567890123456789ll, INT64_MAX / 2,
 				      INT64_MIN / 2 + 7};
 	static const int64_t drifts[] = {0, 1, -1, 30000000, -30000000, 999999, CLOCK_DRIFT_MAX, -CLOCK_DRIFT_MAX};
-	for (size_t i = 0; i < sizeof(dts) / sizeof(dts[0]); i++)
-		for (size_t j = 0; j < sizeof(drifts) / sizeof(drifts[0]); j++)
+	for (size_t i = 0; i < ARRAY_SIZE(dts); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(drifts); j++)
 			ck_assert_int_eq(clock_drift_term(dts[i], drifts[j]), ref_term(dts[i], drifts[j]));
 	for (int k = 0; k < 200000; k++) {
 		int64_t dt = (int64_t) rnd() >> (rnd() % 60);

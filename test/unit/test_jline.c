@@ -10,6 +10,7 @@
 
 #include "cli/jline.h"
 #include "suites.h"
+#include "util/macros.h"
 
 /* The tree written back: t:text for each node, members as key=..., [..] {..}. */
 static void show(const struct jv *v, char *o, size_t cap)
@@ -48,7 +49,7 @@ START_TEST(values)
 		{"{}", "{}"},
 		{"{\"a\":{\"b\":[[1,2],[\"x\",null]]}}", "{a={b=[[n:1,n:2],[s:x,0:null]]}}"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct jv v;
 		ck_assert_msg(jv_parse(cases[i].in, strlen(cases[i].in), &v) == 0, "%s", cases[i].in);
 		char got[512] = "";
@@ -72,7 +73,7 @@ START_TEST(refused)
 		"",	 "{",	      "{\"a\"}",    "{\"a\":}",	   "{\"a\":1,}", "[1,,2]",	"{\"a\":1} x",
 		"\"abc", "\"a\\qb\"", "\"a\\u12\"", "{\"a\":tru}", "{1:2}",	 "\"ctl\x01\"", "nul",
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct jv v;
 		ck_assert_msg(jv_parse(bad[i], strlen(bad[i]), &v) == -1, "parsed: %s", bad[i]);
 	}

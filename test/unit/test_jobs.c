@@ -11,6 +11,7 @@
 
 #include "par/jobs_impl.h"
 #include "suites.h"
+#include "util/macros.h"
 
 #define MAXOPS 64
 
@@ -102,7 +103,7 @@ static const struct {
 START_TEST(test_merge_cases)
 {
 	static const size_t chunks[] = {1, 2, 1000};
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++)
 		for (size_t k = 0; k < 3; k++) {
 			struct src src[3];
 			struct job jobs[3];

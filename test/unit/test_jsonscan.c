@@ -9,6 +9,7 @@
 
 #include "util/jsonscan.h"
 #include "suites.h"
+#include "util/macros.h"
 
 static const struct {
 	const char *text;
@@ -50,7 +51,7 @@ static const struct {
 
 START_TEST(table)
 {
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text), off = 0;
 		char why[256] = "";
 		int rc = json_prescan(cases[i].text, len, &off, why, sizeof(why));

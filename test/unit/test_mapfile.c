@@ -10,6 +10,7 @@
 
 #include "util/mapfile.h"
 #include "suites.h"
+#include "util/macros.h"
 
 /* A temporary file of n bytes of 'x'; its name in path (free it). */
 static char *scratch(size_t n)
@@ -102,7 +103,7 @@ END_TEST
 START_TEST(aligned)
 {
 	static const size_t size[] = {1, 4097, 100000, MAP_REACH - 1, MAP_REACH, 3u << 20};
-	for (size_t i = 0; i < sizeof(size) / sizeof(size[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(size); i++) {
 		char *path = scratch(size[i]);
 		struct mapfile m;
 		struct weft_err e = {0};
@@ -122,7 +123,7 @@ Suite *mapfile_suite(void)
 {
 	Suite *s = suite_create("mapfile");
 	TCase *tc = tcase_create("mapfile");
-	tcase_add_loop_test(tc, shrinks, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, shrinks, 0, (int) (ARRAY_SIZE(cases)));
 	tcase_add_test(tc, many);
 	tcase_add_test(tc, aligned);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include "trace/system.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static char *dir;
 
@@ -783,7 +784,7 @@ START_TEST(shared_steps_as_each_part_alone)
 	static const struct {
 		int ns, ne, cut;
 	} cases[] = {{24, 40, 9}, {8, 24000, 3}};
-	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+	for (size_t ci = 0; ci < ARRAY_SIZE(cases); ci++) {
 		int ns = cases[ci].ns, ne = cases[ci].ne, cut = cases[ci].cut;
 		struct evbuf *b = calloc((size_t) ns, sizeof(*b));
 		int *which = calloc((size_t) ns, sizeof(*which));
@@ -878,7 +879,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, one_loom_ties_as_ovniemu);
 	tcase_add_loop_test(tc, looms_ties_against_ovniemus_player, 0, 2);
 	tcase_add_test(tc, shared_steps_as_each_part_alone);
-	tcase_add_loop_test(tc, ties_across_looms_as_ovniemu, 0, (int) (sizeof(tie_cases) / sizeof(tie_cases[0])));
+	tcase_add_loop_test(tc, ties_across_looms_as_ovniemu, 0, (int) (ARRAY_SIZE(tie_cases)));
 	suite_add_tcase(s, tc);
 	return s;
 }

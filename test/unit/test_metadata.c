@@ -9,6 +9,7 @@
 #include "trace/metadata.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 #define P "t/stream.json"
 
@@ -25,7 +26,7 @@ static const char *const base_keys[] = {
 	"\"finished\":1",
 };
 
-#define NKEYS (sizeof(base_keys) / sizeof(base_keys[0]))
+#define NKEYS (ARRAY_SIZE(base_keys))
 
 /* {"version":3,"ovni":{...}} with key `skip` left out (NULL: none) and
  * `extra` members appended (NULL: none). Returns a static buffer. */
@@ -221,7 +222,7 @@ START_TEST(model_keys_kept)
 		{"nosv.a", WEFT_KV_OTHER, 0, NULL},
 		{"x", WEFT_KV_OTHER, 0, NULL},
 	};
-	ck_assert_int_eq(m.nkv, (int) (sizeof(want) / sizeof(want[0])));
+	ck_assert_int_eq(m.nkv, (int) (ARRAY_SIZE(want)));
 	for (int i = 0; i < m.nkv; i++) {
 		ck_assert_str_eq(m.kv[i].key, want[i].key);
 		ck_assert_int_eq(m.kv[i].kind, want[i].kind);
@@ -286,7 +287,7 @@ START_TEST(require_versions)
 	static const char *const good[] = {"1.1.0", "0.0.0", "10.200.3000", "1.1.0-rc1", "2.7.0-dev.3"};
 	static const char *const bad[] = {"1.1", "1", "", "1.1.0.0", "1..0", ".1.0", "1.1.",
 					  "a.b.c", "v1.1.0", "1.1.0 ", "-1.1.0", "1.-1.0", "1.1-x.0"};
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		char ex[128];
 		snprintf(ex, sizeof(ex), "\"require\":{\"ovni\":\"%s\"}", good[i]);
 		struct weft_meta m;
@@ -295,7 +296,7 @@ START_TEST(require_versions)
 		ck_assert_str_eq(m.req[0].version, good[i]);
 		meta_free(&m);
 	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char ex[128], msg[256];
 		snprintf(ex, sizeof(ex), "\"require\":{\"nosv\":\"%s\"}", bad[i]);
 		snprintf(msg, sizeof(msg),
@@ -328,7 +329,7 @@ START_TEST(missing_required_keys)
 		{"finished", P ": missing key 'ovni.finished': the thread never finished (libovni "
 			       "writes finished=1 when the thread is freed; it probably crashed)"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		expect_err(doc(cases[i].key, NULL), cases[i].msg);
 }
 END_TEST
@@ -400,7 +401,7 @@ START_TEST(wrong_types)
 		{"mark", "\"mark\":[]", P ": key 'ovni.mark': expected an object type -> definition, "
 					  "found an array"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		expect_err(doc(cases[i].key, cases[i].repl), cases[i].msg);
 }
 END_TEST
@@ -460,7 +461,7 @@ START_TEST(invalid_json)
 		{"{\"a\": /* c */ nul}",
 		 P ": byte offset 14: expected a value (an object, array, string, number, true, false or null)"},
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		ck_assert_int_eq(parse(bad[i].text, &m, &e), -1);
 		ck_assert_int_eq(e.code, WEFT_EINPUT);
 		ck_assert_str_eq(e.msg, bad[i].msg);
@@ -525,7 +526,7 @@ END_TEST
 START_TEST(mark_types)
 {
 	static const char *const bad[] = {"100", "-1", "x", "", "1.5", "99999999999999999999"};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char ex[256], msg[256];
 		snprintf(ex, sizeof(ex), "\"mark\":{\"%s\":{\"title\":\"t\",\"chan_type\":\"single\"}}",
 			 bad[i]);

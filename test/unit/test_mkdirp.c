@@ -13,6 +13,7 @@
 #include "util/mkdirp.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static int is_dir(const char *path)
 {
@@ -33,7 +34,7 @@ START_TEST(test_makes_levels)
 {
 	char *dir = tu_mkdtemp();
 	struct weft_err e = {0};
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		char *p = tu_join(dir, good[i].path);
 		int made = -1;
 		ck_assert_msg(mkdir_p(p, &made, &e) == 0, "%s: %s", good[i].path, e.msg);
@@ -74,7 +75,7 @@ START_TEST(test_file_in_the_way)
 	char *dir = tu_mkdtemp();
 	char *f = tu_join(dir, "f");
 	tu_write_str(f, "not a directory\n");
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct weft_err e = {0};
 		char *p = tu_join(dir, "f");
 		char *q = malloc(strlen(p) + strlen(bad[i].sub) + 1);

@@ -8,6 +8,7 @@
 #include "modelfile.h"
 #include "require.h"
 #include "suites.h"
+#include "util/macros.h"
 
 #define HEAD "weft-model 1\nmodel Q qq 1.2.3\n"
 
@@ -186,7 +187,7 @@ static const struct {
 
 START_TEST(errors)
 {
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct weft_err err = {0};
 		struct mf_model *m = mf_compile("f", bad[i].text, &err);
 		ck_assert_msg(m == NULL, "case %zu compiled", i);
@@ -245,7 +246,7 @@ START_TEST(versions)
 		{"2.0.0", "1.0.0", 0}, {"0.9.0", "1.0.0", 0}, {"1.0.0-rc1", "1.0.0", 1}, {"1.0", "1.0.0", 0},
 		{"x.0.0", "1.0.0", 0}, {"1.0.0x", "1.0.0", 0},
 	};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		ck_assert_msg(model_version_ok(v[i].want, v[i].have) == v[i].ok, "want %s have %s", v[i].want,
 			      v[i].have);
 }
@@ -274,7 +275,7 @@ START_TEST(require_in_set)
 		 "expected major 1 and a minor not above weft's"},
 		{&set, "qmodel", "2.0.0", -1, NULL},
 	};
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
 		struct weft_err e = {0};
 		int id = model_require(c[i].set, "s.json", c[i].model, c[i].version, &e);
 		ck_assert_msg(id == c[i].id, "case %zu: %s %s: %d, expected %d", i, c[i].model,

@@ -11,6 +11,7 @@
 #include "cli/opts.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 struct tcmd {
 	int flag, on;
@@ -163,7 +164,7 @@ Suite *opts_suite(void)
 {
 	Suite *s = suite_create("opts");
 	TCase *tc = tcase_create("opts");
-	tcase_add_loop_test(tc, parse_cases, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, parse_cases, 0, (int) (ARRAY_SIZE(cases)));
 	tcase_add_test(tc, help_layout);
 	suite_add_tcase(s, tc);
 	return s;

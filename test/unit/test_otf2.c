@@ -14,6 +14,7 @@
 #include "otf2/otf2_sink.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static const struct sink_label state_labels[] = {{.value = 1, .label = "Running"}, {.value = 2, .label = "Paused"}};
 static const struct sink_label sub_labels[] = {{.value = 5, .label = "Idle"}};
@@ -132,7 +133,7 @@ START_TEST(records_become_events)
 	ck_assert_msg(s, "%s", err.msg);
 	struct sink_layout l = layout();
 	ck_assert_int_eq(s->begin(s, &l, &err), 0);
-	s->changes(s, run, sizeof(run) / sizeof(run[0]));
+	s->changes(s, run, ARRAY_SIZE(run));
 	ck_assert_msg(s->end(s, 1, 50, &err) == 0, "%s", err.msg);
 	s->free(s);
 	/* the first 0 of a channel that is not fresh and the repeated 7 are no

@@ -16,6 +16,7 @@
 #include "util/outset.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 /* The directory's entries, sorted, one string "a b c". */
 static char *listing(const char *dir)
@@ -187,7 +188,7 @@ START_TEST(check_targets)
 		 "%s/views: a symbolic link, but weft writes %s/views/v.cfg in a folder there of its "
 		 "own (make it a folder, or use -o to write elsewhere)"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct outset s;
 		struct weft_err e = {0};
 		ck_assert_int_eq(outset_open(&s, dir, &e), 0);

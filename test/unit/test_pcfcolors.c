@@ -6,6 +6,7 @@
 
 #include "prv/pcfcolors.h"
 #include "suites.h"
+#include "util/macros.h"
 
 static const struct pcf_color legacy[] = {
 	{30, {1, 2, 3}},
@@ -61,7 +62,7 @@ Suite *pcfcolors_suite(void)
 {
 	Suite *s = suite_create("pcfcolors");
 	TCase *tc = tcase_create("pcfcolors");
-	tcase_add_loop_test(tc, test_section, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, test_section, 0, (int) (ARRAY_SIZE(cases)));
 	tcase_add_test(tc, test_table);
 	suite_add_tcase(s, tc);
 	return s;

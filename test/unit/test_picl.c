@@ -12,6 +12,7 @@
 #include "import/picl/picl_int.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 extern const struct weft_import_fmt import_picl;
 
@@ -121,7 +122,7 @@ START_TEST(plain_lines_taken)
 		"-4 -52 0.000430 34 11 4 2 3224 3 16 12", /* a 4th field (the source process) kept */
 		"-2 -29 0.1 0 0 1 2 6", /* a mark of a call whose data the model does not read */
 	};
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		ck_assert_msg(fast_vs_slow(lines[i], 0), "fast path left '%s'", lines[i]);
 }
 END_TEST
@@ -167,7 +168,7 @@ START_TEST(other_lines_left)
 		"-2 -21 0.1 0 0 4 2 100 5 1 0", /* marks of calls: their data split, picl_new_line */
 		"-2 -61 0.1 1 0 4 2 6 200 6 0",
 	};
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		ck_assert_msg(!fast_vs_slow(lines[i], 0), "fast path took '%s'", lines[i]);
 	/* code 2 redefined by a -6 record */
 	ck_assert(!fast_vs_slow("-3 -21 0.1 0 0 1 2 5 6", 1));
@@ -193,7 +194,7 @@ START_TEST(no_read_past_the_end)
 		"-3 -9",
 		"-3 -901 0.0 0 0 0\n-4 -901 0.1\n",
 	};
-	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
 		size_t n = strlen(logs[i]);
 		const uint8_t *g = tu_guard_copy(logs[i], n);
 		char *dir = tu_mkdtemp();

@@ -6,6 +6,7 @@
 
 #include "suites.h"
 #include "trace/progress.h"
+#include "util/macros.h"
 
 static const struct {
 	uint64_t events;
@@ -31,7 +32,7 @@ Suite *progress_suite(void)
 {
 	Suite *s = suite_create("progress");
 	TCase *tc = tcase_create("progress");
-	tcase_add_loop_test(tc, format_cases, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, format_cases, 0, (int) (ARRAY_SIZE(cases)));
 	suite_add_tcase(s, tc);
 	return s;
 }

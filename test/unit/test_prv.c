@@ -11,6 +11,7 @@
 #include "prv/prv_writer.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 #define NROWS 6
 #define NSLOTS 4
@@ -255,7 +256,7 @@ START_TEST(times_of_every_width)
 	struct weft_err e = {0};
 	char *path = tu_join(dir, "a.prv");
 	ck_assert_int_eq(prv_open(&f, pipe, path, NULL, "d", "r", 1, (const uint32_t(*)[3]) ids, 1, types, 0, &e), 0);
-	int nt = (int) (sizeof(times) / sizeof(times[0]));
+	int nt = (int) (ARRAY_SIZE(times));
 	for (int i = 0; i < nt; i++) {
 		prv_time(&f, times[i]);
 		prv_set(&f, 0, 0, i + 1);
@@ -342,7 +343,7 @@ Suite *prv_suite(void)
 	TCase *tc = tcase_create("pipe");
 	tcase_add_test(tc, piped_and_inline_write_the_same_bytes);
 	tcase_add_test(tc, empty_instants_do_not_shift_times);
-	tcase_add_loop_test(tc, worker_front_drops_repeats, 0, (int) (sizeof(front_cases) / sizeof(front_cases[0])));
+	tcase_add_loop_test(tc, worker_front_drops_repeats, 0, (int) (ARRAY_SIZE(front_cases)));
 	tcase_add_test(tc, times_of_every_width);
 	tcase_add_test(tc, fresh_slots_and_one_value_a_type);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include "prv/prvread.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static const struct {
 	const char *text;
@@ -75,7 +76,7 @@ Suite *prvread_suite(void)
 {
 	Suite *s = suite_create("prvread");
 	TCase *tc = tcase_create("prvread");
-	tcase_add_loop_test(tc, test_read, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, test_read, 0, (int) (ARRAY_SIZE(cases)));
 	suite_add_tcase(s, tc);
 	return s;
 }

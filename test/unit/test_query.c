@@ -11,6 +11,7 @@
 #include "query/query.h"
 #include "suites.h"
 #include "trace/trace.h"
+#include "util/macros.h"
 
 /* ---- a fake system: two looms, one process and one thread each ------------ */
 
@@ -442,7 +443,7 @@ START_TEST(errors)
 		{"x: when tid = 5 do count(",
 		 "pattern 1, column 26: expected an attribute, found the end of the pattern"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		ck_assert_str_eq(perr(cases[i].text), cases[i].msg);
 	/* a second pattern with the same label */
 	add("x: when true do count");
@@ -808,7 +809,7 @@ static const char *slot_run(int feed, int cap, int all)
 		mkev("OHp", 0, 1, NULL, 0), mkev("OHp", 1, 2, NULL, 0), mkev("OHr", 0, 3, NULL, 0),
 		mkev("OHp", 0, 4, NULL, 0), mkev("OHp", 1, 5, NULL, 0), mkev("OHp", 0, 6, NULL, 0),
 	};
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++) {
 		if (feed) {
 			ck_assert_int_eq(query_feed(Q, &ev[i]), 0);
 			continue;
@@ -909,7 +910,7 @@ START_TEST(live_conjuncts)
 	};
 	for (int feed = 0; feed < 2; feed++) {
 		query_start(Q, 1000);
-		for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
 			if (feed)
 				query_feed(Q, &ev[i]);
 			else
@@ -974,7 +975,7 @@ START_TEST(field_prefilter_every_mcv)
 		"j: when field.cpu = 2 or cat = \"H\" do count",
 		"k: when not (field.cpu = 2 or cat = \"H\") do count",
 	};
-	const int n = (int) (sizeof(pats) / sizeof(pats[0]));
+	const int n = (int) (ARRAY_SIZE(pats));
 	uint64_t t = 1;
 	for (int i = 0; i <= n; i++) {
 		query_free(Q);

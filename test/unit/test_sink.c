@@ -16,6 +16,7 @@
 #include "model.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 struct rec {
 	int nbegin, nend, ok;
@@ -172,7 +173,7 @@ START_TEST(test_sink_jobs)
 {
 	static const char *const traces[] = {"test/corpus/ovni/o-small/trace", "test/corpus/ovni/om-small/trace",
 					     "test/corpus/ovni/on-small/trace"};
-	for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(traces); t++) {
 		struct rec a, b;
 		run(traces[t], 1, &a);
 		run(traces[t], 2, &b);
@@ -187,7 +188,7 @@ END_TEST
 START_TEST(test_sink_alone)
 {
 	static const char *const traces[] = {"test/corpus/ovni/o-small/trace", "test/corpus/ovni/on-small/trace"};
-	for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(traces); t++) {
 		struct rec a, b, c;
 		run_with(traces[t], 1, &a, 1);
 		run_with(traces[t], 1, &b, 0);

@@ -11,6 +11,7 @@
 #include "trace/stream.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static char *dir;
 static char *path; /* dir/stream.obs */
@@ -808,7 +809,7 @@ START_TEST(many_regions)
 	qsort(want, n, sizeof(*want), pair_cmp);
 	tu_write(path, b.d, b.n);
 	static const uint64_t windows[] = {100, 4096, 0};
-	for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+	for (size_t w = 0; w < ARRAY_SIZE(windows); w++) {
 		struct weft_stream s;
 		open_file(&s, STREAM_ORDERED, windows[w]);
 		struct weft_err e = {0};
@@ -855,7 +856,7 @@ START_TEST(release_step_by_streams)
 		{0, 2u << 20},	{1, 2u << 20},	   {32, 2u << 20},    {33, 31u << 16},
 		{64, 1u << 20}, {1024, 64u << 10}, {4096, 64u << 10}, {10000, 64u << 10},
 	};
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++)
 		ck_assert_msg(map_release_step(c[i].n) == c[i].step, "%zu streams: step %zu, expected %zu", c[i].n,
 			      map_release_step(c[i].n), c[i].step);
 }
@@ -1030,7 +1031,7 @@ START_TEST(salvage_cuts)
 		{"cut before the first event: no event", 0, TAIL_BBB, 15, 0, 1, {8, 7, 12, "Aaa"}},
 		{"the other byte order: the length word read in it", 1, TAIL_JUMBO, 45, 1, 1, {20, 25, 26, "VYc"}},
 	};
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
 		struct evbuf b;
 		salvage_stream(&b, c[i].other_order, c[i].tail);
 		ck_assert_msg(c[i].len <= b.n, "%s: the stream has %zu bytes, not %zu", c[i].what, b.n, c[i].len);

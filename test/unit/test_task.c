@@ -9,6 +9,7 @@
 
 #include "suites.h"
 #include "emu/task.h"
+#include "util/macros.h"
 
 enum {
 	NV = TASK_RESURRECT | TASK_PAUSE,          /* nOS-V task */
@@ -211,7 +212,7 @@ static const struct {
 
 START_TEST(type_gids)
 {
-	for (size_t i = 0; i < sizeof(gids) / sizeof(gids[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(gids); i++)
 		ck_assert_msg(task_type_gid(gids[i].label) == gids[i].gid, "%s: %u, want %u", gids[i].label,
 			      task_type_gid(gids[i].label), gids[i].gid);
 }
@@ -306,7 +307,7 @@ START_TEST(ended_tasks_are_freed)
 	ck_assert_int_eq((int) p.ended.n, 10000);
 	/* any of them runs again, with its own type */
 	static const uint32_t again[] = {2500, 1, 10000, 7777, 2};
-	for (size_t i = 0; i < sizeof(again) / sizeof(again[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(again); i++) {
 		ck_assert_int_eq(task_execute(&p, &s, again[i], 0, NULL, &e), 0);
 		ck_assert_int_eq((int) p.ntasks, 1);
 		ck_assert_int_eq((int) p.ended.n, 9999);
@@ -406,7 +407,7 @@ Suite *task_suite(void)
 {
 	Suite *s = suite_create("task");
 	TCase *tc = tcase_create("task");
-	tcase_add_loop_test(tc, scripts_run, 0, (int) (sizeof(scripts) / sizeof(scripts[0])));
+	tcase_add_loop_test(tc, scripts_run, 0, (int) (ARRAY_SIZE(scripts)));
 	tcase_add_test(tc, step_values);
 	tcase_add_test(tc, type_gids);
 	tcase_add_test(tc, type_labels);

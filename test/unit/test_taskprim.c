@@ -9,6 +9,7 @@
 
 #include "suites.h"
 #include "emu/taskprim.h"
+#include "util/macros.h"
 
 /* nOS-V: body, id, type, appid, rank are single channels 0..4 */
 static const struct taskprim_bind nosv = {{0, 1, 2, 3, 4}, {0, 0, 0, 0, 0}};
@@ -152,7 +153,7 @@ START_TEST(labels_in_process_order)
 		int64_t id;
 		const char *label;
 	} types[] = {{2, 1, "late"}, {0, 9, "x"}, {1, 1, "y"}, {0, 2, "y"}, {2, 2, "x"}, {1, 3, ""}};
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		int64_t a[3] = {types[i].id, 0, 0};
 		struct taskprim_write w[TP_MAXWRITES];
 		int n;
@@ -173,7 +174,7 @@ Suite *taskprim_suite(void)
 {
 	Suite *s = suite_create("taskprim");
 	TCase *tc = tcase_create("taskprim");
-	tcase_add_loop_test(tc, calls, 0, (int) (sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, calls, 0, (int) (ARRAY_SIZE(cases)));
 	tcase_add_test(tc, op_names);
 	tcase_add_test(tc, labels_in_process_order);
 	suite_add_tcase(s, tc);

@@ -13,6 +13,7 @@
 #include "util/usock.h"
 #include "suites.h"
 #include "testutil.h"
+#include "util/macros.h"
 
 static char *dir;
 
@@ -67,7 +68,7 @@ START_TEST(refusals)
 		{0701, 0, "found mode 0701"},
 		{0700, 1, "exists and is not a socket"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "f%zu", i);
 		char *f = tu_join(dir, name), *s = tu_join(f, "s");

@@ -12,6 +12,7 @@
 #include "suites.h"
 #include "testutil.h"
 #include "import/vao_line.h"
+#include "util/macros.h"
 
 static void same(const struct vao_rec *a, const struct vao_rec *b);
 
@@ -173,7 +174,7 @@ START_TEST(refuses_other_lines)
 		"1 5 0 0 0 /\n",
 	};
 	struct vao_rec r;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (run(bad[i], 'z', &r) != -1)
 			ck_abort_msg("accepted '%s'", bad[i]);
 		ck_assert_int_eq(reference(bad[i], &r), 0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "util/macros.h"
 
 int tu_host_be(void)
 {
@@ -266,7 +267,7 @@ const uint8_t *tu_guard_copy(const void *src, size_t n)
 	uint8_t *p = base + data_pages * page - n;
 	if (n)
 		memcpy(p, src, n);
-	for (size_t i = 0; i < sizeof(guards) / sizeof(guards[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(guards); i++) {
 		if (!guards[i].base) {
 			guards[i].p = p;
 			guards[i].base = base;
@@ -280,7 +281,7 @@ const uint8_t *tu_guard_copy(const void *src, size_t n)
 
 void tu_guard_free(const uint8_t *p)
 {
-	for (size_t i = 0; i < sizeof(guards) / sizeof(guards[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(guards); i++) {
 		if (guards[i].base && guards[i].p == p) {
 			munmap(guards[i].base, guards[i].total);
 			guards[i].base = NULL;

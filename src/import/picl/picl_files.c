@@ -12,6 +12,7 @@
 
 #include "import/picl/picl_int.h"
 #include "trace/writer.h"
+#include "util/macros.h"
 
 int32_t picl_file_id(struct picl *p, const char *s, size_t n)
 {
@@ -160,7 +161,7 @@ void picl_file_close(struct ovni_writer *w, int32_t type, uint64_t clk)
 	static const struct { int32_t type; const char *mcv; } ends[] = {
 		{-201, "Fo]"}, {-202, "Fc]"}, {-221, "FW]"}, {-251, "FR]"},
 	};
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
 		if (ends[i].type == type)
 			ow_event(w, ends[i].mcv, clk, NULL, 0);
 }

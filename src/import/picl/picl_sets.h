@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/macros.h"
 
 struct picl_predef {
 	int32_t id;
@@ -33,7 +34,7 @@ static const struct picl_predef picl_predefined[] = {
 /* The predefined subset `id`, or NULL. */
 static inline const struct picl_predef *picl_predef_of(int64_t id)
 {
-	for (size_t i = 0; i < sizeof(picl_predefined) / sizeof(picl_predefined[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(picl_predefined); i++)
 		if (picl_predefined[i].id == id)
 			return &picl_predefined[i];
 	return NULL;
