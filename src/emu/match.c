@@ -84,7 +84,7 @@ void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32
 void emu_match_send(struct emu *e, struct emu_thread *t, int32_t src, int32_t dst, int32_t tag, uint64_t id)
 {
 	if (e->part.match_defer)
-		defer(e, PRV_OP_MATCH_SEND, t, src, dst, tag, &e->run.now, 1, id);
+		defer(e, MATCH_OP_SEND, t, src, dst, tag, &e->run.now, 1, id);
 	else
 		match_send_at(e, t, src, dst, tag, id, e->run.now);
 }
@@ -93,7 +93,7 @@ void emu_match_recv(struct emu *e, struct emu_thread *t, int32_t src, int32_t ds
 {
 	uint64_t times[2] = {lrecv, e->run.now};
 	if (e->part.match_defer)
-		defer(e, PRV_OP_MATCH_RECV, t, src, dst, tag, times, 2, 0);
+		defer(e, MATCH_OP_RECV, t, src, dst, tag, times, 2, 0);
 	else
 		match_recv_at(e, t, src, dst, tag, lrecv, e->run.now);
 }
@@ -110,14 +110,14 @@ static void defer_text(struct emu *e, uint8_t kind, uint32_t row, int slot, char
 	}
 	uint64_t v = (uint64_t) (uint8_t) model << 56 | (uint64_t) (uint16_t) table << 40 | (uint64_t) (n & 0xffffffffff);
 	prv_emit_op(f, 1, kind, row, (uint32_t) slot, (int64_t) v);
-	if (kind == PRV_OP_TEXT_PUNCT)
+	if (kind == MATCH_OP_TEXT_PUNCT)
 		prv_front_unknown(f, (int) row, slot); /* the merger sets the value */
 }
 
 void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s)
 {
 	if (e->part.match_defer) {
-		defer_text(e, PRV_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
+		defer_text(e, MATCH_OP_TEXT_PUNCT, (uint32_t) t->row, slot, model, table, s);
 		return;
 	}
 	const struct weft_model_def *d = emu_registry_id(e, model);
@@ -128,7 +128,7 @@ void emu_text_name(struct emu *e, char model, int table, int64_t value, const ch
 {
 	if (e->part.match_defer) {
 		prv_emit_op(&e->out.prv[EMU_THREAD_FILE], 0, PRV_OP_ARG, 0, 0, value);
-		defer_text(e, PRV_OP_TEXT_NAME, 0, 0, model, table, s);
+		defer_text(e, MATCH_OP_TEXT_NAME, 0, 0, model, table, s);
 		return;
 	}
 	emu_registry_id(e, model)->hooks->text_name(e, table, value, s);

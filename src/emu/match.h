@@ -7,7 +7,7 @@
  * receive waiting on its key or waits, and a receive alike; at most
  * MATCH_PENDING_CAP ends wait (beyond, a send is dropped and a receive
  * only counted). In one run it matches at once. A -j worker (e->part.match_defer)
- * instead queues each end as an op (PRV_OP_MATCH_*) for the merger, whose
+ * instead queues each end as a side op (MATCH_OP_SEND/RECV) for the merger, whose
  * matcher runs in one run's order on the main run and writes the records
  * itself (jobs.c): the model cannot tell the difference. */
 #ifndef WEFT_MATCH_H
@@ -16,11 +16,29 @@
 #include <stdint.h>
 
 #include "emu/keys.h"
+#include "prv/prv_writer.h"
 
 struct emu;
 struct emu_thread;
 
 #define MATCH_PENDING_CAP 1000000
+
+/* The -j workers' side messages to their merger (par/jobs_pairs.c): op
+ * kinds of their own on the Paraver pipe, which carries them unread
+ * (PRV_OP_SIDE), never written.
+ * SEND: a message end to match; row = sender, value = its comm id; ARGs
+ *   src << 32 | dst, tag, the time. RECV: row = receiver; ARGs src << 32 |
+ *   dst, tag, lrecv, the time.
+ * TEXT_PUNCT, TEXT_NAME: a text-named value; its bytes in the ARG ops
+ *   before (8 each); value = model << 56 | table << 40 | length.
+ *   TEXT_PUNCT: a punctual event (row, slot) of the text's value;
+ *   TEXT_NAME: the ARG before the bytes is the value it names. */
+enum match_op {
+	MATCH_OP_SEND = PRV_OP_SIDE,
+	MATCH_OP_RECV,
+	MATCH_OP_TEXT_PUNCT,
+	MATCH_OP_TEXT_NAME,
+};
 
 struct emu_match {
 	struct keytab keys;
@@ -46,7 +64,7 @@ void match_recv_at(struct emu *e, const struct emu_thread *t, int32_t src, int32
 		   uint64_t lrecv, uint64_t now);
 /* A value a model names by a text, in one run's numbering (texts.h): one
  * run asks the model's hooks at once; a -j worker sends the text to the
- * merger (PRV_OP_TEXT_*), which asks the main run's model. text_punct
+ * merger (MATCH_OP_TEXT_*), which asks the main run's model. text_punct
  * writes the value as a punctual event of thread t on thread.prv's `slot`;
  * text_name names `value` by s. */
 void emu_text_punct(struct emu *e, const struct emu_thread *t, int slot, char model, int table, const char *s);

@@ -2,8 +2,8 @@
 /* jobs_pairs: messages between emu -j workers (or --mpi ranks), paired in
  * one run's order by the merger (jobs_impl.h): the workers' communication
  * records renumbered as one run numbers its sends, their message ends
- * (PRV_OP_MATCH_*) matched by the main run's matcher (match.h) and their
- * text-named values (PRV_OP_TEXT_*) numbered by the main run's model. */
+ * (MATCH_OP_SEND/RECV) matched by the main run's matcher (match.h) and their
+ * text-named values (MATCH_OP_TEXT_*) numbered by the main run's model. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +77,7 @@ static void text_op(struct jobs_pairs *x, const struct prv_op *op)
 	}
 	x->text[len] = '\0';
 	const struct weft_model_hooks *h = emu_registry_id(x->e, model)->hooks;
-	if (op->kind == PRV_OP_TEXT_PUNCT) {
+	if (op->kind == MATCH_OP_TEXT_PUNCT) {
 		struct prv_op o = {PRV_OP_PUNCT, EMU_THREAD_FILE, op->slot, op->row,
 				   h->text_value(x->e, table, x->text)};
 		prv_pipe_put_op(x->p, &o);
@@ -100,16 +100,16 @@ static void pair_op(void *arg, const struct prv_op *op)
 		}
 		x->arg[x->narg++] = op->value;
 		return;
-	case PRV_OP_TEXT_PUNCT:
-	case PRV_OP_TEXT_NAME:
+	case MATCH_OP_TEXT_PUNCT:
+	case MATCH_OP_TEXT_NAME:
 		text_op(x, op);
 		return;
-	case PRV_OP_MATCH_SEND:
-	case PRV_OP_MATCH_RECV: {
+	case MATCH_OP_SEND:
+	case MATCH_OP_RECV: {
 		int32_t src = (int32_t) ((uint64_t) x->arg[0] >> 32), dst = (int32_t) x->arg[0];
 		int32_t tag = (int32_t) x->arg[1];
 		const struct emu_thread *t = x->e->sys.by_row[op->row];
-		if (op->kind == PRV_OP_MATCH_SEND)
+		if (op->kind == MATCH_OP_SEND)
 			match_send_at(x->e, t, src, dst, tag, global_id(x, op->value), (uint64_t) x->arg[2]);
 		else
 			match_recv_at(x->e, t, src, dst, tag, (uint64_t) x->arg[2], (uint64_t) x->arg[3]);

@@ -36,7 +36,9 @@ struct prv_op {
 };
 
 enum {
-	PRV_OP_TIME, PRV_OP_CPU, PRV_OP_STATE,
+	PRV_OP_TIME,
+	PRV_OP_CPU,
+	PRV_OP_STATE,
 	PRV_OP_EVENT, /* a value written if it differs from the last one */
 	PRV_OP_PUNCT, /* a value written always */
 	/* communications (see prv_comm_send). The common ones are one op each,
@@ -46,18 +48,17 @@ enum {
 	 * command op: SEND_ARGS (lsend, size; value = tag), RECV_ARGS (lrecv,
 	 * precv; row, value = id), PSEND (psend; value = id). The back numbers
 	 * sends itself, in the order the front hands out ids. */
-	PRV_OP_ARG, PRV_OP_COMM_SEND, PRV_OP_COMM_SEND_ARGS, PRV_OP_COMM_PSEND,
-	PRV_OP_COMM_RECV, PRV_OP_COMM_RECV_ARGS, PRV_OP_COMM_DROP,
-	/* a message end to match, from a -j worker to the merger (match.h),
-	 * never written: MATCH_SEND (row = sender, value = its comm id; ARGs
-	 * src << 32 | dst, tag, the time), MATCH_RECV (row = receiver; ARGs
-	 * src << 32 | dst, tag, lrecv, the time) */
-	PRV_OP_MATCH_SEND, PRV_OP_MATCH_RECV,
-	/* a text-named value, from a worker to the merger, never written: its
-	 * bytes in the ARG ops before (8 each); value = model << 56 | table <<
-	 * 40 | length. TEXT_PUNCT: a punctual event (row, slot) of the text's
-	 * value; TEXT_NAME: the ARG before the bytes is the value it names */
-	PRV_OP_TEXT_PUNCT, PRV_OP_TEXT_NAME
+	PRV_OP_ARG,
+	PRV_OP_COMM_SEND,
+	PRV_OP_COMM_SEND_ARGS,
+	PRV_OP_COMM_PSEND,
+	PRV_OP_COMM_RECV,
+	PRV_OP_COMM_RECV_ARGS,
+	PRV_OP_COMM_DROP,
+	/* kinds from PRV_OP_SIDE up are a pipe user's own (the -j workers'
+	 * messages to their merger: emu/match.h): the pipe carries them in
+	 * order like any op, with ARG ops before; the back never sees one */
+	PRV_OP_SIDE = 64
 };
 
 /* ---- back: text formatting and output ---------------------------------- */
