@@ -55,6 +55,24 @@ struct weft_state_label {
 	unsigned char rgb[3];
 };
 
+/* How a model runs split across -j workers or --mpi ranks (src/par/):
+ * the hooks a model has for it, in one place. A model with them keeps its
+ * state within a loom, its messages between looms paired by emu
+ * (match.h), so the looms may be split (jobs.h); one without runs on one
+ * worker. */
+struct weft_model_par {
+	/* the state one run gathers from every worker, as a line of text
+	 * (save writes it, load adds one worker's); NULL: none */
+	void (*save)(const struct emu *e, struct strbuf *b);
+	int (*load)(struct emu *e, const char *line);
+	/* why this model still runs on one worker (NULL, or NULL returned:
+	 * it splits) */
+	const char *(*serial_why)(const struct weft_model_def *self);
+	/* 1: its outputs can be written in time slices by --mpi --slices
+	 * ranks (no messages or texts paired by one merger) */
+	int sliceable;
+};
+
 /* What the emulator calls on an emulated model; NULL members are skipped.
  * Every hook is given its model (`self`): the model files' engine serves
  * them all with one table. */
@@ -72,25 +90,16 @@ struct weft_model_hooks {
 	 * on thread `thread` (stream index, -1: none in particular); NULL: the
 	 * number is shown */
 	void (*op_label)(const struct emu *e, int thread, int32_t op, char *buf, int n);
-	/* 1: its state stays within a loom, messages between looms paired by
-	 * emu (match.h), so emu -j may split the looms (jobs.h); 0: not known */
-	int loom_local;
-	/* emu -j (match.h): the value of text s in the model's table `table`
-	 * (new texts numbered in one run's order), a value named by s; the
-	 * state one run gathers from every worker, as a line of text (save
-	 * writes it, load adds one worker's); any may be NULL */
+	/* the values a model names by texts (match.h; one run asks at once,
+	 * emu -j on the merger): the value of text s in table `table` (new
+	 * texts numbered in one run's order), a value named by s; NULL: it
+	 * names none */
 	int64_t (*text_value)(struct emu *e, int table, const char *s);
 	void (*text_name)(struct emu *e, int table, int64_t value, const char *s);
-	void (*save)(const struct emu *e, struct strbuf *b);
-	int (*load)(struct emu *e, const char *line);
-	/* a loom-local model that still runs on one worker: why (NULL: it
-	 * splits); NULL hook: it splits */
-	const char *(*serial_why)(const struct weft_model_def *self);
+	/* how it runs split (src/par/); NULL: on one worker */
+	const struct weft_model_par *par;
 	/* 1: turned on by weft emu -a even when no stream requires it */
 	int on_with_all;
-	/* 1: its outputs can be written in time slices by --mpi --slices
-	 * ranks (no messages or texts paired by one merger) */
-	int sliceable;
 	/* 1: ovniemu's rule: each of its channels' first value is written,
 	 * even 0 (a run of other models keeps weft's: changes only) */
 	int ovniemu;

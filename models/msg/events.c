@@ -128,6 +128,11 @@ static const struct weft_state_label msg_states[] = {
 	{.value = MSG_TRACING, .label = "Tracing", .rgb = {255, 145, 0}},
 };
 
+static const struct weft_model_par msg_par = {
+	.save = msg_save,
+	.load = msg_load,
+};
+
 static const struct weft_model_hooks msg_hooks = {
 	.setup = msg_setup,
 	.finish = msg_finish,
@@ -136,11 +141,9 @@ static const struct weft_model_hooks msg_hooks = {
 	.states = msg_states,
 	.nstates = (int) (ARRAY_SIZE(msg_states)),
 	.op_label = msg_op_label,
-	.loom_local = 1,
 	.text_value = msg_text_value,
 	.text_name = msg_text_name,
-	.save = msg_save,
-	.load = msg_load,
+	.par = &msg_par,
 };
 
 const struct weft_model_def model_msg = {

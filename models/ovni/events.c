@@ -56,6 +56,10 @@ static const struct weft_state_label ovni_states[] = {
 	{.value = 5, .label = "Warming", .rgb = {240, 170, 60}},
 };
 
+static const struct weft_model_par ovni_par = {
+	.sliceable = 1,
+};
+
 static const struct weft_model_hooks ovni_hooks = {
 	.setup = ovni_setup,
 	.finish = ovni_finish,
@@ -63,8 +67,7 @@ static const struct weft_model_hooks ovni_hooks = {
 	.release = ovni_free,
 	.states = ovni_states,
 	.nstates = (int) (ARRAY_SIZE(ovni_states)),
-	.loom_local = 1,
-	.sliceable = 1,
+	.par = &ovni_par,
 	.ovniemu = 1,
 };
 

@@ -664,14 +664,17 @@ static const char *hook_serial_why(const struct weft_model_def *self)
 	return NULL;
 }
 
+static const struct weft_model_par engine_par = {
+	.serial_why = hook_serial_why,
+	.sliceable = 1,
+};
+
 const struct weft_model_hooks engine_hooks = {
 	.setup = hook_setup,
 	.finish = hook_finish,
 	.pcf = hook_pcf,
-	.loom_local = 1,
-	.serial_why = hook_serial_why,
+	.par = &engine_par,
 	.on_with_all = 1,
-	.sliceable = 1,
 	.ovniemu = 1,
 };
 

@@ -57,8 +57,9 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 		return "the trace is taken over from an earlier pass";
 	for (int m = 0; m < e->models.n; m++) {
 		const struct weft_model_def *d = e->models.def[m];
-		const char *why = d->hooks->serial_why ? d->hooks->serial_why(d) : NULL;
-		if (!d->hooks->loom_local)
+		const struct weft_model_par *par = d->hooks->par;
+		const char *why = par && par->serial_why ? par->serial_why(d) : NULL;
+		if (!par)
 			why = "keeps state across looms";
 		if (why) {
 			snprintf(buf, n, "model %s %s", d->name, why);
@@ -394,10 +395,10 @@ void jobs_state_save(const struct emu *w, struct strbuf *b)
 {
 	for (int m = 0; m < w->models.n; m++) {
 		const struct weft_model_hooks *h = w->models.def[m]->hooks;
-		if (!h || !h->save)
+		if (!h || !h->par || !h->par->save)
 			continue;
 		sb_printf(b, "%c ", w->models.def[m]->id);
-		h->save(w, b);
+		h->par->save(w, b);
 		sb_printf(b, "\n");
 	}
 	warns_save(w, b);
@@ -421,12 +422,12 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 			continue;
 		}
 		const struct weft_model_def *d = nl && nl - p >= 2 && p[1] == ' ' ? emu_registry_id(e, p[0]) : NULL;
-		if (!d || !d->hooks || !d->hooks->load)
+		if (!d || !d->hooks || !d->hooks->par || !d->hooks->par->load)
 			return weft_fail(err, WEFT_EINTERNAL,
 					 "emu -j: a worker's model state line is not "
 					 "'MODEL TEXT' of a model that keeps one");
 		char *line = weft_xasprintf("%.*s", (int) (nl - p - 2), p + 2);
-		int rc = d->hooks->load(e, line);
+		int rc = d->hooks->par->load(e, line);
 		free(line);
 		if (rc)
 			return weft_fail(err, WEFT_EINTERNAL, "emu -j: model %s could not take a worker's state",

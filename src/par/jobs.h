@@ -21,7 +21,7 @@
  *
  * What runs on one worker (jobs_serial_why says which applies): models that
  * keep other state across looms (VisAndOr agents, file I/O per node: a
- * model is split only when its hooks say loom_local), the -b breakdown
+ * model is split only when it has -j hooks, weft_model_par), the -b breakdown
  * views (they sort the CPUs of all looms at every change), --bursts,
  * --keep-going (warnings in event order), observers (query, stats), model
  * files with `label` actions, a single loom.

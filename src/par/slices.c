@@ -15,7 +15,7 @@ int slices_ok(const struct emu *e)
 	if (e->o.win || e->o.breakdown)
 		return 0;
 	for (int m = 0; m < e->models.n; m++)
-		if (!e->models.def[m]->hooks->sliceable)
+		if (!e->models.def[m]->hooks->par || !e->models.def[m]->hooks->par->sliceable)
 			return 0; /* its communications and texts are paired by one merger */
 	return 1;
 }
