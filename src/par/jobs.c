@@ -13,6 +13,7 @@
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/match.h"
+#include "emu/share.h"
 #include "emu/sinks.h"
 #include "emu/warns.h"
 #include "util/strbuf.h"
@@ -115,74 +116,37 @@ void jobs_begin(struct emu *e)
 
 int job_open(struct job *j)
 {
-	const struct emu *m = j->main;
-	struct emu_opts o = m->o;
-	o.sinks.n = 0;
-	o.quiet = 1;
-	o.progress = 0;
-	o.reuse = NULL;
-	o.streams_lo = j->lo;
-	o.streams_hi = j->hi;
-	/* a log the main run converted is read from its conversion */
-	const char **conv = weft_xcalloc((size_t) m->tr.ninputs + 1, sizeof(*conv));
-	for (int i = 0; i < m->tr.ninputs; i++)
-		conv[i] = m->tr.inputs[i].source ? m->tr.inputs[i].dir : NULL;
-	o.converted = conv;
-	int rc = emu_open(&j->e, m->run.trace, &o, &j->err);
-	free(conv);
-	if (rc) {
+	struct emu_share sh = {
+		.main = j->main,
+		.lo = j->lo,
+		.hi = j->hi,
+		.ring = j->ring,
+		.halt = j->halt,
+		.done = j->progress,
+		.follow = j->share,
+		.fk = j->fk,
+	};
+	if (emu_share_open(&j->e, &sh, &j->err)) {
 		j->rc = -3;
 		return -1;
 	}
-	struct emu *e = &j->e;
-	if (j->share)
-		merge_follow(&e->merge, j->share, j->fk);
-	if (!m->o.quiet || m->o.keep_warns)
-		warns_keep(e, j->lo); /* printed by the merging run, in one run's order */
-	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
-	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
-	prv_front_init(&e->out.prv[EMU_THREAD_FILE], j->ring, 0, e->sys.nth, e->out.slots.n[EMU_THREAD_FILE]);
-	prv_front_init(&e->out.prv[EMU_CPU_FILE], j->ring, 1, e->sys.ncpu, e->out.slots.n[EMU_CPU_FILE]);
-	for (int k = 0; k < EMU_NFILES; k++)
-		emu_fresh_apply(e, k, &e->out.prv[k]);
-	for (int i = 0; i < e->sys.ncpu; i++)
-		e->out.prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
-	/* its rows that open with a state, as paraver_open gives them, in row
-	 * order; the main run's are not flushed (jobs_serial_why) */
-	for (int r = 0; r < e->sys.nth; r++) {
-		const struct emu_thread *t = e->sys.by_row[r];
-		int s = (int) (t - e->sys.th);
-		if (s >= j->lo && s < j->hi && emu_owner(e, t) != 'O')
-			prv_state(&e->out.prv[EMU_THREAD_FILE], r, EMU_STATE_NOT_STARTED);
-	}
-	e->out.writing = 1;
-	e->run.t0 = m->run.t0;
-	e->part.t0_fixed = 1;
-	e->part.halt = j->halt;
-	e->part.done = j->progress;
-	e->part.match_defer = 1; /* message ends go to the merger (match.h) */
 	return 0;
 }
 
 void job_run(struct job *j)
 {
-	struct emu *e = &j->e;
-	int r = emu_run_events(e, &j->err);
-	if (r < 0) {
-		j->rc = -1;
-		j->fail_time = e->run.now + e->run.t0;
-		j->fail_stream = e->merge.cur ? e->merge.cur->index : j->lo;
+	struct emu_share_fail f = {0};
+	j->rc = emu_share_run(&j->e, &f, &j->err);
+	j->failed_model = f.model;
+	if (j->rc == -1) {
+		j->fail_time = f.time;
+		j->fail_stream = f.stream;
 		if (j->halt) {
 			uint64_t h = atomic_load(j->halt);
 			while (j->fail_time < h && !atomic_compare_exchange_weak(j->halt, &h, j->fail_time))
 				;
 		}
-	} else if (r == 0 && emu_run_end(e, &j->failed_model, &j->err)) {
-		j->rc = -2;
 	}
-	/* the states of its last instant */
-	prv_flush_now(&e->out.prv[EMU_THREAD_FILE]);
-	prv_flush_now(&e->out.prv[EMU_CPU_FILE]);
 	prv_ring_end(j->ring);
 }
 
@@ -190,13 +154,8 @@ void job_free(struct job *j)
 {
 	if (j->held && j->ring)
 		prv_ring_give(j->ring);
-	if (j->e.out.writing) {
-		for (int f = 0; f < EMU_NFILES; f++)
-			prv_front_free(&j->e.out.prv[f]);
-		j->e.out.writing = 0;
-	}
 	if (j->opened)
-		emu_free(&j->e);
+		emu_share_free(&j->e);
 	prv_ring_free(j->ring);
 	memset(j, 0, sizeof(*j));
 }

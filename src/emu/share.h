@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* share: the one entry src/par/ has into the emulator, a share of a run.
+ * A share is the main run's options over a range of its streams, timed
+ * from the main run's t0 (fixed: not its own first event), stopping once
+ * past a halt time another share may lower, counting its progress, and
+ * writing its changes as Paraver ops to a ring (its sink, which the
+ * merger reads) with no output of its own; message ends and named texts
+ * go to the merger as side ops (match.h). Its rows and CPU rows are the
+ * main run's, opened as paraver_open leaves them; the merger rebuilds one
+ * run's output from the shares' rings (jobs.h says why the bytes are the
+ * same). */
+#ifndef WEFT_SHARE_H
+#define WEFT_SHARE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "emu/emu.h"
+#include "util/macros.h"
+
+struct merge_share;
+struct prv_pipe;
+
+struct emu_share {
+	const struct emu *main; /* opened and primed (jobs_begin), not run */
+	int lo, hi; /* its streams: [lo, hi) of main's */
+	struct prv_pipe *ring; /* where its ops go */
+	const _Atomic uint64_t *halt; /* a trace time it stops past; NULL: none */
+	_Atomic uint64_t *done; /* [events, bytes] read so far */
+	struct merge_share *follow; /* the heap's steps to follow (merge.h); NULL: its own */
+	int fk; /* its follower number there */
+};
+
+/* Where a share's run failed. */
+struct emu_share_fail {
+	uint64_t time; /* trace time of the failing event */
+	int stream;
+	int model; /* the model whose end-of-run check failed */
+};
+
+/* Open e as the share s. 0, or -1 (err filled). */
+WEFT_MUST_CHECK int emu_share_open(struct emu *e, const struct emu_share *s, struct weft_err *err);
+
+/* Run it to its end (or its halt), the last instant's states flushed to
+ * its ring (the caller ends the ring): 0; -1 an event failed; -2 an
+ * end-of-run check failed; *f says where. */
+WEFT_MUST_CHECK int emu_share_run(struct emu *e, struct emu_share_fail *f, struct weft_err *err);
+
+/* Free an opened share (its fronts, then emu_free). */
+void emu_share_free(struct emu *e);
+
+#endif
