@@ -58,13 +58,24 @@ struct evtable {
 	struct evinfo **slots[MCV_NCHARS];
 	/* per model character: its rows, one array (what the slots point to) */
 	struct evinfo *rows[MCV_NCHARS];
+	/* the models it was built from (the caller's registry, which outlives
+	 * it), and by character: what a command asks of a model by id */
+	const struct weft_model_def *const *all;
+	int nall;
+	const struct weft_model_def *by_id[MCV_NCHARS];
 };
 
 /* Compile the tables of the n models of `all` (the caller's registry:
- * model_all, or a run's own). A malformed row is an internal error naming
+ * models/registry.h, or a run's own). A malformed row is an internal error naming
  * the model and MCV. */
 WEFT_MUST_CHECK int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e);
 void evtable_free(struct evtable *t);
+
+/* The model of character id among those t was built from; NULL if none. */
+static inline const struct weft_model_def *evtable_model(const struct evtable *t, char id)
+{
+	return id >= MCV_FIRST && id <= MCV_LAST ? t->by_id[mcv_index(id)] : NULL;
+}
 
 static inline const struct evinfo *evtable_find(const struct evtable *t, uint8_t m, uint8_t c,
 						uint8_t v)

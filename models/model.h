@@ -115,20 +115,11 @@ struct weft_model_def {
 	const char *file; /* the model file it was read from; NULL: written in C */
 };
 
-/* Every model weft knows, by character or by name; NULL if unknown. */
-const struct weft_model_def *model_by_id(char id);
-const struct weft_model_def *model_by_name(const char *name);
-/* All known models in character order; returns the count. */
-int model_all(const struct weft_model_def *const **out);
-
 /* Does a stream requiring version `want` of a model work with the version
  * weft has? As ovniemu: both MAJOR.MINOR.PATCH[-suffix], equal majors, and
  * want's minor not above have's. */
 int model_version_ok(const char *want, const char *have);
 
-/* Add a model from a file, or replace the one with its character (not a
- * model written in C); for the whole process, before any run. */
-WEFT_MUST_CHECK int models_load(const char *path, struct weft_err *err);
 
 extern const struct weft_model_def model_ovni;
 

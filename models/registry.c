@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* registry: the models weft knows, in model-character order: the models
- * written in C (ovni and the legacy models), the model files built into the
- * binary (models/NAME/NAME.model, compiled on first use), and files given
- * at run time (models_load, `weft emu --model FILE`), which add a model or
- * replace the one with the same character. Models listed with no events
- * are recognised by name only (their events are counted and dumped raw).
- *
- * The registry is the one table outside struct emu: it is set up before
- * any run (the built-in files on first use, then the command line's files)
- * and only read while a trace is processed. */
+/* registry: the models one command knows (see registry.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
+#include "registry.h"
 #include "modelfile.h"
 #include "util/macros.h"
 
@@ -44,37 +36,34 @@ static const struct weft_model_def *const c_models[] = {
 	&model_orbranch, &model_nosv,   &model_msg,
 };
 
-static struct {
-	int ready;
+struct model_registry {
 	const struct weft_model_def *by_id[MCV_NCHARS];
-	struct mf_model *file[MCV_NCHARS];  /* owned: the file models */
+	struct mf_model *file[MCV_NCHARS]; /* owned: the file models */
 	const struct weft_model_def *list[MCV_NCHARS];
 	int n;
-} reg;
+};
 
-static void relist(void)
+static void relist(struct model_registry *r)
 {
-	reg.n = 0;
+	r->n = 0;
 	for (int i = 0; i < MCV_NCHARS; i++)
-		if (reg.by_id[i])
-			reg.list[reg.n++] = reg.by_id[i];
+		if (r->by_id[i])
+			r->list[r->n++] = r->by_id[i];
 }
 
-static void put_file(struct mf_model *m)
+static void put_file(struct model_registry *r, struct mf_model *m)
 {
 	int i = mcv_index(m->def.id);
-	mf_free(reg.file[i]);
-	reg.file[i] = m;
-	reg.by_id[i] = &m->def;
+	mf_free(r->file[i]);
+	r->file[i] = m;
+	r->by_id[i] = &m->def;
 }
 
-static void setup(void)
+struct model_registry *model_registry_new(void)
 {
-	if (reg.ready)
-		return;
-	reg.ready = 1;
+	struct model_registry *r = weft_xcalloc(1, sizeof(*r));
 	for (size_t i = 0; i < ARRAY_SIZE(c_models); i++)
-		reg.by_id[mcv_index(c_models[i]->id)] = c_models[i];
+		r->by_id[mcv_index(c_models[i]->id)] = c_models[i];
 	for (int i = 0; i < weft_model_ntexts; i++) {
 		struct weft_err err = {0};
 		struct mf_model *m = mf_compile(weft_model_texts[i].path, weft_model_texts[i].text, &err);
@@ -83,56 +72,48 @@ static void setup(void)
 			fprintf(stderr, "weft: internal error: built-in model: %s\n", err.msg);
 			exit(WEFT_EINTERNAL);
 		}
-		put_file(m);
+		put_file(r, m);
 	}
-	relist();
+	relist(r);
+	return r;
 }
 
-int models_load(const char *path, struct weft_err *err)
+int model_registry_load(struct model_registry *r, const char *path, struct weft_err *err)
 {
-	setup();
 	struct mf_model *m = mf_load(path, err);
 	if (!m)
 		return -1;
-	const struct weft_model_def *old = reg.by_id[mcv_index(m->def.id)];
-	if (old && !reg.file[mcv_index(m->def.id)] && old->nevents) {
+	const struct weft_model_def *old = r->by_id[mcv_index(m->def.id)];
+	if (old && !r->file[mcv_index(m->def.id)] && old->nevents) {
 		weft_fail(err, WEFT_EINPUT, "%s: model %c (%s) is written in C in weft: a model file cannot "
 			  "replace it", path, m->def.id, old->name);
 		mf_free(m);
 		return -1;
 	}
-	for (int i = 0; i < reg.n; i++)
-		if (reg.list[i]->id != m->def.id && strcmp(reg.list[i]->name, m->def.name) == 0) {
-			weft_fail(err, WEFT_EINPUT, "%s: model name '%s' is model %c's: expected another name "
-				  "for model %c", path, m->def.name, reg.list[i]->id, m->def.id);
+	for (int i = 0; i < r->n; i++)
+		if (r->list[i]->id != m->def.id && strcmp(r->list[i]->name, m->def.name) == 0) {
+			weft_fail(err, WEFT_EINPUT,
+				  "%s: model name '%s' is model %c's: expected another name "
+				  "for model %c",
+				  path, m->def.name, r->list[i]->id, m->def.id);
 			mf_free(m);
 			return -1;
 		}
-	put_file(m);
-	relist();
+	put_file(r, m);
+	relist(r);
 	return 0;
 }
 
-int model_all(const struct weft_model_def *const **out)
+struct model_set model_registry_set(const struct model_registry *r)
 {
-	setup();
-	*out = reg.list;
-	return reg.n;
+	return (struct model_set){.all = r->list, .n = r->n};
 }
 
-const struct weft_model_def *model_by_id(char id)
+void model_registry_free(struct model_registry *r)
 {
-	setup();
-	if (id < MCV_FIRST || id > MCV_LAST)
-		return NULL;
-	return reg.by_id[mcv_index(id)];
-}
-
-const struct weft_model_def *model_by_name(const char *name)
-{
-	setup();
-	for (int i = 0; i < reg.n; i++)
-		if (strcmp(reg.list[i]->name, name) == 0)
-			return reg.list[i];
-	return NULL;
+	if (!r)
+		return;
+	for (int i = 0; i < MCV_NCHARS; i++)
+		mf_free(r->file[i]);
+	free(r);
 }

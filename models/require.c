@@ -47,3 +47,19 @@ int model_require(const void *set, const char *path, const char *model, const ch
 				 path, d->name, version, d->version, (int) strcspn(d->version, "."), d->version);
 	return d->id;
 }
+
+const struct weft_model_def *model_set_id(const struct model_set *s, char id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->all[i]->id == id)
+			return s->all[i];
+	return NULL;
+}
+
+const struct weft_model_def *model_set_name(const struct model_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->all[i]->name, name) == 0)
+			return s->all[i];
+	return NULL;
+}

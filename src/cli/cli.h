@@ -9,6 +9,7 @@
 
 #include "util/err.h"
 #include "util/macros.h"
+#include "require.h"
 
 int cmd_dump(int argc, char **argv);
 int cmd_top(int argc, char **argv);
@@ -40,16 +41,30 @@ struct weft_trace;
 /* --salvage: on stderr, for each stream of t cut mid-event, its file, where
  * its last whole event ends, the bytes dropped and the event cut (as far as
  * its bytes tell); then how many streams were cut. */
+/* The models of one command (models/registry.h): weft's own and the
+ * --model files given, kept while the options are read and loaded after
+ * them (so --help does not load one, wherever it stands); the command
+ * hands `set` to every layer below and frees it all at its end. */
+struct cli_models {
+	const char **files;
+	int nfiles;
+	struct model_registry *reg;
+	struct model_set set;
+};
+/* --model FILE: kept for cli_models_make. */
+void cli_models_add(struct cli_models *m, const char *file);
+/* The registry made and the files loaded in order: 0, or -1 (err names the
+ * file, line and column). */
+WEFT_MUST_CHECK int cli_models_make(struct cli_models *m, struct weft_err *err);
+void cli_models_free(struct cli_models *m);
+
 struct emu_opts;
-/* The model registry handed to the emulator (emu.h: emu_opts.models):
- * every model, with the --model files loaded; after the options. */
-void cli_registry(struct emu_opts *o);
-/* The same registry for a command that opens a trace without the
- * emulator: ovni.require resolved against it (*set lives while the trace
- * is opened). */
+/* The registry handed to the emulator (emu.h: emu_opts.models). */
+void cli_registry(struct emu_opts *o, const struct cli_models *m);
+/* The same for a command that opens a trace without the emulator:
+ * ovni.require resolved against it. */
 struct trace_opts;
-struct model_set;
-void cli_trace_models(struct trace_opts *to, struct model_set *set);
+void cli_trace_models(struct trace_opts *to, const struct cli_models *m);
 
 void cli_salvage_report(const char *cmd, const struct weft_trace *t);
 

@@ -4,10 +4,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "emu/emu.h"
 #include "model.h"
+#include "registry.h"
 #include "require.h"
 #include "trace/trace.h"
 #include "util/mapfile.h"
@@ -63,16 +65,38 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-void cli_registry(struct emu_opts *o)
+void cli_models_add(struct cli_models *m, const char *file)
 {
-	o->models.n = model_all(&o->models.all);
+	m->files = weft_xrealloc(m->files, (size_t) (m->nfiles + 1) * sizeof(*m->files));
+	m->files[m->nfiles++] = file;
 }
 
-void cli_trace_models(struct trace_opts *to, struct model_set *set)
+int cli_models_make(struct cli_models *m, struct weft_err *err)
 {
-	set->n = model_all(&set->all);
+	m->reg = model_registry_new();
+	for (int i = 0; i < m->nfiles; i++)
+		if (model_registry_load(m->reg, m->files[i], err))
+			return -1;
+	m->set = model_registry_set(m->reg);
+	return 0;
+}
+
+void cli_models_free(struct cli_models *m)
+{
+	model_registry_free(m->reg);
+	free(m->files);
+	memset(m, 0, sizeof(*m));
+}
+
+void cli_registry(struct emu_opts *o, const struct cli_models *m)
+{
+	o->models = m->set;
+}
+
+void cli_trace_models(struct trace_opts *to, const struct cli_models *m)
+{
 	to->require = model_require;
-	to->require_arg = set;
+	to->require_arg = &m->set;
 }
 
 void cli_salvage_report(const char *cmd, const struct weft_trace *t)

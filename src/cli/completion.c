@@ -15,6 +15,7 @@
 #include "cli/synth_formats.h"
 #include "import/import.h"
 #include "model.h"
+#include "registry.h"
 
 struct completion_cmd {
 	int first;
@@ -112,10 +113,12 @@ static void positional(FILE *f, const char *cmd, int *any)
 {
 	*any = 1;
 	if (strcmp(cmd, "models") == 0) {
-		const struct weft_model_def *const *all;
-		int n = model_all(&all);
-		for (int i = 0; i < n; i++)
-			fprintf(f, "%s%s", i ? " " : "", all[i]->name);
+		/* weft's own models (a --model file's is not known here) */
+		struct model_registry *r = model_registry_new();
+		struct model_set set = model_registry_set(r);
+		for (int i = 0; i < set.n; i++)
+			fprintf(f, "%s%s", i ? " " : "", set.all[i]->name);
+		model_registry_free(r);
 	} else if (strcmp(cmd, "completion") == 0) {
 		fputs("bash zsh", f);
 	} else {

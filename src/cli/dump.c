@@ -25,13 +25,16 @@ struct dump_cmd {
 	int hex, salvage;
 	const char *only, *filter, *clock_file;
 	int first; /* argv[first]: TRACE */
+	struct cli_models models;
 };
 
+/* --model FILE: kept, loaded after the options */
 static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	struct weft_err merr = {0};
-	(void) cmd, (void) row, (void) dst;
-	return models_load(arg, &merr) ? cli_report(&merr) : 0;
+	struct dump_cmd *k = dst;
+	(void) cmd, (void) row;
+	cli_models_add(&k->models, arg);
+	return 0;
 }
 
 #define K struct dump_cmd
@@ -128,10 +131,10 @@ static void put_event(struct outbuf *o, const struct evtable *tab, const struct 
 }
 
 /* --filter EXPR as a query into *qp (freed by the caller, also on error). */
-static int dump_filter(const char *filter, struct query **qp, struct weft_err *e)
+static int dump_filter(const char *filter, const struct evtable *tab, struct query **qp, struct weft_err *e)
 {
 	struct query *q = *qp = weft_xcalloc(1, sizeof(*q));
-	if (query_init(q, e) || query_add_filter(q, filter, "--filter", e))
+	if (query_init_tab(q, tab, e) || query_add_filter(q, filter, "--filter", e))
 		return -1;
 	if (q->needs_emu)
 		return weft_fail(e, WEFT_EUSAGE, "--filter: state.<model> and cpu need the models to run: "
@@ -178,22 +181,23 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_cmd k = {0};
 	int rc = opts_parse(&dump_cmdline, &k, argc, argv, &k.first);
-	if (rc >= 0)
+	if (rc < 0 && argc - k.first != 1)
+		rc = cli_usage_error("dump", "expected one TRACE directory, found %d arguments", argc - k.first);
+	if (rc >= 0) {
+		cli_models_free(&k.models); /* the --model files kept, never loaded */
 		return rc;
-	if (argc - k.first != 1)
-		return cli_usage_error("dump", "expected one TRACE directory, found %d arguments", argc - k.first);
+	}
 	struct weft_err e = {0};
 	struct evtable tab;
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
-	if (evtable_init(&tab, all, nall, &e))
+	if (cli_models_make(&k.models, &e) || evtable_init(&tab, k.models.set.all, k.models.set.n, &e)) {
+		cli_models_free(&k.models);
 		return cli_report(&e);
+	}
 	struct query *q = NULL;
 	struct weft_trace t;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .only = k.only, .import = &k.imp, .salvage = k.salvage};
-	struct model_set ms;
-	cli_trace_models(&to, &ms);
-	rc = k.filter ? dump_filter(k.filter, &q, &e) : 0;
+	cli_trace_models(&to, &k.models);
+	rc = k.filter ? dump_filter(k.filter, &tab, &q, &e) : 0;
 	if (rc == 0 && (rc = trace_open(&t, argv[k.first], &to, &e)) == 0) {
 		if (k.salvage)
 			cli_salvage_report("dump", &t);
@@ -204,5 +208,7 @@ int cmd_dump(int argc, char **argv)
 		query_free(q);
 	free(q);
 	evtable_free(&tab);
-	return rc ? cli_report(&e) : 0;
+	rc = rc ? cli_report(&e) : 0;
+	cli_models_free(&k.models);
+	return rc;
 }

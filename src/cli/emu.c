@@ -34,8 +34,7 @@ struct emu_cmd {
 	const char *otf2dir; /* --otf2 DIR */
 	struct sink *par, *otf2; /* the sinks of -o and --otf2, during the run */
 	struct sink *sinkv[2]; /* o.sinks' array */
-	const char **model_files; /* --model FILE..., loaded once the options are read */
-	int nmodel_files;
+	struct cli_models models; /* --model FILE..., loaded once the options are read */
 };
 
 /* --model FILE: kept, loaded after the options (--help does not load it,
@@ -44,8 +43,7 @@ static int opt_model(const char *cmd, const struct opt *row, void *dst, const ch
 {
 	struct emu_cmd *k = dst;
 	(void) cmd, (void) row;
-	k->model_files = weft_xrealloc(k->model_files, (size_t) (k->nmodel_files + 1) * sizeof(*k->model_files));
-	k->model_files[k->nmodel_files++] = arg;
+	cli_models_add(&k->models, arg);
 	return 0;
 }
 
@@ -241,13 +239,11 @@ static int emu_parse(struct emu_cmd *k, int argc, char **argv)
 		fprintf(stderr,
 			"weft: -d (ovniemu's debug output) has no counterpart here; 'weft dump TRACE' "
 			"prints every event\n");
-	for (int i = 0; i < k->nmodel_files; i++) {
-		struct weft_err merr = {0};
-		if (models_load(k->model_files[i], &merr))
-			return cli_report(&merr);
-	}
+	struct weft_err merr = {0};
+	if (cli_models_make(&k->models, &merr))
+		return cli_report(&merr);
 	clockopts_apply(&k->co, o);
-	cli_registry(o);
+	cli_registry(o, &k->models);
 	o->inputs = (const char *const *) argv + k->first;
 	o->ninputs = n;
 	return -1;
@@ -407,7 +403,7 @@ out:
 	if (k.mpi && rc != 2)
 		rc = ranks_end(rc);
 	clockopts_free(&k.co);
-	free(k.model_files);
+	cli_models_free(&k.models);
 	if (k.otf2 && k.otf2->free)
 		k.otf2->free(k.otf2);
 	if (k.par)

@@ -34,7 +34,7 @@ int from_event_time(const char *trace, const struct emu_opts *o, const char *exp
 {
 	struct fe_state s;
 	memset(&s, 0, sizeof(s));
-	if (query_init(&s.q, err))
+	if (query_init(&s.q, &o->models, err))
 		return -1;
 	if (query_add_filter(&s.q, expr, "--from-event", err)) {
 		query_free(&s.q);

@@ -14,23 +14,23 @@
 struct models_cmd {
 	int first;
 	int events;
-	char given[MCV_NCHARS];
+	struct cli_models models;
 };
 
 static int opt_model(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
 	struct models_cmd *mc = dst;
-	struct weft_err err = {0};
 	(void) cmd, (void) row;
-	if (models_load(arg, &err))
-		return cli_report(&err);
-	/* the model just loaded: the one whose file is this path */
-	const struct weft_model_def *const *all;
-	int n = model_all(&all);
-	for (int i = 0; i < n; i++) {
-		if (all[i]->file && strcmp(all[i]->file, arg) == 0)
-			mc->given[mcv_index(all[i]->id)] = 1;
-	}
+	cli_models_add(&mc->models, arg); /* loaded after the options */
+	return 0;
+}
+
+/* Is m the model of a file --model gave? */
+static int given(const struct cli_models *cm, const struct weft_model_def *m)
+{
+	for (int i = 0; m->file && i < cm->nfiles; i++)
+		if (strcmp(m->file, cm->files[i]) == 0)
+			return 1;
 	return 0;
 }
 
@@ -61,13 +61,21 @@ int cmd_models(int argc, char **argv)
 {
 	struct models_cmd mc = {0};
 	int rc = opts_parse(&models_cmdline, &mc, argc, argv, &mc.first);
-	if (rc >= 0)
+	if (rc < 0 && argc - mc.first > 1)
+		rc = cli_usage_error("models", "expected at most one MODEL");
+	if (rc >= 0) {
+		cli_models_free(&mc.models); /* the --model files kept, never loaded */
 		return rc;
-	if (argc - mc.first > 1)
-		return cli_usage_error("models", "expected at most one MODEL");
+	}
 	const char *want = mc.first < argc ? argv[mc.first] : NULL;
-	const struct weft_model_def *const *all;
-	int n = model_all(&all);
+	struct weft_err err = {0};
+	if (cli_models_make(&mc.models, &err)) {
+		rc = cli_report(&err);
+		cli_models_free(&mc.models);
+		return rc;
+	}
+	const struct weft_model_def *const *all = mc.models.set.all;
+	int n = mc.models.set.n;
 	int shown = 0;
 	for (int i = 0; i < n; i++) {
 		const struct weft_model_def *m = all[i];
@@ -77,7 +85,7 @@ int cmd_models(int argc, char **argv)
 		printf("%c %-9s %-6s ", m->id, m->name, m->version[0] ? m->version : "-");
 		if (!m->nevents)
 			printf("        -  recognised: its events are counted, not decoded\n");
-		else if (m->file && mc.given[mcv_index(m->id)])
+		else if (given(&mc.models, m))
 			printf("%3d events  file %s\n", m->nevents, m->file);
 		else
 			printf("%3d events  built in%s\n", m->nevents, m->file ? " (model file)" : "");
@@ -89,7 +97,7 @@ int cmd_models(int argc, char **argv)
 			       d->sig[0] ? d->sig : "-", d->desc, d->handler ? "" : "  [not emulated]");
 		}
 	}
-	if (!shown)
-		return cli_usage_error("models", "no model '%s'", want);
-	return 0;
+	rc = shown ? 0 : cli_usage_error("models", "no model '%s'", want);
+	cli_models_free(&mc.models);
+	return rc;
 }

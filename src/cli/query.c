@@ -106,6 +106,7 @@ enum { AT_START, AT_EVENT, AT_END };
 
 struct qsession {
 	struct query q;
+	struct cli_models models; /* weft's own: query has no --model */
 	struct outbuf out;
 	const char *trace;
 	const char *clock_file;
@@ -161,7 +162,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		struct emu_opts o = {0};
 		o.clock_file = s->clock_file;
 		o.sinks.n = 0;
-		cli_registry(&o);
+		cli_registry(&o, &s->models);
 		o.keep_going = s->keep_going;
 		o.quiet = 1;
 		o.salvage = s->salvage;
@@ -178,8 +179,7 @@ static int source_open(struct qsession *s, struct weft_err *e)
 		return 0;
 	}
 	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &s->imp, .salvage = s->salvage};
-	struct model_set ms;
-	cli_trace_models(&to, &ms);
+	cli_trace_models(&to, &s->models);
 	if (trace_open(&s->tr, s->trace, &to, e)) {
 		s->open = 0;
 		return -1;
@@ -547,8 +547,9 @@ int cmd_query(int argc, char **argv)
 	s->keep_going = k.keep_going;
 	s->salvage = k.salvage;
 	s->interactive = k.interactive;
-	if (query_init(&s->q, &e)) {
+	if (cli_models_make(&s->models, &e) || query_init(&s->q, &s->models.set, &e)) {
 		rc = cli_report(&e);
+		cli_models_free(&s->models);
 		free(s);
 		s = NULL;
 		goto out;
@@ -569,8 +570,10 @@ int cmd_query(int argc, char **argv)
 	}
 	ob_free(&s->out);
 out:
-	if (s)
+	if (s) {
 		query_free(&s->q);
+		cli_models_free(&s->models);
+	}
 	free(s);
 	free(k.files);
 	return rc;

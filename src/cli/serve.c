@@ -86,13 +86,13 @@ static int replay_merge(struct driver *d, struct weft_merge *m, struct weft_err 
 }
 
 /* Replay without the models: trace, clocks, merge, driver. */
-static int run_plain(struct driver *d, const char *trace, const struct serve_cmd *k, struct weft_err *e)
+static int run_plain(struct driver *d, const char *trace, const struct serve_cmd *k, const struct cli_models *cm,
+		     struct weft_err *e)
 {
 	struct weft_trace tr;
 	struct weft_merge m;
 	struct trace_opts to = {.mode = STREAM_ORDERED, .import = &k->imp};
-	struct model_set ms;
-	cli_trace_models(&to, &ms);
+	cli_trace_models(&to, cm);
 	if (trace_open(&tr, trace, &to, e))
 		return -1;
 	struct clock_opts co = {.file = k->clock_file, .quiet = 1};
@@ -119,7 +119,8 @@ out:
  * (and --models is not given), the same merged stream goes to the driver
  * without them, as weft query runs the models only for patterns that need
  * them. */
-static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *k, struct weft_err *e)
+static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *k, const struct cli_models *cm,
+		   struct weft_err *e)
 {
 	struct emu *emu = weft_xcalloc(1, sizeof(*emu));
 	struct emu_opts o = {0};
@@ -127,7 +128,7 @@ static int run_emu(struct driver *d, const char *trace, const struct serve_cmd *
 	o.keep_going = k->keep_going;
 	o.quiet = 1;
 	o.imp = k->imp;
-	cli_registry(&o);
+	cli_registry(&o, cm);
 	int rc = -1;
 	if (emu_open(emu, trace, &o, e))
 		goto out;
@@ -179,17 +180,25 @@ int cmd_serve(int argc, char **argv)
 			     .wait = (int) k.wait,
 			     .buffer = (size_t) k.buffer,
 			     .stall = stall};
-	struct driver *d = weft_xcalloc(1, sizeof(*d));
 	struct weft_err e = {0};
+	struct cli_models cm = {0};
+	if (cli_models_make(&cm, &e)) {
+		cli_models_free(&cm);
+		return cli_report(&e);
+	}
+	o.models = cm.set;
+	struct driver *d = weft_xcalloc(1, sizeof(*d));
 	if (driver_open(d, &o, &e)) {
 		driver_close(d);
 		free(d);
+		cli_models_free(&cm);
 		return cli_report(&e);
 	}
-	rc = k.plain ? run_plain(d, argv[first], &k, &e) : run_emu(d, argv[first], &k, &e);
+	rc = k.plain ? run_plain(d, argv[first], &k, &cm, &e) : run_emu(d, argv[first], &k, &cm, &e);
 	int sig = d->interrupted;
 	driver_close(d);
 	free(d);
+	cli_models_free(&cm);
 	if (rc)
 		return cli_report(&e);
 	if (sig) {

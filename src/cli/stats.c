@@ -104,9 +104,9 @@ static void claim_where(const struct emu *e, const struct acct_claim *cl, char *
 		thread_name(e, cl->thread, buf, n);
 }
 
-static const char *model_name(char id)
+static const char *model_name(const struct acct *a, char id)
 {
-	const struct weft_model_def *d = model_by_id(id);
+	const struct weft_model_def *d = evtable_model(&a->e->tab, id);
 	return d ? d->name : "?";
 }
 
@@ -121,7 +121,7 @@ static int shown_states(const struct acct *a, int thread, const struct acct_stat
 	for (int m = 0; m < a->e->models.n; m++)
 		for (int s = 0; s < x->nst; s++) {
 			const struct acct_state *st = &x->st[s];
-			if (st->model == a->e->models.def[m]->id && acct_state_label(st->model, st->value) &&
+			if (st->model == a->e->models.def[m]->id && acct_state_label(a, st->model, st->value) &&
 			    (st->ns || st->count > 1 || st->value != 0))
 				v[n++] = st;
 		}
@@ -207,8 +207,14 @@ static void print_tables(const struct acct *a, const char *trace)
 		for (int k = 0; k < nst; k++) {
 			secs(tm, (int64_t) sts[k]->ns, 9);
 			snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long) sts[k]->count);
-			const char *row[] = {th, model_name(sts[k]->model), "state", "-",
-					     acct_state_label(sts[k]->model, sts[k]->value), tm, cnt, "-"};
+			const char *row[] = {th,
+					     model_name(a, sts[k]->model),
+					     "state",
+					     "-",
+					     acct_state_label(a, sts[k]->model, sts[k]->value),
+					     tm,
+					     cnt,
+					     "-"};
 			t_add(&t, row);
 		}
 		free(sts);
@@ -227,7 +233,7 @@ static void print_tables(const struct acct *a, const char *trace)
 				snprintf(by, sizeof(by), "%lld", (long long) o->bytes);
 			else
 				snprintf(by, sizeof(by), "-");
-			const char *row[] = {th, model_name(o->k.model), "op", ctx, name, tm, cnt, by};
+			const char *row[] = {th, model_name(a, o->k.model), "op", ctx, name, tm, cnt, by};
 			t_add(&t, row);
 		}
 		free(ops);
@@ -292,7 +298,7 @@ static cJSON *op_ref(const struct acct *a, int thread, char model, int32_t op)
 	char nm[128];
 	acct_op_name(a, thread, model, op, nm, (int) sizeof(nm));
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "model", model_name(model));
+	cJSON_AddStringToObject(o, "model", model_name(a, model));
 	cJSON_AddNumberToObject(o, "op", op);
 	cJSON_AddStringToObject(o, "name", nm);
 	return o;
@@ -320,9 +326,9 @@ static void print_json(const struct acct *a, const char *trace)
 		int nst = shown_states(a, i, &sts);
 		for (int k = 0; k < nst; k++) {
 			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "model", model_name(sts[k]->model));
+			cJSON_AddStringToObject(o, "model", model_name(a, sts[k]->model));
 			cJSON_AddNumberToObject(o, "value", sts[k]->value);
-			cJSON_AddStringToObject(o, "label", acct_state_label(sts[k]->model, sts[k]->value));
+			cJSON_AddStringToObject(o, "label", acct_state_label(a, sts[k]->model, sts[k]->value));
 			cJSON_AddNumberToObject(o, "time_ns", (double) sts[k]->ns);
 			cJSON_AddNumberToObject(o, "count", (double) sts[k]->count);
 			cJSON_AddItemToArray(js, o);
@@ -417,7 +423,12 @@ int cmd_stats(int argc, char **argv)
 	struct acct a;
 	memset(&a, 0, sizeof(a));
 	k.o.sync_file = 1; /* the clock file weft sync wrote, when no -c says otherwise */
-	cli_registry(&k.o);
+	struct cli_models cm = {0};
+	if (cli_models_make(&cm, &err)) {
+		cli_models_free(&cm);
+		return cli_report(&err);
+	}
+	cli_registry(&k.o, &cm);
 	rc = emu_open(&e, trace, &k.o, &err);
 	if (rc == 0) {
 		acct_init(&a, &e);
@@ -434,6 +445,7 @@ int cmd_stats(int argc, char **argv)
 	}
 	acct_free(&a);
 	emu_free(&e);
+	cli_models_free(&cm);
 	if (rc)
 		return cli_report(&err);
 	if (fflush(stdout) != 0) {

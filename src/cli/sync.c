@@ -18,6 +18,7 @@
 /* What the command line asked for. */
 struct sync_cmd {
 	struct emu_opts o;
+	struct cli_models models;
 	struct clockopts co;
 	const char *out;
 	int quiet, verify, repair, bounds;
@@ -158,7 +159,10 @@ static int sync_parse(struct sync_cmd *k, int argc, char **argv)
 	if (k->bounds && !k->verify)
 		return cli_usage_error("sync", "--bounds needs the pass after the estimate, which --no-verify skips");
 	clockopts_apply(&k->co, &k->o);
-	cli_registry(&k->o);
+	struct weft_err err = {0};
+	if (cli_models_make(&k->models, &err))
+		return cli_report(&err);
+	cli_registry(&k->o, &k->models);
 	k->o.inputs = (const char *const *) argv + k->first;
 	k->o.ninputs = argc - k->first;
 	k->o.progress = !k->quiet;
@@ -211,5 +215,6 @@ out:
 		sync_result_free(&r);
 	free(outdef);
 	clockopts_free(&k.co);
+	cli_models_free(&k.models);
 	return rc;
 }

@@ -97,7 +97,7 @@ static int top_count(struct weft_trace *t, struct top_counts *c, struct weft_err
 }
 
 /* The report, in ovnitop's layout, to stdout. 0 or -1 (e filled). */
-static int top_print(const struct top_counts *c, struct weft_err *e)
+static int top_print(const struct top_counts *c, const struct model_set *models, struct weft_err *e)
 {
 	size_t nz = 0, cap = 256;
 	struct mcv_count *list = weft_xmalloc(cap * sizeof(*list));
@@ -129,7 +129,7 @@ static int top_print(const struct top_counts *c, struct weft_err *e)
 	for (int m = 0; m < NCH; m++) {
 		if (!per_model[m])
 			continue;
-		const struct weft_model_def *d = model_by_id(mcv_char(m));
+		const struct weft_model_def *d = model_set_id(models, mcv_char(m));
 		snprintf(line, sizeof(line), "%c %-10s %10llu\n", mcv_char(m),
 			 d ? d->name : "(unknown)", (unsigned long long) per_model[m]);
 		ob_str(&o, line);
@@ -160,10 +160,11 @@ int cmd_top(int argc, char **argv)
 	struct weft_err e = {0};
 	struct weft_trace t;
 	struct trace_opts to = {.mode = STREAM_RAW, .import = &k.imp, .salvage = k.salvage};
-	struct model_set ms;
-	cli_trace_models(&to, &ms);
-	if (trace_open(&t, argv[k.first], &to, &e))
+	struct cli_models cm = {0};
+	if (cli_models_make(&cm, &e) || (cli_trace_models(&to, &cm), trace_open(&t, argv[k.first], &to, &e))) {
+		cli_models_free(&cm);
 		return cli_report(&e);
+	}
 	if (k.salvage)
 		cli_salvage_report("top", &t);
 	struct clock_opts co = {.file = k.clock_file, .sync_file = 1, .say = 1};
@@ -174,8 +175,9 @@ int cmd_top(int argc, char **argv)
 		rc = top_count(&t, &c, &e);
 	}
 	if (rc == 0)
-		rc = top_print(&c, &e);
+		rc = top_print(&c, &cm.set, &e);
 	free(c.counts);
 	trace_close(&t);
+	cli_models_free(&cm);
 	return rc ? cli_report(&e) : 0;
 }

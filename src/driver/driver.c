@@ -167,9 +167,7 @@ int driver_open(struct driver *d, const struct drv_opts *o, struct weft_err *e)
 	d->o = *o;
 	d->sigfd = -1;
 	d->sock.fd = -1;
-	const struct weft_model_def *const *all;
-	int nall = model_all(&all);
-	if (evtable_init(&d->tab, all, nall, e))
+	if (evtable_init(&d->tab, o->models.all, o->models.n, e))
 		return -1;
 	ob_init(&d->scratch, OB_GROW, 4096);
 	/* signals come as a descriptor polled with the sockets: the server

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "evtable.h"
+#include "require.h"
 #include "query/query.h"
 #include "util/err.h"
 #include "util/outbuf.h"
@@ -45,6 +46,7 @@ struct drv_opts {
 	int wait; /* analysers that must have said go before the first event */
 	size_t buffer; /* bytes queued for an analyser before the replay waits */
 	double stall; /* seconds; 0: never disconnect a slow analyser */
+	struct model_set models; /* the command's registry (outlives the driver) */
 };
 
 /* The replay's position. */

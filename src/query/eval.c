@@ -220,7 +220,7 @@ void qfetch(struct query *q, const struct qattr *a, const struct weft_ev *ev, ui
 		return;
 	}
 	case QA_MODEL_NAME: {
-		const struct weft_model_def *d = model_by_id((char) ev->model);
+		const struct weft_model_def *d = evtable_model(q->tab, (char) ev->model);
 		if (d) {
 			v->ok = v->is_str = 1;
 			v->s = d->name;
@@ -543,7 +543,7 @@ static void check_mcv(const struct names_ctx *k, uint32_t code)
 {
 	char m = (char) (code >> 16), c = (char) (code >> 8), v = (char) code;
 	char text[256];
-	const struct weft_model_def *d = model_by_id(m);
+	const struct weft_model_def *d = evtable_model(k->q->tab, m);
 	if (!evtable_find(k->q->tab, (uint8_t) m, (uint8_t) c, (uint8_t) v))
 		snprintf(text, sizeof(text),
 			 "pattern %s: mcv \"%c%c%c\" is no event of %s%s%s (weft models lists them)", k->label, m, c, v,
@@ -587,24 +587,28 @@ void query_check_names(const struct query *q, void (*say)(void *arg, const char 
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-int query_init(struct query *q, struct weft_err *e)
+static int query_setup(struct query *q, struct weft_err *e);
+
+int query_init(struct query *q, const struct model_set *models, struct weft_err *e)
 {
-	return query_init_tab(q, NULL, e);
+	memset(q, 0, sizeof(*q));
+	if (evtable_init(&q->own_tab, models->all, models->n, e)) {
+		evtable_free(&q->own_tab);
+		return -1;
+	}
+	q->tab = &q->own_tab;
+	return query_setup(q, e);
 }
 
 int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e)
 {
 	memset(q, 0, sizeof(*q));
 	q->tab = tab;
-	if (!tab) {
-		const struct weft_model_def *const *all;
-		int nall = model_all(&all);
-		if (evtable_init(&q->own_tab, all, nall, e)) {
-			evtable_free(&q->own_tab);
-			return -1;
-		}
-		q->tab = &q->own_tab;
-	}
+	return query_setup(q, e);
+}
+
+static int query_setup(struct query *q, struct weft_err *e)
+{
 	ob_init(&q->scratch, -1, 1 << 16);
 	ob_init(&q->line, -1, 1 << 20);
 	static const char *const defs[9] = {"chrono", "time", "mcv", "loom", "pid", "tid", "desc", "cpu",

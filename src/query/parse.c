@@ -423,13 +423,13 @@ static int check_text_value(struct parser *ps, const struct qattr *a, enum qop o
 		return perr_at(ps, col, "mcv is three characters: expected a 3-character string, found \"%.*s\"",
 			       (int) (n > 60 ? 60 : n), s);
 	if (a->kind == QA_MODEL_NAME) {
-		const struct weft_model_def *const *all;
-		int nall = model_all(&all);
+		const struct weft_model_def *const *all = ps->q->tab->all;
+		int nall = ps->q->tab->nall;
 		for (int i = 0; i < nall; i++)
 			if (strlen(all[i]->name) == n && memcmp(all[i]->name, s, n) == 0)
 				return 0;
 		char names[512];
-		qmodel_names(names, sizeof(names));
+		qmodel_names(ps->q, names, sizeof(names));
 		return perr_at(ps, col, "unknown model \"%.*s\" (models: %s)", (int) (n > 60 ? 60 : n), s,
 			       names);
 	}
@@ -508,7 +508,7 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 		size_t n = t->t == TK_STR ? t->slen : t->n;
 		if (a->kind == QA_MSTATE && !is_contains(op)) {
 			/* a state label of that model, e.g. state.msg = "Sending" */
-			const struct weft_model_hooks *h = model_by_id(a->model)->hooks;
+			const struct weft_model_hooks *h = evtable_model(ps->q->tab, a->model)->hooks;
 			int found = 0;
 			for (int j = 0; j < h->nstates && !found; j++)
 				if (strlen(h->states[j].label) == n &&
@@ -519,8 +519,9 @@ static int parse_scalar(struct parser *ps, const struct qattr *a, enum qop op, i
 				}
 			if (found)
 				return 0;
-			return perr_at(ps, col, "unknown %s state \"%.*s\" (expected one of its state labels or a number)",
-				       model_by_id(a->model)->name, (int) (n > 60 ? 60 : n), s);
+			return perr_at(ps, col,
+				       "unknown %s state \"%.*s\" (expected one of its state labels or a number)",
+				       evtable_model(ps->q->tab, a->model)->name, (int) (n > 60 ? 60 : n), s);
 		}
 		if (a->type == QT_INT) {
 			char f[128];
@@ -621,7 +622,7 @@ static int ci(int i)
 }
 
 /* Truth tables of attributes whose domain is known now. */
-static void cond_static_table(struct qcond *c)
+static void cond_static_table(const struct evtable *tab, struct qcond *c)
 {
 	switch (c->a.kind) {
 	case QA_MODEL:
@@ -633,7 +634,7 @@ static void cond_static_table(struct qcond *c)
 		for (int i = 0; i < MCV_NCHARS; i++) {
 			char ch = (char) ci(i);
 			if (c->a.kind == QA_MODEL_NAME) {
-				const struct weft_model_def *d = model_by_id(ch);
+				const struct weft_model_def *d = evtable_model(tab, ch);
 				c->tab[i] = d ? (uint8_t) qop_str(c, d->name, strlen(d->name)) : 0;
 			} else {
 				c->tab[i] = (uint8_t) qop_str(c, &ch, 1);
@@ -668,7 +669,7 @@ static void cond_static_table(struct qcond *c)
 }
 
 static int parse_or(struct parser *ps, struct qnode **out);
-static void cond_kind(struct qcond *c);
+static void cond_kind(const struct evtable *tab, struct qcond *c);
 
 static struct qnode *node_new(enum qnode_type t)
 {
@@ -754,7 +755,7 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 			return expected(ps, &ps->tk, "')' after the attribute");
 		if (named) {
 			c->op = QOP_NAMED;
-			cond_kind(c);
+			cond_kind(ps->q->tab, c);
 		}
 		return 0;
 	}
@@ -792,12 +793,12 @@ static int parse_cond(struct parser *ps, struct qnode **out)
 		return perr_at(ps, t->start, "%s needs a text attribute: %s is a number", op_name(c->op), c->a.name);
 	if (parse_value(ps, &c->a, c->op, &c->v))
 		return -1;
-	cond_kind(c);
+	cond_kind(ps->q->tab, c);
 	return 0;
 }
 
 /* How the condition is evaluated, and the tables known at parse time. */
-static void cond_kind(struct qcond *c)
+static void cond_kind(const struct evtable *tab, struct qcond *c)
 {
 	switch (c->a.kind) {
 	case QA_MCV:
@@ -819,7 +820,7 @@ static void cond_kind(struct qcond *c)
 		c->ck = QCK_INT;
 		break;
 	}
-	cond_static_table(c);
+	cond_static_table(tab, c);
 }
 
 static int parse_unary(struct parser *ps, struct qnode **out)

@@ -131,7 +131,8 @@ static int leaf_tri(const struct qnode *n, const struct known *w)
 		if (w->level < 1)
 			return T_UNKNOWN;
 		if (has)
-			return k->a.kind == QA_MODEL || model_by_id((char) (w->m + MCV_FIRST)) ? T_TRUE : T_FALSE;
+			return k->a.kind == QA_MODEL || evtable_model(w->q->tab, (char) (w->m + MCV_FIRST)) ? T_TRUE
+													    : T_FALSE;
 		return k->tab[w->m];
 	case QA_CAT:
 		if (w->level < 2)

@@ -172,7 +172,7 @@ void qpattern_free(struct qpattern *p);
 int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, char *msg,
 		  size_t msgsz);
 /* The registered models' names, comma-separated, cut to fit buf (attr.c). */
-void qmodel_names(char *buf, size_t sz);
+void qmodel_names(const struct query *q, char *buf, size_t sz);
 
 /* ---- slots (slots.c) ---- */
 

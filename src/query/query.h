@@ -47,6 +47,7 @@
 #include "util/err.h"
 #include "trace/event.h"
 #include "evtable.h"
+#include "require.h"
 #include "util/outbuf.h"
 #include "util/macros.h"
 
@@ -306,8 +307,9 @@ struct query {
 
 /* ---- set-up ---------------------------------------------------------------- */
 
-/* An empty query over the registered models' event tables. */
-WEFT_MUST_CHECK int query_init(struct query *q, struct weft_err *e);
+/* An empty query over the event tables of the models handed in (the
+ * command's registry, which outlives the query). */
+WEFT_MUST_CHECK int query_init(struct query *q, const struct model_set *models, struct weft_err *e);
 /* The same over tables the caller compiled (evtable_init) and keeps until
  * query_free: many queries share one compilation (a fuzzing loop). */
 WEFT_MUST_CHECK int query_init_tab(struct query *q, const struct evtable *tab, struct weft_err *e);

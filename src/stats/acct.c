@@ -350,7 +350,7 @@ int acct_sorted_ops(const struct acct *a, int thread, struct acct_op ***out)
 
 void acct_op_name(const struct acct *a, int thread, char model, int32_t op, char *buf, int n)
 {
-	const struct weft_model_def *d = model_by_id(model);
+	const struct weft_model_def *d = evtable_model(&a->e->tab, model);
 	buf[0] = 0;
 	if (d && d->hooks && d->hooks->op_label)
 		d->hooks->op_label(a->e, thread, op, buf, n);
@@ -358,9 +358,9 @@ void acct_op_name(const struct acct *a, int thread, char model, int32_t op, char
 		snprintf(buf, (size_t) n, "operation %d", op);
 }
 
-const char *acct_state_label(char model, uint32_t value)
+const char *acct_state_label(const struct acct *a, char model, uint32_t value)
 {
-	const struct weft_model_def *d = model_by_id(model);
+	const struct weft_model_def *d = evtable_model(&a->e->tab, model);
 	if (!d || !d->hooks)
 		return NULL;
 	if (value == 0) /* as the .pcf names it */

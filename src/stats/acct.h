@@ -88,7 +88,7 @@ int acct_sorted_ops(const struct acct *a, int thread, struct acct_op ***out);
 /* The name of a model's operation ("recv0 (blocking)"), or its number. */
 void acct_op_name(const struct acct *a, int thread, char model, int32_t op, char *buf, int n);
 /* The label of a model's state value, or NULL if the model does not name it. */
-const char *acct_state_label(char model, uint32_t value);
+const char *acct_state_label(const struct acct *a, char model, uint32_t value);
 
 const char *acct_verdict_name(enum acct_verdict v);
 

@@ -321,4 +321,20 @@ rc=$?
 fail_show=$TMP/err
 expect "6TC ignored: exit status and no warning" "$rc $(grep -c -i 'warn\|skip\|error' "$TMP/err")" "0 0"
 
+# ---- --model is read once the options are: --help never loads it ---------------------
+# (every command that takes --model: a broken file before or after --help
+# gives the help, exit 0; without --help, its error, exit 1)
+printf 'weft-model 1\nmodel q broken\n' >"$TMP/broken.model"
+for c in emu dump models; do
+	a=$("$WEFT" $c --model "$TMP/broken.model" --help >/dev/null 2>&1; echo $?)
+	b=$("$WEFT" $c --help --model "$TMP/broken.model" >/dev/null 2>&1; echo $?)
+	expect "$c: --model FILE --help and --help --model FILE alike" "$a $b" "0 0"
+done
+"$WEFT" models --model "$TMP/broken.model" >/dev/null 2>"$TMP/err"
+rc=$?
+fail_show=$TMP/err
+expect "models: a broken --model file is refused, naming it" "$rc $(grep -c 'broken.model' "$TMP/err")" "1 1"
+"$WEFT" models --model "$ZM" >"$TMP/models.out" 2>&1
+expect "models: the file --model gave is listed as that file" "$(grep -c "^Z zeta .*file $ZM" "$TMP/models.out")" "1"
+
 finish

@@ -22,6 +22,7 @@
 #include "trace/trace.h"
 
 #include "fuzz_check.h"
+#include "registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -66,8 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int have_tab;
 	struct weft_err e = {0};
 	if (!have_tab) { /* compiled once, never freed (still reachable) */
-		const struct weft_model_def *const *all;
-		int nall = model_all(&all);
+		/* weft's own models, made once (still reachable) */
+		struct model_set set = model_registry_set(model_registry_new());
+		const struct weft_model_def *const *all = set.all;
+		int nall = set.n;
 		check(evtable_init(&d.tab, all, nall, &e) == 0);
 		have_tab = 1;
 	}

@@ -34,6 +34,7 @@
 #include "trace/stream.h"
 
 #include "fuzz_check.h"
+#include "registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -222,8 +223,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!tab_ready) {
 		struct weft_err e = {0};
-		const struct weft_model_def *const *all;
-		int nall = model_all(&all);
+		/* weft's own models, made once (still reachable) */
+		struct model_set set = model_registry_set(model_registry_new());
+		const struct weft_model_def *const *all = set.all;
+		int nall = set.n;
 		check(evtable_init(&tab, all, nall, &e) == 0);
 		tab_ready = 1;
 	}

@@ -26,6 +26,7 @@
 
 #include "fuzz_check.h"
 #include "util/macros.h"
+#include "registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -121,8 +122,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct query q;
 	struct weft_err e = {0};
 	if (!have_tab) {
-		const struct weft_model_def *const *all;
-		int nall = model_all(&all);
+		/* weft's own models, made once (still reachable) */
+		struct model_set set = model_registry_set(model_registry_new());
+		const struct weft_model_def *const *all = set.all;
+		int nall = set.n;
 		check(evtable_init(&tab, all, nall, &e) == 0);
 		have_tab = 1;
 	}

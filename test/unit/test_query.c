@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "query/query.h"
+#include "testutil.h"
 #include "suites.h"
 #include "trace/trace.h"
 #include "util/macros.h"
@@ -92,7 +93,7 @@ static void setup(void)
 	Q = calloc(1, sizeof(*Q));
 	ck_assert_ptr_nonnull(Q);
 	struct weft_err e = {0};
-	ck_assert_msg(query_init(Q, &e) == 0, "%s", e.msg);
+	ck_assert_msg(query_init(Q, tu_models(), &e) == 0, "%s", e.msg);
 }
 
 static void teardown(void)
@@ -120,7 +121,7 @@ static int truth(const char *expr, const struct weft_ev *ev)
 {
 	query_free(Q);
 	struct weft_err e = {0};
-	ck_assert(query_init(Q, &e) == 0);
+	ck_assert(query_init(Q, tu_models(), &e) == 0);
 	char text[1024];
 	snprintf(text, sizeof(text), "t: when %s do count", expr);
 	add(text);
@@ -794,7 +795,7 @@ static const char *slot_run(int feed, int cap, int all)
 	int fd = tmp_out(&o);
 	query_free(Q);
 	struct weft_err e = {0};
-	ck_assert(query_init(Q, &e) == 0);
+	ck_assert(query_init(Q, tu_models(), &e) == 0);
 	Q->out = &o;
 	Q->slot_cap = cap;
 	add("n: when mcv = \"OHp\" do count(tid), count(loom), count(rank), sum(pid), sum(time), "
@@ -980,7 +981,7 @@ START_TEST(field_prefilter_every_mcv)
 	for (int i = 0; i <= n; i++) {
 		query_free(Q);
 		struct weft_err e = {0};
-		ck_assert(query_init(Q, &e) == 0);
+		ck_assert(query_init(Q, tu_models(), &e) == 0);
 		for (int k = 0; k < n; k++)
 			if (i == n || k == i)
 				add(pats[k]);

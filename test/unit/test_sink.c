@@ -110,7 +110,7 @@ static void run_win(const char *trace, int njobs, struct rec *r, int paraver, ui
 	struct sink *par = paraver ? paraver_sink_new(out, 0) : NULL;
 	struct sink *list[] = {par ? par : &s, &s};
 	struct emu_opts o = {0};
-	o.models.n = model_all(&o.models.all);
+	o.models = *tu_models();
 	o.quiet = 1;
 	o.sinks = (struct sink_list){list, par ? 2 : 1};
 	if (to) {

@@ -13,6 +13,7 @@
 
 #include "testutil.h"
 #include "util/macros.h"
+#include "registry.h"
 
 int tu_host_be(void)
 {
@@ -290,4 +291,15 @@ void tu_guard_free(const uint8_t *p)
 		}
 	}
 	ck_abort_msg("tu_guard_free: unknown pointer");
+}
+
+const struct model_set *tu_models(void)
+{
+	static struct model_registry *r; /* a test process's: never freed */
+	static struct model_set set;
+	if (!r) {
+		r = model_registry_new();
+		set = model_registry_set(r);
+	}
+	return &set;
 }

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct model_set;
+/* weft's own models (a registry made on first use, kept for the process):
+ * what a command hands the layers below. */
+const struct model_set *tu_models(void);
+
 /* 1 when this machine is big-endian. */
 int tu_host_be(void);
 
