@@ -144,7 +144,8 @@ static const struct opt emu_opts_table[] = {
 		 "not emulate yet (a model file's todo rows)"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
 		  "emulate on N worker threads, split by loom (default: the\n"
-		  "cores available); the calling thread merges their output\n"
+		  "cores available but two, 1 below 4 cores); the calling\n"
+		  "thread merges their output\n"
 		  "(and writes it: see --writers); the same bytes as -j 1\n"
 		  "(some runs use one worker: see weft-emu(1))"),
 	OPT_WHOLE("writers", 0, "N", opt_writers,

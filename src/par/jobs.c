@@ -32,7 +32,8 @@ static int cores_available(void)
 
 int jobs_default(void)
 {
-	return cores_available();
+	int c = cores_available();
+	return c > 3 ? c - 2 : 1;
 }
 
 int jobs_writers(const struct emu *e)

@@ -37,10 +37,13 @@
 #include "emu/emu.h"
 #include "util/macros.h"
 
-/* The workers -j gives by default: one a core this process may use (its
- * affinity mask: a batch job's share, not the node's), at least 1. The
- * merging thread comes on top: on 2 cores, two workers and the merger take
- * about the time of one worker and the writer (doc/dev/scaling.md). */
+/* The workers -j gives by default: the cores this process may use (its
+ * affinity mask: a batch job's share, not the node's) but two, at least 1.
+ * A split run adds two busy threads to its workers, the merger and the
+ * thread that takes ovniemu's heap steps for all of them (merge.h), so on
+ * 2 or 3 cores a split is slower than one worker with its writer thread
+ * (doc/dev/scaling.md: 16 looms, 20 M events, -j 2 takes 1.9x the wall
+ * of -j 1 here; 2 looms 1.2x). */
 int jobs_default(void);
 
 /* NULL when e (opened, with Paraver output, not run) can be split across
