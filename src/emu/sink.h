@@ -195,8 +195,8 @@ struct sink {
 	/* The layout, before any change (valid until end returns). 0, or -1
 	 * with err filled (the run stops; end(ok 0) is still called). */
 	int (*begin)(struct sink *s, const struct sink_layout *l, struct weft_err *err);
-	/* A batch of n records. Cannot fail: a sink keeps its first error and
-	 * reports it from end. */
+	/* A batch of n records (every sink has it). Cannot fail: a sink keeps
+	 * its first error and reports it from end. */
 	void (*changes)(struct sink *s, const struct sink_change *c, size_t n);
 	/* After the last batch: ok 1, finish at time `ftime` (the run's end,
 	 * from t0) and put the outputs in place (0, or -1 with err filled);

@@ -422,19 +422,19 @@ int emu_sinks_begin(struct emu *e, struct weft_err *err)
 	s->l.trace = e->run.trace ? e->run.trace : e->tr.dir;
 	s->l.clock_ns = 1;
 	s->l.run = e;
-	int tapped = 0;
 	for (int i = 0; i < e->o.sinks.n; i++) {
 		struct sink *k = e->o.sinks.s[i];
 		s->nbegun = i + 1; /* ended, even when its begin fails */
 		if (k->begin(k, &s->l, err))
 			return -1;
-		tapped |= k->changes != NULL;
 	}
-	if (tapped && e->o.win)
+	if (e->o.sinks.n == 0)
+		return 0; /* (every sink takes changes: sink.h) */
+	if (e->o.win)
 		s->win = win_new(e, &s->l);
-	if (tapped && !s->win && e->o.sinks.n == 1 && e->o.sinks.s[0]->changes_cut)
+	if (!s->win && e->o.sinks.n == 1 && e->o.sinks.s[0]->changes_cut)
 		prv_pipe_tap_cut(e->out.pipe, tap_cut, e->o.sinks.s[0]);
-	else if (tapped)
+	else
 		prv_pipe_tap(e->out.pipe, tap, e);
 	return 0;
 }
