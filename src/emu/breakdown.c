@@ -72,7 +72,10 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	const struct mf_breakdown *b = m->bd;
-	if (!b || !e->o.breakdown || !paraver_in(&e->o.sinks))
+	int written = 0; /* by a sink of the run (none: a --mpi rank other than 0) */
+	for (int i = 0; i < e->o.sinks.n; i++)
+		written |= e->o.sinks.s[i]->breakdown;
+	if (!b || !e->o.breakdown || !written)
 		return 0;
 	if (b->require) {
 		int r = required(e, m, b->require, err);

@@ -523,6 +523,7 @@ struct sink *paraver_sink_new(const char *outdir, int gzip)
 		.name = "paraver",
 		.self = po,
 		.slices = 1,
+		.breakdown = 1,
 		.begin = par_begin,
 		.changes = par_changes,
 		.end = par_end,
@@ -531,14 +532,6 @@ struct sink *paraver_sink_new(const char *outdir, int gzip)
 		.changes_cut = par_changes_cut,
 	};
 	return &po->sink;
-}
-
-int paraver_in(const struct sink_list *l)
-{
-	for (int i = 0; i < l->n; i++)
-		if (l->s[i]->changes == par_changes)
-			return 1;
-	return 0;
 }
 
 /* The emulator's change records reach the Paraver writer as its ops. */

@@ -33,8 +33,6 @@ struct paraver_out {
 
 /* The Paraver sink writing into outdir (gzip: -z); free with its free. */
 struct sink *paraver_sink_new(const char *outdir, int gzip);
-/* Does l hold a Paraver sink? */
-int paraver_in(const struct sink_list *l);
 
 /* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);

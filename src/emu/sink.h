@@ -192,6 +192,9 @@ struct sink {
 	void *self; /* the sink's own state */
 	/* 1: the sink can be fed by --mpi --slices ranks (Paraver only) */
 	int slices;
+	/* 1: the sink writes -b's breakdown traces (Paraver: breakdown.h),
+	 * which the run then computes */
+	int breakdown;
 	/* The layout, before any change (valid until end returns). 0, or -1
 	 * with err filled (the run stops; end(ok 0) is still called). */
 	int (*begin)(struct sink *s, const struct sink_layout *l, struct weft_err *err);
