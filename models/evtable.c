@@ -152,8 +152,7 @@ static int ok_char(char c)
 int evtable_init(struct evtable *t, const struct weft_model_def *const *all, int n, struct weft_err *e)
 {
 	memset(t, 0, sizeof(*t));
-	t->all = all;
-	t->nall = n;
+	t->models = (struct model_set){.all = all, .n = n};
 	for (int i = 0; i < n; i++)
 		t->by_id[mcv_index(all[i]->id)] = all[i];
 	for (int i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include "util/err.h"
 #include "trace/event.h"
 #include "model.h"
+#include "require.h"
 #include "trace/obs.h"
 #include "util/outbuf.h"
 #include "trace/stream.h"
@@ -60,8 +61,7 @@ struct evtable {
 	struct evinfo *rows[MCV_NCHARS];
 	/* the models it was built from (the caller's registry, which outlives
 	 * it), and by character: what a command asks of a model by id */
-	const struct weft_model_def *const *all;
-	int nall;
+	struct model_set models;
 	const struct weft_model_def *by_id[MCV_NCHARS];
 };
 

@@ -33,11 +33,7 @@ int model_version_ok(const char *want, const char *have)
 int model_require(const void *set, const char *path, const char *model, const char *version,
 		  struct weft_err *e)
 {
-	const struct model_set *s = set;
-	const struct weft_model_def *d = NULL;
-	for (int i = 0; i < s->n && !d; i++)
-		if (strcmp(s->all[i]->name, model) == 0)
-			d = s->all[i];
+	const struct weft_model_def *d = model_set_name(set, model);
 	if (!d)
 		return 0;
 	if (d->version[0] && version && !model_version_ok(version, d->version))

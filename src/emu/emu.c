@@ -70,18 +70,12 @@ const struct weft_model_def *emu_registry_id(const struct emu *e, char id)
 	int k = e->models.slot[mcv_index(id)];
 	if (k >= 0 && k < e->models.n)
 		return e->models.def[k]; /* one in use: no search */
-	for (int i = 0; i < e->o.models.n; i++)
-		if (e->o.models.all[i]->id == id)
-			return e->o.models.all[i];
-	return NULL;
+	return model_set_id(&e->o.models, id);
 }
 
 const struct weft_model_def *emu_registry_name(const struct emu *e, const char *name)
 {
-	for (int i = 0; i < e->o.models.n; i++)
-		if (strcmp(e->o.models.all[i]->name, name) == 0)
-			return e->o.models.all[i];
-	return NULL;
+	return model_set_name(&e->o.models, name);
 }
 
 void emu_slot_fresh(struct emu *e, int file, int slot)

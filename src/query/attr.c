@@ -40,8 +40,8 @@ static int by_mcv(const void *a, const void *b)
 static int find_field(struct query *q, const char *name, struct qattr *a)
 {
 	int cap = 0;
-	const struct weft_model_def *const *all = q->tab->all;
-	int nall = q->tab->nall;
+	const struct weft_model_def *const *all = q->tab->models.all;
+	int nall = q->tab->models.n;
 	for (int i = 0; i < nall; i++) {
 		for (int k = 0; k < all[i]->nevents; k++) {
 			const char *mcv = all[i]->events[k].mcv;
@@ -75,8 +75,8 @@ static int find_field(struct query *q, const char *name, struct qattr *a)
 
 void qmodel_names(const struct query *q, char *buf, size_t sz)
 {
-	const struct weft_model_def *const *all = q->tab->all;
-	int n = q->tab->nall;
+	const struct weft_model_def *const *all = q->tab->models.all;
+	int n = q->tab->models.n;
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < n && len + 1 < sz; i++) {
@@ -99,12 +99,7 @@ int qresolve_attr(struct query *q, const char *name, size_t n, struct qattr *a, 
 	a->name[n] = '\0';
 	if (n > 6 && strncmp(name, "state.", 6) == 0) {
 		const char *m = a->name + 6;
-		const struct weft_model_def *const *all = q->tab->all;
-		int nall = q->tab->nall;
-		const struct weft_model_def *d = NULL;
-		for (int i = 0; i < nall; i++)
-			if (strcmp(all[i]->name, m) == 0)
-				d = all[i];
+		const struct weft_model_def *d = model_set_name(&q->tab->models, m);
 		if (!d) {
 			char names[512];
 			qmodel_names(q, names, sizeof(names));

@@ -423,8 +423,8 @@ static int check_text_value(struct parser *ps, const struct qattr *a, enum qop o
 		return perr_at(ps, col, "mcv is three characters: expected a 3-character string, found \"%.*s\"",
 			       (int) (n > 60 ? 60 : n), s);
 	if (a->kind == QA_MODEL_NAME) {
-		const struct weft_model_def *const *all = ps->q->tab->all;
-		int nall = ps->q->tab->nall;
+		const struct weft_model_def *const *all = ps->q->tab->models.all;
+		int nall = ps->q->tab->models.n;
 		for (int i = 0; i < nall; i++)
 			if (strlen(all[i]->name) == n && memcmp(all[i]->name, s, n) == 0)
 				return 0;
