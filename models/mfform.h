@@ -29,7 +29,8 @@ struct mf_label {
 struct mf_chan {
 	char *name;
 	int stack; /* 1: push/pop, 0: single value */
-	int32_t ttype, ctype; /* Paraver types on thread / CPU rows, -1: not shown */
+	/* its titles on thread and CPU rows ("nOS-V subsystem of the ACTIVE
+	 * thread"); NULL: those rows do not show it */
 	char *tlabel, *clabel;
 	enum mf_show show; /* thread rows */
 	enum mf_same same; /* a push or set of the value it has */
@@ -43,6 +44,7 @@ struct mf_chan {
 	char *each_field; /* type + N, labelled with the entry's string field (NULL: a plain channel) */
 	struct mf_label *labels;
 	int nlabels;
+	int line; /* of its `channel` statement, for messages */
 };
 
 enum mf_op { MF_PUSH, MF_POP, MF_SET, MF_UNSET, MF_PUNCT, MF_CHECK_EQ, MF_CHECK_NE, MF_CALL, MF_LABEL, MF_SETALL };
@@ -101,7 +103,6 @@ struct mf_mux {
 };
 
 struct mf_breakdown {
-	int32_t type;
 	char *label;
 	int *labels; /* channels whose value labels the .pcf lists, in order */
 	int nlabels;
@@ -109,6 +110,16 @@ struct mf_breakdown {
 	struct mf_mux *mux;
 	int nmux;
 	int line; /* of the `breakdown` statement, for messages */
+};
+
+/* The model's Paraver table: the numbers only a Paraver output needs, kept
+ * apart from the model's channels (a format 2 file's `paraver` block; a
+ * format 1 file gives them inline). Per channel its event type on thread
+ * rows and on CPU rows (an `each` group's member j: the type + j), and the
+ * breakdown view's type; -1: none. */
+struct mf_paraver {
+	int32_t *thread, *cpu; /* by channel index */
+	int32_t breakdown;
 };
 
 struct mf_model {
@@ -121,6 +132,7 @@ struct mf_model {
 	enum mf_guard guard;
 	int oncpu; /* `guard STATE oncpu`: not switched out */
 	struct mf_breakdown *bd; /* NULL: none */
+	struct mf_paraver prv;
 	char *path; /* as given, for messages */
 };
 

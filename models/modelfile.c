@@ -39,8 +39,9 @@ struct parser {
 	int cap_ev, cap_act, cap_ch;
 	int nacts;
 	int *ev_first;  /* first action of each event (acts moves while growing) */
-	enum { B_NONE, B_CHAN, B_EVENT, B_BREAKDOWN } block;
+	enum { B_NONE, B_CHAN, B_EVENT, B_BREAKDOWN, B_PARAVER } block;
 	int have_format, have_model;
+	int format; /* the weft-model version */
 	struct evinfo tmp; /* an event row compiled, for its fields */
 };
 
@@ -196,11 +197,12 @@ static int version_ok(const char *v)
 static int st_format(struct parser *p)
 {
 	int64_t v;
-	if (parse_int(p, 1, "the format version (1)", &v))
+	if (parse_int(p, 1, "the format version (1 or 2)", &v))
 		return -1;
-	if (v != MF_FORMAT)
-		return fail(p, p->t[1].col, "expected format version %d, found %lld", MF_FORMAT, (long long) v);
+	if (v < 1 || v > MF_FORMAT)
+		return fail(p, p->t[1].col, "expected format version 1 to %d, found %lld", MF_FORMAT, (long long) v);
 	p->have_format = 1;
+	p->format = (int) v;
 	return end_of_line(p, 2);
 }
 
@@ -273,53 +275,69 @@ static int st_channel(struct parser *p)
 	if (m->nchans == p->cap_ch) {
 		p->cap_ch = p->cap_ch ? 2 * p->cap_ch : 4;
 		m->chans = weft_xrealloc(m->chans, (size_t) p->cap_ch * sizeof(*m->chans));
+		m->prv.thread = weft_xrealloc(m->prv.thread, (size_t) p->cap_ch * sizeof(*m->prv.thread));
+		m->prv.cpu = weft_xrealloc(m->prv.cpu, (size_t) p->cap_ch * sizeof(*m->prv.cpu));
 	}
+	m->prv.thread[m->nchans] = m->prv.cpu[m->nchans] = -1;
 	struct mf_chan *c = &m->chans[m->nchans++];
 	memset(c, 0, sizeof(*c));
 	c->name = dup_tok(p, 1);
 	c->stack = stack;
-	c->ttype = c->ctype = -1;
+	c->line = p->line;
 	p->block = B_CHAN;
 	return 0;
 }
 
-static int chan_type(struct parser *p, int32_t *type, char **label)
+/* A Paraver event type at token k. */
+static int prv_type(struct parser *p, int k, int32_t *type)
 {
 	int64_t v;
-	if (*type >= 0)
-		return fail(p, 1, "expected one '%.*s' line per channel, found a second", p->t[0].len, p->t[0].s);
-	if (parse_int(p, 1, "a Paraver event type (1 to 2147483647)", &v))
+	if (parse_int(p, k, "a Paraver event type (1 to 2147483647)", &v))
 		return -1;
 	if (v < 1 || v > INT32_MAX)
-		return expected(p, 1, "a Paraver event type (1 to 2147483647)");
-	if (need_string(p, 2, "the type's label in quotes"))
-		return -1;
+		return expected(p, k, "a Paraver event type (1 to 2147483647)");
 	*type = (int32_t) v;
-	*label = weft_xstrdup(p->t[2].s);
 	return 0;
+}
+
+/* A channel's `thread` or `cpu` line: its title (format 1: its Paraver
+ * type first); returns the token after them. */
+static int chan_rows(struct parser *p, int32_t *type, char **label)
+{
+	if (*label)
+		return fail(p, 1, "expected one '%.*s' line per channel, found a second", p->t[0].len, p->t[0].s);
+	int k = 1;
+	if (p->format == 1 && prv_type(p, k++, type))
+		return -1;
+	if (need_string(p, k,
+			p->format == 1 ? "the type's label in quotes" : "the channel's title on these rows in quotes"))
+		return -1;
+	*label = weft_xstrdup(p->t[k].s);
+	return k + 1;
 }
 
 static int chan_line(struct parser *p)
 {
-	struct mf_chan *c = &p->m->chans[p->m->nchans - 1];
+	int ci = p->m->nchans - 1;
+	struct mf_chan *c = &p->m->chans[ci];
 	if (is_word(p, 0, "thread")) {
-		if (chan_type(p, &c->ttype, &c->tlabel))
+		int k = chan_rows(p, &p->m->prv.thread[ci], &c->tlabel);
+		if (k < 0)
 			return -1;
 		c->show = MF_SHOW_ANY;
-		if (p->nt > 3) {
-			if (is_word(p, 3, "running"))
+		if (p->nt > k) {
+			if (is_word(p, k, "running"))
 				c->show = MF_SHOW_RUNNING;
-			else if (is_word(p, 3, "active"))
+			else if (is_word(p, k, "active"))
 				c->show = MF_SHOW_ACTIVE;
-			else if (!is_word(p, 3, "any"))
-				return expected(p, 3, "'any', 'running' or 'active'");
+			else if (!is_word(p, k, "any"))
+				return expected(p, k, "'any', 'running' or 'active'");
 		}
-		return end_of_line(p, 4);
+		return end_of_line(p, k + 1);
 	}
 	if (is_word(p, 0, "cpu")) {
-		if (chan_type(p, &c->ctype, &c->clabel))
-			return -1;
-		return end_of_line(p, 3);
+		int k = chan_rows(p, &p->m->prv.cpu[ci], &c->clabel);
+		return k < 0 ? -1 : end_of_line(p, k);
 	}
 	if (is_word(p, 0, "value")) {
 		int64_t v;
@@ -614,16 +632,16 @@ static int st_breakdown(struct parser *p)
 	struct mf_model *m = p->m;
 	if (m->bd)
 		return fail(p, 1, "expected one 'breakdown' per model, found a second");
-	int64_t v;
-	if (parse_int(p, 1, "a Paraver event type (1 to 2147483647)", &v))
+	int k = 1;
+	int32_t type = -1;
+	if (p->format == 1 && prv_type(p, k++, &type))
 		return -1;
-	if (v < 1 || v > INT32_MAX)
-		return expected(p, 1, "a Paraver event type (1 to 2147483647)");
-	if (need_string(p, 2, "the view's label in quotes") || end_of_line(p, 3))
+	if (need_string(p, k, "the view's label in quotes") || end_of_line(p, k + 1))
 		return -1;
 	m->bd = weft_xcalloc(1, sizeof(*m->bd));
-	m->bd->type = (int32_t) v;
-	m->bd->label = weft_xstrdup(p->t[2].s);
+	if (p->format == 1)
+		m->prv.breakdown = type;
+	m->bd->label = weft_xstrdup(p->t[k].s);
 	m->bd->line = p->line;
 	p->block = B_BREAKDOWN;
 	return 0;
@@ -646,7 +664,7 @@ static int parse_src(struct parser *p, int k, int upto, int16_t *out)
 	const struct tok *t = &p->t[k];
 	int c = find_chan(p->m, t->s, t->len);
 	if (c >= 0) {
-		if (p->m->chans[c].ctype < 0)
+		if (!p->m->chans[c].clabel)
 			return fail(p, t->col, "expected a channel shown on CPU rows (with a 'cpu' line), found '%s'",
 				    p->m->chans[c].name);
 		*out = (int16_t) c;
@@ -772,13 +790,87 @@ static int breakdown_done(struct parser *p)
 	return 0;
 }
 
+/* ---- the Paraver table ------------------------------------------------------------ */
+
+/* `paraver` opens the block of the numbers a Paraver output gives the
+ * model (format 2): `CHANNEL thread|cpu TYPE`, `breakdown TYPE`. */
+static int st_paraver(struct parser *p)
+{
+	if (p->format < 2)
+		return fail(
+			p, 1,
+			"expected a 'paraver' block in a format 2 file only (weft-model 2), found it in format 1, where the types are inline");
+	if (end_of_line(p, 1))
+		return -1;
+	p->block = B_PARAVER;
+	return 0;
+}
+
+static int paraver_line(struct parser *p)
+{
+	struct mf_model *m = p->m;
+	if (is_word(p, 0, "breakdown")) {
+		if (!m->bd)
+			return fail(p, 1, "expected a 'breakdown' view declared before its type, found none");
+		if (m->prv.breakdown >= 0)
+			return fail(p, 1, "expected one type for the breakdown view, found a second");
+		return prv_type(p, 1, &m->prv.breakdown) ? -1 : end_of_line(p, 2);
+	}
+	if (need_word(p, 0, "a channel name or 'breakdown'"))
+		return -1;
+	int c = find_chan(m, p->t[0].s, p->t[0].len);
+	if (c < 0)
+		return fail(p, 1, "expected a channel declared before the paraver block, found '%.*s'", p->t[0].len,
+			    p->t[0].s);
+	int cpu = is_word(p, 1, "cpu");
+	if (!cpu && !is_word(p, 1, "thread"))
+		return expected(p, 1, "'thread' or 'cpu'");
+	if (!(cpu ? m->chans[c].clabel : m->chans[c].tlabel))
+		return fail(p, p->t[1].col,
+			    "expected a row the channel is shown on, found '%s' (channel '%s' has no '%s' line)",
+			    cpu ? "cpu" : "thread", m->chans[c].name, cpu ? "cpu" : "thread");
+	int32_t *t = cpu ? &m->prv.cpu[c] : &m->prv.thread[c];
+	if (*t >= 0)
+		return fail(p, 1, "expected one type for %s rows of channel '%s', found a second",
+			    cpu ? "CPU" : "thread", m->chans[c].name);
+	return prv_type(p, 2, t) ? -1 : end_of_line(p, 3);
+}
+
+/* The end of a format 2 file: every row a channel is shown on, and the
+ * breakdown view, has its Paraver type (named at the channel's line). */
+static int paraver_done(struct parser *p)
+{
+	const struct mf_model *m = p->m;
+	if (p->format < 2)
+		return 0;
+	p->nt = 0;
+	for (int c = 0; c < m->nchans; c++)
+		for (int cpu = 0; cpu < 2; cpu++)
+			if ((cpu ? m->chans[c].clabel : m->chans[c].tlabel) &&
+			    (cpu ? m->prv.cpu[c] : m->prv.thread[c]) < 0) {
+				p->line = m->chans[c].line;
+				return fail(
+					p, 1,
+					"expected a Paraver type for channel '%s' on %s rows ('%s %s TYPE' in the paraver block), found none",
+					m->chans[c].name, cpu ? "CPU" : "thread", m->chans[c].name,
+					cpu ? "cpu" : "thread");
+			}
+	if (m->bd && m->prv.breakdown < 0) {
+		p->line = m->bd->line;
+		return fail(
+			p, 1,
+			"expected a Paraver type for the breakdown view ('breakdown TYPE' in the paraver block), found none");
+	}
+	return 0;
+}
+
 /* ---- the whole file -------------------------------------------------------------- */
 
 static int statement(struct parser *p)
 {
 	if (!p->have_format) {
 		if (!is_word(p, 0, "weft-model"))
-			return expected(p, 0, "'weft-model 1' (the format version) as the first line");
+			return expected(p, 0, "'weft-model 2' (the format version) as the first line");
 		return st_format(p);
 	}
 	if (is_word(p, 0, "weft-model"))
@@ -795,6 +887,10 @@ static int statement(struct parser *p)
 		return st_channel(p);
 	if (is_word(p, 0, "event"))
 		return st_event(p);
+	if (is_word(p, 0, "paraver"))
+		return st_paraver(p);
+	if (p->block == B_PARAVER)
+		return paraver_line(p);
 	if (is_word(p, 0, "breakdown"))
 		return st_breakdown(p);
 	if (p->block == B_BREAKDOWN)
@@ -803,7 +899,7 @@ static int statement(struct parser *p)
 		return chan_line(p);
 	if (p->block == B_EVENT)
 		return action_line(p);
-	return expected(p, 0, "'guard', 'channel', 'event' or 'breakdown'");
+	return expected(p, 0, "'guard', 'channel', 'event', 'breakdown' or 'paraver'");
 }
 
 void mf_free(struct mf_model *m)
@@ -834,6 +930,8 @@ void mf_free(struct mf_model *m)
 		free(c->labels);
 	}
 	free(m->chans);
+	free(m->prv.thread);
+	free(m->prv.cpu);
 	if (m->bd) {
 		free(m->bd->label);
 		free(m->bd->labels);
@@ -858,6 +956,7 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 	p->path = path;
 	p->err = err;
 	struct mf_model *m = p->m = weft_xcalloc(1, sizeof(*m));
+	m->prv.breakdown = -1;
 	m->path = weft_xstrdup(path);
 	m->def.file = m->path;
 	m->def.version = NULL;
@@ -877,10 +976,12 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 		p->nt = 0;
 		p->eol_col = 1;
 		rc = fail(p, 1, "expected %s, found the end of the file",
-			  p->have_format ? "'model CHAR NAME VERSION'" : "'weft-model 1'");
+			  p->have_format ? "'model CHAR NAME VERSION'" : "'weft-model 2'");
 	}
 	if (rc == 0)
 		rc = breakdown_done(p);
+	if (rc == 0)
+		rc = paraver_done(p);
 	if (rc == 0 && m->def.nevents == 0) {
 		p->line++; /* the end of the file */
 		p->nt = 0;

@@ -12,7 +12,9 @@
 #include "util/err.h"
 #include "util/macros.h"
 
-#define MF_FORMAT 1 /* the `weft-model N` this parser reads */
+/* The `weft-model N` this parser reads: 2, the Paraver types in a
+ * `paraver` block; 1 (still read), the types inline in the channels. */
+#define MF_FORMAT 2
 
 /* Compile the model file text (NUL-terminated) read from `path` (for
  * messages). Returns NULL with err filled (WEFT_EINPUT) on any error. */

@@ -299,7 +299,7 @@ int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft
 		}
 		char *n = weft_xasprintf("%s.prv", v->name);
 		char *p = outset_shown(&e->out.par->out, n), *tmp = paraver_trace_tmp(e, n);
-		int32_t type = v->b->type;
+		int32_t type = v->m->prv.breakdown;
 		int rc = prv_open(&v->prv, files, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
 				  e->out.par->gzip, err);
 		free(n);
@@ -328,7 +328,7 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 			      "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
 			      "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\n");
 		pcfcolors_section(&b, 1, NULL, 0); /* ovniemu's colours for the values */
-		sb_printf(&b, "\n\nEVENT_TYPE\n0 %d %s\nVALUES\n", v->b->type, v->b->label);
+		sb_printf(&b, "\n\nEVENT_TYPE\n0 %d %s\nVALUES\n", v->m->prv.breakdown, v->b->label);
 		for (int k = 0; k < v->b->nlabels; k++)
 			engine_value_lines(e, v->m, v->b->labels[k], &b);
 		sb_printf(&b, "\n");
@@ -444,7 +444,7 @@ const char *bd_view_name(const struct emu *e, int i)
 
 int32_t bd_view_type(const struct emu *e, int i)
 {
-	return written(e, i)->b->type;
+	return written(e, i)->m->prv.breakdown;
 }
 
 const struct prv_back *bd_view_back(const struct emu *e, int i)

@@ -489,7 +489,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	for (int k = 0; k < m->nchans; k++) {
 		const struct mf_chan *c = &m->chans[k];
 		if (!c->each_key) {
-			lay_out(e, g, base + k, m, k, c->ttype, c->ctype, c->tlabel, c->clabel, NULL);
+			lay_out(e, g, base + k, m, k, m->prv.thread[k], m->prv.cpu[k], c->tlabel, c->clabel, NULL);
 			continue;
 		}
 		/* a group: member 0 here, the others appended; none: no row shows it */
@@ -497,8 +497,9 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		for (int j = 0; j < gn[k] || j == 0; j++) {
 			int at = j == 0 ? base + k : next++;
 			int has = j < gn[k];
-			lay_out(e, g, at, m, k, has && c->ttype >= 0 ? c->ttype + j : -1,
-				has && c->ctype >= 0 ? c->ctype + j : -1, NULL, NULL, has ? names[k][j] : NULL);
+			lay_out(e, g, at, m, k, has && m->prv.thread[k] >= 0 ? m->prv.thread[k] + j : -1,
+				has && m->prv.cpu[k] >= 0 ? m->prv.cpu[k] + j : -1, NULL, NULL,
+				has ? names[k][j] : NULL);
 		}
 		g->ch[base + k].gn = gn[k];
 		g->ch[base + k].gfirst = first;

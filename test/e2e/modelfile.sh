@@ -149,11 +149,13 @@ if [ -e "$TMP/o3/thread.prv" ]; then result "error: no thread.prv left" "found o
 
 # a model file reusing nOS-V's Paraver type 10: refused, naming both models
 cat >"$TMP/clash.model" <<'EOM'
-weft-model 1
+weft-model 2
 model Z clash 1.0.0
 channel x single
-	thread 10 "Clash value"
+	thread "Clash value"
 event Zxx "" "does something"
+paraver
+	x thread 10
 EOM
 obs=$(trace clash '"ovni":"1.1.0","nosv":"2.0.0","clash":"1.0.0"')
 { hdr; ohx 100 0; st OHe 200; } >"$obs"
@@ -223,9 +225,9 @@ expect_err "file error: version" "bad2.model:2:14: expected the model version (M
 printf 'weft-model 1\nmodel Z zeta 1.0.0\nevent Zx "" "x"\n' >"$TMP/bad3.model"
 run syntax3 --model "$TMP/bad3.model" -o "$TMP/o15" "$TMP/t"
 expect_err "file error: MCV" "bad3.model:3:7: expected an MCV (three characters), found 'Zx'"
-printf 'weft-model 2\n' >"$TMP/bad4.model"
+printf 'weft-model 3\n' >"$TMP/bad4.model"
 run syntax4 --model "$TMP/bad4.model" -o "$TMP/o16" "$TMP/t"
-expect_err "file error: format version" "bad4.model:1:12: expected format version 1, found 2"
+expect_err "file error: format version" "bad4.model:1:12: expected format version 1 to 2, found 3"
 run missing --model "$TMP/none.model" -o "$TMP/o17" "$TMP/t"
 expect_err "file error: missing file" "none.model: cannot open for reading: No such file or directory"
 printf 'weft-model 1\nmodel O mine 1.0.0\nevent OXx "" "x"\n' >"$TMP/bad5.model"

@@ -36,10 +36,10 @@ START_TEST(compiles_tables)
 	ck_assert_int_eq(m->nchans, 2);
 	const struct mf_chan *c = &m->chans[0];
 	ck_assert_int_eq(c->stack, 1);
-	ck_assert_int_eq(c->ttype, 20);
+	ck_assert_int_eq(m->prv.thread[0], 20);
 	ck_assert_str_eq(c->tlabel, "Sub \"x\" of the ACTIVE thread");
 	ck_assert_int_eq(c->show, MF_SHOW_ACTIVE);
-	ck_assert_int_eq(c->ctype, 20);
+	ck_assert_int_eq(m->prv.cpu[0], 20);
 	ck_assert_int_eq(c->nlabels, 2);
 	ck_assert_str_eq(mf_label(c, 16), "Sixteen");
 	ck_assert_ptr_null(mf_label(c, 2));
@@ -51,8 +51,10 @@ START_TEST(compiles_tables)
 	ck_assert_int_eq(c->zero, 0);
 	ck_assert_int_eq(m->chans[1].dup, MF_DUP_SKIP_NULL);
 	ck_assert_int_eq(m->chans[1].zero, 1);
-	ck_assert_int_eq(m->chans[1].ttype, -1);
-	ck_assert_int_eq(m->chans[1].ctype, -1);
+	ck_assert_int_eq(m->prv.thread[1], -1);
+	ck_assert_int_eq(m->prv.cpu[1], -1);
+	ck_assert_ptr_null(m->chans[1].tlabel);
+	ck_assert_ptr_null(m->chans[1].clabel);
 	ck_assert_int_eq(m->def.nevents, 4);
 	ck_assert_str_eq(m->decls[0].mcv, "Qa[");
 	ck_assert_str_eq(m->decls[0].sig, "i32 v, u64 w");
@@ -79,9 +81,10 @@ END_TEST
 static const struct {
 	const char *text, *msg;
 } bad[] = {
-	{"", "f:1:1: expected 'weft-model 1', found the end of the file"},
-	{"model Q q 1.0.0\n", "f:1:1: expected 'weft-model 1' (the format version) as the first line, found 'model'"},
-	{"weft-model 2\n", "f:1:12: expected format version 1, found 2"},
+	{"", "f:1:1: expected 'weft-model 2', found the end of the file"},
+	{"model Q q 1.0.0\n", "f:1:1: expected 'weft-model 2' (the format version) as the first line, found 'model'"},
+	{"weft-model 3\n", "f:1:12: expected format version 1 to 2, found 3"},
+	{"weft-model 0\n", "f:1:12: expected format version 1 to 2, found 0"},
 	{"weft-model 1 x\n", "f:1:14: expected the end of the line, found 'x'"},
 	{"weft-model 1\nchannel a stack\n",
 	 "f:2:1: expected 'model CHAR NAME VERSION' after the format line, found 'channel'"},
@@ -89,7 +92,7 @@ static const struct {
 	 "f:2:7: expected the model character (one printable character), found 'QQ'"},
 	{"weft-model 1\nmodel Q q\n", "f:2:10: expected the model version (MAJOR.MINOR.PATCH), found end of line"},
 	{HEAD, "f:3:1: expected at least one 'event', found the end of the file"},
-	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel', 'event' or 'breakdown', found 'bogus'"},
+	{HEAD "bogus\n", "f:3:1: expected 'guard', 'channel', 'event', 'breakdown' or 'paraver', found 'bogus'"},
 	{HEAD "guard idle\n", "f:3:7: expected 'running' or 'active', found 'idle'"},
 	{HEAD "channel a list\n", "f:3:11: expected 'stack' or 'single', found 'list'"},
 	{HEAD "channel a stack\nchannel a single\n", "f:4:9: expected a new channel name, found 'a' declared before"},
@@ -183,6 +186,36 @@ static const struct {
 	{HEAD BDC "breakdown 9 \"B\"\n frob\n",
 	 "f:8:2: expected a breakdown line (labels, require, mux, pick), 'channel' or 'event', found 'frob'"},
 	{HEAD "weft-model 1\n", "f:3:1: expected one 'weft-model' line, found a second"},
+	{HEAD "channel a stack\n thread 5 \"l\"\nparaver\n a thread 5\n",
+	 "f:5:1: expected a 'paraver' block in a format 2 file only (weft-model 2), found it in format 1, where the types are inline"},
+/* format 2: the Paraver types in a paraver block */
+#define HEAD2 "weft-model 2\nmodel Q qq 1.2.3\n"
+	{HEAD2 "channel a stack\n thread 5 \"l\"\n",
+	 "f:4:9: expected the channel's title on these rows in quotes, found '5'"},
+	{HEAD2 "channel a stack\n thread \"l\" sometimes\n",
+	 "f:4:13: expected 'any', 'running' or 'active', found 'sometimes'"},
+	{HEAD2 "channel a stack\n cpu \"l\"\n cpu \"m\"\n",
+	 "f:5:1: expected one 'cpu' line per channel, found a second"},
+	{HEAD2 "channel a stack\n thread \"l\"\n" EV1,
+	 "f:3:1: expected a Paraver type for channel 'a' on thread rows ('a thread TYPE' in the paraver block), found none"},
+	{HEAD2 "channel a stack\n thread \"l\"\n cpu \"m\"\n" EV1 "paraver\n a thread 7\n",
+	 "f:3:1: expected a Paraver type for channel 'a' on CPU rows ('a cpu TYPE' in the paraver block), found none"},
+	{HEAD2 "paraver\n b thread 7\n", "f:4:1: expected a channel declared before the paraver block, found 'b'"},
+	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a row 7\n", "f:6:4: expected 'thread' or 'cpu', found 'row'"},
+	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a cpu 7\n",
+	 "f:6:4: expected a row the channel is shown on, found 'cpu' (channel 'a' has no 'cpu' line)"},
+	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a thread 0\n",
+	 "f:6:11: expected a Paraver event type (1 to 2147483647), found '0'"},
+	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a thread 7\n a thread 8\n",
+	 "f:7:1: expected one type for thread rows of channel 'a', found a second"},
+	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a thread 7 x\n",
+	 "f:6:13: expected the end of the line, found 'x'"},
+	{HEAD2 "paraver\n breakdown 9\n", "f:4:1: expected a 'breakdown' view declared before its type, found none"},
+	{HEAD2 "channel s stack\n cpu \"S\"\nbreakdown \"B\"\n mux o s\n pick s\n" EV1 "paraver\n s cpu 5\n",
+	 "f:5:1: expected a Paraver type for the breakdown view ('breakdown TYPE' in the paraver block), found none"},
+	{HEAD2 "channel s stack\n cpu \"S\"\nbreakdown \"B\"\n mux o s\n pick s\n" EV1
+	       "paraver\n s cpu 5\n breakdown 9\n breakdown 10\n",
+	 "f:12:1: expected one type for the breakdown view, found a second"},
 };
 
 START_TEST(errors)
@@ -194,6 +227,36 @@ START_TEST(errors)
 		ck_assert_int_eq(err.code, WEFT_EINPUT);
 		ck_assert_str_eq(err.msg, bad[i].msg);
 	}
+}
+END_TEST
+
+/* Format 2: the model's channels by title, their Paraver types apart. */
+START_TEST(compiles_format2)
+{
+	const char *text = HEAD2 "channel sub stack\n"
+				 "  thread \"Sub of the ACTIVE thread\" active\n"
+				 "  cpu \"Sub of the RUNNING thread\"\n"
+				 "channel n single\n"
+				 "channel c single\n  cpu \"C\"\n"
+				 "breakdown \"CPU: B\"\n mux o c\n  pick c\n"
+				 "event Qab \"\" \"x\"\n"
+				 "paraver\n  sub thread 20\n  sub cpu 21\n  c cpu 22\n  breakdown 23\n";
+	struct weft_err err = {0};
+	struct mf_model *m = mf_compile("q.model", text, &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	ck_assert_int_eq(m->nchans, 3);
+	ck_assert_str_eq(m->chans[0].tlabel, "Sub of the ACTIVE thread");
+	ck_assert_str_eq(m->chans[0].clabel, "Sub of the RUNNING thread");
+	ck_assert_int_eq(m->chans[0].show, MF_SHOW_ACTIVE);
+	ck_assert_int_eq(m->prv.thread[0], 20);
+	ck_assert_int_eq(m->prv.cpu[0], 21);
+	ck_assert_int_eq(m->prv.thread[1], -1);
+	ck_assert_int_eq(m->prv.cpu[1], -1);
+	ck_assert_int_eq(m->prv.thread[2], -1);
+	ck_assert_int_eq(m->prv.cpu[2], 22);
+	ck_assert_int_eq(m->prv.breakdown, 23);
+	ck_assert_str_eq(m->bd->label, "CPU: B");
+	mf_free(m);
 }
 END_TEST
 
@@ -210,7 +273,7 @@ START_TEST(breakdown_tables)
 	ck_assert_msg(m != NULL, "%s", err.msg);
 	const struct mf_breakdown *b = m->bd;
 	ck_assert_ptr_nonnull(b);
-	ck_assert_int_eq(b->type, 41);
+	ck_assert_int_eq(m->prv.breakdown, 41);
 	ck_assert_str_eq(b->label, "CPU: breakdown");
 	ck_assert_int_eq(b->nlabels, 3);
 	ck_assert_int_eq(b->labels[0], 0);
@@ -292,6 +355,7 @@ Suite *modelfile_suite(void)
 	Suite *s = suite_create("modelfile");
 	TCase *tc = tcase_create("modelfile");
 	tcase_add_test(tc, compiles_tables);
+	tcase_add_test(tc, compiles_format2);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, breakdown_tables);
 	tcase_add_test(tc, versions);
