@@ -29,6 +29,8 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 			weft_xrealloc(e->out.slots.type[file], (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.type[file]));
 		e->out.slots.label[file] = weft_xrealloc(e->out.slots.label[file],
 						     (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.label[file]));
+		e->out.slots.decl[file] = weft_xrealloc(
+			e->out.slots.decl[file], (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.decl[file]));
 	}
 	int s = e->out.slots.n[file]++;
 	e->out.slots.type[file][s] = type;
@@ -37,7 +39,23 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	e->out.slots.fresh[file][s] = 0;
 	e->out.slots.model[file] = weft_xrealloc(e->out.slots.model[file], (size_t) e->out.slots.cap[file]);
 	e->out.slots.model[file][s] = e->models.setting_up;
+	e->out.slots.decl[file][s] = (struct emu_slot_decl){.kind = SINK_VALUE};
 	return s;
+}
+
+void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d)
+{
+	if (slot < 0 || slot >= e->out.slots.n[file])
+		return;
+	struct emu_slot_decl *x = &e->out.slots.decl[file][slot];
+	free((void *) x->labels);
+	*x = *d;
+	if (d->nlabels) {
+		struct sink_label *l = weft_xmalloc((size_t) d->nlabels * sizeof(*l));
+		memcpy(l, d->labels, (size_t) d->nlabels * sizeof(*l));
+		x->labels = l;
+	} else
+		x->labels = NULL;
 }
 
 /* A Paraver type of one file registered by two models: the second's
@@ -662,6 +680,9 @@ void emu_free(struct emu *e)
 		free(e->out.slots.label[f]);
 		free(e->out.slots.fresh[f]);
 		free(e->out.slots.model[f]);
+		for (int k = 0; k < e->out.slots.n[f]; k++)
+			free((void *) e->out.slots.decl[f][k].labels);
+		free(e->out.slots.decl[f]);
 	}
 	for (int i = 0; i < e->sys.ncpu; i++)
 		free(e->sys.cpu[i].th);

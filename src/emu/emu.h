@@ -143,8 +143,21 @@ struct emu_cpu {
 	int shown; /* its row was written once (ovniemu's first cpu update) */
 };
 
-/* The Paraver event types the models registered, by file and slot,
- * growing with emu_slot. */
+/* What a slot's channel is, for the sinks' layout (sink.h): its name in
+ * its model ("subsystem"; NULL: one made of its title), its kind, its
+ * value labels (copied; the strings must last the run) and whether more
+ * are named while the run goes. A slot not declared: a value, named by
+ * its title, with no labels. */
+struct emu_slot_decl {
+	const char *name;
+	enum sink_kind kind;
+	const struct sink_label *labels;
+	int nlabels;
+	int dynamic;
+};
+
+/* The channels the models registered, by file and slot, growing with
+ * emu_slot. */
 struct emu_slots {
 	int n[EMU_NFILES];
 	int cap[EMU_NFILES];
@@ -152,6 +165,7 @@ struct emu_slots {
 	const char **label[EMU_NFILES];
 	uint8_t *fresh[EMU_NFILES]; /* its first value is written, even 0 */
 	char *model[EMU_NFILES]; /* the model that registered it */
+	struct emu_slot_decl *decl[EMU_NFILES]; /* emu_slot_declare's (labels owned) */
 };
 
 /* weft emu -j (jobs.h): this emu's threads are streams [th_lo, th_hi)
@@ -318,6 +332,9 @@ void emu_free(struct emu *e);
  * record's chan is 16 bits) with an internal error when it opens. */
 #define EMU_MAX_SLOTS 65535
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
+/* Say what slot `slot` of `file` is (struct emu_slot_decl). Before the
+ * files open. */
+void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d);
 /* Slot `slot` of `file` writes its first value on each row even when it
  * is 0, as ovniemu writes every channel's first value (its models' slots:
  * doc/paraver-output.md). Before the files open. */

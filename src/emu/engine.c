@@ -427,6 +427,27 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 
 /* ---- setup, end, .pcf -------------------------------------------------------------------- */
 
+/* Tell the layout what channel ch is: by its name in the model (a group's
+ * members, named by their entries, by their titles), a state when it has
+ * value labels or a stack. */
+static void declare(struct emu *e, const struct eng_chan *ch)
+{
+	const struct mf_chan *c = ch->c;
+	struct sink_label *l = c->nlabels ? weft_xcalloc((size_t) c->nlabels, sizeof(*l)) : NULL;
+	for (int i = 0; i < c->nlabels; i++)
+		l[i] = (struct sink_label){.value = c->labels[i].value, .label = c->labels[i].label};
+	struct emu_slot_decl d = {
+		.name = ch->gn > 1 || ch->own ? NULL : c->name,
+		.kind = c->stack || c->nlabels ? SINK_STATE : SINK_VALUE,
+		.labels = l,
+		.nlabels = c->nlabels,
+		.dynamic = c->dynamic,
+	};
+	emu_slot_declare(e, EMU_THREAD_FILE, ch->tslot, &d);
+	emu_slot_declare(e, EMU_CPU_FILE, ch->cslot, &d);
+	free(l);
+}
+
 /* Engine channel `at`: channel k of model m shown as the given types and
  * labels (own: a label the channel owns, used for both). */
 static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_model *m, int k, int32_t ttype,
@@ -507,6 +528,8 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	}
 	free(names);
 	free(gn);
+	for (int at = base; at < next; at++)
+		declare(e, &g->ch[at]);
 	/* the values are all 0 before the first event: lay them out again */
 	free(g->val);
 	if (g->stk)

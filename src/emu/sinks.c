@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine_int.h"
 #include "emu/sinks.h"
 
 struct emu_sinks {
@@ -53,17 +52,6 @@ static const char *slug_name(struct emu_sinks *s, const char *model, const char 
 	return own(s, weft_xasprintf("%s", buf));
 }
 
-/* The file model channel a slot shows, or NULL. */
-static const struct eng_chan *slot_chan(const struct emu *e, int set, int slot)
-{
-	for (int k = 0; e->eng.s && k < e->eng.s->nch; k++) {
-		const struct eng_chan *c = &e->eng.s->ch[k];
-		if ((set == SINK_THREADS ? c->tslot : c->cslot) == slot)
-			return c;
-	}
-	return NULL;
-}
-
 /* The run's model of character id (its models, not the registry). */
 static const struct weft_model_def *run_model(const struct emu *e, char id)
 {
@@ -84,29 +72,13 @@ static void channels(struct emu *e, struct emu_sinks *s, int set)
 		ch[k].model_name = mname;
 		ch[k].title = e->out.slots.label[set][k];
 		ch[k].fresh = e->out.slots.fresh[set][k];
-		ch[k].kind = SINK_VALUE;
-		const struct eng_chan *c = slot_chan(e, set, k);
-		if (!c) {
-			ch[k].name = slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
-			continue;
-		}
-		if (c->gn > 1 || c->own)
-			ch[k].name = slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
-		else
-			ch[k].name = own(s, weft_xasprintf("%s.%s", mname, c->c->name));
-		if (c->c->stack || c->c->nlabels)
-			ch[k].kind = SINK_STATE;
-		ch[k].dynamic_labels = c->c->dynamic;
-		if (c->c->nlabels) {
-			struct sink_label *l = weft_xcalloc((size_t) c->c->nlabels, sizeof(*l));
-			for (int i = 0; i < c->c->nlabels; i++) {
-				l[i].value = c->c->labels[i].value;
-				l[i].label = c->c->labels[i].label;
-			}
-			own(s, (char *) l);
-			ch[k].labels = l;
-			ch[k].nlabels = c->c->nlabels;
-		}
+		const struct emu_slot_decl *x = &e->out.slots.decl[set][k];
+		ch[k].kind = x->kind;
+		ch[k].name = x->name ? own(s, weft_xasprintf("%s.%s", mname, x->name))
+				     : slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
+		ch[k].dynamic_labels = x->dynamic;
+		ch[k].labels = x->labels;
+		ch[k].nlabels = x->nlabels;
 	}
 	s->l.set[set].nchannels = n;
 	s->l.set[set].channels = ch;
