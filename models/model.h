@@ -98,6 +98,9 @@ struct weft_model_hooks {
 	void (*text_name)(struct emu *e, int table, int64_t value, const char *s);
 	/* how it runs split (src/par/); NULL: on one worker */
 	const struct weft_model_par *par;
+	/* 1: the model may draw a breakdown view (-b: NAME-breakdown.prv);
+	 * NULL: never */
+	int (*breakdown)(const struct weft_model_def *self);
 	/* 1: turned on by weft emu -a even when no stream requires it */
 	int on_with_all;
 	/* 1: ovniemu's rule: each of its channels' first value is written,

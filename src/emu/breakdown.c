@@ -69,6 +69,20 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 	return 0;
 }
 
+static const struct emu_bd_ops bd_ops = {
+	.flush = bd_flush,
+	.free = bd_free,
+	.outputs = bd_outputs,
+	.open = bd_open,
+	.write_texts = bd_write_texts,
+	.finish = bd_finish,
+	.abort = bd_abort,
+	.nviews = bd_nviews,
+	.view_model = bd_view_model,
+	.view_type = bd_view_type,
+	.view_back = bd_view_back,
+};
+
 int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	const struct mf_breakdown *b = m->bd;
@@ -83,8 +97,10 @@ int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 			return r;
 	}
 	struct bd_state *s = e->bd.s;
-	if (!s)
+	if (!s) {
 		s = e->bd.s = weft_xcalloc(1, sizeof(*s));
+		e->bd.ops = &bd_ops;
+	}
 	s->v = weft_xrealloc(s->v, (size_t) (s->nv + 1) * sizeof(*s->v));
 	struct bd_view *v = &s->v[s->nv++];
 	memset(v, 0, sizeof(*v));
@@ -411,6 +427,7 @@ void bd_free(struct emu *e)
 	free(s->v);
 	free(s);
 	e->bd.s = NULL;
+	e->bd.ops = NULL;
 }
 
 /* ---- for the views (breakdown.h); kept at the end of the file ---------------------------- */

@@ -10,10 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu/breakdown.h"
 #include "emu/emu.h"
 #include "emu/warns.h"
-#include "emu/engine.h"
 #include "emu/match.h"
 #include "emu/paraver_out.h"
 #include "emu/sinks.h"
@@ -575,7 +573,7 @@ static inline __attribute__((always_inline)) int run_loop(struct emu *e, struct 
 		if (__builtin_expect(rc < 0, 0))
 			return -1;
 		if (write && __builtin_expect(e->bd.pending, 0))
-			bd_flush(e);
+			e->bd.ops->flush(e);
 		if (__builtin_expect((e->count.nevents & 0xfffff) == 0, 0)) {
 			progress_update(pg, e->count.nevents);
 			if (e->part.done)
@@ -671,8 +669,10 @@ void emu_free(struct emu *e)
 	for (int m = 0; m < e->models.n; m++)
 		if (e->models.def[m]->hooks->release)
 			e->models.def[m]->hooks->release(e, e->models.def[m]);
-	bd_free(e);
-	engine_free(e);
+	if (e->bd.ops)
+		e->bd.ops->free(e);
+	if (e->eng.free)
+		e->eng.free(e);
 	emu_match_free(e);
 	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {

@@ -45,6 +45,30 @@ enum { EMU_STATE_NOT_STARTED = 6, EMU_STATE_ENDED = 7 };
 struct emu_cpu;
 struct emu_thread;
 struct paraver_out;
+struct outset;
+struct prv_back;
+struct prv_pipe;
+
+/* The breakdown views of model files (models/engine/breakdown.h) as the
+ * emulator and its Paraver sink reach them, without naming them: what an
+ * event's end, the run's release and the Paraver output ask of them. */
+struct emu_bd_ops {
+	void (*flush)(struct emu *e); /* the end of an event with notes (bd.pending) */
+	void (*free)(struct emu *e);
+	/* the Paraver sink's: the names of their files, open, .pcf and .row,
+	 * finish at ftime, abort */
+	void (*outputs)(struct emu *e, struct outset *s);
+	int (*open)(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
+	int (*write_texts)(struct emu *e, struct outset *s, struct weft_err *err);
+	int (*finish)(struct emu *e, uint64_t ftime, struct weft_err *err);
+	void (*abort)(struct emu *e);
+	/* the views' (views.c): the traces written, each one's model, type
+	 * and what was written to it */
+	int (*nviews)(const struct emu *e);
+	char (*view_model)(const struct emu *e, int i);
+	int32_t (*view_type)(const struct emu *e, int i);
+	const struct prv_back *(*view_back)(const struct emu *e, int i);
+};
 
 /* What a model counts for an accounting sink (weft stats): an operation
  * begins, ends or happens at once on a thread, with its bytes (-1: none).
@@ -275,17 +299,21 @@ struct emu {
 		void *arg;
 		const struct emu_acct *acct;
 	} obs;
-	/* the model files' channels (engine.h), s NULL when no file model is
-	 * on; state: some thread row shows a channel only in some thread states */
+	/* the model files' channels (models/engine/engine.h), s NULL when no
+	 * file model is on; state: some thread row shows a channel only in
+	 * some thread states; free: releases s (set with it) */
 	struct {
 		struct engine *s;
 		int state;
+		void (*free)(struct emu *e);
 	} eng;
-	/* the breakdown views (breakdown.h), s NULL without -b; pending: a
-	 * CPU row they read changed in this event */
+	/* the breakdown views (models/engine/breakdown.h), s NULL without -b;
+	 * pending: a CPU row they read changed in this event; ops: how the
+	 * emulator and its Paraver sink reach them (set with s) */
 	struct {
 		struct bd_state *s;
 		int pending;
+		const struct emu_bd_ops *ops;
 	} bd;
 
 	struct emu_part part; /* a -j worker's share of the run */

@@ -484,8 +484,10 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	struct engine *g = e->eng.s;
-	if (!g)
+	if (!g) {
 		g = e->eng.s = weft_xcalloc(1, sizeof(*g));
+		e->eng.free = engine_free;
+	}
 	/* the members of channel groups, from the metadata: appended after the
 	 * model's declared channels */
 	char ***names = weft_xcalloc((size_t) m->nchans + 1, sizeof(*names));
@@ -657,6 +659,7 @@ void engine_free(struct emu *e)
 	free(g->state_ch);
 	free(g);
 	e->eng.s = NULL;
+	e->eng.free = NULL;
 }
 
 /* ---- the hooks of every file model --------------------------------------------- */
@@ -693,17 +696,17 @@ static const struct weft_model_par engine_par = {
 	.sliceable = 1,
 };
 
+static int hook_breakdown(const struct weft_model_def *self)
+{
+	return engine_file(self)->bd != NULL;
+}
+
 const struct weft_model_hooks engine_hooks = {
 	.setup = hook_setup,
 	.finish = hook_finish,
 	.pcf = hook_pcf,
+	.breakdown = hook_breakdown,
 	.par = &engine_par,
 	.on_with_all = 1,
 	.ovniemu = 1,
 };
-
-const struct mf_breakdown *engine_breakdown_of(const struct weft_model_def *d)
-{
-	const struct mf_model *f = engine_file(d);
-	return f ? f->bd : NULL;
-}

@@ -55,8 +55,8 @@ const char *engine_call_str(const struct engine_call *c, int arg, char *buf, siz
 
 const struct engine_prim *engine_prim_find(const char *name);
 
-/* The hooks every file model lists (no C hook: emu.c calls engine_* for a
- * model that engine_file names). */
+/* The hooks every file model lists: one table serves them all, each hook
+ * given its model. */
 extern const struct weft_model_hooks engine_hooks;
 
 /* The model file of a model, NULL for a model written in C. */
@@ -64,9 +64,6 @@ static inline const struct mf_model *engine_file(const struct weft_model_def *d)
 {
 	return d->hooks == &engine_hooks ? (const struct mf_model *) d : NULL;
 }
-
-/* The breakdown view a model declares (model files), NULL: none. */
-const struct mf_breakdown *engine_breakdown_of(const struct weft_model_def *d);
 
 /* Index of a model's channel by name, or -1 (for a primitive's setup). */
 int engine_chan(const struct mf_model *m, const char *name);

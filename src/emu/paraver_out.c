@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu/breakdown.h"
-#include "emu/engine.h"
 #include "util/mapfile.h"
 #include "util/outset.h"
 #include "emu/paraver_out.h"
@@ -171,7 +169,8 @@ static void outputs(struct emu *e, struct outset *s)
 	outset_add(s, c);
 	free(t);
 	free(c);
-	bd_outputs(e, s);
+	if (e->bd.ops)
+		e->bd.ops->outputs(e, s);
 }
 
 /* The output directory: made if missing, locked, what killed runs left in
@@ -245,8 +244,8 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		if (po->f[f].id != e->out.prv[f].id || po->f[f].pipe != po->files)
 			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the first", po->outdir);
-	if (rc == 0)
-		rc = bd_open(e, po->files, date, err);
+	if (rc == 0 && e->bd.ops)
+		rc = e->bd.ops->open(e, po->files, date, err);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		emu_fresh_apply(e, f, &po->f[f]);
 	return rc;
@@ -413,7 +412,7 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	row_file(e, EMU_CPU_FILE, &b);
 	if (write_text(s, "cpu.row", &b, err))
 		return -1;
-	if (bd_write_texts(e, s, err))
+	if (e->bd.ops && e->bd.ops->write_texts(e, s, err))
 		return -1;
 	return views_copy(e, s, err);
 }
@@ -434,7 +433,7 @@ static void retire_stale(struct emu *e)
 	const struct weft_model_def *const *all = e->o.models.all;
 	int nall = e->o.models.n;
 	for (int m = 0; m < nall; m++) {
-		if (!engine_breakdown_of(all[m]))
+		if (!all[m]->hooks || !all[m]->hooks->breakdown || !all[m]->hooks->breakdown(all[m]))
 			continue;
 		static const char *const ext[] = {".prv", ".prv.gz", ".pcf", ".row"};
 		for (int k = 0; k < 4; k++) {
@@ -477,8 +476,8 @@ static int par_close(struct paraver_out *po, uint64_t ftime, struct weft_err *er
 		rc = prv_finish(&po->f[EMU_THREAD_FILE], ftime, &tdone, err);
 	if (rc == 0)
 		rc = prv_finish(&po->f[EMU_CPU_FILE], ftime, &cdone, err);
-	if (rc == 0)
-		rc = bd_finish(e, ftime, err);
+	if (rc == 0 && e->bd.ops)
+		rc = e->bd.ops->finish(e, ftime, err);
 	free(tdone);
 	free(cdone);
 	if (rc == 0) {
@@ -500,7 +499,8 @@ static int par_end(struct sink *k, int ok, uint64_t ftime, struct weft_err *err)
 	/* what was not finished, and the set when not committed */
 	prv_abort(&po->f[EMU_THREAD_FILE]);
 	prv_abort(&po->f[EMU_CPU_FILE]);
-	bd_abort(po->e);
+	if (po->e->bd.ops)
+		po->e->bd.ops->abort(po->e);
 	if (!ok || rc)
 		outset_abort(&po->out);
 	po->open = 0;

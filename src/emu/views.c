@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/breakdown.h"
 #include "prv/cfgview.h"
 #include "model.h"
 #include "util/outset.h"
@@ -57,10 +56,11 @@ static int target_of(const struct emu *e, const struct weft_model_def *d, int fi
 		t->slot_type = e->out.slots.type[file];
 		return 1;
 	}
-	for (int i = 0; i < bd_nviews(e); i++)
-		if (bd_view_model(e, i) == d->id) {
-			t->back = bd_view_back(e, i);
-			t->own = bd_view_type(e, i);
+	const struct emu_bd_ops *bd = e->bd.ops;
+	for (int i = 0; bd && i < bd->nviews(e); i++)
+		if (bd->view_model(e, i) == d->id) {
+			t->back = bd->view_back(e, i);
+			t->own = bd->view_type(e, i);
 			t->slot_type = &t->own;
 			t->nslots = 1;
 			return 1;

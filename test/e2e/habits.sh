@@ -198,6 +198,11 @@ test_expect_success 'emu -b on a trace without a breakdown model says so' '
 	! grep -q "no model of" "$tmp/err" && test -f "$tmp/bn/nosv-breakdown.prv"
 '
 
+test_expect_success 'a run without -b into the same directory retires the breakdown trace' '
+	"$WEFT" emu -q -o "$tmp/bn" "$tmp/tn" &&
+	test -f "$tmp/bn/thread.prv" && ! ls "$tmp/bn" | grep -q breakdown
+'
+
 # ---- make install, make uninstall ---------------------------------------------------
 
 if command -v make >/dev/null 2>&1 && [ -n "${FLAVOUR:-}" ] && [ -f "$top/config.mk" ]; then
