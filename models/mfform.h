@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mfform: the compiled form of a model file (modelfile.h compiles it): the
  * model's definition, its channels, per event the actions the engine
- * (src/emu/engine.c) runs, its breakdown view. Part of the models'
+ * (models/engine/engine.c) runs, its breakdown view. Part of the models'
  * interface (layer mdef, below the emulator): data and one lookup, nothing
  * that reads a file. */
 #ifndef WEFT_MFFORM_H

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "evtable.h"
 #include "modelfile.h"
 #include "util/mapfile.h"

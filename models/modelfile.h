@@ -3,7 +3,7 @@
  * once into tables: the model's definition (the same struct weft_model_def
  * the C models provide, so dump, query and `weft models` see its event
  * table), its channels, and per event a list of actions the engine
- * (src/emu/engine.c) runs without any string work. Errors name the place:
+ * (models/engine/engine.c) runs without any string work. Errors name the place:
  * FILE:LINE:COL: expected X, found Y. */
 #ifndef WEFT_MODELFILE_H
 #define WEFT_MODELFILE_H

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "emu/warns.h"
 #include "ovni/ovni.h"
 

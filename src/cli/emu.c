@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 #include "cli/opts.h"
-#include "emu/breakdown.h"
+#include "engine/breakdown.h"
 #include "emu/emu.h"
 #include "par/jobs.h"
 #include "emu/paraver_out.h"

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "model.h"
 
 /* The command's struct: where the arguments start, -e, and the models

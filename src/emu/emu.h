@@ -228,7 +228,7 @@ struct emu_opts {
 	int writers; /* -j, --mpi: threads writing the files (jobs_writers), 0: by the cores */
 	int bursts;             /* burst statistics (models/ovni/bursts.c) */
 	int all_models;         /* -a: every model file's model on, required or not */
-	int breakdown;          /* -b: the models' breakdown views (breakdown.h) */
+	int breakdown; /* -b: the models' breakdown views (models/engine/breakdown.h) */
 	uint64_t window;
 	int win;                /* --from/--to: write only [win_from, win_to] */
 	uint64_t win_from, win_to;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/match.h"

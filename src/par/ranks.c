@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/paraver_out.h"

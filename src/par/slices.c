@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "emu/paraver_out.h"
 #include "par/slices.h"
 

@@ -10,7 +10,7 @@
 #   tables, models/require.[ch]'s ovni.require against a registry handed
 #   in, models/mfform.[ch]: the compiled form of a model file; the
 #   emulator dispatches through them, so they sit below it and may use
-#   nothing above trace) < emu (merge, engine, the stream and the Paraver
+#   nothing above trace) < emu (merge, dispatch, tasks, the stream and the Paraver
 #   sink) < models < par (the parallel runs: -j,
 #   --mpi), query, stats < plot, synth, driver, otf2 (the OTF2 sink) < cli
 # (synth writes traces and logs: it may use the sources' writers; driver

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "modelfile.h"
 #include "require.h"
 #include "suites.h"

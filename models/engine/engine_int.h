@@ -2,14 +2,14 @@
 /* engine_int: the engine's state, shared by its files (engine.c runs the
  * actions and shows values, engine_labels.c keeps the value labels): the
  * channels of every enabled model file, each thread's values. Not for use
- * outside src/emu/engine*.c (engine.h is the interface). */
+ * outside models/engine/engine*.c (engine.h is the interface). */
 #ifndef WEFT_ENGINE_INT_H
 #define WEFT_ENGINE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 
 struct eng_stack {
 	int64_t *v;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
-#include "emu/engine_int.h"
+#include "engine/engine.h"
+#include "engine/engine_int.h"
 #include "util/strbuf.h"
 
 const char *eng_label_of(const struct eng_chan *ch, int64_t v)

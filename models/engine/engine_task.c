@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 #include "emu/taskprim.h"
 #include "util/macros.h"
 
@@ -69,10 +69,10 @@ static int run(enum taskprim_op op, struct emu *e, struct emu_thread *t, const s
 	return 0;
 }
 
-#define RUN(fn, op)                                                                                       \
+#define RUN(fn, op)                                                                                           \
 	static int fn(struct emu *e, struct emu_thread *t, const struct engine_call *c, struct weft_err *err) \
-	{                                                                                                 \
-		return run(op, e, t, c, err);                                                             \
+	{                                                                                                     \
+		return run(op, e, t, c, err);                                                                 \
 	}
 RUN(run_type, TP_OP_TYPE)
 RUN(run_create, TP_OP_CREATE)

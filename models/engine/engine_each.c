@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/engine.h"
+#include "engine/engine.h"
 
 #define EACH_MAX 100 /* Paraver types TYPE .. TYPE+99, as ovniemu */
 
@@ -44,8 +44,10 @@ int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_c
 		if (!obj)
 			continue;
 		if (obj->kind != WEFT_KV_OBJECT) {
-			weft_fail(err, WEFT_EINPUT, "%s: key '%s': expected an object (the %s.%s channels), found "
-				  "another kind", path, c->each_key, m->def.name, c->name);
+			weft_fail(err, WEFT_EINPUT,
+				  "%s: key '%s': expected an object (the %s.%s channels), found "
+				  "another kind",
+				  path, c->each_key, m->def.name, c->name);
 			goto fail;
 		}
 		int cnt = 0;
@@ -73,8 +75,10 @@ int engine_each_names(struct emu *e, const struct mf_model *m, const struct mf_c
 			if (x < 0)
 				continue;
 			if (x >= have) {
-				weft_fail(err, WEFT_EINPUT, "%s: key '%s': expected an index below %d (the number of "
-					  "entries)", path, t->kv[k].key, have);
+				weft_fail(err, WEFT_EINPUT,
+					  "%s: key '%s': expected an index below %d (the number of "
+					  "entries)",
+					  path, t->kv[k].key, have);
 				goto fail;
 			}
 			char *fk = weft_xasprintf("%s.%s", t->kv[k].key, c->each_field);

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "prv/pcfcolors.h"
-#include "emu/breakdown.h"
-#include "emu/engine.h"
+#include "engine/breakdown.h"
+#include "engine/engine.h"
 #include "emu/paraver_out.h"
 #include "util/outset.h"
 #include "prv/prv_writer.h"
@@ -15,19 +15,19 @@
 struct bd_view {
 	const struct mf_model *m;
 	const struct mf_breakdown *b;
-	int nchan, nmux, nsrc;  /* sources: the model's channels, then the muxes */
-	int nrow;               /* physical CPUs: the view's rows */
-	int *prow;              /* CPU row (e->sys.cpu index) -> physical CPU, -1: a vCPU */
-	int64_t *val;           /* [p * nsrc + src] */
-	int16_t *sel;           /* [p * nmux + mux]: the selected pick, -1: none */
-	uint8_t *dirty;         /* [p * nsrc + src]: changed in this event */
-	uint8_t *uses;          /* [src]: some mux reads it */
-	uint32_t *q;            /* changed sources of this event, in order */
+	int nchan, nmux, nsrc; /* sources: the model's channels, then the muxes */
+	int nrow; /* physical CPUs: the view's rows */
+	int *prow; /* CPU row (e->sys.cpu index) -> physical CPU, -1: a vCPU */
+	int64_t *val; /* [p * nsrc + src] */
+	int16_t *sel; /* [p * nmux + mux]: the selected pick, -1: none */
+	uint8_t *dirty; /* [p * nsrc + src]: changed in this event */
+	uint8_t *uses; /* [src]: some mux reads it */
+	uint32_t *q; /* changed sources of this event, in order */
 	int nq;
-	int64_t *in;            /* [p]: the last mux's value, the sort's input */
+	int64_t *in; /* [p]: the last mux's value, the sort's input */
 	int64_t *sorted, *last; /* [row] */
-	int started, changed;   /* a first value came (every row is written then) */
-	char *name;             /* "MODEL-breakdown" */
+	int started, changed; /* a first value came (every row is written then) */
+	char *name; /* "MODEL-breakdown" */
 	struct prv_file prv; /* the Paraver sink's file (its back) */
 	struct prv_file front; /* its records, queued into the run's stream as set prv.id */
 	int open;
@@ -54,8 +54,10 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 		const struct weft_thread *t = e->sys.th[i].sys;
 		const struct weft_meta_kv *kv = meta_kv_find(t->kv, t->nkv, key);
 		if (!kv)
-			return weft_fail(err, WEFT_EINPUT, "%s: -b: key '%s' is missing: the %s breakdown needs it in "
-					 "every thread's metadata", e->tr.streams[i].json_path, key, m->def.name);
+			return weft_fail(err, WEFT_EINPUT,
+					 "%s: -b: key '%s' is missing: the %s breakdown needs it in "
+					 "every thread's metadata",
+					 e->tr.streams[i].json_path, key, m->def.name);
 		if (kv->kind != WEFT_KV_BOOL)
 			return weft_fail(err, WEFT_EINPUT, "%s: -b: key '%s': expected a boolean, found another kind",
 					 e->tr.streams[i].json_path, key);
@@ -307,7 +309,7 @@ int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft
 		struct bd_view *v = &e->bd.s->v[i];
 		/* one node and one task whose threads are the rows, as ovniemu's */
 		char *rest = weft_xasprintf("1(%d):1:1(%d:1)", v->nrow, v->nrow);
-		uint32_t (*ids)[3] = weft_xcalloc((size_t) v->nrow + 1, sizeof(*ids));
+		uint32_t(*ids)[3] = weft_xcalloc((size_t) v->nrow + 1, sizeof(*ids));
 		for (int r = 0; r < v->nrow; r++) {
 			ids[r][0] = 1;
 			ids[r][1] = 1;
@@ -339,10 +341,11 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
 		struct bd_view *v = &e->bd.s->v[i];
 		struct strbuf b = {0};
-		sb_printf(&b, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
-			      "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
-			      "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
-			      "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\n");
+		sb_printf(&b,
+			  "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+			  "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+			  "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
+			  "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\n");
 		pcfcolors_section(&b, 1, NULL, 0); /* ovniemu's colours for the values */
 		sb_printf(&b, "\n\nEVENT_TYPE\n0 %d %s\nVALUES\n", v->m->prv.breakdown, v->b->label);
 		for (int k = 0; k < v->b->nlabels; k++)
@@ -354,8 +357,10 @@ int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 		sb_free(&b);
 		if (rc)
 			return -1;
-		sb_printf(&b, "LEVEL NODE SIZE 1\nCPUs\n\nLEVEL APPL SIZE 1\n%s\n\nLEVEL TASK SIZE 1\nCPUs\n\n"
-			      "LEVEL THREAD SIZE %d\n", v->name, v->nrow);
+		sb_printf(&b,
+			  "LEVEL NODE SIZE 1\nCPUs\n\nLEVEL APPL SIZE 1\n%s\n\nLEVEL TASK SIZE 1\nCPUs\n\n"
+			  "LEVEL THREAD SIZE %d\n",
+			  v->name, v->nrow);
 		for (int r = 0; r < v->nrow; r++) /* the top row shows the greatest value */
 			sb_printf(&b, "~CPU %4d\n", v->nrow - r);
 		n = weft_xasprintf("%s.row", v->name);

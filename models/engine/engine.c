@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine: the run-time side of model files — channel values per thread,
  * the compiled actions of each event, the rows that show them and the
- * end-of-trace checks (the .pcf blocks: engine_labels.c). */
+ * end-of-trace checks (the .pcf blocks: engine_labels.c; the hook table
+ * of every model file: engine_hooks.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/breakdown.h"
-#include "emu/engine.h"
-#include "emu/engine_int.h"
+#include "engine/breakdown.h"
+#include "engine/engine.h"
+#include "engine/engine_int.h"
 #include "util/macros.h"
 
 #define STACK_MAX 512 /* ovniemu's limit of a channel stack */
@@ -193,8 +194,8 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 /* ---- messages ----------------------------------------------------------------------- */
 
 /* A check's message: %{tid} and %{field} of the payload filled in. */
-static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a,
-			const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err)
+static int check_failed(struct emu *e, const struct emu_thread *t, const struct mf_action *a, const struct weft_ev *ev,
+			const struct evinfo *in, struct weft_err *err)
 {
 	char out[1024];
 	size_t o = 0;
@@ -207,7 +208,8 @@ static int check_failed(struct emu *e, const struct emu_thread *t, const struct 
 			if (strcmp(nm, "tid") == 0)
 				o += (size_t) snprintf(out + o, sizeof(out) - o, "%lld", (long long) t->sys->tid);
 			else if (f >= 0 && in->f[f].type != EVF_STR)
-				o += (size_t) snprintf(out + o, sizeof(out) - o, "%lld", (long long) ev_field(in, f, ev));
+				o += (size_t) snprintf(out + o, sizeof(out) - o, "%lld",
+						       (long long) ev_field(in, f, ev));
 			else
 				o += (size_t) snprintf(out + o, sizeof(out) - o, "%%{%s}", nm);
 			p = end;
@@ -219,8 +221,8 @@ static int check_failed(struct emu *e, const struct emu_thread *t, const struct 
 	return emu_model_error(e, err, "%s", out);
 }
 
-static int same_value(struct emu *e, const struct emu_thread *t, const struct eng_chan *ch, const char *op,
-		      int64_t v, struct weft_err *err)
+static int same_value(struct emu *e, const struct emu_thread *t, const struct eng_chan *ch, const char *op, int64_t v,
+		      struct weft_err *err)
 {
 	char b[160];
 	return emu_model_error(e, err,
@@ -333,8 +335,8 @@ const char *engine_call_str(const struct engine_call *c, int arg, char *buf, siz
 {
 	/* a str field's argument is its field index (engine_event) */
 	buf[0] = '\0';
-	if (arg >= c->nargs || c->args[arg] < 0 || c->args[arg] >= c->in->nf || c->in->f[c->args[arg]].type != EVF_STR ||
-	    n == 0)
+	if (arg >= c->nargs || c->args[arg] < 0 || c->args[arg] >= c->in->nf ||
+	    c->in->f[c->args[arg]].type != EVF_STR || n == 0)
 		return buf;
 	const uint8_t *p = c->ev->payload + c->in->f[c->args[arg]].off;
 	const uint8_t *end = c->ev->payload + c->ev->payload_len;
@@ -355,9 +357,11 @@ static int set_all(struct emu *e, struct engine *g, struct emu_thread *t, int ci
 		return emu_model_error(e, err, "channel %s.%s has no members: no thread's stream.json declares %s",
 				       ch->m->def.name, ch->c->name, ch->c->each_key);
 	if (ev->payload_len != 8u * (unsigned) ch->gn)
-		return emu_model_error(e, err, "payload of %u bytes: expected %d, an i64 for each of the %d %s.%s "
-				       "channels (the entries of %s in stream.json)", ev->payload_len, 8 * ch->gn, ch->gn,
-				       ch->m->def.name, ch->c->name, ch->c->each_key);
+		return emu_model_error(e, err,
+				       "payload of %u bytes: expected %d, an i64 for each of the %d %s.%s "
+				       "channels (the entries of %s in stream.json)",
+				       ev->payload_len, 8 * ch->gn, ch->gn, ch->m->def.name, ch->c->name,
+				       ch->c->each_key);
 	for (int j = 0; j < ch->gn; j++) {
 		uint64_t u;
 		memcpy(&u, ev->payload + 8 * j, 8);
@@ -377,7 +381,7 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 	struct engine *g = e->eng.s;
 	struct emu_thread *t = &e->sys.th[ev->stream->index];
 	if (m->guard == MF_GUARD_RUNNING ? t->state != TH_RUNNING
-	    : m->guard == MF_GUARD_ACTIVE
+		    : m->guard == MF_GUARD_ACTIVE
 		    ? !(t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING)
 		    : 0)
 		return guard_failed(e, t, m, err);
@@ -390,8 +394,9 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		switch (a->op) {
 		case MF_CHECK_EQ:
 		case MF_CHECK_NE: {
-			int64_t cur = a->nargs ? value(&a->args[0], in, ev)
-					       : g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
+			int64_t cur = a->nargs
+				? value(&a->args[0], in, ev)
+				: g->val[(size_t) ev->stream->index * (size_t) g->nch + (size_t) (base + a->chan)];
 			if ((cur == value(&a->v, in, ev)) != (a->op == MF_CHECK_EQ))
 				return check_failed(e, t, a, ev, in, err);
 			continue;
@@ -409,8 +414,8 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 			int64_t args[MF_MAX_ARGS];
 			for (int k = 0; k < a->nargs; k++)
 				args[k] = a->args[k].field >= 0 && in->f[a->args[k].field].type == EVF_STR
-						  ? a->args[k].field
-						  : value(&a->args[k], in, ev);
+					? a->args[k].field
+					: value(&a->args[k], in, ev);
 			struct engine_call c = {m, args, a->nargs, ev, in};
 			rc = a->prim->run(e, t, &c, err);
 			break;
@@ -661,52 +666,3 @@ void engine_free(struct emu *e)
 	e->eng.s = NULL;
 	e->eng.free = NULL;
 }
-
-/* ---- the hooks of every file model --------------------------------------------- */
-
-static int hook_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
-{
-	return engine_setup(e, engine_file(self), err);
-}
-
-static int hook_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
-{
-	return engine_finish(e, engine_file(self), err);
-}
-
-static void hook_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	engine_pcf(e, engine_file(self), file, b);
-}
-
-/* A model file naming values in event order (a `label` action) runs on
- * one -j worker. */
-static const char *hook_serial_why(const struct weft_model_def *self)
-{
-	const struct mf_model *f = engine_file(self);
-	for (int i = 0; i < f->def.nevents; i++)
-		for (int k = 0; k < f->evs[i].nact; k++)
-			if (f->evs[i].act[k].op == MF_LABEL)
-				return "names values in event order (label actions)";
-	return NULL;
-}
-
-static const struct weft_model_par engine_par = {
-	.serial_why = hook_serial_why,
-	.sliceable = 1,
-};
-
-static int hook_breakdown(const struct weft_model_def *self)
-{
-	return engine_file(self)->bd != NULL;
-}
-
-const struct weft_model_hooks engine_hooks = {
-	.setup = hook_setup,
-	.finish = hook_finish,
-	.pcf = hook_pcf,
-	.breakdown = hook_breakdown,
-	.par = &engine_par,
-	.on_with_all = 1,
-	.ovniemu = 1,
-};
