@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* share: a share of a run, for src/par/ (see share.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "emu/merge.h"
@@ -30,7 +31,7 @@ int emu_share_open(struct emu *e, const struct emu_share *s, struct weft_err *er
 	if (!m->o.quiet || m->o.keep_warns)
 		warns_keep(e, s->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
-	 * each CPU row names its CPU, no row has a state (jobs_serial_why) */
+	 * each CPU row names its CPU, no row has a state (emu_share_why_not) */
 	prv_front_init(&e->out.prv[EMU_THREAD_FILE], s->ring, 0, e->sys.nth, e->out.slots.n[EMU_THREAD_FILE]);
 	prv_front_init(&e->out.prv[EMU_CPU_FILE], s->ring, 1, e->sys.ncpu, e->out.slots.n[EMU_CPU_FILE]);
 	for (int k = 0; k < EMU_NFILES; k++)
@@ -38,7 +39,7 @@ int emu_share_open(struct emu *e, const struct emu_share *s, struct weft_err *er
 	for (int i = 0; i < e->sys.ncpu; i++)
 		e->out.prv[EMU_CPU_FILE].rows[i].cpu = (uint32_t) i + 1;
 	/* its rows that open with a state, as paraver_open gives them, in row
-	 * order; the main run's are not flushed (jobs_serial_why) */
+	 * order; the main run's are not flushed (emu_share_handover) */
 	for (int r = 0; r < e->sys.nth; r++) {
 		const struct emu_thread *t = e->sys.by_row[r];
 		int k = (int) (t - e->sys.th);
@@ -79,4 +80,52 @@ void emu_share_free(struct emu *e)
 		e->out.writing = 0;
 	}
 	emu_free(e);
+}
+
+const char *emu_share_why_not(const struct emu *e, char *buf, size_t n)
+{
+	if (!e->out.writing)
+		return "no output";
+	if (e->obs.on_event || e->obs.acct)
+		return "an observer sees every event in order";
+	if (e->o.breakdown)
+		return "the breakdown views (-b) sort the CPUs of all looms at every change";
+	if (e->o.bursts)
+		return "--bursts reports over all threads";
+	if (e->o.keep_going)
+		return "--keep-going warns in event order";
+	if (e->o.reuse)
+		return "the trace is taken over from an earlier pass";
+	for (int m = 0; m < e->models.n; m++) {
+		const struct weft_model_def *d = e->models.def[m];
+		const struct weft_model_par *par = d->hooks->par;
+		const char *why = par && par->serial_why ? par->serial_why(d) : NULL;
+		if (!par)
+			why = "keeps state across looms";
+		if (why) {
+			snprintf(buf, n, "model %s %s", d->name, why);
+			return buf;
+		}
+	}
+	if (e->tr.sys.nlooms < 2)
+		return "the trace has one loom";
+	if (e->out.prv[EMU_CPU_FILE].nsdirty)
+		return "CPU rows open with a state";
+	/* rows that open with a state (Not started) are flushed in row order:
+	 * by worker only when rows follow the streams (ovniemu's row order sorts pids as numbers, the
+	 * streams are in path order) */
+	for (int i = 1; i < e->sys.nth && e->out.prv[EMU_THREAD_FILE].nsdirty; i++)
+		if (e->sys.th[i].row < e->sys.th[i - 1].row)
+			return "rows open with a state and are not in stream order";
+	for (int i = 1; i < e->sys.nth; i++)
+		if (e->sys.th[i].sys->proc->loom->gindex < e->sys.th[i - 1].sys->proc->loom->gindex)
+			return "the streams of a loom are not together";
+	return NULL;
+}
+
+struct prv_pipe *emu_share_handover(struct emu *e)
+{
+	prv_pipe_drain(e->out.pipe);
+	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]);
+	return e->out.pipe;
 }

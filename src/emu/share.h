@@ -49,4 +49,17 @@ WEFT_MUST_CHECK int emu_share_run(struct emu *e, struct emu_share_fail *f, struc
 /* Free an opened share (its fronts, then emu_free). */
 void emu_share_free(struct emu *e);
 
+/* Why the main run e (opened, not run) cannot be shared out, as far as
+ * the emulator knows (no output, an observer, -b, --bursts, -k, a
+ * model's own reason, one loom, rows that open with a state out of
+ * stream order, a loom's streams apart); NULL: it can. A model's reason
+ * is written into buf. */
+const char *emu_share_why_not(const struct emu *e, char *buf, size_t n);
+
+/* The main run hands its output over to the merger of its shares: what
+ * it queued so far is written and its rows' opening states are left to
+ * the shares (each flushes its own); returns the pipe the merger writes
+ * into, toward the run's sinks. */
+struct prv_pipe *emu_share_handover(struct emu *e);
+
 #endif

@@ -45,43 +45,7 @@ int jobs_writers(const struct emu *e)
 
 const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 {
-	if (!e->out.writing)
-		return "no output";
-	if (e->obs.on_event || e->obs.acct)
-		return "an observer sees every event in order";
-	if (e->o.breakdown)
-		return "the breakdown views (-b) sort the CPUs of all looms at every change";
-	if (e->o.bursts)
-		return "--bursts reports over all threads";
-	if (e->o.keep_going)
-		return "--keep-going warns in event order";
-	if (e->o.reuse)
-		return "the trace is taken over from an earlier pass";
-	for (int m = 0; m < e->models.n; m++) {
-		const struct weft_model_def *d = e->models.def[m];
-		const struct weft_model_par *par = d->hooks->par;
-		const char *why = par && par->serial_why ? par->serial_why(d) : NULL;
-		if (!par)
-			why = "keeps state across looms";
-		if (why) {
-			snprintf(buf, n, "model %s %s", d->name, why);
-			return buf;
-		}
-	}
-	if (e->tr.sys.nlooms < 2)
-		return "the trace has one loom";
-	if (e->out.prv[EMU_CPU_FILE].nsdirty)
-		return "CPU rows open with a state";
-	/* rows that open with a state (Not started) are flushed in row order:
-	 * by worker only when rows follow the streams (ovniemu's row order sorts pids as numbers, the
-	 * streams are in path order) */
-	for (int i = 1; i < e->sys.nth && e->out.prv[EMU_THREAD_FILE].nsdirty; i++)
-		if (e->sys.th[i].row < e->sys.th[i - 1].row)
-			return "rows open with a state and are not in stream order";
-	for (int i = 1; i < e->sys.nth; i++)
-		if (e->sys.th[i].sys->proc->loom->gindex < e->sys.th[i - 1].sys->proc->loom->gindex)
-			return "the streams of a loom are not together";
-	return NULL;
+	return emu_share_why_not(e, buf, n);
 }
 
 /* Loom ranges of about equal bytes, in stream order: job k takes streams
@@ -480,12 +444,11 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	}
 	/* the merger writes: the writer thread is done with what was queued;
 	 * the workers flush the rows' first states */
-	prv_pipe_drain(e->out.pipe);
-	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]);
+	struct prv_pipe *out = emu_share_handover(e);
 	struct prog pr = {.jobs = jobs, .n = started};
 	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->sys.nth);
-	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
-	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
+	struct jobs_sink sink = jobs_pipe_sink(out);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, out, &sink, n);
 	int split = jobs_writers(e) > 1 && emu_sinks_writers(e, 1) == 0;
 	if (rc == 0)
 		rc = jobs_merge(jobs, started, &sink, show_progress, &pr, err);

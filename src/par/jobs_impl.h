@@ -78,7 +78,7 @@ WEFT_MUST_CHECK int jobs_merge(struct job *jobs, int n, struct jobs_sink *out, v
  * run's order, whose records go straight into the files (also at the end
  * of the run, e's unmatched sends). jobs_pairs_end unhooks and frees. */
 struct jobs_pairs;
-struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n);
+struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct prv_pipe *out, struct jobs_sink *sink, int n);
 void jobs_pairs_end(struct emu *e, struct jobs_pairs *x);
 
 /* The models' state one run gathers from every job (model hooks save and

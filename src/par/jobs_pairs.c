@@ -139,11 +139,11 @@ static void pair_op(void *arg, const struct prv_op *op)
 	prv_pipe_put_op(x->p, &o);
 }
 
-struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n)
+struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct prv_pipe *out, struct jobs_sink *sink, int n)
 {
 	struct jobs_pairs *x = weft_xcalloc(1, sizeof(*x));
 	x->e = e;
-	x->p = e->out.pipe;
+	x->p = out;
 	x->sink = sink;
 	x->n = n;
 	x->map = weft_xcalloc((size_t) n + 1, sizeof(*x->map));
@@ -152,7 +152,7 @@ struct jobs_pairs *jobs_pairs_begin(struct emu *e, struct jobs_sink *sink, int n
 	e->side.match->recv = pair_recv;
 	e->side.match->drop = pair_drop;
 	e->side.match->arg = x;
-	prv_pipe_hook(e->out.pipe, pair_op, x);
+	prv_pipe_hook(out, pair_op, x);
 	return x;
 }
 
@@ -160,8 +160,8 @@ void jobs_pairs_end(struct emu *e, struct jobs_pairs *x)
 {
 	if (!x)
 		return;
-	if (e->out.pipe)
-		prv_pipe_hook(e->out.pipe, NULL, NULL);
+	if (x->p)
+		prv_pipe_hook(x->p, NULL, NULL);
 	if (e->side.match) {
 		e->side.match->recv = NULL;
 		e->side.match->drop = NULL;

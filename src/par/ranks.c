@@ -14,6 +14,7 @@
 #include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "emu/paraver_out.h"
+#include "emu/share.h"
 #include "emu/sinks.h"
 #include "par/ranks.h"
 #include "par/slices.h"
@@ -415,10 +416,9 @@ static int run_root(struct emu *e, const char *dir, const int *cut, int n, struc
 			j0->opened = 0;
 		}
 	}
-	prv_pipe_drain(e->out.pipe);
-	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]); /* the ranks flush the rows' first states */
-	struct jobs_sink sink = jobs_pipe_sink(e->out.pipe);
-	struct jobs_pairs *pairs = jobs_pairs_begin(e, &sink, n);
+	struct prv_pipe *out = emu_share_handover(e); /* the ranks flush the rows' first states */
+	struct jobs_sink sink = jobs_pipe_sink(out);
+	struct jobs_pairs *pairs = jobs_pairs_begin(e, out, &sink, n);
 	int split = jobs_writers(e) > 1 && emu_sinks_writers(e, 1) == 0;
 	int mrc = jobs_merge(jobs, n, &sink, NULL, NULL, rc ? &(struct weft_err){0} : err);
 	if (split)
@@ -529,8 +529,7 @@ static int run_sliced(struct emu *e, const char *dir, const int *cut, int n, int
 				cp[k] = part_path(dir, k, "cpu.part");
 				ip[k] = part_path(dir, k, "slice");
 			}
-			prv_pipe_drain(e->out.pipe);
-			prv_front_forget(&e->out.prv[EMU_THREAD_FILE]); /* the ranks flushed the rows' first states */
+			emu_share_handover(e); /* the ranks flushed the rows' first states */
 			rc = slices_join(e, (const char *const *) tp, (const char *const *) cp,
 					 (const char *const *) ip, size, tmax, err);
 			for (int k = 0; k < size; k++) {
