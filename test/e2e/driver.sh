@@ -10,7 +10,8 @@
 #   folder others can enter, a file in the way and a live server are
 #   refused (exit 2) and left as they are; a stale socket is replaced;
 # - weft attach: the toplevel session of query.sh's -i test over the
-#   socket, line for line;
+#   socket, line for line; a standard output that refuses its writes (a
+#   full disk) is an error (exit 1);
 # - driver_test.py (Python: /usr/bin/python3, else python3): three
 #   analysers at once (asynchronous counting, synchronous on a rare event
 #   asking current at each stop, one adding and removing patterns at its
@@ -124,6 +125,16 @@ rc=$?
 "$WEFT" attach "$tmp/priv/none" > /dev/null 2> "$tmp/msg"
 [ $? = 1 ] && grep -q "cannot connect" "$tmp/msg" && pass "attach to no server: exit 1, says so" ||
 	fail "attach nothing" "$(cat "$tmp/msg")"
+
+# a standard output that refuses the session's answers (a full disk): said, exit 1
+"$WEFT" serve --socket "$tmp/priv/full" "$small" 2> "$tmp/err" &
+pid=$!
+wait_for "$tmp/priv/full"
+printf 'go\n' | tmo "$WEFT" attach "$tmp/priv/full" > /dev/full 2> "$tmp/msg"
+rc=$?
+reap $pid
+[ $rc = 1 ] && grep -q "^weft: error: standard output: write failed: No space left on device" "$tmp/msg" &&
+	pass "attach with stdout on a full disk: exit 1, says so" || fail "attach to /dev/full" "exit $rc: $(cat "$tmp/msg")"
 
 # ---- weft attach: query.sh's -i session over the socket ---------------------------
 
