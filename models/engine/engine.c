@@ -404,7 +404,7 @@ int engine_event(struct emu *e, const struct weft_ev *ev, const struct evinfo *i
 		case MF_LABEL: {
 			/* the str tail was checked: NUL-terminated inside the payload */
 			const char *s = (const char *) ev->payload + in->f[a->str].off;
-			eng_label_add(&g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
+			eng_label_add(e, &g->ch[base + a->chan], value(&a->v, in, ev), s, strlen(s));
 			continue;
 		}
 		case MF_SETALL:

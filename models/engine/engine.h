@@ -98,8 +98,6 @@ WEFT_MUST_CHECK int engine_each_names(struct emu *e, const struct mf_model *m, c
 /* The .pcf value lines ("N LABEL") of channel `chan` of model m: its
  * declared labels, then those added while the run went. */
 void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struct strbuf *b);
-/* The model's EVENT_TYPE blocks of a .pcf. */
-void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b);
 void engine_free(struct emu *e);
 
 /* Thread t's ovni state changed (called only when e->eng.state is set). */

@@ -14,11 +14,6 @@ static int hook_finish(struct emu *e, const struct weft_model_def *self, struct 
 	return engine_finish(e, engine_file(self), err);
 }
 
-static void hook_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	engine_pcf(e, engine_file(self), file, b);
-}
-
 /* A model file naming values in event order (a `label` action) runs on
  * one -j worker. */
 static const char *hook_serial_why(const struct weft_model_def *self)
@@ -44,7 +39,6 @@ static int hook_breakdown(const struct weft_model_def *self)
 const struct weft_model_hooks engine_hooks = {
 	.setup = hook_setup,
 	.finish = hook_finish,
-	.pcf = hook_pcf,
 	.breakdown = hook_breakdown,
 	.par = &engine_par,
 	.on_with_all = 1,

@@ -82,6 +82,6 @@ const char *eng_label_of(const struct eng_chan *ch, int64_t v);
 /* "4 (MPI_Wait)" or "4", in buf. */
 const char *eng_vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n);
 /* Label value v of a dynamic channel (the first name given stays). */
-void eng_label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len);
+void eng_label_add(struct emu *e, struct eng_chan *ch, int64_t v, const char *label, size_t len);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine_labels: the value labels of model-file channels — the file's own
  * and those added while the run goes (`label` actions, primitives, a -j
- * worker's, gathered by the merging run), values named for messages, and
- * the channels' .pcf blocks. */
+ * worker's, gathered by the merging run, each also handed to the layout's
+ * slot: emu_slot_label), values named for messages, and the value lines
+ * of the breakdown views' .pcf. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ const char *eng_vstr(const struct eng_chan *ch, int64_t v, char *buf, size_t n)
 	return buf;
 }
 
-void eng_label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len)
+void eng_label_add(struct emu *e, struct eng_chan *ch, int64_t v, const char *label, size_t len)
 {
 	for (int i = 0; i < ch->ndyn; i++)
 		if (ch->dyn[i].value == v)
@@ -48,6 +49,11 @@ void eng_label_add(struct eng_chan *ch, int64_t v, const char *label, size_t len
 			s[i] = ' ';
 	ch->dyn[ch->ndyn].value = v;
 	ch->dyn[ch->ndyn++].label = s;
+	/* and the layout's, for the sinks (a label of the file first) */
+	if (!mf_label(ch->c, v)) {
+		emu_slot_label(e, EMU_THREAD_FILE, ch->tslot, v, s);
+		emu_slot_label(e, EMU_CPU_FILE, ch->cslot, v, s);
+	}
 }
 
 int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, const char *label)
@@ -61,7 +67,7 @@ int engine_label_add(struct emu *e, char model, const char *chan, int64_t v, con
 			continue;
 		if (!ch->c->dynamic)
 			return -1;
-		eng_label_add(ch, v, label, strlen(label));
+		eng_label_add(e, ch, v, label, strlen(label));
 		return 0;
 	}
 	return -1;
@@ -91,7 +97,7 @@ int engine_labels_load(struct emu *e, const char *text, size_t n, const char *wh
 					 "%s:%d: expected 'CHANNEL VALUE LABEL' of a channel "
 					 "below %d",
 					 what, line, g ? g->nch : 0);
-		eng_label_add(&g->ch[k], v, p + used, (size_t) (nl - p - used));
+		eng_label_add(e, &g->ch[k], v, p + used, (size_t) (nl - p - used));
 		p = nl + 1;
 	}
 	return 0;
@@ -113,28 +119,4 @@ void engine_value_lines(struct emu *e, const struct mf_model *m, int chan, struc
 			sb_text(b, ch->dyn[i].label); /* labels from events: one line each */
 			sb_printf(b, "\n");
 		}
-}
-
-void engine_pcf(struct emu *e, const struct mf_model *m, int file, struct strbuf *b)
-{
-	struct engine *g = e->eng.s;
-	int base = g->base[mcv_index(m->def.id)];
-	for (int k = 0; k < m->nchans; k++) {
-		const struct eng_chan *ch0 = &g->ch[base + k];
-		int n = ch0->c->each_key ? ch0->gn : 1;
-		for (int j = 0; j < n; j++) {
-			const struct eng_chan *ch = &g->ch[member(ch0, base + k, j)];
-			int32_t type = file == EMU_THREAD_FILE ? ch->ttype : ch->ctype;
-			if (type < 0)
-				continue;
-			sb_printf(b, "EVENT_TYPE\n0 %d ", type); /* a model file's text: one line */
-			sb_text(b, file == EMU_THREAD_FILE ? ch->tlabel : ch->clabel);
-			sb_printf(b, "\n");
-			if (ch->c->nlabels || ch->ndyn)
-				sb_printf(b, "VALUES\n");
-			if (j == 0)
-				engine_value_lines(e, m, k, b);
-			sb_printf(b, "\n");
-		}
-	}
 }

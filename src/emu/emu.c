@@ -41,13 +41,28 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label)
 	return s;
 }
 
+void emu_slot_label(struct emu *e, int file, int slot, int64_t value, const char *label)
+{
+	if (slot < 0 || slot >= e->out.slots.n[file])
+		return;
+	struct emu_slot_decl *x = &e->out.slots.decl[file][slot];
+	if (x->nmore == x->capmore) {
+		x->capmore = x->capmore ? 2 * x->capmore : 16;
+		x->more = weft_xrealloc(x->more, (size_t) x->capmore * sizeof(*x->more));
+	}
+	x->more[x->nmore++] = (struct sink_label){.value = value, .label = label};
+}
+
 void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d)
 {
 	if (slot < 0 || slot >= e->out.slots.n[file])
 		return;
 	struct emu_slot_decl *x = &e->out.slots.decl[file][slot];
 	free((void *) x->labels);
+	free(x->more);
 	*x = *d;
+	x->more = NULL;
+	x->nmore = x->capmore = 0;
 	if (d->nlabels) {
 		struct sink_label *l = weft_xmalloc((size_t) d->nlabels * sizeof(*l));
 		memcpy(l, d->labels, (size_t) d->nlabels * sizeof(*l));
@@ -680,8 +695,10 @@ void emu_free(struct emu *e)
 		free(e->out.slots.label[f]);
 		free(e->out.slots.fresh[f]);
 		free(e->out.slots.model[f]);
-		for (int k = 0; k < e->out.slots.n[f]; k++)
+		for (int k = 0; k < e->out.slots.n[f]; k++) {
 			free((void *) e->out.slots.decl[f][k].labels);
+			free(e->out.slots.decl[f][k].more);
+		}
 		free(e->out.slots.decl[f]);
 	}
 	for (int i = 0; i < e->sys.ncpu; i++)

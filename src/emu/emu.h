@@ -178,6 +178,9 @@ struct emu_slot_decl {
 	const struct sink_label *labels;
 	int nlabels;
 	int dynamic;
+	/* the labels named while the run goes (emu_slot_label), in order */
+	struct sink_label *more;
+	int nmore, capmore;
 };
 
 /* The channels the models registered, by file and slot, growing with
@@ -363,6 +366,10 @@ int emu_slot(struct emu *e, int file, int32_t type, const char *label);
 /* Say what slot `slot` of `file` is (struct emu_slot_decl). Before the
  * files open. */
 void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d);
+/* A value label named while the run goes (a `labels dynamic` channel),
+ * after those declared: label must last the run. Any time before the
+ * sinks end; a slot < 0 is ignored. */
+void emu_slot_label(struct emu *e, int file, int slot, int64_t value, const char *label);
 /* Slot `slot` of `file` writes its first value on each row even when it
  * is 0, as ovniemu writes every channel's first value (its models' slots:
  * doc/paraver-output.md). Before the files open. */

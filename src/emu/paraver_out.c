@@ -279,6 +279,36 @@ static int par_writers(struct sink *k, int on)
 	return prv_pipe_split(po->files);
 }
 
+static void value_line(struct strbuf *b, const struct sink_label *l)
+{
+	sb_printf(b, "%lld ", (long long) l->value);
+	sb_text(b, l->label); /* labels from models and events: one line each */
+	sb_printf(b, "\n");
+}
+
+/* The EVENT_TYPE blocks of the slots a model without a .pcf hook declared
+ * (model files), in slot order: its type, title, and value labels, those
+ * named while the run went after the declared ones. */
+static void declared_blocks(struct emu *e, int file, char model, struct strbuf *b)
+{
+	const struct emu_slots *sl = &e->out.slots;
+	for (int k = 0; k < sl->n[file]; k++) {
+		if (sl->model[file][k] != model)
+			continue;
+		const struct emu_slot_decl *d = &sl->decl[file][k];
+		sb_printf(b, "EVENT_TYPE\n0 %d ", (int) sl->type[file][k]);
+		sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
+		sb_printf(b, "\n");
+		if (d->nlabels || d->nmore)
+			sb_printf(b, "VALUES\n");
+		for (int i = 0; i < d->nlabels; i++)
+			value_line(b, &d->labels[i]);
+		for (int i = 0; i < d->nmore; i++)
+			value_line(b, &d->more[i]);
+		sb_printf(b, "\n");
+	}
+}
+
 static void pcf(struct emu *e, int file, struct strbuf *b)
 {
 	sb_printf(b, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
@@ -321,6 +351,8 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	for (int m = 0; m < e->models.n; m++)
 		if (e->models.def[m]->hooks->pcf)
 			e->models.def[m]->hooks->pcf(e, e->models.def[m], file, b);
+		else
+			declared_blocks(e, file, e->models.def[m]->id, b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
