@@ -133,6 +133,7 @@ struct mf_model {
 	int oncpu; /* `guard STATE oncpu`: not switched out */
 	struct mf_breakdown *bd; /* NULL: none */
 	struct mf_paraver prv;
+	struct weft_prv_type *prv_rows; /* def.paraver: prv as the Paraver sink reads it */
 	char *path; /* as given, for messages */
 };
 

@@ -108,6 +108,17 @@ struct weft_model_hooks {
 	int ovniemu;
 };
 
+/* A row of a model's Paraver table: the event type channel `chan` (the
+ * key its slots are declared with, emu_slot_decl) gets in thread.prv (set
+ * 0) or cpu.prv (set 1); member j of a channel group gets type + j. Data
+ * the Paraver sink reads, not the model (model files: their `paraver`
+ * block). */
+struct weft_prv_type {
+	const char *chan;
+	int set;
+	int32_t type;
+};
+
 struct weft_model_def {
 	char id;              /* model character */
 	const char *name;     /* ovni's name for it ("ovni", "nosv", ...) */
@@ -116,6 +127,10 @@ struct weft_model_def {
 	int nevents;          /* 0: weft knows the model's name only */
 	const struct weft_model_hooks *hooks; /* NULL: not emulated */
 	const char *file; /* the model file it was read from; NULL: written in C */
+	/* its Paraver table, for the slots it registers with EMU_SLOT_TABLE
+	 * (the C models give their types themselves) */
+	const struct weft_prv_type *paraver;
+	int nparaver;
 };
 
 /* Does a stream requiring version `want` of a model work with the version

@@ -442,6 +442,8 @@ static void declare(struct emu *e, const struct eng_chan *ch)
 	for (int i = 0; i < c->nlabels; i++)
 		l[i] = (struct sink_label){.value = c->labels[i].value, .label = c->labels[i].label};
 	struct emu_slot_decl d = {
+		.key = c->name,
+		.member = ch->member,
 		.name = ch->gn > 1 || ch->own ? NULL : c->name,
 		.kind = c->stack || c->nlabels ? SINK_STATE : SINK_VALUE,
 		.labels = l,
@@ -453,10 +455,12 @@ static void declare(struct emu *e, const struct eng_chan *ch)
 	free(l);
 }
 
-/* Engine channel `at`: channel k of model m shown as the given types and
- * labels (own: a label the channel owns, used for both). */
-static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_model *m, int k, int32_t ttype,
-		    int32_t ctype, const char *tlabel, const char *clabel, char *own)
+/* Engine channel `at`: channel k of model m (member j of its group),
+ * shown on thread rows (tshow) and CPU rows (cshow) with the given labels
+ * (own: a label the channel owns, used for both); its Paraver types are
+ * its model's table's (EMU_SLOT_TABLE). */
+static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_model *m, int k, int j, int tshow,
+		    int cshow, const char *tlabel, const char *clabel, char *own)
 {
 	struct eng_chan *ch = &g->ch[at];
 	const struct mf_chan *c = &m->chans[k];
@@ -471,12 +475,11 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 	ch->bdv = -1;
 	ch->bdc = k;
 	ch->own = own;
-	ch->ttype = ttype;
-	ch->ctype = ctype;
+	ch->member = j;
 	ch->tlabel = own ? own : tlabel;
 	ch->clabel = own ? own : clabel;
-	ch->tslot = ttype >= 0 ? emu_slot(e, EMU_THREAD_FILE, ttype, ch->tlabel) : -1;
-	ch->cslot = ctype >= 0 ? emu_slot(e, EMU_CPU_FILE, ctype, ch->clabel) : -1;
+	ch->tslot = tshow ? emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, ch->tlabel) : -1;
+	ch->cslot = cshow ? emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, ch->clabel) : -1;
 	/* a model file's channel is ovniemu's: its first value is written */
 	emu_slot_fresh(e, EMU_THREAD_FILE, ch->tslot);
 	emu_slot_fresh(e, EMU_CPU_FILE, ch->cslot);
@@ -517,7 +520,8 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	for (int k = 0; k < m->nchans; k++) {
 		const struct mf_chan *c = &m->chans[k];
 		if (!c->each_key) {
-			lay_out(e, g, base + k, m, k, m->prv.thread[k], m->prv.cpu[k], c->tlabel, c->clabel, NULL);
+			lay_out(e, g, base + k, m, k, 0, c->tlabel != NULL, c->clabel != NULL, c->tlabel, c->clabel,
+				NULL);
 			continue;
 		}
 		/* a group: member 0 here, the others appended; none: no row shows it */
@@ -525,8 +529,7 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 		for (int j = 0; j < gn[k] || j == 0; j++) {
 			int at = j == 0 ? base + k : next++;
 			int has = j < gn[k];
-			lay_out(e, g, at, m, k, has && m->prv.thread[k] >= 0 ? m->prv.thread[k] + j : -1,
-				has && m->prv.cpu[k] >= 0 ? m->prv.cpu[k] + j : -1, NULL, NULL,
+			lay_out(e, g, at, m, k, j, has && c->tlabel, has && c->clabel, NULL, NULL,
 				has ? names[k][j] : NULL);
 		}
 		g->ch[base + k].gn = gn[k];

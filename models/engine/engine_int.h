@@ -31,7 +31,7 @@ struct eng_chan {
 	int64_t cpu_none; /* c->cpu_none, beside the slot */
 	const struct mf_model *m;
 	int tslot, cslot; /* -1: not shown */
-	int32_t ttype, ctype; /* its Paraver types and labels (a group member: the channel's + its index) */
+	int member; /* its index in its channel group (0: none) */
 	const char *tlabel, *clabel;
 	char *own; /* a group member's label, owned */
 	int gfirst, gn; /* a group (`each`): its members are this one, then gfirst .. gfirst+gn-2 */

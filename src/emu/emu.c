@@ -71,29 +71,6 @@ void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_d
 		x->labels = NULL;
 }
 
-/* A Paraver type of one file registered by two models: the second's
- * values would be read as the first's, under two labels. */
-static int slot_clash(const struct emu *e, struct weft_err *err)
-{
-	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
-	for (int f = 0; f < EMU_NFILES; f++)
-		for (int a = 0; a < e->out.slots.n[f]; a++)
-			for (int b = a + 1; b < e->out.slots.n[f]; b++) {
-				char ma = e->out.slots.model[f][a], mb = e->out.slots.model[f][b];
-				if (e->out.slots.type[f][a] != e->out.slots.type[f][b] || ma == mb)
-					continue;
-				const struct weft_model_def *da = emu_registry_id(e, ma), *db = emu_registry_id(e, mb);
-				return weft_fail(
-					err, WEFT_EINPUT,
-					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
-					"(\"%s\")",
-					e->run.trace ? e->run.trace : e->tr.dir, (int) e->out.slots.type[f][a], fname[f],
-					da ? da->name : "?", e->out.slots.label[f][a] ? e->out.slots.label[f][a] : "",
-					db ? db->name : "?", e->out.slots.label[f][b] ? e->out.slots.label[f][b] : "");
-			}
-	return 0;
-}
-
 const struct weft_model_def *emu_registry_id(const struct emu *e, char id)
 {
 	if (id < MCV_FIRST || id > MCV_LAST)
@@ -399,8 +376,6 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 				return -1;
 		}
 	e->models.setting_up = 0;
-	if (slot_clash(e, err))
-		return -1;
 	/* this run's handlers: none is NULL, and what the event loop would
 	 * test per event is in them (see dispatch_slow for the order) */
 	for (int m = 0; m < MCV_NCHARS; m++)

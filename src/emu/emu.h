@@ -173,6 +173,11 @@ struct emu_cpu {
  * are named while the run goes. A slot not declared: a value, named by
  * its title, with no labels. */
 struct emu_slot_decl {
+	/* the key of its model's Paraver table (struct weft_prv_type) and its
+	 * member index in a channel group (0: none), for a slot registered
+	 * with EMU_SLOT_TABLE */
+	const char *key;
+	int member;
 	const char *name;
 	enum sink_kind kind;
 	const struct sink_label *labels;
@@ -358,10 +363,15 @@ WEFT_MUST_CHECK int emu_close(struct emu *e, struct weft_err *err);
 /* Release everything; removes unfinished outputs. */
 void emu_free(struct emu *e);
 
-/* Register a Paraver event type in one file; returns its slot. Slots have
+/* Register a channel of one file, titled `label`, with its Paraver event
+ * type (a C model's) or EMU_SLOT_TABLE; returns its slot. Slots have
  * no fixed limit here; the stream refuses more than EMU_MAX_SLOTS (a
  * record's chan is 16 bits) with an internal error when it opens. */
 #define EMU_MAX_SLOTS 65535
+/* emu_slot's type of a slot whose Paraver type is its model's Paraver
+ * table's (weft_model_def.paraver), found by the Paraver output from the
+ * slot's declared key and member (paraver_slot_types) */
+#define EMU_SLOT_TABLE (-1)
 int emu_slot(struct emu *e, int file, int32_t type, const char *label);
 /* Say what slot `slot` of `file` is (struct emu_slot_decl). Before the
  * files open. */

@@ -201,6 +201,54 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 	sb_free(&h);
 }
 
+int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err)
+{
+	const struct emu_slots *sl = &e->out.slots;
+	int32_t *t = weft_xcalloc((size_t) sl->n[file] + 1, sizeof(*t));
+	for (int k = 0; k < sl->n[file]; k++) {
+		t[k] = sl->type[file][k];
+		if (t[k] != EMU_SLOT_TABLE)
+			continue;
+		const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
+		const struct emu_slot_decl *x = &sl->decl[file][k];
+		for (int i = 0; d && x->key && i < d->nparaver; i++)
+			if (d->paraver[i].set == file && strcmp(d->paraver[i].chan, x->key) == 0)
+				t[k] = d->paraver[i].type + x->member;
+		if (t[k] == EMU_SLOT_TABLE) {
+			free(t);
+			weft_fail(err, WEFT_EINTERNAL, "model %s: channel %s has no Paraver type for %s rows",
+				  d ? d->name : "?", x->key ? x->key : sl->label[file][k],
+				  file == EMU_THREAD_FILE ? "thread" : "CPU");
+			return NULL;
+		}
+	}
+	return t;
+}
+
+/* A Paraver type of one file registered by two models: the second's
+ * values would be read as the first's, under two labels. */
+static int slot_clash(const struct emu *e, int32_t *const type[EMU_NFILES], struct weft_err *err)
+{
+	static const char *const fname[EMU_NFILES] = {"thread.prv", "cpu.prv"};
+	const struct emu_slots *sl = &e->out.slots;
+	for (int f = 0; f < EMU_NFILES; f++)
+		for (int a = 0; a < sl->n[f]; a++)
+			for (int b = a + 1; b < sl->n[f]; b++) {
+				char ma = sl->model[f][a], mb = sl->model[f][b];
+				if (type[f][a] != type[f][b] || ma == mb)
+					continue;
+				const struct weft_model_def *da = emu_registry_id(e, ma), *db = emu_registry_id(e, mb);
+				return weft_fail(
+					err, WEFT_EINPUT,
+					"%s: Paraver type %d of %s is claimed by two models: %s (\"%s\") and %s "
+					"(\"%s\")",
+					e->run.trace ? e->run.trace : e->tr.dir, (int) type[f][a], fname[f],
+					da ? da->name : "?", sl->label[f][a] ? sl->label[f][a] : "",
+					db ? db->name : "?", sl->label[f][b] ? sl->label[f][b] : "");
+			}
+	return 0;
+}
+
 /* begin: the files opened in the order of the records' sets (thread.prv
  * 0, cpu.prv 1, the breakdown traces from 2), before any record comes. */
 static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_err *err)
@@ -211,6 +259,11 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		return weft_fail(err, WEFT_EINTERNAL, "the Paraver sink was begun without a run");
 	po->e = e;
 	e->out.par = po;
+	for (int f = 0; f < EMU_NFILES; f++)
+		if (!(po->type[f] = paraver_slot_types(e, f, err)))
+			return -1;
+	if (slot_clash(e, po->type, err))
+		return -1;
 	char date[64];
 	if (run_date(e, date, sizeof(date), err))
 		return -1;
@@ -225,7 +278,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	thread_header(e, &h, ids);
 	char *p = outset_shown(&po->out, "thread.prv"), *tmp = paraver_trace_tmp(e, "thread.prv");
 	int rc = prv_open(&po->f[EMU_THREAD_FILE], po->files, p, tmp, date, h.s, e->sys.nth, (const uint32_t(*)[3]) ids,
-			  e->out.slots.n[EMU_THREAD_FILE], e->out.slots.type[EMU_THREAD_FILE], po->gzip, err);
+			  e->out.slots.n[EMU_THREAD_FILE], po->type[EMU_THREAD_FILE], po->gzip, err);
 	free(p);
 	free(tmp);
 	sb_free(&h);
@@ -234,7 +287,7 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 		p = outset_shown(&po->out, "cpu.prv");
 		tmp = paraver_trace_tmp(e, "cpu.prv");
 		rc = prv_open(&po->f[EMU_CPU_FILE], po->files, p, tmp, date, h.s, e->sys.ncpu,
-			      (const uint32_t(*)[3]) ids, e->out.slots.n[EMU_CPU_FILE], e->out.slots.type[EMU_CPU_FILE],
+			      (const uint32_t(*)[3]) ids, e->out.slots.n[EMU_CPU_FILE], po->type[EMU_CPU_FILE],
 			      po->gzip, err);
 		free(p);
 		free(tmp);
@@ -296,7 +349,7 @@ static void declared_blocks(struct emu *e, int file, char model, struct strbuf *
 		if (sl->model[file][k] != model)
 			continue;
 		const struct emu_slot_decl *d = &sl->decl[file][k];
-		sb_printf(b, "EVENT_TYPE\n0 %d ", (int) sl->type[file][k]);
+		sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
 		sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
 		sb_printf(b, "\n");
 		if (d->nlabels || d->nmore)
@@ -543,6 +596,8 @@ static void par_free(struct sink *k)
 {
 	struct paraver_out *po = k->self;
 	prv_files_free(po->files); /* begun, never ended */
+	for (int f = 0; f < EMU_NFILES; f++)
+		free(po->type[f]);
 	free(k->self); /* the run is gone (emu_free): never look at it */
 }
 

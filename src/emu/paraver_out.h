@@ -28,11 +28,18 @@ struct paraver_out {
 	struct prv_pipe *files; /* the files' set, while records come (begin to end) */
 	struct outset out; /* the outputs in outdir, while writing */
 	struct prv_file f[EMU_NFILES]; /* thread.prv, cpu.prv: their backs */
+	int32_t *type[EMU_NFILES]; /* each slot's Paraver type (paraver_slot_types) */
 	int open; /* the outputs are open: finished or aborted by end */
 };
 
 /* The Paraver sink writing into outdir (gzip: -z); free with its free. */
 struct sink *paraver_sink_new(const char *outdir, int gzip);
+
+/* The Paraver event type of each slot of `file` (e->out.slots.n[file] of
+ * them, malloc'd): a C model's own, or for EMU_SLOT_TABLE its model's
+ * Paraver table's for the slot's key (+ its group member). NULL: a slot
+ * has none (an internal error, err filled). */
+int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err);
 
 /* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);

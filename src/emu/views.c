@@ -53,7 +53,7 @@ static int target_of(const struct emu *e, const struct weft_model_def *d, int fi
 	if (file != CFGVIEW_BREAKDOWN) {
 		t->back = &e->out.par->f[file].back;
 		t->nslots = e->out.slots.n[file];
-		t->slot_type = e->out.slots.type[file];
+		t->slot_type = e->out.par->type[file];
 		return 1;
 	}
 	const struct emu_bd_ops *bd = e->bd.ops;
@@ -162,7 +162,7 @@ static int copy_one_type(struct emu *e, struct outset *s, int k, const char *pat
 	}
 	const char *label = NULL;
 	for (int k2 = 0; k2 < e->out.slots.n[file]; k2++)
-		if (e->out.slots.type[file][k2] == t)
+		if (e->out.par->type[file][k2] == t)
 			label = e->out.slots.label[file][k2];
 	char *suffix = label ? weft_xasprintf(": %s", label) : weft_xasprintf(" (type %d)", (int) t);
 	char *out = cfgview_rewrite(text, max, t, suffix);

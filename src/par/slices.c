@@ -102,8 +102,11 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		uint32_t(*ids)[3] = weft_xcalloc((size_t) nrows[k] + 1, sizeof(*ids));
 		paraver_row_ids(e, k, ids);
-		rc = prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->out.slots.n[k],
-				   e->out.slots.type[k], err);
+		int32_t *types = paraver_slot_types(e, k, err);
+		rc = types ? prv_part_open(&f[k], p, parts[k], nrows[k], (const uint32_t(*)[3]) ids, e->out.slots.n[k],
+					   types, err)
+			   : -1;
+		free(types);
 		free(ids);
 		if (rc == 0)
 			emu_fresh_apply(e, k, &f[k]);
