@@ -63,12 +63,21 @@ static const struct weft_model_par ovni_par = {
 static const struct weft_model_hooks ovni_hooks = {
 	.setup = ovni_setup,
 	.finish = ovni_finish,
-	.pcf = ovni_pcf,
 	.release = ovni_free,
 	.states = ovni_states,
 	.nstates = (int) (ARRAY_SIZE(ovni_states)),
 	.par = &ovni_par,
 	.ovniemu = 1,
+};
+
+/* Its Paraver types (ovniemu's), by the keys its slots are declared with,
+ * in the order of their .pcf blocks; a mark of type N: 100 + N. */
+static const struct weft_prv_type ovni_paraver[] = {
+	{.chan = "cpu", .set = 0, .type = 6},	 {.chan = "tid", .set = 0, .type = 2},
+	{.chan = "state", .set = 0, .type = 4},	 {.chan = "flush", .set = 0, .type = 7},
+	{.chan = "mark", .set = 0, .type = 100}, {.chan = "pid", .set = 1, .type = 1},
+	{.chan = "tid", .set = 1, .type = 2},	 {.chan = "nrun", .set = 1, .type = 3},
+	{.chan = "flush", .set = 1, .type = 7},	 {.chan = "mark", .set = 1, .type = 100},
 };
 
 const struct weft_model_def model_ovni = {
@@ -78,4 +87,6 @@ const struct weft_model_def model_ovni = {
 	.events = ovni_events,
 	.nevents = (int) (ARRAY_SIZE(ovni_events)),
 	.hooks = &ovni_hooks,
+	.paraver = ovni_paraver,
+	.nparaver = (int) (ARRAY_SIZE(ovni_paraver)),
 };

@@ -23,6 +23,8 @@ static int is_active(enum th_state s)
  * it (in model-character order, e.g. fileio) registered theirs first. */
 struct ovni_slots {
 	int t, c;
+	char **cpu_label; /* the affinity's value labels: each CPU's name */
+	int ncpu_label;
 	/* ovniemu's records (doc/paraver-output.md): first values written, 0
 	 * too, and marks as its PRV_SKIPDUPNULL; 0 in a run of weft's own
 	 * models (a legacy log), whose rows get changes only */
@@ -480,18 +482,71 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 	sl->t = e->out.slots.n[EMU_THREAD_FILE];
 	sl->c = e->out.slots.n[EMU_CPU_FILE];
 	e->models.state[mcv_index('O')] = sl;
-	emu_slot(e, EMU_THREAD_FILE, 6, "Thread: CPU affinity");
-	emu_slot(e, EMU_THREAD_FILE, 4, "Thread: thread state");
-	emu_slot(e, EMU_THREAD_FILE, 2, "Thread: TID of the ACTIVE thread");
-	emu_slot(e, EMU_THREAD_FILE, 7, "Flushing ovni buffer");
-	emu_slot(e, EMU_CPU_FILE, 1, "CPU: PID of the RUNNING thread");
-	emu_slot(e, EMU_CPU_FILE, 2, "CPU: TID of the RUNNING thread");
-	emu_slot(e, EMU_CPU_FILE, 3, "CPU: Number of RUNNING threads");
-	emu_slot(e, EMU_CPU_FILE, 7, "Flushing ovni buffer of the RUNNING thread");
+	/* the affinity's labels: each CPU by its name */
+	sl->cpu_label = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*sl->cpu_label));
+	struct sink_label *cl = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*cl));
+	for (int i = 0; i < e->sys.ncpu; i++) {
+		const struct weft_cpu *c = e->sys.cpu[i].sys;
+		sl->cpu_label[i] = c->is_virtual
+			? weft_xasprintf("vCPU %d.* %s", c->loom->gindex, c->loom->name)
+			: weft_xasprintf("CPU %d.%lld %s", c->loom->gindex, (long long) c->phyid, c->loom->name);
+		cl[i] = (struct sink_label){.value = i + 1, .label = sl->cpu_label[i]};
+	}
+	sl->ncpu_label = e->sys.ncpu;
+	static const struct sink_label states[] = {
+		{.value = TH_UNKNOWN, .label = "Unknown"}, {.value = TH_RUNNING, .label = "Running"},
+		{.value = TH_PAUSED, .label = "Paused"},   {.value = TH_DEAD, .label = "Dead"},
+		{.value = TH_COOLING, .label = "Cooling"}, {.value = TH_WARMING, .label = "Warming"},
+	};
+	static const struct sink_label flushing[] = {{.value = 1, .label = "Flushing"}};
+	/* its channels, by their keys in its Paraver table (events.c) */
+	static const struct {
+		int file;
+		const char *key, *title;
+		int labels; /* 0 none, 1 the CPUs, 2 the states, 3 flushing */
+	} chans[] = {
+		{EMU_THREAD_FILE, "cpu", "Thread: CPU affinity", 1},
+		{EMU_THREAD_FILE, "state", "Thread: thread state", 2},
+		{EMU_THREAD_FILE, "tid", "Thread: TID of the ACTIVE thread", 0},
+		{EMU_THREAD_FILE, "flush", "Flushing ovni buffer", 3},
+		{EMU_CPU_FILE, "pid", "CPU: PID of the RUNNING thread", 0},
+		{EMU_CPU_FILE, "tid", "CPU: TID of the RUNNING thread", 0},
+		{EMU_CPU_FILE, "nrun", "CPU: Number of RUNNING threads", 0},
+		{EMU_CPU_FILE, "flush", "Flushing ovni buffer of the RUNNING thread", 3},
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(chans); k++) {
+		int s = emu_slot(e, chans[k].file, EMU_SLOT_TABLE, chans[k].title);
+		struct emu_slot_decl d = {.key = chans[k].key, .kind = SINK_VALUE};
+		if (chans[k].labels == 1) {
+			d.labels = cl;
+			d.nlabels = e->sys.ncpu;
+		} else if (chans[k].labels == 2) {
+			d.labels = states;
+			d.nlabels = (int) ARRAY_SIZE(states);
+		} else if (chans[k].labels == 3) {
+			d.labels = flushing;
+			d.nlabels = 1;
+		}
+		emu_slot_declare(e, chans[k].file, s, &d);
+	}
+	free(cl);
+	/* the marks the streams declare: type 100 + the mark's, labelled as
+	 * the trace labels them (the values a Paraver event can hold) */
 	for (int k = 0; k < e->marks.n; k++) {
 		const struct weft_mark_type *m = &e->tr.sys.marks[e->marks.type[k]];
-		emu_slot(e, EMU_THREAD_FILE, 100 + e->marks.type[k], m->title);
-		emu_slot(e, EMU_CPU_FILE, 100 + e->marks.type[k], m->title);
+		struct sink_label *ml = weft_xcalloc((size_t) m->nlabels + 1, sizeof(*ml));
+		int n = 0;
+		for (int j = 0; j < m->nlabels; j++)
+			if (m->labels[j].value >= INT32_MIN && m->labels[j].value <= INT32_MAX)
+				ml[n++] = (struct sink_label){.value = m->labels[j].value, .label = m->labels[j].label};
+		struct emu_slot_decl d = {.key = "mark",
+					  .member = e->marks.type[k],
+					  .kind = SINK_VALUE,
+					  .labels = ml,
+					  .nlabels = n};
+		emu_slot_declare(e, EMU_THREAD_FILE, emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, m->title), &d);
+		emu_slot_declare(e, EMU_CPU_FILE, emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, m->title), &d);
+		free(ml);
 	}
 	/* ovniemu writes each of its channels' first value, even 0; a run of
 	 * weft's own models keeps their rule (changes only) */
@@ -553,60 +608,6 @@ int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_er
 	return 0;
 }
 
-static void pcf_marks(struct emu *e, struct strbuf *b)
-{
-	for (int k = 0; k < e->marks.n; k++) {
-		const struct weft_mark_type *m = &e->tr.sys.marks[e->marks.type[k]];
-		/* titles and labels come from the trace: each kept to its line */
-		sb_printf(b, "EVENT_TYPE\n0 %d ", 100 + e->marks.type[k]);
-		sb_text(b, m->title);
-		sb_printf(b, "\n");
-		if (m->nlabels) {
-			sb_printf(b, "VALUES\n");
-			for (int j = 0; j < m->nlabels; j++)
-				if (m->labels[j].value >= INT32_MIN && m->labels[j].value <= INT32_MAX) {
-					sb_printf(b, "%lld ", (long long) m->labels[j].value);
-					sb_text(b, m->labels[j].label);
-					sb_printf(b, "\n");
-				}
-		}
-		sb_printf(b, "\n");
-	}
-}
-
-static void cpu_name(struct strbuf *b, const struct weft_cpu *c)
-{
-	if (c->is_virtual)
-		sb_printf(b, "vCPU %d.* ", c->loom->gindex);
-	else
-		sb_printf(b, "CPU %d.%lld ", c->loom->gindex, (long long) c->phyid);
-	sb_text(b, c->loom->name);
-}
-
-void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	(void) self;
-	if (file == EMU_THREAD_FILE) {
-		sb_printf(b, "EVENT_TYPE\n0 6 Thread: CPU affinity\nVALUES\n");
-		for (int i = 0; i < e->sys.ncpu; i++) {
-			sb_printf(b, "%d ", i + 1);
-			cpu_name(b, e->sys.cpu[i].sys);
-			sb_printf(b, "\n");
-		}
-		sb_printf(b, "\nEVENT_TYPE\n0 2 Thread: TID of the ACTIVE thread\n\n");
-		sb_printf(b, "EVENT_TYPE\n0 4 Thread: thread state\nVALUES\n");
-		for (int s = 0; s <= TH_WARMING; s++)
-			sb_printf(b, "%d %s\n", s, state_name[s]);
-		sb_printf(b, "\nEVENT_TYPE\n0 7 Flushing ovni buffer\nVALUES\n1 Flushing\n\n");
-	} else {
-		sb_printf(b, "EVENT_TYPE\n0 1 CPU: PID of the RUNNING thread\n\n");
-		sb_printf(b, "EVENT_TYPE\n0 2 CPU: TID of the RUNNING thread\n\n");
-		sb_printf(b, "EVENT_TYPE\n0 3 CPU: Number of RUNNING threads\n\n");
-		sb_printf(b, "EVENT_TYPE\n0 7 Flushing ovni buffer of the RUNNING thread\nVALUES\n1 Flushing\n\n");
-	}
-	pcf_marks(e, b);
-}
-
 void ovni_free(struct emu *e, const struct weft_model_def *self)
 {
 	(void) self;
@@ -619,6 +620,11 @@ void ovni_free(struct emu *e, const struct weft_model_def *self)
 		free(t->stack);
 		free(t->mark);
 	}
-	free(e->models.state[mcv_index('O')]);
+	struct ovni_slots *sl = e->models.state[mcv_index('O')];
+	for (int i = 0; sl && i < sl->ncpu_label; i++)
+		free(sl->cpu_label[i]);
+	if (sl)
+		free(sl->cpu_label);
+	free(sl);
 	e->models.state[mcv_index('O')] = NULL;
 }

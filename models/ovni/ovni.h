@@ -16,7 +16,6 @@ enum { OC_PID, OC_TID, OC_NRUN, OC_FLUSH, OC_MARK0 };       /* cpu.prv */
 
 WEFT_MUST_CHECK int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 WEFT_MUST_CHECK int ovni_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-void ovni_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void ovni_free(struct emu *e, const struct weft_model_def *self);
 
 WEFT_MUST_CHECK int ovni_ohx(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -340,26 +340,29 @@ static void value_line(struct strbuf *b, const struct sink_label *l)
 }
 
 /* The EVENT_TYPE blocks of the slots a model without a .pcf hook declared
- * (model files), in slot order: its type, title, and value labels, those
+ * (model files, ovni), in the order of its Paraver table's rows, each
+ * row's slots in slot order: its type, title, and value labels, those
  * named while the run went after the declared ones. */
-static void declared_blocks(struct emu *e, int file, char model, struct strbuf *b)
+static void declared_blocks(struct emu *e, int file, const struct weft_model_def *def, struct strbuf *b)
 {
 	const struct emu_slots *sl = &e->out.slots;
-	for (int k = 0; k < sl->n[file]; k++) {
-		if (sl->model[file][k] != model)
-			continue;
-		const struct emu_slot_decl *d = &sl->decl[file][k];
-		sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
-		sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
-		sb_printf(b, "\n");
-		if (d->nlabels || d->nmore)
-			sb_printf(b, "VALUES\n");
-		for (int i = 0; i < d->nlabels; i++)
-			value_line(b, &d->labels[i]);
-		for (int i = 0; i < d->nmore; i++)
-			value_line(b, &d->more[i]);
-		sb_printf(b, "\n");
-	}
+	for (int r = 0; r < def->nparaver; r++)
+		for (int k = 0; k < sl->n[file]; k++) {
+			const struct emu_slot_decl *d = &sl->decl[file][k];
+			if (def->paraver[r].set != file || sl->model[file][k] != def->id || !d->key ||
+			    strcmp(d->key, def->paraver[r].chan) != 0)
+				continue;
+			sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
+			sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
+			sb_printf(b, "\n");
+			if (d->nlabels || d->nmore)
+				sb_printf(b, "VALUES\n");
+			for (int i = 0; i < d->nlabels; i++)
+				value_line(b, &d->labels[i]);
+			for (int i = 0; i < d->nmore; i++)
+				value_line(b, &d->more[i]);
+			sb_printf(b, "\n");
+		}
 }
 
 static void pcf(struct emu *e, int file, struct strbuf *b)
@@ -405,7 +408,7 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 		if (e->models.def[m]->hooks->pcf)
 			e->models.def[m]->hooks->pcf(e, e->models.def[m], file, b);
 		else
-			declared_blocks(e, file, e->models.def[m]->id, b);
+			declared_blocks(e, file, e->models.def[m], b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)
