@@ -27,7 +27,6 @@ enum {
 
 WEFT_MUST_CHECK int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 WEFT_MUST_CHECK int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-void af_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void af_free(struct emu *e, const struct weft_model_def *self);
 
 WEFT_MUST_CHECK int af_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -48,10 +48,19 @@ static const struct weft_state_label af_states[] = {
 static const struct weft_model_hooks af_hooks = {
 	.setup = af_setup,
 	.finish = af_finish,
-	.pcf = af_pcf,
 	.release = af_free,
 	.states = af_states,
 	.nstates = (int) (ARRAY_SIZE(af_states)),
+};
+
+/* Its Paraver types (andfork.h), by the keys of its slots, in the order of
+ * the .pcf blocks. */
+static const struct weft_prv_type af_paraver[] = {
+	{.chan = "node", .set = 0, .type = AF_T_NODE},	 {.chan = "task", .set = 0, .type = AF_T_TASK},
+	{.chan = "depth", .set = 0, .type = AF_T_DEPTH}, {.chan = "active", .set = 0, .type = AF_T_ACTIVE},
+	{.chan = "nact", .set = 0, .type = AF_T_NACT},	 {.chan = "wam", .set = 0, .type = AF_T_WAM},
+	{.chan = "other", .set = 0, .type = AF_T_OTHER}, {.chan = "node", .set = 1, .type = AF_T_NODE},
+	{.chan = "agent", .set = 1, .type = AF_T_AGENT},
 };
 
 const struct weft_model_def model_andfork = {
@@ -61,4 +70,6 @@ const struct weft_model_def model_andfork = {
 	.events = af_events,
 	.nevents = (int) (ARRAY_SIZE(af_events)),
 	.hooks = &af_hooks,
+	.paraver = af_paraver,
+	.nparaver = (int) (ARRAY_SIZE(af_paraver)),
 };

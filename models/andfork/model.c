@@ -58,6 +58,7 @@ struct af_shown {
 struct af {
 	int nnodes;            /* and-nodes created (dense ids 1..nnodes) */
 	uint64_t *label_raw;   /* Nodeid of the first AF_PCF_NODES, by dense id - 1 */
+	char *node_labels; /* their value labels (vao_label_nodes) */
 	int cap;
 	struct vao_open open;  /* struct af_node by raw; a node leaves at its JOIN */
 	struct af_agent *ag;   /* by stream index */
@@ -438,17 +439,14 @@ int af_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *
 	a->cpu_shown = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*a->cpu_shown));
 	vao_open_init(&a->open, sizeof(struct af_node));
 	a->cpu_row = vao_cpu_rows(e);
-	a->sc_node = emu_slot(e, EMU_CPU_FILE, AF_T_NODE, "And-fork: current and-node of the agent");
-	a->sc_agent = emu_slot(e, EMU_CPU_FILE, AF_T_AGENT, "And-fork: agent number + 1");
+	vao_slot(e, EMU_CPU_FILE, &a->sc_node, "node", "And-fork: current and-node of the agent");
+	vao_slot(e, EMU_CPU_FILE, &a->sc_agent, "agent", "And-fork: agent number + 1");
 	a->other_set = weft_xcalloc((size_t) e->sys.nth + 1, 1);
 	a->other_time = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(uint64_t));
-	a->s_node = emu_slot(e, EMU_THREAD_FILE, AF_T_NODE, "And-fork: current and-node");
-	a->s_task = emu_slot(e, EMU_THREAD_FILE, AF_T_TASK, "And-fork: task number + 1");
-	a->s_depth = emu_slot(e, EMU_THREAD_FILE, AF_T_DEPTH, "And-fork: nesting depth");
-	a->vc.s_active = emu_slot(e, EMU_THREAD_FILE, AF_T_ACTIVE, "And-fork: agent activity");
-	a->vc.s_nact = emu_slot(e, EMU_THREAD_FILE, AF_T_NACT, "And-fork: AGENT_BUSY/IDLE field 4");
-	a->vc.s_wam = emu_slot(e, EMU_THREAD_FILE, AF_T_WAM, "And-fork: WAM id");
-	a->vc.s_other = emu_slot(e, EMU_THREAD_FILE, AF_T_OTHER, "And-fork: other event code");
+	vao_slot(e, EMU_THREAD_FILE, &a->s_node, "node", "And-fork: current and-node");
+	vao_slot(e, EMU_THREAD_FILE, &a->s_task, "task", "And-fork: task number + 1");
+	vao_slot(e, EMU_THREAD_FILE, &a->s_depth, "depth", "And-fork: nesting depth");
+	vao_declare_agent(e, &a->vc, "And-fork");
 	/* an and-parallel log owns the thread states; with or-branch events as
 	 * well, the model that receives START_TIME (the flag's) takes them */
 	e->models.state_owner = 'A';
@@ -459,26 +457,14 @@ int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err 
 {
 	(void) self;
 	(void) err;
-	vao_check_count(e, &st(e)->vc, "and-fork");
-	return 0;
-}
-
-void af_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	(void) self;
 	struct af *a = st(e);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: current and-node%s\n", AF_T_NODE,
-		  file == EMU_CPU_FILE ? " of the agent" : "");
+	/* the values the run named: the first nodes by their Nodeid, the
+	 * other event codes */
 	if (a->nnodes <= AF_PCF_NODES)
-		vao_pcf_nodes(b, a->label_raw, a->nnodes, "node");
-	sb_printf(b, "\n");
-	if (file != EMU_THREAD_FILE) {
-		sb_printf(b, "EVENT_TYPE\n0 %d And-fork: agent number + 1\n\n", AF_T_AGENT);
-		return;
-	}
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: task number + 1\n\n", AF_T_TASK);
-	sb_printf(b, "EVENT_TYPE\n0 %d And-fork: nesting depth\n\n", AF_T_DEPTH);
-	vao_pcf_agent_types(&a->vc, b, "And-fork", AF_T_ACTIVE, AF_T_NACT, AF_T_WAM, AF_T_OTHER);
+		a->node_labels = vao_label_nodes(e, a->s_node, a->sc_node, a->label_raw, a->nnodes, "node");
+	vao_label_codes(e, &a->vc);
+	vao_check_count(e, &a->vc, "and-fork");
+	return 0;
 }
 
 void af_free(struct emu *e, const struct weft_model_def *self)
@@ -491,6 +477,7 @@ void af_free(struct emu *e, const struct weft_model_def *self)
 		free(((struct af_node *) vao_open_slot(&a->open, k))->send);
 	vao_open_free(&a->open);
 	free(a->label_raw);
+	free(a->node_labels);
 	for (int i = 0; i < e->sys.nth; i++)
 		free(a->ag[i].f);
 	free(a->ag);

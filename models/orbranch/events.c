@@ -72,10 +72,19 @@ static const struct weft_state_label ob_states[] = {
 static const struct weft_model_hooks ob_hooks = {
 	.setup = orb_setup,
 	.finish = orb_finish,
-	.pcf = orb_pcf,
 	.release = orb_free,
 	.states = ob_states,
 	.nstates = (int) (ARRAY_SIZE(ob_states)),
+};
+
+/* Its Paraver types (orbranch.h), by the keys of its slots, in the order
+ * of the .pcf blocks. */
+static const struct weft_prv_type ob_paraver[] = {
+	{.chan = "node", .set = 0, .type = OB_T_NODE},	     {.chan = "branch", .set = 0, .type = OB_T_BRANCH},
+	{.chan = "outcome", .set = 0, .type = OB_T_OUTCOME}, {.chan = "open", .set = 0, .type = OB_T_OPEN},
+	{.chan = "active", .set = 0, .type = OB_T_ACTIVE},   {.chan = "nact", .set = 0, .type = OB_T_NACT},
+	{.chan = "wam", .set = 0, .type = OB_T_WAM},	     {.chan = "other", .set = 0, .type = OB_T_OTHER},
+	{.chan = "node", .set = 1, .type = OB_T_NODE},	     {.chan = "agent", .set = 1, .type = OB_T_AGENT},
 };
 
 const struct weft_model_def model_orbranch = {
@@ -85,4 +94,6 @@ const struct weft_model_def model_orbranch = {
 	.events = ob_events,
 	.nevents = (int) (ARRAY_SIZE(ob_events)),
 	.hooks = &ob_hooks,
+	.paraver = ob_paraver,
+	.nparaver = (int) (ARRAY_SIZE(ob_paraver)),
 };

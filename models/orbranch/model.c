@@ -80,6 +80,7 @@ struct ob_shown {
 struct ob {
 	int nnodes;             /* or-nodes created (dense ids 1..nnodes) */
 	uint64_t *label_raw;    /* Nodeid of the first OB_PCF_NODES, by dense id - 1 */
+	char *node_labels; /* their value labels (vao_label_nodes) */
 	int cap;
 	struct vao_open open;   /* struct ob_node by raw; a node leaves when it closes */
 	struct vao_open br;     /* struct orb_branch by branch_key() */
@@ -527,18 +528,24 @@ int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	vao_open_init(&o->open, sizeof(struct ob_node));
 	vao_open_init(&o->br, sizeof(struct orb_branch));
 	o->cpu_row = vao_cpu_rows(e);
-	o->sc_node = emu_slot(e, EMU_CPU_FILE, OB_T_NODE, "Or-branch: current or-node of the agent");
-	o->sc_agent = emu_slot(e, EMU_CPU_FILE, OB_T_AGENT, "Or-branch: agent number + 1");
+	vao_slot(e, EMU_CPU_FILE, &o->sc_node, "node", "Or-branch: current or-node of the agent");
+	vao_slot(e, EMU_CPU_FILE, &o->sc_agent, "agent", "Or-branch: agent number + 1");
 	o->punct_time = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(uint64_t));
 	o->punct_set = weft_xcalloc((size_t) e->sys.nth + 1, 1);
-	o->s_node = emu_slot(e, EMU_THREAD_FILE, OB_T_NODE, "Or-branch: current or-node");
-	o->s_branch = emu_slot(e, EMU_THREAD_FILE, OB_T_BRANCH, "Or-branch: branch number + 1");
-	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, OB_T_OUTCOME, "Or-branch: branch outcome");
-	o->s_open = emu_slot(e, EMU_THREAD_FILE, OB_T_OPEN, "Or-branch: public nodes open");
-	o->vc.s_active = emu_slot(e, EMU_THREAD_FILE, OB_T_ACTIVE, "Or-branch: agent activity");
-	o->vc.s_nact = emu_slot(e, EMU_THREAD_FILE, OB_T_NACT, "Or-branch: AGENT_BUSY/IDLE field 4");
-	o->vc.s_wam = emu_slot(e, EMU_THREAD_FILE, OB_T_WAM, "Or-branch: WAM id");
-	o->vc.s_other = emu_slot(e, EMU_THREAD_FILE, OB_T_OTHER, "Or-branch: other event code");
+	vao_slot(e, EMU_THREAD_FILE, &o->s_node, "node", "Or-branch: current or-node");
+	vao_slot(e, EMU_THREAD_FILE, &o->s_branch, "branch", "Or-branch: branch number + 1");
+	static const struct sink_label outcome[] = {
+		{.value = 1, .label = "Success"}, {.value = 2, .label = "Fail"},     {.value = 3, .label = "Suspend"},
+		{.value = 4, .label = "Cut"},	  {.value = 5, .label = "Leaf-cut"},
+	};
+	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, "Or-branch: branch outcome");
+	emu_slot_declare(e, EMU_THREAD_FILE, o->s_outcome,
+			 &(struct emu_slot_decl){.key = "outcome",
+						 .kind = SINK_VALUE,
+						 .labels = outcome,
+						 .nlabels = (int) ARRAY_SIZE(outcome)});
+	vao_slot(e, EMU_THREAD_FILE, &o->s_open, "open", "Or-branch: public nodes open");
+	vao_declare_agent(e, &o->vc, "Or-branch");
 	/* an or-parallel log owns the thread states, unless and-fork is on too:
 	 * then the model that receives START_TIME (the flag's) takes them */
 	int andf = 0;
@@ -554,6 +561,11 @@ int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	(void) self;
 	struct ob *o = st(e);
 	e->run.ev = NULL;
+	/* the values the run named: the first nodes by their Nodeid, the
+	 * other event codes */
+	if (o->nnodes <= OB_PCF_NODES)
+		o->node_labels = vao_label_nodes(e, o->s_node, o->sc_node, o->label_raw, o->nnodes, "or-node");
+	vao_label_codes(e, &o->vc);
 	for (int i = 0; i < e->sys.nth; i++)
 		if (o->ag[i].nslave) {
 			o->vc.nwarn++;
@@ -570,26 +582,6 @@ int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	return 0;
 }
 
-void orb_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	(void) self;
-	struct ob *o = st(e);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: current or-node%s\n", OB_T_NODE,
-		  file == EMU_CPU_FILE ? " of the agent" : "");
-	if (o->nnodes <= OB_PCF_NODES)
-		vao_pcf_nodes(b, o->label_raw, o->nnodes, "or-node");
-	sb_printf(b, "\n");
-	if (file != EMU_THREAD_FILE) {
-		sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: agent number + 1\n\n", OB_T_AGENT);
-		return;
-	}
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: branch number + 1\n\n", OB_T_BRANCH);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: branch outcome\nVALUES\n1 Success\n2 Fail\n3 Suspend\n"
-		     "4 Cut\n5 Leaf-cut\n\n", OB_T_OUTCOME);
-	sb_printf(b, "EVENT_TYPE\n0 %d Or-branch: public nodes open\n\n", OB_T_OPEN);
-	vao_pcf_agent_types(&o->vc, b, "Or-branch", OB_T_ACTIVE, OB_T_NACT, OB_T_WAM, OB_T_OTHER);
-}
-
 void orb_free(struct emu *e, const struct weft_model_def *self)
 {
 	(void) self;
@@ -600,6 +592,7 @@ void orb_free(struct emu *e, const struct weft_model_def *self)
 		free(((struct ob_node *) vao_open_slot(&o->open, k))->send);
 	vao_open_free(&o->open);
 	vao_open_free(&o->br);
+	free(o->node_labels);
 	free(o->label_raw);
 	for (int i = 0; i < e->sys.nth; i++) {
 		free(o->ag[i].slave);

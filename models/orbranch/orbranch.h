@@ -27,7 +27,6 @@ enum {
 
 WEFT_MUST_CHECK int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 WEFT_MUST_CHECK int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-void orb_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void orb_free(struct emu *e, const struct weft_model_def *self);
 
 WEFT_MUST_CHECK int orb_time(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

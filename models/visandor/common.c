@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/macros.h"
 #include "visandor/common.h"
 
 int vao_agent_name(const struct emu *e, const struct emu_thread *t, char *buf, int n)
@@ -110,13 +111,10 @@ static const char *code_name(int32_t code)
 	}
 }
 
-void vao_pcf_codes(const struct vao_common *c, struct strbuf *b)
+void vao_label_codes(struct emu *e, const struct vao_common *c)
 {
-	if (c->ncode <= 0)
-		return;
-	sb_printf(b, "VALUES\n");
 	for (int i = 0; i < c->ncode; i++)
-		sb_printf(b, "%d %s\n", (int) c->code[i], code_name(c->code[i]));
+		emu_slot_label(e, EMU_THREAD_FILE, c->s_other, c->code[i], code_name(c->code[i]));
 }
 
 /* v in decimal at p; returns the length. */
@@ -144,40 +142,51 @@ static size_t put_hex(char *p, uint64_t v)
 	return n;
 }
 
-void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *what)
+char *vao_label_nodes(struct emu *e, int slot, int cslot, const uint64_t *raw, int n, const char *what)
 {
 	if (n <= 0)
-		return;
-	sb_printf(b, "VALUES\n");
-	size_t wl = strnlen(what, 32);
-	char line[128];
+		return NULL;
+	size_t wl = strnlen(what, 32), each = wl + 1 + 16 + 2 + 20 + 1;
+	char *buf = weft_xmalloc((size_t) n * each), *p = buf;
 	for (int i = 0; i < n; i++) {
-		char id[20];
-		size_t il = put_dec(id, (uint64_t) i + 1), k = 0;
-		memcpy(line, id, il);
-		k += il;
-		line[k++] = ' ';
-		memcpy(line + k, what, wl);
-		k += wl;
-		line[k++] = ' ';
-		k += put_hex(line + k, raw[i]);
-		line[k++] = ' ';
-		line[k++] = '#';
-		memcpy(line + k, id, il);
-		k += il;
-		line[k++] = '\n';
-		sb_append(b, line, k);
+		char *l = p;
+		memcpy(p, what, wl);
+		p += wl;
+		*p++ = ' ';
+		p += put_hex(p, raw[i]);
+		*p++ = ' ';
+		*p++ = '#';
+		p += put_dec(p, (uint64_t) i + 1);
+		*p++ = '\0';
+		emu_slot_label(e, EMU_THREAD_FILE, slot, (int64_t) i + 1, l);
+		emu_slot_label(e, EMU_CPU_FILE, cslot, (int64_t) i + 1, l);
+	}
+	return buf;
+}
+
+void vao_declare_agent(struct emu *e, struct vao_common *c, const char *model)
+{
+	static const struct sink_label activity[] = {
+		{.value = 1, .label = "Busy (AGENT_BUSY)"},
+		{.value = 2, .label = "Looking for work (AGENT_IDLE)"},
+	};
+	static const char *const what[4] = {"agent activity", "AGENT_BUSY/IDLE field 4", "WAM id", "other event code"};
+	static const char *const key[4] = {"active", "nact", "wam", "other"};
+	int *slot[4] = {&c->s_active, &c->s_nact, &c->s_wam, &c->s_other};
+	for (int k = 0; k < 4; k++) {
+		snprintf(c->title[k], sizeof(c->title[k]), "%s: %s", model, what[k]);
+		*slot[k] = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, c->title[k]);
+		struct emu_slot_decl d = {.key = key[k], .kind = SINK_VALUE};
+		if (k == 0) {
+			d.labels = activity;
+			d.nlabels = (int) ARRAY_SIZE(activity);
+		}
+		emu_slot_declare(e, EMU_THREAD_FILE, *slot[k], &d);
 	}
 }
 
-void vao_pcf_agent_types(const struct vao_common *c, struct strbuf *b, const char *model, int t_active,
-			 int t_nact, int t_wam, int t_other)
+void vao_slot(struct emu *e, int file, int *slot, const char *key, const char *title)
 {
-	sb_printf(b, "EVENT_TYPE\n0 %d %s: agent activity\nVALUES\n1 Busy (AGENT_BUSY)\n"
-		     "2 Looking for work (AGENT_IDLE)\n\n", t_active, model);
-	sb_printf(b, "EVENT_TYPE\n0 %d %s: AGENT_BUSY/IDLE field 4\n\n", t_nact, model);
-	sb_printf(b, "EVENT_TYPE\n0 %d %s: WAM id\n\n", t_wam, model);
-	sb_printf(b, "EVENT_TYPE\n0 %d %s: other event code\n", t_other, model);
-	vao_pcf_codes(c, b);
-	sb_printf(b, "\n");
+	*slot = emu_slot(e, file, EMU_SLOT_TABLE, title);
+	emu_slot_declare(e, file, *slot, &(struct emu_slot_decl){.key = key, .kind = SINK_VALUE});
 }

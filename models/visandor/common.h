@@ -15,6 +15,7 @@
 
 struct vao_common {
 	int s_active, s_nact, s_wam, s_other; /* thread.prv slots */
+	char title[4][48]; /* theirs, "<model>: ..." */
 	int32_t code[64];                     /* other event codes seen (labels) */
 	int ncode;                            /* -1: too many to label */
 	uint64_t nwarn;                       /* check warnings */
@@ -89,14 +90,19 @@ void vao_wam(struct emu *e, const struct vao_common *c, const struct weft_ev *ev
 /* Remember an other-code value for its .pcf label. */
 void vao_note_code(struct vao_common *c, int32_t code);
 /* The VALUES list of the "other event code" type (nothing when none). */
-void vao_pcf_codes(const struct vao_common *c, struct strbuf *b);
-/* The EVENT_TYPE blocks both log models write alike: agent activity, the
- * AGENT_BUSY/IDLE field 4, the WAM id and the other event codes, labelled
- * "<model>: ..." (types t_active, t_nact, t_wam, t_other). */
-void vao_pcf_agent_types(const struct vao_common *c, struct strbuf *b, const char *model, int t_active,
-			 int t_nact, int t_wam, int t_other);
-/* The VALUES list of a node type: "ID WHAT NODEID #ID" for the dense ids
- * 1..n, Nodeid raw[id - 1] in hex (nothing when n is 0). */
-void vao_pcf_nodes(struct strbuf *b, const uint64_t *raw, int n, const char *what);
+/* The agents' channels both log models have alike, registered with
+ * their titles ("<model>: agent activity", "...: AGENT_BUSY/IDLE field
+ * 4", "...: WAM id", "...: other event code"), keys in the model's
+ * Paraver table active, nact, wam, other, and the activity's labels. */
+void vao_declare_agent(struct emu *e, struct vao_common *c, const char *model);
+/* A channel of `file` with its key in the model's Paraver table. */
+void vao_slot(struct emu *e, int file, int *slot, const char *key, const char *title);
+/* At the end: the other event codes seen, as labels of s_other. */
+void vao_label_codes(struct emu *e, const struct vao_common *c);
+/* At the end: the node labels "WHAT NODEID #ID" of the dense ids 1..n
+ * (Nodeid raw[id - 1] in hex) for thread slot `slot` and CPU slot
+ * `cslot`; returns the buffer that holds them (the caller frees it when
+ * the run is released; NULL when n is 0). */
+char *vao_label_nodes(struct emu *e, int slot, int cslot, const uint64_t *raw, int n, const char *what);
 
 #endif
