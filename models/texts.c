@@ -60,6 +60,12 @@ void texts_set(struct texts *t, int64_t value, const char *s)
 	HASH_ADD_KEYPTR(ht, t->by_text, x->s, strlen(x->s), x);
 }
 
+const char *texts_nth(const struct texts *t, int i, int64_t *value)
+{
+	*value = t->order[i]->value;
+	return t->order[i]->s;
+}
+
 void texts_pcf(const struct texts *t, struct strbuf *b)
 {
 	if (!t->n)

@@ -31,6 +31,9 @@ void texts_set(struct texts *t, int64_t value, const char *s);
 /* "VALUES" and one "value text" line per text, in order of first
  * appearance (nothing if there are none). */
 void texts_pcf(const struct texts *t, struct strbuf *b);
+/* The i-th text in order of first appearance (0 <= i < t->n), its value
+ * in *value; valid until the text is renamed or the set freed. */
+const char *texts_nth(const struct texts *t, int i, int64_t *value);
 void texts_free(struct texts *t);
 
 #endif

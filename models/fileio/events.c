@@ -111,11 +111,29 @@ static const struct weft_state_label fileio_states[] = {
 
 static const struct weft_model_hooks fileio_hooks = {
 	.setup = fio_setup,
-	.pcf = fio_pcf,
+	.finish = fio_finish,
 	.release = fio_free,
 	.states = fileio_states,
 	.nstates = (int) (ARRAY_SIZE(fileio_states)),
 	.op_label = fio_op_label,
+};
+
+/* Its Paraver types (fileio.h), by the keys of its slots (fio_keys), in
+ * the order of the .pcf blocks. */
+static const struct weft_prv_type fio_paraver[] = {
+	{.chan = "bread", .set = 0, .type = FT_BREAD},
+	{.chan = "bwrite", .set = 0, .type = FT_BWRITE},
+	{.chan = "file", .set = 0, .type = FT_FILE},
+	{.chan = "offset", .set = 0, .type = FT_OFFSET},
+	{.chan = "nopen", .set = 0, .type = FT_NOPEN},
+	{.chan = "inflight", .set = 0, .type = FT_INFLIGHT},
+	{.chan = "op", .set = 0, .type = FT_OP},
+	{.chan = "fsize", .set = 0, .type = FT_FSIZE},
+	{.chan = "links", .set = 0, .type = FT_LINKS},
+	{.chan = "fcntl", .set = 0, .type = FT_FCNTL},
+	{.chan = "flags", .set = 0, .type = FT_FLAGS},
+	{.chan = "io", .set = 1, .type = FT_CPU_IO},
+	{.chan = "members", .set = 1, .type = FT_CPU_MEMBERS},
 };
 
 const struct weft_model_def model_fileio = {
@@ -125,4 +143,6 @@ const struct weft_model_def model_fileio = {
 	.events = fileio_events,
 	.nevents = (int) (ARRAY_SIZE(fileio_events)),
 	.hooks = &fileio_hooks,
+	.paraver = fio_paraver,
+	.nparaver = (int) (ARRAY_SIZE(fio_paraver)),
 };

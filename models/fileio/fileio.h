@@ -36,8 +36,9 @@ enum {
 };
 
 WEFT_MUST_CHECK int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+WEFT_MUST_CHECK int fio_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
+extern const char *const fio_keys[FT_COUNT];
 void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n);
-void fio_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void fio_free(struct emu *e, const struct weft_model_def *self);
 
 WEFT_MUST_CHECK int fio_member(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

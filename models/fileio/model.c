@@ -406,6 +406,10 @@ static const char *const type_label[FT_COUNT] = {
 	"File I/O: open flags",
 };
 
+/* Their keys in the model's Paraver table (events.c). */
+const char *const fio_keys[FT_COUNT] = {"bread", "bwrite", "file",  "offset", "nopen", "inflight",
+					"op",	 "fsize",  "links", "fcntl",  "flags"};
+
 static const char *const cpu_label[2] = {
 	"File I/O: clients in I/O on the node",
 	"File I/O: clients in an application on the node",
@@ -419,10 +423,48 @@ int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	s->th = weft_xcalloc((size_t) e->sys.nth + 1, sizeof(*s->th));
 	for (int i = 0; i < e->sys.nth; i++)
 		s->th[i].et = &e->sys.th[i];
-	for (int k = 0; k < FT_COUNT; k++)
-		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, FT_FIRST + k, type_label[k]);
-	s->cslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_IO, cpu_label[0]);
-	s->mslot = emu_slot(e, EMU_CPU_FILE, FT_CPU_MEMBERS, cpu_label[1]);
+	static const struct sink_label ops[] = {
+		{.value = FOP_OPEN, .label = "open"},
+		{.value = FOP_CLOSE, .label = "close"},
+		{.value = FOP_EXTEND, .label = "extend"},
+		{.value = FOP_TRUNC, .label = "truncate"},
+		{.value = FOP_LINK, .label = "link"},
+		{.value = FOP_UNLINK, .label = "unlink"},
+		{.value = FOP_FCNTL, .label = "fcntl"},
+		{.value = FOP_APPOPEN, .label = "application open"},
+		{.value = FOP_APPCLOSE, .label = "application close"},
+	};
+	static const struct sink_label flags[] = {
+		{.value = 1, .label = "read"},
+		{.value = 2, .label = "read-write"},
+		{.value = 4, .label = "write"},
+		{.value = 8, .label = "create"},
+		{.value = 16, .label = "truncate"},
+		{.value = 32, .label = "append"},
+		{.value = 9, .label = "read, create"},
+		{.value = 10, .label = "read-write, create"},
+		{.value = 12, .label = "write, create"},
+		{.value = 26, .label = "read-write, create, truncate"},
+		{.value = 28, .label = "write, create, truncate"},
+		{.value = 36, .label = "write, append"},
+		{.value = 44, .label = "write, create, append"},
+	};
+	for (int k = 0; k < FT_COUNT; k++) {
+		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, type_label[k]);
+		struct emu_slot_decl d = {.key = fio_keys[k], .kind = SINK_VALUE};
+		if (FT_FIRST + k == FT_OP) {
+			d.labels = ops;
+			d.nlabels = (int) ARRAY_SIZE(ops);
+		} else if (FT_FIRST + k == FT_FLAGS) {
+			d.labels = flags;
+			d.nlabels = (int) ARRAY_SIZE(flags);
+		}
+		emu_slot_declare(e, EMU_THREAD_FILE, s->slot[k], &d);
+	}
+	s->cslot = emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, cpu_label[0]);
+	s->mslot = emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, cpu_label[1]);
+	emu_slot_declare(e, EMU_CPU_FILE, s->cslot, &(struct emu_slot_decl){.key = "io", .kind = SINK_VALUE});
+	emu_slot_declare(e, EMU_CPU_FILE, s->mslot, &(struct emu_slot_decl){.key = "members", .kind = SINK_VALUE});
 	s->ncpu_io = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*s->ncpu_io));
 	s->nmembers = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*s->nmembers));
 	s->fmin = INT64_MAX;
@@ -440,13 +482,16 @@ int fio_name(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, s
 	return 0;
 }
 
-/* The file id VALUES when some file has a name: every id written gets a
- * label (those without a name "file N", -1 "no name"), as weft check
- * wants of a type with VALUES; none when no file has a name. */
-static void file_labels(struct fio *s, struct strbuf *b)
+/* At the end, the file ids' labels when some file has a name: every id
+ * written gets one (those without a name "file N", -1 "no name"), as
+ * weft check wants of a type with VALUES; none when no file has a name. */
+int fio_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
 {
+	(void) self;
+	(void) err;
+	struct fio *s = st(e);
 	if (!s->names.n)
-		return;
+		return 0;
 	if (s->fmin <= s->fmax && s->fmax - s->fmin < 1000000)
 		for (int64_t v = s->fmin; v <= s->fmax; v++)
 			if (v != 0 && !texts_has(&s->names, v)) {
@@ -454,33 +499,12 @@ static void file_labels(struct fio *s, struct strbuf *b)
 				snprintf(l, sizeof(l), v == -1 ? "no name" : "file %lld", (long long) v);
 				texts_set(&s->names, v, l);
 			}
-	texts_pcf(&s->names, b);
-}
-
-void fio_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	(void) self;
-	if (file != EMU_THREAD_FILE) {
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_IO, cpu_label[0]);
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n", FT_CPU_MEMBERS, cpu_label[1]);
-		return;
+	for (int i = 0; i < s->names.n; i++) {
+		int64_t v;
+		const char *l = texts_nth(&s->names, i, &v);
+		emu_slot_label(e, EMU_THREAD_FILE, s->slot[FT_FILE - FT_FIRST], v, l);
 	}
-	for (int k = 0; k < FT_COUNT; k++) {
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", FT_FIRST + k, type_label[k]);
-		if (FT_FIRST + k == FT_OP)
-			sb_printf(b, "VALUES\n%d open\n%d close\n%d extend\n%d truncate\n%d link\n%d unlink\n"
-				     "%d fcntl\n%d application open\n%d application close\n",
-				  FOP_OPEN, FOP_CLOSE, FOP_EXTEND, FOP_TRUNC, FOP_LINK, FOP_UNLINK, FOP_FCNTL,
-				  FOP_APPOPEN, FOP_APPCLOSE);
-		else if (FT_FIRST + k == FT_FILE)
-			file_labels(st(e), b);
-		else if (FT_FIRST + k == FT_FLAGS)
-			sb_printf(b, "VALUES\n1 read\n2 read-write\n4 write\n8 create\n16 truncate\n32 append\n"
-				     "9 read, create\n10 read-write, create\n12 write, create\n"
-				     "26 read-write, create, truncate\n28 write, create, truncate\n"
-				     "36 write, append\n44 write, create, append\n");
-		sb_printf(b, "\n");
-	}
+	return 0;
 }
 
 void fio_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
