@@ -81,9 +81,9 @@ struct weft_model_hooks {
 	int (*setup)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 	/* end-of-trace checks */
 	int (*finish)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-	/* a C model's EVENT_TYPE blocks of the .pcf; NULL: the Paraver sink
-	 * writes one per slot the model declared (emu_slot_declare: model
-	 * files) */
+	/* the model's own EVENT_TYPE blocks of the .pcf (msg's); NULL: the
+	 * Paraver sink writes one per slot the model declared
+	 * (emu_slot_declare), in the order of its Paraver table */
 	void (*pcf)(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 	void (*release)(struct emu *e, const struct weft_model_def *self);
 	const struct weft_state_label *states;

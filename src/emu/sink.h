@@ -16,13 +16,14 @@
  * the sinks (-o: Paraver, --otf2: OTF2, none for query and the checks) and
  * hands them in emu_opts.sinks; the emulator writes no file itself. Every
  * sink takes the batches through `changes` (the Paraver sink, too: its
- * records are its writer's ops, paraver_out.h). The model files' channels
- * are declared with their labels (emu_slot_declare, emu_slot_label) and
- * their Paraver types are their models' Paraver tables', which the
- * Paraver sink looks up (paraver_slot_types). What is left: the Paraver
- * sink still lives in src/emu and reads the C models' .pcf text and the
- * row names from the run (layout.run), and the C models still register
- * their channels with Paraver type numbers (emu_slot).
+ * records are its writer's ops, paraver_out.h). The models' channels are
+ * declared with their labels (emu_slot_declare, emu_slot_label) and their
+ * Paraver types are their models' Paraver tables' (weft_model_def.
+ * paraver), which the Paraver sink looks up (paraver_slot_types) and
+ * writes the .pcf from. What is left: the Paraver sink still lives in
+ * src/emu and reads the row names and the PICL model's .pcf text (its
+ * pcf hook: its own layout of blocks) from the run (layout.run); that
+ * model still registers its channels with Paraver type numbers.
  * --from/--to is one filter in front of every sink (sinks.c: sinks see the
  * window only, times from its start; test/e2e/window.sh checks it against
  * Paraver's cutter rules).
