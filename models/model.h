@@ -112,9 +112,9 @@ struct weft_model_hooks {
 
 /* A row of a model's Paraver table: the event type channel `chan` (the
  * key its slots are declared with, emu_slot_decl) gets in thread.prv (set
- * 0) or cpu.prv (set 1); member j of a channel group gets type + j. Data
- * the Paraver sink reads, not the model (model files: their `paraver`
- * block). */
+ * 0) or cpu.prv (set 1), or its breakdown view's trace (set 2, chan
+ * "breakdown"); member j of a channel group gets type + j. Data the
+ * Paraver sink reads, not the model (model files: their `paraver` block). */
 struct weft_prv_type {
 	const char *chan;
 	int set;

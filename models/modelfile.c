@@ -1000,13 +1000,15 @@ struct mf_model *mf_compile(const char *path, const char *text, struct weft_err 
 	m->def.events = m->decls;
 	m->def.hooks = &engine_hooks;
 	/* the Paraver table, by channel name */
-	m->prv_rows = weft_xcalloc(2 * (size_t) m->nchans + 1, sizeof(*m->prv_rows));
+	m->prv_rows = weft_xcalloc(2 * (size_t) m->nchans + 2, sizeof(*m->prv_rows));
 	for (int c = 0; c < m->nchans; c++)
 		for (int set = 0; set < 2; set++) {
 			int32_t t = set ? m->prv.cpu[c] : m->prv.thread[c];
 			if (t >= 0)
 				m->prv_rows[m->def.nparaver++] = (struct weft_prv_type){m->chans[c].name, set, t};
 		}
+	if (m->bd)
+		m->prv_rows[m->def.nparaver++] = (struct weft_prv_type){"breakdown", 2, m->prv.breakdown};
 	m->def.paraver = m->prv_rows;
 	free(p->ev_first);
 	free(p);

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* breakdown: the muxes, the sort and the Paraver files of the breakdown
- * views (breakdown.h). */
+/* breakdown: the muxes and the sort of the breakdown views (breakdown.h);
+ * their files are the Paraver sink's (src/emu/paraver_bd.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "prv/pcfcolors.h"
 #include "engine/breakdown.h"
 #include "engine/engine.h"
-#include "emu/paraver_out.h"
-#include "util/outset.h"
 #include "prv/prv_writer.h"
 
 struct bd_view {
@@ -28,9 +25,9 @@ struct bd_view {
 	int64_t *sorted, *last; /* [row] */
 	int started, changed; /* a first value came (every row is written then) */
 	char *name; /* "MODEL-breakdown" */
-	struct prv_file prv; /* the Paraver sink's file (its back) */
-	struct prv_file front; /* its records, queued into the run's stream as set prv.id */
-	int open;
+	struct emu_bd_view pub; /* what the Paraver sink knows of it */
+	struct prv_file front; /* its records, queued into the run's stream as the set its file has */
+	int open; /* its file is open (ops_open) */
 };
 
 struct bd_state {
@@ -71,18 +68,20 @@ static int required(struct emu *e, const struct mf_model *m, const char *key, st
 	return 0;
 }
 
+static int ops_nviews(const struct emu *e);
+static const struct emu_bd_view *ops_view(const struct emu *e, int i);
+static void ops_open(struct emu *e, int i, int set);
+static void ops_close(struct emu *e, int i);
+static void ops_value_lines(struct emu *e, int i, struct strbuf *b);
+
 static const struct emu_bd_ops bd_ops = {
 	.flush = bd_flush,
 	.free = bd_free,
-	.outputs = bd_outputs,
-	.open = bd_open,
-	.write_texts = bd_write_texts,
-	.finish = bd_finish,
-	.abort = bd_abort,
-	.nviews = bd_nviews,
-	.view_model = bd_view_model,
-	.view_type = bd_view_type,
-	.view_back = bd_view_back,
+	.nviews = ops_nviews,
+	.view = ops_view,
+	.open = ops_open,
+	.close = ops_close,
+	.value_lines = ops_value_lines,
 };
 
 int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
@@ -135,6 +134,7 @@ int bd_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	v->sorted = weft_xcalloc((size_t) v->nrow + 1, sizeof(*v->sorted));
 	v->last = weft_xcalloc((size_t) v->nrow + 1, sizeof(*v->last));
 	v->name = weft_xasprintf("%s-breakdown", m->def.name);
+	v->pub = (struct emu_bd_view){.name = v->name, .model = m->def.id, .nrow = v->nrow, .label = b->label};
 	return 0;
 }
 
@@ -288,125 +288,37 @@ void bd_flush(struct emu *e)
 			flush_view(e, &e->bd.s->v[i]);
 }
 
-/* ---- Paraver files ------------------------------------------------------------------------ */
+/* ---- what the Paraver sink asks (emu_bd_ops) ----------------------------------------------- */
 
-void bd_outputs(struct emu *e, struct outset *s)
+static int ops_nviews(const struct emu *e)
 {
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
-		static const char *const ext[] = {"prv", "pcf", "row"};
-		for (int k = 0; k < 3; k++) {
-			char *n = weft_xasprintf("%s.%s%s", e->bd.s->v[i].name, ext[k],
-						 k == 0 && e->out.par->gzip ? ".gz" : "");
-			outset_add(s, n);
-			free(n);
-		}
-	}
+	return e->bd.s ? e->bd.s->nv : 0;
 }
 
-int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err)
+static const struct emu_bd_view *ops_view(const struct emu *e, int i)
 {
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
-		struct bd_view *v = &e->bd.s->v[i];
-		/* one node and one task whose threads are the rows, as ovniemu's */
-		char *rest = weft_xasprintf("1(%d):1:1(%d:1)", v->nrow, v->nrow);
-		uint32_t(*ids)[3] = weft_xcalloc((size_t) v->nrow + 1, sizeof(*ids));
-		for (int r = 0; r < v->nrow; r++) {
-			ids[r][0] = 1;
-			ids[r][1] = 1;
-			ids[r][2] = (uint32_t) r + 1;
-		}
-		char *n = weft_xasprintf("%s.prv", v->name);
-		char *p = outset_shown(&e->out.par->out, n), *tmp = paraver_trace_tmp(e, n);
-		int32_t type = v->m->prv.breakdown;
-		int rc = prv_open(&v->prv, files, p, tmp, date, rest, v->nrow, (const uint32_t(*)[3]) ids, 1, &type,
-				  e->out.par->gzip, err);
-		free(n);
-		free(p);
-		free(tmp);
-		free(ids);
-		free(rest);
-		if (rc)
-			return -1;
-		v->open = 1;
-		if (v->prv.pipe != files) /* the set is full: its records would have nowhere to go */
-			return weft_fail(err, WEFT_EINTERNAL, "%s: more breakdown traces than the Paraver writer holds",
-					 v->name);
-		prv_front_open(&v->front, e->out.pipe, v->prv.id, v->nrow, 1);
-	}
-	return 0;
+	return &e->bd.s->v[i].pub;
 }
 
-int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err)
+/* The Paraver sink opened view i's file: its records go to the run's
+ * stream as set `set`. */
+static void ops_open(struct emu *e, int i, int set)
 {
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
-		struct bd_view *v = &e->bd.s->v[i];
-		struct strbuf b = {0};
-		sb_printf(&b,
-			  "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
-			  "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
-			  "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
-			  "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\n");
-		pcfcolors_section(&b, 1, NULL, 0); /* ovniemu's colours for the values */
-		sb_printf(&b, "\n\nEVENT_TYPE\n0 %d %s\nVALUES\n", v->m->prv.breakdown, v->b->label);
-		for (int k = 0; k < v->b->nlabels; k++)
-			engine_value_lines(e, v->m, v->b->labels[k], &b);
-		sb_printf(&b, "\n");
-		char *n = weft_xasprintf("%s.pcf", v->name);
-		int rc = outset_write(s, n, b.s ? b.s : "", b.len, err);
-		free(n);
-		sb_free(&b);
-		if (rc)
-			return -1;
-		sb_printf(&b,
-			  "LEVEL NODE SIZE 1\nCPUs\n\nLEVEL APPL SIZE 1\n%s\n\nLEVEL TASK SIZE 1\nCPUs\n\n"
-			  "LEVEL THREAD SIZE %d\n",
-			  v->name, v->nrow);
-		for (int r = 0; r < v->nrow; r++) /* the top row shows the greatest value */
-			sb_printf(&b, "~CPU %4d\n", v->nrow - r);
-		n = weft_xasprintf("%s.row", v->name);
-		rc = outset_write(s, n, b.s ? b.s : "", b.len, err);
-		free(n);
-		sb_free(&b);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	struct bd_view *v = &e->bd.s->v[i];
+	prv_front_open(&v->front, e->out.pipe, set, v->nrow, 1);
+	v->open = 1;
 }
 
-/* After the pipe finished: the files are the caller's thread's again. */
-int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err)
+static void ops_close(struct emu *e, int i)
 {
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
-		struct bd_view *v = &e->bd.s->v[i];
-		if (!v->open)
-			continue;
-		v->open = 0;
-		char *done = NULL;
-		char *shown = weft_xasprintf("%s%s", v->prv.back.path, v->prv.back.gzip ? ".gz" : "");
-		uint64_t nrec = 0;
-		int rc = prv_finish_n(&v->prv, ftime, &done, &nrec, err);
-		free(done); /* in the new generation, under its name */
-		/* ovniemu writes such a view with the header alone; so does weft
-		 * (the same bytes), but the user is told it will not open */
-		if (rc == 0 && nrec == 0 && !e->o.quiet)
-			weft_warn("%s: no CPU's value ever changed: its body is empty, as ovniemu "
-				  "writes it, and Paraver refuses to load it (\"Empty body\")",
-				  shown);
-		free(shown);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	e->bd.s->v[i].open = 0;
 }
 
-void bd_abort(struct emu *e)
+static void ops_value_lines(struct emu *e, int i, struct strbuf *b)
 {
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++) {
-		struct bd_view *v = &e->bd.s->v[i];
-		if (v->open)
-			prv_abort(&v->prv);
-		v->open = 0;
-	}
+	const struct bd_view *v = &e->bd.s->v[i];
+	for (int k = 0; k < v->b->nlabels; k++)
+		engine_value_lines(e, v->m, v->b->labels[k], b);
 }
 
 void bd_free(struct emu *e)
@@ -414,7 +326,6 @@ void bd_free(struct emu *e)
 	struct bd_state *s = e->bd.s;
 	if (!s)
 		return;
-	bd_abort(e);
 	for (int i = 0; i < s->nv; i++) {
 		struct bd_view *v = &s->v[i];
 		free(v->prow);
@@ -433,51 +344,4 @@ void bd_free(struct emu *e)
 	free(s);
 	e->bd.s = NULL;
 	e->bd.ops = NULL;
-}
-
-/* ---- for the views (breakdown.h); kept at the end of the file ---------------------------- */
-
-int bd_nviews(const struct emu *e)
-{
-	int n = 0;
-	for (int i = 0; e->bd.s && i < e->bd.s->nv; i++)
-		n += e->bd.s->v[i].open;
-	return n;
-}
-
-/* The i-th view being written (bd_nviews counts only those). */
-static const struct bd_view *written(const struct emu *e, int i)
-{
-	for (int k = 0; e->bd.s && k < e->bd.s->nv; k++)
-		if (e->bd.s->v[k].open && i-- == 0)
-			return &e->bd.s->v[k];
-	return NULL;
-}
-
-char bd_view_model(const struct emu *e, int i)
-{
-	return written(e, i)->m->def.id;
-}
-
-const char *bd_view_name(const struct emu *e, int i)
-{
-	return written(e, i)->name;
-}
-
-int32_t bd_view_type(const struct emu *e, int i)
-{
-	return written(e, i)->m->prv.breakdown;
-}
-
-const struct prv_back *bd_view_back(const struct emu *e, int i)
-{
-	return &written(e, i)->prv.back;
-}
-
-int bd_drawn(const struct emu *e, char model)
-{
-	for (int k = 0; e->bd.s && k < e->bd.s->nv; k++)
-		if (e->bd.s->v[k].m->def.id == model)
-			return 1;
-	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* breakdown: the CPU breakdown views of model files (`breakdown` blocks,
- * doc/dev/models.md), written as MODEL-breakdown.{prv,pcf,row} with -b, as
- * ovniemu's -b writes them.
+ * doc/dev/models.md), with -b: their values, which the Paraver sink
+ * writes as MODEL-breakdown.{prv,pcf,row}, as ovniemu's -b writes them
+ * (src/emu/paraver_bd.c, through emu_bd_ops).
  *
  * Per physical CPU, a chain of muxes over the values the model's channels
  * show on that CPU's row; a mux selects again when its select source
@@ -23,7 +24,6 @@
 #include "util/macros.h"
 
 struct bd_view;
-struct prv_back;
 
 /* With -b and an output directory, set up model m's view (if it has one);
  * a view whose `require` key is not true in every thread is left off with
@@ -42,32 +42,6 @@ void bd_note(struct emu *e, int view, int chan, int cpu, int64_t v);
 /* The end of an event with notes (e->bd.pending). */
 void bd_flush(struct emu *e);
 
-/* Paraver output of every view: open in the Paraver sink's set of files
- * beside thread.prv (their records queued into the run's stream as the
- * sets that follow the rows', >= SINK_NROWSETS), write their .pcf and
- * .row into the output set, finish at ftime (the window's) or abort.
- * Names: bd_outputs adds them to the set. */
-struct outset;
-struct prv_pipe;
-void bd_outputs(struct emu *e, struct outset *s);
-WEFT_MUST_CHECK int bd_open(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
-WEFT_MUST_CHECK int bd_write_texts(struct emu *e, struct outset *s, struct weft_err *err);
-WEFT_MUST_CHECK int bd_finish(struct emu *e, uint64_t ftime, struct weft_err *err);
-void bd_abort(struct emu *e);
 void bd_free(struct emu *e);
-
-/* What the views (src/emu/views.c) need to know of the breakdown traces
- * this run writes (after the writer drained, before bd_finish): how many,
- * and for each (0 <= i < bd_nviews) its model's character, its file name
- * without extension ("MODEL-breakdown"), its Paraver type and what was
- * written to it (slot 0 of the back's ranges). A view left off (its
- * `require` key not true everywhere) is not counted. */
-int bd_nviews(const struct emu *e);
-char bd_view_model(const struct emu *e, int i);
-const char *bd_view_name(const struct emu *e, int i);
-int32_t bd_view_type(const struct emu *e, int i);
-const struct prv_back *bd_view_back(const struct emu *e, int i);
-/* Did this run set up model's view (open or already finished)? */
-int bd_drawn(const struct emu *e, char model);
 
 #endif

@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 #include "cli/clockopts.h"
 #include "cli/opts.h"
-#include "engine/breakdown.h"
 #include "emu/emu.h"
 #include "par/jobs.h"
 #include "emu/paraver_out.h"
@@ -308,7 +307,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 		memset(&e, 0, sizeof(e));
 	if (rc == 0 && o->salvage && !o->quiet)
 		cli_salvage_report("emu", &e.tr);
-	if (rc == 0 && o->breakdown && k->par && !o->quiet && bd_nviews(&e) == 0)
+	if (rc == 0 && o->breakdown && k->par && !o->quiet && (!e.bd.ops || e.bd.ops->nviews(&e) == 0))
 		fprintf(stderr,
 			"weft: warning: -b: no model of %s has a breakdown view (nosv with "
 			"nosv.can_breakdown in every thread, nanos6, openmp): no breakdown trace is written\n",

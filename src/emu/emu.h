@@ -49,25 +49,29 @@ struct outset;
 struct prv_back;
 struct prv_pipe;
 
+/* A breakdown view as its trace's writer (the Paraver sink,
+ * src/emu/paraver_bd.c) knows it. */
+struct emu_bd_view {
+	const char *name; /* "MODEL-breakdown" */
+	char model;
+	int nrow; /* its rows: the physical CPUs */
+	const char *label; /* its event type's */
+};
+
 /* The breakdown views of model files (models/engine/breakdown.h) as the
- * emulator and its Paraver sink reach them, without naming them: what an
- * event's end, the run's release and the Paraver output ask of them. */
+ * emulator and its Paraver sink reach them, without naming them. */
 struct emu_bd_ops {
 	void (*flush)(struct emu *e); /* the end of an event with notes (bd.pending) */
 	void (*free)(struct emu *e);
-	/* the Paraver sink's: the names of their files, open, .pcf and .row,
-	 * finish at ftime, abort */
-	void (*outputs)(struct emu *e, struct outset *s);
-	int (*open)(struct emu *e, struct prv_pipe *files, const char *date, struct weft_err *err);
-	int (*write_texts)(struct emu *e, struct outset *s, struct weft_err *err);
-	int (*finish)(struct emu *e, uint64_t ftime, struct weft_err *err);
-	void (*abort)(struct emu *e);
-	/* the views' (views.c): the traces written, each one's model, type
-	 * and what was written to it */
+	/* the views set up, each one's description */
 	int (*nviews)(const struct emu *e);
-	char (*view_model)(const struct emu *e, int i);
-	int32_t (*view_type)(const struct emu *e, int i);
-	const struct prv_back *(*view_back)(const struct emu *e, int i);
+	const struct emu_bd_view *(*view)(const struct emu *e, int i);
+	/* view i's file is open: its records go to the run's stream as set
+	 * `set` from now on; closed: no more */
+	void (*open)(struct emu *e, int i, int set);
+	void (*close)(struct emu *e, int i);
+	/* its .pcf value lines (the labels of the channels it lists) */
+	void (*value_lines)(struct emu *e, int i, struct strbuf *b);
 };
 
 /* What a model counts for an accounting sink (weft stats): an operation

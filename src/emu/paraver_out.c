@@ -169,8 +169,7 @@ static void outputs(struct emu *e, struct outset *s)
 	outset_add(s, c);
 	free(t);
 	free(c);
-	if (e->bd.ops)
-		e->bd.ops->outputs(e, s);
+	paraver_bd_outputs(e, e->out.par, s);
 }
 
 /* The output directory: made if missing, locked, what killed runs left in
@@ -297,8 +296,8 @@ static int par_begin(struct sink *k, const struct sink_layout *l, struct weft_er
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		if (po->f[f].id != e->out.prv[f].id || po->f[f].pipe != po->files)
 			rc = weft_fail(err, WEFT_EINTERNAL, "%s: the Paraver files are not the first", po->outdir);
-	if (rc == 0 && e->bd.ops)
-		rc = e->bd.ops->open(e, po->files, date, err);
+	if (rc == 0)
+		rc = paraver_bd_open(e, po, date, err);
 	for (int f = 0; rc == 0 && f < EMU_NFILES; f++)
 		emu_fresh_apply(e, f, &po->f[f]);
 	return rc;
@@ -500,7 +499,7 @@ static int write_texts(struct emu *e, struct outset *s, struct weft_err *err)
 	row_file(e, EMU_CPU_FILE, &b);
 	if (write_text(s, "cpu.row", &b, err))
 		return -1;
-	if (e->bd.ops && e->bd.ops->write_texts(e, s, err))
+	if (paraver_bd_texts(e, e->out.par, s, err))
 		return -1;
 	return views_copy(e, s, err);
 }
@@ -564,8 +563,8 @@ static int par_close(struct paraver_out *po, uint64_t ftime, struct weft_err *er
 		rc = prv_finish(&po->f[EMU_THREAD_FILE], ftime, &tdone, err);
 	if (rc == 0)
 		rc = prv_finish(&po->f[EMU_CPU_FILE], ftime, &cdone, err);
-	if (rc == 0 && e->bd.ops)
-		rc = e->bd.ops->finish(e, ftime, err);
+	if (rc == 0)
+		rc = paraver_bd_finish(e, po, ftime, err);
 	free(tdone);
 	free(cdone);
 	if (rc == 0) {
@@ -587,8 +586,7 @@ static int par_end(struct sink *k, int ok, uint64_t ftime, struct weft_err *err)
 	/* what was not finished, and the set when not committed */
 	prv_abort(&po->f[EMU_THREAD_FILE]);
 	prv_abort(&po->f[EMU_CPU_FILE]);
-	if (po->e->bd.ops)
-		po->e->bd.ops->abort(po->e);
+	paraver_bd_abort(po->e, po);
 	if (!ok || rc)
 		outset_abort(&po->out);
 	po->open = 0;
@@ -601,6 +599,7 @@ static void par_free(struct sink *k)
 	prv_files_free(po->files); /* begun, never ended */
 	for (int f = 0; f < EMU_NFILES; f++)
 		free(po->type[f]);
+	paraver_bd_free(po);
 	free(k->self); /* the run is gone (emu_free): never look at it */
 }
 

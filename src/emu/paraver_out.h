@@ -29,8 +29,29 @@ struct paraver_out {
 	struct outset out; /* the outputs in outdir, while writing */
 	struct prv_file f[EMU_NFILES]; /* thread.prv, cpu.prv: their backs */
 	int32_t *type[EMU_NFILES]; /* each slot's Paraver type (paraver_slot_types) */
+	struct paraver_bd *bd; /* the breakdown traces, by view (paraver_bd.c) */
+	int nbd;
 	int open; /* the outputs are open: finished or aborted by end */
 };
+
+/* A breakdown view's trace (-b): its file, open from begin to end. */
+struct paraver_bd {
+	struct prv_file prv;
+	int open;
+};
+
+/* The breakdown traces of the run's views (e->bd.ops; none: nothing):
+ * their names in the output set; their files opened as the sets after
+ * thread.prv and cpu.prv, each view told its set; their .pcf and .row;
+ * finished at ftime, or aborted; freed. The type of model's view (its
+ * Paraver table's row of set 2), -1 none. */
+void paraver_bd_outputs(struct emu *e, struct paraver_out *po, struct outset *s);
+WEFT_MUST_CHECK int paraver_bd_open(struct emu *e, struct paraver_out *po, const char *date, struct weft_err *err);
+WEFT_MUST_CHECK int paraver_bd_texts(struct emu *e, struct paraver_out *po, struct outset *s, struct weft_err *err);
+WEFT_MUST_CHECK int paraver_bd_finish(struct emu *e, struct paraver_out *po, uint64_t ftime, struct weft_err *err);
+void paraver_bd_abort(struct emu *e, struct paraver_out *po);
+void paraver_bd_free(struct paraver_out *po);
+int32_t paraver_bd_type(const struct emu *e, char model);
 
 /* The Paraver sink writing into outdir (gzip: -z); free with its free. */
 struct sink *paraver_sink_new(const char *outdir, int gzip);

@@ -56,11 +56,11 @@ static int target_of(const struct emu *e, const struct weft_model_def *d, int fi
 		t->slot_type = e->out.par->type[file];
 		return 1;
 	}
-	const struct emu_bd_ops *bd = e->bd.ops;
-	for (int i = 0; bd && i < bd->nviews(e); i++)
-		if (bd->view_model(e, i) == d->id) {
-			t->back = bd->view_back(e, i);
-			t->own = bd->view_type(e, i);
+	const struct paraver_out *po = e->out.par;
+	for (int i = 0; i < po->nbd; i++)
+		if (po->bd[i].open && e->bd.ops->view(e, i)->model == d->id) {
+			t->back = &po->bd[i].prv.back;
+			t->own = paraver_bd_type(e, d->id);
 			t->slot_type = &t->own;
 			t->nslots = 1;
 			return 1;
