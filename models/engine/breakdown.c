@@ -3,7 +3,6 @@
  * their files are the Paraver sink's (src/emu/paraver_bd.c). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/breakdown.h"
 #include "engine/engine.h"

@@ -129,3 +129,33 @@ struct prv_pipe *emu_share_handover(struct emu *e)
 	prv_front_forget(&e->out.prv[EMU_THREAD_FILE]);
 	return e->out.pipe;
 }
+
+int emu_share_split(const struct emu *e, int want, int *cut)
+{
+	int nl = e->tr.sys.nlooms;
+	if (want > nl)
+		want = nl;
+	uint64_t total = 0;
+	for (int i = 0; i < e->sys.nth; i++)
+		total += e->tr.streams[i].map.size + 1;
+	int k = 0;
+	uint64_t acc = 0;
+	cut[0] = 0;
+	for (int i = 0; i < e->sys.nth; i++) {
+		acc += e->tr.streams[i].map.size + 1;
+		int loom_ends = i + 1 == e->sys.nth || e->sys.th[i + 1].sys->proc->loom != e->sys.th[i].sys->proc->loom;
+		/* cut where this job has its share, leaving a loom for each job after */
+		if (loom_ends && i + 1 < e->sys.nth && k + 1 < want &&
+		    acc * (uint64_t) want >= total * (uint64_t) (k + 1))
+			cut[++k] = i + 1;
+	}
+	cut[++k] = e->sys.nth;
+	return k;
+}
+
+void emu_share_prime(struct emu *e)
+{
+	e->run.t0 = merge_peek_time(&e->merge);
+	for (int i = 0; i < e->sys.nth; i++)
+		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+}

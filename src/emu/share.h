@@ -49,6 +49,16 @@ WEFT_MUST_CHECK int emu_share_run(struct emu *e, struct emu_share_fail *f, struc
 /* Free an opened share (its fronts, then emu_free). */
 void emu_share_free(struct emu *e);
 
+/* The main run's streams in loom ranges of about equal bytes, in stream
+ * order: share k takes streams [cut[k], cut[k + 1]) (cut has want + 1
+ * slots). Returns the number of shares (<= want, <= the looms). */
+int emu_share_split(const struct emu *e, int want, int *cut);
+
+/* The main run, opened, before its shares open: its t0 the first event's
+ * (every share's fixed t0), its streams' pages let go (the shares map
+ * their own). */
+void emu_share_prime(struct emu *e);
+
 /* Why the main run e (opened, not run) cannot be shared out, as far as
  * the emulator knows (no output, an observer, -b, --bursts, -k, a
  * model's own reason, one loom, rows that open with a state out of

@@ -48,35 +48,14 @@ const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
 	return emu_share_why_not(e, buf, n);
 }
 
-/* Loom ranges of about equal bytes, in stream order: job k takes streams
- * [cut[k], cut[k + 1]). Returns the number of jobs (<= want). */
 int jobs_split(const struct emu *e, int want, int *cut)
 {
-	int nl = e->tr.sys.nlooms;
-	if (want > nl)
-		want = nl;
-	uint64_t total = 0;
-	for (int i = 0; i < e->sys.nth; i++)
-		total += e->tr.streams[i].map.size + 1;
-	int k = 0;
-	uint64_t acc = 0;
-	cut[0] = 0;
-	for (int i = 0; i < e->sys.nth; i++) {
-		acc += e->tr.streams[i].map.size + 1;
-		int loom_ends = i + 1 == e->sys.nth || e->sys.th[i + 1].sys->proc->loom != e->sys.th[i].sys->proc->loom;
-		/* cut where this job has its share, leaving a loom for each job after */
-		if (loom_ends && i + 1 < e->sys.nth && k + 1 < want && acc * (uint64_t) want >= total * (uint64_t) (k + 1))
-			cut[++k] = i + 1;
-	}
-	cut[++k] = e->sys.nth;
-	return k;
+	return emu_share_split(e, want, cut);
 }
 
 void jobs_begin(struct emu *e)
 {
-	e->run.t0 = merge_peek_time(&e->merge);
-	for (int i = 0; i < e->sys.nth; i++)
-		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+	emu_share_prime(e);
 }
 
 int job_open(struct job *j)
