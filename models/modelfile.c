@@ -836,25 +836,14 @@ static int paraver_line(struct parser *p)
 	return prv_type(p, 2, t) ? -1 : end_of_line(p, 3);
 }
 
-/* The end of a format 2 file: every row a channel is shown on, and the
- * breakdown view, has its Paraver type (named at the channel's line). */
+/* The end of a format 2 file: the breakdown view has its Paraver type (a
+ * channel without one is numbered by the Paraver output). */
 static int paraver_done(struct parser *p)
 {
 	const struct mf_model *m = p->m;
 	if (p->format < 2)
 		return 0;
 	p->nt = 0;
-	for (int c = 0; c < m->nchans; c++)
-		for (int cpu = 0; cpu < 2; cpu++)
-			if ((cpu ? m->chans[c].clabel : m->chans[c].tlabel) &&
-			    (cpu ? m->prv.cpu[c] : m->prv.thread[c]) < 0) {
-				p->line = m->chans[c].line;
-				return fail(
-					p, 1,
-					"expected a Paraver type for channel '%s' on %s rows ('%s %s TYPE' in the paraver block), found none",
-					m->chans[c].name, cpu ? "CPU" : "thread", m->chans[c].name,
-					cpu ? "cpu" : "thread");
-			}
 	if (m->bd && m->prv.breakdown < 0) {
 		p->line = m->bd->line;
 		return fail(

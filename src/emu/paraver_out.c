@@ -200,27 +200,93 @@ void paraver_row_ids(struct emu *e, int file, uint32_t (*ids)[3])
 	sb_free(&h);
 }
 
+/* Slot k of `file`: its own type, or its model's Paraver table's;
+ * EMU_SLOT_TABLE when the table has no row for it. */
+static int32_t table_type(const struct emu *e, int file, int k)
+{
+	const struct emu_slots *sl = &e->out.slots;
+	if (sl->type[file][k] != EMU_SLOT_TABLE)
+		return sl->type[file][k];
+	const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
+	const struct emu_slot_decl *x = &sl->decl[file][k];
+	for (int i = 0; d && x->key && i < d->nparaver; i++)
+		if (d->paraver[i].set == file && strcmp(d->paraver[i].chan, x->key) == 0)
+			return d->paraver[i].type + x->member;
+	return EMU_SLOT_TABLE;
+}
+
+/* The keys whose table gives no type, numbered: in slot order (thread.prv's
+ * slots, then cpu.prv's), each a run of types (one a group member) from
+ * PARAVER_AUTO_TYPE up, or past the run's highest type when that is
+ * higher. The same on both files, the same bytes for the same run. */
+#define PARAVER_AUTO_TYPE 5000
+struct auto_key {
+	char model;
+	const char *key;
+	int width;
+	int64_t first;
+};
+
+static struct auto_key *auto_keys(const struct emu *e, int *n)
+{
+	const struct emu_slots *sl = &e->out.slots;
+	struct auto_key *a = NULL;
+	int na = 0, cap = 0;
+	int64_t next = PARAVER_AUTO_TYPE;
+	for (int f = 0; f < EMU_NFILES; f++)
+		for (int k = 0; k < sl->n[f]; k++) {
+			const struct emu_slot_decl *x = &sl->decl[f][k];
+			int32_t t = table_type(e, f, k);
+			if (t != EMU_SLOT_TABLE) {
+				next = t >= next ? (int64_t) t + 1 : next;
+				continue;
+			}
+			if (!x->key)
+				continue;
+			int i = 0;
+			while (i < na && !(a[i].model == sl->model[f][k] && strcmp(a[i].key, x->key) == 0))
+				i++;
+			if (i == na) {
+				if (na == cap) {
+					cap = cap ? 2 * cap : 8;
+					a = weft_xrealloc(a, (size_t) cap * sizeof(*a));
+				}
+				a[na++] = (struct auto_key){sl->model[f][k], x->key, 0, 0};
+			}
+			a[i].width = x->member + 1 > a[i].width ? x->member + 1 : a[i].width;
+		}
+	for (int i = 0; i < na; i++) {
+		a[i].first = next;
+		next += a[i].width;
+	}
+	*n = na;
+	return a;
+}
+
 int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err)
 {
 	const struct emu_slots *sl = &e->out.slots;
+	int na = 0;
+	struct auto_key *a = auto_keys(e, &na);
 	int32_t *t = weft_xcalloc((size_t) sl->n[file] + 1, sizeof(*t));
 	for (int k = 0; k < sl->n[file]; k++) {
-		t[k] = sl->type[file][k];
-		if (t[k] != EMU_SLOT_TABLE)
-			continue;
-		const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
 		const struct emu_slot_decl *x = &sl->decl[file][k];
-		for (int i = 0; d && x->key && i < d->nparaver; i++)
-			if (d->paraver[i].set == file && strcmp(d->paraver[i].chan, x->key) == 0)
-				t[k] = d->paraver[i].type + x->member;
+		t[k] = table_type(e, file, k);
+		for (int i = 0; t[k] == EMU_SLOT_TABLE && x->key && i < na; i++)
+			if (a[i].model == sl->model[file][k] && strcmp(a[i].key, x->key) == 0 &&
+			    a[i].first + x->member <= INT32_MAX)
+				t[k] = (int32_t) (a[i].first + x->member);
 		if (t[k] == EMU_SLOT_TABLE) {
+			const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
 			free(t);
+			free(a);
 			weft_fail(err, WEFT_EINTERNAL, "model %s: channel %s has no Paraver type for %s rows",
 				  d ? d->name : "?", x->key ? x->key : sl->label[file][k],
 				  file == EMU_THREAD_FILE ? "thread" : "CPU");
 			return NULL;
 		}
 	}
+	free(a);
 	return t;
 }
 
@@ -342,26 +408,36 @@ static void value_line(struct strbuf *b, const struct sink_label *l)
  * (model files, ovni), in the order of its Paraver table's rows, each
  * row's slots in slot order: its type, title, and value labels, those
  * named while the run went after the declared ones. */
+static void slot_block(struct emu *e, int file, int k, struct strbuf *b)
+{
+	const struct emu_slots *sl = &e->out.slots;
+	const struct emu_slot_decl *d = &sl->decl[file][k];
+	sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
+	sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
+	sb_printf(b, "\n");
+	if (d->nlabels || d->nmore)
+		sb_printf(b, "VALUES\n");
+	for (int i = 0; i < d->nlabels; i++)
+		value_line(b, &d->labels[i]);
+	for (int i = 0; i < d->nmore; i++)
+		value_line(b, &d->more[i]);
+	sb_printf(b, "\n");
+}
+
 static void declared_blocks(struct emu *e, int file, const struct weft_model_def *def, struct strbuf *b)
 {
 	const struct emu_slots *sl = &e->out.slots;
 	for (int r = 0; r < def->nparaver; r++)
 		for (int k = 0; k < sl->n[file]; k++) {
 			const struct emu_slot_decl *d = &sl->decl[file][k];
-			if (def->paraver[r].set != file || sl->model[file][k] != def->id || !d->key ||
-			    strcmp(d->key, def->paraver[r].chan) != 0)
-				continue;
-			sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
-			sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
-			sb_printf(b, "\n");
-			if (d->nlabels || d->nmore)
-				sb_printf(b, "VALUES\n");
-			for (int i = 0; i < d->nlabels; i++)
-				value_line(b, &d->labels[i]);
-			for (int i = 0; i < d->nmore; i++)
-				value_line(b, &d->more[i]);
-			sb_printf(b, "\n");
+			if (def->paraver[r].set == file && sl->model[file][k] == def->id && d->key &&
+			    strcmp(d->key, def->paraver[r].chan) == 0)
+				slot_block(e, file, k, b);
 		}
+	/* then those its table does not number (paraver_slot_types did) */
+	for (int k = 0; k < sl->n[file]; k++)
+		if (sl->model[file][k] == def->id && sl->decl[file][k].key && table_type(e, file, k) == EMU_SLOT_TABLE)
+			slot_block(e, file, k, b);
 }
 
 static void pcf(struct emu *e, int file, struct strbuf *b)

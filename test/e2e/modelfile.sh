@@ -111,6 +111,21 @@ for f in thread cpu; do
 	if "$WEFT" check "$TMP/out/$f.prv" >/dev/null 2>&1; then result "example: weft check $f.prv" ""; else
 		result "example: weft check $f.prv" "rejected"; fi
 done
+# without its paraver block the Paraver output numbers its channels: from
+# 5000, in slot order (phase on thread rows, iter, then phase's CPU rows
+# share phase's number), the same records otherwise
+sed '/^paraver$/,$d' "$ZM" >"$TMP/zeta-auto.model"
+run auto --model "$TMP/zeta-auto.model" -l -o "$TMP/outa" "$TMP/t"
+got=$(grep -A1 '^EVENT_TYPE' "$TMP/outa/thread.pcf" 2>/dev/null | grep -E '^0 50[0-9][0-9] ' | tr '\n' '|')
+gotc=$(grep -E '^0 50[0-9][0-9] ' "$TMP/outa/cpu.pcf" 2>/dev/null | tr '\n' '|')
+if [ $rc = 0 ] && [ "$got" = "0 5000 Zeta phase of the RUNNING thread|0 5001 Zeta iteration|" ] &&
+	[ "$gotc" = "0 5000 Zeta phase of the RUNNING thread|" ] &&
+	[ "$(sed 's/:5000:/:900:/g; s/:5001:/:901:/g' "$TMP/outa/thread.prv" | tail -n +2)" = "$(tail -n +2 "$TMP/out/thread.prv")" ]; then
+	result "example without a paraver block: types 5000, 5001" ""
+else
+	result "example without a paraver block: types 5000, 5001" "exit $rc, thread.pcf '$got', cpu.pcf '$gotc': $(head -c 300 "$TMP/err")"
+fi
+
 # without the file, the model is unknown: its events are errors, as ovniemu
 # refuses events of a model it has not ("model not registered"); -k skips them
 run nofile -o "$TMP/out2" "$TMP/t"

@@ -196,10 +196,6 @@ static const struct {
 	 "f:4:13: expected 'any', 'running' or 'active', found 'sometimes'"},
 	{HEAD2 "channel a stack\n cpu \"l\"\n cpu \"m\"\n",
 	 "f:5:1: expected one 'cpu' line per channel, found a second"},
-	{HEAD2 "channel a stack\n thread \"l\"\n" EV1,
-	 "f:3:1: expected a Paraver type for channel 'a' on thread rows ('a thread TYPE' in the paraver block), found none"},
-	{HEAD2 "channel a stack\n thread \"l\"\n cpu \"m\"\n" EV1 "paraver\n a thread 7\n",
-	 "f:3:1: expected a Paraver type for channel 'a' on CPU rows ('a cpu TYPE' in the paraver block), found none"},
 	{HEAD2 "paraver\n b thread 7\n", "f:4:1: expected a channel declared before the paraver block, found 'b'"},
 	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a row 7\n", "f:6:4: expected 'thread' or 'cpu', found 'row'"},
 	{HEAD2 "channel a stack\n thread \"l\"\nparaver\n a cpu 7\n",
@@ -256,6 +252,18 @@ START_TEST(compiles_format2)
 	ck_assert_int_eq(m->prv.cpu[2], 22);
 	ck_assert_int_eq(m->prv.breakdown, 23);
 	ck_assert_str_eq(m->bd->label, "CPU: B");
+	/* the table the Paraver sink reads: by channel name, then the view */
+	ck_assert_int_eq(m->def.nparaver, 4);
+	ck_assert_str_eq(m->def.paraver[1].chan, "sub");
+	ck_assert_int_eq(m->def.paraver[1].set, 1);
+	ck_assert_int_eq(m->def.paraver[1].type, 21);
+	ck_assert_str_eq(m->def.paraver[3].chan, "breakdown");
+	ck_assert_int_eq(m->def.paraver[3].set, 2);
+	mf_free(m);
+	/* a channel may have no type: the Paraver output numbers it */
+	m = mf_compile("q.model", HEAD2 "channel a single\n thread \"A\"\nevent Qab \"\" \"x\"\n", &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	ck_assert_int_eq(m->def.nparaver, 0);
 	mf_free(m);
 }
 END_TEST
