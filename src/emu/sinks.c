@@ -423,12 +423,33 @@ int emu_sinks_writers(struct emu *e, int on)
 	return any ? 0 : -1;
 }
 
+/* The layout's labels made complete for end (sink.h): each channel's
+ * declared labels, then those the run named (emu_slot_label). */
+static void labels_complete(struct emu *e, struct emu_sinks *s)
+{
+	for (int set = 0; set < SINK_NROWSETS; set++)
+		for (int k = 0; k < s->l.set[set].nchannels && k < e->out.slots.n[set]; k++) {
+			const struct emu_slot_decl *x = &e->out.slots.decl[set][k];
+			if (!x->nmore)
+				continue;
+			struct sink_label *l = weft_xcalloc((size_t) (x->nlabels + x->nmore), sizeof(*l));
+			if (x->nlabels)
+				memcpy(l, x->labels, (size_t) x->nlabels * sizeof(*l));
+			memcpy(l + x->nlabels, x->more, (size_t) x->nmore * sizeof(*l));
+			own(s, (char *) l);
+			s->ch[set][k].labels = l;
+			s->ch[set][k].nlabels = x->nlabels + x->nmore;
+		}
+}
+
 int emu_sinks_end(struct emu *e, int ok, uint64_t ftime, struct weft_err *err)
 {
 	struct emu_sinks *s = e->out.sinks;
 	if (!s || s->ended)
 		return 0;
 	s->ended = 1;
+	if (ok)
+		labels_complete(e, s);
 	int rc = 0;
 	for (int i = 0; i < s->nbegun; i++) {
 		struct sink *k = e->o.sinks.s[i];

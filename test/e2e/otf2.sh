@@ -133,6 +133,13 @@ for traffic in ring all random; do
 done
 result "PICL ring: its messages are MPI sends" \
 	"$([ "$(otf2-print "$tmp/o/traces.otf2" 2>/dev/null | grep -c '^MPI_SEND')" -gt 100 ] || echo "few MPI_SEND records")"
+# labels the run names (OpenMP task types, named by their events) name
+# their regions too: the layout is complete at the end (sink.h)
+rm -rf "$tmp/trace"
+cp -R "$fx/openmp/nested-task/trace" "$tmp/trace" && find "$tmp/trace" -name '*.gz' -exec gzip -d {} \;
+"$WEFT" emu -q -o "$tmp/pl" --otf2 "$tmp/ol" "$tmp/trace" 2>"$tmp/err"
+got=$(otf2-print -A "$tmp/ol/traces.otf2" 2>/dev/null | grep -c '^REGION .*Name: "task\.1" .*(Aka\. "openmp\.task_type=')
+result "a label named during the run names its region" "$([ "$got" -ge 1 ] || echo "no region named task.1 (found $got)")"
 "$WEFT" synth --format visandor --kind and --agents 4 -n 5000 -o "$tmp/v.log" >/dev/null 2>&1 ||
 	fail "synth visandor" "failed"
 both "VisAndOr" '' "$tmp/v.log"
