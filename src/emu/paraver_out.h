@@ -61,6 +61,12 @@ struct sink *paraver_sink_new(const char *outdir, int gzip);
  * Paraver table's for the slot's key (+ its group member). NULL: a slot
  * has none (an internal error, err filled). */
 int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err);
+/* Slot k of `file`: its own type or its model's table's; EMU_SLOT_TABLE
+ * when the table has none (paraver_slot_types numbers it). */
+int32_t paraver_table_type(const struct emu *e, int file, int k);
+/* A type of one file claimed by two models (resolved types `type`, by
+ * file): -1 with err naming both, else 0. */
+WEFT_MUST_CHECK int paraver_slot_clash(const struct emu *e, int32_t *const type[EMU_NFILES], struct weft_err *err);
 
 /* Assign thread.prv rows: the system's thread order (ovniemu's). */
 void paraver_rows(struct emu *e);
