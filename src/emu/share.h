@@ -22,7 +22,7 @@ struct merge_share;
 struct prv_pipe;
 
 struct emu_share {
-	const struct emu *main; /* opened and primed (jobs_begin), not run */
+	const struct emu *main; /* opened and primed (emu_share_prime), not run */
 	int lo, hi; /* its streams: [lo, hi) of main's */
 	struct prv_pipe *ring; /* where its ops go */
 	const _Atomic uint64_t *halt; /* a trace time it stops past; NULL: none */

@@ -43,21 +43,6 @@ int jobs_writers(const struct emu *e)
 	return cores_available() >= 4 ? 2 : 1;
 }
 
-const char *jobs_serial_why(const struct emu *e, char *buf, size_t n)
-{
-	return emu_share_why_not(e, buf, n);
-}
-
-int jobs_split(const struct emu *e, int want, int *cut)
-{
-	return emu_share_split(e, want, cut);
-}
-
-void jobs_begin(struct emu *e)
-{
-	emu_share_prime(e);
-}
-
 int job_open(struct job *j)
 {
 	struct emu_share sh = {
@@ -398,7 +383,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 {
 	_Atomic uint64_t halt = UINT64_MAX;
 	struct job *jobs = weft_xcalloc((size_t) n, sizeof(*jobs));
-	jobs_begin(e);
+	emu_share_prime(e);
 	/* one thread takes the heap's steps for all the workers */
 	struct merge_share *share = merge_share_start(&e->merge, n);
 	int started = 0, rc = 0;
@@ -491,14 +476,14 @@ int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
 	if (njobs <= 1)
 		return emu_run(e, err);
 	char buf[160];
-	const char *why = jobs_serial_why(e, buf, sizeof(buf));
+	const char *why = emu_share_why_not(e, buf, sizeof(buf));
 	if (why) {
 		if (note && !e->o.quiet)
 			fprintf(stderr, "weft: -j %d: one worker: %s\n", njobs, why);
 		return emu_run(e, err);
 	}
 	int *cut = weft_xcalloc((size_t) njobs + 2, sizeof(int));
-	int n = jobs_split(e, njobs, cut);
+	int n = emu_share_split(e, njobs, cut);
 	int rc = n < 2 ? emu_run(e, err) : run_split(e, cut, n, err);
 	free(cut);
 	return rc;

@@ -19,7 +19,7 @@
  * one run's order, and the values models name by texts numbered there
  * (jobs_pairs.c, match.h).
  *
- * What runs on one worker (jobs_serial_why says which applies): models that
+ * What runs on one worker (emu_share_why_not, emu/share.h, says which applies): models that
  * keep other state across looms (VisAndOr agents, file I/O per node: a
  * model is split only when it has -j hooks, weft_model_par), the -b breakdown
  * views (they sort the CPUs of all looms at every change), --bursts,
@@ -46,12 +46,8 @@
  * of -j 1 here; 2 looms 1.2x). */
 int jobs_default(void);
 
-/* NULL when e (opened, with Paraver output, not run) can be split across
- * workers; else why not, in `buf`. */
-const char *jobs_serial_why(const struct emu *e, char *buf, size_t n);
-
 /* emu_run with up to `njobs` workers (fewer when the trace has fewer
- * looms; one when jobs_serial_why says so). `note`: say on stderr why a
+ * looms; one when emu_share_why_not says so). `note`: say on stderr why a
  * run asked for several workers uses one. 0 or -1 (err filled). */
 WEFT_MUST_CHECK int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err);
 

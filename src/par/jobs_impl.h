@@ -43,13 +43,6 @@ struct job {
  * file; the default on 4 cores or more, where the merger is the wall). */
 int jobs_writers(const struct emu *e);
 
-/* Before the workers start: the main run's t0 (the whole trace's first
- * event) and the stream pages it primed given back (the workers read). */
-void jobs_begin(struct emu *e);
-
-/* Streams [cut[k], cut[k + 1]) of whole looms, about equal bytes; returns
- * how many ranges (<= want, <= looms). */
-int jobs_split(const struct emu *e, int want, int *cut);
 /* Open the job's emu (its streams only) with fronts on j->ring; -1: rc -3. */
 int job_open(struct job *j);
 /* Its events and end-of-run checks; its ring ended. */

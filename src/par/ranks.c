@@ -567,7 +567,7 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	char why_buf[160], dir[4096] = "";
 	int split = 0;
 	if (r == 0) {
-		const char *why = jobs_serial_why(e, why_buf, sizeof(why_buf));
+		const char *why = emu_share_why_not(e, why_buf, sizeof(why_buf));
 		if (size > 1 && why && !e->o.quiet)
 			fprintf(stderr, "weft: --mpi: rank 0 alone: %s\n", why);
 		split = size > 1 && !why;
@@ -588,8 +588,8 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	}
 	MPI_Bcast(dir, (int) sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD);
 	int *cut = weft_xcalloc((size_t) size + 2, sizeof(int));
-	int n = jobs_split(e, size, cut); /* the same on every rank: the same trace */
-	jobs_begin(e);
+	int n = emu_share_split(e, size, cut); /* the same on every rank: the same trace */
+	emu_share_prime(e);
 	int rc = 0, sliced = e->o.slices && slices_ok(e);
 	if (r == 0 && e->o.slices && !sliced && !e->o.quiet)
 		fprintf(stderr,

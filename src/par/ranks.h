@@ -4,7 +4,7 @@
  * process.
  *
  * Every rank opens the trace (a shared filesystem) and takes the loom range
- * jobs_split gives it, emulating those looms as a -j worker does. Ranks
+ * emu_share_split gives it, emulating those looms as a -j worker does. Ranks
  * other than 0 write their writer ops, as they come, to
  * DIR/.weft-ranks-ID/R.ops, their dynamic labels (task types) to R.labels,
  * then send rank 0 their outcome (MPI): error or not, and how many ops the
