@@ -460,7 +460,7 @@ int af_finish(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	struct af *a = st(e);
 	/* the values the run named: the first nodes by their Nodeid, the
 	 * other event codes */
-	if (a->nnodes <= AF_PCF_NODES)
+	if (e->out.writing && a->nnodes <= AF_PCF_NODES) /* labels are for the outputs only */
 		a->node_labels = vao_label_nodes(e, a->s_node, a->sc_node, a->label_raw, a->nnodes, "node");
 	vao_label_codes(e, &a->vc);
 	vao_check_count(e, &a->vc, "and-fork");

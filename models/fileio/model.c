@@ -490,7 +490,7 @@ int fio_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	(void) self;
 	(void) err;
 	struct fio *s = st(e);
-	if (!s->names.n)
+	if (!e->out.writing || !s->names.n) /* labels are for the outputs only */
 		return 0;
 	if (s->fmin <= s->fmax && s->fmax - s->fmin < 1000000)
 		for (int64_t v = s->fmin; v <= s->fmax; v++)

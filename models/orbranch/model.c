@@ -563,7 +563,7 @@ int orb_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	e->run.ev = NULL;
 	/* the values the run named: the first nodes by their Nodeid, the
 	 * other event codes */
-	if (o->nnodes <= OB_PCF_NODES)
+	if (e->out.writing && o->nnodes <= OB_PCF_NODES) /* labels are for the outputs only */
 		o->node_labels = vao_label_nodes(e, o->s_node, o->sc_node, o->label_raw, o->nnodes, "or-node");
 	vao_label_codes(e, &o->vc);
 	for (int i = 0; i < e->sys.nth; i++)
