@@ -81,10 +81,6 @@ struct weft_model_hooks {
 	int (*setup)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 	/* end-of-trace checks */
 	int (*finish)(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-	/* the model's own EVENT_TYPE blocks of the .pcf (msg's); NULL: the
-	 * Paraver sink writes one per slot the model declared
-	 * (emu_slot_declare), in the order of its Paraver table */
-	void (*pcf)(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 	void (*release)(struct emu *e, const struct weft_model_def *self);
 	const struct weft_state_label *states;
 	int nstates;
@@ -129,10 +125,11 @@ struct weft_model_def {
 	int nevents;          /* 0: weft knows the model's name only */
 	const struct weft_model_hooks *hooks; /* NULL: not emulated */
 	const char *file; /* the model file it was read from; NULL: written in C */
-	/* its Paraver table, for the slots it registers with EMU_SLOT_TABLE
-	 * (the C models give their types themselves) */
+	/* its Paraver table: the types of the slots it declares by key
+	 * (emu_slot_declare), in the order of their .pcf blocks (one each) */
 	const struct weft_prv_type *paraver;
 	int nparaver;
+	int pcf_gap; /* blank lines after each of its .pcf blocks (0: one; PICL's 2) */
 };
 
 /* Does a stream requiring version `want` of a model work with the version

@@ -458,7 +458,7 @@ static void declare(struct emu *e, const struct eng_chan *ch)
 /* Engine channel `at`: channel k of model m (member j of its group),
  * shown on thread rows (tshow) and CPU rows (cshow) with the given labels
  * (own: a label the channel owns, used for both); its Paraver types are
- * its model's table's (EMU_SLOT_TABLE). */
+ * its model's table's (by the slots' keys). */
 static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_model *m, int k, int j, int tshow,
 		    int cshow, const char *tlabel, const char *clabel, char *own)
 {
@@ -478,8 +478,8 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 	ch->member = j;
 	ch->tlabel = own ? own : tlabel;
 	ch->clabel = own ? own : clabel;
-	ch->tslot = tshow ? emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, ch->tlabel) : -1;
-	ch->cslot = cshow ? emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, ch->clabel) : -1;
+	ch->tslot = tshow ? emu_slot(e, EMU_THREAD_FILE, ch->tlabel) : -1;
+	ch->cslot = cshow ? emu_slot(e, EMU_CPU_FILE, ch->clabel) : -1;
 	/* a model file's channel is ovniemu's: its first value is written */
 	emu_slot_fresh(e, EMU_THREAD_FILE, ch->tslot);
 	emu_slot_fresh(e, EMU_CPU_FILE, ch->cslot);

@@ -450,7 +450,7 @@ int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 		{.value = 44, .label = "write, create, append"},
 	};
 	for (int k = 0; k < FT_COUNT; k++) {
-		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, type_label[k]);
+		s->slot[k] = emu_slot(e, EMU_THREAD_FILE, type_label[k]);
 		struct emu_slot_decl d = {.key = fio_keys[k], .kind = SINK_VALUE};
 		if (FT_FIRST + k == FT_OP) {
 			d.labels = ops;
@@ -461,8 +461,8 @@ int fio_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 		}
 		emu_slot_declare(e, EMU_THREAD_FILE, s->slot[k], &d);
 	}
-	s->cslot = emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, cpu_label[0]);
-	s->mslot = emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, cpu_label[1]);
+	s->cslot = emu_slot(e, EMU_CPU_FILE, cpu_label[0]);
+	s->mslot = emu_slot(e, EMU_CPU_FILE, cpu_label[1]);
 	emu_slot_declare(e, EMU_CPU_FILE, s->cslot, &(struct emu_slot_decl){.key = "io", .kind = SINK_VALUE});
 	emu_slot_declare(e, EMU_CPU_FILE, s->mslot, &(struct emu_slot_decl){.key = "members", .kind = SINK_VALUE});
 	s->ncpu_io = weft_xcalloc((size_t) e->sys.ncpu + 1, sizeof(*s->ncpu_io));

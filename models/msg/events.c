@@ -136,7 +136,6 @@ static const struct weft_model_par msg_par = {
 static const struct weft_model_hooks msg_hooks = {
 	.setup = msg_setup,
 	.finish = msg_finish,
-	.pcf = msg_pcf,
 	.release = msg_free,
 	.states = msg_states,
 	.nstates = (int) (ARRAY_SIZE(msg_states)),
@@ -146,6 +145,26 @@ static const struct weft_model_hooks msg_hooks = {
 	.par = &msg_par,
 };
 
+/* Its Paraver types (msg.h), by the keys of its slots (msg_setup), in
+ * the order of the .pcf blocks; each block ends in two blank lines. */
+static const struct weft_prv_type msg_paraver[] = {
+	{.chan = "call", .set = 0, .type = MSG_T_CALL},
+	{.chan = "mark", .set = 0, .type = MSG_T_MARK},
+	{.chan = "send_size", .set = 0, .type = MSG_T_SEND_SIZE},
+	{.chan = "send_tag", .set = 0, .type = MSG_T_SEND_TAG},
+	{.chan = "send_to", .set = 0, .type = MSG_T_SEND_TO},
+	{.chan = "recv_size", .set = 0, .type = MSG_T_RECV_SIZE},
+	{.chan = "recv_tag", .set = 0, .type = MSG_T_RECV_TAG},
+	{.chan = "recv_from", .set = 0, .type = MSG_T_RECV_FROM},
+	{.chan = "user", .set = 0, .type = MSG_T_USER_REC},
+	{.chan = "user_value", .set = 0, .type = MSG_T_USER_VAL},
+	{.chan = "message", .set = 0, .type = MSG_T_MESSAGE},
+	{.chan = "user_text", .set = 0, .type = MSG_T_USER_TEXT},
+	{.chan = "proc_subset", .set = 0, .type = MSG_T_SUBSET},
+	{.chan = "process_subset", .set = 0, .type = MSG_T_SUBSET + 1},
+	{.chan = "type_subset", .set = 0, .type = MSG_T_SUBSET + 2},
+};
+
 const struct weft_model_def model_msg = {
 	.id = 'X',
 	.name = "msg",
@@ -153,4 +172,7 @@ const struct weft_model_def model_msg = {
 	.events = msg_events,
 	.nevents = (int) (ARRAY_SIZE(msg_events)),
 	.hooks = &msg_hooks,
+	.paraver = msg_paraver,
+	.nparaver = (int) (ARRAY_SIZE(msg_paraver)),
+	.pcf_gap = 2,
 };

@@ -30,51 +30,51 @@ static const struct {
 	{602, 603, MSG_OVERHEAD},  {902, 914, MSG_TRACING},
 };
 
-static const struct {
-	int v;
-	const char *l;
-} calls[] = {
-	{11, "open0"},
-	{12, "close0"},
-	{13, "who0"},
-	{14, "recvinfo0"},
-	{21, "send0"},
-	{27, "sendbegin0"},
-	{28, "sendstatus0 (complete)"},
-	{29, "sendstatus0 (not complete)"},
-	{30, "sendend0 (verifying)"},
-	{31, "sendend0 (waiting)"},
-	{51, "recv0"},
-	{52, "recv0 (blocking)"},
-	{53, "probe0 (found)"},
-	{54, "probe0 (not found)"},
-	{55, "wait0 (verifying)"},
-	{56, "wait0 (waiting)"},
-	{57, "recvbegin0"},
-	{58, "recvstatus0 (complete)"},
-	{59, "recvstatus0 (not complete)"},
-	{60, "recvend0 (verifying)"},
-	{61, "recvend0 (waiting)"},
-	{401, "clocksync0"},
-	{402, "sync0"},
-	{501, "open0 (allocate)"},
-	{502, "close0 (release)"},
-	{503, "load0"},
-	{601, "idle"},
-	{602, "system overhead"},
-	{603, "user overhead"},
-	{901, "tracing"},
-	{902, "traceevents"},
-	{903, "tracefiles"},
-	{904, "tracelevel"},
-	{905, "traceinfo"},
-	{911, "tracemsg"},
-	{912, "traceflush"},
-	{913, "trace buffer full"},
-	{914, "trace buffer full (overwriting)"},
+static const struct sink_label calls[] = {
+	{.value = 11, .label = "open0"},
+	{.value = 12, .label = "close0"},
+	{.value = 13, .label = "who0"},
+	{.value = 14, .label = "recvinfo0"},
+	{.value = 21, .label = "send0"},
+	{.value = 27, .label = "sendbegin0"},
+	{.value = 28, .label = "sendstatus0 (complete)"},
+	{.value = 29, .label = "sendstatus0 (not complete)"},
+	{.value = 30, .label = "sendend0 (verifying)"},
+	{.value = 31, .label = "sendend0 (waiting)"},
+	{.value = 51, .label = "recv0"},
+	{.value = 52, .label = "recv0 (blocking)"},
+	{.value = 53, .label = "probe0 (found)"},
+	{.value = 54, .label = "probe0 (not found)"},
+	{.value = 55, .label = "wait0 (verifying)"},
+	{.value = 56, .label = "wait0 (waiting)"},
+	{.value = 57, .label = "recvbegin0"},
+	{.value = 58, .label = "recvstatus0 (complete)"},
+	{.value = 59, .label = "recvstatus0 (not complete)"},
+	{.value = 60, .label = "recvend0 (verifying)"},
+	{.value = 61, .label = "recvend0 (waiting)"},
+	{.value = 401, .label = "clocksync0"},
+	{.value = 402, .label = "sync0"},
+	{.value = 501, .label = "open0 (allocate)"},
+	{.value = 502, .label = "close0 (release)"},
+	{.value = 503, .label = "load0"},
+	{.value = 601, .label = "idle"},
+	{.value = 602, .label = "system overhead"},
+	{.value = 603, .label = "user overhead"},
+	{.value = 901, .label = "tracing"},
+	{.value = 902, .label = "traceevents"},
+	{.value = 903, .label = "tracefiles"},
+	{.value = 904, .label = "tracelevel"},
+	{.value = 905, .label = "traceinfo"},
+	{.value = 911, .label = "tracemsg"},
+	{.value = 912, .label = "traceflush"},
+	{.value = 913, .label = "trace buffer full"},
+	{.value = 914, .label = "trace buffer full (overwriting)"},
 };
 
-/* The punctual types of kept records, MSG_T_USER_VAL on (msg.h). */
+/* The punctual types of kept records, MSG_T_USER_VAL on (msg.h), and
+ * their keys in its Paraver table (events.c). */
+static const char *const msg_kept_keys[6] = {"user_value",  "message",	      "user_text",
+					     "proc_subset", "process_subset", "type_subset"};
 static const char *const kept_label[6] = {
 	"PICL user record value (first data field, 10^-9 units)",
 	"PICL message",
@@ -175,24 +175,38 @@ int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 		m->by_proc_p[m->nproc] = x->proc;
 		m->by_proc_k[m->nproc++] = x->ep;
 	}
+	/* keys of its Paraver table (events.c); the call and the mark are
+	 * named by the calls' names */
 	static const struct {
-		int32_t type;
-		const char *label;
+		const char *key, *label;
 	} slots[NV] = {
-		[V_CALL] = {MSG_T_CALL, "PICL call"},
-		[V_SSIZE] = {MSG_T_SEND_SIZE, "Message size sent (bytes)"},
-		[V_STAG] = {MSG_T_SEND_TAG, "Message type sent (+1)"},
-		[V_STO] = {MSG_T_SEND_TO, "Message sent to processor (+1)"},
-		[V_RSIZE] = {MSG_T_RECV_SIZE, "Message size received (bytes)"},
-		[V_RTAG] = {MSG_T_RECV_TAG, "Message type received (+1)"},
-		[V_RFROM] = {MSG_T_RECV_FROM, "Message received from processor (+1)"},
-		[V_MARK] = {MSG_T_MARK, "PICL mark"},
-		[V_USER] = {MSG_T_USER_REC, "PICL user record"},
+		[V_CALL] = {"call", "PICL call"},
+		[V_SSIZE] = {"send_size", "Message size sent (bytes)"},
+		[V_STAG] = {"send_tag", "Message type sent (+1)"},
+		[V_STO] = {"send_to", "Message sent to processor (+1)"},
+		[V_RSIZE] = {"recv_size", "Message size received (bytes)"},
+		[V_RTAG] = {"recv_tag", "Message type received (+1)"},
+		[V_RFROM] = {"recv_from", "Message received from processor (+1)"},
+		[V_MARK] = {"mark", "PICL mark (user event types: type + 1)"},
+		[V_USER] = {"user", "PICL user record"},
 	};
-	for (int k = 0; k < NV; k++)
-		m->slot[k] = emu_slot(e, EMU_THREAD_FILE, slots[k].type, slots[k].label);
-	for (int k = 0; k < 6; k++)
-		m->kslot[k] = emu_slot(e, EMU_THREAD_FILE, MSG_T_USER_VAL + k, kept_label[k]);
+	for (int k = 0; k < NV; k++) {
+		m->slot[k] = emu_slot(e, EMU_THREAD_FILE, slots[k].label);
+		struct emu_slot_decl d = {.key = slots[k].key, .kind = SINK_VALUE};
+		if (k == V_CALL || k == V_MARK) {
+			d.labels = calls;
+			d.nlabels = (int) ARRAY_SIZE(calls);
+		}
+		if (k == V_MARK)
+			d.name = "picl_mark"; /* its channel's name before the title grew */
+		emu_slot_declare(e, EMU_THREAD_FILE, m->slot[k], &d);
+	}
+	/* a kept record's block is listed once one is seen (kseen) */
+	for (int k = 0; k < 6; k++) {
+		m->kslot[k] = emu_slot(e, EMU_THREAD_FILE, kept_label[k]);
+		emu_slot_declare(e, EMU_THREAD_FILE, m->kslot[k],
+				 &(struct emu_slot_decl){.key = msg_kept_keys[k], .kind = SINK_VALUE, .sparse = 1});
+	}
 	for (int ty = 0; ty <= MAX_CALL_TYPE; ty++)
 		m->state_of[ty] = (uint8_t) msg_state_of(-ty);
 	return 0;
@@ -552,11 +566,27 @@ void msg_op_label(const struct emu *e, int thread, int32_t op, char *buf, int n)
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
-		if (calls[i].v == -op) {
-			snprintf(buf, (size_t) n, "%s", calls[i].l);
+		if (calls[i].value == -op) {
+			snprintf(buf, (size_t) n, "%s", calls[i].label);
 			return;
 		}
 	snprintf(buf, (size_t) n, "PICL event %d", op);
+}
+
+/* The kept records seen, and the texts that name their values. */
+static void kept_labels(struct emu *e, struct mstate *m)
+{
+	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
+	for (int k = 0; k < 6; k++) {
+		if (!(m->kseen >> k & 1))
+			continue;
+		emu_slot_used(e, EMU_THREAD_FILE, m->kslot[k]);
+		for (int i = 0; named[k] && i < named[k]->n; i++) {
+			int64_t v;
+			const char *l = texts_nth(named[k], i, &v);
+			emu_slot_label(e, EMU_THREAD_FILE, m->kslot[k], v, l);
+		}
+	}
 }
 
 int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err)
@@ -568,39 +598,9 @@ int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err
 	for (int i = e->part.th_lo; i < e->part.th_hi; i++)
 		if (m->th[i].n && e->sys.th[i].sys->req[mcv_index('X')])
 			emu_warn(e, "msg: processor %d ends with %d PICL calls open", m->th[i].proc, m->th[i].n);
+	if (e->out.writing) /* labels are for the outputs only */
+		kept_labels(e, m);
 	return 0;
-}
-
-void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b)
-{
-	(void) self;
-	struct mstate *m = ms(e);
-	if (file != EMU_THREAD_FILE)
-		return;
-	int types[] = {MSG_T_CALL, MSG_T_MARK};
-	for (int k = 0; k < 2; k++) {
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\nVALUES\n", types[k],
-			  k == 0 ? "PICL call" : "PICL mark (user event types: type + 1)");
-		for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
-			sb_printf(b, "%d %s\n", calls[i].v, calls[i].l);
-		sb_printf(b, "\n\n");
-	}
-	for (int s = 0; s < e->out.slots.n[EMU_THREAD_FILE]; s++) {
-		int ty = e->out.slots.type[EMU_THREAD_FILE][s];
-		if (ty >= 1041 && ty <= 1046 && ty != 1047)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->out.slots.label[EMU_THREAD_FILE][s]);
-		if (ty == MSG_T_USER_REC)
-			sb_printf(b, "EVENT_TYPE\n0 %d %s\n\n\n", ty, e->out.slots.label[EMU_THREAD_FILE][s]);
-	}
-	const struct texts *named[6] = {NULL, &m->msgs, &m->utexts, &m->subs[0], &m->subs[1], &m->subs[2]};
-	for (int k = 0; k < 6; k++) {
-		if (!(m->kseen >> k & 1))
-			continue;
-		sb_printf(b, "EVENT_TYPE\n0 %d %s\n", MSG_T_USER_VAL + k, kept_label[k]);
-		if (named[k])
-			texts_pcf(named[k], b);
-		sb_printf(b, "\n\n");
-	}
 }
 
 void msg_free(struct emu *e, const struct weft_model_def *self)

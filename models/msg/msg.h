@@ -38,7 +38,6 @@ enum { MSG_OP_MESSAGE = -7, MSG_OP_USER_REC = -100000 };
 
 WEFT_MUST_CHECK int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
 WEFT_MUST_CHECK int msg_finish(struct emu *e, const struct weft_model_def *self, struct weft_err *err);
-void msg_pcf(struct emu *e, const struct weft_model_def *self, int file, struct strbuf *b);
 void msg_free(struct emu *e, const struct weft_model_def *self);
 
 WEFT_MUST_CHECK int msg_entry(struct emu *e, const struct weft_ev *ev, const struct evinfo *in, struct weft_err *err);

@@ -538,7 +538,7 @@ int orb_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 		{.value = 1, .label = "Success"}, {.value = 2, .label = "Fail"},     {.value = 3, .label = "Suspend"},
 		{.value = 4, .label = "Cut"},	  {.value = 5, .label = "Leaf-cut"},
 	};
-	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, "Or-branch: branch outcome");
+	o->s_outcome = emu_slot(e, EMU_THREAD_FILE, "Or-branch: branch outcome");
 	emu_slot_declare(e, EMU_THREAD_FILE, o->s_outcome,
 			 &(struct emu_slot_decl){.key = "outcome",
 						 .kind = SINK_VALUE,

@@ -515,7 +515,7 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 		{EMU_CPU_FILE, "flush", "Flushing ovni buffer of the RUNNING thread", 3},
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(chans); k++) {
-		int s = emu_slot(e, chans[k].file, EMU_SLOT_TABLE, chans[k].title);
+		int s = emu_slot(e, chans[k].file, chans[k].title);
 		struct emu_slot_decl d = {.key = chans[k].key, .kind = SINK_VALUE};
 		if (chans[k].labels == 1) {
 			d.labels = cl;
@@ -544,8 +544,8 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 					  .kind = SINK_VALUE,
 					  .labels = ml,
 					  .nlabels = n};
-		emu_slot_declare(e, EMU_THREAD_FILE, emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, m->title), &d);
-		emu_slot_declare(e, EMU_CPU_FILE, emu_slot(e, EMU_CPU_FILE, EMU_SLOT_TABLE, m->title), &d);
+		emu_slot_declare(e, EMU_THREAD_FILE, emu_slot(e, EMU_THREAD_FILE, m->title), &d);
+		emu_slot_declare(e, EMU_CPU_FILE, emu_slot(e, EMU_CPU_FILE, m->title), &d);
 		free(ml);
 	}
 	/* ovniemu writes each of its channels' first value, even 0; a run of

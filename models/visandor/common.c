@@ -175,7 +175,7 @@ void vao_declare_agent(struct emu *e, struct vao_common *c, const char *model)
 	int *slot[4] = {&c->s_active, &c->s_nact, &c->s_wam, &c->s_other};
 	for (int k = 0; k < 4; k++) {
 		snprintf(c->title[k], sizeof(c->title[k]), "%s: %s", model, what[k]);
-		*slot[k] = emu_slot(e, EMU_THREAD_FILE, EMU_SLOT_TABLE, c->title[k]);
+		*slot[k] = emu_slot(e, EMU_THREAD_FILE, c->title[k]);
 		struct emu_slot_decl d = {.key = key[k], .kind = SINK_VALUE};
 		if (k == 0) {
 			d.labels = activity;
@@ -187,6 +187,6 @@ void vao_declare_agent(struct emu *e, struct vao_common *c, const char *model)
 
 void vao_slot(struct emu *e, int file, int *slot, const char *key, const char *title)
 {
-	*slot = emu_slot(e, file, EMU_SLOT_TABLE, title);
+	*slot = emu_slot(e, file, title);
 	emu_slot_declare(e, file, *slot, &(struct emu_slot_decl){.key = key, .kind = SINK_VALUE});
 }

@@ -19,19 +19,16 @@
 #include "trace/progress.h"
 #include "util/mapfile.h"
 
-int emu_slot(struct emu *e, int file, int32_t type, const char *label)
+int emu_slot(struct emu *e, int file, const char *label)
 {
 	if (e->out.slots.n[file] == e->out.slots.cap[file]) {
 		e->out.slots.cap[file] = e->out.slots.cap[file] ? 2 * e->out.slots.cap[file] : 64;
-		e->out.slots.type[file] =
-			weft_xrealloc(e->out.slots.type[file], (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.type[file]));
 		e->out.slots.label[file] = weft_xrealloc(e->out.slots.label[file],
 						     (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.label[file]));
 		e->out.slots.decl[file] = weft_xrealloc(
 			e->out.slots.decl[file], (size_t) e->out.slots.cap[file] * sizeof(*e->out.slots.decl[file]));
 	}
 	int s = e->out.slots.n[file]++;
-	e->out.slots.type[file][s] = type;
 	e->out.slots.label[file][s] = label;
 	e->out.slots.fresh[file] = weft_xrealloc(e->out.slots.fresh[file], (size_t) e->out.slots.cap[file]);
 	e->out.slots.fresh[file][s] = 0;
@@ -51,6 +48,12 @@ void emu_slot_label(struct emu *e, int file, int slot, int64_t value, const char
 		x->more = weft_xrealloc(x->more, (size_t) x->capmore * sizeof(*x->more));
 	}
 	x->more[x->nmore++] = (struct sink_label){.value = value, .label = label};
+}
+
+void emu_slot_used(struct emu *e, int file, int slot)
+{
+	if (slot >= 0 && slot < e->out.slots.n[file])
+		e->out.slots.decl[file][slot].used = 1;
 }
 
 void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d)
@@ -666,7 +669,6 @@ void emu_free(struct emu *e)
 	emu_match_free(e);
 	warns_free(e);
 	for (int f = 0; f < EMU_NFILES; f++) {
-		free(e->out.slots.type[f]);
 		free(e->out.slots.label[f]);
 		free(e->out.slots.fresh[f]);
 		free(e->out.slots.model[f]);

@@ -178,8 +178,7 @@ struct emu_cpu {
  * its title, with no labels. */
 struct emu_slot_decl {
 	/* the key of its model's Paraver table (struct weft_prv_type) and its
-	 * member index in a channel group (0: none), for a slot registered
-	 * with EMU_SLOT_TABLE */
+	 * member index in a channel group (0: none) */
 	const char *key;
 	int member;
 	const char *name;
@@ -187,6 +186,9 @@ struct emu_slot_decl {
 	const struct sink_label *labels;
 	int nlabels;
 	int dynamic;
+	/* listed in the layout only once emu_slot_used says it was written
+	 * (PICL's kept records: a block only for the kinds seen) */
+	int sparse, used;
 	/* the labels named while the run goes (emu_slot_label), in order */
 	struct sink_label *more;
 	int nmore, capmore;
@@ -197,7 +199,6 @@ struct emu_slot_decl {
 struct emu_slots {
 	int n[EMU_NFILES];
 	int cap[EMU_NFILES];
-	int32_t *type[EMU_NFILES];
 	const char **label[EMU_NFILES];
 	uint8_t *fresh[EMU_NFILES]; /* its first value is written, even 0 */
 	char *model[EMU_NFILES]; /* the model that registered it */
@@ -367,16 +368,14 @@ WEFT_MUST_CHECK int emu_close(struct emu *e, struct weft_err *err);
 /* Release everything; removes unfinished outputs. */
 void emu_free(struct emu *e);
 
-/* Register a channel of one file, titled `label`, with its Paraver event
- * type (a C model's) or EMU_SLOT_TABLE; returns its slot. Slots have
+/* Register a channel of one file, titled `label`; returns its slot. Its
+ * Paraver type is its model's Paraver table's (weft_model_def.paraver),
+ * found by the Paraver sink from the slot's declared key and member
+ * (emu_slot_declare, paraver_slot_types). Slots have
  * no fixed limit here; the stream refuses more than EMU_MAX_SLOTS (a
  * record's chan is 16 bits) with an internal error when it opens. */
 #define EMU_MAX_SLOTS 65535
-/* emu_slot's type of a slot whose Paraver type is its model's Paraver
- * table's (weft_model_def.paraver), found by the Paraver output from the
- * slot's declared key and member (paraver_slot_types) */
-#define EMU_SLOT_TABLE (-1)
-int emu_slot(struct emu *e, int file, int32_t type, const char *label);
+int emu_slot(struct emu *e, int file, const char *label);
 /* Say what slot `slot` of `file` is (struct emu_slot_decl). Before the
  * files open. */
 void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_decl *d);
@@ -384,6 +383,9 @@ void emu_slot_declare(struct emu *e, int file, int slot, const struct emu_slot_d
  * after those declared: label must last the run. Any time before the
  * sinks end; a slot < 0 is ignored. */
 void emu_slot_label(struct emu *e, int file, int slot, int64_t value, const char *label);
+/* A sparse slot (emu_slot_decl.sparse) was written: the layout lists it.
+ * Any time before the sinks end. */
+void emu_slot_used(struct emu *e, int file, int slot);
 /* Slot `slot` of `file` writes its first value on each row even when it
  * is 0, as ovniemu writes every channel's first value (its models' slots:
  * doc/paraver-output.md). Before the files open. */

@@ -290,14 +290,17 @@ static void value_line(struct strbuf *b, const struct sink_label *l)
 	sb_printf(b, "\n");
 }
 
-/* The EVENT_TYPE blocks of the slots a model without a .pcf hook declared
- * (model files, ovni), in the order of its Paraver table's rows, each
- * row's slots in slot order: its type, title, and value labels, those
- * named while the run went after the declared ones. */
-static void slot_block(struct emu *e, int file, int k, struct strbuf *b)
+/* The EVENT_TYPE blocks of the slots a model declared, in the order of
+ * its Paraver table's rows, each row's slots in slot order: its type,
+ * title, and value labels, those named while the run went after the
+ * declared ones; a sparse slot's only once used; the model's pcf_gap
+ * blank lines after each. */
+static void slot_block(struct emu *e, int file, int k, int gap, struct strbuf *b)
 {
 	const struct emu_slots *sl = &e->out.slots;
 	const struct emu_slot_decl *d = &sl->decl[file][k];
+	if (d->sparse && !d->used)
+		return;
 	sb_printf(b, "EVENT_TYPE\n0 %d ", (int) e->out.par->type[file][k]);
 	sb_text(b, sl->label[file][k] ? sl->label[file][k] : ""); /* a model file's text: one line */
 	sb_printf(b, "\n");
@@ -307,7 +310,8 @@ static void slot_block(struct emu *e, int file, int k, struct strbuf *b)
 		value_line(b, &d->labels[i]);
 	for (int i = 0; i < d->nmore; i++)
 		value_line(b, &d->more[i]);
-	sb_printf(b, "\n");
+	for (int i = 0; i < (gap > 1 ? gap : 1); i++)
+		sb_printf(b, "\n");
 }
 
 static void declared_blocks(struct emu *e, int file, const struct weft_model_def *def, struct strbuf *b)
@@ -318,13 +322,13 @@ static void declared_blocks(struct emu *e, int file, const struct weft_model_def
 			const struct emu_slot_decl *d = &sl->decl[file][k];
 			if (def->paraver[r].set == file && sl->model[file][k] == def->id && d->key &&
 			    strcmp(d->key, def->paraver[r].chan) == 0)
-				slot_block(e, file, k, b);
+				slot_block(e, file, k, def->pcf_gap, b);
 		}
 	/* then those its table does not number (paraver_slot_types did) */
 	for (int k = 0; k < sl->n[file]; k++)
 		if (sl->model[file][k] == def->id && sl->decl[file][k].key &&
-		    paraver_table_type(e, file, k) == EMU_SLOT_TABLE)
-			slot_block(e, file, k, b);
+		    paraver_table_type(e, file, k) == PARAVER_NO_TYPE)
+			slot_block(e, file, k, def->pcf_gap, b);
 }
 
 static void pcf(struct emu *e, int file, struct strbuf *b)
@@ -367,10 +371,7 @@ static void pcf(struct emu *e, int file, struct strbuf *b)
 	free(own);
 	sb_printf(b, "\n\n");
 	for (int m = 0; m < e->models.n; m++)
-		if (e->models.def[m]->hooks->pcf)
-			e->models.def[m]->hooks->pcf(e, e->models.def[m], file, b);
-		else
-			declared_blocks(e, file, e->models.def[m], b);
+		declared_blocks(e, file, e->models.def[m], b);
 }
 
 static void cpu_row_name(struct strbuf *b, const struct weft_cpu *c)

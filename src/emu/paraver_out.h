@@ -57,12 +57,13 @@ int32_t paraver_bd_type(const struct emu *e, char model);
 struct sink *paraver_sink_new(const char *outdir, int gzip);
 
 /* The Paraver event type of each slot of `file` (e->out.slots.n[file] of
- * them, malloc'd): a C model's own, or for EMU_SLOT_TABLE its model's
- * Paraver table's for the slot's key (+ its group member). NULL: a slot
- * has none (an internal error, err filled). */
+ * them, malloc'd): its model's Paraver table's for the slot's key (+ its
+ * group member), or numbered when the table has none. NULL: a slot has
+ * no key (an internal error, err filled). */
 int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err);
-/* Slot k of `file`: its own type or its model's table's; EMU_SLOT_TABLE
- * when the table has none (paraver_slot_types numbers it). */
+/* Slot k of `file`: its model's table's type; PARAVER_NO_TYPE when the
+ * table has none (paraver_slot_types numbers it). */
+#define PARAVER_NO_TYPE (-1)
 int32_t paraver_table_type(const struct emu *e, int file, int k);
 /* A type of one file claimed by two models (resolved types `type`, by
  * file): -1 with err naming both, else 0. */

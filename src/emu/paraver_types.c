@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* paraver_types: each slot's Paraver event type (paraver_out.h): a C
- * model's own, its model's Paraver table's, or numbered here when the
- * table has none; and the check that no two models claim one type. */
+/* paraver_types: each slot's Paraver event type (paraver_out.h): its
+ * model's Paraver table's, or numbered here when the table has none; and
+ * the check that no two models claim one type. */
 #include <string.h>
 
 #include "emu/paraver_out.h"
 
-/* Slot k of `file`: its own type, or its model's Paraver table's;
- * EMU_SLOT_TABLE when the table has no row for it. */
+/* Slot k of `file`: its model's Paraver table's type; PARAVER_NO_TYPE
+ * when the table has no row for it. */
 int32_t paraver_table_type(const struct emu *e, int file, int k)
 {
 	const struct emu_slots *sl = &e->out.slots;
-	if (sl->type[file][k] != EMU_SLOT_TABLE)
-		return sl->type[file][k];
 	const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
 	const struct emu_slot_decl *x = &sl->decl[file][k];
 	for (int i = 0; d && x->key && i < d->nparaver; i++)
 		if (d->paraver[i].set == file && strcmp(d->paraver[i].chan, x->key) == 0)
 			return d->paraver[i].type + x->member;
-	return EMU_SLOT_TABLE;
+	return PARAVER_NO_TYPE;
 }
 
 /* The keys whose table gives no type, numbered: in slot order (thread.prv's
@@ -43,7 +41,7 @@ static struct auto_key *auto_keys(const struct emu *e, int *n)
 		for (int k = 0; k < sl->n[f]; k++) {
 			const struct emu_slot_decl *x = &sl->decl[f][k];
 			int32_t t = paraver_table_type(e, f, k);
-			if (t != EMU_SLOT_TABLE) {
+			if (t != PARAVER_NO_TYPE) {
 				next = t >= next ? (int64_t) t + 1 : next;
 				continue;
 			}
@@ -78,11 +76,11 @@ int32_t *paraver_slot_types(const struct emu *e, int file, struct weft_err *err)
 	for (int k = 0; k < sl->n[file]; k++) {
 		const struct emu_slot_decl *x = &sl->decl[file][k];
 		t[k] = paraver_table_type(e, file, k);
-		for (int i = 0; t[k] == EMU_SLOT_TABLE && x->key && i < na; i++)
+		for (int i = 0; t[k] == PARAVER_NO_TYPE && x->key && i < na; i++)
 			if (a[i].model == sl->model[file][k] && strcmp(a[i].key, x->key) == 0 &&
 			    a[i].first + x->member <= INT32_MAX)
 				t[k] = (int32_t) (a[i].first + x->member);
-		if (t[k] == EMU_SLOT_TABLE) {
+		if (t[k] == PARAVER_NO_TYPE) {
 			const struct weft_model_def *d = emu_registry_id(e, sl->model[file][k]);
 			free(t);
 			free(a);

@@ -20,10 +20,9 @@
  * declared with their labels (emu_slot_declare, emu_slot_label) and their
  * Paraver types are their models' Paraver tables' (weft_model_def.
  * paraver), which the Paraver sink looks up (paraver_slot_types) and
- * writes the .pcf from. What is left: the Paraver sink still lives in
- * src/emu and reads the row names and the PICL model's .pcf text (its
- * pcf hook: its own layout of blocks) from the run (layout.run); that
- * model still registers its channels with Paraver type numbers.
+ * writes the .pcf from (every model's: no model writes Paraver text).
+ * What is left: the Paraver sink still lives in src/emu and reads the
+ * row names and headers from the run (layout.run).
  * --from/--to is one filter in front of every sink (sinks.c: sinks see the
  * window only, times from its start; test/e2e/window.sh checks it against
  * Paraver's cutter rules).

@@ -32,7 +32,7 @@ static const char *own(struct emu_sinks *s, char *str)
 }
 
 /* "<model>.<words of the title>" for a slot of a model written in C. */
-static const char *slug_name(struct emu_sinks *s, const char *model, const char *title, int32_t type)
+static const char *slug_name(struct emu_sinks *s, const char *model, const char *title, int slot)
 {
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "%s.", model);
@@ -48,7 +48,7 @@ static const char *slug_name(struct emu_sinks *s, const char *model, const char 
 	}
 	buf[n] = '\0';
 	if (buf[n - 1] == '.')
-		snprintf(buf + n, sizeof(buf) - (size_t) n, "t%d", (int) type);
+		snprintf(buf + n, sizeof(buf) - (size_t) n, "slot%d", slot);
 	return own(s, weft_xasprintf("%s", buf));
 }
 
@@ -74,8 +74,8 @@ static void channels(struct emu *e, struct emu_sinks *s, int set)
 		ch[k].fresh = e->out.slots.fresh[set][k];
 		const struct emu_slot_decl *x = &e->out.slots.decl[set][k];
 		ch[k].kind = x->kind;
-		ch[k].name = x->name ? own(s, weft_xasprintf("%s.%s", mname, x->name))
-				     : slug_name(s, mname, ch[k].title, e->out.slots.type[set][k]);
+		ch[k].name =
+			x->name ? own(s, weft_xasprintf("%s.%s", mname, x->name)) : slug_name(s, mname, ch[k].title, k);
 		ch[k].dynamic_labels = x->dynamic;
 		ch[k].labels = x->labels;
 		ch[k].nlabels = x->nlabels;
