@@ -6,6 +6,7 @@
 #include "emu/merge.h"
 #include "emu/share.h"
 #include "emu/warns.h"
+#include "trace/progress.h"
 
 int emu_share_open(struct emu *e, const struct emu_share *s, struct weft_err *err)
 {
@@ -158,4 +159,41 @@ void emu_share_prime(struct emu *e)
 	e->run.t0 = merge_peek_time(&e->merge);
 	for (int i = 0; i < e->sys.nth; i++)
 		map_release_now(&e->tr.streams[i].map, e->tr.streams[i].map.size);
+}
+
+void emu_share_progress(const struct emu *e, struct progress *pg)
+{
+	progress_start(pg, e->o.progress && !e->o.quiet, e->tr.streams, e->sys.nth);
+}
+
+void emu_share_gather(struct emu *e, const struct emu *w)
+{
+	e->count.nevents += w->count.nevents;
+	e->run.now = w->run.now > e->run.now ? w->run.now : e->run.now;
+	for (int m = 0; m < MCV_NCHARS; m++)
+		e->count.skipped[m] += w->count.skipped[m];
+}
+
+int *emu_share_procs(const struct emu *w, int lo, int hi, int *n)
+{
+	int *procs = weft_xcalloc((size_t) w->tr.sys.nprocs + 1, sizeof(int));
+	int *seen = weft_xcalloc((size_t) w->tr.sys.nprocs + 1, sizeof(int));
+	*n = 0;
+	for (int i = lo; i < hi; i++) {
+		int p = w->sys.th[i].sys->proc->gindex;
+		if (!seen[p]++)
+			procs[(*n)++] = p;
+	}
+	free(seen);
+	return procs;
+}
+
+int emu_share_nrows(const struct emu *e, int file)
+{
+	return file == EMU_THREAD_FILE ? e->sys.nth : e->sys.ncpu;
+}
+
+const struct emu_thread *emu_share_row_thread(const struct emu *e, uint32_t row)
+{
+	return e->sys.by_row[row];
 }

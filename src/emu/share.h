@@ -20,6 +20,7 @@
 
 struct merge_share;
 struct prv_pipe;
+struct progress;
 
 struct emu_share {
 	const struct emu *main; /* opened and primed (emu_share_prime), not run */
@@ -71,5 +72,21 @@ const char *emu_share_why_not(const struct emu *e, char *buf, size_t n);
  * the shares (each flushes its own); returns the pipe the merger writes
  * into, toward the run's sinks. */
 struct prv_pipe *emu_share_handover(struct emu *e);
+
+/* The merger's progress line over the main run's streams (on when the
+ * run shows progress). */
+void emu_share_progress(const struct emu *e, struct progress *pg);
+
+/* Gather share w's counts and last time into the main run e, as one run
+ * would have them. */
+void emu_share_gather(struct emu *e, const struct emu *w);
+/* The processes (global index) streams [lo, hi) of share w belong to,
+ * each once, in stream order: *n of them, malloc'd (engine_task_adopt's). */
+int *emu_share_procs(const struct emu *w, int lo, int hi, int *n);
+
+/* The main run's rows of `file` (EMU_THREAD_FILE: threads, else CPUs),
+ * and the thread on thread row `row`. */
+int emu_share_nrows(const struct emu *e, int file);
+const struct emu_thread *emu_share_row_thread(const struct emu *e, uint32_t row);
 
 #endif

@@ -410,7 +410,7 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 	 * the workers flush the rows' first states */
 	struct prv_pipe *out = emu_share_handover(e);
 	struct prog pr = {.jobs = jobs, .n = started};
-	progress_start(&pr.pg, e->o.progress && !e->o.quiet, e->tr.streams, e->sys.nth);
+	emu_share_progress(e, &pr.pg);
 	struct jobs_sink sink = jobs_pipe_sink(out);
 	struct jobs_pairs *pairs = jobs_pairs_begin(e, out, &sink, n);
 	int split = jobs_writers(e) > 1 && emu_sinks_writers(e, 1) == 0;
@@ -436,25 +436,16 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 			struct emu *w = &jobs[k].e;
 			if (jobs[k].rc == -3)
 				continue;
-			e->count.nevents += w->count.nevents;
-			e->run.now = w->run.now > e->run.now ? w->run.now : e->run.now;
-			for (int m = 0; m < MCV_NCHARS; m++)
-				e->count.skipped[m] += w->count.skipped[m];
-			int *procs = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
-			int np = 0, *seen = weft_xcalloc((size_t) e->tr.sys.nprocs + 1, sizeof(int));
-			for (int i = jobs[k].lo; i < jobs[k].hi; i++) {
-				int p = w->sys.th[i].sys->proc->gindex;
-				if (!seen[p]++)
-					procs[np++] = p;
-			}
+			emu_share_gather(e, w);
+			int np;
+			int *procs = emu_share_procs(w, jobs[k].lo, jobs[k].hi, &np);
 			engine_task_adopt(e, w, procs, np);
+			free(procs);
 			struct strbuf b = {0};
 			jobs_state_save(w, &b);
 			if (rc == 0)
 				rc = jobs_state_load(e, b.s ? b.s : "", b.len, err);
 			sb_free(&b);
-			free(procs);
-			free(seen);
 		}
 		int any = 0;
 		for (int k = 0; k < started; k++)

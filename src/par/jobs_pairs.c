@@ -9,6 +9,7 @@
 
 #include "par/jobs_impl.h"
 #include "emu/match.h"
+#include "emu/share.h"
 
 struct idmap {
 	uint64_t *g; /* one run's comm id, by the job's own */
@@ -108,7 +109,7 @@ static void pair_op(void *arg, const struct prv_op *op)
 	case MATCH_OP_RECV: {
 		int32_t src = (int32_t) ((uint64_t) x->arg[0] >> 32), dst = (int32_t) x->arg[0];
 		int32_t tag = (int32_t) x->arg[1];
-		const struct emu_thread *t = x->e->sys.by_row[op->row];
+		const struct emu_thread *t = emu_share_row_thread(x->e, op->row);
 		if (op->kind == MATCH_OP_SEND)
 			match_send_at(x->e, t, src, dst, tag, global_id(x, op->value), (uint64_t) x->arg[2]);
 		else

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
 #include "emu/paraver_out.h"
+#include "emu/share.h"
 #include "par/slices.h"
 
 int slices_ok(const struct emu *e)
@@ -98,7 +98,7 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 	struct prv_pipe *p = prv_ring_new();
 	struct prv_file f[2];
 	memset(f, 0, sizeof(f));
-	int nrows[2] = {e->sys.nth, e->sys.ncpu}, rc = 0, opened = 0;
+	int nrows[2] = {emu_share_nrows(e, EMU_THREAD_FILE), emu_share_nrows(e, EMU_CPU_FILE)}, rc = 0, opened = 0;
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		uint32_t(*ids)[3] = weft_xcalloc((size_t) nrows[k] + 1, sizeof(*ids));
 		paraver_row_ids(e, k, ids);
@@ -113,7 +113,7 @@ int slice_write(struct emu *e, struct job *jobs, int n, uint64_t from, uint64_t 
 		opened += rc == 0;
 	}
 	/* as the main run's back after its first ops: each CPU row names its CPU */
-	for (int i = 0; rc == 0 && i < e->sys.ncpu; i++)
+	for (int i = 0; rc == 0 && i < nrows[EMU_CPU_FILE]; i++)
 		f[EMU_CPU_FILE].back.rows[i].cpu = (uint32_t) i + 1;
 	struct slice_sink s = {p, from, from == 0};
 	struct jobs_sink sink = {slice_put, &s, 0, to};
