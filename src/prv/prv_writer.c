@@ -434,7 +434,8 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	uint32_t row = op->row, slot = op->slot;
 	int64_t v = op->value;
 	int64_t *last = &b->last[(size_t) row * (size_t) b->nslots + slot];
-	if (op->kind == PRV_OP_EVENT && *last == v)
+	/* one branch, not two: EVENT and PUNCT ops come mixed */
+	if ((op->kind == PRV_OP_EVENT) & (*last == v))
 		return;
 	*last = v;
 	struct prv_range *rg = &b->range[slot];
@@ -704,8 +705,11 @@ static size_t apply_run(struct prv_pipe *p, const struct prv_op *ops, size_t n, 
 			if ((uint64_t) op->value >= bound)
 				break;
 			*at = (uint64_t) op->value;
-			/* one TIME op moves every file of the pipe */
+			/* one TIME op moves every file of the pipe; its digits
+			 * made now (nearly every instant writes a record), so
+			 * put_time's test of them is always taken */
 			p->clk.now = (uint64_t) op->value;
+			time_string(&p->clk);
 			for (int k = 0; k < nb; k++)
 				close_line(back[k]);
 		} else if (op->kind >= p->cut) {
