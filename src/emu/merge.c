@@ -41,6 +41,9 @@ int merge_same(const struct merge_loom *l)
 
 void merge_path(struct merge_loom *l)
 {
+	l->depth = 0;
+	for (int n = l->n; n > 1; n >>= 1)
+		l->depth++;
 	l->pathk = 0;
 	if (l->n <= 2)
 		return;

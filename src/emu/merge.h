@@ -64,6 +64,7 @@ struct merge_loom {
 	 * it), 2 some from a right child (merge_same) */
 	int pathk;
 	size_t q0, pq0;
+	int depth; /* levels below the root: floor(log2 n), 0 when n <= 1 */
 };
 
 /* A read-ahead event: its copy and its normal payload's. */
@@ -156,25 +157,38 @@ static inline __attribute__((always_inline)) void merge_put(struct merge_loom *l
 	merge_path(l);
 }
 
+/* t < u ? a : b without a branch (GCC turns the plain select back into
+ * one where the data decides). */
+static inline __attribute__((always_inline)) size_t merge_sel_lt(uint64_t t, uint64_t u, size_t a, size_t b)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	__asm__("cmpq %[u], %[t]\n\tcmovbq %[a], %[b]" : [b] "+r"(b) : [a] "r"(a), [t] "r"(t), [u] "r"(u) : "cc");
+	return b;
+#else
+	return t < u ? a : b;
+#endif
+}
+
 /* ovniemu's way down from the root: to the left child when it is strictly
  * earlier than x, else to the right one when that is strictly earlier than
  * x and the left child; which is: to the earlier child (the left one when
  * they are equal) when it is strictly earlier than x. A child past the last
- * entry is a sentinel (merge_loom), never earlier. */
-static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, struct merge_ent x)
+ * entry is a sentinel (merge_loom), never earlier. Branch-free, `depth`
+ * levels every time: where x stops depends on the data, and a branch on it
+ * was mispredicted about twice a take. Once x has stopped at i, each level
+ * after finds the same children of i, neither earlier than x, and copies i
+ * onto itself. */
+static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, struct merge_ent x, int depth)
 {
 	size_t i = 0;
-	for (;;) {
+	for (int k = 0; k < depth; k++) {
 		size_t c = 2 * i + sizeof(*h);
-		uint64_t tc = MERGE_AT(h, c)->time, tr = MERGE_AT(h, c + sizeof(*h))->time;
-		if (tr < tc) {
-			c += sizeof(*h);
-			tc = tr;
-		}
-		if (!(tc < x.time))
-			break;
-		*MERGE_AT(h, i) = *MERGE_AT(h, c);
-		i = c;
+		uint64_t tl = MERGE_AT(h, c)->time, tr = MERGE_AT(h, c + sizeof(*h))->time;
+		c = merge_sel_lt(tr, tl, c + sizeof(*h), c);
+		uint64_t tc = tr < tl ? tr : tl;
+		size_t j = merge_sel_lt(tc, x.time, c, i);
+		*MERGE_AT(h, i) = *MERGE_AT(h, j);
+		i = j;
 	}
 	*MERGE_AT(h, i) = x;
 }
@@ -187,9 +201,9 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_take(stru
 	size_t n = (size_t) --l->n;
 	struct merge_ent x = h[n];
 	h[n] = (struct merge_ent){UINT64_MAX, NULL};
-	if (n > 0)
-		merge_sink(h, x);
 	merge_path(l);
+	if (n > 0)
+		merge_sink(h, x, l->depth);
 	return top;
 }
 
@@ -210,7 +224,7 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(
 	size_t i = (n - 1) >> 1;
 	if (!(x.time < h[i].time)) { /* s stays at its leaf */
 		*tx = e0.time;
-		merge_sink(h, x);
+		merge_sink(h, x, l->depth);
 		return e0.s;
 	}
 	struct merge_ent w = h[i];
@@ -225,7 +239,7 @@ static inline __attribute__((always_inline)) struct weft_stream *merge_put_take(
 	if (i == 0)
 		e0 = x;
 	*tx = e0.time;
-	merge_sink(h, w);
+	merge_sink(h, w, l->depth);
 	return e0.s;
 }
 
