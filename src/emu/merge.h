@@ -178,9 +178,10 @@ static inline __attribute__((always_inline)) size_t merge_sel_lt(uint64_t t, uin
  * was mispredicted about twice a take. Once x has stopped at i, each level
  * after finds the same children of i, neither earlier than x, and copies i
  * onto itself. */
-static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, struct merge_ent x, int depth)
+static inline __attribute__((always_inline)) void merge_sink_n(struct merge_ent *h, struct merge_ent x, int depth)
 {
 	size_t i = 0;
+#pragma GCC unroll 8
 	for (int k = 0; k < depth; k++) {
 		size_t c = 2 * i + sizeof(*h);
 		uint64_t tl = MERGE_AT(h, c)->time, tr = MERGE_AT(h, c + sizeof(*h))->time;
@@ -191,6 +192,34 @@ static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h
 		i = j;
 	}
 	*MERGE_AT(h, i) = x;
+}
+
+/* merge_sink with the depth a constant for the usual heaps (up to 127
+ * streams): each one unrolled, no loop counter. */
+static inline __attribute__((always_inline)) void merge_sink(struct merge_ent *h, struct merge_ent x, int depth)
+{
+	switch (depth) {
+	case 1:
+		merge_sink_n(h, x, 1);
+		break;
+	case 2:
+		merge_sink_n(h, x, 2);
+		break;
+	case 3:
+		merge_sink_n(h, x, 3);
+		break;
+	case 4:
+		merge_sink_n(h, x, 4);
+		break;
+	case 5:
+		merge_sink_n(h, x, 5);
+		break;
+	case 6:
+		merge_sink_n(h, x, 6);
+		break;
+	default:
+		merge_sink_n(h, x, depth);
+	}
 }
 
 /* ovniemu's removal of the top: the last leaf to the root, then down. */
