@@ -127,7 +127,11 @@ static inline char *put_head(char *d, char kind, struct prv_back_row *r)
 static inline void close_line(struct prv_back *b)
 {
 	if (b->open_row != ~0u) {
-		b->ob.buf[b->ob.len++] = '\n';
+		/* through locals: the byte store may alias buf and len */
+		char *buf = b->ob.buf;
+		size_t len = b->ob.len;
+		buf[len] = '\n';
+		b->ob.len = len + 1;
 		b->open_row = ~0u;
 	}
 }
@@ -438,9 +442,13 @@ static inline __attribute__((always_inline)) void put_event(struct prv_back *b, 
 	if ((op->kind == PRV_OP_EVENT) & (*last == v))
 		return;
 	*last = v;
+	/* a slot's range rarely widens: two predicted branches cost less
+	 * than two conditional stores */
 	struct prv_range *rg = &b->range[slot];
-	rg->min = v < rg->min ? v : rg->min;
-	rg->max = v > rg->max ? v : rg->max;
+	if (__builtin_expect(v < rg->min, 0))
+		rg->min = v;
+	if (__builtin_expect(v > rg->max, 0))
+		rg->max = v;
 	struct outbuf *o = &b->ob;
 	if (__builtin_expect(o->len + OP_ROOM > o->cap, 0))
 		ob_drain(o);
