@@ -348,10 +348,15 @@ static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
 	struct prv_pipe_w *w = f->pw;
 	w->sent_time = t;
 	struct prv_op *o = w->wp;
-	if (w->time_end == o) {
-		o[-1].value = (int64_t) t;
-		return;
-	}
+	/* the last op rewritten in place, with no branch: whether the instant
+	 * queued anything is data (a wp just past a TIME op never is wend,
+	 * publish moves it). The flag is hidden from GCC, which would branch
+	 * on it again. */
+	uintptr_t again = w->time_end == o;
+#ifdef __GNUC__
+	__asm__("" : "+r"(again));
+#endif
+	o -= again;
 	/* a TIME op moves every file: kind, file, slot and row all 0, one
 	 * 8-byte store */
 	_Static_assert(PRV_OP_TIME == 0, "a zero op head is a TIME op");
