@@ -143,6 +143,12 @@ static inline void close_line(struct prv_back *b)
 #define VAL_SMALL 10000
 static char val_pad4[VAL_SMALL + 1][4]; /* one spare row: 4-byte reads past the last */
 static uint8_t val_len[VAL_SMALL];
+/* the same digits without the leading zeros, first, and their count: a
+ * value is one 4-byte copy with no address arithmetic on its length */
+static struct val_left {
+	char d[4];
+	uint32_t len;
+} val_left[VAL_SMALL];
 static pthread_once_t val_once = PTHREAD_ONCE_INIT;
 
 static void val_init(void)
@@ -151,14 +157,17 @@ static void val_init(void)
 		memcpy(val_pad4[v], ob_digit_pairs + 2 * (v / 100), 2);
 		memcpy(val_pad4[v] + 2, ob_digit_pairs + 2 * (v % 100), 2);
 		val_len[v] = (uint8_t) (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4);
+		memset(val_left[v].d, '0', 4);
+		memcpy(val_left[v].d, val_pad4[v] + 4 - val_len[v], val_len[v]);
+		val_left[v].len = val_len[v];
 	}
 }
 
 static inline char *put_small(char *d, uint32_t v)
 {
-	uint32_t n = val_len[v];
-	memcpy(d, val_pad4[v] + 4 - n, 4);
-	return d + n;
+	const struct val_left *l = &val_left[v];
+	memcpy(d, l->d, 4);
+	return d + l->len;
 }
 
 /* ---- the clock's strings ------------------------------------------------ */
@@ -204,6 +213,16 @@ static inline void time_string(struct prv_tclock *c)
 	memcpy(&c->lo8, w, 8);
 	memcpy(c->digits + 12, &c->lo8, 8);
 	c->tlen = c->hlen ? c->hlen + 8 : lh ? 4u + val_len[lh] : val_len[lo];
+	/* the plain string of a time below 10^8 as one word, its leading
+	 * zeros dropped: the first digit is the low byte (little endian) or
+	 * the high one. Made once an instant, copied by every record. */
+	if (!c->hlen) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		c->plain8 = c->lo8 << (8 * (8 - c->tlen));
+#else
+		c->plain8 = c->lo8 >> (8 * (8 - c->tlen));
+#endif
+	}
 	c->tval = c->now;
 }
 
@@ -225,14 +244,7 @@ static inline char *put_time(char *d, struct prv_tclock *c)
 		memcpy(d + c->hlen, &c->lo8, 8);
 		return d + n;
 	}
-	/* drop the leading zeros: the first digit is the low byte (little
-	 * endian) or the high one */
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	uint64_t w = c->lo8 << (8 * (8 - n));
-#else
-	uint64_t w = c->lo8 >> (8 * (8 - n));
-#endif
-	memcpy(d, &w, 8);
+	memcpy(d, &c->plain8, 8);
 	return d + n;
 }
 

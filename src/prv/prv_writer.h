@@ -94,6 +94,7 @@ struct prv_tclock {
 	 * when hi changes): put_time copies from these, never from bytes just
 	 * stored in pieces */
 	uint64_t lo8;
+	uint64_t plain8; /* the plain string when hlen is 0 (time_string) */
 	char hdigits[32];
 };
 
