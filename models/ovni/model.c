@@ -50,9 +50,9 @@ static inline int cs(const struct emu *e, int k)
 
 /* A mark column's value: with ovniemu's records every value is written, a
  * repeated 0 not (PRV_SKIPDUPNULL); else only changes. */
-static inline void put_mark(const struct emu *e, struct prv_file *f, int row, int slot, int64_t v)
+static inline void put_mark(int ovniemu, struct prv_file *f, int row, int slot, int64_t v)
 {
-	if (v && ovniemu_records(e))
+	if (v && ovniemu)
 		prv_punct(f, row, slot, v);
 	else
 		prv_set(f, row, slot, v);
@@ -95,10 +95,12 @@ static void thread_row(struct emu *e, struct emu_thread *t)
 	 * written (their PRV_SKIPDUPNULL), a repeated 0 not */
 	if (act_changed)
 		prv_set(f, r, base + OT_TID, act ? t->sys->tid : 0);
-	if (!act_changed && !ovniemu_records(e))
+	/* ovniemu_records in a local: read again after every op otherwise */
+	int oe = ovniemu_records(e);
+	if (!act_changed && !oe)
 		return;
 	for (int k = 0, n = e->marks.n; k < n; k++)
-		put_mark(e, f, r, base + OT_MARK0 + k, act ? t->mark[k] : 0);
+		put_mark(oe, f, r, base + OT_MARK0 + k, act ? t->mark[k] : 0);
 }
 
 static void cpu_row(struct emu *e, struct emu_cpu *c)
@@ -138,8 +140,9 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	if (!w)
 		return;
 	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
+	int oe = ovniemu_records(e); /* a local: see thread_row */
 	for (int k = 0, nm = e->marks.n; k < nm; k++)
-		put_mark(e, f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
+		put_mark(oe, f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
 	/* the model files' channels CPU rows show (the kernel's context switch) */
 	if (e->eng.s)
 		engine_cpu_run(e, c, run);
@@ -389,12 +392,14 @@ static void mark_show(struct emu *e, const struct mark_ev *m)
 	struct emu_cpu *c = t->cpu;
 	int show_cpu = c && c->running == t;
 	int crow = show_cpu ? c->row : 0, cslot = cs(e, OC_MARK0 + m->slot); /* before any op: see thread_row */
+	int oe = ovniemu_records(e);
 	/* an inactive thread's row shows none (ovniemu writes nothing, weft's
 	 * own rule a 0 that is no change) */
-	if (is_active(t->state) || !ovniemu_records(e))
-		put_mark(e, &e->out.prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot), is_active(t->state) ? v : 0);
+	if (is_active(t->state) || !oe)
+		put_mark(oe, &e->out.prv[EMU_THREAD_FILE], t->row, ts(e, OT_MARK0 + m->slot),
+			 is_active(t->state) ? v : 0);
 	if (show_cpu)
-		put_mark(e, &e->out.prv[EMU_CPU_FILE], crow, cslot, v);
+		put_mark(oe, &e->out.prv[EMU_CPU_FILE], crow, cslot, v);
 }
 
 static int mark_not_single(struct emu *e, const struct weft_ev *ev, const struct mark_ev *m,
