@@ -66,19 +66,6 @@ const char *texts_nth(const struct texts *t, int i, int64_t *value)
 	return t->order[i]->s;
 }
 
-void texts_pcf(const struct texts *t, struct strbuf *b)
-{
-	if (!t->n)
-		return;
-	sb_printf(b, "VALUES\n");
-	for (int i = 0; i < t->n; i++) {
-		/* a label is one line of valid UTF-8 (sb_text) */
-		sb_printf(b, "%lld ", (long long) t->order[i]->value);
-		sb_text(b, t->order[i]->s);
-		sb_printf(b, "\n");
-	}
-}
-
 void texts_free(struct texts *t)
 {
 	HASH_CLEAR(ht, t->by_text);

@@ -10,7 +10,6 @@
 
 #include <stdint.h>
 
-#include "util/strbuf.h"
 
 struct text_ent;
 
@@ -28,9 +27,6 @@ int64_t texts_id(struct texts *t, const char *s);
 int texts_has(const struct texts *t, int64_t value);
 /* Name `value` by s (a later call for the same value renames it). */
 void texts_set(struct texts *t, int64_t value, const char *s);
-/* "VALUES" and one "value text" line per text, in order of first
- * appearance (nothing if there are none). */
-void texts_pcf(const struct texts *t, struct strbuf *b);
 /* The i-th text in order of first appearance (0 <= i < t->n), its value
  * in *value; valid until the text is renamed or the set freed. */
 const char *texts_nth(const struct texts *t, int i, int64_t *value);

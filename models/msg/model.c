@@ -71,17 +71,17 @@ static const struct sink_label calls[] = {
 	{.value = 914, .label = "trace buffer full (overwriting)"},
 };
 
-/* The punctual types of kept records, MSG_T_USER_VAL on (msg.h), and
- * their keys in its Paraver table (events.c). */
-static const char *const msg_kept_keys[6] = {"user_value",  "message",	      "user_text",
-					     "proc_subset", "process_subset", "type_subset"};
-static const char *const kept_label[6] = {
-	"PICL user record value (first data field, 10^-9 units)",
-	"PICL message",
-	"PICL user record data",
-	"PICL processor subset defined (-id)",
-	"PICL process subset defined (-id)",
-	"PICL event type subset defined (-id)",
+/* The punctual channels of kept records, MSG_T_USER_VAL on (msg.h): their
+ * keys in its Paraver table (events.c) and their titles. */
+static const struct {
+	const char *key, *label;
+} kept_chan[6] = {
+	{"user_value", "PICL user record value (first data field, 10^-9 units)"},
+	{"message", "PICL message"},
+	{"user_text", "PICL user record data"},
+	{"proc_subset", "PICL processor subset defined (-id)"},
+	{"process_subset", "PICL process subset defined (-id)"},
+	{"type_subset", "PICL event type subset defined (-id)"},
 };
 
 
@@ -203,9 +203,9 @@ int msg_setup(struct emu *e, const struct weft_model_def *self, struct weft_err 
 	}
 	/* a kept record's block is listed once one is seen (kseen) */
 	for (int k = 0; k < 6; k++) {
-		m->kslot[k] = emu_slot(e, EMU_THREAD_FILE, kept_label[k]);
+		m->kslot[k] = emu_slot(e, EMU_THREAD_FILE, kept_chan[k].label);
 		emu_slot_declare(e, EMU_THREAD_FILE, m->kslot[k],
-				 &(struct emu_slot_decl){.key = msg_kept_keys[k], .kind = SINK_VALUE, .sparse = 1});
+				 &(struct emu_slot_decl){.key = kept_chan[k].key, .kind = SINK_VALUE, .sparse = 1});
 	}
 	for (int ty = 0; ty <= MAX_CALL_TYPE; ty++)
 		m->state_of[ty] = (uint8_t) msg_state_of(-ty);
