@@ -285,9 +285,10 @@ static int par_writers(struct sink *k, int on)
 
 static void value_line(struct strbuf *b, const struct sink_label *l)
 {
-	sb_printf(b, "%lld ", (long long) l->value);
+	sb_i64(b, l->value);
+	sb_append(b, " ", 1);
 	sb_text(b, l->label); /* labels from models and events: one line each */
-	sb_printf(b, "\n");
+	sb_append(b, "\n", 1);
 }
 
 /* The EVENT_TYPE blocks of the slots a model declared, in the order of

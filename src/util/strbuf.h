@@ -4,6 +4,7 @@
 #define WEFT_STRBUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *s;
@@ -13,6 +14,8 @@ struct strbuf {
 void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append n bytes (the string stays NUL-terminated). */
 void sb_append(struct strbuf *b, const char *s, size_t n);
+/* Append v in decimal (no printf: .pcf files list labels by the 100 k). */
+void sb_i64(struct strbuf *b, int64_t v);
 void sb_free(struct strbuf *b);
 
 /* Append s as text within one line of a text format (a name or a label
