@@ -70,7 +70,7 @@ static int loom_gindex(const struct weft_stream *s)
 
 /* Each stream's loom rank (in first stream order; a stream without a loom
  * has one of its own), by its place in the array given. */
-static void rank_looms(struct weft_stream **by, int n, const struct weft_stream *base, int *rank)
+static void rank_looms(struct weft_stream **by, int n)
 {
 	int maxg = -1, nl = 0;
 	for (int i = 0; i < n; i++)
@@ -81,7 +81,7 @@ static void rank_looms(struct weft_stream **by, int n, const struct weft_stream 
 		of[g] = -1;
 	for (int i = 0; i < n; i++) {
 		int g = loom_gindex(by[i]);
-		int *r = &rank[by[i] - base];
+		int *r = &by[i]->merge_rank;
 		if (g < 0)
 			*r = nl++;
 		else {
@@ -118,9 +118,10 @@ int merge_init_part(struct weft_merge *m, struct weft_stream *streams, int n, in
 			by[nby++] = s;
 	}
 	qsort(by, (size_t) nby, sizeof(*by), by_index);
-	m->rank = weft_xcalloc((size_t) n + 1, sizeof(*m->rank));
 	m->stack = weft_xcalloc((size_t) n + 1, sizeof(*m->stack));
-	rank_looms(by, nby, streams, m->rank);
+	for (int i = 0; i < n; i++)
+		streams[i].merge_rank = 0;
+	rank_looms(by, nby);
 	size_t slots = 2 * (size_t) nby + 2; /* sentinels up to slot 2n + 1 */
 	m->g.heap = weft_xcalloc(slots, sizeof(*m->g.heap));
 	for (size_t i = 0; i < slots; i++)
@@ -157,7 +158,7 @@ static int tie_before(struct weft_merge *m, uint64_t t, int rank)
 	m->stack[sp++] = 0;
 	while (sp) {
 		unsigned i = (unsigned) m->stack[--sp];
-		if (m->rank[h[i].s - m->base] < rank && own(h[i].s))
+		if (h[i].s->merge_rank < rank && own(h[i].s))
 			return 1;
 		for (unsigned c = 2 * i + 1; c <= 2 * i + 2 && c < n; c++)
 			if (h[c].time == t)
@@ -198,23 +199,21 @@ static int skip(struct weft_merge *m, struct weft_stream *x, struct weft_err *e)
 	return 0;
 }
 
-/* Stable: a loom's events keep ovniemu's order. */
-static void sort_buf(struct merge_buf *b, int n)
+/* The read-ahead events' order: by loom rank, stable (a loom's events keep
+ * ovniemu's order); indexes move, not the copies. */
+static void sort_buf(struct weft_merge *m)
 {
-	for (int i = 1; i < n; i++) {
-		if (b[i - 1].rank <= b[i].rank)
-			continue;
-		struct merge_buf x = b[i];
+	const struct merge_buf *b = m->buf;
+	uint32_t *o = m->ord;
+	for (int i = 0; i < m->nbuf; i++) {
+		uint32_t x = (uint32_t) i;
 		int j = i;
-		while (j > 0 && b[j - 1].rank > x.rank) {
-			b[j] = b[j - 1];
+		while (j > 0 && b[o[j - 1]].rank > b[x].rank) {
+			o[j] = o[j - 1];
 			j--;
 		}
-		b[j] = x;
+		o[j] = x;
 	}
-	for (int i = 0; i < n; i++)
-		if (!b[i].ev.jumbo && b[i].ev.payload_len)
-			b[i].ev.payload = b[i].pl;
 }
 
 /* Read ahead every event of time t from pending stream x on: the own ones
@@ -228,10 +227,11 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
 			if (m->nbuf == m->capbuf) {
 				m->capbuf = m->capbuf ? 2 * m->capbuf : 16;
 				m->buf = weft_xrealloc(m->buf, (size_t) m->capbuf * sizeof(*m->buf));
+				m->ord = weft_xrealloc(m->ord, (size_t) m->capbuf * sizeof(*m->ord));
 			}
 			struct merge_buf *b = &m->buf[m->nbuf++];
 			b->ev = x->ev;
-			b->rank = m->rank[x - m->base];
+			b->rank = x->merge_rank;
 			if (!x->ev.jumbo && x->ev.payload_len && x->ev.payload_len <= sizeof(b->pl))
 				memcpy(b->pl, x->ev.payload, x->ev.payload_len);
 		}
@@ -241,7 +241,7 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
 		}
 		x = m->pend;
 	}
-	sort_buf(m->buf, m->nbuf);
+	sort_buf(m);
 }
 
 /* The general step: the stream last returned was stepped (`r`: 1 it has an
@@ -249,7 +249,19 @@ static void read_instant(struct weft_merge *m, struct weft_stream *x, uint64_t t
  * NULL); then the buffer, else the pending stream's event. */
 static int follow_next(struct weft_merge *m, struct weft_ev **ev, struct weft_err *e);
 
-int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e)
+/* The next read-ahead event (m->ibuf < m->nbuf), its payload pointing at
+ * its own copy (the buffer may have moved while it grew). */
+static inline int buf_next(struct weft_merge *m, struct weft_ev **ev)
+{
+	struct merge_buf *b = &m->buf[m->ord[m->ibuf++]];
+	if (!b->ev.jumbo && b->ev.payload_len)
+		b->ev.payload = b->pl;
+	m->cur = b->ev.stream;
+	*ev = &b->ev;
+	return 1;
+}
+
+static __attribute__((noinline)) int next_general(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e)
 {
 	if (m->share)
 		return follow_next(m, ev, e);
@@ -260,45 +272,45 @@ int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct wef
 		uint64_t tx;
 		m->pend = r > 0 ? merge_put_take(g, s, &tx) : g->n ? merge_take(g) : NULL;
 	}
-	if (m->ibuf < m->nbuf) {
-		struct merge_buf *b = &m->buf[m->ibuf++];
-		m->cur = b->ev.stream;
-		*ev = &b->ev;
-		return 1;
-	}
+	if (m->ibuf < m->nbuf)
+		return buf_next(m, ev);
 	m->nbuf = m->ibuf = 0;
 	if (m->err_pending) {
 		m->err_pending = 0;
 		*e = m->err;
 		return -1;
 	}
-	for (;;) {
-		struct weft_stream *x = m->pend;
-		/* foreign streams: only stepped */
-		for (; x && x->merge_foreign; x = m->pend)
-			if (skip(m, x, e) < 0)
-				return -1;
-		if (!x)
-			return 0;
-		uint64_t t = x->ev.time;
-		if (!m->by_loom || g->heap[0].time != t || !tie_before(m, t, m->rank[x - m->base])) {
-			m->pend = NULL;
-			m->step = m->cur = x;
-			*ev = &x->ev;
-			return 1;
-		}
-		/* a loom ranked before x's has events at t still to come */
-		read_instant(m, x, t);
-		if (m->nbuf == 0) {
-			m->err_pending = 0;
-			*e = m->err;
+	struct weft_stream *x = m->pend;
+	/* foreign streams: only stepped */
+	for (; x && x->merge_foreign; x = m->pend)
+		if (skip(m, x, e) < 0)
 			return -1;
-		}
-		struct merge_buf *b = &m->buf[m->ibuf++];
-		m->cur = b->ev.stream;
-		*ev = &b->ev;
+	if (!x)
+		return 0;
+	uint64_t t = x->ev.time;
+	if (!m->by_loom || g->heap[0].time != t || !tie_before(m, t, x->merge_rank)) {
+		m->pend = NULL;
+		m->step = m->cur = x;
+		*ev = &x->ev;
 		return 1;
 	}
+	/* a loom ranked before x's has events at t still to come */
+	read_instant(m, x, t);
+	if (m->nbuf == 0) {
+		m->err_pending = 0;
+		*e = m->err;
+		return -1;
+	}
+	return buf_next(m, ev);
+}
+
+/* An instant read ahead is returned from here, with no frame of the
+ * general step's (a third of CHARISMA's events come this way). */
+int merge_next_slow(struct weft_merge *m, int r, struct weft_ev **ev, struct weft_err *e)
+{
+	if (m->ibuf < m->nbuf && !m->step && !m->share)
+		return buf_next(m, ev);
+	return next_general(m, r, ev, e);
 }
 
 /* ---- -j: the heap's steps taken once (merge.h) ---------------------------- */
@@ -430,7 +442,7 @@ static void *share_main(void *arg)
 				sh->capinst = sh->capinst ? 2 * sh->capinst : 64;
 				sh->inst = weft_xrealloc(sh->inst, sh->capinst * sizeof(*sh->inst));
 			}
-			sh->inst[sh->ninst++] = (struct share_ent){(uint32_t) (x - m->base), m->rank[x - m->base]};
+			sh->inst[sh->ninst++] = (struct share_ent){(uint32_t) (x - m->base), x->merge_rank};
 			r = stream_skip(x, &sh->err);
 			if (r < 0) {
 				bad = 1;
@@ -568,7 +580,7 @@ static int follow_next(struct weft_merge *m, struct weft_ev **ev, struct weft_er
 uint64_t merge_peek_time(const struct weft_merge *m)
 {
 	if (m->ibuf < m->nbuf)
-		return m->buf[m->ibuf].ev.time;
+		return m->buf[m->ord[m->ibuf]].ev.time;
 	if (m->pend)
 		return m->pend->ev.time;
 	return m->g.n ? m->g.heap[0].time : 0;
@@ -577,7 +589,7 @@ uint64_t merge_peek_time(const struct weft_merge *m)
 void merge_free(struct weft_merge *m)
 {
 	free(m->g.heap);
-	free(m->rank);
+	free(m->ord);
 	free(m->stack);
 	free(m->buf);
 	memset(m, 0, sizeof(*m));

@@ -80,12 +80,12 @@ struct weft_merge {
 	int nstreams;
 	int lo, hi; /* own streams: indexes [lo, hi) of base; the others
 		     * have merge_foreign set */
-	int *rank; /* each stream's loom rank */
 	int *stack; /* tie_before's */
 	struct weft_stream *step; /* returned last from its stream, to step */
 	struct weft_stream *pend; /* taken from the heap, its event next */
 	struct weft_stream *cur; /* the stream of the event returned last */
-	struct merge_buf *buf; /* an instant read ahead, by loom */
+	struct merge_buf *buf; /* an instant read ahead, in ovniemu's order */
+	uint32_t *ord; /* its entries by loom: the order they are returned in */
 	int nbuf, ibuf, capbuf;
 	int err_pending; /* 1: an error came while reading ahead */
 	struct weft_err err;

@@ -82,6 +82,7 @@ struct weft_stream {
 	/* merge (emu/merge.h): 1 when the run only steps this stream (a -j
 	 * worker's foreign stream, read with stream_skip) */
 	int merge_foreign;
+	int merge_rank; /* its loom's rank in the merge's order of equal times */
 
 	struct weft_ev ev;      /* the current event after stream_next() == 1 */
 	uint64_t pos;           /* next offset the reader decodes */
