@@ -138,6 +138,8 @@ int emu_model_error(struct emu *e, struct weft_err *err, const char *fmt, ...)
 	if (!e->o.keep_going)
 		return -1;
 	e->count.nerrors++;
+	if (warns_keep_error(e, err->msg))
+		return 1;
 	if (e->count.nerrors <= 20)
 		weft_warn("%s", err->msg);
 	else if (e->count.nerrors == 21)

@@ -29,7 +29,7 @@ int emu_share_open(struct emu *e, const struct emu_share *s, struct weft_err *er
 		return -1;
 	if (s->follow)
 		merge_follow(&e->merge, s->follow, s->fk);
-	if (!m->o.quiet || m->o.keep_warns)
+	if (!m->o.quiet || m->o.keep_warns || m->o.keep_going)
 		warns_keep(e, s->lo); /* printed by the merging run, in one run's order */
 	/* as paraver_open leaves the files: thread.prv is file 0, cpu.prv 1,
 	 * each CPU row names its CPU, no row has a state (emu_share_why_not) */
@@ -93,8 +93,6 @@ const char *emu_share_why_not(const struct emu *e, char *buf, size_t n)
 		return "the breakdown views (-b) sort the CPUs of all looms at every change";
 	if (e->o.bursts)
 		return "--bursts reports over all threads";
-	if (e->o.keep_going)
-		return "--keep-going warns in event order";
 	if (e->o.reuse)
 		return "the trace is taken over from an earlier pass";
 	for (int m = 0; m < e->models.n; m++) {
@@ -169,6 +167,7 @@ void emu_share_progress(const struct emu *e, struct progress *pg)
 void emu_share_gather(struct emu *e, const struct emu *w)
 {
 	e->count.nevents += w->count.nevents;
+	e->count.nerrors += w->count.nerrors;
 	e->run.now = w->run.now > e->run.now ? w->run.now : e->run.now;
 	for (int m = 0; m < MCV_NCHARS; m++)
 		e->count.skipped[m] += w->count.skipped[m];

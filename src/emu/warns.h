@@ -7,7 +7,8 @@
  * takes every worker's with the jobs' state text (jobs_state_save writes
  * them as "! " lines, jobs_state_load reads them back), prints those of the
  * events before its own end, and those of each model's end right after its
- * own end of that model (emu_run_end). */
+ * own end of that model (emu_run_end). The model errors -k goes past travel
+ * the same way. */
 #ifndef WEFT_WARNS_H
 #define WEFT_WARNS_H
 
@@ -15,6 +16,11 @@ struct emu;
 struct strbuf;
 
 void emu_warn(struct emu *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A model error that --keep-going goes past: 1 when this run keeps it for
+ * the merger (a worker: kept are its first 21, shown as one run shows
+ * them, the first 20 and a line where the 21st came), 0 when the caller
+ * prints it. */
+int warns_keep_error(struct emu *e, const char *msg);
 /* This run is a worker whose first stream is `first`: keep its warnings
  * (when the main run is not quiet). */
 void warns_keep(struct emu *e, int first);

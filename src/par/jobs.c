@@ -305,7 +305,7 @@ int jobs_state_load(struct emu *e, const char *text, size_t n, struct weft_err *
 			if (rc)
 				return weft_fail(err, WEFT_EINTERNAL,
 						 "emu -j: a worker's warning line is not "
-						 "'! T A W SEQ TEXT'");
+						 "'! T A W SEQ KIND TEXT'");
 			p = nl + 1;
 			continue;
 		}

@@ -98,7 +98,7 @@ int ranks_end(int rc)
  * complete: nops ops). */
 struct outcome {
 	int rc, failed_model, code, fail_stream;
-	uint64_t fail_time, nevents, now, nops;
+	uint64_t fail_time, nevents, nerrors, now, nops;
 	uint64_t skipped[MCV_NCHARS];
 	char msg[sizeof(((struct weft_err *) 0)->msg)];
 };
@@ -119,6 +119,7 @@ static void outcome_of(const struct job *j, uint64_t nops, struct outcome *o)
 	o->fail_time = j->fail_time;
 	o->fail_stream = j->fail_stream;
 	o->nevents = j->e.count.nevents;
+	o->nerrors = j->e.count.nerrors;
 	o->now = j->e.run.now;
 	o->nops = nops;
 	memcpy(o->skipped, j->e.count.skipped, sizeof(o->skipped));
@@ -368,6 +369,7 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 		sb_free(&b);
 		sb_free(&st);
 		e->count.nevents += jobs[0].e.count.nevents;
+		e->count.nerrors += jobs[0].e.count.nerrors;
 		e->run.now = jobs[0].e.run.now;
 		for (int m = 0; m < MCV_NCHARS; m++)
 			e->count.skipped[m] += jobs[0].e.count.skipped[m];
@@ -379,6 +381,7 @@ static int gather_end(struct emu *e, const char *dir, struct job *jobs, struct s
 			rc = read_part(e, dir, k, "state", err);
 		const struct outcome *o = &srcs[k].out;
 		e->count.nevents += o->nevents;
+		e->count.nerrors += o->nerrors;
 		e->run.now = o->now > e->run.now ? o->now : e->run.now;
 		for (int m = 0; m < MCV_NCHARS; m++)
 			e->count.skipped[m] += o->skipped[m];

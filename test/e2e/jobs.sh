@@ -144,6 +144,49 @@ for _j in 2 4; do
 		echo "got [$(cat "$tmp/warn$_j")]")"
 done
 
+# -k splits: the model errors it goes past come out as -j 1 prints them (the
+# first 20 in one run's order, then where the 21st came, then the count),
+# whichever worker met them. 4 looms, 8 errors each, interleaved in time.
+rm -rf "$tmp/kk"
+for _l in a:1000 b:1003 c:1001 d:1002; do
+	_d=$tmp/kk/loom.${_l%%:*}/proc.1/thread.1
+	mkdir -p "$_d"
+	printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$_d/stream.json"
+	printf '"tid":1,"pid":1,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],' "${_l%%:*}" \
+		>>"$_d/stream.json"
+	printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$_d/stream.json"
+	{
+		hdr
+		ev 15 OHx 100
+		i32le 0
+		i32le -1
+		i64le 0
+		for _k in 0 1 2 3 4 5 6 7; do
+			ev 0 'OF]' $((${_l#*:} + _k * 10))
+		done
+		ev 0 OHe 50000000
+	} >"$_d/stream.obs"
+done
+for _j in 1 2 4; do
+	rm -rf "$tmp/out$_j"
+	"$WEFT" emu -k -j $_j -o "$tmp/out$_j" "$tmp/kk" 2>&1 >/dev/null | grep -v ' events in ' >"$tmp/kerr$_j"
+done
+expect "-k -j 1: 20 errors shown" "$(grep -c 'expected OF\[ before OF\]' "$tmp/kerr1")" 20
+expect "-k -j 1: the 21st said" "$(sed -n 21p "$tmp/kerr1")" \
+	"weft: warning: more model errors follow; only the count is reported"
+expect "-k -j 1: the count" "$(sed -n 22p "$tmp/kerr1")" "weft: warning: 32 model errors were skipped (--keep-going)"
+expect "-k -j 1: time order (loom c second)" "$(sed -n 2p "$tmp/kerr1" | grep -c 'loom.c/.*time 901 ns')" 1
+for _j in 2 4; do
+	result "-k -j $_j: -j 1's lines" "$(cmp -s "$tmp/kerr1" "$tmp/kerr$_j" || echo "got [$(cat "$tmp/kerr$_j")]")"
+	result "-k -j $_j: -j 1's outputs" "$(diff -r "$tmp/out1" "$tmp/out$_j" | grep -v '^Only in' | head -3)"
+done
+expect "-k -j 2: split (no note)" "$(grep -c 'one worker' "$tmp/kerr2")" 0
+rm -rf "$tmp/out2"
+"$WEFT" emu -q -k -j 2 -o "$tmp/out2" "$tmp/kk" 2>"$tmp/kq" >/dev/null
+rm -rf "$tmp/out1"
+"$WEFT" emu -q -k -j 1 -o "$tmp/out1" "$tmp/kk" 2>"$tmp/kq1" >/dev/null
+result "-q -k -j 2: -j 1's lines" "$(cmp -s "$tmp/kq1" "$tmp/kq" || echo "got [$(cat "$tmp/kq")] vs [$(cat "$tmp/kq1")]")"
+
 # a stream's clock going backwards in one loom: -j 1's error, whichever
 # worker owns the loom (the others meet it in the heap's steps they follow)
 for _bl in b c; do
