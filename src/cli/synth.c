@@ -24,13 +24,25 @@ struct synth_cmd {
 	int first; /* argv[first..]: none expected */
 };
 
-/* --looms, --procs, --threads, --cpus: 1 to 4096 */
+/* --procs, --threads, --cpus: 1 to 4096; --looms: 1 to 16384 (a
+ * cluster's nodes; the pids, (loom + 1) x 100000 and up, stay below 2^31) */
 static int opt_dim(const char *cmd, const struct opt *row, void *dst, const char *arg)
 {
-	uint64_t v;
-	if (cli_parse_count(arg, 4096, &v) || v == 0)
-		return cli_usage_error(cmd, "--%s: expected a number from 1 to 4096, found '%s'", row->name, arg);
+	uint64_t v, max = strcmp(row->name, "looms") == 0 ? 16384 : 4096;
+	if (cli_parse_count(arg, max, &v) || v == 0)
+		return cli_usage_error(cmd, "--%s: expected a number from 1 to %llu, found '%s'", row->name,
+				       (unsigned long long) max, arg);
 	*(int *) dst = (int) v;
+	return 0;
+}
+
+/* --loom-names node00 (node00, node01, ...) or node1 (node1, node2, ...) */
+static int opt_loom_names(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	(void) row;
+	if (strcmp(arg, "node00") != 0 && strcmp(arg, "node1") != 0)
+		return cli_usage_error(cmd, "--loom-names: expected node00 or node1, found '%s'", arg);
+	*(int *) dst = strcmp(arg, "node1") == 0;
 	return 0;
 }
 
@@ -61,6 +73,10 @@ static const struct opt synth_opts_table[] = {
 	OPT_STRING("format", 0, "NAME", K, format, "ovni (default) or a legacy log format (see below)"),
 	OPT_STRING("output", 'o', "DIR", K, out, "where to write the trace (required)"),
 	OPT_CALL("looms", 0, "L", K, so.looms, opt_dim, "number of looms (nodes), default 2"),
+	OPT_CALL("loom-names", 0, "STYLE", K, so.plain_names, opt_loom_names,
+		 "node00 (default: node00, node01, ...) or node1\n"
+		 "(node1 to nodeL, as clusters name them: node10 sorts\n"
+		 "before node2 as a path, after it by rank)"),
 	OPT_CALL("procs", 0, "P", K, so.procs, opt_dim, "processes per loom, default 2"),
 	OPT_CALL("threads", 0, "T", K, so.threads, opt_dim, "threads per process, default 2"),
 	OPT_CALL("cpus", 0, "C", K, so.cpus, opt_dim, "CPUs per loom, default 4"),

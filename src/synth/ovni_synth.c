@@ -388,7 +388,10 @@ int synth_ovni(const char *dir, const struct synth_opts *o, uint64_t *written, s
 	struct sthread **ths = weft_xcalloc((size_t) nth, sizeof(*ths));
 	for (int l = 0; l < o->looms && rc == 0; l++) {
 		char loom[32];
-		snprintf(loom, sizeof(loom), "node%02d", l);
+		if (o->plain_names)
+			snprintf(loom, sizeof(loom), "node%d", l + 1);
+		else
+			snprintf(loom, sizeof(loom), "node%02d", l);
 		memset(th, 0, (size_t) nth * sizeof(*th));
 		int opened = 0;
 		for (int j = 0; j < nth && rc == 0; j++) {

@@ -24,6 +24,7 @@ struct synth_opts {
 	uint64_t events; /* target total; the result is within a few per thread */
 	uint64_t seed;
 	unsigned models; /* SYNTH_M_* bits besides ovni */
+	int plain_names; /* 1: looms node1..nodeL; 0: node00, node01, ... */
 };
 
 enum { SYNTH_M_MPI = 1u << 0, SYNTH_M_TAMPI = 1u << 1, SYNTH_M_KERNEL = 1u << 2, SYNTH_M_NOSV = 1u << 3,
