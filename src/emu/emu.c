@@ -306,6 +306,7 @@ int emu_open(struct emu *e, const char *trace, const struct emu_opts *o, struct 
 				.require = model_require,
 				.require_arg = &e->o.models};
 	to.salvage = o->salvage;
+	to.quiet = o->streams_hi != 0; /* a -j worker: the main run's open warned */
 	e->models.state_owner = 'O';
 	memset(e->models.slot, -1, sizeof(e->models.slot));
 	if (o->reuse) {

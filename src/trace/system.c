@@ -309,7 +309,7 @@ int sys_finish(struct weft_system *s, struct weft_err *e)
 	if (ranked == s->nlooms)
 		msort((void **) s->looms, s->nlooms, by_min_rank);
 	else {
-		if (ranked)
+		if (ranked && !s->quiet)
 			weft_warn("only %d of %d looms have rank information; ordering looms by name",
 				  ranked, s->nlooms);
 		msort((void **) s->looms, s->nlooms, by_name);

@@ -109,6 +109,7 @@ struct weft_system {
 	int ncpus;
 	struct weft_mark_type marks[100];
 	int nprocs;
+	int quiet; /* sys_finish warns of nothing (trace_opts.quiet) */
 };
 
 void sys_init(struct weft_system *s);

@@ -313,6 +313,7 @@ int trace_open_inputs(struct weft_trace *t, const char *const *paths, int n, con
 			t->tmpdir = weft_xstrdup(t->inputs[0].tmpdir);
 		if (t->inputs[0].source)
 			t->source = weft_xstrdup(t->inputs[0].source);
+		t->sys.quiet = o && o->quiet;
 		rc = sys_finish(&t->sys, e);
 	}
 	if (rc == 0) {

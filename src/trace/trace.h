@@ -67,6 +67,7 @@ struct trace_opts {
 	/* the streams' resident pages together (mapfile.h; 0: the default) */
 	size_t map_budget;
 	int salvage; /* streams cut mid-event end at their last whole event */
+	int quiet; /* no warnings: an earlier open of the same inputs said them (emu -j workers) */
 	/* ovni.require's models, the caller's (system.h); NULL: none known */
 	sys_require_fn require;
 	const void *require_arg;
