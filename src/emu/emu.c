@@ -273,6 +273,7 @@ static void out_close(struct emu *e)
 		return;
 	prv_flush_now(&e->out.prv[EMU_THREAD_FILE]);
 	prv_flush_now(&e->out.prv[EMU_CPU_FILE]);
+	prv_pipe_untime(e->out.prv[EMU_THREAD_FILE].pw);
 	prv_pipe_finish(e->out.pipe);
 	e->out.pipe = NULL;
 }

@@ -70,6 +70,7 @@ int emu_share_run(struct emu *e, struct emu_share_fail *f, struct weft_err *err)
 	/* the states of its last instant */
 	prv_flush_now(&e->out.prv[EMU_THREAD_FILE]);
 	prv_flush_now(&e->out.prv[EMU_CPU_FILE]);
+	prv_pipe_untime(e->out.prv[EMU_THREAD_FILE].pw);
 	return rc;
 }
 

@@ -358,14 +358,34 @@ static inline void prv_pipe_time(struct prv_file *f, uint64_t t)
 	__asm__("" : "+r"(again));
 #endif
 	o -= again;
+	if (__builtin_expect(o + 1 == w->wend, 0)) {
+		/* not in a chunk's last slot, where it would go with the
+		 * chunk even if its instant queued nothing: the next chunk
+		 * starts with it, where the next TIME op can still take its
+		 * place (so an instant with no record is never an op, at any
+		 * chunk boundary: -j's workers and one run give their sinks
+		 * the same TIME ops) */
+		prv_pipe_publish(f->pipe);
+		o = w->wp;
+	}
 	/* a TIME op moves every file: kind, file, slot and row all 0, one
 	 * 8-byte store */
 	_Static_assert(PRV_OP_TIME == 0, "a zero op head is a TIME op");
 	memset(o, 0, 8);
 	o->value = (int64_t) t;
 	w->wp = w->time_end = o + 1;
-	if (__builtin_expect(o + 1 == w->wend, 0))
-		prv_pipe_publish(f->pipe); /* it went with the chunk: never reused */
+}
+
+/* The last TIME op taken back when nothing was queued after it (a last
+ * instant with no record), before the pipe ends: the end of a -j worker's
+ * looms is then no op, as in one run. */
+static inline void prv_pipe_untime(struct prv_pipe_w *w)
+{
+	if (w && w->time_end && w->time_end == w->wp) {
+		w->wp--;
+		w->time_end = NULL;
+		w->sent_time = ~0ull;
+	}
 }
 
 void prv_time2_slow(struct prv_file *a, struct prv_file *b, uint64_t t);
