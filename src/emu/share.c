@@ -117,10 +117,21 @@ const char *emu_share_why_not(const struct emu *e, char *buf, size_t n)
 	for (int i = 1; i < e->sys.nth && e->out.prv[EMU_THREAD_FILE].nsdirty; i++)
 		if (e->sys.th[i].row < e->sys.th[i - 1].row)
 			return "rows open with a state and are not in stream order";
-	for (int i = 1; i < e->sys.nth; i++)
-		if (e->sys.th[i].sys->proc->loom->gindex < e->sys.th[i - 1].sys->proc->loom->gindex)
-			return "the streams of a loom are not together";
-	return NULL;
+	/* a share is a range of streams: each loom's streams one run of them
+	 * (path order keeps a loom's folder together; the looms' own order,
+	 * by rank or name, need not be the streams': the merge orders a tie
+	 * by each loom's first stream, and rows are named by number) */
+	const char *why = NULL;
+	char *seen = weft_xcalloc((size_t) e->tr.sys.nlooms + 1, 1);
+	for (int i = 0; i < e->sys.nth && !why; i++) {
+		const struct weft_loom *l = e->sys.th[i].sys->proc->loom;
+		if (i > 0 && l == e->sys.th[i - 1].sys->proc->loom)
+			continue;
+		if (seen[l->gindex]++)
+			why = "the streams of a loom are not together";
+	}
+	free(seen);
+	return why;
 }
 
 struct prv_pipe *emu_share_handover(struct emu *e)
@@ -130,27 +141,118 @@ struct prv_pipe *emu_share_handover(struct emu *e)
 	return e->out.pipe;
 }
 
+static const struct weft_loom *loom_of(const struct emu *e, int i)
+{
+	return e->sys.th[i].sys->proc->loom;
+}
+
+static uint64_t stream_bytes(const struct emu *e, int i)
+{
+	return e->tr.streams[i].map.size + 1;
+}
+
 int emu_share_split(const struct emu *e, int want, int *cut)
 {
-	int nl = e->tr.sys.nlooms;
+	int nth = e->sys.nth;
+	/* the looms as runs of streams (emu_share_why_not), in stream order:
+	 * loom k starts at stream first[k], after bytes before[k] */
+	int *first = weft_xcalloc((size_t) nth + 1, sizeof(*first));
+	uint64_t *before = weft_xcalloc((size_t) nth + 1, sizeof(*before));
+	int nl = 0;
+	uint64_t total = 0;
+	for (int i = 0; i < nth; i++) {
+		if (i == 0 || loom_of(e, i) != loom_of(e, i - 1)) {
+			first[nl] = i;
+			before[nl++] = total;
+		}
+		total += stream_bytes(e, i);
+	}
+	first[nl] = nth;
+	before[nl] = total;
 	if (want > nl)
 		want = nl;
+	if (want < 1)
+		want = 1;
+	/* cut k at the loom boundary nearest k/want of the bytes, each share
+	 * one loom at least: never fewer shares than asked for (an uneven
+	 * loom only makes its share the larger) */
+	cut[0] = 0;
+	int b = 0;
+	for (int k = 1; k < want; k++) {
+		uint64_t target = total / (uint64_t) want * (uint64_t) k +
+			total % (uint64_t) want * (uint64_t) k / (uint64_t) want;
+		int lo = b + 1, hi = nl - (want - k);
+		b = lo;
+		while (b < hi && before[b] < target)
+			b++;
+		if (b > lo && before[b] >= target && target - before[b - 1] < before[b] - target)
+			b--;
+		cut[k] = first[b];
+	}
+	cut[want] = nth;
+	free(first);
+	free(before);
+	return want;
+}
+
+/* "node00 (8.8 MB)", "500 looms node1..node549 (4.1 MB)": share [lo, hi) */
+static void say_share(const struct emu *e, int lo, int hi, FILE *f)
+{
+	int nl = 0;
+	uint64_t bytes = 0;
+	for (int i = lo; i < hi; i++) {
+		nl += i == lo || loom_of(e, i) != loom_of(e, i - 1);
+		bytes += stream_bytes(e, i);
+	}
+	if (nl == 1)
+		fprintf(f, "%s", loom_of(e, lo)->name);
+	else
+		fprintf(f, "%d looms %s..%s", nl, loom_of(e, lo)->name, loom_of(e, hi - 1)->name);
+	fprintf(f, " (%.1f MB)", (double) bytes / 1e6);
+}
+
+void emu_share_say(const struct emu *e, const char *who, const char *unit, const int *cut, int n)
+{
+	if (e->o.quiet)
+		return;
+	fprintf(stderr, "weft: %s: %d %s, looms split by stream bytes: ", who, n, unit);
+	if (n <= 4) {
+		for (int k = 0; k < n; k++) {
+			fprintf(stderr, "%s", k ? ", " : "");
+			say_share(e, cut[k], cut[k + 1], stderr);
+		}
+	} else {
+		/* many: the range of looms and bytes a share */
+		int lmin = 0, lmax = 0;
+		uint64_t bmin = 0, bmax = 0;
+		for (int k = 0; k < n; k++) {
+			int nl = 0;
+			uint64_t bytes = 0;
+			for (int i = cut[k]; i < cut[k + 1]; i++) {
+				nl += i == cut[k] || loom_of(e, i) != loom_of(e, i - 1);
+				bytes += stream_bytes(e, i);
+			}
+			if (k == 0 || nl < lmin)
+				lmin = nl;
+			if (k == 0 || nl > lmax)
+				lmax = nl;
+			if (k == 0 || bytes < bmin)
+				bmin = bytes;
+			if (k == 0 || bytes > bmax)
+				bmax = bytes;
+		}
+		fprintf(stderr, "%d to %d looms and %.1f to %.1f MB each", lmin, lmax, (double) bmin / 1e6,
+			(double) bmax / 1e6);
+	}
+	fprintf(stderr, "\n");
+}
+
+uint64_t emu_share_bytes(const struct emu *e)
+{
 	uint64_t total = 0;
 	for (int i = 0; i < e->sys.nth; i++)
-		total += e->tr.streams[i].map.size + 1;
-	int k = 0;
-	uint64_t acc = 0;
-	cut[0] = 0;
-	for (int i = 0; i < e->sys.nth; i++) {
-		acc += e->tr.streams[i].map.size + 1;
-		int loom_ends = i + 1 == e->sys.nth || e->sys.th[i + 1].sys->proc->loom != e->sys.th[i].sys->proc->loom;
-		/* cut where this job has its share, leaving a loom for each job after */
-		if (loom_ends && i + 1 < e->sys.nth && k + 1 < want &&
-		    acc * (uint64_t) want >= total * (uint64_t) (k + 1))
-			cut[++k] = i + 1;
-	}
-	cut[++k] = e->sys.nth;
-	return k;
+		total += stream_bytes(e, i);
+	return total;
 }
 
 void emu_share_prime(struct emu *e)

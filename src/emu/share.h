@@ -50,10 +50,21 @@ WEFT_MUST_CHECK int emu_share_run(struct emu *e, struct emu_share_fail *f, struc
 /* Free an opened share (its fronts, then emu_free). */
 void emu_share_free(struct emu *e);
 
-/* The main run's streams in loom ranges of about equal bytes, in stream
- * order: share k takes streams [cut[k], cut[k + 1]) (cut has want + 1
- * slots). Returns the number of shares (<= want, <= the looms). */
+/* The main run's streams (emu_share_why_not said NULL: each loom's
+ * streams are one run of them) in loom ranges of about equal bytes, in
+ * stream order: share k takes streams [cut[k], cut[k + 1]) (cut has want +
+ * 1 slots), each cut at the loom boundary nearest k/want of the stream
+ * bytes, each share one loom at least. Returns the number of shares:
+ * want, or the looms when fewer. */
 int emu_share_split(const struct emu *e, int want, int *cut);
+
+/* Say on stderr (not with -q) how the shares divide the looms: "weft: WHO:
+ * N UNIT, looms split by stream bytes: ..." (each share's looms and bytes,
+ * or their ranges beyond 4 shares). */
+void emu_share_say(const struct emu *e, const char *who, const char *unit, const int *cut, int n);
+
+/* The main run's stream bytes (what emu_share_split divides). */
+uint64_t emu_share_bytes(const struct emu *e);
 
 /* The main run, opened, before its shares open: its t0 the first event's
  * (every share's fixed t0), its streams' pages let go (the shares map

@@ -475,6 +475,11 @@ int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
 	}
 	int *cut = weft_xcalloc((size_t) njobs + 2, sizeof(int));
 	int n = emu_share_split(e, njobs, cut);
+	if (note && n > 1) {
+		char who[32];
+		snprintf(who, sizeof(who), "-j %d", njobs);
+		emu_share_say(e, who, "workers", cut, n);
+	}
 	int rc = n < 2 ? emu_run(e, err) : run_split(e, cut, n, err);
 	free(cut);
 	return rc;

@@ -592,6 +592,8 @@ int emu_run_ranks(struct emu *e, struct weft_err *err)
 	MPI_Bcast(dir, (int) sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD);
 	int *cut = weft_xcalloc((size_t) size + 2, sizeof(int));
 	int n = emu_share_split(e, size, cut); /* the same on every rank: the same trace */
+	if (r == 0)
+		emu_share_say(e, "--mpi", "ranks", cut, n);
 	emu_share_prime(e);
 	int rc = 0, sliced = e->o.slices && slices_ok(e);
 	if (r == 0 && e->o.slices && !sliced && !e->o.quiet)
