@@ -51,7 +51,11 @@ static int run(enum taskprim_op op, struct emu *e, struct emu_thread *t, const s
 	const char *str = op == TP_OP_TYPE ? engine_call_str(c, 1, label, sizeof(label)) : NULL;
 	struct taskprim_write w[TP_MAXWRITES];
 	int n = 0;
-	struct weft_err sub = {0};
+	/* the message only: a 4 KiB clear per task event cost more than the
+	 * rest of the call */
+	struct weft_err sub;
+	sub.code = 0;
+	sub.msg[0] = '\0';
 	if (taskprim_call(tp, op, p->gindex, (int) (t - e->sys.th), c->args, str, p->has_app_id ? p->app_id : 0,
 			  p->has_rank ? p->rank : -1, w, &n, &sub)) {
 		if (sub.code == WEFT_EINTERNAL) {
