@@ -52,17 +52,25 @@ const struct engine_prim *engine_prim_find(const char *name)
 
 /* ---- showing values ------------------------------------------------------------- */
 
-static inline int shown_on_thread(const struct mf_chan *c, const struct emu_thread *t)
+/* The thread states in which a channel is shown on its thread's row, a bit
+ * per enum th_state (one shift and mask per value, no branch on its
+ * `show`). */
+static uint8_t show_mask(const struct mf_chan *c)
 {
 	switch (c->show) {
-	case MF_SHOW_ANY:
-		return 1;
 	case MF_SHOW_RUNNING:
-		return t->state == TH_RUNNING;
+		return 1u << TH_RUNNING;
 	case MF_SHOW_ACTIVE:
-		return t->state == TH_RUNNING || t->state == TH_COOLING || t->state == TH_WARMING;
+		return 1u << TH_RUNNING | 1u << TH_COOLING | 1u << TH_WARMING;
+	case MF_SHOW_ANY:
+	default:
+		return 0xff;
 	}
-	return 1;
+}
+
+static inline int shown_on_thread(const struct eng_chan *ch, const struct emu_thread *t)
+{
+	return (ch->onmask >> t->state) & 1;
 }
 
 /* Is a shown value written even when it repeats the row's last one (the
@@ -82,6 +90,28 @@ static inline int dup_written(const struct mf_chan *c, int some)
 	return 0;
 }
 
+_Static_assert(PRV_OP_PUNCT == PRV_OP_EVENT + 1, "a punctual op is the kind after a set");
+
+/* Queue v on (row, slot), a punctual value or a set. A set equal to *last,
+ * the last value queued there, is not queued: the back would drop it
+ * (engine_cpu_run writes every channel at each context switch, and most
+ * repeat). */
+static inline __attribute__((always_inline)) void emit(struct prv_file *f, int row, int slot, int64_t v, int punct,
+						       int64_t *last)
+{
+	if (!punct && *last == v)
+		return;
+	*last = v;
+	if (__builtin_expect(f->flast != NULL, 0)) { /* a -j worker's front */
+		if (punct)
+			prv_punct(f, row, slot, v);
+		else
+			prv_set(f, row, slot, v);
+		return;
+	}
+	prv_emit_op(f, 1, (uint8_t) (PRV_OP_EVENT + punct), (uint32_t) row, (uint32_t) slot, v);
+}
+
 /* Write v on (row, slot) by the channel's rule (eng_put). Outside `zero`
  * channels "some" is v != 0. A `zero` channel (its 0 may be a value) keeps
  * in *none whether the row's last value was "none": "none" after a set 0
@@ -89,28 +119,25 @@ static inline int dup_written(const struct mf_chan *c, int some)
  * loop: a call per value cost more than the writing (1 M synth,
  * nosv,mpi,tampi: 67 instructions a CPU channel, 42 inline). */
 static inline __attribute__((always_inline)) void put(struct prv_file *f, int row, int slot, int64_t v, int kind,
-						      const struct mf_chan *c, int some, uint8_t *none)
+						      const struct mf_chan *c, int some, uint8_t *none, int64_t *last)
 {
+	int punct;
 	switch (kind) {
 	case ENG_PUT_SET:
-		prv_set(f, row, slot, v);
-		return;
+		punct = 0;
+		break;
 	case ENG_PUT_PUNCT:
-		prv_punct(f, row, slot, v);
-		return;
+		punct = 1;
+		break;
 	case ENG_PUT_SOME:
-		if (v != 0)
-			prv_punct(f, row, slot, v);
-		else
-			prv_set(f, row, slot, v);
-		return;
+		punct = v != 0;
+		break;
+	default:
+		punct = dup_written(c, some) | (!some && !*none);
+		*none = (uint8_t) !some;
+		break;
 	}
-	int punct = dup_written(c, some) | (!some && !*none);
-	*none = (uint8_t) !some;
-	if (punct)
-		prv_punct(f, row, slot, v);
-	else
-		prv_set(f, row, slot, v);
+	emit(f, row, slot, v, punct, last);
 }
 
 /* Is thread t's value v of channel ci (at: its index in g->val) a value? */
@@ -126,21 +153,15 @@ static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thr
 	struct engine *g = e->eng.s;
 	int some = is_some(g, ch, at, v);
 	const struct mf_chan *c = ch->c;
-	if (ch->tslot >= 0 && shown_on_thread(c, t)) {
-		if (punct)
-			prv_punct(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v);
-		else
-			put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, ch->put, c, some,
-			    c->zero ? &g->tnone[at] : NULL);
-	}
+	int kind = punct ? ENG_PUT_PUNCT : ch->put;
+	if (ch->tslot >= 0 && shown_on_thread(ch, t))
+		put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, kind, c, some, c->zero ? &g->tnone[at] : NULL,
+		    &g->tlast[at]);
 	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
 		int row = t->cpu->row;
 		size_t cat = (size_t) row * (size_t) g->nch + (at % (size_t) g->nch);
-		if (punct)
-			prv_punct(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v);
-		else
-			put(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, ch->put, c, some,
-			    c->zero ? &g->cnone[cat] : NULL);
+		put(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, kind, c, some, c->zero ? &g->cnone[cat] : NULL,
+		    &g->clast[cat]);
 		if (__builtin_expect(ch->bdv >= 0, 0))
 			bd_note(e, ch->bdv, ch->bdc, row, v);
 	}
@@ -153,19 +174,18 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 		return;
 	size_t base = (size_t) t->stream->index * (size_t) g->nch;
 	const int64_t *val = &g->val[base];
+	int64_t *last = &g->tlast[base];
 	/* locals: an op's stores could alias them (see thread_row) */
 	struct prv_file *f = &e->out.prv[EMU_THREAD_FILE];
-	int row = t->row;
-	for (int k = 0, n = g->nstate_ch; k < n; k++) {
-		int ci = g->state_ch[k];
-		const struct eng_chan *ch = &g->ch[ci];
-		int on = shown_on_thread(ch->c, t);
-		int64_t v = on ? val[ci] : 0;
-		if (__builtin_expect(ch->put == ENG_PUT_ZERO, 0)) {
-			size_t at = base + (size_t) ci;
-			put(f, row, ch->tslot, v, ENG_PUT_ZERO, ch->c, on && g->vset[at], &g->tnone[at]);
+	int row = t->row, st = (int) t->state;
+	for (const struct eng_state_w *w = g->state_w, *we = w + g->nstate_ch; w < we; w++) {
+		int on = (w->show >> st) & 1;
+		int64_t v = val[w->ci] & -(int64_t) on; /* 0 off its states */
+		if (__builtin_expect(w->put == ENG_PUT_ZERO, 0)) {
+			size_t at = base + (size_t) w->ci;
+			put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, on && g->vset[at], &g->tnone[at], &last[w->ci]);
 		} else {
-			put(f, row, ch->tslot, v, ch->put, ch->c, v != 0, NULL);
+			emit(f, row, w->slot, v, v ? w->punct1 : w->punct0, &last[w->ci]);
 		}
 	}
 }
@@ -174,17 +194,19 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 {
 	struct engine *g = e->eng.s;
 	size_t base = run ? (size_t) run->stream->index * (size_t) g->nch : 0;
-	const int64_t *val = run ? &g->val[base] : NULL;
+	/* no thread: each channel's none, from a row of them (no test a channel) */
+	const int64_t *val = run ? &g->val[base] : g->cnoneval;
 	struct prv_file *f = &e->out.prv[EMU_CPU_FILE];
 	int row = c->row;
+	int64_t *last = &g->clast[(size_t) row * (size_t) g->nch];
 	for (const struct eng_cpu_w *w = g->cpu_w, *we = w + g->ncpu_ch; w < we; w++) {
-		int64_t v = val ? val[w->ci] : w->none;
+		int64_t v = val[w->ci];
 		if (__builtin_expect(w->put == ENG_PUT_ZERO, 0)) {
-			int some = val ? g->vset[base + (size_t) w->ci] : v != 0;
+			int some = run ? g->vset[base + (size_t) w->ci] : v != 0;
 			put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, some,
-			    &g->cnone[(size_t) row * (size_t) g->nch + (size_t) w->ci]);
+			    &g->cnone[(size_t) row * (size_t) g->nch + (size_t) w->ci], &last[w->ci]);
 		} else {
-			put(f, row, w->slot, v, w->put, NULL, v != 0, NULL);
+			emit(f, row, w->slot, v, v ? w->punct1 : w->punct0, &last[w->ci]);
 		}
 		if (__builtin_expect(w->bdv >= 0, 0))
 			bd_note(e, w->bdv, w->ch->bdc, row, v);
@@ -472,6 +494,7 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 		: c->dup == MF_DUP_SKIP_NULL ? ENG_PUT_SOME
 					     : ENG_PUT_SET;
 	ch->cpu_none = c->cpu_none;
+	ch->onmask = show_mask(c);
 	ch->bdv = -1;
 	ch->bdc = k;
 	ch->own = own;
@@ -556,6 +579,18 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	memset(g->tnone, 1, (size_t) e->sys.nth * (size_t) g->nch + 1);
 	g->cnone = weft_xmalloc((size_t) e->sys.ncpu * (size_t) g->nch + 1);
 	memset(g->cnone, 1, (size_t) e->sys.ncpu * (size_t) g->nch + 1);
+	free(g->tlast);
+	free(g->clast);
+	free(g->cnoneval);
+	g->tlast = weft_xmalloc(((size_t) e->sys.nth * (size_t) g->nch + 1) * sizeof(*g->tlast));
+	for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) g->nch + 1; i++)
+		g->tlast[i] = PRV_NEVER;
+	g->clast = weft_xmalloc(((size_t) e->sys.ncpu * (size_t) g->nch + 1) * sizeof(*g->clast));
+	for (size_t i = 0; i < (size_t) e->sys.ncpu * (size_t) g->nch + 1; i++)
+		g->clast[i] = PRV_NEVER;
+	g->cnoneval = weft_xcalloc((size_t) g->nch + 1, sizeof(*g->cnoneval));
+	for (int k = 0; k < g->nch; k++)
+		g->cnoneval[k] = g->ch[k].cpu_none;
 	for (int k = 0; k < g->nch; k++)
 		if (g->ch[k].c->initial)
 			for (int i = 0; i < e->sys.nth; i++)
@@ -572,8 +607,20 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 						 .slot = ch->cslot,
 						 .bdv = ch->bdv,
 						 .put = ch->put,
-						 .none = ch->cpu_none,
+						 .punct0 = ch->put == ENG_PUT_PUNCT,
+						 .punct1 = ch->put == ENG_PUT_PUNCT || ch->put == ENG_PUT_SOME,
 						 .ch = ch};
+	}
+	g->state_w = weft_xrealloc(g->state_w, ((size_t) g->nstate_ch + 1) * sizeof(*g->state_w));
+	for (int k = 0; k < g->nstate_ch; k++) {
+		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
+		g->state_w[k] = (struct eng_state_w){.ci = g->state_ch[k],
+						     .slot = ch->tslot,
+						     .put = ch->put,
+						     .show = ch->onmask,
+						     .punct0 = ch->put == ENG_PUT_PUNCT,
+						     .punct1 = ch->put == ENG_PUT_PUNCT || ch->put == ENG_PUT_SOME,
+						     .ch = ch};
 	}
 	/* each primitive the model calls, once */
 	for (int i = 0; i < m->def.nevents; i++)
@@ -661,6 +708,10 @@ void engine_free(struct emu *e)
 	free(g->vset);
 	free(g->tnone);
 	free(g->cnone);
+	free(g->tlast);
+	free(g->clast);
+	free(g->cnoneval);
+	free(g->state_w);
 	free(g->ch);
 	free(g->cpu_ch);
 	free(g->cpu_w);

@@ -29,6 +29,7 @@ struct eng_chan {
 	const struct mf_chan *c;
 	uint8_t put; /* enum eng_put */
 	int64_t cpu_none; /* c->cpu_none, beside the slot */
+	uint8_t onmask; /* the thread states it is shown in on thread rows, a bit each */
 	const struct mf_model *m;
 	int tslot, cslot; /* -1: not shown */
 	int member; /* its index in its channel group (0: none) */
@@ -48,6 +49,15 @@ struct engine {
 	 * it was set (its 0 is a value); whether the last value written on
 	 * the thread's row, [cpu * nch + channel] on the CPU's, was none */
 	uint8_t *vset, *tnone, *cnone;
+	/* the last value queued on each row's slot of a channel, as the
+	 * Paraver back keeps it ([thread * nch + channel], [cpu * nch +
+	 * channel]; PRV_NEVER: none yet, as the back's fresh slots start):
+	 * a set that repeats it is not queued (the back would drop it; -j
+	 * workers drop repeats too, so every sink takes both) */
+	int64_t *tlast, *clast;
+	/* [channel]: what a CPU row shows with no thread running there (the
+	 * channel's cpu_none) */
+	int64_t *cnoneval;
 	struct eng_stack *stk; /* [thread * nch + channel], stack channels */
 	int base[MCV_NCHARS]; /* first channel of each model, at mcv_index(its character) */
 	int *cpu_ch; /* channels CPU rows show */
@@ -58,9 +68,16 @@ struct engine {
 	struct eng_cpu_w {
 		int32_t ci, slot, bdv;
 		uint8_t put;
-		int64_t none;
+		uint8_t punct0, punct1; /* punctual when the value is 0, and when it is not */
 		const struct eng_chan *ch;
 	} * cpu_w;
+	/* the same for the channels thread rows show by thread state */
+	struct eng_state_w {
+		int32_t ci, slot;
+		uint8_t put, show;
+		uint8_t punct0, punct1;
+		const struct eng_chan *ch;
+	} * state_w;
 	int *state_ch; /* channels thread rows show by thread state */
 	int nstate_ch;
 	struct { /* primitives set up, to release at the end */
