@@ -96,12 +96,8 @@ _Static_assert(PRV_OP_PUNCT == PRV_OP_EVENT + 1, "a punctual op is the kind afte
  * the last value queued there, is not queued: the back would drop it
  * (engine_cpu_run writes every channel at each context switch, and most
  * repeat). */
-static inline __attribute__((always_inline)) void emit(struct prv_file *f, int row, int slot, int64_t v, int punct,
-						       int64_t *last)
+static inline __attribute__((always_inline)) void emit_op(struct prv_file *f, int row, int slot, int64_t v, int punct)
 {
-	if (!punct && *last == v)
-		return;
-	*last = v;
 	if (__builtin_expect(f->flast != NULL, 0)) { /* a -j worker's front */
 		if (punct)
 			prv_punct(f, row, slot, v);
@@ -110,6 +106,21 @@ static inline __attribute__((always_inline)) void emit(struct prv_file *f, int r
 		return;
 	}
 	prv_emit_op(f, 1, (uint8_t) (PRV_OP_EVENT + punct), (uint32_t) row, (uint32_t) slot, v);
+}
+
+static inline __attribute__((always_inline)) void emit(struct prv_file *f, int row, int slot, int64_t v, int punct,
+						       int64_t *last)
+{
+	if (!punct && *last == v)
+		return;
+	*last = v;
+	emit_op(f, row, slot, v, punct);
+}
+
+/* Punctual or not by the flags of a channel's put rule (no branch). */
+static inline int punct_of(unsigned flags, int64_t v)
+{
+	return (int) ((flags & ENG_W_PUNCT0) | ((flags >> 1) & (unsigned) (v != 0)));
 }
 
 /* Write v on (row, slot) by the channel's rule (eng_put). Outside `zero`
@@ -140,28 +151,31 @@ static inline __attribute__((always_inline)) void put(struct prv_file *f, int ro
 	emit(f, row, slot, v, punct, last);
 }
 
-/* Is thread t's value v of channel ci (at: its index in g->val) a value? */
-static inline int is_some(const struct engine *g, const struct eng_chan *ch, size_t at, int64_t v)
-{
-	return ch->c->zero ? g->vset[at] : v != 0;
-}
-
-static inline void show(struct emu *e, const struct eng_chan *ch, struct emu_thread *t, int64_t v, int punct, size_t at)
+/* Show thread t's new value v of channel ch (index ci; at: its index in
+ * g->val) on the rows that show it; punct: written even if it repeats. */
+static inline void show(struct emu *e, const struct eng_chan *ch, int ci, struct emu_thread *t, int64_t v, int punct,
+			size_t at)
 {
 	if (!e->out.writing)
 		return;
 	struct engine *g = e->eng.s;
-	int some = is_some(g, ch, at, v);
 	const struct mf_chan *c = ch->c;
-	int kind = punct ? ENG_PUT_PUNCT : ch->put;
-	if (ch->tslot >= 0 && shown_on_thread(ch, t))
-		put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, kind, c, some, c->zero ? &g->tnone[at] : NULL,
-		    &g->tlast[at]);
+	int p = punct | punct_of(ch->pflags, v);
+	if (ch->tslot >= 0 && shown_on_thread(ch, t)) {
+		if (__builtin_expect(ch->put == ENG_PUT_ZERO, 0))
+			put(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, punct ? ENG_PUT_PUNCT : ENG_PUT_ZERO, c,
+			    g->vset[at], &g->tnone[at], &g->tlast[at]);
+		else
+			emit(&e->out.prv[EMU_THREAD_FILE], t->row, ch->tslot, v, p, &g->tlast[at]);
+	}
 	if (ch->cslot >= 0 && t->cpu && t->cpu->running == t) {
 		int row = t->cpu->row;
-		size_t cat = (size_t) row * (size_t) g->nch + (at % (size_t) g->nch);
-		put(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, kind, c, some, c->zero ? &g->cnone[cat] : NULL,
-		    &g->clast[cat]);
+		size_t cat = (size_t) row * (size_t) g->nch + (size_t) ci;
+		if (__builtin_expect(ch->put == ENG_PUT_ZERO, 0))
+			put(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, punct ? ENG_PUT_PUNCT : ENG_PUT_ZERO, c,
+			    g->vset[at], &g->cnone[cat], &g->clast[cat]);
+		else
+			emit(&e->out.prv[EMU_CPU_FILE], row, ch->cslot, v, p, &g->clast[cat]);
 		if (__builtin_expect(ch->bdv >= 0, 0))
 			bd_note(e, ch->bdv, ch->bdc, row, v);
 	}
@@ -181,11 +195,20 @@ void engine_thread_state(struct emu *e, struct emu_thread *t)
 	for (const struct eng_state_w *w = g->state_w, *we = w + g->nstate_ch; w < we; w++) {
 		int on = (w->show >> st) & 1;
 		int64_t v = val[w->ci] & -(int64_t) on; /* 0 off its states */
-		if (__builtin_expect(w->put == ENG_PUT_ZERO, 0)) {
+		int64_t *l = &last[w->ci];
+		if (__builtin_expect(w->flags & ENG_W_SLOW, 0)) {
 			size_t at = base + (size_t) w->ci;
-			put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, on && g->vset[at], &g->tnone[at], &last[w->ci]);
-		} else {
-			emit(f, row, w->slot, v, v ? w->punct1 : w->punct0, &last[w->ci]);
+			if (w->put == ENG_PUT_ZERO)
+				put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, on && g->vset[at], &g->tnone[at], l);
+			else
+				emit(f, row, w->slot, v, punct_of(w->flags, v), l);
+			continue;
+		}
+		/* most repeat: one test for both reasons to write (eng_cpu_w) */
+		int64_t x = *l & w->same;
+		if (__builtin_expect(((v ^ x) | (*l ^ x)) != 0, 0)) {
+			*l = v;
+			emit_op(f, row, w->slot, v, punct_of(w->flags, v));
 		}
 	}
 }
@@ -201,15 +224,25 @@ void engine_cpu_run(struct emu *e, struct emu_cpu *c, const struct emu_thread *r
 	int64_t *last = &g->clast[(size_t) row * (size_t) g->nch];
 	for (const struct eng_cpu_w *w = g->cpu_w, *we = w + g->ncpu_ch; w < we; w++) {
 		int64_t v = val[w->ci];
-		if (__builtin_expect(w->put == ENG_PUT_ZERO, 0)) {
-			int some = run ? g->vset[base + (size_t) w->ci] : v != 0;
-			put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, some,
-			    &g->cnone[(size_t) row * (size_t) g->nch + (size_t) w->ci], &last[w->ci]);
-		} else {
-			emit(f, row, w->slot, v, v ? w->punct1 : w->punct0, &last[w->ci]);
+		int64_t *l = &last[w->ci];
+		if (__builtin_expect(w->flags & ENG_W_SLOW, 0)) {
+			if (w->put == ENG_PUT_ZERO) {
+				int some = run ? g->vset[base + (size_t) w->ci] : v != 0;
+				put(f, row, w->slot, v, ENG_PUT_ZERO, w->ch->c, some,
+				    &g->cnone[(size_t) row * (size_t) g->nch + (size_t) w->ci], l);
+			} else {
+				emit(f, row, w->slot, v, punct_of(w->flags, v), l);
+			}
+			if (w->bdv >= 0)
+				bd_note(e, w->bdv, w->ch->bdc, row, v);
+			continue;
 		}
-		if (__builtin_expect(w->bdv >= 0, 0))
-			bd_note(e, w->bdv, w->ch->bdc, row, v);
+		/* most repeat: one test for both reasons to write (eng_cpu_w) */
+		int64_t x = *l & w->same;
+		if (__builtin_expect(((v ^ x) | (*l ^ x)) != 0, 0)) {
+			*l = v;
+			emit_op(f, row, w->slot, v, punct_of(w->flags, v));
+		}
 	}
 }
 
@@ -303,7 +336,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		}
 		s->v[s->n++] = v;
 		*cur = v;
-		show(e, ch, t, v, 0, at);
+		show(e, ch, ci, t, v, 0, at);
 		return 0;
 	}
 	case MF_POP: {
@@ -319,7 +352,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 					       eng_vstr(ch, s->v[s->n - 1], b2, sizeof(b2)));
 		s->n--;
 		*cur = s->n ? s->v[s->n - 1] : 0;
-		show(e, ch, t, *cur, 0, at);
+		show(e, ch, ci, t, *cur, 0, at);
 		return 0;
 	}
 	case MF_SET:
@@ -332,7 +365,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		*cur = v;
 		if (ch->c->zero)
 			g->vset[at] = 1;
-		show(e, ch, t, v, op == MF_PUNCT, at);
+		show(e, ch, ci, t, v, op == MF_PUNCT, at);
 		return 0;
 	case MF_UNSET:
 		if (ch->c->stack)
@@ -340,7 +373,7 @@ static inline int apply(struct emu *e, struct engine *g, struct emu_thread *t, i
 		*cur = 0;
 		if (ch->c->zero)
 			g->vset[at] = 0;
-		show(e, ch, t, 0, 0, at);
+		show(e, ch, ci, t, 0, 0, at);
 		return 0;
 	}
 	return weft_fail(err, WEFT_EINTERNAL, "engine: operation %d is not a channel operation", op);
@@ -495,6 +528,9 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 					     : ENG_PUT_SET;
 	ch->cpu_none = c->cpu_none;
 	ch->onmask = show_mask(c);
+	ch->pflags = (uint8_t) (ch->put == ENG_PUT_PUNCT	  ? ENG_W_PUNCT0 | ENG_W_PUNCT1
+					: ch->put == ENG_PUT_SOME ? ENG_W_PUNCT1
+								  : 0);
 	ch->bdv = -1;
 	ch->bdc = k;
 	ch->own = own;
@@ -603,24 +639,30 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	g->cpu_w = weft_xrealloc(g->cpu_w, ((size_t) g->ncpu_ch + 1) * sizeof(*g->cpu_w));
 	for (int k = 0; k < g->ncpu_ch; k++) {
 		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
-		g->cpu_w[k] = (struct eng_cpu_w){.ci = g->cpu_ch[k],
-						 .slot = ch->cslot,
-						 .bdv = ch->bdv,
-						 .put = ch->put,
-						 .punct0 = ch->put == ENG_PUT_PUNCT,
-						 .punct1 = ch->put == ENG_PUT_PUNCT || ch->put == ENG_PUT_SOME,
-						 .ch = ch};
+		g->cpu_w[k] = (struct eng_cpu_w){
+			.ci = g->cpu_ch[k],
+			.slot = ch->cslot,
+			.bdv = ch->bdv,
+			.put = ch->put,
+			.flags = (uint8_t) (ch->pflags |
+					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT || ch->bdv >= 0
+						     ? ENG_W_SLOW
+						     : 0)),
+			.same = ch->put == ENG_PUT_SET ? -1 : 0,
+			.ch = ch};
 	}
 	g->state_w = weft_xrealloc(g->state_w, ((size_t) g->nstate_ch + 1) * sizeof(*g->state_w));
 	for (int k = 0; k < g->nstate_ch; k++) {
 		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
-		g->state_w[k] = (struct eng_state_w){.ci = g->state_ch[k],
-						     .slot = ch->tslot,
-						     .put = ch->put,
-						     .show = ch->onmask,
-						     .punct0 = ch->put == ENG_PUT_PUNCT,
-						     .punct1 = ch->put == ENG_PUT_PUNCT || ch->put == ENG_PUT_SOME,
-						     .ch = ch};
+		g->state_w[k] = (struct eng_state_w){
+			.ci = g->state_ch[k],
+			.slot = ch->tslot,
+			.put = ch->put,
+			.show = ch->onmask,
+			.flags = (uint8_t) (ch->pflags |
+					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT ? ENG_W_SLOW : 0)),
+			.same = ch->put == ENG_PUT_SET ? -1 : 0,
+			.ch = ch};
 	}
 	/* each primitive the model calls, once */
 	for (int i = 0; i < m->def.nevents; i++)

@@ -18,6 +18,8 @@ struct eng_stack {
 
 /* How a shown value is written, from the channel's `dup` rule and `zero`
  * (chosen once, so the per-event loops take one switch). */
+enum { ENG_W_PUNCT0 = 1, ENG_W_PUNCT1 = 2, ENG_W_SLOW = 4 };
+
 enum eng_put {
 	ENG_PUT_SET, /* dup skip: only a change */
 	ENG_PUT_PUNCT, /* dup emit: always */
@@ -30,6 +32,7 @@ struct eng_chan {
 	uint8_t put; /* enum eng_put */
 	int64_t cpu_none; /* c->cpu_none, beside the slot */
 	uint8_t onmask; /* the thread states it is shown in on thread rows, a bit each */
+	uint8_t pflags; /* ENG_W_PUNCT0, ENG_W_PUNCT1 of its put rule */
 	const struct mf_model *m;
 	int tslot, cslot; /* -1: not shown */
 	int member; /* its index in its channel group (0: none) */
@@ -68,14 +71,21 @@ struct engine {
 	struct eng_cpu_w {
 		int32_t ci, slot, bdv;
 		uint8_t put;
-		uint8_t punct0, punct1; /* punctual when the value is 0, and when it is not */
+		/* ENG_W_*: punctual when the value is 0, when it is not; a
+		 * `zero` or `dup emit` channel, or one a breakdown view reads */
+		uint8_t flags;
+		/* the others: -1 for `dup skip` (written when v differs from
+		 * the last value l), 0 for `dup skip-null` (when v or l is not
+		 * 0): both are ((v ^ x) | (l ^ x)) != 0 with x = l & same */
+		int64_t same;
 		const struct eng_chan *ch;
 	} * cpu_w;
 	/* the same for the channels thread rows show by thread state */
 	struct eng_state_w {
 		int32_t ci, slot;
 		uint8_t put, show;
-		uint8_t punct0, punct1;
+		uint8_t flags;
+		int64_t same;
 		const struct eng_chan *ch;
 	} * state_w;
 	int *state_ch; /* channels thread rows show by thread state */
