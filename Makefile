@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 60
 # FUZZ_SECONDS alone); FUZZ="fuzz_clock fuzz_obs": only those targets
 FUZZ_RUNS ?= 0
 
-DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev \
+DEB_PKGS := autoconf pkg-config libcjson-dev uthash-dev check zlib1g-dev libdeflate-dev \
 	libopen-trace-format2-dev otf2-tools python3-otf2 libxml2-utils librsvg2-bin \
 	openmpi-bin libopenmpi-dev clang-format strace
 
@@ -63,8 +63,8 @@ endif
 # includes name their layer: "emu/emu.h", "model.h", "ovni/ovni.h"
 INCLUDES := -Isrc -Imodels
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DWEFT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) $(WERROR) \
-	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
-LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) $(OTF2_LIBS) -lm -pthread
+	$(SAN) $(INCLUDES) $(CJSON_CFLAGS) $(ZLIB_CFLAGS) $(DEFLATE_CFLAGS)
+LIBS = $(CJSON_LIBS) $(ZLIB_LIBS) $(DEFLATE_LIBS) $(OTF2_LIBS) -lm -pthread
 
 # libweft.a: every layer but the commands (src/cli, src/main.c); the weft
 # binary, the unit tests and the fuzzers link it, so a layer below that
@@ -95,7 +95,7 @@ DEPS ?= yes
 deps:
 	@if [ "$(DEPS)" = no ]; then exit 0; fi; \
 	if ! command -v dpkg-query >/dev/null 2>&1; then \
-	  echo "make deps: not a Debian system; install cJSON, uthash, Check, zlib and autoconf yourself"; \
+	  echo "make deps: not a Debian system; install cJSON, uthash, Check, zlib, libdeflate and autoconf yourself"; \
 	  exit 0; fi; \
 	missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \

@@ -65,6 +65,13 @@ static void formats(FILE *f, const char *cmd)
 		fprintf(f, "%s%s", i ? " " : "", fmt[i]->name);
 }
 
+/* A row completed with a value in the next word: not one whose value is
+ * optional and attached (-z1), offered as a flag. */
+static int valued(const struct opt *o)
+{
+	return o->arg && o->kind != OPT_FNOPT;
+}
+
 static enum vkind kind_of(const struct opt *o)
 {
 	if (strcmp(o->name, "format") == 0 || choices(o->arg))
@@ -157,7 +164,7 @@ static void bash(FILE *f)
 		fputs(" --version'\n\t\t_weft_args='", f);
 		first = 1;
 		for (const struct opt *o = t[i].c->opts; o->name; o++) {
-			if (!o->arg)
+			if (!valued(o))
 				continue;
 			if (o->ch)
 				fprintf(f, "%s-%c", first ? "" : " ", o->ch), first = 0;
@@ -171,7 +178,7 @@ static void bash(FILE *f)
 	      f);
 	for (int i = 0; i < n; i++)
 		for (const struct opt *o = t[i].c->opts; o->name; o++) {
-			if (!o->arg || kind_of(o) == V_FILE)
+			if (!valued(o) || kind_of(o) == V_FILE)
 				continue;
 			fprintf(f, "\t%s:--%s", t[i].key, o->name);
 			if (o->ch)
@@ -273,13 +280,13 @@ static void zsh_table(FILE *f, const char *cmd, const struct optcmd *c)
 	for (const struct opt *o = c->opts; o->name; o++) {
 		fputs(" \\\n\t\t\t", f);
 		if (o->ch)
-			fprintf(f, "'(-%c --%s)'{-%c%s,--%s%s}'[", o->ch, o->name, o->ch, o->arg ? "+" : "", o->name,
-				o->arg ? "=" : "");
+			fprintf(f, "'(-%c --%s)'{-%c%s,--%s%s}'[", o->ch, o->name, o->ch, valued(o) ? "+" : "", o->name,
+				valued(o) ? "=" : "");
 		else
-			fprintf(f, "'--%s%s[", o->name, o->arg ? "=" : "");
+			fprintf(f, "'--%s%s[", o->name, valued(o) ? "=" : "");
 		zsh_help(f, o->help);
 		fputc(']', f);
-		if (o->arg)
+		if (valued(o))
 			zsh_action(f, cmd, o);
 		fputc('\'', f);
 	}

@@ -17,6 +17,8 @@
 #include "model.h"
 #include "emu/sync.h"
 #include "otf2/otf2_sink.h"
+#include "prv/prv_writer.h"
+#include "util/gzpar.h"
 
 /* What the command line asked for. */
 struct emu_cmd {
@@ -29,7 +31,7 @@ struct emu_cmd {
 	int debug; /* -d: ovniemu's, accepted */
 	int first;              /* argv[first..]: the inputs */
 	const char *outdir; /* -o DIR */
-	int gzip; /* -z */
+	int gzip; /* -z[N]: the level, 0 without -z */
 	const char *otf2dir; /* --otf2 DIR */
 	struct sink *par, *otf2; /* the sinks of -o and --otf2, during the run */
 	struct sink *sinkv[2]; /* o.sinks' array */
@@ -73,6 +75,24 @@ static int opt_jobs(const char *cmd, const struct opt *row, void *dst, const cha
 		return cli_usage_error(cmd, "-j: expected a number of workers from 1 to 1024, found '%s'", arg);
 	k->jobs = (int) v;
 	k->jobs_given = 1;
+	return 0;
+}
+
+/* -z, -zN, --gzip, --gzip=N: the level (1 when not given) */
+static int opt_gzip(const char *cmd, const struct opt *row, void *dst, const char *arg)
+{
+	int *level = dst;
+	(void) row;
+	if (!arg) {
+		*level = GZPAR_LEVEL_DEFAULT;
+		return 0;
+	}
+	if (arg[0] < '1' || arg[0] > '9' || arg[1])
+		return cli_usage_error(cmd,
+				       "-z/--gzip: expected a level from 1 (the fastest) to 9 (the smallest) "
+				       "attached (-z6, --gzip=6), found '%s'",
+				       arg);
+	*level = arg[0] - '0';
 	return 0;
 }
 
@@ -160,7 +180,11 @@ static const struct opt emu_opts_table[] = {
 		 "with --mpi: every rank writes a time slice of the bodies\n"
 		 "from every rank's output, rank 0 joins them (instead of\n"
 		 "rank 0 writing all; doc/dev/scaling.md says when it pays)"),
-	OPT_FLAG("gzip", 'z', K, gzip, "write the .prv files gzipped (thread.prv.gz, ...)"),
+	OPT_OPTIONAL("gzip", 'z', "N", K, gzip, opt_gzip,
+		     "write the .prv files gzipped (thread.prv.gz, ...) at\n"
+		     "level N, attached (-z6, --gzip=6): 1 the fastest (the\n"
+		     "default) to 9 the smallest; one gzip member per 4 MiB,\n"
+		     "compressed on every core (-j N: on N threads)"),
 	OPT_WHOLE("from", 0, "T", opt_window,
 		  "write only the window [T, --to] of Paraver time (ns, or\n"
 		  "with a unit: 2.5ms), times from its start, the states\n"
@@ -374,7 +398,7 @@ int cmd_emu(int argc, char **argv)
 		goto out;
 	}
 	if (k.outdir)
-		k.par = paraver_sink_new(k.outdir, k.gzip);
+		k.par = paraver_sink_new(k.outdir, k.gzip ? PRV_GZIP(k.gzip, k.jobs_given ? k.jobs : jobs_cores()) : 0);
 	if (k.otf2dir && !(k.otf2 = otf2_sink_new(k.otf2dir, &err))) {
 		rc = cli_report(&err);
 		goto out;

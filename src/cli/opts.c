@@ -48,6 +48,7 @@ static int apply(const struct optcmd *c, const struct opt *o, void *ctx, const c
 		*(const char **) dst = arg;
 		return 0;
 	case OPT_FN:
+	case OPT_FNOPT:
 		return o->fn(c->name, o, dst, arg);
 	case OPT_HELP:
 		opts_help(c, stdout);
@@ -59,7 +60,7 @@ static int apply(const struct optcmd *c, const struct opt *o, void *ctx, const c
 int opts_parse(const struct optcmd *c, void *ctx, int argc, char **argv, int *first)
 {
 	struct option lo[OPTS_MAX + 2];
-	char shorts[3 + 2 * OPTS_MAX + 1];
+	char shorts[3 + 3 * OPTS_MAX + 1];
 	size_t ns = 0;
 	int n = 0;
 	if (c->in_order)
@@ -71,11 +72,14 @@ int opts_parse(const struct optcmd *c, void *ctx, int argc, char **argv, int *fi
 			fprintf(stderr, "weft: internal error: weft %s has more than %d options\n", c->name, OPTS_MAX);
 			return WEFT_EINTERNAL;
 		}
-		lo[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, CODE_BASE + n};
+		int has = o->kind == OPT_FNOPT ? optional_argument : o->arg ? required_argument : no_argument;
+		lo[n] = (struct option){o->name, has, NULL, CODE_BASE + n};
 		if (o->ch) {
 			shorts[ns++] = o->ch;
 			if (o->arg)
 				shorts[ns++] = ':';
+			if (o->kind == OPT_FNOPT)
+				shorts[ns++] = ':'; /* "z::" */
 		}
 	}
 	lo[n] = (struct option){"version", no_argument, NULL, CODE_VERSION};
@@ -105,7 +109,7 @@ static int left(const struct opt *o, char *buf, size_t n)
 {
 	int k = o->ch ? snprintf(buf, n, "  -%c, --%s", o->ch, o->name) : snprintf(buf, n, "      --%s", o->name);
 	if (o->arg && k >= 0 && (size_t) k < n)
-		k += snprintf(buf + k, n - (size_t) k, " %s", o->arg);
+		k += snprintf(buf + k, n - (size_t) k, o->kind == OPT_FNOPT ? "[=%s]" : " %s", o->arg);
 	return k;
 }
 

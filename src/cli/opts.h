@@ -20,9 +20,10 @@ struct opt;
 typedef int (*opt_fn)(const char *cmd, const struct opt *o, void *dst, const char *arg);
 
 enum opt_kind {
-	OPT_SET,  /* int at off = val */
-	OPT_STR,  /* const char * at off = the argument */
-	OPT_FN,   /* fn(cmd, row, struct + off, argument) */
+	OPT_SET, /* int at off = val */
+	OPT_STR, /* const char * at off = the argument */
+	OPT_FN, /* fn(cmd, row, struct + off, argument) */
+	OPT_FNOPT, /* OPT_FN whose argument is optional, attached (-z1, --gzip=1) or NULL */
 	OPT_HELP, /* print the help, exit 0 */
 };
 
@@ -45,6 +46,11 @@ struct opt {
 #define OPT_SETV(name, ch, T, F, v, help) {name, ch, NULL, OPT_SET, offsetof(T, F), NULL, v, help}
 #define OPT_STRING(name, ch, arg, T, F, help) {name, ch, arg, OPT_STR, offsetof(T, F), NULL, 0, help}
 #define OPT_CALL(name, ch, arg, T, F, fn, help) {name, ch, arg, OPT_FN, offsetof(T, F), fn, 0, help}
+/* An optional argument: -xARG or --name=ARG only (help: -x, --name[=ARG]). */
+#define OPT_OPTIONAL(name, ch, arg, T, F, fn, help)                   \
+	{                                                             \
+		name, ch, arg, OPT_FNOPT, offsetof(T, F), fn, 0, help \
+	}
 /* A handler given the whole struct (dst = the struct itself). */
 #define OPT_WHOLE(name, ch, arg, fn, help) {name, ch, arg, OPT_FN, 0, fn, 0, help}
 #define OPT_HELPROW {"help", 'h', NULL, OPT_HELP, 0, NULL, 0, "show this help"}

@@ -23,7 +23,7 @@
 struct paraver_out {
 	struct sink sink;
 	const char *outdir; /* -o DIR */
-	int gzip; /* -z */
+	int gzip; /* -z: PRV_GZIP(level, threads), or 0 */
 	struct emu *e; /* the run (layout.run), for what models still tell in C: texts, row names */
 	struct prv_pipe *files; /* the files' set, while records come (begin to end) */
 	struct outset out; /* the outputs in outdir, while writing */
@@ -53,7 +53,8 @@ void paraver_bd_abort(struct emu *e, struct paraver_out *po);
 void paraver_bd_free(struct paraver_out *po);
 int32_t paraver_bd_type(const struct emu *e, char model);
 
-/* The Paraver sink writing into outdir (gzip: -z); free with its free. */
+/* The Paraver sink writing into outdir (gzip: -z, prv_open's PRV_GZIP or 0);
+ * free with its free. */
 struct sink *paraver_sink_new(const char *outdir, int gzip);
 
 /* The Paraver event type of each slot of `file` (e->out.slots.n[file] of

@@ -30,6 +30,11 @@ static int cores_available(void)
 	return n > 1 ? (int) n : 1;
 }
 
+int jobs_cores(void)
+{
+	return cores_available();
+}
+
 int jobs_default(void)
 {
 	int c = cores_available();

@@ -45,6 +45,9 @@
  * (doc/dev/scaling.md: 16 looms, 20 M events, -j 2 takes 1.9x the wall
  * of -j 1 here; 2 looms 1.2x). */
 int jobs_default(void);
+/* The cores this process may use (its affinity mask), at least 1: the
+ * threads of emu -z's compression when -j is not given. */
+int jobs_cores(void);
 
 /* emu_run with up to `njobs` workers (fewer when the trace has fewer
  * looms; one when emu_share_why_not says so). `note`: say on stderr why a

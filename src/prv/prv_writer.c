@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "prv/prv_writer.h"
+#include "util/gzpar.h"
 
 #define END_WIDTH 20 /* digits of a patchable time */
 #define OUTBUF_SIZE (1u << 18) /* 256 KiB writes: less kernel time per byte than 1 MiB here (see performance.md) */
@@ -1431,45 +1431,17 @@ void prv_abort(struct prv_file *f)
 	release(f);
 }
 
-/* Compress the finished temporary into a new file at gztmp; errors name
+/* Compress the finished temporary into a new file at gztmp, in gzip
+ * members compressed by several threads (util/gzpar.h); errors name
  * `what` (the output the user asked for) and the system's reason. */
-static int gzip_copy(int fd, const char *gztmp, const char *what, struct weft_err *e)
+static int gzip_copy(int fd, int gzip, const char *gztmp, const char *what, struct weft_err *e)
 {
 	int gfd = open(gztmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (gfd < 0)
 		return weft_out_fail(e, errno, "%s: cannot create", what);
-	gzFile gz = gzdopen(gfd, "wb6");
-	if (!gz) {
-		close(gfd);
-		return weft_fail(e, WEFT_EINTERNAL, "%s: cannot start compression", what);
-	}
-	char *buf = weft_xmalloc(1u << 20);
-	int rc = 0;
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		rc = weft_fail(e, WEFT_EINTERNAL, "cannot rewind the temporary trace: %s", strerror(errno));
-	while (rc == 0) {
-		ssize_t n = read(fd, buf, 1u << 20);
-		if (n < 0) {
-			rc = weft_fail(e, WEFT_EINTERNAL, "cannot read the temporary trace: %s", strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		errno = 0;
-		if (gzwrite(gz, buf, (unsigned) n) != (int) n) {
-			int er = errno;
-			rc = er ? weft_out_fail(e, er, "%s: write failed", what)
-				: weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
-		}
-	}
-	errno = 0;
-	int zr = gzclose(gz);
-	if (zr != Z_OK && rc == 0) {
-		int er = errno;
-		rc = zr == Z_ERRNO && er ? weft_out_fail(e, er, "%s: write failed", what)
-					 : weft_fail(e, WEFT_EINTERNAL, "%s: compression failed", what);
-	}
-	free(buf);
+	int rc = gzpar_file(fd, gfd, PRV_GZIP_LEVEL(gzip), PRV_GZIP_THREADS(gzip), what, e);
+	if (close(gfd) != 0 && rc == 0)
+		rc = weft_out_fail(e, errno, "%s: write failed", what);
 	return rc;
 }
 
@@ -1511,7 +1483,7 @@ int prv_finish_n(struct prv_file *f, uint64_t ftime, char **done, uint64_t *nrec
 	int rc = ob_flush(&b->ob, e, what);
 	if (rc == 0 && b->gzip) {
 		char *gztmp = b->gz_path ? weft_xstrdup(b->gz_path) : tmp_name(what);
-		rc = gzip_copy(b->fd, gztmp, what, e);
+		rc = gzip_copy(b->fd, b->gzip, gztmp, what, e);
 		if (rc)
 			unlink(gztmp);
 		else

@@ -98,9 +98,14 @@ struct prv_tclock {
 	char hdigits[32];
 };
 
+/* prv_open's gzip: level 1..9, threads >= 1 (any true value is "gzip") */
+#define PRV_GZIP(level, threads) ((level) | (threads) << 4)
+#define PRV_GZIP_LEVEL(gz) ((gz) &15)
+#define PRV_GZIP_THREADS(gz) ((gz) >> 4)
+
 struct prv_back {
 	char *path, *tmp_path, *gz_path; /* gz_path: NULL, a hidden name beside path */
-	int fd, gzip;
+	int fd, gzip; /* gzip: PRV_GZIP(level, threads), or 0 */
 	struct outbuf ob;
 	int nrows, nslots;
 	struct prv_back_row *rows;
@@ -272,7 +277,9 @@ struct prv_file {
  * "#Paraver (DATE):<FTIME>_ns:<rest>". `ids[r]` is row r's appl:task:thread.
  * `pipe` may be NULL (synchronous). `tmp`: the file to write (with gzip,
  * the compressed copy is written at tmp + ".gz"); NULL: a hidden name beside
- * PATH. Messages name PATH (PATH.gz). */
+ * PATH. Messages name PATH (PATH.gz). `gzip`: 0, a plain file, else
+ * PRV_GZIP(level, threads): compressed at the finish by gzpar_file (one
+ * gzip member per 4 MiB of text, util/gzpar.h). */
 WEFT_MUST_CHECK int prv_open(struct prv_file *f, struct prv_pipe *pipe, const char *path, const char *tmp,
 			     const char *date, const char *rest, int nrows, const uint32_t (*ids)[3], int nslots,
 			     const int32_t *slot_type, int gzip, struct weft_err *e);

@@ -17,7 +17,7 @@ need WEFT
 help_opts() {
 	awk '/^Options:$/ { on = 1; next } on && /^$/ { exit }
 	     on && /^  -[A-Za-z], --/ { print substr($1, 1, 2); sub(/^  -[A-Za-z], /, ""); print $1; next }
-	     on && /^      --/ { print $1 }' | sed 's/=.*//' | sort -u
+	     on && /^      --/ { print $1 }' | sed 's/\[*=.*//' | sort -u
 }
 
 # The option tokens of roff lines: \- as -, font escapes dropped.

@@ -35,6 +35,7 @@ class Weft(MakefilePackage):
     depends_on("check", type="build")
     depends_on("cjson")
     depends_on("zlib-api")
+    depends_on("libdeflate")
     depends_on("mpi", when="+mpi")
 
     def build(self, spec, prefix):
