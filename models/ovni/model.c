@@ -29,7 +29,19 @@ struct ovni_slots {
 	 * too, and marks as its PRV_SKIPDUPNULL; 0 in a run of weft's own
 	 * models (a legacy log), whose rows get changes only */
 	int ovniemu;
+	/* the last value queued on each CPU's flush column, PRV_NEVER before
+	 * the first: the back's own last value (only this file writes the
+	 * column), so a set repeating it is not queued (sink.h: -j workers
+	 * drop repeats too). It repeats at 3 of 4 context switches on the
+	 * synth. (The marks' repeated zeros are not predictable enough:
+	 * the test cost more mispredictions than the ops it saved.) */
+	int64_t *cflush;
 };
+
+static inline struct ovni_slots *slots_of(const struct emu *e)
+{
+	return e->models.state[mcv_index('O')];
+}
 
 static inline int ovniemu_records(const struct emu *e)
 {
@@ -139,8 +151,14 @@ static void cpu_row(struct emu *e, struct emu_cpu *c)
 	c->marks_of = run;
 	if (!w)
 		return;
-	prv_set(f, r, base + OC_FLUSH, run ? run->flushing : 0);
-	int oe = ovniemu_records(e); /* a local: see thread_row */
+	struct ovni_slots *sl = slots_of(e);
+	int oe = sl->ovniemu; /* locals: see thread_row */
+	int64_t *lflush = &sl->cflush[r];
+	int64_t fl = run ? run->flushing : 0;
+	if (fl != *lflush) {
+		*lflush = fl;
+		prv_set(f, r, base + OC_FLUSH, fl);
+	}
 	for (int k = 0, nm = e->marks.n; k < nm; k++)
 		put_mark(oe, f, r, base + OC_MARK0 + k, run ? run->mark[k] : 0);
 	/* the model files' channels CPU rows show (the kernel's context switch) */
@@ -344,8 +362,10 @@ int ovni_flush(struct emu *e, const struct weft_ev *ev, const struct evinfo *in,
 	}
 	/* only the flush columns change */
 	emu_out(e, EMU_THREAD_FILE, t->row, ts(e, OT_FLUSH), t->flushing);
-	if (t->cpu && t->cpu->running == t)
-		emu_out(e, EMU_CPU_FILE, t->cpu->row, cs(e, OC_FLUSH), t->flushing);
+	if (t->cpu && t->cpu->running == t && e->out.writing) {
+		slots_of(e)->cflush[t->cpu->row] = t->flushing;
+		prv_set(&e->out.prv[EMU_CPU_FILE], t->cpu->row, cs(e, OC_FLUSH), t->flushing);
+	}
 	return 0;
 }
 
@@ -562,6 +582,9 @@ int ovni_setup(struct emu *e, const struct weft_model_def *self, struct weft_err
 	for (int f = 0; sl->ovniemu && f < EMU_NFILES; f++)
 		for (int s = f == EMU_THREAD_FILE ? sl->t : sl->c; s < e->out.slots.n[f]; s++)
 			emu_slot_fresh(e, f, s);
+	sl->cflush = weft_xmalloc(((size_t) e->sys.ncpu + 1) * sizeof(*sl->cflush));
+	for (int i = 0; i <= e->sys.ncpu; i++)
+		sl->cflush[i] = PRV_NEVER;
 	for (int i = 0; i < e->sys.nth; i++) {
 		e->sys.th[i].mark = weft_xcalloc((size_t) e->marks.n + 1, sizeof(int64_t));
 		e->sys.th[i].stack = weft_xcalloc((size_t) e->marks.n + 1, sizeof(struct mark_stack));
@@ -628,8 +651,10 @@ void ovni_free(struct emu *e, const struct weft_model_def *self)
 	struct ovni_slots *sl = e->models.state[mcv_index('O')];
 	for (int i = 0; sl && i < sl->ncpu_label; i++)
 		free(sl->cpu_label[i]);
-	if (sl)
+	if (sl) {
 		free(sl->cpu_label);
+		free(sl->cflush);
+	}
 	free(sl);
 	e->models.state[mcv_index('O')] = NULL;
 }
