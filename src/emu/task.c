@@ -286,12 +286,14 @@ static struct task *task_new(struct task_proc *p, uint32_t task_id, struct task_
 	t->body.task = t;
 	HASH_ADD(hh, p->tasks, id, sizeof(t->id), t);
 	p->ntasks++;
+	if ((uint64_t) task_id >= p->id_hi)
+		p->id_hi = (uint64_t) task_id + 1;
 	return t;
 }
 
 int task_create(struct task_proc *p, uint32_t task_id, uint32_t type_id, uint32_t flags, struct weft_err *e)
 {
-	if (task_find(p, task_id) || ended_find(&p->ended, task_id))
+	if ((uint64_t) task_id < p->id_hi && (task_find(p, task_id) || ended_find(&p->ended, task_id)))
 		return weft_fail(e, WEFT_EINPUT, "task_id %u already exists", task_id);
 	struct task_type *type = task_type_find(p, type_id);
 	if (!type)

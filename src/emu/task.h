@@ -117,6 +117,10 @@ struct task_proc {
 	struct task *free_tasks;
 	struct task_body *free_bodies;
 	size_t ntasks;               /* live tasks */
+	/* 1 + the highest task id created (0: none): an id at or above it is
+	 * neither live nor ended, so a new task's ids need no look-up (the
+	 * ended table's probe missed the cache at every create) */
+	uint64_t id_hi;
 };
 
 struct task_stack {
