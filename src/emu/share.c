@@ -195,6 +195,15 @@ int emu_share_split(const struct emu *e, int want, int *cut)
 	return want;
 }
 
+/* bytes for a person: "8.8 MB", "52.3 kB" */
+static void say_bytes(uint64_t b, FILE *f)
+{
+	if (b < 1000000)
+		fprintf(f, "%.1f kB", (double) b / 1e3);
+	else
+		fprintf(f, "%.1f MB", (double) b / 1e6);
+}
+
 /* "node00 (8.8 MB)", "500 looms node1..node549 (4.1 MB)": share [lo, hi) */
 static void say_share(const struct emu *e, int lo, int hi, FILE *f)
 {
@@ -208,7 +217,9 @@ static void say_share(const struct emu *e, int lo, int hi, FILE *f)
 		fprintf(f, "%s", loom_of(e, lo)->name);
 	else
 		fprintf(f, "%d looms %s..%s", nl, loom_of(e, lo)->name, loom_of(e, hi - 1)->name);
-	fprintf(f, " (%.1f MB)", (double) bytes / 1e6);
+	fprintf(f, " (");
+	say_bytes(bytes, f);
+	fprintf(f, ")");
 }
 
 void emu_share_say(const struct emu *e, const char *who, const char *unit, const int *cut, int n)
@@ -241,8 +252,11 @@ void emu_share_say(const struct emu *e, const char *who, const char *unit, const
 			if (k == 0 || bytes > bmax)
 				bmax = bytes;
 		}
-		fprintf(stderr, "%d to %d looms and %.1f to %.1f MB each", lmin, lmax, (double) bmin / 1e6,
-			(double) bmax / 1e6);
+		fprintf(stderr, "%d to %d looms and ", lmin, lmax);
+		say_bytes(bmin, stderr);
+		fprintf(stderr, " to ");
+		say_bytes(bmax, stderr);
+		fprintf(stderr, " each");
 	}
 	fprintf(stderr, "\n");
 }
