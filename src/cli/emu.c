@@ -162,8 +162,9 @@ static const struct opt emu_opts_table[] = {
 		 "errors: -l's mark stacks and flushes, events weft does\n"
 		 "not emulate yet (a model file's todo rows)"),
 	OPT_WHOLE("jobs", 'j', "N", opt_jobs,
-		  "emulate on N worker threads, split by loom (default: the\n"
-		  "cores available but two, 1 below 4 cores); the calling\n"
+		  "emulate on N worker threads, split by loom (default: one\n"
+		  "per 32 MiB of streams plus 256 KiB per loom, at most the\n"
+		  "cores available but two: 1 below 4 cores); the calling\n"
 		  "thread merges their output\n"
 		  "(and writes it: see --writers); the same bytes as -j 1\n"
 		  "(some runs use one worker: see weft-emu(1))"),
@@ -359,7 +360,7 @@ static int emu_passes(struct emu_cmd *k, const char *trace, struct emu_done *d, 
 
 int cmd_emu(int argc, char **argv)
 {
-	struct emu_cmd k = {.o = {.progress = 1}, .jobs = jobs_default()};
+	struct emu_cmd k = {.o = {.progress = 1}, .jobs = 0}; /* 0: -j from the trace's size (jobs_auto) */
 	char *outdef = NULL;
 	int rc = emu_parse(&k, argc, argv);
 	if (rc >= 0)

@@ -41,6 +41,15 @@ int jobs_default(void)
 	return c > 3 ? c - 2 : 1;
 }
 
+int jobs_auto(int most, uint64_t bytes, int looms)
+{
+	uint64_t per = JOBS_WORKER_BYTES + (uint64_t) (looms > 0 ? looms : 0) * JOBS_LOOM_BYTES;
+	uint64_t n = bytes / per;
+	if (n > (uint64_t) most)
+		n = (uint64_t) most;
+	return n > 1 ? (int) n : 1;
+}
+
 int jobs_writers(const struct emu *e)
 {
 	if (e->o.writers)
@@ -469,6 +478,9 @@ static int run_split(struct emu *e, const int *cut, int n, struct weft_err *err)
 
 int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
 {
+	int chosen = njobs == 0;
+	if (chosen)
+		njobs = jobs_auto(jobs_default(), emu_share_bytes(e), e->tr.sys.nlooms);
 	if (njobs <= 1)
 		return emu_run(e, err);
 	char buf[160];
@@ -480,9 +492,12 @@ int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err)
 	}
 	int *cut = weft_xcalloc((size_t) njobs + 2, sizeof(int));
 	int n = emu_share_split(e, njobs, cut);
-	if (note && n > 1) {
-		char who[32];
-		snprintf(who, sizeof(who), "-j %d", njobs);
+	if ((note || chosen) && n > 1) {
+		char who[64];
+		if (chosen)
+			snprintf(who, sizeof(who), "-j (default: %d of %d cores)", njobs, cores_available());
+		else
+			snprintf(who, sizeof(who), "-j %d", njobs);
 		emu_share_say(e, who, "workers", cut, n);
 	}
 	int rc = n < 2 ? emu_run(e, err) : run_split(e, cut, n, err);

@@ -37,21 +37,37 @@
 #include "emu/emu.h"
 #include "util/macros.h"
 
-/* The workers -j gives by default: the cores this process may use (its
- * affinity mask: a batch job's share, not the node's) but two, at least 1.
- * A split run adds two busy threads to its workers, the merger and the
- * thread that takes ovniemu's heap steps for all of them (merge.h), so on
- * 2 or 3 cores a split is slower than one worker with its writer thread
- * (doc/dev/scaling.md: 16 looms, 20 M events, -j 2 takes 1.9x the wall
- * of -j 1 here; 2 looms 1.2x). */
+/* The most workers -j gives by default: the cores this process may use
+ * (its affinity mask: a batch job's share, not the node's) but two, at
+ * least 1. A split run adds two busy threads to its workers, the merger
+ * and the thread that takes ovniemu's heap steps for all of them
+ * (merge.h), so on 2 or 3 cores a split is slower than one worker with
+ * its writer thread (doc/dev/scaling.md: 16 looms, 20 M events, -j 2
+ * takes 1.9x the wall of -j 1 here; 2 looms 1.2x). */
 int jobs_default(void);
 /* The cores this process may use (its affinity mask), at least 1: the
  * threads of emu -z's compression when -j is not given. */
 int jobs_cores(void);
 
+/* Stream bytes a worker of the default -j takes at least: a share of
+ * JOBS_WORKER_BYTES, and JOBS_LOOM_BYTES more for each loom of the trace
+ * (every worker opens every loom). Below that a worker's fixed costs
+ * (its thread, ring and opens: 8 ms of CPU on 2 looms, 0.35 ms a loom)
+ * are not paid back by the emulation it takes over (doc/dev/scaling.md,
+ * "How many workers by default"). */
+#define JOBS_WORKER_BYTES (32ull << 20)
+#define JOBS_LOOM_BYTES (256ull << 10)
+
+/* The default -j for a trace of `bytes` stream bytes over `looms` looms
+ * with `most` workers at most (jobs_default): one a JOBS_WORKER_BYTES +
+ * looms x JOBS_LOOM_BYTES, at least 1, at most `most`. */
+int jobs_auto(int most, uint64_t bytes, int looms);
+
 /* emu_run with up to `njobs` workers (fewer when the trace has fewer
- * looms; one when emu_share_why_not says so). `note`: say on stderr why a
- * run asked for several workers uses one. 0 or -1 (err filled). */
+ * looms; one when emu_share_why_not says so); njobs 0: the default,
+ * jobs_auto of the trace. `note` (-j given): say on stderr why a run
+ * asked for several workers uses one. A run that splits says how (not
+ * with -q: emu_share_say). 0 or -1 (err filled). */
 WEFT_MUST_CHECK int emu_run_jobs(struct emu *e, int njobs, int note, struct weft_err *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par/jobs.h"
 #include "par/jobs_impl.h"
 #include "suites.h"
 #include "util/macros.h"
@@ -100,6 +101,27 @@ static const struct {
 	{"an event after the states of a tie is refused", {"T1 E0", "T1 S1 E1"}, NULL},
 };
 
+/* The default -j: a worker per 32 MiB + 256 KiB a loom of streams, at
+ * most the cap, at least 1 (doc/dev/scaling.md's 1 M and 5 M traces). */
+START_TEST(test_jobs_auto)
+{
+	const uint64_t mb = 1000000;
+	ck_assert_int_eq(jobs_auto(62, 0, 2), 1);
+	ck_assert_int_eq(jobs_auto(62, 18 * mb, 2), 1); /* synth 1 M, 2 looms */
+	ck_assert_int_eq(jobs_auto(62, 18 * mb, 16), 1); /* 1 M, 16 looms */
+	ck_assert_int_eq(jobs_auto(62, 87 * mb, 2), 2); /* 5 M, 2 looms */
+	ck_assert_int_eq(jobs_auto(62, 87 * mb, 16), 2); /* 5 M, 16 looms: 36 MiB a worker */
+	ck_assert_int_eq(jobs_auto(62, 346 * mb, 16), 9); /* 20 M, 16 looms */
+	ck_assert_int_eq(jobs_auto(1, 346 * mb, 16), 1); /* 2 cores: the cap */
+	ck_assert_int_eq(jobs_auto(2, 346 * mb, 16), 2);
+	/* 1,000 looms: 282 MiB a worker (each worker opens every loom) */
+	ck_assert_int_eq(jobs_auto(62, 200 * mb, 1000), 1);
+	ck_assert_int_eq(jobs_auto(62, 18000 * mb, 1000), 60);
+	ck_assert_int_eq(jobs_auto(62, 18000ull * mb * 10, 10000), 62);
+	ck_assert_int_eq(jobs_auto(62, 2600 * mb, 10000), 1); /* 10,000 looms, 2.6 GB */
+}
+END_TEST
+
 START_TEST(test_merge_cases)
 {
 	static const size_t chunks[] = {1, 2, 1000};
@@ -138,6 +160,7 @@ Suite *jobs_suite(void)
 	Suite *s = suite_create("jobs");
 	TCase *tc = tcase_create("merge");
 	tcase_add_test(tc, test_merge_cases);
+	tcase_add_test(tc, test_jobs_auto);
 	suite_add_tcase(s, tc);
 	return s;
 }
