@@ -169,7 +169,8 @@ for _l in a:1000 b:1003 c:1001 d:1002; do
 done
 for _j in 1 2 4; do
 	rm -rf "$tmp/out$_j"
-	"$WEFT" emu -k -j $_j -o "$tmp/out$_j" "$tmp/kk" 2>&1 >/dev/null | grep -v ' events in ' >"$tmp/kerr$_j"
+	"$WEFT" emu -k -j $_j -o "$tmp/out$_j" "$tmp/kk" 2>"$tmp/kall$_j" >/dev/null
+	grep -v ' events in \|workers, looms split' "$tmp/kall$_j" >"$tmp/kerr$_j"
 done
 expect "-k -j 1: 20 errors shown" "$(grep -c 'expected OF\[ before OF\]' "$tmp/kerr1")" 20
 expect "-k -j 1: the 21st said" "$(sed -n 21p "$tmp/kerr1")" \
@@ -180,9 +181,10 @@ for _j in 2 4; do
 	result "-k -j $_j: -j 1's lines" "$(cmp -s "$tmp/kerr1" "$tmp/kerr$_j" || echo "got [$(cat "$tmp/kerr$_j")]")"
 	result "-k -j $_j: -j 1's outputs" "$(diff -r "$tmp/out1" "$tmp/out$_j" | grep -v '^Only in' | head -3)"
 done
-expect "-k -j 2: split (no note)" "$(grep -c 'one worker' "$tmp/kerr2")" 0
+expect "-k -j 2: split" "$(grep -c 'weft: -j 2: 2 workers' "$tmp/kall2")" 1
 rm -rf "$tmp/out2"
 "$WEFT" emu -q -k -j 2 -o "$tmp/out2" "$tmp/kk" 2>"$tmp/kq" >/dev/null
+expect "-q -k -j 2: the model errors all the same" "$(grep -c 'expected OF' "$tmp/kq")" 20
 rm -rf "$tmp/out1"
 "$WEFT" emu -q -k -j 1 -o "$tmp/out1" "$tmp/kk" 2>"$tmp/kq1" >/dev/null
 result "-q -k -j 2: -j 1's lines" "$(cmp -s "$tmp/kq1" "$tmp/kq" || echo "got [$(cat "$tmp/kq")] vs [$(cat "$tmp/kq1")]")"
