@@ -2,7 +2,9 @@
 /* engine: the run-time side of model files — channel values per thread,
  * the compiled actions of each event, the rows that show them and the
  * end-of-trace checks (the .pcf blocks: engine_labels.c; the hook table
- * of every model file: engine_hooks.c). */
+ * of every model file: engine_hooks.c). Over 700 lines: the channels'
+ * layout, their writes and the end checks share the engine's private
+ * arrays, and splitting them would put those in a header for one user. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +550,77 @@ static void lay_out(struct emu *e, struct engine *g, int at, const struct mf_mod
 		g->state_ch[g->nstate_ch++] = at;
 }
 
+/* Every thread's and CPU's channel values, all 0 before the first event
+ * (laid out again for each model set up; `base` channels were the models'
+ * before this one). */
+static void lay_values(struct emu *e, struct engine *g, int base)
+{
+	free(g->val);
+	if (g->stk)
+		for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) base; i++) /* the models' before */
+			free(g->stk[i].v);
+	free(g->stk);
+	g->val = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->val));
+	g->stk = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->stk));
+	free(g->vset);
+	free(g->tnone);
+	free(g->cnone);
+	g->vset = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, 1);
+	g->tnone = weft_xmalloc((size_t) e->sys.nth * (size_t) g->nch + 1);
+	memset(g->tnone, 1, (size_t) e->sys.nth * (size_t) g->nch + 1);
+	g->cnone = weft_xmalloc((size_t) e->sys.ncpu * (size_t) g->nch + 1);
+	memset(g->cnone, 1, (size_t) e->sys.ncpu * (size_t) g->nch + 1);
+	free(g->tlast);
+	free(g->clast);
+	free(g->cnoneval);
+	g->tlast = weft_xmalloc(((size_t) e->sys.nth * (size_t) g->nch + 1) * sizeof(*g->tlast));
+	for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) g->nch + 1; i++)
+		g->tlast[i] = PRV_NEVER;
+	g->clast = weft_xmalloc(((size_t) e->sys.ncpu * (size_t) g->nch + 1) * sizeof(*g->clast));
+	for (size_t i = 0; i < (size_t) e->sys.ncpu * (size_t) g->nch + 1; i++)
+		g->clast[i] = PRV_NEVER;
+	g->cnoneval = weft_xcalloc((size_t) g->nch + 1, sizeof(*g->cnoneval));
+	for (int k = 0; k < g->nch; k++)
+		g->cnoneval[k] = g->ch[k].cpu_none;
+	for (int k = 0; k < g->nch; k++)
+		if (g->ch[k].c->initial)
+			for (int i = 0; i < e->sys.nth; i++)
+				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
+}
+
+/* The flat arrays the CPU and state rows run over: what each writes. */
+static void lay_writers(struct engine *g)
+{
+	g->cpu_w = weft_xrealloc(g->cpu_w, ((size_t) g->ncpu_ch + 1) * sizeof(*g->cpu_w));
+	for (int k = 0; k < g->ncpu_ch; k++) {
+		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
+		g->cpu_w[k] = (struct eng_cpu_w){
+			.ci = g->cpu_ch[k],
+			.slot = ch->cslot,
+			.bdv = ch->bdv,
+			.put = ch->put,
+			.flags = (uint8_t) (ch->pflags |
+					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT || ch->bdv >= 0
+						     ? ENG_W_SLOW
+						     : 0)),
+			.same = ch->put == ENG_PUT_SET ? -1 : 0,
+			.ch = ch};
+	}
+	g->state_w = weft_xrealloc(g->state_w, ((size_t) g->nstate_ch + 1) * sizeof(*g->state_w));
+	for (int k = 0; k < g->nstate_ch; k++) {
+		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
+		g->state_w[k] = (struct eng_state_w){
+			.ci = g->state_ch[k],
+			.slot = ch->tslot,
+			.put = ch->put,
+			.show = ch->onmask,
+			.flags = (uint8_t) (ch->pflags |
+					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT ? ENG_W_SLOW : 0)),
+			.same = ch->put == ENG_PUT_SET ? -1 : 0,
+			.ch = ch};
+	}
+}
+
 int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 {
 	struct engine *g = e->eng.s;
@@ -599,71 +672,13 @@ int engine_setup(struct emu *e, const struct mf_model *m, struct weft_err *err)
 	free(gn);
 	for (int at = base; at < next; at++)
 		declare(e, &g->ch[at]);
-	/* the values are all 0 before the first event: lay them out again */
-	free(g->val);
-	if (g->stk)
-		for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) base; i++) /* the models' before */
-			free(g->stk[i].v);
-	free(g->stk);
-	g->val = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->val));
-	g->stk = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, sizeof(*g->stk));
-	free(g->vset);
-	free(g->tnone);
-	free(g->cnone);
-	g->vset = weft_xcalloc((size_t) e->sys.nth * (size_t) g->nch + 1, 1);
-	g->tnone = weft_xmalloc((size_t) e->sys.nth * (size_t) g->nch + 1);
-	memset(g->tnone, 1, (size_t) e->sys.nth * (size_t) g->nch + 1);
-	g->cnone = weft_xmalloc((size_t) e->sys.ncpu * (size_t) g->nch + 1);
-	memset(g->cnone, 1, (size_t) e->sys.ncpu * (size_t) g->nch + 1);
-	free(g->tlast);
-	free(g->clast);
-	free(g->cnoneval);
-	g->tlast = weft_xmalloc(((size_t) e->sys.nth * (size_t) g->nch + 1) * sizeof(*g->tlast));
-	for (size_t i = 0; i < (size_t) e->sys.nth * (size_t) g->nch + 1; i++)
-		g->tlast[i] = PRV_NEVER;
-	g->clast = weft_xmalloc(((size_t) e->sys.ncpu * (size_t) g->nch + 1) * sizeof(*g->clast));
-	for (size_t i = 0; i < (size_t) e->sys.ncpu * (size_t) g->nch + 1; i++)
-		g->clast[i] = PRV_NEVER;
-	g->cnoneval = weft_xcalloc((size_t) g->nch + 1, sizeof(*g->cnoneval));
-	for (int k = 0; k < g->nch; k++)
-		g->cnoneval[k] = g->ch[k].cpu_none;
-	for (int k = 0; k < g->nch; k++)
-		if (g->ch[k].c->initial)
-			for (int i = 0; i < e->sys.nth; i++)
-				g->val[(size_t) i * (size_t) g->nch + (size_t) k] = g->ch[k].c->initial;
+	lay_values(e, g, base);
 	e->eng.state = g->nstate_ch > 0;
 	if (bd_setup(e, m, err))
 		return -1;
 	for (int k = 0; k < m->nchans; k++)
 		g->ch[base + k].bdv = bd_chan_view(e, m, k);
-	g->cpu_w = weft_xrealloc(g->cpu_w, ((size_t) g->ncpu_ch + 1) * sizeof(*g->cpu_w));
-	for (int k = 0; k < g->ncpu_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->cpu_ch[k]];
-		g->cpu_w[k] = (struct eng_cpu_w){
-			.ci = g->cpu_ch[k],
-			.slot = ch->cslot,
-			.bdv = ch->bdv,
-			.put = ch->put,
-			.flags = (uint8_t) (ch->pflags |
-					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT || ch->bdv >= 0
-						     ? ENG_W_SLOW
-						     : 0)),
-			.same = ch->put == ENG_PUT_SET ? -1 : 0,
-			.ch = ch};
-	}
-	g->state_w = weft_xrealloc(g->state_w, ((size_t) g->nstate_ch + 1) * sizeof(*g->state_w));
-	for (int k = 0; k < g->nstate_ch; k++) {
-		const struct eng_chan *ch = &g->ch[g->state_ch[k]];
-		g->state_w[k] = (struct eng_state_w){
-			.ci = g->state_ch[k],
-			.slot = ch->tslot,
-			.put = ch->put,
-			.show = ch->onmask,
-			.flags = (uint8_t) (ch->pflags |
-					    (ch->put == ENG_PUT_ZERO || ch->put == ENG_PUT_PUNCT ? ENG_W_SLOW : 0)),
-			.same = ch->put == ENG_PUT_SET ? -1 : 0,
-			.ch = ch};
-	}
+	lay_writers(g);
 	/* each primitive the model calls, once */
 	for (int i = 0; i < m->def.nevents; i++)
 		for (int k = 0; k < m->evs[i].nact; k++) {
