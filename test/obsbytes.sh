@@ -7,6 +7,7 @@
 #   i32le N, i64le N    little-endian integers (negative: two's complement)
 #   hdr                 the stream.obs file header (format 1, little-endian)
 #   ev FLAGS MCV CLOCK  a 12-byte event header; the payload follows
+#   thread_json DIR L   a one-thread stream.json in loom L
 #   flush_trace DIR     a 4-loom trace (one thread each, ovni model) whose
 #                       threads each flush for over 10 ms while running, at
 #                       times out of loom order: four warnings, time order
@@ -41,17 +42,23 @@ ev() {
 	i64le "$3"
 }
 
+# thread_json DIR LOOM: DIR made, with the stream.json of thread 1 of pid 1
+# in LOOM (one CPU, the ovni model only)
+thread_json() {
+	mkdir -p "$1"
+	printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$1/stream.json"
+	printf '"tid":1,"pid":1,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],' "$2" \
+		>>"$1/stream.json"
+	printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$1/stream.json"
+}
+
 flush_trace() {
 	for _l in a:1000:30000000 b:500:25000000 c:2000:40000000 d:300:12000000; do
 		IFS=: read -r _n _from _to <<EOF2
 $_l
 EOF2
 		_d=$1/loom.$_n/proc.1/thread.1
-		mkdir -p "$_d"
-		printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$_d/stream.json"
-		printf '"tid":1,"pid":1,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],' "$_n" \
-			>>"$_d/stream.json"
-		printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$_d/stream.json"
+		thread_json "$_d" "$_n"
 		{
 			hdr
 			ev 15 OHx 100

@@ -150,11 +150,7 @@ done
 rm -rf "$tmp/kk"
 for _l in a:1000 b:1003 c:1001 d:1002; do
 	_d=$tmp/kk/loom.${_l%%:*}/proc.1/thread.1
-	mkdir -p "$_d"
-	printf '{"version":3,"ovni":{"lib":{"version":"1.14.0","commit":"x"},"part":"thread",' >"$_d/stream.json"
-	printf '"tid":1,"pid":1,"loom":"%s","app_id":1,"loom_cpus":[{"index":0,"phyid":0}],' "${_l%%:*}" \
-		>>"$_d/stream.json"
-	printf '"finished":1,"require":{"ovni":"1.1.0"}}}\n' >>"$_d/stream.json"
+	thread_json "$_d" "${_l%%:*}"
 	{
 		hdr
 		ev 15 OHx 100
